@@ -1,0 +1,261 @@
+/**
+ * Ports: what the core needs from the outside world. Adapters live in the hosts
+ * (server/store for SQL, mock-server for the browser) and in core/supplier for the sandbox airline.
+ */
+import type { BasketItem } from './schemas/basket.ts'
+import type { SearchResults } from './schemas/search.ts'
+import type {
+  ContactDetails, Journey, MarkupConfig, OrderStatus, Passenger, ProductTypeName, Ticket,
+} from './schemas/trip.ts'
+import type { Price, OriginalMoney } from './schemas/common.ts'
+
+// ---------------------------------------------------------------- clock and ids
+
+export interface Clock { now(): Date }
+export interface Ids {
+  /** A random UUID (v4). */
+  uuid(): string
+  /** `bytes` of randomness, base64url; for API keys and refresh tokens. */
+  secret(bytes: number): string
+}
+
+// ---------------------------------------------------------------- records the store keeps
+
+export interface SellerRecord {
+  seller_id: string
+  name: string
+  /** Origins allowed to call the API from a browser with an access token (CORS). */
+  origins: string[]
+  sandbox: boolean
+  created_at: string
+}
+
+export interface ApiKeyRecord {
+  /** SHA-256 hex of the key; the key itself is never stored. */
+  key_hash: string
+  seller_id: string
+  /** First characters of the key, for people to recognise it in lists and logs. */
+  prefix: string
+  created_at: string
+}
+
+export interface SigningKeyRecord {
+  kid: string
+  alg: 'ES256'
+  private_jwk: JsonWebKey
+  public_jwk: JsonWebKey
+  created_at: string
+  /** After this moment the key signs nothing new; it verifies until every token it signed has expired. */
+  retire_at: string | null
+}
+
+export interface Order {
+  order_id: string
+  fulfillment_id: string
+  basket_item_id: string
+  display_name: string
+  price: Price
+  status: OrderStatus
+  failure_reason?: string
+  created_at: string
+  updated_at: string
+}
+
+/** The stored trip aggregate. The API representation is derived from it (core/trip.ts). */
+export interface TripRecord {
+  trip_id: string
+  seller_id: string
+  sandbox: boolean
+  created_at: string
+  updated_at: string
+  language: string
+  currency: string
+  country: string
+  markups: MarkupConfig
+  journeys: Journey[]
+  tickets: Ticket[]
+  passengers: Passenger[]
+  contact_details: ContactDetails | null
+  corporate_identifiers: Record<string, { corporate_id: string; name: string }>
+  basket: Record<string, BasketItem>
+  orders: Record<string, Order>
+  search_id: string | null
+  /** product_id → the supplier's offer_key, for every product ever put in this basket (rechecks need it). */
+  offer_keys: Record<string, string>
+}
+
+export interface Versioned<T> { value: T; version: number }
+
+export interface SearchRecord {
+  search_id: string
+  trip_id: string
+  status: 'in_progress' | 'success' | 'failed'
+  results: SearchResults
+  /** product_id → the supplier's offer_key. */
+  offer_keys: Record<string, string>
+  created_at: string
+}
+
+export interface RefreshTokenRecord {
+  /** SHA-256 hex of the opaque token. */
+  token_hash: string
+  /** Every token issued by rotation from one trip creation shares a family; reuse revokes the family. */
+  family_id: string
+  trip_id: string
+  seller_id: string
+  expires_at: string
+  used_at: string | null
+  revoked_at: string | null
+}
+
+export type ConsumeResult =
+  | { status: 'ok'; record: RefreshTokenRecord }
+  | { status: 'reused'; record: RefreshTokenRecord }
+  | { status: 'revoked'; record: RefreshTokenRecord }
+  | { status: 'unknown' }
+
+export interface IdempotencyRecord {
+  /** `<seller_id>:<route>`; keys are scoped so two sellers never collide. */
+  scope: string
+  key: string
+  request_hash: string
+  /** null while the first request is still running. */
+  response: { status: number; body: unknown } | null
+  created_at: string
+}
+
+/** A durable job (fulfillment delivery, webhook delivery). Claimed with a lease; a lapsed lease is claimable again. */
+export interface JobRecord {
+  job_id: string
+  kind: string
+  payload: unknown
+  run_at: string
+  attempts: number
+  max_attempts: number
+  locked_until: string | null
+  last_error: string | null
+  status: 'pending' | 'done' | 'dead'
+  created_at: string
+}
+
+/** Written in the same transaction as a trip update, so a change and its follow-up work never part. */
+export interface TripEffects { jobs?: JobRecord[] }
+
+// ---------------------------------------------------------------- the store
+
+export interface Store {
+  migrate(): Promise<void>
+  close(): Promise<void>
+  /** A cheap round trip, for /readyz. */
+  ping(): Promise<void>
+
+  createSeller(seller: SellerRecord): Promise<void>
+  getSeller(sellerId: string): Promise<SellerRecord | undefined>
+  listSellers(): Promise<SellerRecord[]>
+  updateSellerOrigins(sellerId: string, origins: string[]): Promise<void>
+  addApiKey(key: ApiKeyRecord): Promise<void>
+  findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined>
+
+  listSigningKeys(): Promise<SigningKeyRecord[]>
+  /** Inserts a key; returns false when the kid already exists. */
+  addSigningKey(key: SigningKeyRecord): Promise<boolean>
+
+  /** Inserts a new trip at version 1. */
+  insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void>
+  getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined>
+  /** Replaces the trip if its stored version is still `expectedVersion`; returns the new version, or null on a conflict. */
+  updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null>
+
+  putSearch(search: SearchRecord): Promise<void>
+  getSearch(searchId: string): Promise<SearchRecord | undefined>
+
+  insertRefreshToken(token: RefreshTokenRecord): Promise<void>
+  /** Atomically marks an unused, unrevoked token used and reports what it was. */
+  consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult>
+  revokeRefreshFamily(familyId: string, now: Date): Promise<void>
+
+  /**
+   * Reserves `key` in `scope` for a request with `requestHash`. Returns null when this caller won the
+   * reservation; otherwise the existing record (possibly still without a response).
+   */
+  reserveIdempotency(record: IdempotencyRecord): Promise<IdempotencyRecord | null>
+  completeIdempotency(scope: string, key: string, response: { status: number; body: unknown }): Promise<void>
+  releaseIdempotency(scope: string, key: string): Promise<void>
+
+  enqueueJob(job: JobRecord): Promise<void>
+  /** Claims one due job (pending, run_at ≤ now, no live lease) and leases it until now + leaseMs. */
+  claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined>
+  completeJob(jobId: string): Promise<void>
+  /** Records a failed attempt: reschedules at `retryAt`, or marks the job dead when `retryAt` is null. */
+  failJob(jobId: string, error: string, retryAt: Date | null): Promise<void>
+  getJob(jobId: string): Promise<JobRecord | undefined>
+}
+
+// ---------------------------------------------------------------- the supplier (airline side)
+
+/** What the supplier sees of a trip: no prices, no seller data. */
+export interface SupplierTrip {
+  trip_id: string
+  sandbox: boolean
+  journeys: Journey[]
+  passengers: Passenger[]
+  tickets: Ticket[]
+}
+
+export interface SupplierTax { tax_type: string; amount: number }
+
+/** A priced availability for one passenger, in the airline's currency. */
+export interface SupplierPassengerOffer {
+  available: boolean
+  /** Unit price in `currency`'s minor units, before taxes. null when not available. */
+  base: OriginalMoney | null
+  taxes: SupplierTax[]
+  quantity_limit: number
+  reason?: string
+}
+
+export interface SupplierProduct {
+  /** Stable key of the offer within the trip, e.g. `bag:J1:checked23`; the core maps it to a product_id. */
+  offer_key: string
+  product_type: ProductTypeName
+  display_name: string
+  product_details: Record<string, unknown>
+  included?: boolean
+  per_passenger: Record<string, SupplierPassengerOffer>
+}
+
+export interface SupplierSeatMap {
+  segment_id: string
+  aircraft: string
+  decks: Array<{
+    deck: number
+    name: string
+    columns: string[]
+    aisles_after: string[]
+    rows: Array<{
+      row: number
+      exit: boolean
+      wing: boolean
+      seats: Array<{ column: string; row: number; offer_key: string | null; available: boolean; characteristics: string[] }>
+    }>
+  }>
+}
+
+export interface SupplierOffers {
+  products: SupplierProduct[]
+  seatmaps: SupplierSeatMap[]
+}
+
+/** Result of re-checking one basket item with the airline. */
+export type RecheckResult =
+  | { basket_item_id: string; outcome: 'valid' }
+  | { basket_item_id: string; outcome: 'price_changed'; base: OriginalMoney; taxes: SupplierTax[] }
+  | { basket_item_id: string; outcome: 'unavailable'; reason: string }
+
+export interface Supplier {
+  search(trip: SupplierTrip, types: ProductTypeName[]): Promise<SupplierOffers>
+  /** Re-validates basket items (issue: validity and fulfillment). */
+  recheck(trip: SupplierTrip, items: BasketItem[], attempt: number): Promise<{ results: RecheckResult[]; delayMs?: number }>
+  /** Books one order with the airline. Idempotent per order_id: a repeated call returns the first outcome. */
+  fulfill(trip: SupplierTrip, order: Order, item: BasketItem): Promise<{ ok: true; reference: string } | { ok: false; reason: string }>
+}

@@ -1,0 +1,94 @@
+/** Basket items, product details per product type, validity, and the basket change requests. */
+import { Type, type Static } from 'typebox'
+import { Id, Price, UtcTimestamp, Nullable } from './common.ts'
+
+export const BagDetails = Type.Object({
+  checked: Type.Boolean(),
+  journey_id: Id,
+  passenger_id: Type.Optional(Id),
+  size: Type.Number({ description: 'largest allowed sum of dimensions (length + width + height)' }),
+  size_unit: Type.Literal('cm'),
+  weight: Type.Number(),
+  weight_unit: Type.Literal('kg'),
+  dimensions: Type.Optional(Type.Object({ length: Type.Number(), width: Type.Number(), height: Type.Number() })),
+  pieces: Type.Optional(Type.Integer({ minimum: 1 })),
+})
+export type BagDetails = Static<typeof BagDetails>
+
+export const SeatDetails = Type.Object({
+  row: Type.Integer({ minimum: 1 }),
+  column: Type.String({ pattern: '^[A-Z]$' }),
+  passenger_id: Type.Optional(Id),
+  segment_id: Id,
+  characteristics: Type.Optional(Type.Array(Type.String())),
+})
+export type SeatDetails = Static<typeof SeatDetails>
+
+export const JourneyProductDetails = Type.Object({
+  journey_id: Id,
+  passenger_id: Type.Optional(Id),
+})
+export type JourneyProductDetails = Static<typeof JourneyProductDetails>
+
+export const FareFamilyDetails = Type.Object({
+  journey_id: Id,
+  passenger_id: Type.Optional(Id),
+  fare_family: Type.String(),
+  from_fare_family: Nullable(Type.String()),
+  benefits: Type.Array(Type.String()),
+})
+export type FareFamilyDetails = Static<typeof FareFamilyDetails>
+
+export const TicketDetails = Type.Object({
+  journeys: Type.Array(Type.Object({ journey_id: Id, segments: Type.Array(Type.Object({ segment_id: Id }, { additionalProperties: true })) })),
+})
+
+export const ValidityStatus = Type.Union([
+  Type.Literal('valid'), Type.Literal('checking'), Type.Literal('price_changed'),
+  Type.Literal('unavailable'), Type.Literal('invalid'),
+])
+export type ValidityStatus = Static<typeof ValidityStatus>
+
+export const Validity = Type.Object({
+  status: ValidityStatus,
+  valid_from: UtcTimestamp,
+  valid_to: UtcTimestamp,
+  /** The price before a change, kept for display while the item is `price_changed`. */
+  previous_price: Type.Optional(Price),
+})
+export type Validity = Static<typeof Validity>
+
+export const BasketProductType = Type.Union([
+  Type.Literal('ticket'), Type.Literal('bag'), Type.Literal('seat'), Type.Literal('priority_boarding'),
+  Type.Literal('automatic_check_in'), Type.Literal('fare_family_upsell'),
+])
+export type BasketProductType = Static<typeof BasketProductType>
+
+export const BasketItem = Type.Object({
+  basket_item_id: Id,
+  display_name: Type.String(),
+  product_id: Id,
+  product_type: BasketProductType,
+  quantity: Type.Integer({ minimum: 1 }),
+  ticket_id: Id,
+  benefits: Type.Array(Type.Unknown()),
+  price: Price,
+  product_details: Type.Record(Type.String(), Type.Unknown()),
+  validity: Validity,
+})
+export type BasketItem = Static<typeof BasketItem>
+
+export const Basket = Type.Record(Type.String(), BasketItem, { description: 'keyed by basket_item_id' })
+export type Basket = Static<typeof Basket>
+
+/** One line of PATCH/PUT .../basket. */
+export const BasketChangeLine = Type.Object({
+  product_id: Id,
+  passenger_id: Id,
+  quantity: Type.Integer({ minimum: 1, maximum: 9 }),
+}, { additionalProperties: false })
+export type BasketChangeLine = Static<typeof BasketChangeLine>
+
+export const BasketAddRequest = Type.Array(BasketChangeLine, { minItems: 1, maxItems: 50 })
+export const BasketReplaceRequest = Type.Array(BasketChangeLine, { maxItems: 50 })
+export type BasketChangeRequest = Static<typeof BasketReplaceRequest>

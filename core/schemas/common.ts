@@ -1,0 +1,62 @@
+/**
+ * Shared building blocks of the v2.2 contract. Every schema here is plain JSON Schema built with TypeBox,
+ * so the same object validates requests (server and sandbox), types the code and documents the API.
+ */
+import { Type, type Static, type TSchema } from 'typebox'
+
+export const Id = Type.String({ minLength: 1, maxLength: 128 })
+export const Uuid = Type.String({ format: 'uuid' })
+
+/** ISO 8601 timestamp with a UTC offset, as the spec requires for segment times. */
+export const DateTimeWithOffset = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$',
+  description: 'ISO 8601 timestamp with UTC offset, e.g. 2026-12-01T09:30:00+01:00',
+})
+export const UtcTimestamp = Type.String({ format: 'date-time', description: 'UTC timestamp, ISO 8601' })
+export const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' })
+export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' })
+export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code' })
+export const LanguageTag = Type.String({ pattern: '^[a-z]{2}-[A-Z]{2}$', description: 'locale tag xx-XX' })
+export const AirportCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'IATA airport code' })
+export const AirlineCode = Type.String({ pattern: '^[A-Z0-9]{2}$', description: 'IATA airline designator' })
+export const FlightNumber = Type.String({ pattern: '^[0-9]{1,4}[A-Z]?$' })
+export const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'free key/value map supplied by the seller' })
+
+/** Integers in minor units. 2^50 keeps every sum and product of the pricing rules exact in a JS number. */
+export const MinorUnits = Type.Integer({ minimum: -(2 ** 50), maximum: 2 ** 50 })
+export const DecimalPlaces = Type.Integer({ minimum: 0, maximum: 4 })
+
+export const OriginalMoney = Type.Object({
+  amount: MinorUnits,
+  currency: CurrencyCode,
+  decimal_places: DecimalPlaces,
+})
+export type OriginalMoney = Static<typeof OriginalMoney>
+
+/** A money object of the spec: trip-currency amount plus the supplier's original. */
+export const Money = Type.Object({
+  amount: MinorUnits,
+  currency: CurrencyCode,
+  decimal_places: DecimalPlaces,
+  in_original_currency: OriginalMoney,
+})
+export type Money = Static<typeof Money>
+
+export const Markup = Type.Intersect([Money, Type.Object({ markup_type: Type.String() })])
+export type Markup = Static<typeof Markup>
+export const Tax = Type.Intersect([Money, Type.Object({ tax_type: Type.String() })])
+export type Tax = Static<typeof Tax>
+export const Fee = Type.Intersect([Money, Type.Object({ fee_type: Type.String() })])
+export type Fee = Static<typeof Fee>
+
+/** total = base + Σmarkups + Σtaxes + Σfees, exactly, in minor units. */
+export const Price = Type.Object({
+  base: Money,
+  total: Money,
+  markups: Type.Array(Markup),
+  taxes: Type.Array(Tax),
+  fees: Type.Array(Fee),
+})
+export type Price = Static<typeof Price>
+
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])

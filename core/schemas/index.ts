@@ -1,0 +1,6 @@
+export * from './common.ts'
+export * from './trip.ts'
+export * from './basket.ts'
+export * from './search.ts'
+export * from './auth.ts'
+export * from './problem.ts'
