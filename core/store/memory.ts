@@ -1,0 +1,280 @@
+/**
+ * The in-memory Store: tests, the offline sandbox and the browser. Plain TypeScript with no Node APIs.
+ *
+ * It behaves like the SQL stores on purpose (the sandbox must behave like production): every record is
+ * copied in and out so callers never alias stored state, timestamps come back in canonical
+ * `toISOString()` form, references to sellers and trips are checked like foreign keys, and a write that
+ * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
+ */
+import type {
+  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
+  SellerRecord, SigningKeyRecord, Store, TripEffects, TripRecord, Versioned,
+} from '../ports.ts'
+
+/** Everything the store holds, as plain JSON-compatible data (e.g. for localStorage). */
+export interface MemorySnapshot {
+  sellers: SellerRecord[]
+  apiKeys: ApiKeyRecord[]
+  signingKeys: SigningKeyRecord[]
+  trips: Array<Versioned<TripRecord>>
+  searches: SearchRecord[]
+  refreshTokens: RefreshTokenRecord[]
+  idempotency: IdempotencyRecord[]
+  jobs: JobRecord[]
+}
+
+// Through JSON, not structuredClone: the SQL stores keep documents as JSON, so `undefined` fields vanish
+// there too and the sandbox stores exactly what production stores.
+const copy = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)) as T)
+const iso = (time: string): string => new Date(time).toISOString()
+const isoOrNull = (time: string | null): string | null => (time === null ? null : iso(time))
+const idemKey = (scope: string, key: string) => JSON.stringify([scope, key])
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+// Copies a record and puts its timestamps in canonical form, as the SQL stores do.
+const seller = (s: SellerRecord): SellerRecord => ({ ...copy(s), created_at: iso(s.created_at) })
+const apiKey = (k: ApiKeyRecord): ApiKeyRecord => ({ ...copy(k), created_at: iso(k.created_at) })
+const signingKey = (k: SigningKeyRecord): SigningKeyRecord =>
+  ({ ...copy(k), created_at: iso(k.created_at), retire_at: isoOrNull(k.retire_at) })
+const search = (s: SearchRecord): SearchRecord => ({ ...copy(s), created_at: iso(s.created_at) })
+const refreshToken = (t: RefreshTokenRecord): RefreshTokenRecord => ({
+  ...copy(t), expires_at: iso(t.expires_at), used_at: isoOrNull(t.used_at), revoked_at: isoOrNull(t.revoked_at),
+})
+const idempotency = (r: IdempotencyRecord): IdempotencyRecord => ({ ...copy(r), created_at: iso(r.created_at) })
+const job = (j: JobRecord): JobRecord => ({
+  ...copy(j), run_at: iso(j.run_at), locked_until: isoOrNull(j.locked_until), created_at: iso(j.created_at),
+})
+
+export class MemoryStore implements Store {
+  private sellers = new Map<string, SellerRecord>()
+  private apiKeys = new Map<string, ApiKeyRecord>()
+  private signingKeys = new Map<string, SigningKeyRecord>()
+  private trips = new Map<string, Versioned<TripRecord>>()
+  private searches = new Map<string, SearchRecord>()
+  private refreshTokens = new Map<string, RefreshTokenRecord>()
+  private idempotency = new Map<string, IdempotencyRecord>()
+  private jobs = new Map<string, JobRecord>()
+
+  constructor(snapshot?: MemorySnapshot) {
+    if (snapshot) this.restore(snapshot)
+  }
+
+  /** A deep copy of everything stored. */
+  snapshot(): MemorySnapshot {
+    return copy({
+      sellers: [...this.sellers.values()],
+      apiKeys: [...this.apiKeys.values()],
+      signingKeys: [...this.signingKeys.values()],
+      trips: [...this.trips.values()],
+      searches: [...this.searches.values()],
+      refreshTokens: [...this.refreshTokens.values()],
+      idempotency: [...this.idempotency.values()],
+      jobs: [...this.jobs.values()],
+    })
+  }
+
+  /** Replaces everything stored with a copy of `snapshot`. */
+  restore(snapshot: MemorySnapshot): void {
+    const s = copy(snapshot)
+    this.sellers = new Map(s.sellers.map((x) => [x.seller_id, x]))
+    this.apiKeys = new Map(s.apiKeys.map((x) => [x.key_hash, x]))
+    this.signingKeys = new Map(s.signingKeys.map((x) => [x.kid, x]))
+    this.trips = new Map(s.trips.map((x) => [x.value.trip_id, x]))
+    this.searches = new Map(s.searches.map((x) => [x.search_id, x]))
+    this.refreshTokens = new Map(s.refreshTokens.map((x) => [x.token_hash, x]))
+    this.idempotency = new Map(s.idempotency.map((x) => [idemKey(x.scope, x.key), x]))
+    this.jobs = new Map(s.jobs.map((x) => [x.job_id, x]))
+  }
+
+  async migrate(): Promise<void> {}
+  async close(): Promise<void> {}
+  async ping(): Promise<void> {}
+
+  // ---------------------------------------------------------------- sellers and keys
+
+  async createSeller(s: SellerRecord): Promise<void> {
+    if (this.sellers.has(s.seller_id)) throw new Error(`seller ${s.seller_id} already exists`)
+    this.sellers.set(s.seller_id, seller(s))
+  }
+
+  async getSeller(sellerId: string): Promise<SellerRecord | undefined> {
+    const s = this.sellers.get(sellerId)
+    return s && copy(s)
+  }
+
+  async listSellers(): Promise<SellerRecord[]> {
+    return copy([...this.sellers.values()]
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.seller_id, b.seller_id)))
+  }
+
+  async updateSellerOrigins(sellerId: string, origins: string[]): Promise<void> {
+    const s = this.sellers.get(sellerId)
+    if (s) s.origins = copy(origins)
+  }
+
+  async addApiKey(k: ApiKeyRecord): Promise<void> {
+    if (this.apiKeys.has(k.key_hash)) throw new Error('api key already exists')
+    this.requireSeller(k.seller_id)
+    this.apiKeys.set(k.key_hash, apiKey(k))
+  }
+
+  async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const k = this.apiKeys.get(keyHash)
+    return k && copy(k)
+  }
+
+  async listSigningKeys(): Promise<SigningKeyRecord[]> {
+    return copy([...this.signingKeys.values()]
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.kid, b.kid)))
+  }
+
+  async addSigningKey(k: SigningKeyRecord): Promise<boolean> {
+    if (this.signingKeys.has(k.kid)) return false
+    this.signingKeys.set(k.kid, signingKey(k))
+    return true
+  }
+
+  // ---------------------------------------------------------------- trips and searches
+
+  async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
+    if (this.trips.has(trip.trip_id)) throw new Error(`trip ${trip.trip_id} already exists`)
+    this.requireSeller(trip.seller_id)
+    const jobs = this.checkNewJobs(effects?.jobs ?? [])
+    this.trips.set(trip.trip_id, { value: copy(trip), version: 1 })
+    for (const j of jobs) this.jobs.set(j.job_id, j)
+  }
+
+  async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
+    const t = this.trips.get(tripId)
+    return t && copy(t)
+  }
+
+  async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
+    const current = this.trips.get(trip.trip_id)
+    if (!current || current.version !== expectedVersion) return null
+    this.requireSeller(trip.seller_id)
+    const jobs = this.checkNewJobs(effects?.jobs ?? [])
+    const version = expectedVersion + 1
+    this.trips.set(trip.trip_id, { value: copy(trip), version })
+    for (const j of jobs) this.jobs.set(j.job_id, j)
+    return version
+  }
+
+  async putSearch(s: SearchRecord): Promise<void> {
+    this.requireTrip(s.trip_id)
+    this.searches.set(s.search_id, search(s))
+  }
+
+  async getSearch(searchId: string): Promise<SearchRecord | undefined> {
+    const s = this.searches.get(searchId)
+    return s && copy(s)
+  }
+
+  // ---------------------------------------------------------------- refresh tokens
+
+  async insertRefreshToken(t: RefreshTokenRecord): Promise<void> {
+    if (this.refreshTokens.has(t.token_hash)) throw new Error('refresh token already exists')
+    this.requireTrip(t.trip_id)
+    this.refreshTokens.set(t.token_hash, refreshToken(t))
+  }
+
+  async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
+    const t = this.refreshTokens.get(tokenHash)
+    if (!t) return { status: 'unknown' }
+    if (t.revoked_at !== null) return { status: 'revoked', record: copy(t) }
+    if (t.used_at !== null) return { status: 'reused', record: copy(t) }
+    t.used_at = now.toISOString()
+    return { status: 'ok', record: copy(t) }
+  }
+
+  async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
+    for (const t of this.refreshTokens.values()) {
+      if (t.family_id === familyId && t.revoked_at === null) t.revoked_at = now.toISOString()
+    }
+  }
+
+  // ---------------------------------------------------------------- idempotency
+
+  async reserveIdempotency(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+    const k = idemKey(record.scope, record.key)
+    const existing = this.idempotency.get(k)
+    if (existing) return copy(existing)
+    this.idempotency.set(k, idempotency(record))
+    return null
+  }
+
+  async completeIdempotency(scope: string, key: string, response: { status: number; body: unknown }): Promise<void> {
+    const r = this.idempotency.get(idemKey(scope, key))
+    if (r) r.response = copy(response)
+  }
+
+  async releaseIdempotency(scope: string, key: string): Promise<void> {
+    this.idempotency.delete(idemKey(scope, key))
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  async enqueueJob(j: JobRecord): Promise<void> {
+    const [stored] = this.checkNewJobs([j])
+    this.jobs.set(j.job_id, stored!)
+  }
+
+  async claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined> {
+    const t = now.toISOString()
+    let due: JobRecord | undefined
+    for (const j of this.jobs.values()) {
+      if (j.status !== 'pending' || j.run_at > t || (j.locked_until !== null && j.locked_until > t)) continue
+      if (!kinds.includes(j.kind)) continue
+      // Oldest run_at first, ties by job_id: the same order the SQL stores use.
+      if (!due || (compare(j.run_at, due.run_at) || compare(j.job_id, due.job_id)) < 0) due = j
+    }
+    if (!due) return undefined
+    due.locked_until = new Date(now.getTime() + leaseMs).toISOString()
+    due.attempts += 1
+    return copy(due)
+  }
+
+  async completeJob(jobId: string): Promise<void> {
+    const j = this.jobs.get(jobId)
+    if (!j) return
+    j.status = 'done'
+    j.locked_until = null
+  }
+
+  async failJob(jobId: string, error: string, retryAt: Date | null): Promise<void> {
+    const j = this.jobs.get(jobId)
+    if (!j) return
+    j.last_error = error
+    j.locked_until = null
+    if (retryAt === null) j.status = 'dead'
+    else {
+      j.status = 'pending'
+      j.run_at = retryAt.toISOString()
+    }
+  }
+
+  async getJob(jobId: string): Promise<JobRecord | undefined> {
+    const j = this.jobs.get(jobId)
+    return j && copy(j)
+  }
+
+  // ---------------------------------------------------------------- private
+
+  private requireSeller(sellerId: string): void {
+    if (!this.sellers.has(sellerId)) throw new Error(`unknown seller ${sellerId}`)
+  }
+
+  private requireTrip(tripId: string): void {
+    if (!this.trips.has(tripId)) throw new Error(`unknown trip ${tripId}`)
+  }
+
+  /** Copies new jobs, throwing before anything is written if any id is taken (a primary key violation in SQL). */
+  private checkNewJobs(jobs: JobRecord[]): JobRecord[] {
+    const ids = new Set<string>()
+    for (const j of jobs) {
+      if (this.jobs.has(j.job_id) || ids.has(j.job_id)) throw new Error(`job ${j.job_id} already exists`)
+      ids.add(j.job_id)
+    }
+    return jobs.map(job)
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Versioned schema migrations, one SQL script per dialect. Append new entries; never edit an applied one,
+ * because `migrate()` records each version in `schema_migrations` and will not run it again.
+ *
+ * Timestamps: SQLite keeps them as canonical ISO-8601 text (`Date.prototype.toISOString`), which sorts
+ * chronologically as text; PostgreSQL uses timestamptz. Both stores only ever write times they were given.
+ */
+export interface Migration {
+  version: number
+  name: string
+  sqlite: string
+  postgres: string
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sqlite: `
+      CREATE TABLE sellers (
+        seller_id  TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        origins    TEXT NOT NULL,             -- JSON array
+        sandbox    INTEGER NOT NULL CHECK (sandbox IN (0, 1)),
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE api_keys (
+        key_hash   TEXT PRIMARY KEY,
+        seller_id  TEXT NOT NULL REFERENCES sellers (seller_id),
+        prefix     TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX api_keys_seller ON api_keys (seller_id);
+      CREATE TABLE signing_keys (
+        kid         TEXT PRIMARY KEY,
+        alg         TEXT NOT NULL,
+        private_jwk TEXT NOT NULL,            -- JSON
+        public_jwk  TEXT NOT NULL,            -- JSON
+        created_at  TEXT NOT NULL,
+        retire_at   TEXT
+      );
+      CREATE TABLE trips (
+        trip_id    TEXT PRIMARY KEY,
+        seller_id  TEXT NOT NULL REFERENCES sellers (seller_id),
+        version    INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        doc        TEXT NOT NULL              -- the TripRecord as JSON
+      );
+      CREATE INDEX trips_seller ON trips (seller_id, updated_at);
+      CREATE TABLE searches (
+        search_id  TEXT PRIMARY KEY,
+        trip_id    TEXT NOT NULL REFERENCES trips (trip_id),
+        status     TEXT NOT NULL,
+        results    TEXT NOT NULL,             -- JSON
+        offer_keys TEXT NOT NULL,             -- JSON
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX searches_trip ON searches (trip_id);
+      CREATE TABLE refresh_tokens (
+        token_hash TEXT PRIMARY KEY,
+        family_id  TEXT NOT NULL,
+        trip_id    TEXT NOT NULL REFERENCES trips (trip_id),
+        seller_id  TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at    TEXT,
+        revoked_at TEXT
+      );
+      CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id);
+      CREATE TABLE idempotency_keys (
+        scope        TEXT NOT NULL,
+        key          TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        response     TEXT,                    -- JSON; NULL while the first request runs
+        created_at   TEXT NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE TABLE jobs (
+        job_id       TEXT PRIMARY KEY,
+        kind         TEXT NOT NULL,
+        payload      TEXT NOT NULL,           -- JSON
+        run_at       TEXT NOT NULL,
+        attempts     INTEGER NOT NULL,
+        max_attempts INTEGER NOT NULL,
+        locked_until TEXT,
+        last_error   TEXT,
+        status       TEXT NOT NULL CHECK (status IN ('pending', 'done', 'dead')),
+        created_at   TEXT NOT NULL
+      );
+      -- Claiming only ever looks at pending jobs, which are few next to the done ones.
+      CREATE INDEX jobs_due ON jobs (run_at, job_id) WHERE status = 'pending';
+    `,
+    postgres: `
+      CREATE TABLE sellers (
+        seller_id  text PRIMARY KEY,
+        name       text NOT NULL,
+        origins    jsonb NOT NULL,
+        sandbox    boolean NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE api_keys (
+        key_hash   text PRIMARY KEY,
+        seller_id  text NOT NULL REFERENCES sellers (seller_id),
+        prefix     text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX api_keys_seller ON api_keys (seller_id);
+      CREATE TABLE signing_keys (
+        kid         text PRIMARY KEY,
+        alg         text NOT NULL,
+        private_jwk jsonb NOT NULL,
+        public_jwk  jsonb NOT NULL,
+        created_at  timestamptz NOT NULL,
+        retire_at   timestamptz
+      );
+      CREATE TABLE trips (
+        trip_id    text PRIMARY KEY,
+        seller_id  text NOT NULL REFERENCES sellers (seller_id),
+        version    integer NOT NULL,
+        updated_at timestamptz NOT NULL,
+        doc        jsonb NOT NULL
+      );
+      CREATE INDEX trips_seller ON trips (seller_id, updated_at);
+      CREATE TABLE searches (
+        search_id  text PRIMARY KEY,
+        trip_id    text NOT NULL REFERENCES trips (trip_id),
+        status     text NOT NULL,
+        results    jsonb NOT NULL,
+        offer_keys jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX searches_trip ON searches (trip_id);
+      CREATE TABLE refresh_tokens (
+        token_hash text PRIMARY KEY,
+        family_id  text NOT NULL,
+        trip_id    text NOT NULL REFERENCES trips (trip_id),
+        seller_id  text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at    timestamptz,
+        revoked_at timestamptz
+      );
+      CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id);
+      CREATE TABLE idempotency_keys (
+        scope        text NOT NULL,
+        key          text NOT NULL,
+        request_hash text NOT NULL,
+        response     jsonb,
+        created_at   timestamptz NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE TABLE jobs (
+        job_id       text PRIMARY KEY,
+        kind         text NOT NULL,
+        payload      jsonb NOT NULL,
+        run_at       timestamptz NOT NULL,
+        attempts     integer NOT NULL,
+        max_attempts integer NOT NULL,
+        locked_until timestamptz,
+        last_error   text,
+        status       text NOT NULL CHECK (status IN ('pending', 'done', 'dead')),
+        created_at   timestamptz NOT NULL
+      );
+      -- Claiming only ever looks at pending jobs, which are few next to the done ones.
+      CREATE INDEX jobs_due ON jobs (run_at, job_id) WHERE status = 'pending';
+    `,
+  },
+]
+
+export const schemaMigrationsTable = {
+  sqlite: `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+  )`,
+  postgres: `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    integer PRIMARY KEY,
+    name       text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`,
+}

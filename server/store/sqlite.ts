@@ -1,0 +1,289 @@
+/**
+ * The SQLite Store (better-sqlite3): the embedded default for one machine. The server and a separate
+ * worker process may share one file: WAL lets readers run beside the writer, busy_timeout makes a writer
+ * wait for the other process's write lock instead of failing, and every write transaction is IMMEDIATE so
+ * it takes that lock up front (a deferred one could fail with SQLITE_BUSY when upgrading from read to write).
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'better-sqlite3'
+import type {
+  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
+  SellerRecord, SigningKeyRecord, Store, TripEffects, TripRecord, Versioned,
+} from '../../core/ports.ts'
+import { migrations, schemaMigrationsTable } from './migrations.ts'
+
+type Row = Record<string, unknown>
+
+// Canonical ISO text sorts chronologically, which claimJob's comparisons rely on.
+const iso = (time: string): string => new Date(time).toISOString()
+const isoOrNull = (time: string | null): string | null => (time === null ? null : iso(time))
+const json = (value: unknown): string => JSON.stringify(value)
+const parse = <T>(text: unknown): T => JSON.parse(text as string) as T
+
+const toSeller = (r: Row): SellerRecord => ({
+  seller_id: r.seller_id as string,
+  name: r.name as string,
+  origins: parse<string[]>(r.origins),
+  sandbox: r.sandbox === 1,
+  created_at: r.created_at as string,
+})
+const toSigningKey = (r: Row): SigningKeyRecord => ({
+  kid: r.kid as string,
+  alg: r.alg as 'ES256',
+  private_jwk: parse<JsonWebKey>(r.private_jwk),
+  public_jwk: parse<JsonWebKey>(r.public_jwk),
+  created_at: r.created_at as string,
+  retire_at: r.retire_at as string | null,
+})
+const toSearch = (r: Row): SearchRecord => ({
+  search_id: r.search_id as string,
+  trip_id: r.trip_id as string,
+  status: r.status as SearchRecord['status'],
+  results: parse<SearchRecord['results']>(r.results),
+  offer_keys: parse<Record<string, string>>(r.offer_keys),
+  created_at: r.created_at as string,
+})
+const toIdempotency = (r: Row): IdempotencyRecord => ({
+  scope: r.scope as string,
+  key: r.key as string,
+  request_hash: r.request_hash as string,
+  response: r.response === null ? null : parse<IdempotencyRecord['response']>(r.response),
+  created_at: r.created_at as string,
+})
+const toJob = (r: Row): JobRecord => ({
+  job_id: r.job_id as string,
+  kind: r.kind as string,
+  payload: parse<unknown>(r.payload),
+  run_at: r.run_at as string,
+  attempts: r.attempts as number,
+  max_attempts: r.max_attempts as number,
+  locked_until: r.locked_until as string | null,
+  last_error: r.last_error as string | null,
+  status: r.status as JobRecord['status'],
+  created_at: r.created_at as string,
+})
+
+export class SqliteStore implements Store {
+  readonly db: Database.Database
+  private statements = new Map<string, Database.Statement>()
+
+  /** `path` is a file (its directory is created if missing) or `:memory:`. */
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    this.db = new Database(path)
+    // busy_timeout first: switching to WAL needs a lock another process may hold.
+    this.db.pragma('busy_timeout = 5000')
+    this.db.pragma('journal_mode = WAL')
+    this.db.pragma('foreign_keys = ON')
+  }
+
+  async migrate(): Promise<void> {
+    this.db.transaction(() => {
+      this.db.exec(schemaMigrationsTable.sqlite)
+      const applied = new Set(this.db.prepare('SELECT version FROM schema_migrations').pluck().all())
+      for (const m of migrations) {
+        if (applied.has(m.version)) continue
+        this.db.exec(m.sqlite)
+        this.db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name)
+      }
+    }).immediate()
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close()
+  }
+
+  async ping(): Promise<void> {
+    this.q('SELECT 1').get()
+  }
+
+  // ---------------------------------------------------------------- sellers and keys
+
+  async createSeller(s: SellerRecord): Promise<void> {
+    this.q('INSERT INTO sellers (seller_id, name, origins, sandbox, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(s.seller_id, s.name, json(s.origins), s.sandbox ? 1 : 0, iso(s.created_at))
+  }
+
+  async getSeller(sellerId: string): Promise<SellerRecord | undefined> {
+    const r = this.q('SELECT * FROM sellers WHERE seller_id = ?').get(sellerId) as Row | undefined
+    return r && toSeller(r)
+  }
+
+  async listSellers(): Promise<SellerRecord[]> {
+    return (this.q('SELECT * FROM sellers ORDER BY created_at, seller_id').all() as Row[]).map(toSeller)
+  }
+
+  async updateSellerOrigins(sellerId: string, origins: string[]): Promise<void> {
+    this.q('UPDATE sellers SET origins = ? WHERE seller_id = ?').run(json(origins), sellerId)
+  }
+
+  async addApiKey(k: ApiKeyRecord): Promise<void> {
+    this.q('INSERT INTO api_keys (key_hash, seller_id, prefix, created_at) VALUES (?, ?, ?, ?)')
+      .run(k.key_hash, k.seller_id, k.prefix, iso(k.created_at))
+  }
+
+  async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    return this.q('SELECT key_hash, seller_id, prefix, created_at FROM api_keys WHERE key_hash = ?')
+      .get(keyHash) as ApiKeyRecord | undefined
+  }
+
+  async listSigningKeys(): Promise<SigningKeyRecord[]> {
+    return (this.q('SELECT * FROM signing_keys ORDER BY created_at, kid').all() as Row[]).map(toSigningKey)
+  }
+
+  async addSigningKey(k: SigningKeyRecord): Promise<boolean> {
+    const r = this.q(`INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at, retire_at)
+      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kid) DO NOTHING`)
+      .run(k.kid, k.alg, json(k.private_jwk), json(k.public_jwk), iso(k.created_at), isoOrNull(k.retire_at))
+    return r.changes === 1
+  }
+
+  // ---------------------------------------------------------------- trips and searches
+
+  async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
+    this.db.transaction(() => {
+      this.q('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc) VALUES (?, ?, 1, ?, ?)')
+        .run(trip.trip_id, trip.seller_id, iso(trip.updated_at), json(trip))
+      this.insertJobs(effects?.jobs ?? [])
+    }).immediate()
+  }
+
+  async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
+    const r = this.q('SELECT doc, version FROM trips WHERE trip_id = ?').get(tripId) as Row | undefined
+    return r && { value: parse<TripRecord>(r.doc), version: r.version as number }
+  }
+
+  async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
+    return this.db.transaction(() => {
+      const r = this.q(`UPDATE trips SET doc = ?, seller_id = ?, updated_at = ?, version = version + 1
+        WHERE trip_id = ? AND version = ?`)
+        .run(json(trip), trip.seller_id, iso(trip.updated_at), trip.trip_id, expectedVersion)
+      if (r.changes === 0) return null
+      this.insertJobs(effects?.jobs ?? [])
+      return expectedVersion + 1
+    }).immediate()
+  }
+
+  async putSearch(s: SearchRecord): Promise<void> {
+    this.q(`INSERT INTO searches (search_id, trip_id, status, results, offer_keys, created_at)
+      VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (search_id) DO UPDATE SET trip_id = excluded.trip_id, status = excluded.status,
+        results = excluded.results, offer_keys = excluded.offer_keys, created_at = excluded.created_at`)
+      .run(s.search_id, s.trip_id, s.status, json(s.results), json(s.offer_keys), iso(s.created_at))
+  }
+
+  async getSearch(searchId: string): Promise<SearchRecord | undefined> {
+    const r = this.q('SELECT * FROM searches WHERE search_id = ?').get(searchId) as Row | undefined
+    return r && toSearch(r)
+  }
+
+  // ---------------------------------------------------------------- refresh tokens
+
+  async insertRefreshToken(t: RefreshTokenRecord): Promise<void> {
+    this.q(`INSERT INTO refresh_tokens (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(t.token_hash, t.family_id, t.trip_id, t.seller_id, iso(t.expires_at), isoOrNull(t.used_at), isoOrNull(t.revoked_at))
+  }
+
+  async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
+    return this.db.transaction((): ConsumeResult => {
+      const t = this.q('SELECT * FROM refresh_tokens WHERE token_hash = ?').get(tokenHash) as RefreshTokenRecord | undefined
+      if (!t) return { status: 'unknown' }
+      if (t.revoked_at !== null) return { status: 'revoked', record: t }
+      if (t.used_at !== null) return { status: 'reused', record: t }
+      const usedAt = now.toISOString()
+      this.q('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?').run(usedAt, tokenHash)
+      return { status: 'ok', record: { ...t, used_at: usedAt } }
+    }).immediate()
+  }
+
+  async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
+    this.q('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL')
+      .run(now.toISOString(), familyId)
+  }
+
+  // ---------------------------------------------------------------- idempotency
+
+  async reserveIdempotency(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+    return this.db.transaction(() => {
+      const r = this.q(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+        VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING`)
+        .run(record.scope, record.key, record.request_hash,
+          record.response === null ? null : json(record.response), iso(record.created_at))
+      if (r.changes === 1) return null
+      return toIdempotency(this.q('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?')
+        .get(record.scope, record.key) as Row)
+    }).immediate()
+  }
+
+  async completeIdempotency(scope: string, key: string, response: { status: number; body: unknown }): Promise<void> {
+    this.q('UPDATE idempotency_keys SET response = ? WHERE scope = ? AND key = ?').run(json(response), scope, key)
+  }
+
+  async releaseIdempotency(scope: string, key: string): Promise<void> {
+    this.q('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?').run(scope, key)
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  async enqueueJob(job: JobRecord): Promise<void> {
+    this.insertJobs([job])
+  }
+
+  async claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined> {
+    if (kinds.length === 0) return undefined
+    const t = now.toISOString()
+    const lockedUntil = new Date(now.getTime() + leaseMs).toISOString()
+    return this.db.transaction(() => {
+      const r = this.q(`SELECT * FROM jobs
+        WHERE status = 'pending' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
+          AND kind IN (SELECT value FROM json_each(?))
+        ORDER BY run_at, job_id LIMIT 1`).get(t, t, json(kinds)) as Row | undefined
+      if (!r) return undefined
+      this.q('UPDATE jobs SET locked_until = ?, attempts = attempts + 1 WHERE job_id = ?').run(lockedUntil, r.job_id)
+      const job = toJob(r)
+      return { ...job, locked_until: lockedUntil, attempts: job.attempts + 1 }
+    }).immediate()
+  }
+
+  async completeJob(jobId: string): Promise<void> {
+    this.q(`UPDATE jobs SET status = 'done', locked_until = NULL WHERE job_id = ?`).run(jobId)
+  }
+
+  async failJob(jobId: string, error: string, retryAt: Date | null): Promise<void> {
+    if (retryAt === null) {
+      this.q(`UPDATE jobs SET status = 'dead', last_error = ?, locked_until = NULL WHERE job_id = ?`).run(error, jobId)
+    } else {
+      this.q(`UPDATE jobs SET status = 'pending', last_error = ?, locked_until = NULL, run_at = ? WHERE job_id = ?`)
+        .run(error, retryAt.toISOString(), jobId)
+    }
+  }
+
+  async getJob(jobId: string): Promise<JobRecord | undefined> {
+    const r = this.q('SELECT * FROM jobs WHERE job_id = ?').get(jobId) as Row | undefined
+    return r && toJob(r)
+  }
+
+  // ---------------------------------------------------------------- private
+
+  /** Prepared statements, made on first use because the tables only exist after migrate(). */
+  private q(sql: string): Database.Statement {
+    let s = this.statements.get(sql)
+    if (!s) {
+      s = this.db.prepare(sql)
+      this.statements.set(sql, s)
+    }
+    return s
+  }
+
+  private insertJobs(jobs: JobRecord[]): void {
+    const insert = this.q(`INSERT INTO jobs
+      (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    for (const j of jobs) {
+      insert.run(j.job_id, j.kind, json(j.payload), iso(j.run_at), j.attempts, j.max_attempts,
+        isoOrNull(j.locked_until), j.last_error, j.status, iso(j.created_at))
+    }
+  }
+}

@@ -1,0 +1,422 @@
+/**
+ * The Store contract: every adapter (memory, SQLite, PostgreSQL) registers these tests with its own `make`.
+ * `make` returns a fresh, empty store; each test migrates it, uses it alone and closes it.
+ * Time is always explicit (the store never reads a clock), so nothing here sleeps.
+ */
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import type {
+  IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, TripRecord,
+} from '../../core/ports.ts'
+
+const T0 = new Date('2030-01-01T00:00:00.000Z')
+/** `T0` plus `seconds`, as a Date. */
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000)
+const iso = (seconds: number) => at(seconds).toISOString()
+
+export const seller = (seller_id: string, over: Partial<SellerRecord> = {}): SellerRecord => ({
+  seller_id, name: `Seller ${seller_id} — Ünïcode ✈`, origins: ['https://shop.example'], sandbox: false, created_at: iso(0), ...over,
+})
+
+export const trip = (trip_id: string, seller_id = 's1', over: Partial<TripRecord> = {}): TripRecord => ({
+  trip_id,
+  seller_id,
+  sandbox: true,
+  created_at: iso(0),
+  updated_at: iso(0),
+  language: 'en',
+  currency: 'EUR',
+  country: 'GB',
+  markups: { bag: { percentage: 12.5 }, default: { fixed: 100 } },
+  journeys: [],
+  tickets: [],
+  passengers: [],
+  contact_details: null,
+  corporate_identifiers: { c1: { corporate_id: 'ACME', name: 'Acme "Travel" Ltd' } },
+  basket: {},
+  orders: {},
+  search_id: null,
+  offer_keys: { p1: 'bag:J1:checked23', p2: 'seat:S1:12A' },
+  ...over,
+})
+
+export const job = (job_id: string, over: Partial<JobRecord> = {}): JobRecord => ({
+  job_id,
+  kind: 'fulfillment',
+  payload: { trip_id: 't1', nested: { list: [1, 'two', null, true] } },
+  run_at: iso(0),
+  attempts: 0,
+  max_attempts: 5,
+  locked_until: null,
+  last_error: null,
+  status: 'pending',
+  created_at: iso(0),
+  ...over,
+})
+
+const refreshToken = (token_hash: string, family_id: string, over: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord => ({
+  token_hash, family_id, trip_id: 't1', seller_id: 's1', expires_at: iso(2700), used_at: null, revoked_at: null, ...over,
+})
+
+const idem = (key: string, over: Partial<IdempotencyRecord> = {}): IdempotencyRecord => ({
+  scope: 's1:POST /v2.2/trip', key, request_hash: 'h1', response: null, created_at: iso(0), ...over,
+})
+
+const signingKey = (kid: string, over: Partial<SigningKeyRecord> = {}): SigningKeyRecord => ({
+  kid,
+  alg: 'ES256',
+  private_jwk: { kty: 'EC', crv: 'P-256', x: 'x-' + kid, y: 'y-' + kid, d: 'd-' + kid },
+  public_jwk: { kty: 'EC', crv: 'P-256', x: 'x-' + kid, y: 'y-' + kid },
+  created_at: iso(0),
+  retire_at: null,
+  ...over,
+})
+
+const search = (search_id: string, over: Partial<SearchRecord> = {}): SearchRecord => ({
+  search_id,
+  trip_id: 't1',
+  status: 'in_progress',
+  results: { products: { bag: {} }, seatmaps: [] },
+  offer_keys: { p1: 'bag:J1:checked23' },
+  created_at: iso(0),
+  ...over,
+})
+
+export function storeContract(name: string, make: () => Promise<Store>): void {
+  /** Registers a test that gets a fresh migrated store and always closes it. */
+  const it = (title: string, fn: (s: Store) => Promise<void>) => test(title, async () => {
+    const s = await make()
+    try {
+      await s.migrate()
+      await fn(s)
+    } finally {
+      await s.close()
+    }
+  })
+  /** A store with seller s1 and trip t1, which most records refer to. */
+  const withTrip = async (s: Store) => {
+    await s.createSeller(seller('s1'))
+    await s.insertTrip(trip('t1'))
+  }
+
+  describe(`${name} store contract`, () => {
+    it('ping answers and a second migrate() is harmless', async (s) => {
+      await s.ping()
+      await s.createSeller(seller('s1'))
+      await s.migrate()
+      await s.ping()
+      assert.deepEqual(await s.getSeller('s1'), seller('s1'))
+    })
+
+    // ------------------------------------------------------------ sellers and keys
+
+    it('sellers round-trip, list in creation order and change origins', async (s) => {
+      await s.createSeller(seller('s2', { created_at: iso(10), sandbox: true, origins: [] }))
+      await s.createSeller(seller('s1'))
+      assert.deepEqual(await s.getSeller('s1'), seller('s1'))
+      assert.equal(await s.getSeller('nope'), undefined)
+      assert.deepEqual(await s.listSellers(), [seller('s1'), seller('s2', { created_at: iso(10), sandbox: true, origins: [] })])
+      await s.updateSellerOrigins('s1', ['https://a.example', 'https://b.example'])
+      assert.deepEqual((await s.getSeller('s1'))?.origins, ['https://a.example', 'https://b.example'])
+      await assert.rejects(s.createSeller(seller('s1')))
+    })
+
+    it('api keys are found by hash and must belong to a known seller', async (s) => {
+      await s.createSeller(seller('s1'))
+      const key = { key_hash: 'ab'.repeat(32), seller_id: 's1', prefix: 'sk_live_ab', created_at: iso(5) }
+      await s.addApiKey(key)
+      assert.deepEqual(await s.findApiKey(key.key_hash), key)
+      assert.equal(await s.findApiKey('cd'.repeat(32)), undefined)
+      await assert.rejects(s.addApiKey(key))
+      await assert.rejects(s.addApiKey({ ...key, key_hash: 'ef'.repeat(32), seller_id: 'ghost' }))
+      assert.equal(await s.findApiKey('ef'.repeat(32)), undefined)
+    })
+
+    it('signing keys: add once per kid, listed in creation order', async (s) => {
+      const k2 = signingKey('k2', { created_at: iso(60), retire_at: iso(120) })
+      assert.equal(await s.addSigningKey(k2), true)
+      assert.equal(await s.addSigningKey(signingKey('k1')), true)
+      assert.equal(await s.addSigningKey(signingKey('k1', { created_at: iso(999) })), false)
+      assert.deepEqual(await s.listSigningKeys(), [signingKey('k1'), k2])
+    })
+
+    // ------------------------------------------------------------ trips
+
+    it('a trip round-trips at version 1 and each update bumps the version', async (s) => {
+      await s.createSeller(seller('s1'))
+      await s.insertTrip(trip('t1'))
+      assert.deepEqual(await s.getTrip('t1'), { value: trip('t1'), version: 1 })
+      assert.equal(await s.getTrip('nope'), undefined)
+
+      const changed = trip('t1', 's1', { updated_at: iso(30), language: 'fr', search_id: 'x1' })
+      assert.equal(await s.updateTrip(changed, 1), 2)
+      assert.deepEqual(await s.getTrip('t1'), { value: changed, version: 2 })
+      assert.equal(await s.updateTrip(trip('t1', 's1', { language: 'de' }), 2), 3)
+      assert.equal((await s.getTrip('t1'))?.value.language, 'de')
+    })
+
+    it('a stale or unknown trip update changes nothing and returns null', async (s) => {
+      await withTrip(s)
+      assert.equal(await s.updateTrip(trip('t1', 's1', { language: 'fr' }), 1), 2)
+      assert.equal(await s.updateTrip(trip('t1', 's1', { language: 'de' }), 1, { jobs: [job('j1')] }), null)
+      assert.deepEqual(await s.getTrip('t1'), { value: trip('t1', 's1', { language: 'fr' }), version: 2 })
+      assert.equal(await s.getJob('j1'), undefined)
+      assert.equal(await s.updateTrip(trip('ghost'), 1), null)
+      assert.equal(await s.getTrip('ghost'), undefined)
+    })
+
+    it('a trip id is inserted once and needs a known seller', async (s) => {
+      await withTrip(s)
+      await assert.rejects(s.insertTrip(trip('t1', 's1', { language: 'fr' })))
+      assert.deepEqual(await s.getTrip('t1'), { value: trip('t1'), version: 1 })
+      await assert.rejects(s.insertTrip(trip('t2', 'ghost')))
+      assert.equal(await s.getTrip('t2'), undefined)
+    })
+
+    it('two updates from the same version: exactly one wins and only its jobs are written', async (s) => {
+      await withTrip(s)
+      const results = await Promise.all([
+        s.updateTrip(trip('t1', 's1', { language: 'fr' }), 1, { jobs: [job('ja')] }),
+        s.updateTrip(trip('t1', 's1', { language: 'de' }), 1, { jobs: [job('jb')] }),
+      ])
+      assert.equal(results.filter((v) => v === 2).length, 1, `results ${results}`)
+      assert.equal(results.filter((v) => v === null).length, 1, `results ${results}`)
+      const winner = results[0] === 2 ? 'fr' : 'de'
+      assert.deepEqual(await s.getTrip('t1'), { value: trip('t1', 's1', { language: winner }), version: 2 })
+      assert.deepEqual(await s.getJob(winner === 'fr' ? 'ja' : 'jb'), job(winner === 'fr' ? 'ja' : 'jb'))
+      assert.equal(await s.getJob(winner === 'fr' ? 'jb' : 'ja'), undefined)
+    })
+
+    it('effects are written with the trip, or not at all', async (s) => {
+      await s.createSeller(seller('s1'))
+      await s.insertTrip(trip('t1'), { jobs: [job('j1'), job('j2', { kind: 'webhook' })] })
+      assert.deepEqual(await s.getJob('j1'), job('j1'))
+      assert.deepEqual(await s.getJob('j2'), job('j2', { kind: 'webhook' }))
+
+      // A job id that is taken fails the whole insert: no trip, and no sibling job.
+      await assert.rejects(s.insertTrip(trip('t2'), { jobs: [job('j3'), job('j1')] }))
+      assert.equal(await s.getTrip('t2'), undefined)
+      assert.equal(await s.getJob('j3'), undefined)
+
+      // Likewise an update: the trip keeps its version and value.
+      await assert.rejects(s.updateTrip(trip('t1', 's1', { language: 'fr' }), 1, { jobs: [job('j4'), job('j2')] }))
+      assert.deepEqual(await s.getTrip('t1'), { value: trip('t1'), version: 1 })
+      assert.equal(await s.getJob('j4'), undefined)
+
+      assert.equal(await s.updateTrip(trip('t1', 's1', { language: 'fr' }), 1, { jobs: [job('j4')] }), 2)
+      assert.deepEqual(await s.getJob('j4'), job('j4'))
+    })
+
+    it('records are copies: changing what went in or came out changes nothing stored', async (s) => {
+      const sel = seller('s1')
+      await s.createSeller(sel)
+      sel.origins.push('https://evil.example')
+      const gotSeller = await s.getSeller('s1')
+      gotSeller!.origins.push('https://evil.example')
+      assert.deepEqual(await s.getSeller('s1'), seller('s1'))
+      ;(await s.listSellers())[0]!.origins.push('https://evil.example')
+      assert.deepEqual(await s.getSeller('s1'), seller('s1'))
+
+      const t = trip('t1')
+      await s.insertTrip(t)
+      t.offer_keys.p3 = 'x'
+      const got = await s.getTrip('t1')
+      got!.value.markups.bag!.percentage = 99
+      got!.version = 42
+      assert.deepEqual(await s.getTrip('t1'), { value: trip('t1'), version: 1 })
+      const next = trip('t1', 's1', { language: 'fr' })
+      await s.updateTrip(next, 1)
+      next.corporate_identifiers.c1!.name = 'changed'
+      assert.deepEqual((await s.getTrip('t1'))?.value, trip('t1', 's1', { language: 'fr' }))
+
+      const j = job('j1')
+      await s.enqueueJob(j)
+      ;(j.payload as { nested: { list: unknown[] } }).nested.list.push('x')
+      ;((await s.getJob('j1'))!.payload as { nested: { list: unknown[] } }).nested.list.push('y')
+      assert.deepEqual(await s.getJob('j1'), job('j1'))
+      const claimed = await s.claimJob(['fulfillment'], at(0), 1000)
+      ;(claimed!.payload as { trip_id: string }).trip_id = 'changed'
+      assert.deepEqual((await s.getJob('j1'))?.payload, job('j1').payload)
+
+      const se = search('x1')
+      await s.putSearch(se)
+      se.offer_keys.p9 = 'x'
+      ;(await s.getSearch('x1'))!.results.seatmaps.push({} as never)
+      assert.deepEqual(await s.getSearch('x1'), search('x1'))
+
+      const response = { status: 201, body: { trip_id: 't1', list: [1] } }
+      await s.reserveIdempotency(idem('k1'))
+      await s.completeIdempotency('s1:POST /v2.2/trip', 'k1', response)
+      response.body.list.push(2)
+      const existing = await s.reserveIdempotency(idem('k1'))
+      ;(existing!.response!.body as { list: number[] }).list.push(3)
+      assert.deepEqual((await s.reserveIdempotency(idem('k1')))?.response, { status: 201, body: { trip_id: 't1', list: [1] } })
+
+      const k = signingKey('k1')
+      await s.addSigningKey(k)
+      k.public_jwk.x = 'changed'
+      ;(await s.listSigningKeys())[0]!.public_jwk.x = 'changed'
+      assert.deepEqual(await s.listSigningKeys(), [signingKey('k1')])
+    })
+
+    // ------------------------------------------------------------ searches
+
+    it('searches round-trip and a later put replaces the earlier one', async (s) => {
+      await withTrip(s)
+      await s.putSearch(search('x1'))
+      assert.deepEqual(await s.getSearch('x1'), search('x1'))
+      const done = search('x1', {
+        status: 'success',
+        results: { products: { bag: {}, seat: {} }, seatmaps: [] },
+        offer_keys: { p1: 'bag:J1:checked23', p2: 'seat:S1:12A' },
+      })
+      await s.putSearch(done)
+      assert.deepEqual(await s.getSearch('x1'), done)
+      assert.equal(await s.getSearch('nope'), undefined)
+      await assert.rejects(s.putSearch(search('x2', { trip_id: 'ghost' })))
+      assert.equal(await s.getSearch('x2'), undefined)
+    })
+
+    // ------------------------------------------------------------ refresh tokens
+
+    it('a refresh token is consumed once, then reported reused', async (s) => {
+      await withTrip(s)
+      await s.insertRefreshToken(refreshToken('r1', 'f1'))
+      assert.deepEqual(await s.consumeRefreshToken('r1', at(60)),
+        { status: 'ok', record: refreshToken('r1', 'f1', { used_at: iso(60) }) })
+      assert.deepEqual(await s.consumeRefreshToken('r1', at(90)),
+        { status: 'reused', record: refreshToken('r1', 'f1', { used_at: iso(60) }) })
+      assert.deepEqual(await s.consumeRefreshToken('nope', at(90)), { status: 'unknown' })
+      await assert.rejects(s.insertRefreshToken(refreshToken('r1', 'f1')))
+      await assert.rejects(s.insertRefreshToken(refreshToken('r9', 'f1', { trip_id: 'ghost' })))
+    })
+
+    it('revoking a family revokes every token in it, once, and no other family', async (s) => {
+      await withTrip(s)
+      await s.insertRefreshToken(refreshToken('r1', 'f1', { used_at: iso(10) }))
+      await s.insertRefreshToken(refreshToken('r2', 'f1'))
+      await s.insertRefreshToken(refreshToken('r3', 'f2'))
+      await s.revokeRefreshFamily('f1', at(20))
+      await s.revokeRefreshFamily('f1', at(30))
+      assert.deepEqual(await s.consumeRefreshToken('r2', at(40)),
+        { status: 'revoked', record: refreshToken('r2', 'f1', { revoked_at: iso(20) }) })
+      // A used token in a revoked family reports revoked: the family's state is what matters.
+      assert.deepEqual(await s.consumeRefreshToken('r1', at(40)),
+        { status: 'revoked', record: refreshToken('r1', 'f1', { used_at: iso(10), revoked_at: iso(20) }) })
+      assert.equal((await s.consumeRefreshToken('r3', at(40))).status, 'ok')
+    })
+
+    it('concurrent consumes of one refresh token: exactly one succeeds', async (s) => {
+      await withTrip(s)
+      await s.insertRefreshToken(refreshToken('r1', 'f1'))
+      const results = await Promise.all(Array.from({ length: 5 }, () => s.consumeRefreshToken('r1', at(60))))
+      assert.deepEqual(results.map((r) => r.status).sort(), ['ok', 'reused', 'reused', 'reused', 'reused'])
+    })
+
+    // ------------------------------------------------------------ idempotency
+
+    it('idempotency: reserve once, read the record back, complete, release', async (s) => {
+      assert.equal(await s.reserveIdempotency(idem('k1')), null)
+      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(5) })), idem('k1'))
+      const response = { status: 201, body: { trip_id: 't1', nested: { ok: true } } }
+      await s.completeIdempotency('s1:POST /v2.2/trip', 'k1', response)
+      assert.deepEqual(await s.reserveIdempotency(idem('k1')), idem('k1', { response }))
+
+      // Keys are per scope.
+      assert.equal(await s.reserveIdempotency(idem('k1', { scope: 's2:POST /v2.2/trip' })), null)
+
+      await s.releaseIdempotency('s1:POST /v2.2/trip', 'k1')
+      assert.equal(await s.reserveIdempotency(idem('k1', { request_hash: 'h3' })), null)
+      assert.deepEqual(await s.reserveIdempotency(idem('k1')), idem('k1', { request_hash: 'h3' }))
+      assert.deepEqual(await s.reserveIdempotency(idem('k1', { scope: 's2:POST /v2.2/trip' })),
+        idem('k1', { scope: 's2:POST /v2.2/trip' }))
+    })
+
+    it('concurrent reservations of one key: exactly one wins', async (s) => {
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => s.reserveIdempotency(idem('k1', { request_hash: `h${i}` }))))
+      assert.equal(results.filter((r) => r === null).length, 1)
+      const winner = `h${results.indexOf(null)}`
+      for (const r of results) if (r !== null) assert.equal(r.request_hash, winner)
+    })
+
+    // ------------------------------------------------------------ jobs
+
+    it('a job round-trips and a due job is claimed once, with a lease', async (s) => {
+      await s.enqueueJob(job('j1', { run_at: iso(10) }))
+      assert.deepEqual(await s.getJob('j1'), job('j1', { run_at: iso(10) }))
+      assert.equal(await s.getJob('nope'), undefined)
+      await assert.rejects(s.enqueueJob(job('j1')))
+
+      assert.equal(await s.claimJob(['fulfillment'], at(9), 30_000), undefined, 'not due yet')
+      const claimed = await s.claimJob(['fulfillment'], at(10), 30_000)
+      assert.deepEqual(claimed, job('j1', { run_at: iso(10), attempts: 1, locked_until: iso(40) }))
+      assert.deepEqual(await s.getJob('j1'), claimed)
+      assert.equal(await s.claimJob(['fulfillment'], at(10), 30_000), undefined)
+    })
+
+    it('a leased job is claimable again only once its lease lapses', async (s) => {
+      await s.enqueueJob(job('j1'))
+      assert.equal((await s.claimJob(['fulfillment'], at(0), 30_000))?.attempts, 1)
+      assert.equal(await s.claimJob(['fulfillment'], at(29.999), 30_000), undefined)
+      assert.deepEqual(await s.claimJob(['fulfillment'], at(30), 30_000),
+        job('j1', { attempts: 2, locked_until: iso(60) }))
+    })
+
+    it('completeJob finishes a job for good', async (s) => {
+      await s.enqueueJob(job('j1'))
+      await s.claimJob(['fulfillment'], at(0), 30_000)
+      await s.completeJob('j1')
+      assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 1, status: 'done' }))
+      assert.equal(await s.claimJob(['fulfillment'], at(3600), 30_000), undefined)
+    })
+
+    it('failJob reschedules at retryAt, or marks the job dead', async (s) => {
+      await s.enqueueJob(job('j1'))
+      await s.claimJob(['fulfillment'], at(0), 30_000)
+      await s.failJob('j1', 'airline timeout', at(120))
+      assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 1, run_at: iso(120), last_error: 'airline timeout' }))
+      assert.equal(await s.claimJob(['fulfillment'], at(119), 30_000), undefined)
+      assert.equal((await s.claimJob(['fulfillment'], at(120), 30_000))?.attempts, 2)
+
+      await s.failJob('j1', 'rejected', null)
+      assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 2, run_at: iso(120), last_error: 'rejected', status: 'dead' }))
+      assert.equal(await s.claimJob(['fulfillment'], at(86_400), 30_000), undefined)
+    })
+
+    it('claimJob takes only the kinds asked for, oldest run_at first', async (s) => {
+      await s.enqueueJob(job('j1', { kind: 'webhook', run_at: iso(5) }))
+      await s.enqueueJob(job('j2', { kind: 'fulfillment', run_at: iso(3) }))
+      await s.enqueueJob(job('j3', { kind: 'fulfillment', run_at: iso(1) }))
+      await s.enqueueJob(job('j4', { kind: 'report', run_at: iso(0) }))
+      assert.equal(await s.claimJob([], at(10), 1000), undefined)
+      assert.equal(await s.claimJob(['other'], at(10), 1000), undefined)
+      assert.equal((await s.claimJob(['webhook'], at(10), 1000))?.job_id, 'j1')
+      assert.equal((await s.claimJob(['fulfillment', 'webhook'], at(10), 1000))?.job_id, 'j3')
+      assert.equal((await s.claimJob(['fulfillment', 'webhook'], at(10), 1000))?.job_id, 'j2')
+      assert.equal(await s.claimJob(['fulfillment', 'webhook'], at(10), 1000), undefined)
+      assert.equal((await s.getJob('j4'))?.attempts, 0)
+    })
+
+    it('job times come back canonical and order by instant, whatever the offset they were given in', async (s) => {
+      // 00:30+02:00 is 22:30Z the day before: due before the job at 00:00Z.
+      await s.enqueueJob(job('j1', { run_at: '2030-01-01T00:00:00Z', created_at: '2030-01-01T00:00:00Z' }))
+      await s.enqueueJob(job('j2', { run_at: '2030-01-01T00:30:00+02:00' }))
+      assert.equal((await s.getJob('j1'))?.run_at, '2030-01-01T00:00:00.000Z')
+      assert.equal((await s.getJob('j1'))?.created_at, '2030-01-01T00:00:00.000Z')
+      assert.equal((await s.getJob('j2'))?.run_at, '2029-12-31T22:30:00.000Z')
+      assert.equal((await s.claimJob(['fulfillment'], new Date('2029-12-31T23:00:00Z'), 1000))?.job_id, 'j2')
+      assert.equal(await s.claimJob(['fulfillment'], new Date('2029-12-31T23:00:00Z'), 1000), undefined)
+      await s.completeJob('j2')
+      assert.equal((await s.claimJob(['fulfillment'], at(0), 1000))?.job_id, 'j1')
+    })
+
+    it('concurrent claimers never get the same job', async (s) => {
+      for (let i = 0; i < 5; i++) await s.enqueueJob(job(`j${i}`, { run_at: iso(i) }))
+      const claims = await Promise.all(Array.from({ length: 10 }, () => s.claimJob(['fulfillment'], at(60), 30_000)))
+      const ids = claims.flatMap((c) => (c ? [c.job_id] : []))
+      assert.deepEqual([...ids].sort(), ['j0', 'j1', 'j2', 'j3', 'j4'])
+      assert.equal(claims.filter((c) => c === undefined).length, 5)
+      for (const c of claims) if (c) assert.equal(c.attempts, 1)
+    })
+  })
+}

@@ -1,0 +1,115 @@
+import { after, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { SqliteStore } from '../../server/store/sqlite.ts'
+import { PostgresStore } from '../../server/store/postgres.ts'
+import { openStore } from '../../server/store/index.ts'
+import { MemoryStore } from '../../core/store/memory.ts'
+import { migrations } from '../../server/store/migrations.ts'
+import { storeContract, seller, trip, job } from './contract.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-store-'))
+after(() => rmSync(dir, { recursive: true, force: true }))
+let n = 0
+// Each store in a directory that does not exist yet, so every test also checks it gets created.
+const freshPath = () => join(dir, `s${++n}`, 'store.db')
+
+storeContract('sqlite', async () => new SqliteStore(freshPath()))
+storeContract('sqlite :memory:', async () => new SqliteStore(':memory:'))
+
+describe('sqlite store on a shared file', () => {
+  test('uses WAL, a busy timeout and foreign keys', async () => {
+    const s = new SqliteStore(freshPath())
+    try {
+      assert.equal(s.db.pragma('journal_mode', { simple: true }), 'wal')
+      assert.ok((s.db.pragma('busy_timeout', { simple: true }) as number) > 0)
+      assert.equal(s.db.pragma('foreign_keys', { simple: true }), 1)
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('a second connection sees committed data, and optimistic conflicts hold across connections', async () => {
+    const path = freshPath()
+    const a = new SqliteStore(path)
+    const b = new SqliteStore(path)
+    try {
+      await a.migrate()
+      await b.migrate()
+      await a.createSeller(seller('s1'))
+      await a.insertTrip(trip('t1'))
+      assert.deepEqual(await b.getTrip('t1'), { value: trip('t1'), version: 1 })
+
+      assert.equal(await a.updateTrip(trip('t1', 's1', { language: 'fr' }), 1, { jobs: [job('ja')] }), 2)
+      assert.equal(await b.updateTrip(trip('t1', 's1', { language: 'de' }), 1, { jobs: [job('jb')] }), null)
+      assert.deepEqual(await b.getTrip('t1'), { value: trip('t1', 's1', { language: 'fr' }), version: 2 })
+      assert.deepEqual(await b.getJob('ja'), job('ja'))
+      assert.equal(await a.getJob('jb'), undefined)
+
+      // A lease taken through one connection holds for the other.
+      assert.equal((await b.claimJob(['fulfillment'], new Date('2030-01-01T00:00:00Z'), 60_000))?.job_id, 'ja')
+      assert.equal(await a.claimJob(['fulfillment'], new Date('2030-01-01T00:00:30Z'), 60_000), undefined)
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
+  test('processes migrating one new file at once each apply every migration exactly once', async () => {
+    const path = freshPath()
+    const script = `import { SqliteStore } from ${JSON.stringify(new URL('../../server/store/sqlite.ts', import.meta.url).href)}
+      const s = new SqliteStore(${JSON.stringify(path)}); await s.migrate(); await s.close()`
+    const runs = Array.from({ length: 4 }, () => new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit'] })
+      child.on('error', reject)
+      child.on('exit', resolve)
+    }))
+    assert.deepEqual(await Promise.all(runs), [0, 0, 0, 0])
+    const s = new SqliteStore(path)
+    try {
+      assert.deepEqual(s.db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all(),
+        migrations.map((m) => m.version))
+    } finally {
+      await s.close()
+    }
+  })
+})
+
+describe('openStore', () => {
+  test('sqlite:PATH opens a file relative to the working directory, creating its directory', async () => {
+    const abs = join(dir, 'rel', 'nested', 'x.db')
+    const s = openStore(`sqlite:${relative(process.cwd(), abs)}`)
+    try {
+      assert.ok(s instanceof SqliteStore)
+      await s.migrate()
+      assert.ok(existsSync(abs))
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('sqlite:ABSOLUTE, sqlite::memory:, memory: and postgres URLs', async () => {
+    const stores = [openStore(`sqlite:${join(dir, 'abs', 'y.db')}`), openStore('sqlite::memory:'), openStore('memory:'),
+      openStore('postgres://u:p@127.0.0.1:1/db'), openStore('postgresql://u:p@127.0.0.1:1/db')]
+    try {
+      assert.deepEqual(stores.map((s) => s.constructor),
+        [SqliteStore, SqliteStore, MemoryStore, PostgresStore, PostgresStore])
+      assert.ok(existsSync(join(dir, 'abs', 'y.db')))
+    } finally {
+      for (const s of stores) await s.close()
+    }
+  })
+
+  test('anything else is a clear error that hides passwords', () => {
+    for (const url of ['', 'sqlite:', 'mysql://u:secret@h/db', 'memory', 'file:x.db', 'postgres:/x']) {
+      assert.throws(() => openStore(url), (e: Error) => {
+        assert.match(e.message, /^unsupported database URL .*expected sqlite:PATH/)
+        assert.doesNotMatch(e.message, /secret/)
+        return true
+      })
+    }
+  })
+})
