@@ -1,0 +1,131 @@
+/**
+ * Every endpoint of the API, described once: method, path, who may call it, its schemas and its handler.
+ * The Fastify server and the MSW sandbox both register routes from this table, so the two hosts cannot
+ * drift apart, and the OpenAPI document is generated from the same schemas the handlers validate with.
+ */
+import { Type, type TSchema } from 'typebox'
+import type { Core, Principal } from '../service.ts'
+import * as S from '../schemas/index.ts'
+
+/**
+ * Who may call an operation (the matrix in design/api.md):
+ * - `api_key`: Basic auth with the seller's API key only (server to server);
+ * - `creator`: API key or trip creation token;
+ * - `trip`: API key or an access token for the trip in the path;
+ * - `public`: no credentials (the refresh token in the body is the credential; JWKS).
+ */
+export type AuthRule = 'api_key' | 'creator' | 'trip' | 'public'
+
+export interface OperationInput {
+  principal: Principal | null
+  params: Record<string, string>
+  body: unknown
+  /** The `Idempotency-Key` request header, when the operation honours it. */
+  idempotencyKey: string | undefined
+}
+
+export interface OperationResult { status: number; body: unknown; headers?: Record<string, string> }
+
+export interface Operation {
+  id: string
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+  /** Fastify-style path with `:param` segments. */
+  path: string
+  summary: string
+  description?: string
+  tags: string[]
+  auth: AuthRule
+  params?: TSchema
+  body?: TSchema
+  /** Response schemas by status code, for the OpenAPI document (errors are added by the host). */
+  responses: Record<number, TSchema>
+  idempotent?: boolean
+  handler(core: Core, input: OperationInput): Promise<OperationResult>
+}
+
+const TripParams = Type.Object({ trip_id: S.Id })
+const SearchParams = Type.Object({ trip_id: S.Id, search_id: S.Id })
+const ItemParams = Type.Object({ trip_id: S.Id, basket_item_id: S.Id })
+
+export const BasketView = Type.Object({
+  trip_state_hash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  basket: S.Basket,
+  journeys: Type.Array(S.Journey),
+})
+
+const Jwks = Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) })
+
+const ok = (body: unknown, status = 200): OperationResult => ({ status, body })
+
+export const operations: Operation[] = [
+  {
+    id: 'authorize', method: 'POST', path: '/v2.2/authorize', tags: ['auth'], auth: 'api_key',
+    summary: 'Get a trip creation token',
+    description: 'For indirect trip creation: the seller backend exchanges its API key for a short-lived token that a frontend may use to call POST /v2.2/trip (and nothing else).',
+    responses: { 200: S.AuthorizeResponse },
+    handler: async (core, i) => ok(await core.authorize(i.principal!)),
+  },
+  {
+    id: 'createTrip', method: 'POST', path: '/v2.2/trip', tags: ['trip'], auth: 'creator', idempotent: true,
+    summary: 'Create a trip',
+    description: 'Creates the trip from the offered tickets and passengers, optionally starts a product search, and returns the trip with its access and refresh tokens. Send an Idempotency-Key header to make retries safe.',
+    body: S.TripCreateRequest,
+    responses: { 201: S.Trip },
+    handler: async (core, i) => ok(await core.createTrip(i.principal!, i.body), 201),
+  },
+  {
+    id: 'getTrip', method: 'GET', path: '/v2.2/trip/:trip_id', tags: ['trip'], auth: 'trip',
+    summary: 'Read the trip', params: TripParams, responses: { 200: S.Trip },
+    handler: async (core, i) => ok(await core.getTrip(i.principal!, i.params.trip_id!)),
+  },
+  {
+    id: 'patchTrip', method: 'PATCH', path: '/v2.2/trip/:trip_id', tags: ['trip'], auth: 'trip',
+    summary: 'Update passengers and contact details',
+    description: 'Passengers are matched by passenger_id; the fields given replace the stored ones. Items that depend on passenger data are revalidated.',
+    params: TripParams, body: S.TripPatchRequest, responses: { 200: S.Trip },
+    handler: async (core, i) => ok(await core.patchTrip(i.principal!, i.params.trip_id!, i.body)),
+  },
+  {
+    id: 'startSearch', method: 'POST', path: '/v2.2/trip/:trip_id/search', tags: ['search'], auth: 'trip',
+    summary: 'Search products for the trip', params: TripParams, body: S.SearchSelection,
+    responses: { 201: S.SearchStarted },
+    handler: async (core, i) => ok(await core.startSearch(i.principal!, i.params.trip_id!, i.body), 201),
+  },
+  {
+    id: 'getSearch', method: 'GET', path: '/v2.2/trip/:trip_id/search/:search_id', tags: ['search'], auth: 'trip',
+    summary: 'Read a search and its products', params: SearchParams, responses: { 200: S.Search },
+    handler: async (core, i) => ok(await core.getSearch(i.principal!, i.params.trip_id!, i.params.search_id!)),
+  },
+  {
+    id: 'getBasket', method: 'GET', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',
+    summary: 'Read the basket', params: TripParams, responses: { 200: BasketView },
+    handler: async (core, i) => ok(await core.getBasket(i.principal!, i.params.trip_id!)),
+  },
+  {
+    id: 'addToBasket', method: 'PATCH', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',
+    summary: 'Add products to the basket', params: TripParams, body: S.BasketAddRequest, responses: { 200: BasketView },
+    handler: async (core, i) => ok(await core.addToBasket(i.principal!, i.params.trip_id!, i.body)),
+  },
+  {
+    id: 'replaceBasket', method: 'PUT', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',
+    summary: 'Replace every ancillary in the basket', params: TripParams, body: S.BasketReplaceRequest, responses: { 200: BasketView },
+    handler: async (core, i) => ok(await core.replaceBasket(i.principal!, i.params.trip_id!, i.body)),
+  },
+  {
+    id: 'removeFromBasket', method: 'DELETE', path: '/v2.2/trip/:trip_id/basket/:basket_item_id', tags: ['basket'], auth: 'trip',
+    summary: 'Remove one item from the basket', params: ItemParams, responses: { 200: BasketView },
+    handler: async (core, i) => ok(await core.removeFromBasket(i.principal!, i.params.trip_id!, i.params.basket_item_id!)),
+  },
+  {
+    id: 'refreshToken', method: 'POST', path: '/v2.2/refresh_token', tags: ['auth'], auth: 'public',
+    summary: 'Rotate the refresh token and get a new access token',
+    description: 'Refresh tokens are single-use. Presenting one that was already used revokes every token of its family.',
+    body: S.RefreshRequest, responses: { 200: S.RefreshResponse },
+    handler: async (core, i) => ok(await core.refresh(i.body)),
+  },
+  {
+    id: 'jwks', method: 'GET', path: '/v2.2/.well-known/jwks.json', tags: ['auth'], auth: 'public',
+    summary: 'Public keys that verify the service tokens', responses: { 200: Jwks },
+    handler: async (core) => ok(await core.jwks()),
+  },
+]

@@ -1,0 +1,131 @@
+/**
+ * Basket rules (design/api.md "Basket changes"): products must come from the trip's search and fit its
+ * passengers and journeys; quantities stay within each product's limit per passenger; a passenger holds at
+ * most one seat per segment and a seat holds one passenger; lap infants get no seat. Every function here is
+ * pure: it returns a new trip or throws, so a refused change leaves nothing behind.
+ */
+import type { SearchRecord, TripRecord } from './ports.ts'
+import type { BasketChangeLine, BasketItem } from './schemas/basket.ts'
+import type { ProductTypeName } from './schemas/trip.ts'
+import { ProblemError, invalid } from './errors.ts'
+import { findProduct, priceFor, unitOfferOf } from './search.ts'
+import { journeyOfSegment, ticketOfJourney } from './trip.ts'
+
+export interface BasketContext {
+  now: Date
+  holdWindow: number
+  newId(): string
+}
+
+const rule = (detail: string, path: string) => new ProblemError('basket_rule_violation', detail, [{ path, message: detail }])
+
+function journeyIdOf(trip: TripRecord, details: Record<string, unknown>): string | undefined {
+  if (typeof details.journey_id === 'string') return details.journey_id
+  if (typeof details.segment_id === 'string') return journeyOfSegment(trip, details.segment_id)?.journey_id
+  return undefined
+}
+
+function sameSeat(a: BasketItem, segmentId: unknown, row: unknown, column: unknown) {
+  return a.product_type === 'seat' && a.product_details.segment_id === segmentId && a.product_details.row === row && a.product_details.column === column
+}
+
+/** Adds one line to a working copy of the trip (mutates `trip`; callers pass a copy). */
+function addLine(trip: TripRecord, search: SearchRecord, line: BasketChangeLine, at: string, ctx: BasketContext) {
+  const product = findProduct(search, line.product_id)
+  if (!product) throw invalid(`${at}/product_id`, "is not a product of this trip's search")
+  const passenger = trip.passengers.find((p) => p.passenger_id === line.passenger_id)
+  if (!passenger) throw invalid(`${at}/passenger_id`, 'is not a passenger of this trip')
+  const offer = product.price_and_availability[line.passenger_id]
+  const type = product.product_type as ProductTypeName
+  if (!offer || !offer.available) {
+    if (offer?.reason === 'lap_infant' || (type === 'seat' && passenger.on_lap_of)) {
+      throw rule(`A lap infant cannot have a ${type === 'seat' ? 'seat' : product.display_name}.`, `${at}/passenger_id`)
+    }
+    throw new ProblemError('product_unavailable', `${product.display_name} is not available to passenger ${line.passenger_id}.`,
+      [{ path: `${at}/product_id`, message: offer?.reason ?? 'not available to this passenger' }])
+  }
+  const journeyId = journeyIdOf(trip, product.product_details)
+  const ticket = journeyId ? ticketOfJourney(trip, journeyId) : undefined
+  if (!ticket) throw invalid(`${at}/product_id`, "does not belong to this trip's journeys")
+
+  const items = Object.values(trip.basket)
+  const existing = items.find((i) => i.product_id === line.product_id && i.product_details.passenger_id === line.passenger_id)
+  const quantity = (existing?.quantity ?? 0) + line.quantity
+  if (quantity > offer.quantity_limit) {
+    throw rule(`${product.display_name}: at most ${offer.quantity_limit} per passenger on this ${type === 'seat' ? 'flight' : 'journey'}; the basket would hold ${quantity}.`, `${at}/quantity`)
+  }
+  if (type === 'seat') {
+    const d = product.product_details
+    if (items.some((i) => i.product_type === 'seat' && i.product_details.segment_id === d.segment_id && i.product_details.passenger_id === line.passenger_id)) {
+      throw rule(`Passenger ${line.passenger_id} already has a seat on this flight; remove it first.`, `${at}/passenger_id`)
+    }
+    if (items.some((i) => sameSeat(i, d.segment_id, d.row, d.column))) {
+      throw rule(`Seat ${String(d.row)}${String(d.column)} is already taken in this basket.`, `${at}/product_id`)
+    }
+  }
+
+  const price = priceFor(trip, type, unitOfferOf(offer.price!), quantity)!
+  const validity = { status: 'valid' as const, valid_from: ctx.now.toISOString(), valid_to: new Date(ctx.now.getTime() + ctx.holdWindow * 1000).toISOString() }
+  if (existing) {
+    trip.basket[existing.basket_item_id] = { ...existing, quantity, price, validity }
+    return
+  }
+  const basket_item_id = ctx.newId()
+  trip.basket[basket_item_id] = {
+    basket_item_id,
+    display_name: product.display_name,
+    product_id: product.product_id,
+    product_type: type,
+    quantity,
+    ticket_id: ticket.ticket_id,
+    benefits: [],
+    price,
+    product_details: { ...product.product_details, passenger_id: line.passenger_id },
+    validity,
+  }
+  trip.tickets = trip.tickets.map((t) => t.ticket_id === ticket.ticket_id ? { ...t, basket_item_ids: [...t.basket_item_ids, basket_item_id] } : t)
+  trip.offer_keys = { ...trip.offer_keys, [product.product_id]: search.offer_keys[product.product_id]! }
+}
+
+function copy(trip: TripRecord, now: Date): TripRecord {
+  return { ...trip, basket: { ...trip.basket }, tickets: [...trip.tickets], updated_at: now.toISOString() }
+}
+
+function assertOpen(trip: TripRecord) {
+  if (trip.tickets.some((t) => t.status === 'booked')) {
+    throw new ProblemError('trip_state_conflict', 'The trip has been fulfilled; its basket can no longer change.')
+  }
+}
+
+export function addToBasket(trip: TripRecord, search: SearchRecord | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
+  assertOpen(trip)
+  if (!search) throw invalid('/0/product_id', 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
+  const next = copy(trip, ctx.now)
+  lines.forEach((line, i) => addLine(next, search, line, `/${i}`, ctx))
+  return next
+}
+
+export function replaceBasket(trip: TripRecord, search: SearchRecord | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
+  assertOpen(trip)
+  const next = copy(trip, ctx.now)
+  for (const item of Object.values(next.basket)) if (item.product_type !== 'ticket') removeItem(next, item.basket_item_id)
+  if (lines.length === 0) return next
+  if (!search) throw invalid('/0/product_id', 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
+  lines.forEach((line, i) => addLine(next, search, line, `/${i}`, ctx))
+  return next
+}
+
+function removeItem(trip: TripRecord, itemId: string) {
+  delete trip.basket[itemId]
+  trip.tickets = trip.tickets.map((t) => t.basket_item_ids.includes(itemId) ? { ...t, basket_item_ids: t.basket_item_ids.filter((x) => x !== itemId) } : t)
+}
+
+export function removeFromBasket(trip: TripRecord, itemId: string, ctx: BasketContext): TripRecord {
+  assertOpen(trip)
+  const item = trip.basket[itemId]
+  if (!item) throw new ProblemError('not_found', `Basket item ${itemId} is not in this trip's basket.`)
+  if (item.product_type === 'ticket') throw rule('The ticket itself cannot be removed from the basket.', '/basket_item_id')
+  const next = copy(trip, ctx.now)
+  removeItem(next, itemId)
+  return next
+}

@@ -1,0 +1,322 @@
+/**
+ * The application service: every operation of the API as a method over the ports. Hosts (Fastify, MSW)
+ * authenticate with `authenticate`, check the operation's rule with `authorizeFor`, and call the method.
+ */
+import type { Clock, Ids, SellerRecord, Store, Supplier } from './ports.ts'
+
+export interface CoreConfig {
+  /** Lifetimes in seconds. The spec fixes access 30 min and refresh 45 min; tests shorten them. */
+  accessTokenTtl: number
+  refreshTokenTtl: number
+  creationTokenTtl: number
+  /** How long a priced basket item stays valid (valid_to − valid_from), seconds. */
+  holdWindow: number
+  /** `iss` of every token. */
+  issuer: string
+}
+
+export const defaultConfig: CoreConfig = {
+  accessTokenTtl: 30 * 60,
+  refreshTokenTtl: 45 * 60,
+  creationTokenTtl: 10 * 60,
+  holdWindow: 30 * 60,
+  issuer: 'svc',
+}
+
+export interface CoreDeps {
+  store: Store
+  supplier: Supplier
+  clock: Clock
+  ids: Ids
+  config?: Partial<CoreConfig>
+}
+
+/** Who is calling, once credentials are verified. */
+export type Principal =
+  | { kind: 'api_key'; seller: SellerRecord }
+  | { kind: 'creation_token'; seller: SellerRecord }
+  | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string }
+
+import type { TripRecord, Versioned } from './ports.ts'
+import type { OperationResult, AuthRule } from './api/operations.ts'
+import { ProblemError } from './errors.ts'
+import { validate } from './validate.ts'
+import { canonicalJson, sha256Hex } from './crypto.ts'
+import { TokenService } from './auth/tokens.ts'
+import { TripCreateRequest, TripPatchRequest, SearchSelection } from './schemas/trip.ts'
+import { BasketAddRequest, BasketReplaceRequest } from './schemas/basket.ts'
+import { RefreshRequest } from './schemas/auth.ts'
+import { buildTrip, applyTripPatch, tripRepresentation, basketView } from './trip.ts'
+import { runSearch, selectedTypes } from './search.ts'
+import * as basket from './basket.ts'
+
+const MAX_RETRIES = 8
+
+export class Core {
+  readonly config: CoreConfig
+  readonly tokens: TokenService
+  readonly #store: Store
+  readonly #supplier: Supplier
+  readonly #clock: Clock
+  readonly #ids: Ids
+  #origins: { at: number; set: Set<string> } | null = null
+
+  constructor(deps: CoreDeps) {
+    this.config = { ...defaultConfig, ...deps.config }
+    this.#store = deps.store
+    this.#supplier = deps.supplier
+    this.#clock = deps.clock
+    this.#ids = deps.ids
+    this.tokens = new TokenService(deps.store, deps.clock, deps.ids, this.config.issuer)
+  }
+
+  // ------------------------------------------------------------ sellers and credentials
+
+  ensureSigningKey() { return this.tokens.ensureSigningKey() }
+
+  async createSeller(input: { name: string; origins: string[]; sandbox: boolean; apiKey?: string }): Promise<{ seller: SellerRecord; apiKey: string }> {
+    const apiKey = input.apiKey ?? `svc_${input.sandbox ? 'test' : 'live'}_${this.#ids.secret(24)}`
+    if (apiKey.length < 16 || /[\s:]/.test(apiKey)) throw new ProblemError('validation_error', 'An API key needs at least 16 characters and no spaces or colons.')
+    const now = this.#clock.now().toISOString()
+    const seller: SellerRecord = {
+      seller_id: this.#ids.uuid(), name: input.name, origins: input.origins.map(normaliseOrigin), sandbox: input.sandbox, created_at: now,
+    }
+    await this.#store.createSeller(seller)
+    await this.#store.addApiKey({ key_hash: await sha256Hex(apiKey), seller_id: seller.seller_id, prefix: apiKey.slice(0, 12), created_at: now })
+    this.#origins = null
+    return { seller, apiKey }
+  }
+
+  async findSellerByApiKey(apiKey: string): Promise<SellerRecord | undefined> {
+    const key = await this.#store.findApiKey(await sha256Hex(apiKey))
+    return key ? this.#store.getSeller(key.seller_id) : undefined
+  }
+
+  async addSellerOrigins(sellerId: string, origins: string[]): Promise<void> {
+    const seller = await this.#store.getSeller(sellerId)
+    if (!seller) throw new ProblemError('not_found', `Seller ${sellerId} does not exist.`)
+    const merged = [...new Set([...seller.origins, ...origins.map(normaliseOrigin)])]
+    if (merged.length !== seller.origins.length) await this.#store.updateSellerOrigins(sellerId, merged)
+    this.#origins = null
+  }
+
+  async sellerCount(): Promise<number> { return (await this.#store.listSellers()).length }
+
+  /** CORS preflights carry no credentials, so an origin passes when any seller lists it; the real call is checked per seller. */
+  async isAllowedOrigin(origin: string): Promise<boolean> {
+    const now = this.#clock.now().getTime()
+    if (!this.#origins || now - this.#origins.at > 10_000) {
+      this.#origins = { at: now, set: new Set((await this.#store.listSellers()).flatMap((s) => s.origins)) }
+    }
+    return this.#origins.set.has(normaliseOrigin(origin))
+  }
+
+  /** Verifies the Authorization header: `Basic <apiKey:>` or `Bearer <jwt>`; null when there is none. */
+  async authenticate(authorization: string | undefined): Promise<Principal | null> {
+    if (!authorization) return null
+    const [scheme, value = ''] = authorization.trim().split(/\s+/, 2)
+    if (/^basic$/i.test(scheme ?? '')) {
+      let decoded: string
+      try { decoded = atob(value) } catch { throw new ProblemError('unauthorized', 'The Basic credentials are not valid base64.') }
+      const apiKey = decoded.endsWith(':') ? decoded.slice(0, -1) : decoded.split(':')[0] ?? ''
+      const seller = apiKey ? await this.findSellerByApiKey(apiKey) : undefined
+      if (!seller) throw new ProblemError('unauthorized', 'The API key is not valid.')
+      return { kind: 'api_key', seller }
+    }
+    if (/^bearer$/i.test(scheme ?? '')) {
+      const claims = await this.tokens.verify(value)
+      const seller = await this.#store.getSeller(claims.sid)
+      if (!seller) throw new ProblemError('unauthorized', 'The token is not valid.')
+      if (claims.token_use === 'trip_creation') return { kind: 'creation_token', seller }
+      if (!claims.sub) throw new ProblemError('unauthorized', 'The token is not valid.')
+      return { kind: 'access_token', seller, trip_id: claims.sub, token: value }
+    }
+    throw new ProblemError('unauthorized', 'Use HTTP Basic with the API key, or a Bearer token.')
+  }
+
+  /** The permission matrix of design/api.md. */
+  authorizeFor(rule: AuthRule, principal: Principal | null, params: Record<string, string>, origin: string | undefined): void {
+    if (rule === 'public') return
+    if (!principal) throw new ProblemError('unauthorized', 'Credentials are required: HTTP Basic with the API key, or a Bearer token.')
+    if (origin && principal.kind === 'api_key') {
+      throw new ProblemError('forbidden', 'API keys are for server-to-server calls only; a browser must use a trip access token.')
+    }
+    if (origin && !principal.seller.origins.includes(normaliseOrigin(origin))) {
+      throw new ProblemError('forbidden', `Origin ${origin} is not allowed for this seller.`)
+    }
+    const kind = principal.kind
+    const allowed = rule === 'api_key' ? kind === 'api_key'
+      : rule === 'creator' ? kind === 'api_key' || kind === 'creation_token'
+      : kind === 'api_key' || kind === 'access_token'
+    if (!allowed) {
+      const what = { api_key: 'the API key', creation_token: 'a trip creation token', access_token: 'a trip access token' }[kind]
+      throw new ProblemError('forbidden', `This operation cannot be done with ${what}.`)
+    }
+    if (principal.kind === 'access_token' && params.trip_id !== undefined && params.trip_id !== principal.trip_id) {
+      throw new ProblemError('not_found', `Trip ${params.trip_id} does not exist.`)
+    }
+  }
+
+  /** Replays the first answer for a repeated Idempotency-Key; the same key with another body is refused. */
+  async idempotent(principal: Principal, operationId: string, key: string | undefined, body: unknown, run: () => Promise<OperationResult>): Promise<OperationResult> {
+    if (key === undefined) return run()
+    if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new ProblemError('validation_error', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.', [{ path: 'header:Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }])
+    const scope = `${principal.seller.seller_id}:${operationId}`
+    const request_hash = await sha256Hex(canonicalJson(body))
+    const existing = await this.#store.reserveIdempotency({ scope, key, request_hash, response: null, created_at: this.#clock.now().toISOString() })
+    if (existing) {
+      if (existing.request_hash !== request_hash) throw new ProblemError('idempotency_conflict', 'This Idempotency-Key was used with a different request body.')
+      if (!existing.response) throw new ProblemError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed; retry shortly.')
+      return { ...existing.response, headers: { 'Idempotent-Replayed': 'true' } }
+    }
+    try {
+      const result = await run()
+      await this.#store.completeIdempotency(scope, key, { status: result.status, body: result.body })
+      return result
+    } catch (e) {
+      // A refused request changed nothing, so the key is free for a corrected retry.
+      await this.#store.releaseIdempotency(scope, key)
+      throw e
+    }
+  }
+
+  // ------------------------------------------------------------ operations
+
+  async authorize(p: Principal) {
+    return {
+      token_type: 'Bearer' as const,
+      trip_creation_token: await this.tokens.sign('trip_creation', p.seller.seller_id, this.config.creationTokenTtl),
+      expires_in: this.config.creationTokenTtl,
+    }
+  }
+
+  async createTrip(p: Principal, body: unknown) {
+    const req = validate(TripCreateRequest, body)
+    const trip = buildTrip(req, {
+      sellerId: p.seller.seller_id, sandbox: p.seller.sandbox, clock: this.#clock, ids: this.#ids, holdWindow: this.config.holdWindow,
+    })
+    const types = selectedTypes(req.search)
+    const search = types.length ? await runSearch(trip, types, { supplier: this.#supplier, clock: this.#clock, searchId: this.#ids.uuid() }) : null
+    if (search) trip.search_id = search.search_id
+    await this.#store.insertTrip(trip)
+    if (search) await this.#store.putSearch(search)
+    const tokens = await this.#issueSession(trip, this.#ids.uuid())
+    // The contract shows an empty basket in the create response; the ticket items are there from the first read.
+    return tripRepresentation(trip, this.#clock.now(), { ...tokens, emptyBasket: true })
+  }
+
+  async getTrip(p: Principal, tripId: string) {
+    const { value } = await this.#load(p, tripId)
+    return tripRepresentation(value, this.#clock.now(), { trip_access_token: await this.#accessTokenFor(p, value) })
+  }
+
+  async patchTrip(p: Principal, tripId: string, body: unknown) {
+    const patch = validate(TripPatchRequest, body)
+    const trip = await this.#mutate(p, tripId, (t) => ({ ...applyTripPatch(t, patch).trip, updated_at: this.#clock.now().toISOString() }))
+    return tripRepresentation(trip, this.#clock.now(), { trip_access_token: await this.#accessTokenFor(p, trip) })
+  }
+
+  async startSearch(p: Principal, tripId: string, body: unknown) {
+    const types = selectedTypes(validate(SearchSelection, body))
+    if (types.length === 0) throw new ProblemError('validation_error', 'Select at least one product type, e.g. {"bag": {"search": true}}.', [{ path: '/', message: 'no product type has search: true' }])
+    const { value } = await this.#load(p, tripId)
+    const search = await runSearch(value, types, { supplier: this.#supplier, clock: this.#clock, searchId: this.#ids.uuid() })
+    await this.#store.putSearch(search)
+    if (search.status === 'success') await this.#mutate(p, tripId, (t) => ({ ...t, search_id: search.search_id }))
+    return { search_id: search.search_id, status: search.status }
+  }
+
+  async getSearch(p: Principal, tripId: string, searchId: string) {
+    await this.#load(p, tripId)
+    const s = await this.#store.getSearch(searchId)
+    if (!s || s.trip_id !== tripId) throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
+    return { search_id: s.search_id, status: s.status, results: s.results }
+  }
+
+  async getBasket(p: Principal, tripId: string) {
+    const { value } = await this.#load(p, tripId)
+    return basketView(value, this.#clock.now())
+  }
+
+  async addToBasket(p: Principal, tripId: string, body: unknown) {
+    const lines = validate(BasketAddRequest, body)
+    return this.#changeBasket(p, tripId, (t, s, ctx) => basket.addToBasket(t, s, lines, ctx))
+  }
+
+  async replaceBasket(p: Principal, tripId: string, body: unknown) {
+    const lines = validate(BasketReplaceRequest, body)
+    return this.#changeBasket(p, tripId, (t, s, ctx) => basket.replaceBasket(t, s, lines, ctx))
+  }
+
+  async removeFromBasket(p: Principal, tripId: string, itemId: string) {
+    return this.#changeBasket(p, tripId, (t, _s, ctx) => basket.removeFromBasket(t, itemId, ctx))
+  }
+
+  async refresh(body: unknown) {
+    const { refresh_token } = validate(RefreshRequest, body)
+    const now = this.#clock.now()
+    const r = await this.#store.consumeRefreshToken(await sha256Hex(refresh_token), now)
+    if (r.status === 'unknown') throw new ProblemError('unauthorized', 'The refresh token is not valid.')
+    if (r.status === 'revoked') throw new ProblemError('unauthorized', 'The refresh token has been revoked.')
+    if (r.status === 'reused') {
+      // A used token presented again means it leaked: end the whole session, the thief's and the owner's.
+      await this.#store.revokeRefreshFamily(r.record.family_id, now)
+      throw new ProblemError('unauthorized', 'The refresh token was already used; every token of this session is now revoked. Create the trip session again.')
+    }
+    if (Date.parse(r.record.expires_at) <= now.getTime()) throw new ProblemError('token_expired', 'The refresh token has expired.')
+    const trip = await this.#store.getTrip(r.record.trip_id)
+    if (!trip) throw new ProblemError('unauthorized', 'The refresh token is not valid.')
+    const tokens = await this.#issueSession(trip.value, r.record.family_id)
+    return { ...tokens, expires_in: this.config.accessTokenTtl, refresh_expires_in: this.config.refreshTokenTtl }
+  }
+
+  jwks() { return this.tokens.jwks() }
+
+  // ------------------------------------------------------------ internals
+
+  async #issueSession(trip: TripRecord, familyId: string) {
+    const refresh_token = `rt_${this.#ids.secret(32)}`
+    await this.#store.insertRefreshToken({
+      token_hash: await sha256Hex(refresh_token), family_id: familyId, trip_id: trip.trip_id, seller_id: trip.seller_id,
+      expires_at: new Date(this.#clock.now().getTime() + this.config.refreshTokenTtl * 1000).toISOString(), used_at: null, revoked_at: null,
+    })
+    return { trip_access_token: await this.tokens.sign('trip_access', trip.seller_id, this.config.accessTokenTtl, trip.trip_id), refresh_token }
+  }
+
+  /** A browser keeps the token it has (renewal is the refresh endpoint's job); a backend gets a fresh one. */
+  async #accessTokenFor(p: Principal, trip: TripRecord) {
+    return p.kind === 'access_token' ? p.token : this.tokens.sign('trip_access', trip.seller_id, this.config.accessTokenTtl, trip.trip_id)
+  }
+
+  /** Loads a trip the caller may see; another seller's trip does not exist for it (404, so ids leak nothing). */
+  async #load(p: Principal, tripId: string): Promise<Versioned<TripRecord>> {
+    const t = await this.#store.getTrip(tripId)
+    if (!t || t.value.seller_id !== p.seller.seller_id) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
+    return t
+  }
+
+  /** Optimistic read-modify-write: a concurrent change makes the write fail, and the change is re-applied on fresh state. */
+  async #mutate(p: Principal, tripId: string, change: (t: TripRecord) => TripRecord | Promise<TripRecord>): Promise<TripRecord> {
+    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+      const { value, version } = await this.#load(p, tripId)
+      const next = await change(value)
+      if ((await this.#store.updateTrip(next, version)) !== null) return next
+    }
+    throw new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.')
+  }
+
+  async #changeBasket(p: Principal, tripId: string, change: (t: TripRecord, s: Awaited<ReturnType<Store['getSearch']>>, ctx: basket.BasketContext) => TripRecord) {
+    const trip = await this.#mutate(p, tripId, async (t) => {
+      const search = t.search_id ? await this.#store.getSearch(t.search_id) : undefined
+      return change(t, search, { now: this.#clock.now(), holdWindow: this.config.holdWindow, newId: () => this.#ids.uuid() })
+    })
+    return basketView(trip, this.#clock.now())
+  }
+}
+
+export function createCore(deps: CoreDeps): Core { return new Core(deps) }
+
+/** `https://Shop.example:443/` → `https://shop.example`; origins compare in this form. */
+export function normaliseOrigin(origin: string): string {
+  try { return new URL(origin).origin } catch { return origin }
+}

@@ -1,0 +1,534 @@
+/**
+ * The sandbox airline: a deterministic implementation of the `Supplier` port. Pure TypeScript, no Node
+ * or DOM APIs, so the server and the browser sandbox (MSW) give the same answers for the same trip.
+ *
+ * Which airline's rules apply:
+ * - bags, priority boarding, automatic check-in and fare-family upsell: per journey, by the marketing
+ *   airline of the journey's first segment (its currency prices the whole journey);
+ * - seats: per segment; prices by the segment's marketing airline, the aircraft and its occupancy by the
+ *   operating airline and flight, because the operating carrier flies the aircraft;
+ * - an airline not in the catalogue gets `GENERIC_POLICY`.
+ *
+ * Included allowances (`included: true` products) are descriptions, not purchases: every passenger's
+ * offer is `available: false` with `base: null`, `quantity_limit: 0` and a reason, `included` for a
+ * passenger the allowance covers, otherwise `not_included` or `lap_infant`. The port says `base` is null
+ * when not available, and a zero-priced purchasable product would let a basket hold an allowance.
+ *
+ * Fare family: the journey's is the first segment's `fare_family` that matches a family's code or name
+ * (case and punctuation ignored). An unknown family gets no upsell, and its allowances are those of the
+ * airline's lowest family, the least the traveller can be sure of.
+ *
+ * Test scenarios (design/api.md), on any segment's `marketing_flight_number` within the item's scope
+ * (its segment, else its journey, else its ticket's journeys, else the whole trip), for trips with
+ * `sandbox: true` unless `scenarios: 'always'`:
+ * - `9001`: bag items come back `price_changed` with a unit `base` (and taxes) `priceIncreasePercent` above
+ *   the offer's. An item whose original price already reaches `quantity` × the raised unit price has been
+ *   accepted, so a later check is `valid`; no state is kept, so every host and every instance agrees.
+ * - `9002`: every item, tickets included, is `unavailable`.
+ * - `9003`: fulfillment fails.
+ * - `9004`: the check answers with `delayMs` (default 5000), so items stay `checking` that long.
+ *
+ * Apart from the scenarios, a check re-prices nothing but does re-ask availability: an item whose offer no
+ * longer exists, or is no longer available to its passenger (for instance, a passenger who has since
+ * become a lap infant), comes back `unavailable` with the offer's reason. `attempt` changes nothing:
+ * outcomes depend only on the trip and the items, so a retried check answers the same.
+ */
+import type {
+  RecheckResult, Supplier, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
+  SupplierTax, SupplierTrip,
+} from '../../ports.ts'
+import type { BagDetails, BasketItem, FareFamilyDetails, JourneyProductDetails, SeatDetails } from '../../schemas/basket.ts'
+import type { OriginalMoney } from '../../schemas/common.ts'
+import type { Journey, Passenger, ProductTypeName, Segment } from '../../schemas/trip.ts'
+import { AIRCRAFT } from './aircraft.ts'
+import { AIRLINES, GENERIC_POLICY } from './airlines.ts'
+import { hashString } from './random.ts'
+import { buildCabin } from './seatmap.ts'
+import type { AircraftLayout, AirlinePolicy, BagOption, FareFamily } from './types.ts'
+
+export const SANDBOX_SCENARIOS = {
+  price_change: '9001',
+  unavailable: '9002',
+  fulfillment_fails: '9003',
+  slow_check: '9004',
+} as const
+
+export interface SandboxSupplierOptions {
+  /** Replaces the airline catalogue, keyed by IATA designator. */
+  airlines?: Readonly<Record<string, AirlinePolicy>>
+  genericPolicy?: AirlinePolicy
+  aircraft?: Readonly<Record<string, AircraftLayout>>
+  /** How long a `9004` check stays `checking`. */
+  checkDelayMs?: number
+  /** How much a `9001` bag's price rises. */
+  priceIncreasePercent?: number
+  /**
+   * `sandbox_only` (default): the magic flight numbers act only on trips flagged sandbox, because real
+   * flights can carry those numbers too. `always`: on every trip.
+   */
+  scenarios?: 'sandbox_only' | 'always'
+}
+
+interface Context {
+  airlines: Readonly<Record<string, AirlinePolicy>>
+  generic: AirlinePolicy
+  aircraft: Readonly<Record<string, AircraftLayout>>
+  checkDelayMs: number
+  priceIncreasePercent: number
+  scenariosAlways: boolean
+}
+
+// ---------------------------------------------------------------- helpers
+
+const isLapInfant = (p: Passenger): boolean => p.on_lap_of !== null && p.on_lap_of !== undefined && p.on_lap_of !== ''
+/** Exit-row rules keep children and anyone holding an infant out of those seats. */
+const isMinor = (p: Passenger): boolean => p.type === 'child' || p.type === 'infant'
+const holdsInfant = (trip: SupplierTrip, p: Passenger): boolean => trip.passengers.some((q) => q.on_lap_of === p.passenger_id)
+
+const normalise = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '')
+
+function policyFor(ctx: Context, airline: string): AirlinePolicy {
+  return ctx.airlines[airline] ?? ctx.generic
+}
+
+function journeyPolicy(ctx: Context, journey: Journey): AirlinePolicy {
+  const first = journey.segments[0]
+  return first ? policyFor(ctx, first.marketing_airline) : ctx.generic
+}
+
+function findFamily(policy: AirlinePolicy, name: string | null | undefined): FareFamily | null {
+  if (!name) return null
+  const n = normalise(name)
+  return policy.fare_families.find((f) => normalise(f.code) === n || normalise(f.name) === n) ?? null
+}
+
+function journeyFamily(policy: AirlinePolicy, journey: Journey): FareFamily | null {
+  const booked = journey.segments.find((s) => s.fare_family)?.fare_family
+  return findFamily(policy, booked)
+}
+
+function money(policy: AirlinePolicy, amount: number): OriginalMoney {
+  return { amount, currency: policy.currency, decimal_places: policy.decimal_places }
+}
+
+function taxesFor(policy: AirlinePolicy, type: ProductTypeName, base: number): SupplierTax[] {
+  return policy.taxes
+    .filter((t) => t.applies_to.includes(type))
+    // Math.round is half-up, which is half away from zero for the non-negative bases here.
+    .map((t) => ({ tax_type: t.tax_type, amount: Math.round((base * t.percent) / 100) }))
+}
+
+function priced(policy: AirlinePolicy, type: ProductTypeName, base: number, limit: number): SupplierPassengerOffer {
+  return { available: true, base: money(policy, base), taxes: taxesFor(policy, type, base), quantity_limit: limit }
+}
+
+function unavailable(reason: string): SupplierPassengerOffer {
+  return { available: false, base: null, taxes: [], quantity_limit: 0, reason }
+}
+
+function perPassenger(trip: SupplierTrip, offer: (p: Passenger) => SupplierPassengerOffer): Record<string, SupplierPassengerOffer> {
+  const out: Record<string, SupplierPassengerOffer> = {}
+  for (const p of trip.passengers) out[p.passenger_id] = offer(p)
+  return out
+}
+
+function bagDetails(journeyId: string, bag: { checked: boolean; weight_kg: number; dimensions: BagOption['dimensions'] }, pieces: number): BagDetails {
+  const { length, width, height } = bag.dimensions
+  return {
+    journey_id: journeyId,
+    checked: bag.checked,
+    size: length + width + height,
+    size_unit: 'cm',
+    weight: bag.weight_kg,
+    weight_unit: 'kg',
+    dimensions: { length, width, height },
+    pieces,
+  }
+}
+
+/** The option a free piece is described by: the policy's first checked bag that anyone may buy. */
+function standardCheckedBag(policy: AirlinePolicy): BagOption | undefined {
+  return policy.bags.find((b) => b.checked && !b.infant_only)
+}
+
+function hasFreeBagTier(policy: AirlinePolicy, p: Passenger): boolean {
+  return p.loyalty_programs.some((lp) => {
+    const tier = lp.tier_name ? normalise(lp.tier_name) : null
+    return tier !== null && policy.loyalty.some((r) =>
+      r.airline_id === lp.airline_id && r.free_checked_bag_tiers.some((t) => normalise(t) === tier))
+  })
+}
+
+function blockMinutes(segment: Segment): number {
+  return (Date.parse(segment.arrival_time) - Date.parse(segment.departure_time)) / 60000
+}
+
+function aircraftFor(ctx: Context, segment: Segment): AircraftLayout {
+  const policy = policyFor(ctx, segment.operating_airline || segment.marketing_airline)
+  const number = Number.parseInt(segment.operating_flight_number || segment.marketing_flight_number, 10)
+  const minutes = blockMinutes(segment)
+  for (const rule of policy.fleet) {
+    if (rule.flight_numbers && !(number >= rule.flight_numbers.from && number <= rule.flight_numbers.to)) continue
+    if (rule.max_minutes !== undefined && !(minutes <= rule.max_minutes)) continue
+    const layout = ctx.aircraft[rule.aircraft]
+    if (layout) return layout
+  }
+  // A policy whose rules all fail still flies something: the smallest aircraft is the safe guess.
+  return ctx.aircraft['A320'] ?? Object.values(ctx.aircraft)[0]!
+}
+
+function flightSeed(segment: Segment): string {
+  const airline = segment.operating_airline || segment.marketing_airline
+  const number = segment.operating_flight_number || segment.marketing_flight_number
+  return `${airline}${number}:${segment.departure_time.slice(0, 10)}`
+}
+
+// ---------------------------------------------------------------- search, per product type
+
+function bagProducts(ctx: Context, trip: SupplierTrip): SupplierProduct[] {
+  const products: SupplierProduct[] = []
+  const anyLapInfant = trip.passengers.some(isLapInfant)
+  for (const journey of trip.journeys) {
+    const jid = journey.journey_id
+    const policy = journeyPolicy(ctx, journey)
+    const family = journeyFamily(policy, journey) ?? policy.fare_families[0] ?? null
+
+    products.push({
+      offer_key: `bag:${jid}:included_cabin`,
+      product_type: 'bag',
+      display_name: `${policy.cabin.display_name} (included)`,
+      product_details: bagDetails(jid, { checked: false, weight_kg: policy.cabin.weight_kg, dimensions: policy.cabin.dimensions }, policy.cabin.pieces),
+      included: true,
+      per_passenger: perPassenger(trip, (p) =>
+        isLapInfant(p) && !policy.lap_infant.cabin_allowance ? unavailable('lap_infant') : unavailable('included')),
+    })
+
+    const fareBag = family?.checked_bags ? policy.bags.find((b) => b.code === family.checked_bags?.bag) : undefined
+    if (family?.checked_bags && fareBag) {
+      const pieces = family.checked_bags.pieces
+      products.push({
+        offer_key: `bag:${jid}:included_checked`,
+        product_type: 'bag',
+        display_name: `${pieces > 1 ? `${pieces} × ` : ''}checked bag ${fareBag.weight_kg} kg (included in ${family.name})`,
+        product_details: bagDetails(jid, fareBag, pieces),
+        included: true,
+        per_passenger: perPassenger(trip, (p) => isLapInfant(p) ? unavailable('lap_infant') : unavailable('included')),
+      })
+    }
+
+    const loyaltyBag = standardCheckedBag(policy)
+    if (loyaltyBag && trip.passengers.some((p) => !isLapInfant(p) && hasFreeBagTier(policy, p))) {
+      products.push({
+        offer_key: `bag:${jid}:loyalty_checked`,
+        product_type: 'bag',
+        display_name: `Checked bag ${loyaltyBag.weight_kg} kg (frequent flyer benefit)`,
+        product_details: bagDetails(jid, loyaltyBag, 1),
+        included: true,
+        per_passenger: perPassenger(trip, (p) =>
+          isLapInfant(p) ? unavailable('lap_infant') : hasFreeBagTier(policy, p) ? unavailable('included') : unavailable('not_included')),
+      })
+    }
+
+    for (const option of policy.bags) {
+      // An infant-only bag nobody on the trip can buy would only clutter the offer.
+      if (option.infant_only && !anyLapInfant) continue
+      products.push({
+        offer_key: `bag:${jid}:${option.code}`,
+        product_type: 'bag',
+        display_name: option.display_name,
+        product_details: bagDetails(jid, option, 1),
+        per_passenger: perPassenger(trip, (p) => {
+          if (isLapInfant(p)) {
+            const limit = Math.min(option.max_quantity, policy.lap_infant.max_quantity)
+            return policy.lap_infant.bags.includes(option.code) && limit > 0
+              ? priced(policy, 'bag', option.price, limit)
+              : unavailable('lap_infant')
+          }
+          if (option.infant_only) return unavailable('infant_only')
+          return priced(policy, 'bag', option.price, option.max_quantity)
+        }),
+      })
+    }
+  }
+  return products
+}
+
+function seatOffers(ctx: Context, trip: SupplierTrip): SupplierOffers {
+  const products: SupplierProduct[] = []
+  const seatmaps: SupplierSeatMap[] = []
+  for (const journey of trip.journeys) {
+    for (const segment of journey.segments) {
+      const sid = segment.segment_id
+      const policy = policyFor(ctx, segment.marketing_airline)
+      const layout = aircraftFor(ctx, segment)
+      const decks = buildCabin(layout, flightSeed(segment))
+      seatmaps.push({
+        segment_id: sid,
+        aircraft: layout.code,
+        decks: decks.map(({ layout: deck, rows }) => ({
+          deck: deck.deck,
+          name: deck.name,
+          columns: [...deck.columns],
+          aisles_after: [...deck.aisles_after],
+          rows: rows.map((r) => ({
+            row: r.row,
+            exit: r.exit,
+            wing: r.wing,
+            seats: r.seats.map((s) => {
+              const offerKey = s.taken ? null : `seat:${sid}:${s.row}${s.column}`
+              if (offerKey !== null) {
+                const price = Math.round((policy.seat_prices[s.zone] * layout.seat_price_percent) / 100)
+                const details: SeatDetails = { segment_id: sid, row: s.row, column: s.column, characteristics: [...s.characteristics] }
+                products.push({
+                  offer_key: offerKey,
+                  product_type: 'seat',
+                  display_name: `Seat ${s.row}${s.column}`,
+                  product_details: details,
+                  per_passenger: perPassenger(trip, (p) => {
+                    if (isLapInfant(p)) return unavailable('lap_infant')
+                    if (r.exit && (isMinor(p) || holdsInfant(trip, p))) return unavailable('exit_row')
+                    return priced(policy, 'seat', price, 1)
+                  }),
+                })
+              }
+              return { column: s.column, row: s.row, offer_key: offerKey, available: offerKey !== null, characteristics: [...s.characteristics] }
+            }),
+          })),
+        })),
+      })
+    }
+  }
+  return { products, seatmaps }
+}
+
+function journeyServiceProducts(
+  ctx: Context, trip: SupplierTrip, type: 'priority_boarding' | 'automatic_check_in',
+): SupplierProduct[] {
+  const products: SupplierProduct[] = []
+  for (const journey of trip.journeys) {
+    const policy = journeyPolicy(ctx, journey)
+    const price = policy[type]
+    if (price === null) continue
+    const includedByFare = type === 'priority_boarding' && journeyFamily(policy, journey)?.includes_priority_boarding === true
+    const details: JourneyProductDetails = { journey_id: journey.journey_id }
+    products.push({
+      offer_key: `${type}:${journey.journey_id}`,
+      product_type: type,
+      display_name: type === 'priority_boarding' ? 'Priority boarding' : 'Automatic check-in',
+      product_details: details,
+      ...(includedByFare ? { included: true } : {}),
+      // A lap infant boards and is checked in with the adult holding it.
+      per_passenger: perPassenger(trip, (p) =>
+        isLapInfant(p) ? unavailable('lap_infant') : includedByFare ? unavailable('included') : priced(policy, type, price, 1)),
+    })
+  }
+  return products
+}
+
+function fareFamilyProducts(ctx: Context, trip: SupplierTrip): SupplierProduct[] {
+  const products: SupplierProduct[] = []
+  for (const journey of trip.journeys) {
+    const policy = journeyPolicy(ctx, journey)
+    const current = journeyFamily(policy, journey)
+    if (!current) continue
+    const higher = policy.fare_families.slice(policy.fare_families.indexOf(current) + 1)
+    for (const target of higher) {
+      const details: FareFamilyDetails = {
+        journey_id: journey.journey_id,
+        fare_family: target.name,
+        from_fare_family: current.name,
+        benefits: [...target.benefits],
+      }
+      const price = Math.max(0, target.price - current.price)
+      products.push({
+        offer_key: `fare_family_upsell:${journey.journey_id}:${target.code}`,
+        product_type: 'fare_family_upsell',
+        display_name: `Upgrade to ${target.name}`,
+        product_details: details,
+        // The infant's fare follows the adult's.
+        per_passenger: perPassenger(trip, (p) => isLapInfant(p) ? unavailable('lap_infant') : priced(policy, 'fare_family_upsell', price, 1)),
+      })
+    }
+  }
+  return products
+}
+
+function searchOffers(ctx: Context, trip: SupplierTrip, types: readonly ProductTypeName[]): SupplierOffers {
+  const products: SupplierProduct[] = []
+  const seatmaps: SupplierSeatMap[] = []
+  const wanted = new Set(types)
+  if (wanted.has('bag')) products.push(...bagProducts(ctx, trip))
+  if (wanted.has('seat')) {
+    const seats = seatOffers(ctx, trip)
+    products.push(...seats.products)
+    seatmaps.push(...seats.seatmaps)
+  }
+  if (wanted.has('priority_boarding')) products.push(...journeyServiceProducts(ctx, trip, 'priority_boarding'))
+  if (wanted.has('automatic_check_in')) products.push(...journeyServiceProducts(ctx, trip, 'automatic_check_in'))
+  if (wanted.has('fare_family_upsell')) products.push(...fareFamilyProducts(ctx, trip))
+  return { products, seatmaps }
+}
+
+// ---------------------------------------------------------------- recheck and fulfill
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
+
+/** The segments an item concerns: its segment, else its journey, else its ticket's journeys, else the trip's. */
+function itemSegments(trip: SupplierTrip, item: BasketItem): Segment[] {
+  const d = item.product_details
+  const all = trip.journeys.flatMap((j) => j.segments)
+  const segmentId = str(d['segment_id'])
+  if (segmentId) {
+    const found = all.filter((s) => s.segment_id === segmentId)
+    if (found.length > 0) return found
+  }
+  const journeyIds = new Set<string>()
+  const journeyId = str(d['journey_id'])
+  if (journeyId) journeyIds.add(journeyId)
+  if (journeyIds.size === 0 && Array.isArray(d['journeys'])) {
+    for (const j of d['journeys'] as unknown[]) {
+      const id = j !== null && typeof j === 'object' ? str((j as Record<string, unknown>)['journey_id']) : null
+      if (id) journeyIds.add(id)
+    }
+  }
+  if (journeyIds.size === 0) {
+    for (const id of trip.tickets.find((t) => t.ticket_id === item.ticket_id)?.journey_ids ?? []) journeyIds.add(id)
+  }
+  const scoped = trip.journeys.filter((j) => journeyIds.has(j.journey_id)).flatMap((j) => j.segments)
+  return scoped.length > 0 ? scoped : all
+}
+
+const onFlight = (segments: Segment[], number: string): boolean => segments.some((s) => s.marketing_flight_number === number)
+
+function bagOptionFor(policy: AirlinePolicy, d: Record<string, unknown>): BagOption | undefined {
+  return policy.bags.find((b) =>
+    b.checked === d['checked'] && b.weight_kg === d['weight'] &&
+    (d['size'] === undefined || b.dimensions.length + b.dimensions.width + b.dimensions.height === d['size']))
+}
+
+/** The offer key an item was bought under, rebuilt from its details; null when they do not say enough. */
+function offerKeyFor(ctx: Context, trip: SupplierTrip, item: BasketItem): string | null {
+  const d = item.product_details
+  switch (item.product_type) {
+    case 'seat': {
+      const sid = str(d['segment_id'])
+      return sid && typeof d['row'] === 'number' && typeof d['column'] === 'string' ? `seat:${sid}:${d['row']}${d['column']}` : null
+    }
+    case 'bag':
+    case 'priority_boarding':
+    case 'automatic_check_in':
+    case 'fare_family_upsell': {
+      const journey = trip.journeys.find((j) => j.journey_id === str(d['journey_id']))
+      if (!journey) return null
+      if (item.product_type === 'priority_boarding' || item.product_type === 'automatic_check_in') {
+        return `${item.product_type}:${journey.journey_id}`
+      }
+      const policy = journeyPolicy(ctx, journey)
+      if (item.product_type === 'bag') {
+        const option = bagOptionFor(policy, d)
+        return option ? `bag:${journey.journey_id}:${option.code}` : null
+      }
+      const family = findFamily(policy, str(d['fare_family']))
+      return family ? `fare_family_upsell:${journey.journey_id}:${family.code}` : null
+    }
+    default:
+      return null
+  }
+}
+
+function createChecker(ctx: Context, trip: SupplierTrip) {
+  // One search per product type per check, however many items share it.
+  const searched = new Map<ProductTypeName, Map<string, SupplierProduct>>()
+  const offers = (type: ProductTypeName): Map<string, SupplierProduct> => {
+    let byKey = searched.get(type)
+    if (!byKey) {
+      byKey = new Map(searchOffers(ctx, trip, [type]).products.map((p) => [p.offer_key, p]))
+      searched.set(type, byKey)
+    }
+    return byKey
+  }
+  const scenariosOn = ctx.scenariosAlways || trip.sandbox
+
+  return (item: BasketItem): RecheckResult => {
+    const id = item.basket_item_id
+    const segments = itemSegments(trip, item)
+    if (scenariosOn && onFlight(segments, SANDBOX_SCENARIOS.unavailable)) {
+      return { basket_item_id: id, outcome: 'unavailable', reason: 'sandbox_unavailable' }
+    }
+    if (item.product_type === 'ticket') return { basket_item_id: id, outcome: 'valid' }
+
+    const key = offerKeyFor(ctx, trip, item)
+    // Details the sandbox cannot map back to an offer are not its to judge.
+    if (key === null) return { basket_item_id: id, outcome: 'valid' }
+    const product = offers(item.product_type).get(key)
+    if (!product) return { basket_item_id: id, outcome: 'unavailable', reason: 'no_longer_offered' }
+    const passengerId = str(item.product_details['passenger_id'])
+    const offer = passengerId !== null
+      ? product.per_passenger[passengerId]
+      : Object.values(product.per_passenger).find((o) => o.available)
+    if (!offer) return { basket_item_id: id, outcome: 'unavailable', reason: passengerId !== null ? 'unknown_passenger' : 'not_available' }
+    if (!offer.available || offer.base === null) return { basket_item_id: id, outcome: 'unavailable', reason: offer.reason ?? 'not_available' }
+    if (item.quantity > offer.quantity_limit) return { basket_item_id: id, outcome: 'unavailable', reason: 'quantity_limit' }
+
+    if (scenariosOn && item.product_type === 'bag' && onFlight(segments, SANDBOX_SCENARIOS.price_change)) {
+      const raised = Math.round((offer.base.amount * (100 + ctx.priceIncreasePercent)) / 100)
+      // The basket prices `quantity` units at once (core/pricing.ts), so the held unit price is a share of it.
+      const held = item.price.base.in_original_currency
+      const accepted = held.currency === offer.base.currency && held.amount >= raised * item.quantity
+      if (!accepted) {
+        const journey = trip.journeys.find((j) => j.journey_id === str(item.product_details['journey_id']))
+        const policy = journey ? journeyPolicy(ctx, journey) : ctx.generic
+        return { basket_item_id: id, outcome: 'price_changed', base: { ...offer.base, amount: raised }, taxes: taxesFor(policy, 'bag', raised) }
+      }
+    }
+    return { basket_item_id: id, outcome: 'valid' }
+  }
+}
+
+const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+/** A PNR-like reference; a function of the order id alone, so a repeated fulfillment repeats it. */
+function bookingReference(orderId: string): string {
+  let out = 'SBX'
+  for (const seed of [0x811c9dc5, 0x9e3779b9]) {
+    let h = hashString(orderId, seed)
+    for (let i = 0; i < 5; i++) {
+      out += REFERENCE_ALPHABET[h & 31]
+      h >>>= 5
+    }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------- the port
+
+export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Supplier {
+  const ctx: Context = {
+    airlines: options.airlines ?? AIRLINES,
+    generic: options.genericPolicy ?? GENERIC_POLICY,
+    aircraft: options.aircraft ?? AIRCRAFT,
+    checkDelayMs: options.checkDelayMs ?? 5000,
+    priceIncreasePercent: options.priceIncreasePercent ?? 20,
+    scenariosAlways: options.scenarios === 'always',
+  }
+  return {
+    async search(trip, types) {
+      return searchOffers(ctx, trip, types)
+    },
+
+    async recheck(trip, items, _attempt) {
+      const check = createChecker(ctx, trip)
+      const results = items.map(check)
+      const slow = (ctx.scenariosAlways || trip.sandbox) &&
+        items.some((item) => onFlight(itemSegments(trip, item), SANDBOX_SCENARIOS.slow_check))
+      return slow ? { results, delayMs: ctx.checkDelayMs } : { results }
+    },
+
+    async fulfill(trip, order, item) {
+      if ((ctx.scenariosAlways || trip.sandbox) && onFlight(itemSegments(trip, item), SANDBOX_SCENARIOS.fulfillment_fails)) {
+        return { ok: false, reason: 'The airline rejected the booking (sandbox scenario 9003)' }
+      }
+      return { ok: true, reference: bookingReference(order.order_id) }
+    },
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * Trip rules: building a trip from a create request, applying passenger updates, and deriving the API
+ * representation (effective validity, state hash) from the stored aggregate.
+ */
+import type { Clock, Ids, TripRecord } from './ports.ts'
+import type {
+  TripCreateRequest, TripPatchRequest, Journey, Passenger, PassengerRequest, Segment, Ticket, Trip,
+} from './schemas/trip.ts'
+import type { BasketItem, Basket, ValidityStatus } from './schemas/basket.ts'
+import { ProblemError, type FieldError } from './errors.ts'
+import { lookupAirport } from './airports.ts'
+import { isSupportedCurrency } from './money.ts'
+import { ticketPrice } from './pricing.ts'
+import { canonicalJson, sha256Hex } from './crypto.ts'
+
+const fail = (errors: FieldError[]) => {
+  const first = errors[0]!
+  throw new ProblemError('validation_error',
+    `The request body is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, errors)
+}
+
+const addMinutes = (d: Date, seconds: number) => new Date(d.getTime() + seconds * 1000)
+
+/** Rules a schema cannot express: references between passengers, known airports, time order. */
+function checkCreateRequest(req: TripCreateRequest, now: Date): FieldError[] {
+  const errors: FieldError[] = []
+  if (!isSupportedCurrency(req.currency)) errors.push({ path: '/currency', message: `currency ${req.currency} is not supported` })
+  errors.push(...checkPassengers(req.passengers.map((p) => ({ id: p.passenger_id, type: p.passenger_type, lap: p.on_lap_of ?? null })), '/passengers'))
+  if (req.contact_details?.passenger_id && !req.passengers.some((p) => p.passenger_id === req.contact_details!.passenger_id)) {
+    errors.push({ path: '/contact_details/passenger_id', message: 'is not a passenger of this trip' })
+  }
+  req.tickets.forEach((t, ti) => t.journeys.forEach((j, ji) => {
+    let previousArrival: number | null = null
+    j.segments.forEach((s, si) => {
+      const at = `/tickets/${ti}/journeys/${ji}/segments/${si}`
+      for (const f of ['departure_airport', 'arrival_airport'] as const) {
+        if (!lookupAirport(s[f])) errors.push({ path: `${at}/${f}`, message: `${s[f]} is not a known IATA airport code` })
+      }
+      if (s.departure_airport === s.arrival_airport) errors.push({ path: `${at}/arrival_airport`, message: 'must differ from departure_airport' })
+      const dep = Date.parse(s.departure_time)
+      const arr = Date.parse(s.arrival_time)
+      if (Number.isNaN(dep)) errors.push({ path: `${at}/departure_time`, message: 'is not a valid date and time' })
+      if (Number.isNaN(arr)) errors.push({ path: `${at}/arrival_time`, message: 'is not a valid date and time' })
+      if (Number.isNaN(dep) || Number.isNaN(arr)) return
+      if (dep <= now.getTime()) errors.push({ path: `${at}/departure_time`, message: 'is in the past' })
+      if (arr <= dep) errors.push({ path: `${at}/arrival_time`, message: 'must be after departure_time' })
+      if (previousArrival !== null && dep < previousArrival) errors.push({ path: `${at}/departure_time`, message: 'must not be before the previous segment arrives' })
+      previousArrival = arr
+    })
+  }))
+  return errors
+}
+
+/** Passenger ids unique, at least one adult, lap infants on an adult's lap, one lap infant per adult. */
+function checkPassengers(ps: Array<{ id: string; type: string; lap: string | null }>, base: string): FieldError[] {
+  const errors: FieldError[] = []
+  const seen = new Set<string>()
+  const laps = new Map<string, number>()
+  ps.forEach((p, i) => {
+    if (seen.has(p.id)) errors.push({ path: `${base}/${i}/passenger_id`, message: `duplicate passenger_id ${p.id}` })
+    seen.add(p.id)
+  })
+  if (!ps.some((p) => p.type === 'adult')) errors.push({ path: base, message: 'must include at least one adult' })
+  ps.forEach((p, i) => {
+    if (p.lap === null) return
+    const holder = ps.find((h) => h.id === p.lap)
+    if (p.type !== 'infant') errors.push({ path: `${base}/${i}/on_lap_of`, message: 'only an infant can travel on a lap' })
+    else if (!holder) errors.push({ path: `${base}/${i}/on_lap_of`, message: `${p.lap} is not a passenger of this trip` })
+    else if (holder.type !== 'adult') errors.push({ path: `${base}/${i}/on_lap_of`, message: 'must be an adult passenger' })
+    else {
+      laps.set(p.lap, (laps.get(p.lap) ?? 0) + 1)
+      if (laps.get(p.lap)! > 1) errors.push({ path: `${base}/${i}/on_lap_of`, message: 'an adult can hold one infant on the lap' })
+    }
+  })
+  return errors
+}
+
+function toPassenger(p: PassengerRequest): Passenger {
+  return {
+    passenger_id: p.passenger_id,
+    type: p.passenger_type,
+    on_lap_of: p.on_lap_of ?? null,
+    first_names: p.first_names ?? null,
+    surname: p.surname ?? null,
+    date_of_birth: p.date_of_birth ?? null,
+    gender: p.gender ?? null,
+    title: p.title ?? null,
+    metadata: p.metadata ?? {},
+    loyalty_programs: p.loyalty_programs ?? [],
+    identity_documents: p.identity_documents ?? [],
+  }
+}
+
+export function buildTrip(req: TripCreateRequest, ctx: { sellerId: string; sandbox: boolean; clock: Clock; ids: Ids; holdWindow: number }): TripRecord {
+  const now = ctx.clock.now()
+  const errors = checkCreateRequest(req, now)
+  // Ticket prices are checked here too, so one response lists every problem of the request.
+  const prices = req.tickets.map((t, i) => {
+    try { return ticketPrice(t.offered_price, req.currency, i) } catch (e) {
+      if (e instanceof ProblemError && e.errors) { errors.push(...e.errors); return null }
+      throw e
+    }
+  })
+  if (errors.length) fail(errors)
+
+  const iso = now.toISOString()
+  const journeys: Journey[] = []
+  const tickets: Ticket[] = []
+  const basket: Record<string, BasketItem> = {}
+  req.tickets.forEach((t, ti) => {
+    const ticketJourneys: Journey[] = t.journeys.map((j) => ({
+      journey_id: ctx.ids.uuid(),
+      segments: j.segments.map((s): Segment => {
+        const dep = lookupAirport(s.departure_airport)!
+        const arr = lookupAirport(s.arrival_airport)!
+        return {
+          segment_id: ctx.ids.uuid(),
+          departure_airport: s.departure_airport,
+          departure_airport_name: dep.name,
+          departure_city: dep.city_code,
+          departure_city_name: dep.city_name,
+          arrival_airport: s.arrival_airport,
+          arrival_airport_name: arr.name,
+          arrival_city: arr.city_code,
+          arrival_city_name: arr.city_name,
+          departure_time: s.departure_time,
+          arrival_time: s.arrival_time,
+          marketing_airline: s.marketing_airline,
+          operating_airline: s.operating_airline ?? s.marketing_airline,
+          marketing_flight_number: s.marketing_flight_number,
+          operating_flight_number: s.operating_flight_number ?? s.marketing_flight_number,
+          number_of_stops: 0,
+          metadata: s.metadata ?? {},
+          fare_basis: s.fare_basis ?? null,
+          fare_class: s.fare_class,
+          fare_family: s.fare_family ?? null,
+        }
+      }),
+    }))
+    journeys.push(...ticketJourneys)
+    const ticket_id = ctx.ids.uuid()
+    const itemId = ctx.ids.uuid()
+    const price = prices[ti]!
+    const first = ticketJourneys[0]!.segments[0]!
+    const last = ticketJourneys.at(-1)!.segments.at(-1)!
+    basket[itemId] = {
+      basket_item_id: itemId,
+      display_name: `Flight ${first.departure_airport} → ${last.arrival_airport}${ticketJourneys.length > 1 ? ' and return' : ''}`,
+      product_id: ticket_id,
+      product_type: 'ticket',
+      quantity: 1,
+      ticket_id,
+      benefits: [],
+      price,
+      product_details: { journeys: ticketJourneys },
+      validity: { status: 'valid', valid_from: iso, valid_to: addMinutes(now, ctx.holdWindow).toISOString() },
+    }
+    tickets.push({
+      ticket_id,
+      // The offer becomes part of the basket as the trip is created (api.md: offered → in_basket → booked).
+      status: 'in_basket',
+      journey_ids: ticketJourneys.map((j) => j.journey_id),
+      basket_item_ids: [itemId],
+      basket_item_id: itemId,
+      offered_price: { currency: t.offered_price.currency, decimal_places: t.offered_price.decimal_places, total: t.offered_price.total },
+      access_details: {
+        record_locator: null, ticket_number: null, reference_name: null, reference_email: null,
+        ticketing_channel: { record_locator: null, name: null },
+      },
+      metadata: t.metadata ?? {},
+    })
+  })
+
+  return {
+    trip_id: ctx.ids.uuid(),
+    seller_id: ctx.sellerId,
+    sandbox: ctx.sandbox,
+    created_at: iso,
+    updated_at: iso,
+    language: req.language,
+    currency: req.currency,
+    country: req.country,
+    markups: req.markups ?? {},
+    journeys,
+    tickets,
+    passengers: req.passengers.map(toPassenger),
+    contact_details: req.contact_details ?? null,
+    corporate_identifiers: req.corporate_identifiers ?? {},
+    basket,
+    orders: {},
+    search_id: null,
+    offer_keys: {},
+  }
+}
+
+/** Applies a PATCH: matched passengers get the given fields; returns the ids whose data changed. */
+export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest): { trip: TripRecord; changedPassengers: string[] } {
+  const errors: FieldError[] = []
+  const passengers = trip.passengers.map((p) => ({ ...p }))
+  const changed: string[] = []
+  patch.passengers?.forEach((u, i) => {
+    const p = passengers.find((x) => x.passenger_id === u.passenger_id)
+    if (!p) { errors.push({ path: `/passengers/${i}/passenger_id`, message: 'is not a passenger of this trip' }); return }
+    const before = canonicalJson(p)
+    const { passenger_id: _id, ...fields } = u
+    Object.assign(p, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)))
+    if (u.date_of_birth && Date.parse(u.date_of_birth) > Date.parse(trip.created_at)) {
+      errors.push({ path: `/passengers/${i}/date_of_birth`, message: 'is in the future' })
+    }
+    if (canonicalJson(p) !== before) changed.push(p.passenger_id)
+  })
+  errors.push(...checkPassengers(passengers.map((p) => ({ id: p.passenger_id, type: p.type, lap: p.on_lap_of })), '/passengers'))
+  const contact = patch.contact_details ?? trip.contact_details
+  if (patch.contact_details?.passenger_id && !passengers.some((p) => p.passenger_id === patch.contact_details!.passenger_id)) {
+    errors.push({ path: '/contact_details/passenger_id', message: 'is not a passenger of this trip' })
+  }
+  if (errors.length) fail(errors)
+  return { trip: { ...trip, passengers, contact_details: contact }, changedPassengers: changed }
+}
+
+/** What the API reports: a priced item past its `valid_to` is `invalid` until a basket check. */
+export function effectiveStatus(item: BasketItem, now: Date): ValidityStatus {
+  const s = item.validity.status
+  if ((s === 'valid' || s === 'price_changed') && Date.parse(item.validity.valid_to) < now.getTime()) return 'invalid'
+  return s
+}
+
+export function basketAt(trip: TripRecord, now: Date): Basket {
+  return Object.fromEntries(Object.entries(trip.basket).map(([id, item]) =>
+    [id, { ...item, validity: { ...item.validity, status: effectiveStatus(item, now) } }]))
+}
+
+/**
+ * SHA-256 over the canonical form of what a charge depends on: passengers, contact, tickets, and each
+ * basket item's product, quantity, price and effective validity. Any change of these yields a new hash.
+ */
+export async function tripStateHash(trip: TripRecord, now: Date): Promise<string> {
+  const basket = basketAt(trip, now)
+  return sha256Hex(canonicalJson({
+    trip_id: trip.trip_id,
+    passengers: trip.passengers,
+    contact_details: trip.contact_details,
+    tickets: trip.tickets.map((t) => ({ ticket_id: t.ticket_id, status: t.status, basket_item_ids: t.basket_item_ids })),
+    basket: Object.values(basket).map((i) => ({
+      id: i.basket_item_id, product: i.product_id, details: i.product_details, quantity: i.quantity,
+      total: i.price.total.amount, currency: i.price.total.currency, status: i.validity.status,
+    })),
+  }))
+}
+
+export async function basketView(trip: TripRecord, now: Date) {
+  return { trip_state_hash: await tripStateHash(trip, now), basket: basketAt(trip, now), journeys: trip.journeys }
+}
+
+export async function tripRepresentation(trip: TripRecord, now: Date, extra: { trip_access_token?: string; refresh_token?: string; emptyBasket?: boolean } = {}): Promise<Trip> {
+  return {
+    trip_id: trip.trip_id,
+    trip_state_hash: await tripStateHash(trip, now),
+    ...(extra.trip_access_token ? { trip_access_token: extra.trip_access_token } : {}),
+    ...(extra.refresh_token ? { refresh_token: extra.refresh_token } : {}),
+    search_id: trip.search_id,
+    country: trip.country,
+    currency: trip.currency,
+    language: trip.language,
+    journeys: trip.journeys,
+    orders: trip.orders,
+    to_cancel: {},
+    basket: extra.emptyBasket ? {} : basketAt(trip, now),
+    passengers: trip.passengers,
+    contact_details: trip.contact_details ?? {},
+    tickets: trip.tickets,
+    corporate_identifiers: trip.corporate_identifiers,
+    created_at: trip.created_at,
+  }
+}
+
+export function journeyOfSegment(trip: TripRecord, segmentId: string): Journey | undefined {
+  return trip.journeys.find((j) => j.segments.some((s) => s.segment_id === segmentId))
+}
+
+export function ticketOfJourney(trip: TripRecord, journeyId: string): Ticket | undefined {
+  return trip.tickets.find((t) => t.journey_ids.includes(journeyId))
+}

@@ -1,0 +1,459 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
+import { AIRLINES, GENERIC_POLICY } from '../../core/supplier/sandbox/airlines.ts'
+import { AIRCRAFT } from '../../core/supplier/sandbox/aircraft.ts'
+import type { Order, SupplierProduct, SupplierSeatMap, SupplierTrip } from '../../core/ports.ts'
+import type { BasketItem } from '../../core/schemas/basket.ts'
+import type { Journey, Passenger, ProductTypeName, Segment } from '../../core/schemas/trip.ts'
+
+const ALL: ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
+
+interface SegmentSpec {
+  id: string
+  airline: string
+  flight: string
+  /** Block time in minutes; decides the aircraft together with the flight number. */
+  minutes?: number
+  fareFamily?: string | null
+  date?: string
+}
+
+function segment(s: SegmentSpec): Segment {
+  const dep = new Date(`${s.date ?? '2026-12-01'}T09:00:00Z`)
+  const arr = new Date(dep.getTime() + (s.minutes ?? 90) * 60000)
+  return {
+    segment_id: s.id,
+    departure_airport: 'FRA', departure_airport_name: 'Frankfurt', departure_city: 'FRA', departure_city_name: 'Frankfurt',
+    arrival_airport: 'LHR', arrival_airport_name: 'Heathrow', arrival_city: 'LON', arrival_city_name: 'London',
+    departure_time: dep.toISOString().replace('.000Z', 'Z'),
+    arrival_time: arr.toISOString().replace('.000Z', 'Z'),
+    marketing_airline: s.airline, operating_airline: s.airline,
+    marketing_flight_number: s.flight, operating_flight_number: s.flight,
+    number_of_stops: 0, metadata: {}, fare_basis: null, fare_class: 'Y', fare_family: s.fareFamily ?? null,
+  }
+}
+
+function passenger(id: string, type: Passenger['type'], extra: Partial<Passenger> = {}): Passenger {
+  return {
+    passenger_id: id, type, on_lap_of: null, first_names: null, surname: null, date_of_birth: null, gender: null,
+    title: null, metadata: {}, loyalty_programs: [], identity_documents: [], ...extra,
+  }
+}
+
+const PASSENGERS: Passenger[] = [
+  passenger('P1', 'adult'),
+  passenger('P2', 'adult'),
+  passenger('P3', 'child'),
+  passenger('P4', 'infant', { on_lap_of: 'P1' }),
+]
+
+function trip(journeys: SegmentSpec[][], passengers: Passenger[] = PASSENGERS, sandbox = true): SupplierTrip {
+  const js: Journey[] = journeys.map((segs, i) => ({ journey_id: `J${i + 1}`, segments: segs.map(segment) }))
+  return {
+    trip_id: 'T1', sandbox, journeys: js, passengers,
+    tickets: [{
+      ticket_id: 'TK1', status: 'in_basket', journey_ids: js.map((j) => j.journey_id), basket_item_ids: [], basket_item_id: 'B0',
+      access_details: { record_locator: null, ticket_number: null, reference_name: null, reference_email: null, ticketing_channel: { record_locator: null, name: null } },
+      metadata: {},
+    }],
+  }
+}
+
+const oneWay = (airline: string, flight: string, extra: Partial<SegmentSpec> = {}) => trip([[{ id: 'S1', airline, flight, ...extra }]])
+
+const byKey = (products: SupplierProduct[]) => new Map(products.map((p) => [p.offer_key, p]))
+
+function mustGet<K, V>(map: Map<K, V>, key: K): V {
+  const v = map.get(key)
+  assert.ok(v !== undefined, `missing ${String(key)}`)
+  return v
+}
+
+/** A basket item as the core builds it: search details plus passenger, price of `quantity` units. */
+function basketItem(
+  id: string, type: BasketItem['product_type'], details: Record<string, unknown>,
+  unit: { amount: number; currency: string; decimal_places: number }, quantity = 1,
+): BasketItem {
+  const original = { ...unit, amount: unit.amount * quantity }
+  const money = { ...original, in_original_currency: original }
+  return {
+    basket_item_id: id, display_name: id, product_id: `prod-${id}`, product_type: type, quantity, ticket_id: 'TK1',
+    benefits: [], product_details: details,
+    price: { base: money, total: money, markups: [], taxes: [], fees: [] },
+    validity: { status: 'valid', valid_from: '2026-01-01T00:00:00Z', valid_to: '2026-01-01T00:30:00Z' },
+  }
+}
+
+const order = (id: string, itemId: string): Order => {
+  const m = { amount: 1000, currency: 'EUR', decimal_places: 2, in_original_currency: { amount: 1000, currency: 'EUR', decimal_places: 2 } }
+  return {
+    order_id: id, fulfillment_id: 'F1', basket_item_id: itemId, display_name: 'x', status: 'in_progress',
+    price: { base: m, total: m, markups: [], taxes: [], fees: [] }, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+  }
+}
+
+function seatsOf(map: SupplierSeatMap) {
+  return map.decks.flatMap((d) => d.rows.flatMap((r) => r.seats.map((s) => ({ ...s, exit: r.exit, wing: r.wing, deck: d.deck }))))
+}
+
+// ---------------------------------------------------------------- data
+
+test('the catalogue has at least six airlines and its data is self-consistent', () => {
+  const policies = [...Object.values(AIRLINES), GENERIC_POLICY]
+  assert.ok(Object.keys(AIRLINES).length >= 6)
+  for (const p of policies) {
+    const codes = p.bags.map((b) => b.code)
+    assert.equal(new Set(codes).size, codes.length, `${p.airline}: bag codes repeat`)
+    // A basket item is matched back to its bag by these three, so they must identify one option.
+    const shapes = p.bags.map((b) => `${b.checked}:${b.weight_kg}:${b.dimensions.length + b.dimensions.width + b.dimensions.height}`)
+    assert.equal(new Set(shapes).size, shapes.length, `${p.airline}: two bags share checked/weight/size`)
+    for (const code of p.lap_infant.bags) assert.ok(codes.includes(code), `${p.airline}: lap infant bag ${code}`)
+    for (const f of p.fare_families) if (f.checked_bags) assert.ok(codes.includes(f.checked_bags.bag), `${p.airline}: ${f.code}`)
+    for (const r of p.fleet) assert.ok(AIRCRAFT[r.aircraft], `${p.airline}: aircraft ${r.aircraft}`)
+    assert.ok(p.fleet.at(-1)?.flight_numbers === undefined && p.fleet.at(-1)?.max_minutes === undefined, `${p.airline}: no catch-all fleet rule`)
+    const prices = p.fare_families.map((f) => f.price)
+    assert.deepEqual(prices, [...prices].sort((a, b) => a - b), `${p.airline}: fare families out of order`)
+  }
+})
+
+// ---------------------------------------------------------------- search
+
+test('search is deterministic: the same trip gets the same offers, from any instance', async () => {
+  const t = trip([[{ id: 'S1', airline: 'LH', flight: '400', minutes: 520, fareFamily: 'Light' }], [{ id: 'S2', airline: 'EK', flight: '12', minutes: 420 }]])
+  const a = await createSandboxSupplier().search(t, ALL)
+  const b = await createSandboxSupplier().search(structuredClone(t), ALL)
+  assert.deepEqual(a, b)
+  assert.ok(a.products.length > 0 && a.seatmaps.length === 2)
+})
+
+test('every catalogue airline offers bags in its own currency with integer prices', async () => {
+  const supplier = createSandboxSupplier()
+  for (const [code, policy] of Object.entries(AIRLINES)) {
+    const { products } = await supplier.search(oneWay(code, '100'), ['bag'])
+    const bought = products.filter((p) => !p.included)
+    assert.ok(bought.length >= 1, `${code}: no purchasable bag`)
+    assert.ok(products.some((p) => p.included && p.offer_key === 'bag:J1:included_cabin'), `${code}: no cabin allowance`)
+    for (const p of bought) {
+      const adult = mustGet(new Map(Object.entries(p.per_passenger)), 'P2')
+      if (!adult.available) continue
+      assert.ok(adult.base)
+      assert.equal(adult.base.currency, policy.currency, code)
+      assert.equal(adult.base.decimal_places, policy.decimal_places, code)
+      assert.ok(Number.isInteger(adult.base.amount) && adult.base.amount > 0, `${code}: ${adult.base.amount}`)
+      for (const t of adult.taxes) assert.ok(Number.isInteger(t.amount), `${code}: tax ${t.amount}`)
+      assert.equal(p.product_details.journey_id, 'J1')
+      assert.equal(p.product_details.passenger_id, undefined)
+      const d = p.product_details as { size: number; dimensions: { length: number; width: number; height: number } }
+      assert.equal(d.size, d.dimensions.length + d.dimensions.width + d.dimensions.height)
+    }
+  }
+  const ku = await supplier.search(oneWay('KU', '100'), ['bag'])
+  assert.deepEqual(mustGet(byKey(ku.products), 'bag:J1:checked23').per_passenger.P2?.base, { amount: 15000, currency: 'KWD', decimal_places: 3 })
+  const ek = await supplier.search(oneWay('EK', '500'), ['bag'])
+  assert.deepEqual(mustGet(byKey(ek.products), 'bag:J1:checked23').per_passenger.P2?.taxes, [{ tax_type: 'VAT', amount: 2000 }])
+})
+
+test('an unknown airline gets the generic policy', async () => {
+  const { products, seatmaps } = await createSandboxSupplier().search(oneWay('ZZ', '123'), ALL)
+  const bag = mustGet(byKey(products), 'bag:J1:checked23')
+  assert.equal(bag.per_passenger.P2?.base?.currency, GENERIC_POLICY.currency)
+  assert.equal(bag.per_passenger.P2?.base?.amount, GENERIC_POLICY.bags[0]?.price)
+  assert.equal(seatmaps[0]?.aircraft, 'A320')
+  for (const type of ALL.filter((t) => t !== 'fare_family_upsell')) assert.ok(products.some((p) => p.product_type === type), type)
+})
+
+test('bag offers cover every passenger; lap infants get only what the policy allows', async () => {
+  const supplier = createSandboxSupplier()
+  const lh = byKey((await supplier.search(oneWay('LH', '100'), ['bag'])).products)
+  const cabin = mustGet(lh, 'bag:J1:included_cabin')
+  assert.equal(cabin.included, true)
+  assert.deepEqual(cabin.per_passenger.P2, { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'included' })
+  assert.equal(cabin.per_passenger.P4?.reason, 'lap_infant')
+  const checked23 = mustGet(lh, 'bag:J1:checked23')
+  assert.deepEqual(Object.keys(checked23.per_passenger).sort(), ['P1', 'P2', 'P3', 'P4'])
+  assert.equal(checked23.per_passenger.P1?.quantity_limit, 3)
+  assert.equal(checked23.per_passenger.P4?.available, true)
+  assert.equal(checked23.per_passenger.P4?.quantity_limit, 1)
+  assert.equal(mustGet(lh, 'bag:J1:checked32').per_passenger.P4?.reason, 'lap_infant')
+
+  // American sells a lap infant nothing.
+  const aa = (await supplier.search(oneWay('AA', '100'), ['bag'])).products
+  for (const p of aa) assert.equal(p.per_passenger.P4?.available, false)
+  for (const p of aa.filter((x) => !x.included)) assert.equal(p.per_passenger.P4?.reason, 'lap_infant')
+
+  // Emirates has an infant-only bag, shown only when there is a lap infant.
+  const ek = byKey((await supplier.search(oneWay('EK', '500'), ['bag'])).products)
+  const infantBag = mustGet(ek, 'bag:J1:infant10')
+  assert.equal(infantBag.per_passenger.P4?.available, true)
+  assert.equal(infantBag.per_passenger.P1?.reason, 'infant_only')
+  assert.equal(mustGet(ek, 'bag:J1:checked23').per_passenger.P4?.reason, 'lap_infant')
+  const noInfant = trip([[{ id: 'S1', airline: 'EK', flight: '500' }]], PASSENGERS.slice(0, 3))
+  assert.ok(!(await supplier.search(noInfant, ['bag'])).products.some((p) => p.offer_key === 'bag:J1:infant10'))
+})
+
+test('fare families and loyalty tiers describe included checked bags', async () => {
+  const supplier = createSandboxSupplier()
+  const light = byKey((await supplier.search(oneWay('LH', '100', { fareFamily: 'Light' }), ['bag'])).products)
+  assert.ok(!light.has('bag:J1:included_checked'))
+  const classic = byKey((await supplier.search(oneWay('LH', '100', { fareFamily: 'Economy Classic' }), ['bag'])).products)
+  assert.equal(mustGet(classic, 'bag:J1:included_checked').product_details.weight, 23)
+  const nh = byKey((await supplier.search(oneWay('NH', '100', { fareFamily: 'value' }), ['bag'])).products)
+  assert.equal(mustGet(nh, 'bag:J1:included_checked').product_details.pieces, 2)
+
+  const gold = [passenger('P1', 'adult', { loyalty_programs: [{ airline_id: 'NH', program_name: 'ANA Mileage Club', number: '1', tier_name: 'diamond' }] }), passenger('P2', 'adult')]
+  const loyal = byKey((await supplier.search(trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], gold), ['bag'])).products)
+  const perk = mustGet(loyal, 'bag:J1:loyalty_checked')
+  assert.equal(perk.included, true)
+  assert.equal(perk.per_passenger.P1?.reason, 'included')
+  assert.equal(perk.per_passenger.P2?.reason, 'not_included')
+  assert.ok(!byKey((await supplier.search(oneWay('LH', '100'), ['bag'])).products).has('bag:J1:loyalty_checked'))
+})
+
+test('seat maps of the A320, 787-9 and A380 have their aisles, exits, wings and decks', async () => {
+  const supplier = createSandboxSupplier()
+  const t = trip([
+    [{ id: 'S1', airline: 'LH', flight: '100', minutes: 90 }],
+    [{ id: 'S2', airline: 'LH', flight: '500', minutes: 600 }],
+    [{ id: 'S3', airline: 'EK', flight: '1', minutes: 440 }],
+    [{ id: 'S4', airline: 'KU', flight: '101', minutes: 400 }],
+  ])
+  const { seatmaps } = await supplier.search(t, ['seat'])
+  const [a320, b787, a380, b777] = seatmaps
+  assert.ok(a320 && b787 && a380 && b777)
+  assert.deepEqual(seatmaps.map((m) => [m.segment_id, m.aircraft]), [['S1', 'A320'], ['S2', 'B787-9'], ['S3', 'A380'], ['S4', 'B777-300ER']])
+
+  assert.equal(a320.decks.length, 1)
+  const deck = a320.decks[0]!
+  assert.deepEqual(deck.columns, ['A', 'B', 'C', 'D', 'E', 'F'])
+  assert.deepEqual(deck.aisles_after, ['C'])
+  assert.equal(deck.rows.length, 30)
+  assert.ok(!deck.rows.some((r) => r.row === 13))
+  assert.deepEqual(deck.rows.filter((r) => r.exit).map((r) => r.row), [12, 14])
+  assert.ok(deck.rows.filter((r) => r.wing).length >= 4)
+  const row11 = deck.rows.find((r) => r.row === 11)!
+  assert.ok(row11.seats.every((s) => s.characteristics.includes('restricted_recline')))
+  assert.deepEqual(row11.seats.map((s) => s.characteristics[0]), ['window', 'middle', 'aisle', 'aisle', 'middle', 'window'])
+  assert.ok(deck.rows.find((r) => r.row === 1)!.seats.every((s) => s.characteristics.includes('extra_legroom')))
+
+  assert.equal(b787.decks.length, 1)
+  assert.deepEqual(b787.decks[0]!.aisles_after, ['C', 'F'])
+  assert.equal(b787.decks[0]!.columns.length, 9)
+  assert.ok(b787.decks[0]!.rows.some((r) => r.exit))
+  assert.ok(seatsOf(b787).some((s) => s.characteristics.includes('bassinet')))
+
+  assert.deepEqual(a380.decks.map((d) => d.name), ['Main deck', 'Upper deck'])
+  assert.equal(a380.decks[0]!.columns.length, 10)
+  assert.equal(a380.decks[1]!.columns.length, 8)
+  for (const d of a380.decks) {
+    assert.equal(d.aisles_after.length, 2)
+    assert.ok(d.rows.some((r) => r.exit) && d.rows.some((r) => r.wing), d.name)
+  }
+  const rows = a380.decks.flatMap((d) => d.rows.map((r) => r.row))
+  assert.equal(new Set(rows).size, rows.length, 'row numbers repeat across decks')
+  // The tapered last main-deck row still has window seats.
+  const last = a380.decks[0]!.rows.at(-1)!
+  assert.equal(last.seats.length, 8)
+  assert.equal(last.seats[0]?.column, 'B')
+  assert.equal(last.seats[0]?.characteristics[0], 'window')
+})
+
+test('taken seats have no offer; free seats have exactly one, with the zone price', async () => {
+  const supplier = createSandboxSupplier()
+  const t = trip([[{ id: 'S1', airline: 'LH', flight: '100' }, { id: 'S2', airline: 'BA', flight: '11', minutes: 700 }]])
+  const { products, seatmaps } = await supplier.search(t, ['seat'])
+  const offers = byKey(products)
+  for (const map of seatmaps) {
+    const seats = seatsOf(map)
+    const taken = seats.filter((s) => !s.available)
+    assert.ok(taken.length / seats.length >= 0.25 && taken.length / seats.length <= 0.55, `${map.segment_id}: ${taken.length}/${seats.length} taken`)
+    for (const s of seats) {
+      assert.equal(s.available, s.offer_key !== null)
+      if (s.offer_key === null) {
+        assert.ok(!offers.has(`seat:${map.segment_id}:${s.row}${s.column}`))
+        continue
+      }
+      assert.equal(s.offer_key, `seat:${map.segment_id}:${s.row}${s.column}`)
+      const p = mustGet(offers, s.offer_key)
+      assert.deepEqual(p.product_details, { segment_id: map.segment_id, row: s.row, column: s.column, characteristics: s.characteristics })
+    }
+  }
+  assert.equal(products.length, seatmaps.flatMap(seatsOf).filter((s) => s.available).length)
+  // An A320 standard seat on Lufthansa is the table price; the 787's doubled.
+  const standard = products.find((p) => p.product_details.segment_id === 'S1' && !(p.product_details.characteristics as string[]).some((c) => c === 'front' || c === 'extra_legroom'))
+  assert.equal(standard?.per_passenger.P2?.base?.amount, AIRLINES.LH?.seat_prices.standard)
+  // Same flight, another trip: the same seats are taken.
+  const again = await supplier.search(trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], [passenger('X', 'adult')]), ['seat'])
+  assert.deepEqual(again.seatmaps[0]?.decks[0]?.rows.map((r) => r.seats.map((s) => s.available)), seatmaps[0]?.decks[0]?.rows.map((r) => r.seats.map((s) => s.available)))
+})
+
+test('seats: lap infants get none; exit rows are for adults without an infant only', async () => {
+  const { products } = await createSandboxSupplier().search(trip([[{ id: 'S1', airline: 'LH', flight: '500', minutes: 600 }]]), ['seat'])
+  const exits = products.filter((p) => (p.product_details.characteristics as string[]).includes('exit_row'))
+  assert.ok(exits.length > 0)
+  for (const p of products) assert.equal(p.per_passenger.P4?.reason, 'lap_infant')
+  for (const p of exits) {
+    assert.ok((p.product_details.characteristics as string[]).includes('no_infant'))
+    assert.equal(p.per_passenger.P2?.available, true)
+    assert.equal(p.per_passenger.P3?.reason, 'exit_row', 'child')
+    assert.equal(p.per_passenger.P1?.reason, 'exit_row', 'adult holding the lap infant')
+  }
+  const other = products.find((p) => !(p.product_details.characteristics as string[]).includes('exit_row'))!
+  assert.equal(other.per_passenger.P3?.available, true)
+  assert.equal(other.per_passenger.P1?.quantity_limit, 1)
+})
+
+test('offer keys are unique within a trip, across every product type', async () => {
+  const t = trip([
+    [{ id: 'S1', airline: 'LH', flight: '100', fareFamily: 'light' }, { id: 'S2', airline: 'LH', flight: '400', minutes: 500, fareFamily: 'light' }],
+    [{ id: 'S3', airline: 'LH', flight: '401', minutes: 500, fareFamily: 'light' }, { id: 'S4', airline: 'LH', flight: '101', fareFamily: 'light' }],
+  ])
+  const { products } = await createSandboxSupplier().search(t, ALL)
+  const keys = products.map((p) => p.offer_key)
+  assert.equal(new Set(keys).size, keys.length)
+  for (const type of ALL) assert.ok(products.some((p) => p.product_type === type), type)
+  assert.ok(keys.includes('priority_boarding:J2') && keys.includes('automatic_check_in:J1'))
+})
+
+test('priority boarding and automatic check-in are per journey and per passenger', async () => {
+  const supplier = createSandboxSupplier()
+  const { products } = await supplier.search(oneWay('FR', '100', { fareFamily: 'Basic' }), ['priority_boarding', 'automatic_check_in'])
+  const pb = mustGet(byKey(products), 'priority_boarding:J1')
+  assert.deepEqual(pb.product_details, { journey_id: 'J1' })
+  assert.deepEqual(pb.per_passenger.P2?.base, { amount: 800, currency: 'EUR', decimal_places: 2 })
+  assert.equal(pb.per_passenger.P4?.reason, 'lap_infant')
+  assert.equal(mustGet(byKey(products), 'automatic_check_in:J1').per_passenger.P3?.available, true)
+  // Ryanair's Regular fare includes priority.
+  const regular = byKey((await supplier.search(oneWay('FR', '100', { fareFamily: 'Regular' }), ['priority_boarding'])).products)
+  assert.equal(mustGet(regular, 'priority_boarding:J1').included, true)
+  assert.equal(mustGet(regular, 'priority_boarding:J1').per_passenger.P2?.reason, 'included')
+})
+
+test('fare-family upsell offers the families above the booked one, none at the top or when unknown', async () => {
+  const supplier = createSandboxSupplier()
+  const light = (await supplier.search(oneWay('LH', '100', { fareFamily: 'Light' }), ['fare_family_upsell'])).products
+  assert.deepEqual(light.map((p) => p.offer_key), ['fare_family_upsell:J1:classic', 'fare_family_upsell:J1:flex'])
+  assert.deepEqual(light[0]?.product_details, {
+    journey_id: 'J1', fare_family: 'Economy Classic', from_fare_family: 'Economy Light', benefits: AIRLINES.LH?.fare_families[1]?.benefits,
+  })
+  assert.equal(light[1]?.per_passenger.P2?.base?.amount, 9500)
+  assert.equal(light[0]?.per_passenger.P4?.reason, 'lap_infant')
+  const classic = (await supplier.search(oneWay('LH', '100', { fareFamily: 'classic' }), ['fare_family_upsell'])).products
+  assert.deepEqual(classic.map((p) => [p.offer_key, p.per_passenger.P1?.base?.amount]), [['fare_family_upsell:J1:flex', 6000]])
+  for (const family of ['Economy Flex', 'Mystery', null]) {
+    const { products } = await supplier.search(oneWay('LH', '100', { fareFamily: family }), ['fare_family_upsell'])
+    assert.deepEqual(products, [], String(family))
+  }
+})
+
+// ---------------------------------------------------------------- recheck and fulfill
+
+const ticketItem = basketItem('B0', 'ticket', { journeys: [{ journey_id: 'J1', segments: [{ segment_id: 'S1' }] }] }, { amount: 10000, currency: 'EUR', decimal_places: 2 })
+
+async function bagItemOn(t: SupplierTrip, id = 'B1', quantity = 1) {
+  const { products } = await createSandboxSupplier().search(t, ['bag'])
+  const bag = mustGet(byKey(products), 'bag:J1:checked23')
+  const unit = bag.per_passenger.P2!.base!
+  return basketItem(id, 'bag', { ...bag.product_details, passenger_id: 'P2' }, unit, quantity)
+}
+
+async function seatItemOn(t: SupplierTrip, passengerId = 'P2', segmentId = 'S1', id = 'B2') {
+  const { products } = await createSandboxSupplier().search(t, ['seat'])
+  const seat = products.find((p) => p.product_details.segment_id === segmentId && p.per_passenger[passengerId]?.available)!
+  return basketItem(id, 'seat', { ...seat.product_details, passenger_id: passengerId }, seat.per_passenger[passengerId]!.base!)
+}
+
+test('recheck without a scenario: everything stays valid', async () => {
+  const t = oneWay('LH', '100')
+  const items = [ticketItem, await bagItemOn(t), await seatItemOn(t)]
+  const r = await createSandboxSupplier().recheck(t, items, 1)
+  assert.deepEqual(r, { results: items.map((i) => ({ basket_item_id: i.basket_item_id, outcome: 'valid' })) })
+})
+
+test('recheck notices a passenger who has since become a lap infant', async () => {
+  const t = oneWay('LH', '100')
+  const seat = await seatItemOn(t, 'P2')
+  const changed = { ...t, passengers: t.passengers.map((p) => p.passenger_id === 'P2' ? { ...p, type: 'infant' as const, on_lap_of: 'P1' } : p) }
+  const r = await createSandboxSupplier().recheck(changed, [seat], 1)
+  assert.deepEqual(r.results, [{ basket_item_id: 'B2', outcome: 'unavailable', reason: 'lap_infant' }])
+  // Three bags were fine for a seated passenger; a lap infant may have one.
+  const bags = await bagItemOn(t, 'B1', 3)
+  assert.deepEqual((await createSandboxSupplier().recheck(changed, [bags], 1)).results, [{ basket_item_id: 'B1', outcome: 'unavailable', reason: 'quantity_limit' }])
+})
+
+test('9001: a bag\'s price rises 20% on the next check; once accepted it is valid', async () => {
+  const supplier = createSandboxSupplier()
+  const t = trip([[{ id: 'S1', airline: 'EK', flight: '9001' }]])
+  const bag = await bagItemOn(t)
+  const seat = await seatItemOn(t)
+  const first = await supplier.recheck(t, [bag, seat, ticketItem], 1)
+  assert.deepEqual(first.results[0], {
+    basket_item_id: 'B1', outcome: 'price_changed',
+    base: { amount: 48000, currency: 'AED', decimal_places: 2 }, taxes: [{ tax_type: 'VAT', amount: 2400 }],
+  })
+  assert.equal(first.results[1]?.outcome, 'valid')
+  assert.equal(first.results[2]?.outcome, 'valid')
+  assert.equal(first.delayMs, undefined)
+  assert.deepEqual(await supplier.recheck(t, [bag], 2), first.results[0] && { results: [first.results[0]] }, 'same answer until accepted')
+
+  const accepted = basketItem('B1', 'bag', bag.product_details, { amount: 48000, currency: 'AED', decimal_places: 2 })
+  assert.deepEqual((await supplier.recheck(t, [accepted], 3)).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+  // The basket holds the price of all units; two accepted bags are still accepted.
+  const two = basketItem('B1', 'bag', bag.product_details, { amount: 48000, currency: 'AED', decimal_places: 2 }, 2)
+  assert.deepEqual((await supplier.recheck(t, [two], 3)).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+  const twoOld = await bagItemOn(t, 'B1', 2)
+  assert.equal((await supplier.recheck(t, [twoOld], 3)).results[0]?.outcome, 'price_changed')
+})
+
+test('9002: every item, the ticket included, becomes unavailable', async () => {
+  const t = trip([[{ id: 'S1', airline: 'LH', flight: '100' }, { id: 'S2', airline: 'LH', flight: '9002' }]])
+  const items = [ticketItem, await bagItemOn(t), await seatItemOn(t, 'P2', 'S2'), await seatItemOn(t, 'P2', 'S1', 'B3')]
+  const { results } = await createSandboxSupplier().recheck(t, items, 1)
+  // Journey items and the seat on flight 9002 go; a seat on the journey's other flight is not that flight's.
+  assert.deepEqual(results.map((r) => r.outcome), ['unavailable', 'unavailable', 'unavailable', 'valid'])
+  for (const r of results.slice(0, 3)) assert.ok(r.outcome === 'unavailable' && r.reason.length > 0)
+})
+
+test('9003: fulfillment fails; otherwise it succeeds with a reference derived from the order id', async () => {
+  const supplier = createSandboxSupplier()
+  const failing = trip([[{ id: 'S1', airline: 'LH', flight: '9003' }]])
+  const bag = await bagItemOn(failing)
+  const r = await supplier.fulfill(failing, order('O1', 'B1'), bag)
+  assert.equal(r.ok, false)
+  assert.ok(!r.ok && r.reason.length > 0)
+  assert.deepEqual(await supplier.fulfill(failing, order('O1', 'B1'), bag), r)
+  // The check itself is not affected.
+  assert.equal((await supplier.recheck(failing, [bag], 1)).results[0]?.outcome, 'valid')
+
+  const ok = oneWay('LH', '100')
+  const first = await supplier.fulfill(ok, order('O1', 'B1'), bag)
+  assert.ok(first.ok)
+  assert.match(first.reference, /^SBX[A-Z2-9]{10}$/)
+  assert.deepEqual(await createSandboxSupplier().fulfill(ok, order('O1', 'B1'), bag), first)
+  const other = await supplier.fulfill(ok, order('O2', 'B1'), bag)
+  assert.ok(other.ok && other.reference !== first.reference)
+})
+
+test('9004: the check asks to stay checking for 5 s', async () => {
+  const t = trip([[{ id: 'S1', airline: 'LH', flight: '9004' }]])
+  const bag = await bagItemOn(t)
+  const r = await createSandboxSupplier().recheck(t, [bag, ticketItem], 1)
+  assert.equal(r.delayMs, 5000)
+  assert.deepEqual(r.results.map((x) => x.outcome), ['valid', 'valid'])
+  assert.equal((await createSandboxSupplier({ checkDelayMs: 50 }).recheck(t, [bag], 1)).delayMs, 50)
+})
+
+test('scenarios act only on the items of the flight that carries the number', async () => {
+  const t = trip([[{ id: 'S1', airline: 'LH', flight: '9002' }], [{ id: 'S2', airline: 'LH', flight: '100' }]])
+  const { products } = await createSandboxSupplier().search(t, ['bag'])
+  const j2 = mustGet(byKey(products), 'bag:J2:checked23')
+  const item = basketItem('B9', 'bag', { ...j2.product_details, passenger_id: 'P2' }, j2.per_passenger.P2!.base!)
+  assert.deepEqual((await createSandboxSupplier().recheck(t, [item], 1)).results, [{ basket_item_id: 'B9', outcome: 'valid' }])
+})
+
+test('scenarios are off for trips not flagged sandbox, unless asked for always', async () => {
+  const t = trip([[{ id: 'S1', airline: 'LH', flight: '9002' }]], PASSENGERS, false)
+  const bag = await bagItemOn(t)
+  assert.equal((await createSandboxSupplier().recheck(t, [bag], 1)).results[0]?.outcome, 'valid')
+  assert.equal((await createSandboxSupplier({ scenarios: 'always' }).recheck(t, [bag], 1)).results[0]?.outcome, 'unavailable')
+})

@@ -1,0 +1,96 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { coreFixture, tripRequest } from './fixtures.ts'
+import { ProblemError } from '../../core/errors.ts'
+import { tripStateHash } from '../../core/trip.ts'
+
+const rejects = async (p: Promise<unknown>, code: string, path?: string) => {
+  await assert.rejects(p, (e: unknown) => {
+    assert.ok(e instanceof ProblemError, String(e))
+    assert.equal(e.code, code, e.message)
+    if (path) assert.ok(e.errors?.some((x) => x.path === path), `no error at ${path}: ${JSON.stringify(e.errors)}`)
+    return true
+  })
+}
+
+test('createTrip builds journeys with airport and city names, tickets in the basket, and a search', async () => {
+  const f = await coreFixture()
+  const trip = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  assert.match(trip.trip_state_hash, /^[0-9a-f]{64}$/)
+  assert.deepEqual(trip.basket, {}, 'the create response shows the basket empty, as the contract does')
+  const seg = trip.journeys[0]!.segments[0]!
+  assert.equal(seg.departure_city, 'LON')
+  assert.equal(seg.departure_city_name, 'London')
+  assert.equal(seg.arrival_city, 'NYC')
+  assert.match(seg.departure_airport_name, /Heathrow/)
+  assert.equal(seg.operating_airline, 'BA', 'operating defaults to marketing')
+  assert.equal(trip.tickets[0]!.status, 'in_basket')
+  assert.ok(trip.search_id)
+  const basket = await f.core.getBasket(f.principal, trip.trip_id)
+  const ticketItem = basket.basket[trip.tickets[0]!.basket_item_id]!
+  assert.equal(ticketItem.product_type, 'ticket')
+  assert.equal(ticketItem.price.total.amount, 82500)
+  assert.equal(ticketItem.price.markups[0]!.amount, 2500)
+  assert.equal(basket.trip_state_hash, trip.trip_state_hash, 'reading changes nothing, so the hash is the same')
+})
+
+test('createTrip refuses rules a schema cannot express, listing every field', async () => {
+  const f = await coreFixture()
+  const now = f.clock.now()
+  const bad = tripRequest(now)
+  const s = bad.tickets[0]!.journeys[0]!.segments[0]!
+  s.departure_airport = 'QQQ'
+  s.arrival_time = new Date(Date.parse(s.departure_time) - 3600_000).toISOString()
+  await rejects(f.core.createTrip(f.principal, bad), 'validation_error', '/tickets/0/journeys/0/segments/0/departure_airport')
+  await rejects(f.core.createTrip(f.principal, bad), 'validation_error', '/tickets/0/journeys/0/segments/0/arrival_time')
+
+  const past = tripRequest(new Date(now.getTime() - 40 * 86400_000))
+  await rejects(f.core.createTrip(f.principal, past), 'validation_error', '/tickets/0/journeys/0/segments/0/departure_time')
+
+  const lap = tripRequest(now, { passengers: [{ passenger_id: 'a', passenger_type: 'adult' }, { passenger_id: 'i', passenger_type: 'infant', on_lap_of: 'nobody' }] })
+  await rejects(f.core.createTrip(f.principal, lap), 'validation_error', '/passengers/1/on_lap_of')
+
+  const price = tripRequest(now)
+  price.tickets[0]!.offered_price.total = 1
+  await rejects(f.core.createTrip(f.principal, price), 'validation_error', '/tickets/0/offered_price/total')
+  assert.equal((await f.store.listSellers()).length, 1)
+})
+
+test('the state hash is canonical: key order does not matter, content does', async () => {
+  const f = await coreFixture()
+  const created = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  const { value } = (await f.store.getTrip(created.trip_id))!
+  const reverseKeys = (v: unknown): unknown => Array.isArray(v) ? v.map(reverseKeys)
+    : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)])) : v
+  const reordered = reverseKeys(value) as typeof value
+  assert.notEqual(JSON.stringify(reordered), JSON.stringify(value))
+  assert.equal(await tripStateHash(reordered, f.clock.now()), await tripStateHash(value, f.clock.now()))
+  const changed = structuredClone(value)
+  changed.passengers[0]!.first_names = 'Ada'
+  assert.notEqual(await tripStateHash(changed, f.clock.now()), await tripStateHash(value, f.clock.now()))
+})
+
+test('patchTrip updates passengers and refuses unknown ones without changing anything', async () => {
+  const f = await coreFixture()
+  const trip = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  const updated = await f.core.patchTrip(f.principal, trip.trip_id, {
+    passengers: [{ passenger_id: 'p1', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '123456' }] }],
+  })
+  const p1 = updated.passengers.find((p) => p.passenger_id === 'p1')!
+  assert.equal(p1.first_names, 'Ada')
+  assert.equal(p1.loyalty_programs.length, 1)
+  assert.notEqual(updated.trip_state_hash, trip.trip_state_hash)
+  assert.ok(updated.trip_access_token)
+  const before = await f.store.getTrip(trip.trip_id)
+  await rejects(f.core.patchTrip(f.principal, trip.trip_id, { passengers: [{ passenger_id: 'zz', first_names: 'X' }] }), 'validation_error', '/passengers/0/passenger_id')
+  await rejects(f.core.patchTrip(f.principal, trip.trip_id, { passengers: [{ passenger_id: 'p3', on_lap_of: 'p3' }] }), 'validation_error', '/passengers/2/on_lap_of')
+  assert.deepEqual(await f.store.getTrip(trip.trip_id), before)
+})
+
+test('a seller never sees another seller\'s trip', async () => {
+  const f = await coreFixture()
+  const trip = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  const other = await f.core.createSeller({ name: 'Other', origins: [], sandbox: true })
+  await rejects(f.core.getTrip({ kind: 'api_key', seller: other.seller }, trip.trip_id), 'not_found')
+  await rejects(f.core.getBasket({ kind: 'api_key', seller: other.seller }, trip.trip_id), 'not_found')
+})
