@@ -19,5 +19,22 @@ if (files.length === 0) {
   console.error('no test files matched')
   process.exit(1)
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { cwd: root, stdio: 'inherit' })
+// The PostgreSQL store contract needs a server: use DATABASE_URL_PG when given, else start a throwaway
+// cluster when PostgreSQL is installed (the suite reports itself skipped when neither is possible).
+const env = { ...process.env }
+let pgDir: string | undefined
+if (!env.DATABASE_URL_PG && files.some((f) => f.includes('postgres'))) {
+  const pg = spawnSync('bash', [join(root, 'scripts/pg-throwaway.sh')], { encoding: 'utf8' })
+  if (pg.status === 0) {
+    for (const line of pg.stdout.trim().split('\n')) {
+      const [k, v] = line.split('=', 2) as [string, string]
+      if (k === 'PG_DIR') pgDir = v
+      if (k === 'DATABASE_URL_PG') env.DATABASE_URL_PG = v
+    }
+  } else {
+    console.error(`PostgreSQL not started (${pg.stderr.trim() || `exit ${pg.status}`}); its store contract will be skipped`)
+  }
+}
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { cwd: root, stdio: 'inherit', env })
+if (pgDir) spawnSync('bash', [join(root, 'scripts/pg-throwaway.sh'), 'stop', pgDir])
 process.exit(r.status ?? 1)
