@@ -167,11 +167,11 @@ export class Core {
     if (existing) {
       if (existing.request_hash !== request_hash) throw new ProblemError('idempotency_conflict', 'This Idempotency-Key was used with a different request body.')
       if (!existing.response) throw new ProblemError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed; retry shortly.')
-      return { ...existing.response, headers: { 'Idempotent-Replayed': 'true' } }
+      return { ...(await this.#withFreshSession(existing.response)), headers: { 'Idempotent-Replayed': 'true' } }
     }
     try {
       const result = await run()
-      await this.#store.completeIdempotency(scope, key, { status: result.status, body: result.body })
+      await this.#store.completeIdempotency(scope, key, { status: result.status, body: withoutSessionSecrets(result.body) })
       return result
     } catch (e) {
       // A refused request changed nothing, so the key is free for a corrected retry.
@@ -283,6 +283,18 @@ export class Core {
     return { trip_access_token: await this.tokens.sign('trip_access', trip.seller_id, this.config.accessTokenTtl, trip.trip_id), refresh_token }
   }
 
+  /**
+   * Idempotency records never keep live tokens (that would undo hashing refresh tokens at rest): a replay
+   * of a response that carried a session gets a new session for the same trip.
+   */
+  async #withFreshSession(response: { status: number; body: unknown }) {
+    const body = response.body as Record<string, unknown> | null
+    if (!body || typeof body !== 'object' || !('refresh_token' in body) || typeof body.trip_id !== 'string') return response
+    const trip = await this.#store.getTrip(body.trip_id)
+    if (!trip) return response
+    return { status: response.status, body: { ...body, ...(await this.#issueSession(trip.value, this.#ids.uuid())) } }
+  }
+
   /** A browser keeps the token it has (renewal is the refresh endpoint's job); a backend gets a fresh one. */
   async #accessTokenFor(p: Principal, trip: TripRecord) {
     return p.kind === 'access_token' ? p.token : this.tokens.sign('trip_access', trip.seller_id, this.config.accessTokenTtl, trip.trip_id)
@@ -315,6 +327,11 @@ export class Core {
 }
 
 export function createCore(deps: CoreDeps): Core { return new Core(deps) }
+
+function withoutSessionSecrets(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || !('refresh_token' in body)) return body
+  return { ...body, trip_access_token: null, refresh_token: null }
+}
 
 /** `https://Shop.example:443/` → `https://shop.example`; origins compare in this form. */
 export function normaliseOrigin(origin: string): string {

@@ -141,8 +141,9 @@ export function buildTrip(req: TripCreateRequest, ctx: { sellerId: string; sandb
     const ticket_id = ctx.ids.uuid()
     const itemId = ctx.ids.uuid()
     const price = prices[ti]!
+    // Named after the outbound journey: "Flight LHR → JFK and return".
     const first = ticketJourneys[0]!.segments[0]!
-    const last = ticketJourneys.at(-1)!.segments.at(-1)!
+    const last = ticketJourneys[0]!.segments.at(-1)!
     basket[itemId] = {
       basket_item_id: itemId,
       display_name: `Flight ${first.departure_airport} → ${last.arrival_airport}${ticketJourneys.length > 1 ? ' and return' : ''}`,

@@ -18,18 +18,49 @@ function checker(schema: TSchema): Checker {
   return c
 }
 
+interface RawError { keyword: string; schemaPath: string; instancePath: string; params: Record<string, unknown>; message: string }
+
+/**
+ * Turns TypeBox's errors into one readable line per bad field: a missing property is reported at its own
+ * path, and the branches of a union collapse into "must be one of ..." instead of one line per branch.
+ */
 export function fieldErrors(schema: TSchema, value: unknown): FieldError[] {
   const out: FieldError[] = []
   const seen = new Set<string>()
-  for (const e of checker(schema).Errors(value)) {
-    // `additionalProperties: false` reports both the parent and each child as "schema is false"; keep the clearer one.
-    if (e.keyword === 'boolean') continue
-    const path = e.keyword === 'additionalProperties'
-      ? `${e.instancePath}/${String((e.params as { additionalProperties?: string[] }).additionalProperties?.[0] ?? '')}`
-      : e.instancePath || '/'
-    const message = e.keyword === 'additionalProperties' ? 'is not a known field' : e.message
+  const push = (path: string, message: string) => {
     const k = `${path}\u0000${message}`
-    if (!seen.has(k)) { seen.add(k); out.push({ path, message }) }
+    if (!seen.has(k)) { seen.add(k); out.push({ path: path || '/', message }) }
+  }
+  // Branch-level failures of one union at one place, gathered so they read as one line. Grouped by schema
+  // path rather than by TypeBox's closing `anyOf` error, which its capped error list may leave out.
+  const unions = new Map<string, { path: string; consts: string[]; types: string[]; other: string[] }>()
+  for (const e of checker(schema).Errors(value) as Iterable<RawError>) {
+    const branch = /^(.*)\/anyOf\/\d+$/.exec(e.schemaPath)
+    if (branch) {
+      const key = `${branch[1]}\u0000${e.instancePath}`
+      const u = unions.get(key) ?? { path: e.instancePath, consts: [], types: [], other: [] }
+      unions.set(key, u)
+      if (e.keyword === 'const') u.consts.push(JSON.stringify(e.params.allowedValue))
+      else if (e.keyword === 'type') u.types.push(String(e.params.type))
+      else u.other.push(e.message)
+      continue
+    }
+    // `additionalProperties: false` also reports each extra child as "schema is false"; the parent's line says it better.
+    if (e.keyword === 'boolean' || e.keyword === 'anyOf') continue
+    if (e.keyword === 'required') {
+      for (const p of (e.params.requiredProperties as string[] | undefined) ?? []) push(`${e.instancePath}/${p}`, 'is required')
+    } else if (e.keyword === 'additionalProperties') {
+      for (const p of (e.params.additionalProperties as string[] | undefined) ?? []) push(`${e.instancePath}/${p}`, 'is not a known field')
+    } else if (e.keyword === 'const') {
+      push(e.instancePath, `must be ${JSON.stringify(e.params.allowedValue)}`)
+    } else {
+      push(e.instancePath, e.message)
+    }
+  }
+  for (const u of unions.values()) {
+    if (u.consts.length && !u.types.length && !u.other.length) push(u.path, `must be one of ${u.consts.join(', ')}`)
+    else if (u.types.length && !u.consts.length && !u.other.length) push(u.path, `must be ${u.types.join(' or ')}`)
+    else push(u.path, [...u.consts.map((c) => `must be ${c}`), ...u.types.map((t) => `must be ${t}`), ...u.other].join('; or '))
   }
   return out
 }

@@ -1,0 +1,70 @@
+/**
+ * The Fastify host of the core: builds a fully wired app without listening, so tests drive it with
+ * `app.inject` and `main.ts` only adds configuration, the listener and shutdown.
+ */
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { Core } from '../core/service.ts'
+import type { Store } from '../core/ports.ts'
+import { genReqId, requestIdPlugin } from './plugins/request-id.ts'
+import { validationPlugin } from './plugins/validation.ts'
+import { errorsPlugin } from './plugins/errors.ts'
+import { corsPlugin } from './plugins/cors.ts'
+import { rateLimitPlugin, type RateLimitOptions } from './plugins/rate-limit.ts'
+import { openapiPlugin } from './plugins/openapi.ts'
+import { healthRoutes } from './routes/health.ts'
+import { v22Routes } from './routes/v2.2.ts'
+
+export interface BuildAppOptions {
+  core: Core
+  store: Store
+  /** false (default) for silence, true for info-level JSON lines on stdout, or pino options. */
+  logger?: boolean | Record<string, unknown>
+  rateLimit?: RateLimitOptions
+  /** Fastify's `trustProxy`: set it behind a load balancer so `req.ip` (the rate-limit key) is the client's. */
+  trustProxy?: FastifyServerOptions['trustProxy']
+  /** Largest accepted request body in bytes (default 256 KiB). Trip payloads are a few KiB; anything near the limit is abuse. */
+  bodyLimit?: number
+}
+
+/**
+ * Secrets that must never reach a log line, wherever a serializer or a careless `log.info(obj)` puts
+ * them. Fastify's default request serializer logs no headers or bodies; this is the second fence.
+ */
+export const REDACT_PATHS = [
+  'req.headers.authorization', 'req.headers.cookie',
+  'headers.authorization', 'headers.cookie', 'res.headers["set-cookie"]',
+  'authorization', 'apiKey', 'api_key',
+  'refresh_token', 'trip_access_token', 'trip_creation_token',
+  '*.refresh_token', '*.trip_access_token', '*.trip_creation_token', '*.apiKey', '*.api_key', '*.authorization',
+  '*.*.refresh_token', '*.*.trip_access_token', '*.*.trip_creation_token',
+]
+
+export function loggerOptions(logger: BuildAppOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false
+  const base = { level: 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }
+  return logger === true ? base : { ...base, ...logger, redact: base.redact }
+}
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(opts.logger),
+    genReqId,
+    requestIdHeader: false,
+    // Same name as the problem body's field, so a support engineer greps one word.
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    bodyLimit: opts.bodyLimit ?? 256 * 1024,
+    trustProxy: opts.trustProxy ?? false,
+    // Ids are up to 128 characters (core/schemas Id); longer segments would 404 before validation.
+    routerOptions: { maxParamLength: 256 },
+  })
+
+  await app.register(requestIdPlugin)
+  await app.register(validationPlugin)
+  await app.register(rateLimitPlugin, opts.rateLimit ?? {})
+  await app.register(errorsPlugin, { notFoundPreHandler: app.rateLimit() })
+  await app.register(corsPlugin, { isAllowedOrigin: (origin) => opts.core.isAllowedOrigin(origin) })
+  await app.register(openapiPlugin)
+  await app.register(healthRoutes, { store: opts.store })
+  await app.register(v22Routes, { core: opts.core })
+  return app
+}

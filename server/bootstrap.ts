@@ -1,0 +1,38 @@
+/** Start-up pieces shared by the server (`main.ts`) and the seller CLI: same database, same core wiring. */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import type { ServerConfig } from './config.ts'
+import { openStore } from './store/index.ts'
+import { createCore, type Core, type CoreConfig } from '../core/service.ts'
+import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
+import type { Ids, Store } from '../core/ports.ts'
+
+export const systemIds: Ids = { uuid: () => randomUUID(), secret: (bytes: number) => randomBytes(bytes).toString('base64url') }
+
+export function coreConfigFrom(config: ServerConfig): Partial<CoreConfig> {
+  return {
+    ...(config.accessTokenTtl !== undefined ? { accessTokenTtl: config.accessTokenTtl } : {}),
+    ...(config.refreshTokenTtl !== undefined ? { refreshTokenTtl: config.refreshTokenTtl } : {}),
+  }
+}
+
+/** Opens the store named by DATABASE_URL, creating the directory of a SQLite file if needed. */
+export async function openDatabase(databaseUrl: string): Promise<Store> {
+  if (databaseUrl.startsWith('sqlite:') && !databaseUrl.startsWith('sqlite::memory:')) {
+    mkdirSync(dirname(resolve(databaseUrl.slice('sqlite:'.length))), { recursive: true })
+  }
+  const store = openStore(databaseUrl)
+  await store.migrate()
+  return store
+}
+
+/** The production wiring of the core: wall clock, crypto-random ids, the sandbox airline. */
+export async function startCore(config: ServerConfig): Promise<{ store: Store; core: Core }> {
+  const store = await openDatabase(config.databaseUrl)
+  const core = createCore({
+    store, supplier: createSandboxSupplier(), clock: { now: () => new Date() }, ids: systemIds, config: coreConfigFrom(config),
+  })
+  await core.ensureSigningKey()
+  return { store, core }
+}

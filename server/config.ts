@@ -1,0 +1,99 @@
+/**
+ * Server configuration from the environment. Every variable is optional; a bad value stops the server at
+ * start with a message naming the variable, rather than surfacing later as a confusing runtime failure.
+ *
+ *   PORT                       TCP port (default 3000; 0 picks a free one)
+ *   HOST                       interface to bind (default 127.0.0.1, reachable from this machine only;
+ *                              set 0.0.0.0 in a container or behind a load balancer)
+ *   DATABASE_URL               sqlite:PATH | postgres://… | postgresql://… | memory:  (default sqlite:./data/svc.db)
+ *   SVC_DEMO_API_KEY           make sure a sandbox seller with exactly this API key exists (demos, CI)
+ *   LOG_LEVEL                  fatal|error|warn|info|debug|trace|silent (default info)
+ *   ACCESS_TOKEN_TTL_SECONDS   trip access token lifetime (default 1800, the spec's 30 minutes)
+ *   REFRESH_TOKEN_TTL_SECONDS  refresh token lifetime (default 2700, the spec's 45 minutes)
+ *   RATE_LIMIT_MAX             requests per credential per window (default 600)
+ *   RATE_LIMIT_WINDOW_SECONDS  rate-limit window (default 60)
+ *   TRUST_PROXY                unset/false; true; a hop count; or comma-separated proxy addresses/CIDRs.
+ *                              Needed behind a load balancer so the client address (the rate-limit key
+ *                              for calls without credentials) is the real one.
+ */
+
+export interface ServerConfig {
+  port: number
+  host: string
+  databaseUrl: string
+  demoApiKey: string | undefined
+  logLevel: string
+  accessTokenTtl: number | undefined
+  refreshTokenTtl: number | undefined
+  rateLimitMax: number
+  rateLimitWindowMs: number
+  trustProxy: boolean | number | string[]
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const DB_SCHEMES = ['sqlite:', 'postgres://', 'postgresql://', 'memory:']
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const problems: string[] = []
+  const value = (name: string) => {
+    const v = env[name]
+    return v === undefined || v.trim() === '' ? undefined : v.trim()
+  }
+  const integer = (name: string, min: number, max: number): number | undefined => {
+    const v = value(name)
+    if (v === undefined) return undefined
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`)
+      return undefined
+    }
+    return Number(v)
+  }
+
+  const port = integer('PORT', 0, 65535) ?? 3000
+  const host = value('HOST') ?? '127.0.0.1'
+  if (/[\s/]/.test(host)) problems.push(`HOST must be an address or host name such as 127.0.0.1 or 0.0.0.0, got ${JSON.stringify(host)}`)
+
+  const databaseUrl = value('DATABASE_URL') ?? 'sqlite:./data/svc.db'
+  if (!DB_SCHEMES.some((s) => databaseUrl.startsWith(s)) || databaseUrl === 'sqlite:') {
+    // Only the scheme is echoed: the rest of a database URL may hold a password.
+    problems.push(`DATABASE_URL must start with one of ${DB_SCHEMES.join(', ')} (e.g. sqlite:./data/svc.db); got scheme ${JSON.stringify(databaseUrl.split(':')[0])}`)
+  }
+
+  const demoApiKey = value('SVC_DEMO_API_KEY')
+  if (demoApiKey !== undefined && (demoApiKey.length < 16 || /[\s:]/.test(demoApiKey))) {
+    // The key is the Basic-auth user name, so it cannot contain a colon.
+    problems.push('SVC_DEMO_API_KEY must have at least 16 characters and no spaces or colons')
+  }
+
+  const logLevel = (value('LOG_LEVEL') ?? 'info').toLowerCase()
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`)
+
+  const DAY = 86_400
+  const accessTokenTtl = integer('ACCESS_TOKEN_TTL_SECONDS', 60, DAY)
+  const refreshTokenTtl = integer('REFRESH_TOKEN_TTL_SECONDS', 60, 30 * DAY)
+  if ((refreshTokenTtl ?? 2700) <= (accessTokenTtl ?? 1800)) {
+    problems.push('REFRESH_TOKEN_TTL_SECONDS must be longer than ACCESS_TOKEN_TTL_SECONDS, or a session could not be renewed')
+  }
+
+  const rateLimitMax = integer('RATE_LIMIT_MAX', 1, 1_000_000) ?? 600
+  const rateLimitWindowMs = (integer('RATE_LIMIT_WINDOW_SECONDS', 1, DAY) ?? 60) * 1000
+
+  let trustProxy: ServerConfig['trustProxy'] = false
+  const tp = value('TRUST_PROXY')
+  if (tp !== undefined) {
+    if (tp === 'true' || tp === 'false') trustProxy = tp === 'true'
+    else if (/^\d+$/.test(tp)) trustProxy = Number(tp)
+    else if (/^[0-9a-fA-F.:/,\s]+$/.test(tp)) trustProxy = tp.split(',').map((s) => s.trim()).filter(Boolean)
+    else problems.push(`TRUST_PROXY must be true, false, a hop count, or comma-separated addresses/CIDRs, got ${JSON.stringify(tp)}`)
+  }
+
+  if (problems.length) throw new ConfigError(problems)
+  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy }
+}

@@ -1,0 +1,116 @@
+/**
+ * `npm start`: opens the database, makes sure a signing key and (for demos) a sandbox seller exist, and
+ * serves the API until SIGINT/SIGTERM, when it stops accepting requests, finishes those in flight and
+ * closes the database.
+ */
+import { buildApp } from './app.ts'
+import { loadConfig, ConfigError, type ServerConfig } from './config.ts'
+import { startCore } from './bootstrap.ts'
+import type { Core } from '../core/service.ts'
+
+interface DemoSeller { name: string; apiKey: string; created: boolean }
+
+/**
+ * With SVC_DEMO_API_KEY, a sandbox seller with exactly that key exists and may call from this server's own
+ * pages; without it, an empty database gets a sandbox seller so a first `npm start` is usable at once.
+ */
+async function ensureDemoSeller(core: Core, config: ServerConfig): Promise<DemoSeller | null> {
+  const ownOrigins = [`http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`]
+  if (config.demoApiKey) {
+    const existing = await core.findSellerByApiKey(config.demoApiKey)
+    if (existing) {
+      await core.addSellerOrigins(existing.seller_id, ownOrigins)
+      return { name: existing.name, apiKey: config.demoApiKey, created: false }
+    }
+    const { seller } = await core.createSeller({ name: 'Demo seller', origins: ownOrigins, sandbox: true, apiKey: config.demoApiKey })
+    return { name: seller.name, apiKey: config.demoApiKey, created: true }
+  }
+  if ((await core.sellerCount()) > 0) return null
+  const { seller, apiKey } = await core.createSeller({ name: 'Demo seller', origins: ownOrigins, sandbox: true })
+  return { name: seller.name, apiKey, created: true }
+}
+
+function banner(config: ServerConfig, demo: DemoSeller | null): string {
+  // 0.0.0.0 and :: are bind-all addresses, not something a browser can open.
+  const host = ['0.0.0.0', '::', '[::]'].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host
+  const base = `http://${host}:${config.port}`
+  const lines = [
+    '',
+    '  Ancillary selling service is running',
+    '',
+    `  API        ${base}/v2.2`,
+    `  Docs       ${base}/docs`,
+    `  OpenAPI    ${base}/v2.2/openapi.json`,
+    `  Health     ${base}/healthz`,
+  ]
+  if (demo) {
+    lines.push(
+      '',
+      `  Sandbox seller "${demo.name}"${demo.created ? ' (just created)' : ''}`,
+      `  API key    ${demo.apiKey}`,
+      `  Try it     curl -u '${demo.apiKey}:' -X POST ${base}/v2.2/authorize`,
+    )
+    if (demo.created && !config.demoApiKey) lines.push('  The key is shown once; keep it. `npm run seller -- create` makes more sellers.')
+  }
+  lines.push('')
+  return lines.join('\n')
+}
+
+async function main() {
+  let config: ServerConfig
+  try {
+    config = loadConfig()
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message)
+      process.exit(2)
+    }
+    throw e
+  }
+
+  const { store, core } = await startCore(config)
+
+  const app = await buildApp({
+    core, store,
+    logger: { level: config.logLevel },
+    rateLimit: { max: config.rateLimitMax, timeWindow: config.rateLimitWindowMs },
+    // A hop count becomes proxy-addr's own form: trust the first n hops.
+    trustProxy: typeof config.trustProxy === 'number' ? ((hops) => (_addr: string, i: number) => i < hops)(config.trustProxy) : config.trustProxy,
+  })
+  await app.listen({ port: config.port, host: config.host })
+  const address = app.server.address()
+  if (config.port === 0 && address && typeof address === 'object') config.port = address.port
+  // After listen, so the demo seller's own origins name the real port (PORT=0 picks one).
+  const demo = await ensureDemoSeller(core, config)
+  console.log(banner(config, demo))
+
+  let stopping = false
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second Ctrl-C means "now".
+      process.exit(130)
+    }
+    stopping = true
+    app.log.info({ signal }, 'shutting down')
+    const force = setTimeout(() => {
+      app.log.error('shutdown took longer than 10 s; exiting')
+      process.exit(1)
+    }, 10_000)
+    force.unref()
+    try {
+      await app.close()
+      await store.close()
+      process.exit(0)
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    }
+  }
+  process.on('SIGINT', (s) => { void stop(s) })
+  process.on('SIGTERM', (s) => { void stop(s) })
+}
+
+main().catch((err) => {
+  console.error('The server could not start:', err instanceof Error ? err.message : err)
+  process.exit(1)
+})

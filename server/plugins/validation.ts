@@ -1,0 +1,47 @@
+/**
+ * Request validation and response serialization for every route.
+ *
+ * Validation goes through core/validate.ts rather than Fastify's Ajv, so a bad request gets the same
+ * `validation_error` wording from this server and from the offline sandbox, which hosts the same core.
+ * Response schemas exist for the OpenAPI document only: serializing with them would silently drop any
+ * field a schema forgot, so responses are plain JSON.stringify.
+ */
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { TSchema } from 'typebox'
+import { validate } from '../../core/validate.ts'
+import { ProblemError } from '../../core/errors.ts'
+
+const PART_NAMES: Record<string, string> = {
+  body: 'request body',
+  params: 'path parameters',
+  querystring: 'query string',
+  headers: 'request headers',
+}
+
+export const validationPlugin = fp(async (app: FastifyInstance) => {
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const what = PART_NAMES[httpPart ?? 'body'] ?? 'request'
+    // Fastify treats a thrown error as a 500, so failures are returned as `{ error }` instead.
+    return (data: unknown) => {
+      try {
+        return { value: validate(schema as TSchema, data, what) }
+      } catch (e) {
+        if (e instanceof ProblemError) return { error: e }
+        throw e
+      }
+    }
+  })
+
+  app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data))
+
+  // An empty body sent with `Content-Type: application/json` (fetch clients often set the header on
+  // every call) means "no body", not a parse error; the route's schema then decides whether it needs one.
+  const defaultJson = app.getDefaultJsonParser('error', 'error')
+  // JSON only: Fastify's built-in text/plain parser would hand handlers a string where they expect an object.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined)
+    defaultJson(req, body as string, done)
+  })
+}, { name: 'svc-validation', fastify: '5.x' })

@@ -1,0 +1,111 @@
+/**
+ * The v2.2 API: one Fastify route per entry of the core's operation table, so this host and the
+ * offline sandbox (which reads the same table) expose the same paths, rules and schemas.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { operations, type Operation, type OperationInput } from '../../core/api/operations.ts'
+import type { Core, Principal } from '../../core/service.ts'
+import { Problem } from '../../core/schemas/problem.ts'
+import { securityFor } from '../plugins/openapi.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the route's auth hook; null for public operations or when no credentials were sent. */
+    principal: Principal | null
+  }
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content',
+  400: 'Invalid request (`validation_error`)',
+  401: 'Missing, unknown or expired credentials (`unauthorized`, `token_expired`)',
+  403: 'These credentials may not do this (`forbidden`)',
+  404: 'No such resource for this seller (`not_found`)',
+  409: 'The trip or basket does not allow this now (`trip_state_conflict`, `basket_not_valid`, `basket_rule_violation`, `product_unavailable`)',
+  413: 'Request body too large (`payload_too_large`)',
+  415: 'Request body is not JSON (`unsupported_media_type`)',
+  422: 'Idempotency-Key reused with a different request (`idempotency_conflict`)',
+  429: 'Rate limit exceeded (`rate_limited`); see Retry-After',
+  500: 'Internal error (`internal`)',
+}
+
+// Documentation only: the core checks the key's form, so the sandbox words a bad key the same way.
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({
+    description: '1 to 255 visible ASCII characters. Makes a retry safe: a repeated key with the same body returns the first response (with `Idempotent-Replayed: true`); with a different body, 422.',
+  })),
+})
+
+/** Documented responses of an operation: its own success schemas plus the problems it can answer with. */
+export function responsesFor(op: Operation): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [status, schema] of Object.entries(op.responses)) {
+    out[status] = { description: STATUS_TEXT[Number(status)] ?? 'Success', content: { 'application/json': { schema } } }
+  }
+  const errors = new Set<number>([429, 500])
+  if (op.body || op.params) errors.add(400)
+  if (op.body) { errors.add(413); errors.add(415) }
+  if (op.auth !== 'public') { errors.add(401); errors.add(403) }
+  if (op.auth === 'public' && op.body) errors.add(401) // refresh: the token in the body is the credential
+  if (op.params) errors.add(404)
+  if (op.params && op.method !== 'GET') errors.add(409)
+  if (op.idempotent) errors.add(422)
+  for (const status of [...errors].sort()) {
+    out[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/problem+json': { schema: Problem } } }
+  }
+  return out
+}
+
+export interface V22Options { core: Core }
+
+export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
+  app.decorateRequest('principal', null)
+
+  for (const op of operations) {
+    const schema: Record<string, unknown> = {
+      operationId: op.id,
+      summary: op.summary,
+      tags: op.tags,
+      security: securityFor(op.auth),
+      response: responsesFor(op),
+    }
+    if (op.description) schema.description = op.description
+    if (op.params) schema.params = op.params
+    if (op.body) schema.body = op.body
+    if (op.idempotent) schema.headers = IdempotencyHeaders
+
+    app.route({
+      method: op.method,
+      url: op.path,
+      schema,
+      // Credentials are checked before the body is even parsed (and after the rate limiter, which runs in
+      // onRequest, so failed guesses still count): an unauthenticated caller learns nothing about what a
+      // valid body would be and costs us no parsing.
+      preParsing: async (req: FastifyRequest) => {
+        // Public operations carry their credential in the body (refresh) or need none (JWKS). A client
+        // that sends its expired access token out of habit must still be able to refresh.
+        if (op.auth === 'public') return
+        const principal = await core.authenticate(req.headers.authorization)
+        core.authorizeFor(op.auth, principal, req.params as Record<string, string>, req.headers.origin)
+        req.principal = principal
+      },
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const rawKey = req.headers['idempotency-key']
+        const input: OperationInput = {
+          principal: req.principal,
+          params: req.params as Record<string, string>,
+          body: req.body,
+          idempotencyKey: op.idempotent && typeof rawKey === 'string' ? rawKey : undefined,
+        }
+        const run = () => op.handler(core, input)
+        const result = op.idempotent && req.principal
+          ? await core.idempotent(req.principal, op.id, input.idempotencyKey, req.body, run)
+          : await run()
+        if (result.headers) reply.headers(result.headers)
+        return reply.code(result.status).type('application/json; charset=utf-8').send(result.body)
+      },
+    })
+  }
+}
+

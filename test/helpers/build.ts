@@ -1,0 +1,186 @@
+/**
+ * Builds the real Fastify app over the memory store and the sandbox airline, with a clock the test
+ * moves by hand, so token lifetimes and validity windows are tested without sleeping.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { Writable } from 'node:stream'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import assert from 'node:assert/strict'
+import { buildApp, type BuildAppOptions } from '../../server/app.ts'
+import { createCore, type Core, type CoreConfig } from '../../core/service.ts'
+import { MemoryStore, type MemorySnapshot } from '../../core/store/memory.ts'
+import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
+import type { Ids, SellerRecord, Store, Supplier } from '../../core/ports.ts'
+import type { TripCreateRequest } from '../../core/schemas/trip.ts'
+
+export const START = '2026-11-22T10:00:00.000Z'
+export const SHOP_ORIGIN = 'https://shop.example'
+
+export interface TestClock {
+  now(): Date
+  advance(ms: number): void
+  set(iso: string | Date): void
+}
+
+export function testClock(start: string = START): TestClock {
+  let t = Date.parse(start)
+  return {
+    now: () => new Date(t),
+    advance: (ms) => { t += ms },
+    set: (at) => { t = typeof at === 'string' ? Date.parse(at) : at.getTime() },
+  }
+}
+
+/** Counting ids make failures readable; random ids are what production uses. */
+export function testIds(mode: 'random' | 'counting' = 'random'): Ids {
+  if (mode === 'random') return { uuid: () => randomUUID(), secret: (bytes) => randomBytes(bytes).toString('base64url') }
+  let n = 0
+  return {
+    uuid: () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`,
+    secret: (bytes) => `s${(++n).toString(36)}`.padEnd(Math.ceil((bytes * 4) / 3), 'x'),
+  }
+}
+
+export interface BuildOptions {
+  ids?: 'random' | 'counting'
+  config?: Partial<CoreConfig>
+  rateLimit?: BuildAppOptions['rateLimit']
+  /** Capture log lines (pino JSON) into `logs`. */
+  captureLogs?: boolean
+  store?: Store
+  supplier?: Supplier
+}
+
+export interface Built {
+  app: FastifyInstance
+  core: Core
+  store: Store
+  clock: TestClock
+  seller: SellerRecord
+  apiKey: string
+  /** Raw log lines, when `captureLogs` was set. */
+  logs: string[]
+  /** Everything the memory store holds, to prove a refused request changed nothing. */
+  snapshot(): MemorySnapshot
+  /** Another sandbox seller, for isolation tests. */
+  otherSeller(): Promise<{ seller: SellerRecord; apiKey: string }>
+  close(): Promise<void>
+}
+
+export async function build(opts: BuildOptions = {}): Promise<Built> {
+  const store = opts.store ?? new MemoryStore()
+  const clock = testClock()
+  const core = createCore({
+    store, supplier: opts.supplier ?? createSandboxSupplier(), clock, ids: testIds(opts.ids), config: opts.config,
+  })
+  await core.ensureSigningKey()
+  const { seller, apiKey } = await core.createSeller({ name: 'Shop', origins: [SHOP_ORIGIN], sandbox: true })
+
+  const logs: string[] = []
+  const stream = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb() } })
+  const app = await buildApp({
+    core, store,
+    logger: opts.captureLogs ? { level: 'trace', stream } : false,
+    rateLimit: opts.rateLimit ?? { max: 100_000, timeWindow: 60_000 },
+  })
+  await app.ready()
+  let others = 0
+  return {
+    app, core, store, clock, seller, apiKey, logs,
+    snapshot: () => {
+      if (!(store instanceof MemoryStore)) throw new Error('snapshot() needs the memory store')
+      return store.snapshot()
+    },
+    otherSeller: () => core.createSeller({ name: `Other ${++others}`, origins: ['https://other.example'], sandbox: true }),
+    close: () => app.close(),
+  }
+}
+
+export const basic = (apiKey: string) => `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
+export const bearer = (token: string) => `Bearer ${token}`
+
+const DAY = 24 * 3600 * 1000
+const at = (base: Date, days: number, hours: number) =>
+  new Date(base.getTime() + days * DAY + hours * 3600 * 1000).toISOString().replace('.000Z', '+00:00')
+
+/** Two adults and a lap infant, LHR → JFK and back on BA, about 30 days after `now`. */
+export function tripPayload(now: Date, over: Partial<TripCreateRequest> = {}): TripCreateRequest {
+  const seg = (from: string, to: string, day: number, flight: string) => ({
+    departure_airport: from, arrival_airport: to,
+    departure_time: at(now, day, 0), arrival_time: at(now, day, 8),
+    fare_basis: 'YLOWGB', fare_class: 'Y', fare_family: 'light',
+    marketing_airline: 'BA', marketing_flight_number: flight,
+  })
+  return {
+    language: 'en-GB', currency: 'EUR', country: 'GB',
+    search: { bag: { search: true }, seat: { search: true } },
+    tickets: [{
+      status: 'offered',
+      offered_price: { currency: 'EUR', decimal_places: 2, base_price: 80000, markup: 2500, total: 82500 },
+      journeys: [{ segments: [seg('LHR', 'JFK', 30, '117')] }, { segments: [seg('JFK', 'LHR', 37, '112')] }],
+      metadata: { offer_ref: 'ofr-1' },
+    }],
+    passengers: [
+      { passenger_id: 'p1', passenger_type: 'adult' },
+      { passenger_id: 'p2', passenger_type: 'adult' },
+      { passenger_id: 'p3', passenger_type: 'infant', on_lap_of: 'p1' },
+    ],
+    ...over,
+  }
+}
+
+// ---------------------------------------------------------------- request and response helpers
+
+export const body = <T = any>(res: LightMyRequestResponse): T => JSON.parse(res.body) as T
+
+export interface CreatedTrip {
+  trip_id: string
+  trip_access_token: string
+  refresh_token: string
+  search_id: string | null
+  trip_state_hash: string
+  [k: string]: unknown
+}
+
+/** Creates a trip with the API key and returns the parsed 201 body. */
+export async function createTrip(t: Built, over: Partial<TripCreateRequest> = {}, apiKey = t.apiKey): Promise<CreatedTrip> {
+  const res = await t.app.inject({
+    method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(apiKey) }, payload: tripPayload(t.clock.now(), over),
+  })
+  assert.equal(res.statusCode, 201, res.body)
+  return body<CreatedTrip>(res)
+}
+
+/** Asserts an RFC 9457 body with our code, the request id that the header carries, and no leaks. */
+export function assertProblem(res: LightMyRequestResponse, status: number, code: string) {
+  assert.equal(res.statusCode, status, `expected ${status} ${code}, got ${res.statusCode}: ${res.body}`)
+  assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
+  const p = body(res)
+  assert.equal(p.code, code, res.body)
+  assert.equal(p.status, status)
+  assert.equal(typeof p.type, 'string')
+  assert.equal(typeof p.title, 'string')
+  assert.equal(typeof p.detail, 'string')
+  assert.equal(typeof p.request_id, 'string')
+  assert.equal(p.request_id, res.headers['x-request-id'])
+  return p as { type: string; title: string; status: number; detail: string; code: string; request_id: string; errors?: Array<{ path: string; message: string }> }
+}
+
+// ---------------------------------------------------------------- field presence and type checks
+
+export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null' | `${'string' | 'object'}|null`
+
+const typeOf = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v
+
+/** Asserts every listed field is present with the listed type (`integer` is also a `number`; `a|b` is either). */
+export function assertFields(obj: unknown, fields: Record<string, FieldType>, where = 'object') {
+  assert.ok(obj && typeof obj === 'object' && !Array.isArray(obj), `${where} is not an object`)
+  const o = obj as Record<string, unknown>
+  for (const [name, type] of Object.entries(fields)) {
+    assert.ok(Object.hasOwn(o, name), `${where}.${name} is missing`)
+    const actual = typeOf(o[name])
+    const ok = type.split('|').some((t) => t === actual || (t === 'number' && actual === 'integer'))
+    assert.ok(ok, `${where}.${name} should be ${type}, is ${actual} (${JSON.stringify(o[name])})`)
+  }
+}

@@ -1,0 +1,45 @@
+/** Starts `server/main.ts` as a real process on a free port, for tests of the entry point and the README. */
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+
+export const root = join(import.meta.dirname, '..', '..')
+
+export interface RunningServer {
+  base: string
+  port: number
+  /** Everything the process printed so far. */
+  output(): string
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>
+}
+
+export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+  })
+  let out = ''
+  child.stdout.on('data', (c) => { out += String(c) })
+  child.stderr.on('data', (c) => { out += String(c) })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const ready = /API\s+http:\/\/127\.0\.0\.1:(\d+)\/v2\.2/
+  const deadline = Date.now() + 30_000
+  while (!ready.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL')
+      assert.fail(`server did not start:\n${out}`)
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  const port = Number(ready.exec(out)![1])
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM')
+      return exited
+    },
+  }
+}

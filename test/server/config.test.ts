@@ -1,0 +1,51 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { loadConfig, ConfigError } from '../../server/config.ts'
+
+test('defaults: loopback on 3000, SQLite under ./data, spec token lifetimes left to the core', () => {
+  const c = loadConfig({})
+  assert.equal(c.port, 3000)
+  assert.equal(c.host, '127.0.0.1')
+  assert.equal(c.databaseUrl, 'sqlite:./data/svc.db')
+  assert.equal(c.demoApiKey, undefined)
+  assert.equal(c.logLevel, 'info')
+  assert.equal(c.accessTokenTtl, undefined)
+  assert.equal(c.refreshTokenTtl, undefined)
+  assert.equal(c.rateLimitMax, 600)
+  assert.equal(c.rateLimitWindowMs, 60_000)
+  assert.equal(c.trustProxy, false)
+})
+
+test('every variable is read', () => {
+  const c = loadConfig({
+    PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u:p@db/svc', SVC_DEMO_API_KEY: 'svc_test_demo_key_123',
+    LOG_LEVEL: 'DEBUG', ACCESS_TOKEN_TTL_SECONDS: '300', REFRESH_TOKEN_TTL_SECONDS: '900', RATE_LIMIT_MAX: '50',
+    RATE_LIMIT_WINDOW_SECONDS: '10', TRUST_PROXY: '10.0.0.0/8, 192.168.0.1',
+  })
+  assert.deepEqual(c, {
+    port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db/svc', demoApiKey: 'svc_test_demo_key_123', logLevel: 'debug',
+    accessTokenTtl: 300, refreshTokenTtl: 900, rateLimitMax: 50, rateLimitWindowMs: 10_000, trustProxy: ['10.0.0.0/8', '192.168.0.1'],
+  })
+  assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
+  assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
+})
+
+test('bad values are all reported at once, naming the variable', () => {
+  try {
+    loadConfig({
+      PORT: 'http', DATABASE_URL: 'mysql://x', SVC_DEMO_API_KEY: 'short:key', LOG_LEVEL: 'loud',
+      ACCESS_TOKEN_TTL_SECONDS: '-5', RATE_LIMIT_MAX: '0', TRUST_PROXY: 'everyone',
+    })
+    assert.fail('expected a ConfigError')
+  } catch (e) {
+    assert.ok(e instanceof ConfigError)
+    for (const name of ['PORT', 'DATABASE_URL', 'SVC_DEMO_API_KEY', 'LOG_LEVEL', 'ACCESS_TOKEN_TTL_SECONDS', 'RATE_LIMIT_MAX', 'TRUST_PROXY']) {
+      assert.ok(e.problems.some((p) => p.startsWith(name)), `${name} reported: ${e.message}`)
+    }
+    assert.ok(!e.message.includes('mysql://x'), 'a database URL may hold a password; only its start is echoed')
+  }
+})
+
+test('a refresh token must outlive the access token it renews', () => {
+  assert.throws(() => loadConfig({ ACCESS_TOKEN_TTL_SECONDS: '3600', REFRESH_TOKEN_TTL_SECONDS: '1800' }), /REFRESH_TOKEN_TTL_SECONDS/)
+})

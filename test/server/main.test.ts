@@ -1,0 +1,65 @@
+/**
+ * The real entry points as processes: `npm start` (server/main.ts) and `npm run seller` (server/cli/seller.ts)
+ * on a throwaway SQLite file.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+import { root, startServer } from '../helpers/process.ts'
+
+const tsx = (script: string, args: string[], env: Record<string, string>) =>
+  spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 })
+
+test('npm start: serves on the configured port, keeps the demo key, and stops cleanly on SIGTERM', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-main-'))
+  const key = 'svc_test_demo_0123456789abcdef'
+  // A nested path: the SQLite file's directory is created on first start.
+  const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'nested', 'svc.db')}`, SVC_DEMO_API_KEY: key })
+  try {
+    assert.ok(server.output().includes(key), 'the banner shows the demo key given by env')
+    const authorize = await fetch(`${server.base}/v2.2/authorize`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } })
+    assert.equal(authorize.status, 200)
+    assert.equal((await fetch(`${server.base}/readyz`)).status, 200)
+    // The demo seller may call from the server's own pages.
+    const preflight = await fetch(`${server.base}/v2.2/trip`, {
+      method: 'OPTIONS', headers: { origin: `http://localhost:${server.port}`, 'access-control-request-method': 'POST' },
+    })
+    assert.equal(preflight.status, 204)
+    assert.equal(preflight.headers.get('access-control-allow-origin'), `http://localhost:${server.port}`)
+    assert.equal(await server.stop(), 0, server.output())
+  } finally {
+    await server.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('npm run seller: create prints a working key once; list shows the seller; usage errors exit 2', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'))
+  try {
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'svc.db')}` }
+    const created = tsx('server/cli/seller.ts', ['create', '--name', 'Shop One', '--origin', 'https://shop.example/', '--origin', 'https://shop.example', '--sandbox'], env)
+    assert.equal(created.status, 0, created.stderr)
+    const key = /API key\s+(\S+)/.exec(created.stdout)?.[1]
+    assert.ok(key && key.length >= 16, created.stdout)
+    assert.match(created.stdout, /cannot be shown again/)
+
+    const list = tsx('server/cli/seller.ts', ['list'], env)
+    assert.equal(list.status, 0, list.stderr)
+    assert.match(list.stdout, /Shop One/)
+    assert.match(list.stdout, /sandbox/)
+    assert.match(list.stdout, /origins: https:\/\/shop\.example\n/)
+    assert.ok(!list.stdout.includes(key), 'the key is never shown again')
+
+    for (const args of [['create', '--origin', 'https://a.example'], ['create', '--name', 'X', '--origin', 'https://a.example/path'], ['create', '--name', 'X', '--bogus'], ['frobnicate']]) {
+      const bad = tsx('server/cli/seller.ts', args, env)
+      assert.equal(bad.status, 2, `${args.join(' ')}: ${bad.stdout}${bad.stderr}`)
+      assert.match(bad.stderr, /error: .*\n[\s\S]*Usage:/)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
