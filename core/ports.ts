@@ -57,8 +57,19 @@ export interface Order {
   price: Price
   status: OrderStatus
   failure_reason?: string
+  /** The airline's booking reference once the order succeeded. */
+  supplier_reference?: string
   created_at: string
   updated_at: string
+}
+
+export interface FulfillmentRecord {
+  fulfillment_id: string
+  status: 'queued' | 'completed'
+  order_ids: string[]
+  payment_type: string
+  created_at: string
+  completed_at: string | null
 }
 
 /** The stored trip aggregate. The API representation is derived from it (core/trip.ts). */
@@ -82,6 +93,9 @@ export interface TripRecord {
   search_id: string | null
   /** product_id → the supplier's offer_key, for every product ever put in this basket (rechecks need it). */
   offer_keys: Record<string, string>
+  /** basket_item_id → the check now revalidating it; a check's late answer for an item since re-checked is ignored. */
+  pending_checks: Record<string, string>
+  fulfillments: Record<string, FulfillmentRecord>
 }
 
 export interface Versioned<T> { value: T; version: number }
@@ -138,6 +152,17 @@ export interface JobRecord {
   created_at: string
 }
 
+/** A seller's webhook subscription. The secret signs deliveries, so it is kept (unlike API keys). */
+export interface SubscriptionRecord {
+  subscription_id: string
+  seller_id: string
+  event_name: string
+  delivery_method: 'http'
+  target: string
+  secret: string
+  created_at: string
+}
+
 /** Written in the same transaction as a trip update, so a change and its follow-up work never part. */
 export interface TripEffects { jobs?: JobRecord[] }
 
@@ -176,19 +201,32 @@ export interface Store {
 
   /**
    * Reserves `key` in `scope` for a request with `requestHash`. Returns null when this caller won the
-   * reservation; otherwise the existing record (possibly still without a response).
+   * reservation; otherwise the existing record (possibly still without a response). A reservation still
+   * without a response and created before `staleBefore` belonged to a process that died: it is taken over
+   * (replaced by `record`, returning null).
    */
-  reserveIdempotency(record: IdempotencyRecord): Promise<IdempotencyRecord | null>
+  reserveIdempotency(record: IdempotencyRecord, staleBefore?: Date): Promise<IdempotencyRecord | null>
   completeIdempotency(scope: string, key: string, response: { status: number; body: unknown }): Promise<void>
   releaseIdempotency(scope: string, key: string): Promise<void>
 
   enqueueJob(job: JobRecord): Promise<void>
   /** Claims one due job (pending, run_at ≤ now, no live lease) and leases it until now + leaseMs. */
   claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined>
-  completeJob(jobId: string): Promise<void>
-  /** Records a failed attempt: reschedules at `retryAt`, or marks the job dead when `retryAt` is null. */
-  failJob(jobId: string, error: string, retryAt: Date | null): Promise<void>
+  /**
+   * Marks a claimed job done. `lease` is the `locked_until` the claim returned: when the lease lapsed and
+   * another worker claimed the job since, nothing changes and false is returned.
+   */
+  completeJob(jobId: string, lease: string): Promise<boolean>
+  /** Records a failed attempt (same lease rule): reschedules at `retryAt`, or marks the job dead when `retryAt` is null. */
+  failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean>
   getJob(jobId: string): Promise<JobRecord | undefined>
+  /** Jobs of some kinds in every status, oldest first (tests and operator views). */
+  listJobs(kinds: string[]): Promise<JobRecord[]>
+
+  addSubscription(sub: SubscriptionRecord): Promise<void>
+  listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]>
+  /** Returns false when the seller has no such subscription. */
+  deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean>
 }
 
 // ---------------------------------------------------------------- the supplier (airline side)
@@ -246,16 +284,27 @@ export interface SupplierOffers {
   seatmaps: SupplierSeatMap[]
 }
 
-/** Result of re-checking one basket item with the airline. */
+/** Result of re-checking one basket item with the airline. A new price is per unit, like a search offer's. */
 export type RecheckResult =
   | { basket_item_id: string; outcome: 'valid' }
   | { basket_item_id: string; outcome: 'price_changed'; base: OriginalMoney; taxes: SupplierTax[] }
   | { basket_item_id: string; outcome: 'unavailable'; reason: string }
 
+/** A basket item as the supplier sees it: with the offer key of the search that produced it. */
+export interface SupplierItem { item: BasketItem; offer_key: string | undefined }
+
 export interface Supplier {
   search(trip: SupplierTrip, types: ProductTypeName[]): Promise<SupplierOffers>
-  /** Re-validates basket items (issue: validity and fulfillment). */
-  recheck(trip: SupplierTrip, items: BasketItem[], attempt: number): Promise<{ results: RecheckResult[]; delayMs?: number }>
+  /**
+   * Re-validates basket items against current availability, prices and passenger data. `delayMs` asks the
+   * caller to come back later (the answer is not ready); the items then stay `checking`.
+   */
+  recheck(trip: SupplierTrip, items: SupplierItem[]): Promise<{ results: RecheckResult[]; delayMs?: number }>
   /** Books one order with the airline. Idempotent per order_id: a repeated call returns the first outcome. */
-  fulfill(trip: SupplierTrip, order: Order, item: BasketItem): Promise<{ ok: true; reference: string } | { ok: false; reason: string }>
+  fulfill(trip: SupplierTrip, order: Order, item: SupplierItem): Promise<{ ok: true; reference: string } | { ok: false; reason: string }>
+}
+
+/** Delivers one webhook request; resolves with the HTTP status, rejects on a network failure or time-out. */
+export interface WebhookSender {
+  send(target: string, body: string, headers: Record<string, string>): Promise<number>
 }

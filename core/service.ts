@@ -2,7 +2,7 @@
  * The application service: every operation of the API as a method over the ports. Hosts (Fastify, MSW)
  * authenticate with `authenticate`, check the operation's rule with `authorizeFor`, and call the method.
  */
-import type { Clock, Ids, SellerRecord, Store, Supplier } from './ports.ts'
+import type { Clock, Ids, SellerRecord, Store, Supplier, WebhookSender } from './ports.ts'
 
 export interface CoreConfig {
   /** Lifetimes in seconds. The spec fixes access 30 min and refresh 45 min; tests shorten them. */
@@ -13,7 +13,18 @@ export interface CoreConfig {
   holdWindow: number
   /** `iss` of every token. */
   issuer: string
+  /** A worker holds a claimed job this long; if it dies, another worker takes the job after it. */
+  jobLeaseMs: number
+  /** Retries: exponential from base to cap; attempts per job kind before it is given up. */
+  backoffBaseMs: number
+  backoffCapMs: number
+  maxAttempts: Record<JobKind, number>
+  /** An Idempotency-Key reserved this long ago without an answer belonged to a process that died. */
+  idempotencyStaleMs: number
 }
+
+export type JobKind = 'basket_check' | 'fulfill_order' | 'webhook'
+export const JOB_KINDS: JobKind[] = ['basket_check', 'fulfill_order', 'webhook']
 
 export const defaultConfig: CoreConfig = {
   accessTokenTtl: 30 * 60,
@@ -21,6 +32,11 @@ export const defaultConfig: CoreConfig = {
   creationTokenTtl: 10 * 60,
   holdWindow: 30 * 60,
   issuer: 'svc',
+  jobLeaseMs: 60_000,
+  backoffBaseMs: 2_000,
+  backoffCapMs: 10 * 60_000,
+  maxAttempts: { basket_check: 5, fulfill_order: 10, webhook: 12 },
+  idempotencyStaleMs: 5 * 60_000,
 }
 
 export interface CoreDeps {
@@ -28,6 +44,8 @@ export interface CoreDeps {
   supplier: Supplier
   clock: Clock
   ids: Ids
+  /** Webhook delivery; `fetch` by default. */
+  webhooks?: WebhookSender
   config?: Partial<CoreConfig>
 }
 
@@ -37,7 +55,7 @@ export type Principal =
   | { kind: 'creation_token'; seller: SellerRecord }
   | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string }
 
-import type { TripRecord, Versioned } from './ports.ts'
+import type { JobRecord, SubscriptionRecord, TripRecord, Versioned } from './ports.ts'
 import type { OperationResult, AuthRule } from './api/operations.ts'
 import { ProblemError } from './errors.ts'
 import { validate } from './validate.ts'
@@ -46,9 +64,16 @@ import { TokenService } from './auth/tokens.ts'
 import { TripCreateRequest, TripPatchRequest, SearchSelection } from './schemas/trip.ts'
 import { BasketAddRequest, BasketReplaceRequest } from './schemas/basket.ts'
 import { RefreshRequest } from './schemas/auth.ts'
-import { buildTrip, applyTripPatch, tripRepresentation, basketView } from './trip.ts'
-import { runSearch, selectedTypes } from './search.ts'
+import { buildTrip, applyTripPatch, tripRepresentation, basketView, tripStateHash } from './trip.ts'
+import { runSearch, selectedTypes, supplierView } from './search.ts'
 import * as basket from './basket.ts'
+import * as validity from './validity.ts'
+import { acceptFulfillment, isFulfilled, moveOrder, type RaisedEvent } from './fulfillment.ts'
+import { FulfillRequest, SubscriptionRequest, type WebhookEvent } from './schemas/fulfillment.ts'
+import { backoffMs, fetchSender, signatureHeader } from './webhooks.ts'
+
+/** What a change to a trip produces: the new trip, and the events it raises (stored with it as webhook jobs). */
+type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[] }
 
 const MAX_RETRIES = 8
 
@@ -59,6 +84,7 @@ export class Core {
   readonly #supplier: Supplier
   readonly #clock: Clock
   readonly #ids: Ids
+  readonly #webhooks: WebhookSender
   #origins: { at: number; set: Set<string> } | null = null
 
   constructor(deps: CoreDeps) {
@@ -67,6 +93,7 @@ export class Core {
     this.#supplier = deps.supplier
     this.#clock = deps.clock
     this.#ids = deps.ids
+    this.#webhooks = deps.webhooks ?? fetchSender()
     this.tokens = new TokenService(deps.store, deps.clock, deps.ids, this.config.issuer)
   }
 
@@ -163,7 +190,10 @@ export class Core {
     if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new ProblemError('validation_error', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.', [{ path: 'header:Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }])
     const scope = `${principal.seller.seller_id}:${operationId}`
     const request_hash = await sha256Hex(canonicalJson(body))
-    const existing = await this.#store.reserveIdempotency({ scope, key, request_hash, response: null, created_at: this.#clock.now().toISOString() })
+    const now = this.#clock.now()
+    const existing = await this.#store.reserveIdempotency(
+      { scope, key, request_hash, response: null, created_at: now.toISOString() },
+      new Date(now.getTime() - this.config.idempotencyStaleMs))
     if (existing) {
       if (existing.request_hash !== request_hash) throw new ProblemError('idempotency_conflict', 'This Idempotency-Key was used with a different request body.')
       if (!existing.response) throw new ProblemError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed; retry shortly.')
@@ -210,10 +240,69 @@ export class Core {
     return tripRepresentation(value, this.#clock.now(), { trip_access_token: await this.#accessTokenFor(p, value) })
   }
 
+  /** Passenger data changes; the items that depend on the changed passengers are checked again. */
   async patchTrip(p: Principal, tripId: string, body: unknown) {
     const patch = validate(TripPatchRequest, body)
-    const trip = await this.#mutate(p, tripId, (t) => ({ ...applyTripPatch(t, patch).trip, updated_at: this.#clock.now().toISOString() }))
+    const trip = await this.#mutate(p, tripId, (t) => {
+      if (isFulfilled(t)) throw new ProblemError('trip_state_conflict', 'The trip has been fulfilled; passengers can no longer change here.')
+      const { trip: patched, changedPassengers } = applyTripPatch(t, patch)
+      const now = this.#clock.now()
+      return this.#check({ ...patched, updated_at: now.toISOString() }, validity.itemsOfPassengers(patched, changedPassengers))
+    })
     return tripRepresentation(trip, this.#clock.now(), { trip_access_token: await this.#accessTokenFor(p, trip) })
+  }
+
+  /** Starts revalidating the basket in the background: items become `checking`; poll GET .../basket. */
+  async checkBasket(p: Principal, tripId: string) {
+    const trip = await this.#mutate(p, tripId, (t) => {
+      if (isFulfilled(t)) throw new ProblemError('trip_state_conflict', 'The trip has been fulfilled; its basket is final.')
+      return this.#check(t, validity.checkableItems(t))
+    })
+    return basketView(trip, this.#clock.now())
+  }
+
+  async acceptItem(p: Principal, tripId: string, itemId: string) {
+    const trip = await this.#mutate(p, tripId, (t) => validity.acceptPrice(t, itemId, this.#clock.now()))
+    return basketView(trip, this.#clock.now())
+  }
+
+  /** After the charge: books the tickets, queues an order per ancillary, answers `queued`. */
+  async fulfill(p: Principal, tripId: string, body: unknown) {
+    const req = validate(FulfillRequest, body)
+    let fulfillment_id = ''
+    await this.#mutate(p, tripId, async (t) => {
+      const now = this.#clock.now()
+      const r = acceptFulfillment(t, req, { now, currentHash: await tripStateHash(t, now), newId: () => this.#ids.uuid() })
+      fulfillment_id = r.fulfillment.fulfillment_id
+      return { trip: r.trip, events: r.events, jobs: r.orders.map((o) => this.#job('fulfill_order', { trip_id: t.trip_id, order_id: o.order_id })) }
+    })
+    return { status: 'queued' as const, fulfillment_id }
+  }
+
+  async createSubscription(p: Principal, body: unknown) {
+    const req = validate(SubscriptionRequest, body)
+    const url = new URL(req.target)
+    const httpAllowed = p.seller.sandbox && url.protocol === 'http:'
+    if ((url.protocol !== 'https:' && !httpAllowed) || url.username || url.password) {
+      throw new ProblemError('validation_error', 'The target must be an https URL without credentials (http is allowed for sandbox sellers).', [{ path: '/target', message: 'must be an https URL without credentials' }])
+    }
+    const sub: SubscriptionRecord = {
+      subscription_id: this.#ids.uuid(), seller_id: p.seller.seller_id, event_name: req.event_name, delivery_method: 'http',
+      target: url.toString(), secret: `whsec_${this.#ids.secret(24)}`, created_at: this.#clock.now().toISOString(),
+    }
+    await this.#store.addSubscription(sub)
+    return { ...publicSubscription(sub), secret: sub.secret }
+  }
+
+  async listSubscriptions(p: Principal) {
+    return { subscriptions: (await this.#store.listSubscriptions(p.seller.seller_id)).map(publicSubscription) }
+  }
+
+  async deleteSubscription(p: Principal, subscriptionId: string) {
+    if (!(await this.#store.deleteSubscription(p.seller.seller_id, subscriptionId))) {
+      throw new ProblemError('not_found', `Subscription ${subscriptionId} does not exist.`)
+    }
+    return null
   }
 
   async startSearch(p: Principal, tripId: string, body: unknown) {
@@ -307,14 +396,149 @@ export class Core {
     return t
   }
 
-  /** Optimistic read-modify-write: a concurrent change makes the write fail, and the change is re-applied on fresh state. */
-  async #mutate(p: Principal, tripId: string, change: (t: TripRecord) => TripRecord | Promise<TripRecord>): Promise<TripRecord> {
+  /**
+   * Optimistic read-modify-write: a concurrent change makes the write fail, and the change is re-applied on
+   * fresh state. The jobs a change asks for, and the webhook deliveries of the events it raises, are written
+   * in the same transaction as the trip, so a change and its follow-up work are never parted.
+   * Without a principal (the job runner) the trip is loaded as the system; an unchanged trip is not written.
+   */
+  async #mutate(p: Principal | null, tripId: string, change: (t: TripRecord) => Change | Promise<Change>): Promise<TripRecord> {
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      const { value, version } = await this.#load(p, tripId)
-      const next = await change(value)
-      if ((await this.#store.updateTrip(next, version)) !== null) return next
+      const loaded = p ? await this.#load(p, tripId) : await this.#store.getTrip(tripId)
+      if (!loaded) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
+      const result = await change(loaded.value)
+      const { trip, jobs = [], events = [] } = 'trip' in result ? result : { trip: result }
+      if (trip === loaded.value) return trip
+      const all = [...jobs, ...(await this.#eventJobs(trip, events))]
+      if ((await this.#store.updateTrip(trip, loaded.version, all.length ? { jobs: all } : undefined)) !== null) return trip
     }
     throw new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.')
+  }
+
+  /** Items into `checking`, with the job that asks the supplier. */
+  #check(trip: TripRecord, itemIds: string[]): Change {
+    if (itemIds.length === 0) return trip
+    const now = this.#clock.now()
+    const check_id = this.#ids.uuid()
+    return {
+      trip: validity.startCheck(trip, itemIds, check_id, now),
+      jobs: [this.#job('basket_check', { trip_id: trip.trip_id, check_id, started_at: now.toISOString() })],
+    }
+  }
+
+  #job(kind: JobKind, payload: unknown, runAt = this.#clock.now()): JobRecord {
+    return {
+      job_id: this.#ids.uuid(), kind, payload, run_at: runAt.toISOString(), attempts: 0, max_attempts: this.config.maxAttempts[kind],
+      locked_until: null, last_error: null, status: 'pending', created_at: this.#clock.now().toISOString(),
+    }
+  }
+
+  /** One webhook job per subscription of the trip's seller to each event. */
+  async #eventJobs(trip: TripRecord, events: RaisedEvent[]): Promise<JobRecord[]> {
+    if (events.length === 0) return []
+    const subs = await this.#store.listSubscriptions(trip.seller_id)
+    const now = this.#clock.now().toISOString()
+    return events.flatMap((e) => {
+      const event: WebhookEvent = { event_id: this.#ids.uuid(), event_name: e.event_name, created_at: now, trip_id: trip.trip_id, fulfillment_id: e.fulfillment_id, data: e.data }
+      return subs.filter((s) => s.event_name === e.event_name)
+        .map((s) => this.#job('webhook', { seller_id: s.seller_id, subscription_id: s.subscription_id, event }))
+    })
+  }
+
+  // ------------------------------------------------------------ the job runner
+
+  /**
+   * Claims one due job, runs it, and records the outcome under the claim's lease. Returns false when no job
+   * was due. A worker that dies mid-job loses nothing: the lease lapses and another run picks the job up,
+   * and every step below is safe to repeat (orders move only forward; the supplier books once per order).
+   */
+  async processNextJob(kinds: JobKind[] = JOB_KINDS): Promise<boolean> {
+    const job = await this.#store.claimJob(kinds, this.#clock.now(), this.config.jobLeaseMs)
+    if (!job) return false
+    const lease = job.locked_until!
+    try {
+      if (job.attempts > job.max_attempts) {
+        // A previous run gave up but died before recording it.
+        await this.#giveUp(job)
+        await this.#store.failJob(job.job_id, lease, job.last_error ?? 'gave up', null)
+        return true
+      }
+      const retryAt = await this.#run(job)
+      if (retryAt) await this.#store.failJob(job.job_id, lease, 'waiting for the supplier', retryAt)
+      else await this.#store.completeJob(job.job_id, lease)
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e)
+      const last = job.attempts >= job.max_attempts
+      if (last) await this.#giveUp(job)
+      const retryAt = last ? null : new Date(this.#clock.now().getTime() + backoffMs(job.attempts, this.config.backoffBaseMs, this.config.backoffCapMs))
+      await this.#store.failJob(job.job_id, lease, message, retryAt)
+    }
+    return true
+  }
+
+  /** Runs every job that is due now (tests, and hosts without a background worker). */
+  async drainJobs(kinds: JobKind[] = JOB_KINDS, limit = 1000): Promise<number> {
+    let n = 0
+    while (n < limit && (await this.processNextJob(kinds))) n++
+    return n
+  }
+
+  /** Runs a job; returns when to come back if the answer is not ready yet. */
+  async #run(job: JobRecord): Promise<Date | undefined> {
+    const now = this.#clock.now()
+    if (job.kind === 'basket_check') {
+      const { trip_id, check_id, started_at } = job.payload as { trip_id: string; check_id: string; started_at: string }
+      const trip = (await this.#store.getTrip(trip_id))?.value
+      const items = trip ? validity.itemsOfCheck(trip, check_id) : []
+      if (!trip || items.length === 0) return undefined
+      const answer = await this.#supplier.recheck(supplierView(trip), items.map((item) => ({ item, offer_key: trip.offer_keys[item.product_id] })))
+      // The supplier's answer takes delayMs from the start of the check; until then the items stay `checking`.
+      const readyAt = answer.delayMs ? Date.parse(started_at) + answer.delayMs : 0
+      if (readyAt > now.getTime()) return new Date(readyAt)
+      await this.#mutate(null, trip_id, (t) => validity.finishCheck(t, check_id, answer.results, { now: this.#clock.now(), holdWindow: this.config.holdWindow }))
+      return undefined
+    }
+    if (job.kind === 'fulfill_order') {
+      const { trip_id, order_id } = job.payload as { trip_id: string; order_id: string }
+      const loaded = await this.#store.getTrip(trip_id)
+      const order = loaded?.value.orders[order_id]
+      if (!loaded || !order || order.status === 'succeeded' || order.status === 'failed') return undefined
+      const trip = await this.#mutate(null, trip_id, (t) => moveOrder(t, order_id, 'in_progress', this.#clock.now()))
+      const item = trip.basket[order.basket_item_id]!
+      const booked = await this.#supplier.fulfill(supplierView(trip), trip.orders[order_id]!, { item, offer_key: trip.offer_keys[item.product_id] })
+      await this.#mutate(null, trip_id, (t) => booked.ok
+        ? moveOrder(t, order_id, 'succeeded', this.#clock.now(), { supplier_reference: booked.reference })
+        : moveOrder(t, order_id, 'failed', this.#clock.now(), { failure_reason: booked.reason }))
+      return undefined
+    }
+    if (job.kind === 'webhook') {
+      const { seller_id, subscription_id, event } = job.payload as { seller_id: string; subscription_id: string; event: WebhookEvent }
+      const sub = (await this.#store.listSubscriptions(seller_id)).find((s) => s.subscription_id === subscription_id)
+      if (!sub) return undefined // unsubscribed since: nothing to deliver
+      const body = JSON.stringify(event)
+      const status = await this.#webhooks.send(sub.target, body, {
+        'content-type': 'application/json',
+        'user-agent': 'svc-webhooks/2.2',
+        'svc-event-id': event.event_id,
+        'svc-event-name': event.event_name,
+        'svc-signature': await signatureHeader(sub.secret, body, now),
+      })
+      if (status < 200 || status >= 300) throw new Error(`the receiver answered HTTP ${status}`)
+      return undefined
+    }
+    throw new Error(`unknown job kind ${job.kind}`)
+  }
+
+  /** What giving up on a job means for the trip: an order fails, a check leaves its items `invalid`. */
+  async #giveUp(job: JobRecord): Promise<void> {
+    const now = this.#clock.now()
+    if (job.kind === 'fulfill_order') {
+      const { trip_id, order_id } = job.payload as { trip_id: string; order_id: string }
+      await this.#mutate(null, trip_id, (t) => moveOrder(t, order_id, 'failed', now, { failure_reason: 'The airline could not be reached to confirm this order.' }))
+    } else if (job.kind === 'basket_check') {
+      const { trip_id, check_id } = job.payload as { trip_id: string; check_id: string }
+      await this.#mutate(null, trip_id, (t) => validity.abandonCheck(t, check_id, now))
+    }
   }
 
   async #changeBasket(p: Principal, tripId: string, change: (t: TripRecord, s: Awaited<ReturnType<Store['getSearch']>>, ctx: basket.BasketContext) => TripRecord) {
@@ -327,6 +551,10 @@ export class Core {
 }
 
 export function createCore(deps: CoreDeps): Core { return new Core(deps) }
+
+function publicSubscription(s: SubscriptionRecord) {
+  return { subscription_id: s.subscription_id, delivery_method: s.delivery_method, target: s.target, event_name: s.event_name, created_at: s.created_at }
+}
 
 function withoutSessionSecrets(body: unknown): unknown {
   if (!body || typeof body !== 'object' || !('refresh_token' in body)) return body

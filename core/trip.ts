@@ -191,6 +191,8 @@ export function buildTrip(req: TripCreateRequest, ctx: { sellerId: string; sandb
     orders: {},
     search_id: null,
     offer_keys: {},
+    pending_checks: {},
+    fulfillments: {},
   }
 }
 

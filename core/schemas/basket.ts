@@ -55,6 +55,8 @@ export const Validity = Type.Object({
   valid_to: UtcTimestamp,
   /** The price before a change, kept for display while the item is `price_changed`. */
   previous_price: Type.Optional(Price),
+  /** Why an item is `unavailable` (or `invalid` after a failed check), e.g. `no_longer_offered`. */
+  reason: Type.Optional(Type.String()),
 })
 export type Validity = Static<typeof Validity>
 

@@ -1,0 +1,107 @@
+/**
+ * The validity lifecycle of basket items (spec "States and transitions"):
+ *
+ *   valid ──check──▶ checking ──supplier──▶ valid | price_changed | unavailable
+ *   valid ──valid_to passes──▶ invalid (reported on read) ──check──▶ checking
+ *   price_changed ──accept──▶ valid          price_changed ──check──▶ checking
+ *   any ──passenger data it depends on changes (PATCH)──▶ checking
+ *
+ * `unavailable` is final for an item: the traveller removes it and chooses again.
+ * Each function is pure and returns a new trip; the service stores it with the job that does the work.
+ */
+import type { RecheckResult, TripRecord } from './ports.ts'
+import type { BasketItem } from './schemas/basket.ts'
+import type { ProductTypeName } from './schemas/trip.ts'
+import { ProblemError } from './errors.ts'
+import { effectiveStatus } from './trip.ts'
+import { priceFor } from './search.ts'
+
+export interface ValidityContext { now: Date; holdWindow: number }
+
+const window = (ctx: ValidityContext) => ({
+  valid_from: ctx.now.toISOString(),
+  valid_to: new Date(ctx.now.getTime() + ctx.holdWindow * 1000).toISOString(),
+})
+
+const samePrice = (a: BasketItem['price'], b: BasketItem['price']) => JSON.stringify(a) === JSON.stringify(b)
+
+/** Items a check revalidates: all of them but those already `unavailable`, or the given ones. */
+export function checkableItems(trip: TripRecord, only?: string[]): string[] {
+  return Object.values(trip.basket)
+    .filter((i) => i.validity.status !== 'unavailable' && (!only || only.includes(i.basket_item_id)))
+    .map((i) => i.basket_item_id)
+}
+
+/** Puts items into `checking` under `checkId`; a later check of the same item supersedes this one. */
+export function startCheck(trip: TripRecord, itemIds: string[], checkId: string, now: Date): TripRecord {
+  const basket = { ...trip.basket }
+  const pending_checks = { ...trip.pending_checks }
+  for (const id of itemIds) {
+    const item = basket[id]
+    if (!item) continue
+    const { reason: _r, ...validity } = item.validity
+    basket[id] = { ...item, validity: { ...validity, status: 'checking' } }
+    pending_checks[id] = checkId
+  }
+  return { ...trip, basket, pending_checks, updated_at: now.toISOString() }
+}
+
+export function itemsOfCheck(trip: TripRecord, checkId: string): BasketItem[] {
+  return Object.entries(trip.pending_checks)
+    .filter(([id, c]) => c === checkId && trip.basket[id])
+    .map(([id]) => trip.basket[id]!)
+}
+
+/**
+ * Applies the supplier's answers to the items still waiting for this check. An item without an answer
+ * becomes `invalid`: its validity is unknown, and the seller's next check asks again.
+ */
+export function finishCheck(trip: TripRecord, checkId: string, results: RecheckResult[], ctx: ValidityContext): TripRecord {
+  const basket = { ...trip.basket }
+  const pending_checks = { ...trip.pending_checks }
+  const byId = new Map(results.map((r) => [r.basket_item_id, r]))
+  for (const item of itemsOfCheck(trip, checkId)) {
+    const id = item.basket_item_id
+    delete pending_checks[id]
+    const r = byId.get(id)
+    const { previous_price: _p, reason: _r, ...base } = item.validity
+    if (!r) {
+      basket[id] = { ...item, validity: { ...base, status: 'invalid', reason: 'check_failed' } }
+    } else if (r.outcome === 'unavailable') {
+      basket[id] = { ...item, validity: { ...base, status: 'unavailable', reason: r.reason } }
+    } else if (r.outcome === 'price_changed' && item.product_type !== 'ticket') {
+      const price = priceFor(trip, item.product_type as ProductTypeName, { base: r.base, taxes: r.taxes }, item.quantity)!
+      basket[id] = samePrice(price, item.price)
+        ? { ...item, validity: { status: 'valid', ...window(ctx) } }
+        // The old price stays beside the new one so the traveller sees what changed.
+        : { ...item, price, validity: { status: 'price_changed', ...window(ctx), previous_price: item.validity.previous_price ?? item.price } }
+    } else {
+      basket[id] = { ...item, validity: { status: 'valid', ...window(ctx) } }
+    }
+  }
+  return { ...trip, basket, pending_checks, updated_at: ctx.now.toISOString() }
+}
+
+/** The check could not be done (the supplier kept failing): its items become `invalid`, to be checked again. */
+export function abandonCheck(trip: TripRecord, checkId: string, now: Date): TripRecord {
+  return finishCheck(trip, checkId, [], { now, holdWindow: 0 })
+}
+
+/** The traveller takes the new price of a `price_changed` item; it becomes `valid` for the rest of the quote's window. */
+export function acceptPrice(trip: TripRecord, itemId: string, now: Date): TripRecord {
+  const item = trip.basket[itemId]
+  if (!item) throw new ProblemError('not_found', `Basket item ${itemId} is not in this trip's basket.`)
+  const status = effectiveStatus(item, now)
+  if (status === 'invalid') throw new ProblemError('basket_rule_violation', 'The new price has expired; start a basket check to get a current one.')
+  if (status !== 'price_changed') throw new ProblemError('basket_rule_violation', `Only an item whose price changed can be accepted; this one is ${status}.`)
+  const { previous_price: _p, ...validity } = item.validity
+  return { ...trip, basket: { ...trip.basket, [itemId]: { ...item, validity: { ...validity, status: 'valid' } } }, updated_at: now.toISOString() }
+}
+
+/** Items whose offer depends on these passengers' data (their own bags, seats and services). */
+export function itemsOfPassengers(trip: TripRecord, passengerIds: string[]): string[] {
+  return checkableItems(trip).filter((id) => {
+    const pid = trip.basket[id]!.product_details.passenger_id
+    return typeof pid === 'string' && passengerIds.includes(pid)
+  })
+}

@@ -1,0 +1,143 @@
+/** Validity, fulfillment and the job runner, exercised on the core directly with a scripted supplier. */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { coreFixture, tripRequest } from './fixtures.ts'
+import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
+import { ProblemError } from '../../core/errors.ts'
+import type { Supplier, RecheckResult } from '../../core/ports.ts'
+import type { Product } from '../../core/schemas/search.ts'
+
+/** The sandbox airline, with recheck and fulfill answers a test can script. */
+function scripted() {
+  const sandbox = createSandboxSupplier()
+  const state = {
+    recheck: null as null | ((id: string) => RecheckResult),
+    recheckThrows: false,
+    fulfillCalls: [] as string[],
+  }
+  const supplier: Supplier = {
+    search: (t, types) => sandbox.search(t, types),
+    async recheck(t, items) {
+      if (state.recheckThrows) throw new Error('airline timeout')
+      if (!state.recheck) return sandbox.recheck(t, items)
+      return { results: items.map(({ item }) => state.recheck!(item.basket_item_id)) }
+    },
+    async fulfill(t, order, item) {
+      state.fulfillCalls.push(order.order_id)
+      return sandbox.fulfill(t, order, item)
+    },
+  }
+  return { supplier, state }
+}
+
+async function withBag() {
+  const s = scripted()
+  const f = await coreFixture({ supplier: s.supplier })
+  const trip = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  const search = await f.core.getSearch(f.principal, trip.trip_id, trip.search_id!)
+  const bag = Object.values(search.results.products.bag ?? {}).find((b) => (b as Product).product_details.checked && (b as Product).price_and_availability.p1?.available) as Product
+  const view = await f.core.addToBasket(f.principal, trip.trip_id, [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
+  const bagItem = Object.values(view.basket).find((i) => i.product_type === 'bag')!
+  return { ...f, ...s, trip, bagItem }
+}
+
+const statuses = async (f: Awaited<ReturnType<typeof withBag>>) =>
+  Object.fromEntries(Object.values((await f.core.getBasket(f.principal, f.trip.trip_id)).basket).map((i) => [i.product_type, i.validity.status]))
+
+test('a check moves items to checking, and the job brings them back valid with a new window', async () => {
+  const f = await withBag()
+  f.clock.advance(60_000)
+  const checking = await f.core.checkBasket(f.principal, f.trip.trip_id)
+  assert.ok(Object.values(checking.basket).every((i) => i.validity.status === 'checking'))
+  assert.equal(await f.core.drainJobs(), 1)
+  const after = await f.core.getBasket(f.principal, f.trip.trip_id)
+  const bag = after.basket[f.bagItem.basket_item_id]!
+  assert.equal(bag.validity.status, 'valid')
+  assert.equal(bag.validity.valid_from, f.clock.now().toISOString())
+})
+
+test('price_changed keeps the old price for display; accept makes it valid; DELETE rejects it', async () => {
+  const f = await withBag()
+  const old = f.bagItem.price
+  const higher = { ...old.base.in_original_currency, amount: old.base.in_original_currency.amount + 1000 }
+  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: higher, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.core.drainJobs()
+  const item = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  assert.equal(item.validity.status, 'price_changed')
+  assert.deepEqual(item.validity.previous_price, old)
+  assert.ok(item.price.total.amount > old.total.amount)
+  await assert.rejects(f.core.acceptItem(f.principal, f.trip.trip_id, f.trip.tickets[0]!.basket_item_id), (e) => e instanceof ProblemError && e.code === 'basket_rule_violation')
+  const accepted = await f.core.acceptItem(f.principal, f.trip.trip_id, f.bagItem.basket_item_id)
+  assert.equal(accepted.basket[f.bagItem.basket_item_id]!.validity.status, 'valid')
+  assert.equal(accepted.basket[f.bagItem.basket_item_id]!.validity.previous_price, undefined)
+})
+
+test('an unavailable item says why; a supplier that keeps failing leaves items invalid after the last attempt', async () => {
+  const f = await withBag()
+  f.state.recheck = (id) => ({ basket_item_id: id, outcome: 'unavailable', reason: 'sold_out' })
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.core.drainJobs()
+  const item = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  assert.equal(item.validity.status, 'unavailable')
+  assert.equal(item.validity.reason, 'sold_out')
+
+  const g = await withBag()
+  g.state.recheckThrows = true
+  await g.core.checkBasket(g.principal, g.trip.trip_id)
+  for (let i = 0; i < g.core.config.maxAttempts.basket_check; i++) {
+    await g.core.drainJobs()
+    assert.equal((await statuses(g)).bag, i < g.core.config.maxAttempts.basket_check - 1 ? 'checking' : 'invalid')
+    g.clock.advance(g.core.config.backoffCapMs)
+  }
+  const [job] = await g.store.listJobs(['basket_check'])
+  assert.equal(job!.status, 'dead')
+  assert.match(job!.last_error ?? '', /airline timeout/)
+})
+
+test('a late answer of a superseded check does not overwrite the newer one', async () => {
+  const f = await withBag()
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  const jobs = await f.store.listJobs(['basket_check'])
+  assert.equal(jobs.length, 2)
+  f.state.recheck = (id) => ({ basket_item_id: id, outcome: 'unavailable', reason: 'stale answer' })
+  // Only the second check's items are pending; the first check's job finds nothing of its own to apply.
+  const { value } = (await f.store.getTrip(f.trip.trip_id))!
+  const secondCheck = (jobs[1]!.payload as { check_id: string }).check_id
+  assert.ok(Object.values(value.pending_checks).every((c) => c === secondCheck))
+})
+
+test('fulfill books the tickets, queues one order per ancillary, and the runner books each once', async () => {
+  const f = await withBag()
+  const view = await f.core.getBasket(f.principal, f.trip.trip_id)
+  const req = {
+    trip_state_hash: view.trip_state_hash,
+    contact_details: { contact_details_type: 'passenger', passenger_id: 'p1', email: 'ada@example.com' },
+    passengers: [
+      { passenger_id: 'p1', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', passenger_type: 'adult' },
+      { passenger_id: 'p2', first_names: 'Charles', surname: 'Babbage', date_of_birth: '1981-12-26', passenger_type: 'adult' },
+      { passenger_id: 'p3', first_names: 'Byron', surname: 'Lovelace', date_of_birth: '2026-05-01', passenger_type: 'infant' },
+    ],
+    tickets: [{ ticket_id: f.trip.tickets[0]!.ticket_id, access_details: { record_locator: 'ABC123', ticket_number: '1251234567890' }, status: 'booked' }],
+    payment_details: { payment_type: 'service_settlement' },
+  }
+  const stale = { ...req, trip_state_hash: '0'.repeat(64) }
+  await assert.rejects(f.core.fulfill(f.principal, f.trip.trip_id, stale), (e) => e instanceof ProblemError && e.code === 'trip_state_conflict')
+  const res = await f.core.fulfill(f.principal, f.trip.trip_id, req)
+  assert.equal(res.status, 'queued')
+  const trip = await f.core.getTrip(f.principal, f.trip.trip_id)
+  assert.equal(trip.tickets[0]!.status, 'booked')
+  assert.equal(trip.tickets[0]!.access_details.record_locator, 'ABC123')
+  const orders = Object.values(trip.orders) as Array<{ order_id: string; status: string }>
+  assert.equal(orders.length, 1)
+  assert.equal(orders[0]!.status, 'queued')
+  await assert.rejects(f.core.fulfill(f.principal, f.trip.trip_id, req), (e) => e instanceof ProblemError && e.code === 'trip_state_conflict')
+  await f.core.drainJobs()
+  await f.core.drainJobs()
+  const done = Object.values((await f.core.getTrip(f.principal, f.trip.trip_id)).orders) as Array<{ status: string; supplier_reference?: string }>
+  assert.equal(done[0]!.status, 'succeeded')
+  assert.match(done[0]!.supplier_reference ?? '', /^SBX/)
+  assert.deepEqual(f.state.fulfillCalls, [orders[0]!.order_id])
+  await assert.rejects(f.core.addToBasket(f.principal, f.trip.trip_id, []), (e) => e instanceof ProblemError)
+})
