@@ -8,7 +8,7 @@
  */
 import type {
   ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
-  SellerRecord, SigningKeyRecord, Store, TripEffects, TripRecord, Versioned,
+  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, TripEffects, TripRecord, Versioned,
 } from '../ports.ts'
 
 /** Everything the store holds, as plain JSON-compatible data (e.g. for localStorage). */
@@ -21,13 +21,22 @@ export interface MemorySnapshot {
   refreshTokens: RefreshTokenRecord[]
   idempotency: IdempotencyRecord[]
   jobs: JobRecord[]
+  subscriptions: SubscriptionRecord[]
 }
+
+/** What `restore` accepts: a snapshot saved before subscriptions existed restores without any. */
+export type StoredSnapshot = MemorySnapshot | Omit<MemorySnapshot, 'subscriptions'>
 
 // Through JSON, not structuredClone: the SQL stores keep documents as JSON, so `undefined` fields vanish
 // there too and the sandbox stores exactly what production stores.
 const copy = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)) as T)
 const iso = (time: string): string => new Date(time).toISOString()
 const isoOrNull = (time: string | null): string | null => (time === null ? null : iso(time))
+/** A lease in canonical form, or null when it is no time at all (then it matches no job). */
+const leaseIso = (lease: string): string | null => {
+  const t = new Date(lease)
+  return Number.isNaN(t.getTime()) ? null : t.toISOString()
+}
 const idemKey = (scope: string, key: string) => JSON.stringify([scope, key])
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -44,6 +53,7 @@ const idempotency = (r: IdempotencyRecord): IdempotencyRecord => ({ ...copy(r), 
 const job = (j: JobRecord): JobRecord => ({
   ...copy(j), run_at: iso(j.run_at), locked_until: isoOrNull(j.locked_until), created_at: iso(j.created_at),
 })
+const subscription = (x: SubscriptionRecord): SubscriptionRecord => ({ ...copy(x), created_at: iso(x.created_at) })
 
 export class MemoryStore implements Store {
   private sellers = new Map<string, SellerRecord>()
@@ -54,8 +64,9 @@ export class MemoryStore implements Store {
   private refreshTokens = new Map<string, RefreshTokenRecord>()
   private idempotency = new Map<string, IdempotencyRecord>()
   private jobs = new Map<string, JobRecord>()
+  private subscriptions = new Map<string, SubscriptionRecord>()
 
-  constructor(snapshot?: MemorySnapshot) {
+  constructor(snapshot?: StoredSnapshot) {
     if (snapshot) this.restore(snapshot)
   }
 
@@ -70,11 +81,12 @@ export class MemoryStore implements Store {
       refreshTokens: [...this.refreshTokens.values()],
       idempotency: [...this.idempotency.values()],
       jobs: [...this.jobs.values()],
+      subscriptions: [...this.subscriptions.values()],
     })
   }
 
   /** Replaces everything stored with a copy of `snapshot`. */
-  restore(snapshot: MemorySnapshot): void {
+  restore(snapshot: StoredSnapshot): void {
     const s = copy(snapshot)
     this.sellers = new Map(s.sellers.map((x) => [x.seller_id, x]))
     this.apiKeys = new Map(s.apiKeys.map((x) => [x.key_hash, x]))
@@ -84,6 +96,7 @@ export class MemoryStore implements Store {
     this.refreshTokens = new Map(s.refreshTokens.map((x) => [x.token_hash, x]))
     this.idempotency = new Map(s.idempotency.map((x) => [idemKey(x.scope, x.key), x]))
     this.jobs = new Map(s.jobs.map((x) => [x.job_id, x]))
+    this.subscriptions = new Map(('subscriptions' in s ? s.subscriptions : []).map((x) => [x.subscription_id, x]))
   }
 
   async migrate(): Promise<void> {}
@@ -195,10 +208,13 @@ export class MemoryStore implements Store {
 
   // ---------------------------------------------------------------- idempotency
 
-  async reserveIdempotency(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+  async reserveIdempotency(record: IdempotencyRecord, staleBefore?: Date): Promise<IdempotencyRecord | null> {
     const k = idemKey(record.scope, record.key)
     const existing = this.idempotency.get(k)
-    if (existing) return copy(existing)
+    // A reservation that never got its response and is older than staleBefore is abandoned: take it over.
+    const stale = existing !== undefined && staleBefore !== undefined && existing.response === null &&
+      existing.created_at < staleBefore.toISOString()
+    if (existing && !stale) return copy(existing)
     this.idempotency.set(k, idempotency(record))
     return null
   }
@@ -234,16 +250,17 @@ export class MemoryStore implements Store {
     return copy(due)
   }
 
-  async completeJob(jobId: string): Promise<void> {
-    const j = this.jobs.get(jobId)
-    if (!j) return
+  async completeJob(jobId: string, lease: string): Promise<boolean> {
+    const j = this.leased(jobId, lease)
+    if (!j) return false
     j.status = 'done'
     j.locked_until = null
+    return true
   }
 
-  async failJob(jobId: string, error: string, retryAt: Date | null): Promise<void> {
-    const j = this.jobs.get(jobId)
-    if (!j) return
+  async failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean> {
+    const j = this.leased(jobId, lease)
+    if (!j) return false
     j.last_error = error
     j.locked_until = null
     if (retryAt === null) j.status = 'dead'
@@ -251,6 +268,7 @@ export class MemoryStore implements Store {
       j.status = 'pending'
       j.run_at = retryAt.toISOString()
     }
+    return true
   }
 
   async getJob(jobId: string): Promise<JobRecord | undefined> {
@@ -258,10 +276,42 @@ export class MemoryStore implements Store {
     return j && copy(j)
   }
 
+  async listJobs(kinds: string[]): Promise<JobRecord[]> {
+    return copy([...this.jobs.values()].filter((j) => kinds.includes(j.kind))
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.job_id, b.job_id)))
+  }
+
+  // ---------------------------------------------------------------- webhook subscriptions
+
+  async addSubscription(x: SubscriptionRecord): Promise<void> {
+    if (this.subscriptions.has(x.subscription_id)) throw new Error(`subscription ${x.subscription_id} already exists`)
+    this.requireSeller(x.seller_id)
+    this.subscriptions.set(x.subscription_id, subscription(x))
+  }
+
+  async listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]> {
+    return copy([...this.subscriptions.values()].filter((x) => x.seller_id === sellerId)
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.subscription_id, b.subscription_id)))
+  }
+
+  async deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean> {
+    const x = this.subscriptions.get(subscriptionId)
+    if (!x || x.seller_id !== sellerId) return false
+    this.subscriptions.delete(subscriptionId)
+    return true
+  }
+
   // ---------------------------------------------------------------- private
 
   private requireSeller(sellerId: string): void {
     if (!this.sellers.has(sellerId)) throw new Error(`unknown seller ${sellerId}`)
+  }
+
+  /** The job if it is pending and still holds exactly `lease` (a lapsed lease re-claimed by another worker does not). */
+  private leased(jobId: string, lease: string): JobRecord | undefined {
+    const j = this.jobs.get(jobId)
+    const l = leaseIso(lease)
+    return j && l !== null && j.status === 'pending' && j.locked_until === l ? j : undefined
   }
 
   private requireTrip(tripId: string): void {

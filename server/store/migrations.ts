@@ -163,6 +163,36 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX jobs_due ON jobs (run_at, job_id) WHERE status = 'pending';
     `,
   },
+  {
+    version: 2,
+    name: 'webhook subscriptions',
+    // delivery_method has no CHECK: SQLite cannot change one without rebuilding the table, and the core
+    // validates it anyway. The index serves listing a seller's subscriptions oldest first.
+    sqlite: `
+      CREATE TABLE subscriptions (
+        subscription_id TEXT PRIMARY KEY,
+        seller_id       TEXT NOT NULL REFERENCES sellers (seller_id),
+        event_name      TEXT NOT NULL,
+        delivery_method TEXT NOT NULL,
+        target          TEXT NOT NULL,
+        secret          TEXT NOT NULL,
+        created_at      TEXT NOT NULL
+      );
+      CREATE INDEX subscriptions_seller ON subscriptions (seller_id, created_at, subscription_id);
+    `,
+    postgres: `
+      CREATE TABLE subscriptions (
+        subscription_id text PRIMARY KEY,
+        seller_id       text NOT NULL REFERENCES sellers (seller_id),
+        event_name      text NOT NULL,
+        delivery_method text NOT NULL,
+        target          text NOT NULL,
+        secret          text NOT NULL,
+        created_at      timestamptz NOT NULL
+      );
+      CREATE INDEX subscriptions_seller ON subscriptions (seller_id, created_at, subscription_id);
+    `,
+  },
 ]
 
 export const schemaMigrationsTable = {

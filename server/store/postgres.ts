@@ -5,7 +5,7 @@
 import pg from 'pg'
 import type {
   ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
-  SellerRecord, SigningKeyRecord, Store, TripEffects, TripRecord, Versioned,
+  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
 
@@ -19,6 +19,14 @@ const iso = (time: unknown): string => (time as Date).toISOString()
 const isoOrNull = (time: unknown): string | null => (time === null ? null : iso(time))
 // Always stringify: pg would send a JS array as a PostgreSQL array, not as JSON.
 const json = (value: unknown): string => JSON.stringify(value)
+/**
+ * A lease in canonical form, or null when it is no time at all (then it matches no job). Parsed by JS
+ * like the other stores do, then compared as timestamptz, so the stored instant equals the claim's ISO string.
+ */
+const leaseIso = (lease: string): string | null => {
+  const t = new Date(lease)
+  return Number.isNaN(t.getTime()) ? null : t.toISOString()
+}
 
 const toSeller = (r: Row): SellerRecord => ({
   seller_id: r.seller_id as string,
@@ -77,6 +85,15 @@ const toJob = (r: Row): JobRecord => ({
   status: r.status as JobRecord['status'],
   created_at: iso(r.created_at),
 })
+const toSubscription = (r: Row): SubscriptionRecord => ({
+  subscription_id: r.subscription_id as string,
+  seller_id: r.seller_id as string,
+  event_name: r.event_name as string,
+  delivery_method: r.delivery_method as SubscriptionRecord['delivery_method'],
+  target: r.target as string,
+  secret: r.secret as string,
+  created_at: iso(r.created_at),
+})
 
 export class PostgresStore implements Store {
   readonly pool: pg.Pool
@@ -89,7 +106,8 @@ export class PostgresStore implements Store {
     this.pool.on('error', () => {})
   }
 
-  async migrate(): Promise<void> {
+  /** Applies every pending migration; `through` stops after that version (tests: a database left at an old version). */
+  async migrate(through = Infinity): Promise<void> {
     await this.tx(async (c) => {
       // Serialises processes that start at once; released at commit.
       await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
@@ -97,7 +115,7 @@ export class PostgresStore implements Store {
       const { rows } = await c.query<{ version: number }>('SELECT version FROM schema_migrations')
       const applied = new Set(rows.map((r) => r.version))
       for (const m of migrations) {
-        if (applied.has(m.version)) continue
+        if (applied.has(m.version) || m.version > through) continue
         await c.query(m.postgres)
         await c.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name])
       }
@@ -221,13 +239,22 @@ export class PostgresStore implements Store {
 
   // ---------------------------------------------------------------- idempotency
 
-  async reserveIdempotency(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+  async reserveIdempotency(record: IdempotencyRecord, staleBefore?: Date): Promise<IdempotencyRecord | null> {
+    const values = [record.scope, record.key, record.request_hash,
+      record.response === null ? null : json(record.response), record.created_at]
     // The holder may release its key between our insert and our read; then the key is free again, so retry.
     for (;;) {
-      const inserted = await this.pool.query(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
-        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope, key) DO NOTHING`,
-      [record.scope, record.key, record.request_hash,
-        record.response === null ? null : json(record.response), record.created_at])
+      // With staleBefore, one statement inserts or takes over a reservation abandoned without a response:
+      // concurrent takeovers queue on the row lock and each re-checks the WHERE against the row the one
+      // before it wrote, so exactly one wins (its fresh created_at is no longer stale).
+      const inserted = staleBefore === undefined
+        ? await this.pool.query(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope, key) DO NOTHING`, values)
+        : await this.pool.query(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash,
+              response = excluded.response, created_at = excluded.created_at
+            WHERE idempotency_keys.response IS NULL AND idempotency_keys.created_at < $6::timestamptz`,
+          [...values, staleBefore.toISOString()])
       if (inserted.rowCount === 1) return null
       const { rows: [r] } = await this.pool.query('SELECT * FROM idempotency_keys WHERE scope = $1 AND key = $2',
         [record.scope, record.key])
@@ -266,23 +293,57 @@ export class PostgresStore implements Store {
     return r && toJob(r)
   }
 
-  async completeJob(jobId: string): Promise<void> {
-    await this.pool.query(`UPDATE jobs SET status = 'done', locked_until = NULL WHERE job_id = $1`, [jobId])
+  // Both only touch the job while it is pending and still holds the caller's lease: a worker whose lease
+  // lapsed and whose job was claimed again (a later locked_until) changes nothing. A concurrent re-claim
+  // holds the row lock; the UPDATE then re-checks locked_until against the row it committed.
+  async completeJob(jobId: string, lease: string): Promise<boolean> {
+    const l = leaseIso(lease)
+    if (l === null) return false
+    const r = await this.pool.query(`UPDATE jobs SET status = 'done', locked_until = NULL
+      WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`, [jobId, l])
+    return r.rowCount === 1
   }
 
-  async failJob(jobId: string, error: string, retryAt: Date | null): Promise<void> {
-    if (retryAt === null) {
-      await this.pool.query(`UPDATE jobs SET status = 'dead', last_error = $1, locked_until = NULL WHERE job_id = $2`,
-        [error, jobId])
-    } else {
-      await this.pool.query(`UPDATE jobs SET status = 'pending', last_error = $1, locked_until = NULL, run_at = $2
-        WHERE job_id = $3`, [error, retryAt.toISOString(), jobId])
-    }
+  async failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean> {
+    const l = leaseIso(lease)
+    if (l === null) return false
+    const r = await this.pool.query(`UPDATE jobs SET status = $3, last_error = $4, locked_until = NULL,
+        run_at = coalesce($5::timestamptz, run_at)
+      WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`,
+    [jobId, l, retryAt === null ? 'dead' : 'pending', error, retryAt === null ? null : retryAt.toISOString()])
+    return r.rowCount === 1
   }
 
   async getJob(jobId: string): Promise<JobRecord | undefined> {
     const { rows: [r] } = await this.pool.query('SELECT * FROM jobs WHERE job_id = $1', [jobId])
     return r && toJob(r)
+  }
+
+  async listJobs(kinds: string[]): Promise<JobRecord[]> {
+    const { rows } = await this.pool.query('SELECT * FROM jobs WHERE kind = ANY($1::text[]) ORDER BY created_at, job_id',
+      [kinds])
+    return rows.map(toJob)
+  }
+
+  // ---------------------------------------------------------------- webhook subscriptions
+
+  async addSubscription(x: SubscriptionRecord): Promise<void> {
+    await this.pool.query(`INSERT INTO subscriptions
+      (subscription_id, seller_id, event_name, delivery_method, target, secret, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [x.subscription_id, x.seller_id, x.event_name, x.delivery_method, x.target, x.secret, x.created_at])
+  }
+
+  async listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]> {
+    const { rows } = await this.pool.query(
+      'SELECT * FROM subscriptions WHERE seller_id = $1 ORDER BY created_at, subscription_id', [sellerId])
+    return rows.map(toSubscription)
+  }
+
+  async deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean> {
+    const r = await this.pool.query('DELETE FROM subscriptions WHERE seller_id = $1 AND subscription_id = $2',
+      [sellerId, subscriptionId])
+    return r.rowCount === 1
   }
 
   // ---------------------------------------------------------------- private

@@ -9,7 +9,7 @@ import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type {
   ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
-  SellerRecord, SigningKeyRecord, Store, TripEffects, TripRecord, Versioned,
+  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
 
@@ -18,6 +18,11 @@ type Row = Record<string, unknown>
 // Canonical ISO text sorts chronologically, which claimJob's comparisons rely on.
 const iso = (time: string): string => new Date(time).toISOString()
 const isoOrNull = (time: string | null): string | null => (time === null ? null : iso(time))
+/** A lease in canonical form, or null when it is no time at all (then it matches no job). */
+const leaseIso = (lease: string): string | null => {
+  const t = new Date(lease)
+  return Number.isNaN(t.getTime()) ? null : t.toISOString()
+}
 const json = (value: unknown): string => JSON.stringify(value)
 const parse = <T>(text: unknown): T => JSON.parse(text as string) as T
 
@@ -63,6 +68,15 @@ const toJob = (r: Row): JobRecord => ({
   status: r.status as JobRecord['status'],
   created_at: r.created_at as string,
 })
+const toSubscription = (r: Row): SubscriptionRecord => ({
+  subscription_id: r.subscription_id as string,
+  seller_id: r.seller_id as string,
+  event_name: r.event_name as string,
+  delivery_method: r.delivery_method as SubscriptionRecord['delivery_method'],
+  target: r.target as string,
+  secret: r.secret as string,
+  created_at: r.created_at as string,
+})
 
 export class SqliteStore implements Store {
   readonly db: Database.Database
@@ -78,12 +92,13 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON')
   }
 
-  async migrate(): Promise<void> {
+  /** Applies every pending migration; `through` stops after that version (tests: a database left at an old version). */
+  async migrate(through = Infinity): Promise<void> {
     this.db.transaction(() => {
       this.db.exec(schemaMigrationsTable.sqlite)
       const applied = new Set(this.db.prepare('SELECT version FROM schema_migrations').pluck().all())
       for (const m of migrations) {
-        if (applied.has(m.version)) continue
+        if (applied.has(m.version) || m.version > through) continue
         this.db.exec(m.sqlite)
         this.db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name)
       }
@@ -205,12 +220,20 @@ export class SqliteStore implements Store {
 
   // ---------------------------------------------------------------- idempotency
 
-  async reserveIdempotency(record: IdempotencyRecord): Promise<IdempotencyRecord | null> {
+  async reserveIdempotency(record: IdempotencyRecord, staleBefore?: Date): Promise<IdempotencyRecord | null> {
+    const values = [record.scope, record.key, record.request_hash,
+      record.response === null ? null : json(record.response), iso(record.created_at)]
     return this.db.transaction(() => {
-      const r = this.q(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
-        VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING`)
-        .run(record.scope, record.key, record.request_hash,
-          record.response === null ? null : json(record.response), iso(record.created_at))
+      // One statement inserts, or takes over a reservation abandoned without a response before staleBefore
+      // (the WHERE sees the stored row; `changes` counts the insert or the takeover).
+      const r = staleBefore === undefined
+        ? this.q(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+            VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING`).run(...values)
+        : this.q(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+            VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash,
+              response = excluded.response, created_at = excluded.created_at
+            WHERE idempotency_keys.response IS NULL AND idempotency_keys.created_at < ?`)
+          .run(...values, staleBefore.toISOString())
       if (r.changes === 1) return null
       return toIdempotency(this.q('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?')
         .get(record.scope, record.key) as Row)
@@ -247,22 +270,50 @@ export class SqliteStore implements Store {
     }).immediate()
   }
 
-  async completeJob(jobId: string): Promise<void> {
-    this.q(`UPDATE jobs SET status = 'done', locked_until = NULL WHERE job_id = ?`).run(jobId)
+  // Both only touch the job while it is pending and still holds the caller's lease: a worker whose lease
+  // lapsed and whose job was claimed again (a later locked_until) changes nothing.
+  async completeJob(jobId: string, lease: string): Promise<boolean> {
+    const l = leaseIso(lease)
+    if (l === null) return false
+    return this.q(`UPDATE jobs SET status = 'done', locked_until = NULL
+      WHERE job_id = ? AND status = 'pending' AND locked_until = ?`).run(jobId, l).changes === 1
   }
 
-  async failJob(jobId: string, error: string, retryAt: Date | null): Promise<void> {
-    if (retryAt === null) {
-      this.q(`UPDATE jobs SET status = 'dead', last_error = ?, locked_until = NULL WHERE job_id = ?`).run(error, jobId)
-    } else {
-      this.q(`UPDATE jobs SET status = 'pending', last_error = ?, locked_until = NULL, run_at = ? WHERE job_id = ?`)
-        .run(error, retryAt.toISOString(), jobId)
-    }
+  async failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean> {
+    const l = leaseIso(lease)
+    if (l === null) return false
+    return this.q(`UPDATE jobs SET status = ?, last_error = ?, locked_until = NULL, run_at = coalesce(?, run_at)
+      WHERE job_id = ? AND status = 'pending' AND locked_until = ?`)
+      .run(retryAt === null ? 'dead' : 'pending', error, retryAt === null ? null : retryAt.toISOString(), jobId, l)
+      .changes === 1
   }
 
   async getJob(jobId: string): Promise<JobRecord | undefined> {
     const r = this.q('SELECT * FROM jobs WHERE job_id = ?').get(jobId) as Row | undefined
     return r && toJob(r)
+  }
+
+  async listJobs(kinds: string[]): Promise<JobRecord[]> {
+    return (this.q(`SELECT * FROM jobs WHERE kind IN (SELECT value FROM json_each(?)) ORDER BY created_at, job_id`)
+      .all(json(kinds)) as Row[]).map(toJob)
+  }
+
+  // ---------------------------------------------------------------- webhook subscriptions
+
+  async addSubscription(x: SubscriptionRecord): Promise<void> {
+    this.q(`INSERT INTO subscriptions (subscription_id, seller_id, event_name, delivery_method, target, secret, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(x.subscription_id, x.seller_id, x.event_name, x.delivery_method, x.target, x.secret, iso(x.created_at))
+  }
+
+  async listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]> {
+    return (this.q('SELECT * FROM subscriptions WHERE seller_id = ? ORDER BY created_at, subscription_id')
+      .all(sellerId) as Row[]).map(toSubscription)
+  }
+
+  async deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean> {
+    return this.q('DELETE FROM subscriptions WHERE seller_id = ? AND subscription_id = ?')
+      .run(sellerId, subscriptionId).changes === 1
   }
 
   // ---------------------------------------------------------------- private

@@ -6,7 +6,8 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type {
-  IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, TripRecord,
+  IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store,
+  SubscriptionRecord, TripRecord,
 } from '../../core/ports.ts'
 
 const T0 = new Date('2030-01-01T00:00:00.000Z')
@@ -37,6 +38,8 @@ export const trip = (trip_id: string, seller_id = 's1', over: Partial<TripRecord
   orders: {},
   search_id: null,
   offer_keys: { p1: 'bag:J1:checked23', p2: 'seat:S1:12A' },
+  pending_checks: { bi1: 'chk-1' },
+  fulfillments: {},
   ...over,
 })
 
@@ -82,7 +85,24 @@ const search = (search_id: string, over: Partial<SearchRecord> = {}): SearchReco
   ...over,
 })
 
-export function storeContract(name: string, make: () => Promise<Store>): void {
+const subscription = (subscription_id: string, seller_id = 's1', over: Partial<SubscriptionRecord> = {}): SubscriptionRecord => ({
+  subscription_id,
+  seller_id,
+  event_name: 'order.fulfilled',
+  delivery_method: 'http',
+  target: `https://hooks.example/${seller_id}/${subscription_id}?a=1&b=ü`,
+  secret: `whsec_${subscription_id}`,
+  created_at: iso(0),
+  ...over,
+})
+
+/**
+ * A store whose migrate() can stop after a version, to leave a database as an older release left it.
+ * The memory store has no schema and ignores the argument.
+ */
+export type MigratableStore = Store & { migrate(through?: number): Promise<void> }
+
+export function storeContract(name: string, make: () => Promise<MigratableStore>): void {
   /** Registers a test that gets a fresh migrated store and always closes it. */
   const it = (title: string, fn: (s: Store) => Promise<void>) => test(title, async () => {
     const s = await make()
@@ -106,6 +126,31 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
       await s.migrate()
       await s.ping()
       assert.deepEqual(await s.getSeller('s1'), seller('s1'))
+    })
+
+    test('a database an older release left at migration 1 keeps its data when migrated to the latest', async () => {
+      const s = await make()
+      try {
+        await s.migrate(1)
+        await s.createSeller(seller('s1'))
+        await s.insertTrip(trip('t1'), { jobs: [job('j1')] })
+        await s.reserveIdempotency(idem('k1'))
+
+        await s.migrate()
+        assert.deepEqual(await s.listSellers(), [seller('s1')])
+        assert.deepEqual(await s.getTrip('t1'), { value: trip('t1'), version: 1 })
+        assert.deepEqual(await s.getJob('j1'), job('j1'))
+        assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2' })), idem('k1'))
+        // What migration 2 added works, and refers to what migration 1 held.
+        await s.addSubscription(subscription('w1'))
+        assert.deepEqual(await s.listSubscriptions('s1'), [subscription('w1')])
+        await assert.rejects(s.addSubscription(subscription('w2', 'ghost')))
+
+        await s.migrate()
+        assert.deepEqual(await s.listSubscriptions('s1'), [subscription('w1')])
+      } finally {
+        await s.close()
+      }
     })
 
     // ------------------------------------------------------------ sellers and keys
@@ -339,6 +384,86 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
       for (const r of results) if (r !== null) assert.equal(r.request_hash, winner)
     })
 
+    it('idempotency takeover: only a reservation without a response created before staleBefore', async (s) => {
+      const scope = 's1:POST /v2.2/trip'
+      assert.equal(await s.reserveIdempotency(idem('k1')), null)
+      // Fresh: created at or after staleBefore (strictly before is stale).
+      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(60) }), at(0)), idem('k1'))
+      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(60) }), at(-30)), idem('k1'))
+      // Without staleBefore a reservation is never taken over, however old.
+      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(86_400) })), idem('k1'))
+
+      const taken = idem('k1', { request_hash: 'h2', created_at: iso(60) })
+      assert.equal(await s.reserveIdempotency(taken, at(0.001)), null)
+      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h3', created_at: iso(90) }), at(30)), taken,
+        'the new owner is fresh again')
+
+      // A completed record is kept for good, however old.
+      const response = { status: 201, body: { trip_id: 't1' } }
+      await s.completeIdempotency(scope, 'k1', response)
+      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h4', created_at: iso(86_400) }), at(86_000)),
+        { ...taken, response })
+
+      // A free key is simply reserved, and other scopes are untouched.
+      assert.equal(await s.reserveIdempotency(idem('k2', { created_at: iso(100) }), at(200)), null)
+      assert.deepEqual(await s.reserveIdempotency(idem('k2')), idem('k2', { created_at: iso(100) }))
+      assert.equal(await s.reserveIdempotency(idem('k1', { scope: 's2:POST /v2.2/trip' }), at(9_999)), null)
+      assert.deepEqual(await s.reserveIdempotency(idem('k1')), { ...taken, response })
+    })
+
+    it('concurrent takeovers of a stale reservation: exactly one wins', async (s) => {
+      assert.equal(await s.reserveIdempotency(idem('k1')), null)
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+        s.reserveIdempotency(idem('k1', { request_hash: `h${i}`, created_at: iso(120) }), at(60))))
+      assert.equal(results.filter((r) => r === null).length, 1, `results ${JSON.stringify(results)}`)
+      const winner = idem('k1', { request_hash: `h${results.indexOf(null)}`, created_at: iso(120) })
+      for (const r of results) if (r !== null) assert.deepEqual(r, winner)
+      assert.deepEqual(await s.reserveIdempotency(idem('k1')), winner)
+    })
+
+    // ------------------------------------------------------------ webhook subscriptions
+
+    it('subscriptions: listed oldest first per seller; a seller deletes only its own', async (s) => {
+      await s.createSeller(seller('s1'))
+      await s.createSeller(seller('s2'))
+      assert.deepEqual(await s.listSubscriptions('s1'), [])
+      const w3 = subscription('w3', 's1', { created_at: iso(20) })
+      const w2 = subscription('w2', 's1', { created_at: iso(10), event_name: 'order.failed' })
+      const w1 = subscription('w1', 's1', { created_at: iso(10) })
+      const v1 = subscription('v1', 's2', { created_at: iso(5) })
+      for (const x of [w3, w2, w1, v1]) await s.addSubscription(x)
+      assert.deepEqual(await s.listSubscriptions('s1'), [w1, w2, w3])
+      assert.deepEqual(await s.listSubscriptions('s2'), [v1])
+      assert.deepEqual(await s.listSubscriptions('ghost'), [])
+
+      assert.equal(await s.deleteSubscription('s2', 'w1'), false, 'another seller cannot delete it')
+      assert.equal(await s.deleteSubscription('ghost', 'w1'), false)
+      assert.equal(await s.deleteSubscription('s1', 'nope'), false)
+      assert.deepEqual(await s.listSubscriptions('s1'), [w1, w2, w3])
+
+      assert.equal(await s.deleteSubscription('s1', 'w1'), true)
+      assert.equal(await s.deleteSubscription('s1', 'w1'), false)
+      assert.deepEqual(await s.listSubscriptions('s1'), [w2, w3])
+      assert.deepEqual(await s.listSubscriptions('s2'), [v1])
+    })
+
+    it('a subscription id is added once, needs a known seller, and comes back canonical and copied', async (s) => {
+      await s.createSeller(seller('s1'))
+      await s.createSeller(seller('s2'))
+      const w1 = subscription('w1')
+      await s.addSubscription(w1)
+      await assert.rejects(s.addSubscription(subscription('w1', 's2')))
+      await assert.rejects(s.addSubscription(subscription('w9', 'ghost')))
+      assert.deepEqual(await s.listSubscriptions('s2'), [])
+
+      await s.addSubscription(subscription('w2', 's1', { created_at: '2030-01-01T01:00:01+01:00' }))
+      assert.deepEqual(await s.listSubscriptions('s1'), [subscription('w1'), subscription('w2', 's1', { created_at: iso(1) })])
+
+      w1.target = 'https://evil.example'
+      ;(await s.listSubscriptions('s1'))[0]!.secret = 'changed'
+      assert.deepEqual((await s.listSubscriptions('s1'))[0], subscription('w1'))
+    })
+
     // ------------------------------------------------------------ jobs
 
     it('a job round-trips and a due job is claimed once, with a lease', async (s) => {
@@ -362,25 +487,112 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
         job('j1', { attempts: 2, locked_until: iso(60) }))
     })
 
-    it('completeJob finishes a job for good', async (s) => {
+    it('completeJob finishes a job for good, once', async (s) => {
       await s.enqueueJob(job('j1'))
-      await s.claimJob(['fulfillment'], at(0), 30_000)
-      await s.completeJob('j1')
+      const claimed = await s.claimJob(['fulfillment'], at(0), 30_000)
+      assert.equal(await s.completeJob('j1', claimed!.locked_until!), true)
       assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 1, status: 'done' }))
       assert.equal(await s.claimJob(['fulfillment'], at(3600), 30_000), undefined)
+      assert.equal(await s.completeJob('j1', claimed!.locked_until!), false, 'already done')
+      assert.equal(await s.failJob('j1', claimed!.locked_until!, 'late', null), false, 'already done')
+      assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 1, status: 'done' }))
+      assert.equal(await s.completeJob('nope', iso(30)), false)
     })
 
     it('failJob reschedules at retryAt, or marks the job dead', async (s) => {
       await s.enqueueJob(job('j1'))
-      await s.claimJob(['fulfillment'], at(0), 30_000)
-      await s.failJob('j1', 'airline timeout', at(120))
+      const first = await s.claimJob(['fulfillment'], at(0), 30_000)
+      assert.equal(await s.failJob('j1', first!.locked_until!, 'airline timeout', at(120)), true)
       assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 1, run_at: iso(120), last_error: 'airline timeout' }))
       assert.equal(await s.claimJob(['fulfillment'], at(119), 30_000), undefined)
-      assert.equal((await s.claimJob(['fulfillment'], at(120), 30_000))?.attempts, 2)
+      const second = await s.claimJob(['fulfillment'], at(120), 30_000)
+      assert.equal(second?.attempts, 2)
 
-      await s.failJob('j1', 'rejected', null)
+      assert.equal(await s.failJob('j1', second!.locked_until!, 'rejected', null), true)
       assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 2, run_at: iso(120), last_error: 'rejected', status: 'dead' }))
       assert.equal(await s.claimJob(['fulfillment'], at(86_400), 30_000), undefined)
+      assert.equal(await s.completeJob('j1', second!.locked_until!), false, 'a dead job stays dead')
+      assert.equal((await s.getJob('j1'))?.status, 'dead')
+    })
+
+    it('a worker whose lease lapsed and whose job was claimed again can neither complete nor fail it', async (s) => {
+      await s.enqueueJob(job('j1'))
+      const a = await s.claimJob(['fulfillment'], at(0), 30_000)
+      const b = await s.claimJob(['fulfillment'], at(45), 30_000)
+      assert.equal(a?.locked_until, iso(30))
+      assert.equal(b?.locked_until, iso(75))
+      const held = job('j1', { attempts: 2, locked_until: iso(75) })
+
+      assert.equal(await s.completeJob('j1', a!.locked_until!), false)
+      assert.equal(await s.failJob('j1', a!.locked_until!, 'stale worker', at(300)), false)
+      assert.equal(await s.failJob('j1', a!.locked_until!, 'stale worker', null), false)
+      assert.equal(await s.completeJob('j1', 'not a time'), false)
+      assert.equal(await s.completeJob('j1', iso(74.999)), false, 'a lease matches to the millisecond')
+      assert.deepEqual(await s.getJob('j1'), held, 'the stale worker changed nothing')
+
+      // The lease compares as an instant: the same moment written with an offset still matches.
+      assert.equal(await s.completeJob('j1', '2030-01-01T01:01:15+01:00'), true)
+      assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 2, status: 'done' }))
+    })
+
+    it('the current lease holder fails its job even after the lapsed holder tried', async (s) => {
+      await s.enqueueJob(job('j1'))
+      const a = await s.claimJob(['fulfillment'], at(0), 30_000)
+      const b = await s.claimJob(['fulfillment'], at(30), 30_000)
+      assert.equal(await s.completeJob('j1', a!.locked_until!), false)
+      assert.equal(await s.failJob('j1', b!.locked_until!, 'airline timeout', at(600)), true)
+      assert.deepEqual(await s.getJob('j1'),
+        job('j1', { attempts: 2, run_at: iso(600), last_error: 'airline timeout' }))
+      // The lapsed lease of a job that was released and re-claimed is no better than any other old lease.
+      const c = await s.claimJob(['fulfillment'], at(600), 30_000)
+      assert.equal(await s.completeJob('j1', b!.locked_until!), false)
+      assert.equal(await s.completeJob('j1', c!.locked_until!), true)
+    })
+
+    it('concurrent completions with one lease: exactly one succeeds', async (s) => {
+      await s.enqueueJob(job('j1'))
+      const claimed = await s.claimJob(['fulfillment'], at(0), 30_000)
+      const results = await Promise.all([
+        s.completeJob('j1', claimed!.locked_until!),
+        s.failJob('j1', claimed!.locked_until!, 'boom', null),
+        s.completeJob('j1', claimed!.locked_until!),
+      ])
+      assert.equal(results.filter((r) => r).length, 1, `results ${results}`)
+    })
+
+    it('listJobs lists every job of the kinds asked for, in any status, oldest first', async (s) => {
+      assert.deepEqual(await s.listJobs(['fulfillment']), [])
+      await s.enqueueJob(job('j3', { created_at: iso(2) }))
+      await s.enqueueJob(job('j2', { created_at: iso(1), kind: 'webhook' }))
+      await s.enqueueJob(job('jb', { created_at: iso(1) }))
+      await s.enqueueJob(job('ja', { created_at: iso(1) }))
+      await s.enqueueJob(job('j0', { created_at: iso(5), kind: 'report' }))
+      // Offsets are instants too: 00:00:03+00:30 is 23:30:03Z the day before, the oldest of all.
+      await s.enqueueJob(job('j9', { created_at: '2030-01-01T00:00:03+00:30', run_at: iso(10) }))
+
+      // Claims go by run_at then job_id: j3, ja, jb (j9 is not due yet).
+      const a = await s.claimJob(['fulfillment'], at(0), 30_000)
+      assert.equal(a?.job_id, 'j3')
+      assert.equal(await s.completeJob('j3', a!.locked_until!), true)
+      const b = await s.claimJob(['fulfillment'], at(0), 30_000)
+      assert.equal(b?.job_id, 'ja')
+      assert.equal(await s.failJob('ja', b!.locked_until!, 'rejected', null), true)
+      assert.equal((await s.claimJob(['fulfillment'], at(0), 30_000))?.job_id, 'jb')
+
+      assert.deepEqual(await s.listJobs(['fulfillment']), [
+        job('j9', { created_at: '2029-12-31T23:30:03.000Z', run_at: iso(10) }),
+        job('ja', { created_at: iso(1), attempts: 1, status: 'dead', last_error: 'rejected' }),
+        job('jb', { created_at: iso(1), attempts: 1, locked_until: iso(30) }),
+        job('j3', { created_at: iso(2), attempts: 1, status: 'done' }),
+      ])
+      assert.deepEqual((await s.listJobs(['webhook', 'fulfillment'])).map((j) => j.job_id), ['j9', 'j2', 'ja', 'jb', 'j3'])
+      assert.deepEqual((await s.listJobs(['report'])).map((j) => j.job_id), ['j0'])
+      assert.deepEqual(await s.listJobs([]), [])
+      assert.deepEqual(await s.listJobs(['other']), [])
+
+      const listed = await s.listJobs(['report'])
+      ;(listed[0]!.payload as { trip_id: string }).trip_id = 'changed'
+      assert.deepEqual(await s.getJob('j0'), job('j0', { created_at: iso(5), kind: 'report' }))
     })
 
     it('claimJob takes only the kinds asked for, oldest run_at first', async (s) => {
@@ -406,7 +618,7 @@ export function storeContract(name: string, make: () => Promise<Store>): void {
       assert.equal((await s.getJob('j2'))?.run_at, '2029-12-31T22:30:00.000Z')
       assert.equal((await s.claimJob(['fulfillment'], new Date('2029-12-31T23:00:00Z'), 1000))?.job_id, 'j2')
       assert.equal(await s.claimJob(['fulfillment'], new Date('2029-12-31T23:00:00Z'), 1000), undefined)
-      await s.completeJob('j2')
+      assert.equal(await s.completeJob('j2', new Date(Date.parse('2029-12-31T23:00:00Z') + 1000).toISOString()), true)
       assert.equal((await s.claimJob(['fulfillment'], at(0), 1000))?.job_id, 'j1')
     })
 

@@ -41,6 +41,30 @@ if (!url) {
       }
     })
 
+    test('a schema an older release left at migration 1 gets the later ones, keeping its data', async () => {
+      const schema = await freshSchema()
+      const old = open(schema)
+      try {
+        await old.migrate(1)
+        await old.createSeller(seller('s1'))
+        const { rows } = await old.pool.query('SELECT version FROM schema_migrations')
+        assert.deepEqual(rows.map((r) => r.version), [1])
+        await assert.rejects(old.listSubscriptions('s1'), /relation "subscriptions" does not exist/)
+      } finally {
+        await old.close()
+      }
+      const stores = [open(schema), open(schema)]
+      try {
+        await Promise.all(stores.map((s) => s.migrate()))
+        const { rows } = await stores[0]!.pool.query('SELECT version FROM schema_migrations ORDER BY version')
+        assert.deepEqual(rows.map((r) => r.version), migrations.map((m) => m.version))
+        assert.deepEqual(await stores[1]!.listSellers(), [seller('s1')])
+        assert.deepEqual(await stores[1]!.listSubscriptions('s1'), [])
+      } finally {
+        await Promise.all(stores.map((s) => s.close()))
+      }
+    })
+
     test('a claimer passes over a job another transaction holds instead of waiting for it', async () => {
       const schema = await freshSchema()
       // lock_timeout turns a claimer that waits (no SKIP LOCKED) into a failure instead of a hang.
@@ -81,6 +105,26 @@ if (!url) {
         const ids = claims.flatMap((c) => (c ? [c.job_id] : []))
         assert.equal(ids.length, 21)
         assert.equal(new Set(ids).size, 21)
+
+        // A lapsed holder and the new holder finish one job at once, from either pool: only the new one counts.
+        const first = await a.claimJob(['fulfillment'], new Date('2030-01-01T00:10:00Z'), 1000)
+        const second = await b.claimJob(['fulfillment'], new Date('2030-01-01T00:10:01Z'), 60_000)
+        assert.equal(second?.job_id, first?.job_id)
+        assert.deepEqual(await Promise.all([
+          a.completeJob(first!.job_id, first!.locked_until!),
+          b.failJob(second!.job_id, second!.locked_until!, 'airline timeout', null),
+        ]), [false, true])
+        assert.equal((await a.getJob(first!.job_id))?.status, 'dead')
+
+        // Takeovers of one abandoned idempotency key from both pools: exactly one wins.
+        const idem = (request_hash: string, created_at: string) =>
+          ({ scope: 's1:POST /v2.2/trip', key: 'k1', request_hash, response: null, created_at })
+        assert.equal(await a.reserveIdempotency(idem('h-dead', '2030-01-01T00:00:00.000Z')), null)
+        const takeovers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).reserveIdempotency(idem(`h${i}`, '2030-01-01T00:05:00.000Z'), new Date('2030-01-01T00:02:00Z'))))
+        assert.equal(takeovers.filter((r) => r === null).length, 1)
+        const winner = `h${takeovers.indexOf(null)}`
+        for (const r of takeovers) if (r !== null) assert.equal(r.request_hash, winner)
       } finally {
         await a.close()
         await b.close()

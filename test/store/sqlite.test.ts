@@ -1,6 +1,7 @@
 import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -72,6 +73,38 @@ describe('sqlite store on a shared file', () => {
     try {
       assert.deepEqual(s.db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all(),
         migrations.map((m) => m.version))
+    } finally {
+      await s.close()
+    }
+  })
+})
+
+describe('sqlite migrations', () => {
+  test('migration 1 is exactly what databases in the field ran: append a migration, never edit one', () => {
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex')
+    assert.deepEqual(migrations.map((m) => m.version), migrations.map((_, i) => i + 1), 'versions count up from 1')
+    assert.equal(sha(migrations[0]!.sqlite), '956646cd453f140cf4f2eddf8a6e23bc98d753961bfa5ac0ba1c20f17a5bdc5d')
+    assert.equal(sha(migrations[0]!.postgres), 'd1c2704915d4507342b0af585a5e214dafa09644a6214f2ff3f530c12c7f2f4f')
+  })
+
+  test('a file an older release left at migration 1 gets the later ones, keeping its data', async () => {
+    const path = freshPath()
+    const old = new SqliteStore(path)
+    try {
+      await old.migrate(1)
+      await old.createSeller(seller('s1'))
+      assert.deepEqual(old.db.prepare('SELECT version FROM schema_migrations').pluck().all(), [1])
+      assert.throws(() => old.db.prepare('SELECT * FROM subscriptions').all(), /no such table/)
+    } finally {
+      await old.close()
+    }
+    const s = new SqliteStore(path)
+    try {
+      await s.migrate()
+      assert.deepEqual(s.db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all(),
+        migrations.map((m) => m.version))
+      assert.deepEqual(await s.listSellers(), [seller('s1')])
+      assert.deepEqual(await s.listSubscriptions('s1'), [])
     } finally {
       await s.close()
     }
