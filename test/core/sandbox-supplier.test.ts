@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
+import { ageOn, createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
 import { AIRLINES, GENERIC_POLICY } from '../../core/supplier/sandbox/airlines.ts'
 import { AIRCRAFT } from '../../core/supplier/sandbox/aircraft.ts'
-import type { Order, SupplierProduct, SupplierSeatMap, SupplierTrip } from '../../core/ports.ts'
+import type { Order, RecheckResult, SupplierItem, SupplierProduct, SupplierSeatMap, SupplierTrip } from '../../core/ports.ts'
 import type { BasketItem } from '../../core/schemas/basket.ts'
 import type { Journey, Passenger, ProductTypeName, Segment } from '../../core/schemas/trip.ts'
 
@@ -192,7 +192,7 @@ test('bag offers cover every passenger; lap infants get only what the policy all
   assert.ok(!(await supplier.search(noInfant, ['bag'])).products.some((p) => p.offer_key === 'bag:J1:infant10'))
 })
 
-test('fare families and loyalty tiers describe included checked bags', async () => {
+test('fare families describe included checked bags', async () => {
   const supplier = createSandboxSupplier()
   const light = byKey((await supplier.search(oneWay('LH', '100', { fareFamily: 'Light' }), ['bag'])).products)
   assert.ok(!light.has('bag:J1:included_checked'))
@@ -200,14 +200,78 @@ test('fare families and loyalty tiers describe included checked bags', async () 
   assert.equal(mustGet(classic, 'bag:J1:included_checked').product_details.weight, 23)
   const nh = byKey((await supplier.search(oneWay('NH', '100', { fareFamily: 'value' }), ['bag'])).products)
   assert.equal(mustGet(nh, 'bag:J1:included_checked').product_details.pieces, 2)
+})
 
-  const gold = [passenger('P1', 'adult', { loyalty_programs: [{ airline_id: 'NH', program_name: 'ANA Mileage Club', number: '1', tier_name: 'diamond' }] }), passenger('P2', 'adult')]
-  const loyal = byKey((await supplier.search(trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], gold), ['bag'])).products)
-  const perk = mustGet(loyal, 'bag:J1:loyalty_checked')
-  assert.equal(perk.included, true)
-  assert.equal(perk.per_passenger.P1?.reason, 'included')
-  assert.equal(perk.per_passenger.P2?.reason, 'not_included')
-  assert.ok(!byKey((await supplier.search(oneWay('LH', '100'), ['bag'])).products).has('bag:J1:loyalty_checked'))
+const member = (airline_id: string, tier_name: string | null, extra: Partial<Passenger> = {}) =>
+  ({ loyalty_programs: [{ airline_id, program_name: 'Programme', number: '123', tier_name }], ...extra })
+
+test('loyalty: a qualifying tier buys the standard checked bag at 0, untaxed; nothing else changes', async () => {
+  const supplier = createSandboxSupplier()
+  const passengers = [
+    passenger('P1', 'adult', member('NH', 'diamond')), // a partner's programme, case ignored
+    passenger('P2', 'adult', member('NH', 'Bronze')), // a tier that earns nothing
+    passenger('P3', 'adult', member('FR', 'Gold')), // a programme the airline does not honour
+    passenger('P4', 'infant', member('LH', 'Senator', { on_lap_of: 'P1' })),
+    passenger('P5', 'adult', member('LH', null)),
+  ]
+  const lh = byKey((await supplier.search(trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], passengers), ['bag'])).products)
+  const standard = mustGet(lh, 'bag:J1:checked23')
+  assert.equal(standard.included, undefined)
+  assert.deepEqual(standard.per_passenger.P1, { available: true, base: { amount: 0, currency: 'EUR', decimal_places: 2 }, taxes: [], quantity_limit: 3 })
+  for (const id of ['P2', 'P3', 'P5']) assert.equal(standard.per_passenger[id]?.base?.amount, 6000, id)
+  // A lap infant's bag is the infant's own allowance, whatever the programme.
+  assert.equal(standard.per_passenger.P4?.base?.amount, 6000)
+  assert.equal(mustGet(lh, 'bag:J1:checked32').per_passenger.P1?.base?.amount, 15000)
+  // The benefit is a price, not a second description of an included bag.
+  assert.ok(![...lh.keys()].some((k) => k.includes('loyalty')))
+
+  // Where the airline taxes bags, the free one carries no tax.
+  const nh = byKey((await supplier.search(trip([[{ id: 'S1', airline: 'NH', flight: '100' }]], [passenger('P1', 'adult', member('LH', 'HON Circle'))]), ['bag'])).products)
+  assert.deepEqual(mustGet(nh, 'bag:J1:checked23').per_passenger.P1, { available: true, base: { amount: 0, currency: 'JPY', decimal_places: 0 }, taxes: [], quantity_limit: 3 })
+  assert.deepEqual(mustGet(nh, 'bag:J1:checked32').per_passenger.P1?.taxes, [{ tax_type: 'JCT', amount: 3000 }])
+
+  // The standard bag is the cheapest checked one anyone may buy, wherever the data lists it.
+  const lhData = AIRLINES.LH!
+  const reordered = { ...AIRLINES, LH: { ...lhData, bags: [...lhData.bags].reverse() } }
+  const custom = byKey((await createSandboxSupplier({ airlines: reordered }).search(trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], [passenger('P1', 'adult', member('LH', 'Senator'))]), ['bag'])).products)
+  assert.equal(mustGet(custom, 'bag:J1:checked23').per_passenger.P1?.base?.amount, 0)
+  assert.equal(mustGet(custom, 'bag:J1:checked32').per_passenger.P1?.base?.amount, 15000)
+})
+
+test('ageOn counts whole years to the date, with 29 February birthdays on 1 March', () => {
+  assert.equal(ageOn('2010-12-01', '2026-12-01'), 16)
+  assert.equal(ageOn('2010-12-02', '2026-12-01'), 15)
+  assert.equal(ageOn('2010-12-01', '2026-12-01T23:30:00-05:00'), 16)
+  assert.equal(ageOn('2008-02-29', '2024-02-28'), 15)
+  assert.equal(ageOn('2008-02-29', '2024-02-29'), 16)
+  assert.equal(ageOn('2010-02-29', '2026-02-28'), 15)
+  assert.equal(ageOn('2010-02-29', '2026-03-01'), 16)
+  assert.equal(ageOn(null, '2026-12-01'), null)
+  assert.equal(ageOn('01/12/2010', '2026-12-01'), null)
+})
+
+test('exit rows: a passenger known to be under 16 on the day of departure gets none', async () => {
+  const t = trip([[
+    { id: 'S1', airline: 'LH', flight: '500', minutes: 600, date: '2026-11-30' },
+    { id: 'S2', airline: 'LH', flight: '501', minutes: 600, date: '2026-12-01' },
+  ]], [
+    passenger('P1', 'adult', { date_of_birth: '2010-12-01' }), // 16 on the second flight's day only
+    passenger('P2', 'adult', { date_of_birth: '1980-05-05' }),
+    passenger('P3', 'adult'), // age unknown: the type decides
+    passenger('P4', 'child', { date_of_birth: '2020-01-01' }),
+  ])
+  const { products } = await createSandboxSupplier().search(t, ['seat'])
+  const exits = (sid: string) => products.filter((p) => p.product_details.segment_id === sid && (p.product_details.characteristics as string[]).includes('exit_row'))
+  assert.ok(exits('S1').length > 0 && exits('S2').length > 0)
+  for (const p of exits('S1')) {
+    assert.deepEqual(p.per_passenger.P1, { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'exit_row_age' })
+    assert.equal(p.per_passenger.P2?.available, true)
+    assert.equal(p.per_passenger.P3?.available, true)
+    assert.equal(p.per_passenger.P4?.reason, 'exit_row')
+  }
+  for (const p of exits('S2')) assert.equal(p.per_passenger.P1?.available, true)
+  const aisle = products.find((p) => p.product_details.segment_id === 'S1' && !(p.product_details.characteristics as string[]).includes('exit_row'))!
+  assert.equal(aisle.per_passenger.P1?.available, true)
 })
 
 test('seat maps of the A320, 787-9 and A380 have their aisles, exits, wings and decks', async () => {
@@ -348,37 +412,179 @@ test('fare-family upsell offers the families above the booked one, none at the t
 
 // ---------------------------------------------------------------- recheck and fulfill
 
-const ticketItem = basketItem('B0', 'ticket', { journeys: [{ journey_id: 'J1', segments: [{ segment_id: 'S1' }] }] }, { amount: 10000, currency: 'EUR', decimal_places: 2 })
+const ticketItem: SupplierItem = {
+  item: basketItem('B0', 'ticket', { journeys: [{ journey_id: 'J1', segments: [{ segment_id: 'S1' }] }] }, { amount: 10000, currency: 'EUR', decimal_places: 2 }),
+  offer_key: undefined,
+}
 
-async function bagItemOn(t: SupplierTrip, id = 'B1', quantity = 1) {
+/** An item the core built from a search: the passenger's unit price × quantity, and the search's offer key. */
+function itemFrom(product: SupplierProduct, passengerId: string, id: string, quantity = 1): SupplierItem {
+  const unit = product.per_passenger[passengerId]?.base
+  assert.ok(unit, `${product.offer_key} is not on sale to ${passengerId}`)
+  return { item: basketItem(id, product.product_type, { ...product.product_details, passenger_id: passengerId }, unit, quantity), offer_key: product.offer_key }
+}
+
+async function bagItemOn(t: SupplierTrip, id = 'B1', quantity = 1, passengerId = 'P2', key = 'bag:J1:checked23') {
   const { products } = await createSandboxSupplier().search(t, ['bag'])
-  const bag = mustGet(byKey(products), 'bag:J1:checked23')
-  const unit = bag.per_passenger.P2!.base!
-  return basketItem(id, 'bag', { ...bag.product_details, passenger_id: 'P2' }, unit, quantity)
+  return itemFrom(mustGet(byKey(products), key), passengerId, id, quantity)
 }
 
-async function seatItemOn(t: SupplierTrip, passengerId = 'P2', segmentId = 'S1', id = 'B2') {
+async function seatItemOn(t: SupplierTrip, passengerId = 'P2', segmentId = 'S1', id = 'B2', exit = false) {
   const { products } = await createSandboxSupplier().search(t, ['seat'])
-  const seat = products.find((p) => p.product_details.segment_id === segmentId && p.per_passenger[passengerId]?.available)!
-  return basketItem(id, 'seat', { ...seat.product_details, passenger_id: passengerId }, seat.per_passenger[passengerId]!.base!)
+  const seat = products.find((p) => p.product_details.segment_id === segmentId && p.per_passenger[passengerId]?.available &&
+    (p.product_details.characteristics as string[]).includes('exit_row') === exit)
+  assert.ok(seat, `no seat for ${passengerId} on ${segmentId}`)
+  return itemFrom(seat, passengerId, id)
 }
 
-test('recheck without a scenario: everything stays valid', async () => {
+/** The item as the caller sends it without an offer key: the sandbox rebuilds the key from the details. */
+const unkeyed = ({ item }: SupplierItem): SupplierItem => ({ item, offer_key: undefined })
+
+/** What the core does on accept: the item now holds `quantity` × the new unit price. */
+function accept(si: SupplierItem, result: RecheckResult | undefined): SupplierItem {
+  assert.ok(result?.outcome === 'price_changed', `expected price_changed, got ${JSON.stringify(result)}`)
+  const { item } = si
+  return { ...si, item: basketItem(item.basket_item_id, item.product_type, item.product_details, result.base, item.quantity) }
+}
+
+/** The trip with one passenger changed, as after a PATCH of that passenger. */
+const patched = (t: SupplierTrip, id: string, change: Partial<Passenger>): SupplierTrip =>
+  ({ ...t, passengers: t.passengers.map((p) => p.passenger_id === id ? { ...p, ...change } : p) })
+
+test('recheck without a scenario: everything stays valid, with or without offer keys', async () => {
   const t = oneWay('LH', '100')
-  const items = [ticketItem, await bagItemOn(t), await seatItemOn(t)]
-  const r = await createSandboxSupplier().recheck(t, items, 1)
-  assert.deepEqual(r, { results: items.map((i) => ({ basket_item_id: i.basket_item_id, outcome: 'valid' })) })
+  const items = [ticketItem, await bagItemOn(t), await seatItemOn(t), await bagItemOn(t, 'B3', 3)]
+  const expected = { results: items.map((i) => ({ basket_item_id: i.item.basket_item_id, outcome: 'valid' })) }
+  assert.deepEqual(await createSandboxSupplier().recheck(t, items), expected)
+  assert.deepEqual(await createSandboxSupplier().recheck(t, items.map(unkeyed)), expected)
 })
 
 test('recheck notices a passenger who has since become a lap infant', async () => {
   const t = oneWay('LH', '100')
   const seat = await seatItemOn(t, 'P2')
-  const changed = { ...t, passengers: t.passengers.map((p) => p.passenger_id === 'P2' ? { ...p, type: 'infant' as const, on_lap_of: 'P1' } : p) }
-  const r = await createSandboxSupplier().recheck(changed, [seat], 1)
+  const changed = patched(t, 'P2', { type: 'infant', on_lap_of: 'P1' })
+  const r = await createSandboxSupplier().recheck(changed, [seat])
   assert.deepEqual(r.results, [{ basket_item_id: 'B2', outcome: 'unavailable', reason: 'lap_infant' }])
   // Three bags were fine for a seated passenger; a lap infant may have one.
   const bags = await bagItemOn(t, 'B1', 3)
-  assert.deepEqual((await createSandboxSupplier().recheck(changed, [bags], 1)).results, [{ basket_item_id: 'B1', outcome: 'unavailable', reason: 'quantity_limit' }])
+  assert.deepEqual((await createSandboxSupplier().recheck(changed, [bags])).results, [{ basket_item_id: 'B1', outcome: 'unavailable', reason: 'quantity_limit' }])
+})
+
+test('recheck finds the offer by its key, and falls back to the details only without one', async () => {
+  const supplier = createSandboxSupplier()
+  const t = oneWay('LH', '100')
+  const heavy = await bagItemOn(t, 'B1', 1, 'P2', 'bag:J1:checked32')
+  // Details that describe another bag: the key wins, so the heavy bag's price is the one compared.
+  const misleading: SupplierItem = { ...heavy, item: { ...heavy.item, product_details: { ...heavy.item.product_details, weight: 23 } } }
+  assert.deepEqual((await supplier.recheck(t, [misleading])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+  assert.deepEqual((await supplier.recheck(t, [unkeyed(misleading)])).results, [{
+    basket_item_id: 'B1', outcome: 'price_changed', base: { amount: 6000, currency: 'EUR', decimal_places: 2 }, taxes: [],
+  }])
+  // Details the sandbox cannot read at all: with the key it still judges the item.
+  const seat = await seatItemOn(t)
+  const bare: SupplierItem = { ...seat, item: { ...seat.item, product_details: { passenger_id: 'P2' } } }
+  assert.deepEqual((await supplier.recheck(t, [bare])).results, [{ basket_item_id: 'B2', outcome: 'valid' }])
+  assert.deepEqual((await supplier.recheck(t, [{ ...bare, offer_key: 'seat:S1:99Z' }])).results,
+    [{ basket_item_id: 'B2', outcome: 'unavailable', reason: 'no_longer_offered' }])
+  assert.deepEqual((await supplier.recheck(t, [unkeyed(bare)])).results, [{ basket_item_id: 'B2', outcome: 'valid' }], 'not the sandbox\'s to judge')
+  // An allowance is a description: an item naming it is refused.
+  assert.deepEqual((await supplier.recheck(t, [{ ...heavy, offer_key: 'bag:J1:included_cabin' }])).results,
+    [{ basket_item_id: 'B1', outcome: 'unavailable', reason: 'included' }])
+})
+
+test('a held price that is not the current unit price × quantity is price_changed, then valid once held', async () => {
+  const supplier = createSandboxSupplier()
+  const t = oneWay('EK', '500')
+  const current = await bagItemOn(t, 'B1', 2)
+  assert.deepEqual((await supplier.recheck(t, [current])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+  // Bought when the airline asked 350.00 a bag; it now asks 400.00 (+ 5% VAT).
+  const old: SupplierItem = { ...current, item: basketItem('B1', 'bag', current.item.product_details, { amount: 35000, currency: 'AED', decimal_places: 2 }, 2) }
+  const first = (await supplier.recheck(t, [old])).results[0]
+  assert.deepEqual(first, {
+    basket_item_id: 'B1', outcome: 'price_changed',
+    base: { amount: 40000, currency: 'AED', decimal_places: 2 }, taxes: [{ tax_type: 'VAT', amount: 2000 }],
+  })
+  assert.deepEqual((await supplier.recheck(t, [old])).results[0], first, 'the same answer until accepted')
+  const held = accept(old, first)
+  assert.equal(held.item.price.base.in_original_currency.amount, 80000)
+  assert.deepEqual((await supplier.recheck(t, [held])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+  // Cheaper is a change too, and so is one unit's price held for two, or another currency.
+  const cheaper = { ...current, item: basketItem('B1', 'bag', current.item.product_details, { amount: 45000, currency: 'AED', decimal_places: 2 }, 2) }
+  assert.equal((await supplier.recheck(t, [cheaper])).results[0]?.outcome, 'price_changed')
+  const oneUnit = { ...current, item: { ...current.item, price: (await bagItemOn(t, 'B1', 1)).item.price } }
+  assert.equal((await supplier.recheck(t, [oneUnit])).results[0]?.outcome, 'price_changed')
+  const euros = { ...current, item: basketItem('B1', 'bag', current.item.product_details, { amount: 40000, currency: 'EUR', decimal_places: 2 }, 2) }
+  assert.equal((await supplier.recheck(t, [euros])).results[0]?.outcome, 'price_changed')
+  // Seats and journey products follow the same rule.
+  const seat = await seatItemOn(t)
+  const dearSeat = { ...seat, item: basketItem('B2', 'seat', seat.item.product_details, { amount: 1, currency: 'AED', decimal_places: 2 }) }
+  const seatResult = (await supplier.recheck(t, [dearSeat])).results[0]
+  assert.deepEqual(seatResult, { basket_item_id: 'B2', outcome: 'price_changed', base: seat.item.price.base.in_original_currency, taxes: [{ tax_type: 'VAT', amount: Math.round(seat.item.price.base.in_original_currency.amount * 0.05) }] })
+  assert.deepEqual((await supplier.recheck(t, [accept(dearSeat, seatResult)])).results[0]?.outcome, 'valid')
+})
+
+test('loyalty added after purchase: the standard bag re-checks to 0, then stays valid', async () => {
+  const supplier = createSandboxSupplier()
+  const t = oneWay('NH', '100')
+  const bags = await bagItemOn(t, 'B1', 2)
+  const heavy = await bagItemOn(t, 'B2', 1, 'P2', 'bag:J1:checked32')
+  assert.equal(bags.item.price.base.in_original_currency.amount, 40000)
+  const loyal = patched(t, 'P2', member('NH', 'Platinum'))
+  const { results } = await supplier.recheck(loyal, [bags, heavy])
+  assert.deepEqual(results, [
+    { basket_item_id: 'B1', outcome: 'price_changed', base: { amount: 0, currency: 'JPY', decimal_places: 0 }, taxes: [] },
+    { basket_item_id: 'B2', outcome: 'valid' },
+  ])
+  const free = accept(bags, results[0])
+  assert.equal(free.item.price.base.in_original_currency.amount, 0)
+  assert.deepEqual((await supplier.recheck(loyal, [free])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+  // Losing the tier brings the price back.
+  assert.deepEqual((await supplier.recheck(t, [free])).results[0], {
+    basket_item_id: 'B1', outcome: 'price_changed', base: { amount: 20000, currency: 'JPY', decimal_places: 0 }, taxes: [{ tax_type: 'JCT', amount: 2000 }],
+  })
+  // A tier the airline does not honour changes nothing.
+  assert.deepEqual((await supplier.recheck(patched(t, 'P2', member('NH', 'Bronze')), [bags])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+})
+
+test('exit-row age: a seat re-checks unavailable once a date of birth shows the passenger under 16', async () => {
+  const supplier = createSandboxSupplier()
+  const t = trip([[{ id: 'S1', airline: 'LH', flight: '500', minutes: 600 }]])
+  const exit = await seatItemOn(t, 'P2', 'S1', 'B2', true)
+  const other = await seatItemOn(t, 'P2', 'S1', 'B3', false)
+  assert.deepEqual((await supplier.recheck(t, [exit, other])).results.map((r) => r.outcome), ['valid', 'valid'])
+  const young = patched(t, 'P2', { date_of_birth: '2010-12-02' }) // 15 on 2026-12-01
+  assert.deepEqual((await supplier.recheck(young, [exit, other])).results, [
+    { basket_item_id: 'B2', outcome: 'unavailable', reason: 'exit_row_age' },
+    { basket_item_id: 'B3', outcome: 'valid' },
+  ])
+  assert.deepEqual((await supplier.recheck(young, [unkeyed(exit)])).results[0], { basket_item_id: 'B2', outcome: 'unavailable', reason: 'exit_row_age' })
+  const sixteen = patched(t, 'P2', { date_of_birth: '2010-12-01' })
+  assert.deepEqual((await supplier.recheck(sixteen, [exit])).results, [{ basket_item_id: 'B2', outcome: 'valid' }])
+})
+
+test('infant age: an infant\'s bag re-checks unavailable when the passenger is no longer a lap infant or is 2 at departure', async () => {
+  const supplier = createSandboxSupplier()
+  const t = oneWay('KU', '100') // departs 2026-12-01; P4 is on P1's lap
+  const infantBag = await bagItemOn(t, 'B1', 1, 'P4', 'bag:J1:infant10')
+  assert.deepEqual((await supplier.recheck(t, [infantBag])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+  const infantAge = [{ basket_item_id: 'B1', outcome: 'unavailable', reason: 'infant_age' }]
+
+  // Now seated: the trip has no lap infant left, and the item is still refused for that reason.
+  const seated = patched(t, 'P4', { on_lap_of: null })
+  assert.deepEqual((await supplier.recheck(seated, [infantBag])).results, infantAge)
+  assert.deepEqual((await supplier.recheck(seated, [unkeyed(infantBag)])).results, infantAge)
+  assert.ok(!(await supplier.search(seated, ['bag'])).products.some((p) => p.offer_key === 'bag:J1:infant10'), 'search still hides it')
+
+  assert.deepEqual((await supplier.recheck(patched(t, 'P4', { date_of_birth: '2024-12-01' }), [infantBag])).results, infantAge)
+  assert.deepEqual((await supplier.recheck(patched(t, 'P4', { date_of_birth: '2024-12-02' }), [infantBag])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+
+  // Any bag bought as a lap infant's allowance, and search agrees.
+  const lh = oneWay('LH', '100')
+  const lapBag = await bagItemOn(lh, 'B2', 1, 'P4')
+  const two = patched(lh, 'P4', { date_of_birth: '2024-06-01' })
+  assert.deepEqual((await supplier.recheck(two, [lapBag])).results, [{ basket_item_id: 'B2', outcome: 'unavailable', reason: 'infant_age' }])
+  const offers = (await supplier.search(two, ['bag'])).products.filter((p) => !p.included)
+  for (const p of offers) assert.equal(p.per_passenger.P4?.reason, 'infant_age', p.offer_key)
 })
 
 test('9001: a bag\'s price rises 20% on the next check; once accepted it is valid', async () => {
@@ -386,7 +592,7 @@ test('9001: a bag\'s price rises 20% on the next check; once accepted it is vali
   const t = trip([[{ id: 'S1', airline: 'EK', flight: '9001' }]])
   const bag = await bagItemOn(t)
   const seat = await seatItemOn(t)
-  const first = await supplier.recheck(t, [bag, seat, ticketItem], 1)
+  const first = await supplier.recheck(t, [bag, seat, ticketItem])
   assert.deepEqual(first.results[0], {
     basket_item_id: 'B1', outcome: 'price_changed',
     base: { amount: 48000, currency: 'AED', decimal_places: 2 }, taxes: [{ tax_type: 'VAT', amount: 2400 }],
@@ -394,21 +600,37 @@ test('9001: a bag\'s price rises 20% on the next check; once accepted it is vali
   assert.equal(first.results[1]?.outcome, 'valid')
   assert.equal(first.results[2]?.outcome, 'valid')
   assert.equal(first.delayMs, undefined)
-  assert.deepEqual(await supplier.recheck(t, [bag], 2), first.results[0] && { results: [first.results[0]] }, 'same answer until accepted')
+  assert.deepEqual(await supplier.recheck(t, [bag]), first.results[0] && { results: [first.results[0]] }, 'same answer until accepted')
+  assert.deepEqual((await supplier.recheck(t, [unkeyed(bag)])).results[0], first.results[0])
+})
 
-  const accepted = basketItem('B1', 'bag', bag.product_details, { amount: 48000, currency: 'AED', decimal_places: 2 })
-  assert.deepEqual((await supplier.recheck(t, [accepted], 3)).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
-  // The basket holds the price of all units; two accepted bags are still accepted.
-  const two = basketItem('B1', 'bag', bag.product_details, { amount: 48000, currency: 'AED', decimal_places: 2 }, 2)
-  assert.deepEqual((await supplier.recheck(t, [two], 3)).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
-  const twoOld = await bagItemOn(t, 'B1', 2)
-  assert.equal((await supplier.recheck(t, [twoOld], 3)).results[0]?.outcome, 'price_changed')
+test('9001 converges: after the core accepts, every later check is valid, whatever the quantity', async () => {
+  const supplier = createSandboxSupplier()
+  const t = trip([[{ id: 'S1', airline: 'EK', flight: '9001' }]])
+  for (const quantity of [1, 2, 3]) {
+    let item = await bagItemOn(t, 'B1', quantity)
+    let rounds = 0
+    for (;;) {
+      const r = (await supplier.recheck(t, [item])).results[0]
+      if (r?.outcome === 'valid') break
+      assert.ok(++rounds <= 1, `quantity ${quantity}: still ${JSON.stringify(r)} after accepting`)
+      item = accept(item, r)
+    }
+    assert.equal(rounds, 1)
+    assert.equal(item.item.price.base.in_original_currency.amount, 48000 * quantity)
+    for (let i = 0; i < 3; i++) assert.deepEqual((await supplier.recheck(t, [item])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+    assert.deepEqual((await supplier.recheck(t, [unkeyed(item)])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
+  }
+  // A free bag has nothing to raise.
+  const loyal = trip([[{ id: 'S1', airline: 'EK', flight: '9001' }]], [passenger('P1', 'adult', member('EK', 'Gold'))])
+  const free = await bagItemOn(loyal, 'B1', 1, 'P1')
+  assert.deepEqual((await supplier.recheck(loyal, [free])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
 })
 
 test('9002: every item, the ticket included, becomes unavailable', async () => {
   const t = trip([[{ id: 'S1', airline: 'LH', flight: '100' }, { id: 'S2', airline: 'LH', flight: '9002' }]])
   const items = [ticketItem, await bagItemOn(t), await seatItemOn(t, 'P2', 'S2'), await seatItemOn(t, 'P2', 'S1', 'B3')]
-  const { results } = await createSandboxSupplier().recheck(t, items, 1)
+  const { results } = await createSandboxSupplier().recheck(t, items)
   // Journey items and the seat on flight 9002 go; a seat on the journey's other flight is not that flight's.
   assert.deepEqual(results.map((r) => r.outcome), ['unavailable', 'unavailable', 'unavailable', 'valid'])
   for (const r of results.slice(0, 3)) assert.ok(r.outcome === 'unavailable' && r.reason.length > 0)
@@ -423,13 +645,16 @@ test('9003: fulfillment fails; otherwise it succeeds with a reference derived fr
   assert.ok(!r.ok && r.reason.length > 0)
   assert.deepEqual(await supplier.fulfill(failing, order('O1', 'B1'), bag), r)
   // The check itself is not affected.
-  assert.equal((await supplier.recheck(failing, [bag], 1)).results[0]?.outcome, 'valid')
+  assert.equal((await supplier.recheck(failing, [bag])).results[0]?.outcome, 'valid')
 
   const ok = oneWay('LH', '100')
   const first = await supplier.fulfill(ok, order('O1', 'B1'), bag)
   assert.ok(first.ok)
   assert.match(first.reference, /^SBX[A-Z2-9]{10}$/)
   assert.deepEqual(await createSandboxSupplier().fulfill(ok, order('O1', 'B1'), bag), first)
+  // The order id alone decides: not the item, its key or the trip.
+  const seat = await seatItemOn(ok)
+  assert.deepEqual(await supplier.fulfill(oneWay('BA', '200'), order('O1', 'B2'), unkeyed(seat)), first)
   const other = await supplier.fulfill(ok, order('O2', 'B1'), bag)
   assert.ok(other.ok && other.reference !== first.reference)
 })
@@ -437,23 +662,35 @@ test('9003: fulfillment fails; otherwise it succeeds with a reference derived fr
 test('9004: the check asks to stay checking for 5 s', async () => {
   const t = trip([[{ id: 'S1', airline: 'LH', flight: '9004' }]])
   const bag = await bagItemOn(t)
-  const r = await createSandboxSupplier().recheck(t, [bag, ticketItem], 1)
+  const r = await createSandboxSupplier().recheck(t, [bag, ticketItem])
   assert.equal(r.delayMs, 5000)
   assert.deepEqual(r.results.map((x) => x.outcome), ['valid', 'valid'])
-  assert.equal((await createSandboxSupplier({ checkDelayMs: 50 }).recheck(t, [bag], 1)).delayMs, 50)
+  assert.equal((await createSandboxSupplier({ checkDelayMs: 50 }).recheck(t, [bag])).delayMs, 50)
 })
 
 test('scenarios act only on the items of the flight that carries the number', async () => {
   const t = trip([[{ id: 'S1', airline: 'LH', flight: '9002' }], [{ id: 'S2', airline: 'LH', flight: '100' }]])
-  const { products } = await createSandboxSupplier().search(t, ['bag'])
-  const j2 = mustGet(byKey(products), 'bag:J2:checked23')
-  const item = basketItem('B9', 'bag', { ...j2.product_details, passenger_id: 'P2' }, j2.per_passenger.P2!.base!)
-  assert.deepEqual((await createSandboxSupplier().recheck(t, [item], 1)).results, [{ basket_item_id: 'B9', outcome: 'valid' }])
+  const item = await bagItemOn(t, 'B9', 1, 'P2', 'bag:J2:checked23')
+  assert.deepEqual((await createSandboxSupplier().recheck(t, [item])).results, [{ basket_item_id: 'B9', outcome: 'valid' }])
 })
 
-test('scenarios are off for trips not flagged sandbox, unless asked for always', async () => {
-  const t = trip([[{ id: 'S1', airline: 'LH', flight: '9002' }]], PASSENGERS, false)
-  const bag = await bagItemOn(t)
-  assert.equal((await createSandboxSupplier().recheck(t, [bag], 1)).results[0]?.outcome, 'valid')
-  assert.equal((await createSandboxSupplier({ scenarios: 'always' }).recheck(t, [bag], 1)).results[0]?.outcome, 'unavailable')
+test('scenarios 9001–9004 are off for trips not flagged sandbox, unless asked for always', async () => {
+  for (const flight of ['9001', '9002', '9003', '9004']) {
+    const t = trip([[{ id: 'S1', airline: 'LH', flight }]], PASSENGERS, false)
+    const items = [ticketItem, await bagItemOn(t), await seatItemOn(t)]
+    const normal = createSandboxSupplier()
+    const checked = await normal.recheck(t, items)
+    assert.deepEqual(checked, { results: items.map((i) => ({ basket_item_id: i.item.basket_item_id, outcome: 'valid' })) }, flight)
+    assert.ok((await normal.fulfill(t, order('O1', 'B1'), items[1]!)).ok, flight)
+
+    const always = createSandboxSupplier({ scenarios: 'always' })
+    const forced = await always.recheck(t, items)
+    const fulfilled = await always.fulfill(t, order('O1', 'B1'), items[1]!)
+    switch (flight) {
+      case '9001': assert.equal(forced.results[1]?.outcome, 'price_changed'); break
+      case '9002': assert.equal(forced.results[1]?.outcome, 'unavailable'); break
+      case '9003': assert.equal(fulfilled.ok, false); break
+      case '9004': assert.equal(forced.delayMs, 5000); break
+    }
+  }
 })

@@ -12,7 +12,22 @@
  * Included allowances (`included: true` products) are descriptions, not purchases: every passenger's
  * offer is `available: false` with `base: null`, `quantity_limit: 0` and a reason, `included` for a
  * passenger the allowance covers, otherwise `not_included` or `lap_infant`. The port says `base` is null
- * when not available, and a zero-priced purchasable product would let a basket hold an allowance.
+ * when not available, and a zero-priced purchasable product would let a basket hold an allowance. The one
+ * zero price on sale is the loyalty bag below: a benefit the passenger chooses to take, per unit, so that
+ * a bag already in the basket gets cheaper instead of being described twice.
+ *
+ * Passenger data that changes offers (the core re-checks a passenger's items after a PATCH of them):
+ * - loyalty: a seated passenger with a `loyalty_programs` entry whose airline and tier the journey's airline
+ *   honours (`AirlinePolicy.loyalty`) buys the airline's standard checked bag (its cheapest checked option
+ *   that is not infant-only) at unit price 0, without taxes, up to the option's usual limit. The benefit is
+ *   a price, not an included allowance, so a bag bought before the number was added re-checks to 0;
+ * - age, from `date_of_birth` when known, on the local date of departure (the segment's for a seat, the
+ *   journey's first segment's for a bag; someone born on 29 February has a birthday on 1 March in other
+ *   years): exit-row seats need 16 or older (`exit_row_age`; children by type, and anyone holding a lap
+ *   infant, are refused as `exit_row` whatever their age); a lap infant of 2 or older at departure can buy
+ *   no bag (`infant_age`);
+ * - lap infants: an item only a lap infant may hold (an infant-only bag) whose passenger is no longer one
+ *   re-checks `unavailable` with `infant_age`.
  *
  * Fare family: the journey's is the first segment's `fare_family` that matches a family's code or name
  * (case and punctuation ignored). An unknown family gets no upsell, and its allowances are those of the
@@ -21,20 +36,27 @@
  * Test scenarios (design/api.md), on any segment's `marketing_flight_number` within the item's scope
  * (its segment, else its journey, else its ticket's journeys, else the whole trip), for trips with
  * `sandbox: true` unless `scenarios: 'always'`:
- * - `9001`: bag items come back `price_changed` with a unit `base` (and taxes) `priceIncreasePercent` above
- *   the offer's. An item whose original price already reaches `quantity` × the raised unit price has been
- *   accepted, so a later check is `valid`; no state is kept, so every host and every instance agrees.
+ * - `9001`: a check sees every bag offer `priceIncreasePercent` above the search price (taxes recomputed on
+ *   the raised base), so the price rule below answers `price_changed` with the raised unit price until the
+ *   item holds `quantity` × that price (the core accepted it), then `valid`. No state is kept, so every host
+ *   and every instance agrees, and a free (0) bag stays free.
  * - `9002`: every item, tickets included, is `unavailable`.
  * - `9003`: fulfillment fails.
  * - `9004`: the check answers with `delayMs` (default 5000), so items stay `checking` that long.
  *
- * Apart from the scenarios, a check re-prices nothing but does re-ask availability: an item whose offer no
- * longer exists, or is no longer available to its passenger (for instance, a passenger who has since
- * become a lap infant), comes back `unavailable` with the offer's reason. `attempt` changes nothing:
- * outcomes depend only on the trip and the items, so a retried check answers the same.
+ * A check finds the item's current offer by its `offer_key` (rebuilt from `product_details` when the caller
+ * has none) and compares:
+ * - availability: an offer that no longer exists (`no_longer_offered`), or is no longer available to the
+ *   item's passenger (for instance, one who has since become a lap infant), is `unavailable` with the
+ *   offer's reason; more units than the offer's limit are `quantity_limit`;
+ * - price: the item holds `quantity` units (core/pricing.ts), so its unit price is its original base over
+ *   `quantity`; when that differs from the current unit base (amount, currency or decimal places), the item
+ *   is `price_changed` with the current unit base and taxes. Taxes alone are not compared: they follow the
+ *   base.
+ * Outcomes depend only on the trip and the items, so a retried check answers the same.
  */
 import type {
-  RecheckResult, Supplier, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
+  RecheckResult, Supplier, SupplierItem, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
   SupplierTax, SupplierTrip,
 } from '../../ports.ts'
 import type { BagDetails, BasketItem, FareFamilyDetails, JourneyProductDetails, SeatDetails } from '../../schemas/basket.ts'
@@ -85,6 +107,37 @@ const isLapInfant = (p: Passenger): boolean => p.on_lap_of !== null && p.on_lap_
 const isMinor = (p: Passenger): boolean => p.type === 'child' || p.type === 'infant'
 const holdsInfant = (trip: SupplierTrip, p: Passenger): boolean => trip.passengers.some((q) => q.on_lap_of === p.passenger_id)
 
+/** Minimum age in an exit row; lap infants must be under `LAP_INFANT_MAX_AGE` at departure. */
+export const EXIT_ROW_MIN_AGE = 16
+export const LAP_INFANT_MAX_AGE = 2
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})/
+
+/**
+ * Whole years from `dateOfBirth` to the calendar date `on` (both read as `YYYY-MM-DD…`); null when either is
+ * missing or malformed. A 29 February birthday falls on 1 March in other years.
+ */
+export function ageOn(dateOfBirth: string | null | undefined, on: string): number | null {
+  const b = dateOfBirth ? ISO_DATE.exec(dateOfBirth) : null
+  const d = ISO_DATE.exec(on)
+  if (!b || !d) return null
+  const [by, bm, bd] = [Number(b[1]), Number(b[2]), Number(b[3])]
+  const [dy, dm, dd] = [Number(d[1]), Number(d[2]), Number(d[3])]
+  return dy - by - (dm < bm || (dm === bm && dd < bd) ? 1 : 0)
+}
+
+/** The local date of departure, as the segment's own offset gives it. */
+const departureDate = (segment: Segment): string => segment.departure_time.slice(0, 10)
+
+const youngerThan = (p: Passenger, years: number, on: string): boolean => {
+  const age = ageOn(p.date_of_birth, on)
+  return age !== null && age < years
+}
+const atLeast = (p: Passenger, years: number, on: string): boolean => {
+  const age = ageOn(p.date_of_birth, on)
+  return age !== null && age >= years
+}
+
 const normalise = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 function policyFor(ctx: Context, airline: string): AirlinePolicy {
@@ -122,6 +175,11 @@ function priced(policy: AirlinePolicy, type: ProductTypeName, base: number, limi
   return { available: true, base: money(policy, base), taxes: taxesFor(policy, type, base), quantity_limit: limit }
 }
 
+/** A benefit: on sale at 0, and nothing to tax. */
+function free(policy: AirlinePolicy, limit: number): SupplierPassengerOffer {
+  return { available: true, base: money(policy, 0), taxes: [], quantity_limit: limit }
+}
+
 function unavailable(reason: string): SupplierPassengerOffer {
   return { available: false, base: null, taxes: [], quantity_limit: 0, reason }
 }
@@ -146,9 +204,13 @@ function bagDetails(journeyId: string, bag: { checked: boolean; weight_kg: numbe
   }
 }
 
-/** The option a free piece is described by: the policy's first checked bag that anyone may buy. */
+/** The bag a loyalty tier gets free: the policy's cheapest checked bag that anyone may buy (the first on a tie). */
 function standardCheckedBag(policy: AirlinePolicy): BagOption | undefined {
-  return policy.bags.find((b) => b.checked && !b.infant_only)
+  let best: BagOption | undefined
+  for (const b of policy.bags) {
+    if (b.checked && !b.infant_only && b.price > 0 && (best === undefined || b.price < best.price)) best = b
+  }
+  return best
 }
 
 function hasFreeBagTier(policy: AirlinePolicy, p: Passenger): boolean {
@@ -185,13 +247,23 @@ function flightSeed(segment: Segment): string {
 
 // ---------------------------------------------------------------- search, per product type
 
-function bagProducts(ctx: Context, trip: SupplierTrip): SupplierProduct[] {
+interface SearchOptions {
+  /**
+   * Offer infant-only bags even when no passenger is a lap infant. A check needs them, so that an infant's
+   * bag whose passenger is no longer a lap infant is refused for that reason, not as no longer offered.
+   */
+  allInfantBags?: boolean
+}
+
+function bagProducts(ctx: Context, trip: SupplierTrip, opts: SearchOptions): SupplierProduct[] {
   const products: SupplierProduct[] = []
   const anyLapInfant = trip.passengers.some(isLapInfant)
   for (const journey of trip.journeys) {
     const jid = journey.journey_id
     const policy = journeyPolicy(ctx, journey)
     const family = journeyFamily(policy, journey) ?? policy.fare_families[0] ?? null
+    const first = journey.segments[0]
+    const departs = first ? departureDate(first) : null
 
     products.push({
       offer_key: `bag:${jid}:included_cabin`,
@@ -217,21 +289,9 @@ function bagProducts(ctx: Context, trip: SupplierTrip): SupplierProduct[] {
     }
 
     const loyaltyBag = standardCheckedBag(policy)
-    if (loyaltyBag && trip.passengers.some((p) => !isLapInfant(p) && hasFreeBagTier(policy, p))) {
-      products.push({
-        offer_key: `bag:${jid}:loyalty_checked`,
-        product_type: 'bag',
-        display_name: `Checked bag ${loyaltyBag.weight_kg} kg (frequent flyer benefit)`,
-        product_details: bagDetails(jid, loyaltyBag, 1),
-        included: true,
-        per_passenger: perPassenger(trip, (p) =>
-          isLapInfant(p) ? unavailable('lap_infant') : hasFreeBagTier(policy, p) ? unavailable('included') : unavailable('not_included')),
-      })
-    }
-
     for (const option of policy.bags) {
       // An infant-only bag nobody on the trip can buy would only clutter the offer.
-      if (option.infant_only && !anyLapInfant) continue
+      if (option.infant_only && !anyLapInfant && !opts.allInfantBags) continue
       products.push({
         offer_key: `bag:${jid}:${option.code}`,
         product_type: 'bag',
@@ -239,12 +299,15 @@ function bagProducts(ctx: Context, trip: SupplierTrip): SupplierProduct[] {
         product_details: bagDetails(jid, option, 1),
         per_passenger: perPassenger(trip, (p) => {
           if (isLapInfant(p)) {
+            // Two-year-olds need a seat of their own: nothing is sold to them as lap infants.
+            if (departs !== null && atLeast(p, LAP_INFANT_MAX_AGE, departs)) return unavailable('infant_age')
             const limit = Math.min(option.max_quantity, policy.lap_infant.max_quantity)
             return policy.lap_infant.bags.includes(option.code) && limit > 0
               ? priced(policy, 'bag', option.price, limit)
               : unavailable('lap_infant')
           }
           if (option.infant_only) return unavailable('infant_only')
+          if (option === loyaltyBag && hasFreeBagTier(policy, p)) return free(policy, option.max_quantity)
           return priced(policy, 'bag', option.price, option.max_quantity)
         }),
       })
@@ -261,6 +324,7 @@ function seatOffers(ctx: Context, trip: SupplierTrip): SupplierOffers {
       const sid = segment.segment_id
       const policy = policyFor(ctx, segment.marketing_airline)
       const layout = aircraftFor(ctx, segment)
+      const departs = departureDate(segment)
       const decks = buildCabin(layout, flightSeed(segment))
       seatmaps.push({
         segment_id: sid,
@@ -287,6 +351,7 @@ function seatOffers(ctx: Context, trip: SupplierTrip): SupplierOffers {
                   per_passenger: perPassenger(trip, (p) => {
                     if (isLapInfant(p)) return unavailable('lap_infant')
                     if (r.exit && (isMinor(p) || holdsInfant(trip, p))) return unavailable('exit_row')
+                    if (r.exit && youngerThan(p, EXIT_ROW_MIN_AGE, departs)) return unavailable('exit_row_age')
                     return priced(policy, 'seat', price, 1)
                   }),
                 })
@@ -353,11 +418,11 @@ function fareFamilyProducts(ctx: Context, trip: SupplierTrip): SupplierProduct[]
   return products
 }
 
-function searchOffers(ctx: Context, trip: SupplierTrip, types: readonly ProductTypeName[]): SupplierOffers {
+function searchOffers(ctx: Context, trip: SupplierTrip, types: readonly ProductTypeName[], opts: SearchOptions = {}): SupplierOffers {
   const products: SupplierProduct[] = []
   const seatmaps: SupplierSeatMap[] = []
   const wanted = new Set(types)
-  if (wanted.has('bag')) products.push(...bagProducts(ctx, trip))
+  if (wanted.has('bag')) products.push(...bagProducts(ctx, trip, opts))
   if (wanted.has('seat')) {
     const seats = seatOffers(ctx, trip)
     products.push(...seats.products)
@@ -436,20 +501,34 @@ function offerKeyFor(ctx: Context, trip: SupplierTrip, item: BasketItem): string
   }
 }
 
+/** Whether an item holding `quantity` units at `held` (their total) holds them at `unit` each. */
+function holdsUnitPrice(held: OriginalMoney, quantity: number, unit: OriginalMoney): boolean {
+  return held.currency === unit.currency && held.decimal_places === unit.decimal_places && held.amount === unit.amount * quantity
+}
+
 function createChecker(ctx: Context, trip: SupplierTrip) {
   // One search per product type per check, however many items share it.
   const searched = new Map<ProductTypeName, Map<string, SupplierProduct>>()
   const offers = (type: ProductTypeName): Map<string, SupplierProduct> => {
     let byKey = searched.get(type)
     if (!byKey) {
-      byKey = new Map(searchOffers(ctx, trip, [type]).products.map((p) => [p.offer_key, p]))
+      byKey = new Map(searchOffers(ctx, trip, [type], { allInfantBags: true }).products.map((p) => [p.offer_key, p]))
       searched.set(type, byKey)
     }
     return byKey
   }
   const scenariosOn = ctx.scenariosAlways || trip.sandbox
 
-  return (item: BasketItem): RecheckResult => {
+  /** What the airline asks for one unit now: the offer, raised on a `9001` flight for bags. */
+  const currentUnit = (item: BasketItem, product: SupplierProduct, segments: Segment[], offer: { base: OriginalMoney; taxes: SupplierTax[] }) => {
+    if (!(scenariosOn && item.product_type === 'bag' && offer.base.amount > 0 && onFlight(segments, SANDBOX_SCENARIOS.price_change))) return offer
+    const raised = Math.round((offer.base.amount * (100 + ctx.priceIncreasePercent)) / 100)
+    const journey = trip.journeys.find((j) => j.journey_id === str(product.product_details['journey_id']))
+    const policy = journey ? journeyPolicy(ctx, journey) : ctx.generic
+    return { base: { ...offer.base, amount: raised }, taxes: taxesFor(policy, 'bag', raised) }
+  }
+
+  return ({ item, offer_key }: SupplierItem): RecheckResult => {
     const id = item.basket_item_id
     const segments = itemSegments(trip, item)
     if (scenariosOn && onFlight(segments, SANDBOX_SCENARIOS.unavailable)) {
@@ -457,7 +536,7 @@ function createChecker(ctx: Context, trip: SupplierTrip) {
     }
     if (item.product_type === 'ticket') return { basket_item_id: id, outcome: 'valid' }
 
-    const key = offerKeyFor(ctx, trip, item)
+    const key = offer_key ?? offerKeyFor(ctx, trip, item)
     // Details the sandbox cannot map back to an offer are not its to judge.
     if (key === null) return { basket_item_id: id, outcome: 'valid' }
     const product = offers(item.product_type).get(key)
@@ -467,19 +546,16 @@ function createChecker(ctx: Context, trip: SupplierTrip) {
       ? product.per_passenger[passengerId]
       : Object.values(product.per_passenger).find((o) => o.available)
     if (!offer) return { basket_item_id: id, outcome: 'unavailable', reason: passengerId !== null ? 'unknown_passenger' : 'not_available' }
-    if (!offer.available || offer.base === null) return { basket_item_id: id, outcome: 'unavailable', reason: offer.reason ?? 'not_available' }
+    if (!offer.available || offer.base === null) {
+      // Only a lap infant could have bought an infant-only item: its passenger no longer is one.
+      const reason = offer.reason === 'infant_only' ? 'infant_age' : offer.reason ?? 'not_available'
+      return { basket_item_id: id, outcome: 'unavailable', reason }
+    }
     if (item.quantity > offer.quantity_limit) return { basket_item_id: id, outcome: 'unavailable', reason: 'quantity_limit' }
 
-    if (scenariosOn && item.product_type === 'bag' && onFlight(segments, SANDBOX_SCENARIOS.price_change)) {
-      const raised = Math.round((offer.base.amount * (100 + ctx.priceIncreasePercent)) / 100)
-      // The basket prices `quantity` units at once (core/pricing.ts), so the held unit price is a share of it.
-      const held = item.price.base.in_original_currency
-      const accepted = held.currency === offer.base.currency && held.amount >= raised * item.quantity
-      if (!accepted) {
-        const journey = trip.journeys.find((j) => j.journey_id === str(item.product_details['journey_id']))
-        const policy = journey ? journeyPolicy(ctx, journey) : ctx.generic
-        return { basket_item_id: id, outcome: 'price_changed', base: { ...offer.base, amount: raised }, taxes: taxesFor(policy, 'bag', raised) }
-      }
+    const current = currentUnit(item, product, segments, { base: offer.base, taxes: offer.taxes })
+    if (!holdsUnitPrice(item.price.base.in_original_currency, item.quantity, current.base)) {
+      return { basket_item_id: id, outcome: 'price_changed', base: { ...current.base }, taxes: current.taxes.map((t) => ({ ...t })) }
     }
     return { basket_item_id: id, outcome: 'valid' }
   }
@@ -516,15 +592,15 @@ export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Sup
       return searchOffers(ctx, trip, types)
     },
 
-    async recheck(trip, items, _attempt) {
+    async recheck(trip, items) {
       const check = createChecker(ctx, trip)
       const results = items.map(check)
       const slow = (ctx.scenariosAlways || trip.sandbox) &&
-        items.some((item) => onFlight(itemSegments(trip, item), SANDBOX_SCENARIOS.slow_check))
+        items.some(({ item }) => onFlight(itemSegments(trip, item), SANDBOX_SCENARIOS.slow_check))
       return slow ? { results, delayMs: ctx.checkDelayMs } : { results }
     },
 
-    async fulfill(trip, order, item) {
+    async fulfill(trip, order, { item }) {
       if ((ctx.scenariosAlways || trip.sandbox) && onFlight(itemSegments(trip, item), SANDBOX_SCENARIOS.fulfillment_fails)) {
         return { ok: false, reason: 'The airline rejected the booking (sandbox scenario 9003)' }
       }
