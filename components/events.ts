@@ -1,0 +1,24 @@
+/**
+ * The DOM events of the svc elements (all `bubbles` + `composed`). The SDK bridges them to the seller's
+ * callbacks; a page that imports the elements directly listens to them itself.
+ */
+import type { BasketChange, Display, ProductName } from '../sdk/types.ts'
+import type { SvcError } from '../sdk/errors.ts'
+
+export interface SvcLifecycleDetail { product: ProductName; display: Display }
+export interface SvcFailDetail extends SvcLifecycleDetail { error: SvcError }
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    /** The basket changed (an item added or removed, or an item's validity or price changed). */
+    'svc-basket-change': CustomEvent<BasketChange>
+    /** A product view has loaded its offers and is visible. */
+    'svc-load': CustomEvent<SvcLifecycleDetail>
+    /** The traveller closed a product dialog. */
+    'svc-modal-close': CustomEvent<SvcLifecycleDetail>
+    /** A product view could not load, or a change the traveller asked for was refused. */
+    'svc-fail': CustomEvent<SvcFailDetail>
+  }
+}
+
+export {}

@@ -1,0 +1,117 @@
+/**
+ * The SDK's HTTP client for one trip: Bearer access token, renewed before it expires (by the refresh token
+ * or the seller's `getAccessToken`), and API problems turned into `SvcError`s.
+ */
+import type { BasketChangeRequest } from '../core/schemas/basket.ts'
+import type { SearchSelection } from '../core/schemas/trip.ts'
+import type { Basket, Journey, Search, TripView } from './types.ts'
+import { SvcError } from './errors.ts'
+
+export interface BasketView { trip_state_hash: string; basket: Basket; journeys: Journey[] }
+
+export interface ClientOptions {
+  baseUrl: string
+  tripId: string
+  accessToken: string
+  refreshToken?: string
+  getAccessToken?: () => Promise<string>
+  /** Renew this long before the token expires. */
+  renewAheadMs?: number
+  fetch?: typeof fetch
+  now?: () => number
+}
+
+/** `exp` of a JWT, read without verifying (the server verifies; we only plan the renewal). */
+export function tokenExpiry(token: string): number | null {
+  try {
+    const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: number }
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : null
+  } catch {
+    return null
+  }
+}
+
+export class ApiClient {
+  readonly tripId: string
+  #base: string
+  #token: string
+  #refresh: string | undefined
+  #getAccessToken: (() => Promise<string>) | undefined
+  #renewing: Promise<void> | null = null
+  #ahead: number
+  #fetch: typeof fetch
+  #now: () => number
+
+  constructor(o: ClientOptions) {
+    this.tripId = o.tripId
+    this.#base = o.baseUrl.replace(/\/$/, '')
+    this.#token = o.accessToken
+    this.#refresh = o.refreshToken
+    this.#getAccessToken = o.getAccessToken
+    this.#ahead = o.renewAheadMs ?? 60_000
+    this.#fetch = o.fetch ?? ((...a) => fetch(...a))
+    this.#now = o.now ?? Date.now
+  }
+
+  get accessToken() { return this.#token }
+
+  getTrip() { return this.#call<TripView>('GET', '') }
+  getBasket() { return this.#call<BasketView>('GET', '/basket') }
+  startSearch(selection: SearchSelection) { return this.#call<{ search_id: string; status: string }>('POST', '/search', selection) }
+  getSearch(searchId: string) { return this.#call<Search>('GET', `/search/${encodeURIComponent(searchId)}`) }
+  addToBasket(lines: BasketChangeRequest) { return this.#call<BasketView>('PATCH', '/basket', lines) }
+  replaceBasket(lines: BasketChangeRequest) { return this.#call<BasketView>('PUT', '/basket', lines) }
+  removeItem(itemId: string) { return this.#call<BasketView>('DELETE', `/basket/${encodeURIComponent(itemId)}`) }
+  acceptItem(itemId: string) { return this.#call<BasketView>('POST', `/basket/${encodeURIComponent(itemId)}/accept`) }
+  checkBasket() { return this.#call<BasketView>('POST', '/basket/check') }
+
+  /** Renews the access token when it is about to expire; concurrent callers share one renewal. */
+  async ensureFreshToken(): Promise<void> {
+    const exp = tokenExpiry(this.#token)
+    if (exp === null || exp - this.#now() > this.#ahead) return
+    if (!this.#refresh && !this.#getAccessToken) return
+    this.#renewing ??= this.#renew().finally(() => { this.#renewing = null })
+    return this.#renewing
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#getAccessToken) {
+      this.#token = await this.#getAccessToken()
+      return
+    }
+    const res = await this.#send('POST', `${this.#base}/v2.2/refresh_token`, { refresh_token: this.#refresh }, false)
+    const body = (await res.json()) as { trip_access_token: string; refresh_token: string }
+    this.#token = body.trip_access_token
+    this.#refresh = body.refresh_token
+  }
+
+  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    await this.ensureFreshToken()
+    let res = await this.#send(method, `${this.#base}/v2.2/trip/${encodeURIComponent(this.tripId)}${path}`, body, true).catch((e: unknown) => e as SvcError)
+    // A token that expired anyway (a sleeping laptop) is renewed once and the call retried.
+    if (res instanceof SvcError && res.apiCode === 'token_expired' && (this.#refresh || this.#getAccessToken)) {
+      await (this.#renewing ??= this.#renew().finally(() => { this.#renewing = null }))
+      res = await this.#send(method, `${this.#base}/v2.2/trip/${encodeURIComponent(this.tripId)}${path}`, body, true)
+    }
+    if (res instanceof SvcError) throw res
+    return (await res.json()) as T
+  }
+
+  async #send(method: string, url: string, body: unknown, auth: boolean): Promise<Response> {
+    let res: Response
+    try {
+      res = await this.#fetch(url, {
+        method,
+        headers: { ...(auth ? { authorization: `Bearer ${this.#token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    } catch (cause) {
+      throw new SvcError('network', 'The ancillaries service could not be reached.', { cause })
+    }
+    if (res.ok) return res
+    let problem: { code?: string; detail?: string } = {}
+    try { problem = (await res.json()) as typeof problem } catch { /* not a problem body */ }
+    const code = res.status === 401 ? 'unauthorized' : res.status === 404 ? 'not_found' : res.status >= 500 ? 'internal' : 'rejected'
+    throw new SvcError(code, problem.detail ?? `The service answered ${res.status}.`, { apiCode: problem.code, status: res.status })
+  }
+}

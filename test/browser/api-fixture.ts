@@ -1,0 +1,61 @@
+/**
+ * The real API for browser tests: the Fastify app over the memory store and the sandbox airline, on its
+ * own port, with CORS for the test page's origin (as a seller's page would call it). The test runner
+ * serves `/__fixture/trip`, which creates a trip the way a seller's backend would and hands the page
+ * its id and tokens.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { buildApp } from '../../server/app.ts'
+import { createCore } from '../../core/service.ts'
+import { MemoryStore } from '../../core/store/memory.ts'
+import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
+import { tripPayload } from '../helpers/build.ts'
+import type { TripCreateRequest } from '../../core/schemas/trip.ts'
+
+export interface FixtureOptions {
+  /** marketing_flight_number of every segment (sandbox scenarios 9001–9004). */
+  flight?: string
+  /** Access-token lifetime in seconds (token renewal tests). */
+  accessTtl?: number
+  passengers?: TripCreateRequest['passengers']
+  language?: string
+  currency?: string
+  /** Search every product type (default), or none. */
+  search?: boolean
+}
+
+export async function startTestApi(pageOrigin: string) {
+  const store = new MemoryStore()
+  const core = createCore({
+    store, supplier: createSandboxSupplier(), clock: { now: () => new Date() },
+    ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
+  })
+  await core.ensureSigningKey()
+  const { seller, apiKey } = await core.createSeller({ name: 'Browser tests', origins: [pageOrigin], sandbox: true })
+  const app = await buildApp({ core, store, logger: false, rateLimit: { max: 100_000, timeWindow: 60_000 } })
+  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' })
+  // The in-process worker of `npm start`, here as a timer: checks and fulfillment progress on their own.
+  const worker = setInterval(() => { core.drainJobs().catch(() => {}) }, 200)
+
+  async function createTrip(o: FixtureOptions = {}) {
+    const payload = tripPayload(new Date(), {
+      search: o.search === false ? undefined : { bag: { search: true }, seat: { search: true }, priority_boarding: { search: true }, automatic_check_in: { search: true }, fare_family_upsell: { search: true } },
+      ...(o.passengers ? { passengers: o.passengers } : {}),
+      ...(o.language ? { language: o.language } : {}),
+      ...(o.currency ? { currency: o.currency } : {}),
+    })
+    if (o.flight) for (const t of payload.tickets) for (const j of t.journeys) for (const s of j.segments) s.marketing_flight_number = o.flight
+    const trip = await core.createTrip({ kind: 'api_key', seller }, payload)
+    const accessToken = o.accessTtl ? await core.tokens.sign('trip_access', seller.seller_id, o.accessTtl, trip.trip_id) : trip.trip_access_token!
+    return { baseUrl, apiKey, tripId: trip.trip_id, accessToken, refreshToken: trip.refresh_token! }
+  }
+
+  return {
+    baseUrl,
+    createTrip,
+    async close() {
+      clearInterval(worker)
+      await app.close()
+    },
+  }
+}

@@ -1,0 +1,48 @@
+// Browser tests in Debian's Chromium (no browser download): components, the SDK from its built bundle,
+// against the real API started here. Run with `npm run test:browser` (tsx loads our TypeScript).
+import { esbuildPlugin } from '@web/dev-server-esbuild'
+import { chromeLauncher } from '@web/test-runner-chrome'
+import { startTestApi } from './test/browser/api-fixture.ts'
+
+const PORT = 8765
+const api = await startTestApi(`http://localhost:${PORT}`)
+
+/** GET /__fixture/trip?flight=9001&accessTtl=5 → { baseUrl, tripId, accessToken, refreshToken } */
+const fixtures = {
+  name: 'svc-fixtures',
+  async serve(ctx) {
+    if (ctx.path !== '/__fixture/trip') return undefined
+    const q = Object.fromEntries(new URLSearchParams(ctx.querystring))
+    const opts = {
+      ...(q.flight ? { flight: q.flight } : {}),
+      ...(q.accessTtl ? { accessTtl: Number(q.accessTtl) } : {}),
+      ...(q.language ? { language: q.language } : {}),
+      ...(q.currency ? { currency: q.currency } : {}),
+      ...(q.passengers ? { passengers: JSON.parse(q.passengers) } : {}),
+      ...(q.search === 'false' ? { search: false } : {}),
+    }
+    return { body: JSON.stringify(await api.createTrip(opts)), type: 'application/json' }
+  },
+  async serverStop() { await api.close() },
+}
+
+export default {
+  files: process.env.WTR_FILES ? process.env.WTR_FILES.split(',') : ['test/browser/**/*.test.ts'],
+  port: PORT,
+  hostname: 'localhost',
+  nodeResolve: true,
+  concurrency: 1,
+  testsFinishTimeout: 5 * 60_000,
+  testFramework: { config: { timeout: 15_000 } },
+  plugins: [
+    fixtures,
+    // es2022 keeps our legacy decorators transformed (esnext would hand them to Chromium raw).
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
+  ],
+  browsers: [chromeLauncher({
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  })],
+}
