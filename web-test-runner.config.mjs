@@ -4,7 +4,16 @@ import { esbuildPlugin } from '@web/dev-server-esbuild'
 import { chromeLauncher } from '@web/test-runner-chrome'
 import { startTestApi } from './test/browser/api-fixture.ts'
 
-const PORT = 8765
+import { createServer } from 'node:net'
+
+/** A free port, so several test runs on one machine never collide; the API allows exactly this origin. */
+const freePort = () => new Promise((resolve, reject) => {
+  const srv = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+    const { port } = srv.address()
+    srv.close(() => resolve(port))
+  })
+})
+const PORT = Number(process.env.WTR_PORT) || await freePort()
 const api = await startTestApi(`http://localhost:${PORT}`)
 
 /** GET /__fixture/trip?flight=9001&accessTtl=5 → { baseUrl, tripId, accessToken, refreshToken } */
