@@ -24,6 +24,18 @@ export interface CoreConfig {
 }
 
 export type JobKind = 'basket_check' | 'fulfill_order' | 'webhook'
+
+/** What one run of the job runner did, for the worker's log (ids and outcome only, never a payload). */
+export interface JobReport {
+  job_id: string
+  kind: string
+  attempt: number
+  max_attempts: number
+  /** done; waiting (the supplier's answer is not ready); retry (failed, will run again); dead (given up); lease_lost. */
+  outcome: 'done' | 'waiting' | 'retry' | 'dead' | 'lease_lost'
+  error?: string
+  retry_at?: string
+}
 export const JOB_KINDS: JobKind[] = ['basket_check', 'fulfill_order', 'webhook']
 
 export const defaultConfig: CoreConfig = {
@@ -452,28 +464,33 @@ export class Core {
    * was due. A worker that dies mid-job loses nothing: the lease lapses and another run picks the job up,
    * and every step below is safe to repeat (orders move only forward; the supplier books once per order).
    */
-  async processNextJob(kinds: JobKind[] = JOB_KINDS): Promise<boolean> {
+  async processNextJob(kinds: JobKind[] = JOB_KINDS): Promise<JobReport | null> {
     const job = await this.#store.claimJob(kinds, this.#clock.now(), this.config.jobLeaseMs)
-    if (!job) return false
+    if (!job) return null
     const lease = job.locked_until!
+    const report = (outcome: JobReport['outcome'], kept: boolean, extra: { error?: string; retry_at?: Date | null } = {}): JobReport => ({
+      job_id: job.job_id, kind: job.kind, attempt: job.attempts, max_attempts: job.max_attempts,
+      // A lapsed lease means another worker re-claimed the job: this run's outcome was not recorded.
+      outcome: kept ? outcome : 'lease_lost',
+      ...(extra.error ? { error: extra.error } : {}),
+      ...(extra.retry_at ? { retry_at: extra.retry_at.toISOString() } : {}),
+    })
     try {
       if (job.attempts > job.max_attempts) {
         // A previous run gave up but died before recording it.
         await this.#giveUp(job)
-        await this.#store.failJob(job.job_id, lease, job.last_error ?? 'gave up', null)
-        return true
+        return report('dead', await this.#store.failJob(job.job_id, lease, job.last_error ?? 'gave up', null), { error: job.last_error ?? 'gave up' })
       }
       const retryAt = await this.#run(job)
-      if (retryAt) await this.#store.failJob(job.job_id, lease, 'waiting for the supplier', retryAt)
-      else await this.#store.completeJob(job.job_id, lease)
+      if (retryAt) return report('waiting', await this.#store.failJob(job.job_id, lease, 'waiting for the supplier', retryAt), { retry_at: retryAt })
+      return report('done', await this.#store.completeJob(job.job_id, lease))
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e)
+      const error = e instanceof Error ? e.message : String(e)
       const last = job.attempts >= job.max_attempts
       if (last) await this.#giveUp(job)
       const retryAt = last ? null : new Date(this.#clock.now().getTime() + backoffMs(job.attempts, this.config.backoffBaseMs, this.config.backoffCapMs))
-      await this.#store.failJob(job.job_id, lease, message, retryAt)
+      return report(last ? 'dead' : 'retry', await this.#store.failJob(job.job_id, lease, error, retryAt), { error, retry_at: retryAt })
     }
-    return true
   }
 
   /** Runs every job that is due now (tests, and hosts without a background worker). */

@@ -15,6 +15,8 @@
  *   TRUST_PROXY                unset/false; true; a hop count; or comma-separated proxy addresses/CIDRs.
  *                              Needed behind a load balancer so the client address (the rate-limit key
  *                              for calls without credentials) is the real one.
+ *   WORKER                     on (default): run the job worker in the server process; off: run it apart
+ *                              with `npm run worker` (as many as wanted, on the same DATABASE_URL)
  */
 
 export interface ServerConfig {
@@ -28,6 +30,8 @@ export interface ServerConfig {
   rateLimitMax: number
   rateLimitWindowMs: number
   trustProxy: boolean | number | string[]
+  /** Run the job worker inside `npm start` (WORKER=on, the default). */
+  worker: boolean
 }
 
 export class ConfigError extends Error {
@@ -94,6 +98,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     else problems.push(`TRUST_PROXY must be true, false, a hop count, or comma-separated addresses/CIDRs, got ${JSON.stringify(tp)}`)
   }
 
+  const workerValue = (value('WORKER') ?? 'on').toLowerCase()
+  if (workerValue !== 'on' && workerValue !== 'off') problems.push(`WORKER must be on or off, got ${JSON.stringify(workerValue)}`)
+  const worker = workerValue !== 'off'
+
   if (problems.length) throw new ConfigError(problems)
-  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy }
+  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker }
 }

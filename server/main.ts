@@ -1,11 +1,12 @@
 /**
- * `npm start`: opens the database, makes sure a signing key and (for demos) a sandbox seller exist, and
- * serves the API until SIGINT/SIGTERM, when it stops accepting requests, finishes those in flight and
- * closes the database.
+ * `npm start`: opens the database, makes sure a signing key and (for demos) a sandbox seller exist, runs the
+ * job worker in-process (unless WORKER=off), and serves the API until SIGINT/SIGTERM, when it stops
+ * accepting requests, finishes those in flight and the job in hand, and closes the database.
  */
 import { buildApp } from './app.ts'
 import { loadConfig, ConfigError, type ServerConfig } from './config.ts'
 import { startCore } from './bootstrap.ts'
+import { startWorker, type Worker } from './worker.ts'
 import type { Core } from '../core/service.ts'
 
 interface DemoSeller { name: string; apiKey: string; created: boolean }
@@ -42,6 +43,9 @@ function banner(config: ServerConfig, demo: DemoSeller | null): string {
     `  Docs       ${base}/docs`,
     `  OpenAPI    ${base}/v2.2/openapi.json`,
     `  Health     ${base}/healthz`,
+    `  Worker     ${config.worker ? 'in this process (WORKER=off to run it apart: npm run worker)' : 'off here (WORKER=off): run npm run worker'}`,
+    ...(!config.worker && ['memory:', 'sqlite::memory:'].includes(config.databaseUrl)
+      ? ['  Warning    an in-process database with WORKER=off: no worker can reach its jobs (checks stay checking)'] : []),
   ]
   if (demo) {
     lines.push(
@@ -82,6 +86,8 @@ async function main() {
   if (config.port === 0 && address && typeof address === 'object') config.port = address.port
   // After listen, so the demo seller's own origins name the real port (PORT=0 picks one).
   const demo = await ensureDemoSeller(core, config)
+  // After listen: a server that cannot bind has no business taking jobs.
+  const worker: Worker | null = config.worker ? startWorker({ core, log: app.log.child({ component: 'worker' }) }) : null
   console.log(banner(config, demo))
 
   let stopping = false
@@ -98,7 +104,8 @@ async function main() {
     }, 10_000)
     force.unref()
     try {
-      await app.close()
+      // The worker finishes the job in hand while the server drains its requests.
+      await Promise.all([app.close(), worker?.stop()])
       await store.close()
       process.exit(0)
     } catch (err) {

@@ -8,7 +8,7 @@ import { operations, type Operation } from '../../core/api/operations.ts'
 import {
   build, basic, bearer, body, assertProblem, createTrip, tripPayload, type Built, type CreatedTrip,
 } from '../helpers/build.ts'
-import { readSearch, checkedBag, changeBasket } from '../helpers/flows.ts'
+import { readSearch, checkedBag, changeBasket, readBasket, fulfillRequest } from '../helpers/flows.ts'
 
 type Credential = 'api_key' | 'creation_token' | 'access_token' | 'none' | 'other_trip_token' | 'other_seller_key'
 const CREDENTIALS: Credential[] = ['api_key', 'creation_token', 'access_token', 'none', 'other_trip_token', 'other_seller_key']
@@ -54,6 +54,34 @@ const EXAMPLES: Record<string, ExampleFactory> = {
     const item = Object.values<{ basket_item_id: string; product_id: string }>(body(res).basket).find((i) => i.product_id === bag.product_id)!
     return { method: 'DELETE', url: `/v2.2/trip/${trip.trip_id}/basket/${item.basket_item_id}` }
   },
+  checkBasket: async (_t, trip) => ({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/basket/check` }),
+  acceptItem: async (t, trip) => {
+    // A qualifying loyalty tier makes p1's bag cheaper: price_changed, ready to accept.
+    const bag = checkedBag(await readSearch(t, trip))
+    const res = await changeBasket(t, trip, 'PATCH', [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
+    const item = Object.values<{ basket_item_id: string; product_id: string }>(body(res).basket).find((i) => i.product_id === bag.product_id)!
+    await t.app.inject({
+      method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) },
+      payload: { passengers: [{ passenger_id: 'p1', loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '1', tier_name: 'Gold' }] }] },
+    })
+    await t.core.drainJobs()
+    return { method: 'POST', url: `/v2.2/trip/${trip.trip_id}/basket/${item.basket_item_id}/accept` }
+  },
+  fulfill: async (t, trip) => ({
+    method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, payload: fulfillRequest(trip, (await readBasket(t, trip)).trip_state_hash),
+  }),
+  createSubscription: async () => ({
+    method: 'POST', url: '/v2.2/callback_subscription',
+    payload: { delivery_method: 'http', target: 'https://hooks.shop.example/svc', event_name: 'order_status_changed' },
+  }),
+  listSubscriptions: async () => ({ method: 'GET', url: '/v2.2/callback_subscription' }),
+  deleteSubscription: async (t) => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v2.2/callback_subscription', headers: { authorization: basic(t.apiKey) },
+      payload: { delivery_method: 'http', target: 'https://hooks.shop.example/svc', event_name: 'fulfillment_completed' },
+    })
+    return { method: 'DELETE', url: `/v2.2/callback_subscription/${body(res).subscription_id}` }
+  },
   refreshToken: async (_t, trip) => ({ method: 'POST', url: '/v2.2/refresh_token', payload: { refresh_token: trip.refresh_token } }),
   jwks: async () => ({ method: 'GET', url: '/v2.2/.well-known/jwks.json' }),
 }
@@ -88,7 +116,9 @@ describe('auth matrix: every operation × every kind of credential', () => {
 
   for (const op of operations) {
     for (const kind of CREDENTIALS) {
-      const expected = MATRIX[op.auth][kind]
+      // Another seller's API key finds neither this seller's trips nor its subscriptions.
+      const owned = op.auth === 'api_key' && /:(trip_id|subscription_id)/.test(op.path)
+      const expected = owned && kind === 'other_seller_key' ? 404 : MATRIX[op.auth][kind]
       test(`${op.id} (${op.auth}) with ${kind} → ${expected === 'ok' ? Object.keys(op.responses)[0] : expected}`, async () => {
         const example = EXAMPLES[op.id]
         if (!example) return // reported by the coverage test above
@@ -103,7 +133,7 @@ describe('auth matrix: every operation × every kind of credential', () => {
         if (expected === 'ok') {
           const success = Object.keys(op.responses).map(Number)
           assert.ok(success.includes(res.statusCode), `expected ${success}, got ${res.statusCode}: ${res.body}`)
-          assert.match(String(res.headers['content-type']), /^application\/json/)
+          if (res.statusCode !== 204) assert.match(String(res.headers['content-type']), /^application\/json/)
         } else {
           assertProblem(res, expected, expected === 401 ? 'unauthorized' : expected === 403 ? 'forbidden' : 'not_found')
         }

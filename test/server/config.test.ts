@@ -14,17 +14,19 @@ test('defaults: loopback on 3000, SQLite under ./data, spec token lifetimes left
   assert.equal(c.rateLimitMax, 600)
   assert.equal(c.rateLimitWindowMs, 60_000)
   assert.equal(c.trustProxy, false)
+  assert.equal(c.worker, true, 'npm start runs the job worker unless told otherwise')
 })
 
 test('every variable is read', () => {
   const c = loadConfig({
     PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u:p@db/svc', SVC_DEMO_API_KEY: 'svc_test_demo_key_123',
     LOG_LEVEL: 'DEBUG', ACCESS_TOKEN_TTL_SECONDS: '300', REFRESH_TOKEN_TTL_SECONDS: '900', RATE_LIMIT_MAX: '50',
-    RATE_LIMIT_WINDOW_SECONDS: '10', TRUST_PROXY: '10.0.0.0/8, 192.168.0.1',
+    RATE_LIMIT_WINDOW_SECONDS: '10', TRUST_PROXY: '10.0.0.0/8, 192.168.0.1', WORKER: 'off',
   })
   assert.deepEqual(c, {
     port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db/svc', demoApiKey: 'svc_test_demo_key_123', logLevel: 'debug',
     accessTokenTtl: 300, refreshTokenTtl: 900, rateLimitMax: 50, rateLimitWindowMs: 10_000, trustProxy: ['10.0.0.0/8', '192.168.0.1'],
+    worker: false,
   })
   assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
   assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
@@ -34,12 +36,12 @@ test('bad values are all reported at once, naming the variable', () => {
   try {
     loadConfig({
       PORT: 'http', DATABASE_URL: 'mysql://x', SVC_DEMO_API_KEY: 'short:key', LOG_LEVEL: 'loud',
-      ACCESS_TOKEN_TTL_SECONDS: '-5', RATE_LIMIT_MAX: '0', TRUST_PROXY: 'everyone',
+      ACCESS_TOKEN_TTL_SECONDS: '-5', RATE_LIMIT_MAX: '0', TRUST_PROXY: 'everyone', WORKER: 'maybe',
     })
     assert.fail('expected a ConfigError')
   } catch (e) {
     assert.ok(e instanceof ConfigError)
-    for (const name of ['PORT', 'DATABASE_URL', 'SVC_DEMO_API_KEY', 'LOG_LEVEL', 'ACCESS_TOKEN_TTL_SECONDS', 'RATE_LIMIT_MAX', 'TRUST_PROXY']) {
+    for (const name of ['PORT', 'DATABASE_URL', 'SVC_DEMO_API_KEY', 'LOG_LEVEL', 'ACCESS_TOKEN_TTL_SECONDS', 'RATE_LIMIT_MAX', 'TRUST_PROXY', 'WORKER']) {
       assert.ok(e.problems.some((p) => p.startsWith(name)), `${name} reported: ${e.message}`)
     }
     assert.ok(!e.message.includes('mysql://x'), 'a database URL may hold a password; only its start is echoed')

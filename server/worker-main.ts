@@ -1,0 +1,58 @@
+/**
+ * `npm run worker`: the job worker alone, for deployments that run the API with WORKER=off and scale the
+ * two apart. Same configuration as `npm start` (DATABASE_URL, LOG_LEVEL, token lifetimes). On SIGINT or
+ * SIGTERM it finishes the job in hand, closes the database and exits 0.
+ */
+import { loadConfig, ConfigError, type ServerConfig } from './config.ts'
+import { startCore } from './bootstrap.ts'
+import pino from 'pino'
+import { startWorker } from './worker.ts'
+
+async function main() {
+  let config: ServerConfig
+  try {
+    config = loadConfig()
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message)
+      process.exit(2)
+    }
+    throw e
+  }
+  if (config.databaseUrl === 'memory:' || config.databaseUrl === 'sqlite::memory:') {
+    console.error('DATABASE_URL names an in-process database: a separate worker would never see the API\'s jobs. Use sqlite:PATH or postgres://…, or run the worker inside npm start.')
+    process.exit(2)
+  }
+
+  // The same logger and JSON lines as the API process (Fastify logs through pino).
+  const log = pino({ level: config.logLevel, base: { pid: process.pid, component: 'worker' } })
+  const { store, core } = await startCore(config)
+  const worker = startWorker({ core, log })
+
+  let stopping = false
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130) // a second Ctrl-C means "now"
+    stopping = true
+    log.info({ signal }, 'shutting down')
+    const force = setTimeout(() => {
+      log.warn({}, 'the job in hand took longer than 15 s to finish; exiting (its lease lets another worker redo it)')
+      process.exit(1)
+    }, 15_000)
+    force.unref()
+    try {
+      await worker.stop()
+      await store.close()
+      process.exit(0)
+    } catch (err) {
+      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'shutdown failed')
+      process.exit(1)
+    }
+  }
+  process.on('SIGINT', (s) => { void stop(s) })
+  process.on('SIGTERM', (s) => { void stop(s) })
+}
+
+main().catch((err) => {
+  console.error('The worker could not start:', err instanceof Error ? err.message : err)
+  process.exit(1)
+})

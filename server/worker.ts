@@ -1,0 +1,90 @@
+/**
+ * The job worker: runs the core's durable jobs (basket checks, fulfillment orders, webhook deliveries)
+ * one at a time, in this process. `npm start` runs one beside the API unless WORKER=off; `npm run worker`
+ * (worker-main.ts) runs one alone. Any number may run against one database: a job is claimed under a lease,
+ * and a worker that dies mid-job leaves it to be claimed again when the lease lapses.
+ */
+import type { Core, JobReport } from '../core/service.ts'
+
+/** The part of a pino / Fastify logger the worker uses. */
+export interface WorkerLog {
+  debug(obj: object, msg: string): void
+  info(obj: object, msg: string): void
+  warn(obj: object, msg: string): void
+}
+
+export interface WorkerOptions {
+  core: Core
+  log: WorkerLog
+  /** Wait before polling again when no job was due (default 250 ms). */
+  pollMs?: number
+  /**
+   * Longest wait between polls: an empty queue is polled ever less often, doubling from `pollMs` up to this
+   * (default 1000 ms); a failure of the job runner itself (the database unreachable) waits this long.
+   */
+  idleMs?: number
+}
+
+export interface Worker {
+  /** Stops polling, lets the job in hand finish, and resolves when the loop has ended. Safe to call twice. */
+  stop(): Promise<void>
+}
+
+export function startWorker(opts: WorkerOptions): Worker {
+  const { core, log } = opts
+  const pollMs = opts.pollMs ?? 250
+  const idleMs = Math.max(pollMs, opts.idleMs ?? 1000)
+
+  let stopping = false
+  let wake: (() => void) | null = null
+  const sleep = (ms: number) => new Promise<void>((resolve) => {
+    const timer = setTimeout(() => { wake = null; resolve() }, ms)
+    wake = () => { clearTimeout(timer); wake = null; resolve() }
+  })
+
+  const loop = (async () => {
+    let wait = pollMs
+    while (!stopping) {
+      let report: JobReport | null
+      try {
+        report = await core.processNextJob()
+      } catch (err) {
+        // processNextJob records a job's own failure in the store; what reaches here is the store failing.
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'the job runner failed; retrying')
+        if (!stopping) await sleep(idleMs)
+        continue
+      }
+      if (report) { logReport(log, report); wait = pollMs; continue }
+      if (!stopping) await sleep(wait)
+      wait = Math.min(idleMs, wait * 2)
+    }
+  })()
+
+  log.info({ poll_ms: pollMs, idle_ms: idleMs }, 'job worker started')
+  let stopped: Promise<void> | null = null
+  return {
+    stop() {
+      stopped ??= (async () => {
+        stopping = true
+        wake?.()
+        await loop
+        log.info({}, 'job worker stopped')
+      })()
+      return stopped
+    },
+  }
+}
+
+const MESSAGES: Record<JobReport['outcome'], string> = {
+  done: 'job done',
+  waiting: 'job waiting for the supplier',
+  retry: 'job failed; will retry',
+  dead: 'job given up (dead)',
+  lease_lost: 'job finished after its lease lapsed; another worker owns it now',
+}
+
+/** Routine outcomes at debug, the ones an operator should see at warn. */
+function logReport(log: WorkerLog, r: JobReport) {
+  const level = r.outcome === 'done' || r.outcome === 'waiting' ? 'debug' : 'warn'
+  log[level]({ ...r }, MESSAGES[r.outcome])
+}
