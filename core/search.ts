@@ -51,6 +51,13 @@ export async function runSearch(trip: TripRecord, types: ProductTypeName[], deps
     return { ...record, status: 'failed' }
   }
   const idOf = new Map<string, string>()
+  // Seats share a few zone prices: price each distinct offer once (exact BigInt pricing is not free).
+  const priced = new Map<string, ReturnType<typeof priceFor>>()
+  const unitPrice = (type: ProductTypeName, o: SupplierPassengerOffer) => {
+    const key = `${type}\u0000${JSON.stringify(o.base)}\u0000${JSON.stringify(o.taxes)}`
+    if (!priced.has(key)) priced.set(key, priceFor(trip, type, o, 1))
+    return priced.get(key)!
+  }
   for (const p of offers.products) {
     const product_id = await uuidFromHash(`${trip.trip_id}\u0000${p.offer_key}`)
     idOf.set(p.offer_key, product_id)
@@ -59,7 +66,7 @@ export async function runSearch(trip: TripRecord, types: ProductTypeName[], deps
     for (const [pid, o] of Object.entries(p.per_passenger)) {
       price_and_availability[pid] = {
         available: o.available,
-        price: o.available ? priceFor(trip, p.product_type, o, 1) : null,
+        price: o.available ? unitPrice(p.product_type, o) : null,
         quantity_limit: o.available ? o.quantity_limit : 0,
         ...(o.reason ? { reason: o.reason } : {}),
       }

@@ -67,7 +67,7 @@ export type Principal =
   | { kind: 'creation_token'; seller: SellerRecord }
   | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string }
 
-import type { JobRecord, SubscriptionRecord, TripRecord, Versioned } from './ports.ts'
+import type { JobRecord, SearchRecord, SubscriptionRecord, TripRecord, Versioned } from './ports.ts'
 import type { OperationResult, AuthRule } from './api/operations.ts'
 import { ProblemError } from './errors.ts'
 import { validate } from './validate.ts'
@@ -88,6 +88,7 @@ import { backoffMs, fetchSender, signatureHeader } from './webhooks.ts'
 type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[] }
 
 const MAX_RETRIES = 8
+const SEARCH_CACHE = 256
 
 export class Core {
   readonly config: CoreConfig
@@ -98,6 +99,7 @@ export class Core {
   readonly #ids: Ids
   readonly #webhooks: WebhookSender
   #origins: { at: number; set: Set<string> } | null = null
+  #searches = new Map<string, SearchRecord>()
 
   constructor(deps: CoreDeps) {
     this.config = { ...defaultConfig, ...deps.config }
@@ -329,7 +331,7 @@ export class Core {
 
   async getSearch(p: Principal, tripId: string, searchId: string) {
     await this.#load(p, tripId)
-    const s = await this.#store.getSearch(searchId)
+    const s = await this.#search(searchId)
     if (!s || s.trip_id !== tripId) throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
     return { search_id: s.search_id, status: s.status, results: s.results }
   }
@@ -399,6 +401,20 @@ export class Core {
   /** A browser keeps the token it has (renewal is the refresh endpoint's job); a backend gets a fresh one. */
   async #accessTokenFor(p: Principal, trip: TripRecord) {
     return p.kind === 'access_token' ? p.token : this.tokens.sign('trip_access', trip.seller_id, this.config.accessTokenTtl, trip.trip_id)
+  }
+
+  /**
+   * A search never changes once stored, so the parsed record is kept (a few hundred KB with seat maps;
+   * re-reading it for every basket change was most of a change's cost). Bounded, oldest out first.
+   */
+  async #search(searchId: string): Promise<SearchRecord | undefined> {
+    const hit = this.#searches.get(searchId)
+    if (hit) return hit
+    const s = await this.#store.getSearch(searchId)
+    if (!s || s.status === 'in_progress') return s
+    this.#searches.set(searchId, s)
+    if (this.#searches.size > SEARCH_CACHE) this.#searches.delete(this.#searches.keys().next().value!)
+    return s
   }
 
   /** Loads a trip the caller may see; another seller's trip does not exist for it (404, so ids leak nothing). */
@@ -560,7 +576,7 @@ export class Core {
 
   async #changeBasket(p: Principal, tripId: string, change: (t: TripRecord, s: Awaited<ReturnType<Store['getSearch']>>, ctx: basket.BasketContext) => TripRecord) {
     const trip = await this.#mutate(p, tripId, async (t) => {
-      const search = t.search_id ? await this.#store.getSearch(t.search_id) : undefined
+      const search = t.search_id ? await this.#search(t.search_id) : undefined
       return change(t, search, { now: this.#clock.now(), holdWindow: this.config.holdWindow, newId: () => this.#ids.uuid() })
     })
     return basketView(trip, this.#clock.now())
