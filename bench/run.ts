@@ -1,4 +1,6 @@
 /** `npm run bench [-- api|size]`: runs the benchmarks and prints their figures. */
+export {}
+
 const which = process.argv.slice(2)
 const want = (name: string) => which.length === 0 || which.includes(name)
 if (want('api')) await (await import('./api-load.ts')).apiLoad()
