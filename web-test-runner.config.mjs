@@ -35,6 +35,16 @@ const fixtures = {
   async serverStop() { await api.close() },
 }
 
+/**
+ * test/browser/fixtures/csp*.html: a seller page under a strict Content-Security-Policy header, as many
+ * checkouts have; the SDK must work there (no eval, no inline script or style; Lit adopts stylesheets).
+ */
+const STRICT_CSP = "default-src 'self'; script-src 'self'; connect-src *; style-src 'self'"
+const strictCsp = async (ctx, next) => {
+  await next()
+  if (/^\/test\/browser\/fixtures\/csp[^/]*\.html$/.test(ctx.path)) ctx.set('Content-Security-Policy', STRICT_CSP)
+}
+
 export default {
   files: process.env.WTR_FILES ? process.env.WTR_FILES.split(',') : ['test/browser/**/*.test.ts'],
   port: PORT,
@@ -43,6 +53,7 @@ export default {
   concurrency: 1,
   testsFinishTimeout: 5 * 60_000,
   testFramework: { config: { timeout: 15_000 } },
+  middleware: [strictCsp],
   plugins: [
     fixtures,
     // es2022 keeps our legacy decorators transformed (esnext would hand them to Chromium raw).

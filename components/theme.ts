@@ -80,3 +80,60 @@ export const tokens = css`
 `
 
 export const themeCss = (theme: Theme = {}) => unsafeCSS(themeSheet(theme))
+
+/**
+ * The tokens as read by an element that may sit inside another svc element. `tokens` above declares the
+ * `--svc-*` defaults on every `:host`, so a nested element would reset the theme that `<svc-upsell>` (or
+ * the seller's CSS) set on an ancestor. These rules declare nothing under `--svc-*`: each element reads
+ * the inherited token with the same default as fallback into a private `--_*` alias and styles itself
+ * with the alias. A theme set anywhere above therefore reaches every nested element.
+ */
+export const tokenVars = css`
+  :host {
+    --_text: var(--svc-color-text, #1b1f24);
+    --_text-2: var(--svc-color-text-secondary, #57606a);
+    --_bg: var(--svc-color-background, #ffffff);
+    --_surface: var(--svc-color-surface, #f6f8fa);
+    --_primary: var(--svc-color-primary, #0b5fff);
+    --_on-primary: var(--svc-color-on-primary, #ffffff);
+    --_border: var(--svc-color-border, #d0d7de);
+    --_success: var(--svc-color-success, #1a7f37);
+    --_warning: var(--svc-color-warning, #9a6700);
+    --_danger: var(--svc-color-danger, #cf222e);
+    --_radius: var(--svc-radius, 8px);
+    --_font: var(--svc-font, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans Arabic', sans-serif);
+    --_space: var(--svc-space, 8px);
+    --_focus: var(--svc-focus-ring, 0 0 0 3px rgb(11 95 255 / 45%));
+    font-family: var(--_font);
+    color: var(--_text);
+    box-sizing: border-box;
+    -webkit-text-size-adjust: 100%;
+  }
+  :host *, :host *::before, :host *::after { box-sizing: inherit; }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_text: var(--svc-color-text, #e6edf3);
+      --_text-2: var(--svc-color-text-secondary, #9da7b3);
+      --_bg: var(--svc-color-background, #0d1117);
+      --_surface: var(--svc-color-surface, #161b22);
+      --_primary: var(--svc-color-primary, #4c8dff);
+      --_on-primary: var(--svc-color-on-primary, #0d1117);
+      --_border: var(--svc-color-border, #30363d);
+      --_success: var(--svc-color-success, #3fb950);
+      --_warning: var(--svc-color-warning, #d29922);
+      --_danger: var(--svc-color-danger, #f85149);
+      --_focus: var(--svc-focus-ring, 0 0 0 3px rgb(76 141 255 / 60%));
+    }
+  }
+  /* The transparent outline keeps a visible ring in forced-colors mode, where box-shadow is dropped. */
+  :focus-visible { outline: 2px solid transparent; outline-offset: 2px; box-shadow: var(--_focus); }
+  @media (prefers-reduced-motion: reduce) {
+    :host *, :host *::before, :host *::after { animation-duration: 0s !important; animation-iteration-count: 1 !important; transition: none !important; }
+  }
+`
+
+/** Adopts `themeCss(theme)` after an element's own styles (a theme is per instance, static styles are per class). */
+export function adoptTheme(root: ShadowRoot, base: readonly CSSStyleSheet[], theme: Theme | undefined) {
+  const sheet = theme ? themeCss(theme).styleSheet : undefined
+  root.adoptedStyleSheets = sheet ? [...base, sheet] : [...base]
+}

@@ -76,7 +76,15 @@ export class ApiClient {
 
   async #renew(): Promise<void> {
     if (this.#getAccessToken) {
-      this.#token = await this.#getAccessToken()
+      let token: unknown
+      try {
+        token = await this.#getAccessToken()
+      } catch (cause) {
+        // The seller's function failed: to the widget this is a token that could not be renewed.
+        throw new SvcError('unauthorized', 'getAccessToken() failed, so the access token could not be renewed.', { cause })
+      }
+      if (typeof token !== 'string' || token === '') throw new SvcError('unauthorized', 'getAccessToken() did not return a token.')
+      this.#token = token
       return
     }
     const res = await this.#send('POST', `${this.#base}/v2.2/refresh_token`, { refresh_token: this.#refresh }, false)

@@ -46,6 +46,13 @@ export class Session extends EventTarget {
   #poll: ReturnType<typeof setTimeout> | null = null
   #expiry: ReturnType<typeof setTimeout> | null = null
   #loading: Promise<void> | null = null
+  #disposed = false
+  /** Basket requests are numbered as they start; the basket shown is the answer to #shownSeq. */
+  #seq = 0
+  #shownSeq = 0
+  /** Changes (PATCH, DELETE, accept, check) still waiting for their answer. */
+  #inFlight = 0
+  #rereadFailures = 0
 
   constructor(client: ApiClient, opts: SessionOptions = {}) {
     super()
@@ -62,9 +69,10 @@ export class Session extends EventTarget {
       try {
         const trip = await this.client.getTrip()
         const searchId = trip.search_id ?? (await this.client.startSearch(ALL_TYPES)).search_id
+        const seq = ++this.#seq
         const [basket, search] = await Promise.all([this.client.getBasket(), this.client.getSearch(searchId)])
         this.#set({ status: 'ready', trip, search, error: null })
-        this.#applyBasket(basket)
+        this.#applyRead(basket, seq)
       } catch (e) {
         this.#loading = null
         this.#set({ status: 'error', error: asSvcError(e) })
@@ -83,10 +91,16 @@ export class Session extends EventTarget {
   check() { return this.#change(() => this.client.checkBasket()) }
 
   /** Re-reads the basket (after the seller changed it from its backend, say). */
-  async refresh() { this.#applyBasket(await this.client.getBasket()) }
+  async refresh() {
+    const seq = ++this.#seq
+    this.#applyRead(await this.client.getBasket(), seq)
+  }
 
-  /** Stops timers; the session stays readable. */
+  /** Stops timers for good; the session stays readable. */
   dispose() {
+    // A refresh in flight would otherwise schedule new timers after this, and keep polling for a
+    // session nobody shows any more (Svc.init called again).
+    this.#disposed = true
     if (this.#poll) clearTimeout(this.#poll)
     if (this.#expiry) clearTimeout(this.#expiry)
   }
@@ -96,15 +110,34 @@ export class Session extends EventTarget {
   }
 
   async #change(call: () => Promise<BasketView>): Promise<void> {
+    const seq = ++this.#seq
+    this.#inFlight++
     this.#set({ busy: true })
     try {
-      this.#applyBasket(await call())
+      const view = await call()
+      // Two quick changes may be answered out of order; the older answer must not undo the newer.
+      if (seq > this.#shownSeq) this.#applyBasket(view, seq)
     } finally {
-      this.#set({ busy: false })
+      this.#inFlight--
+      // Busy until the last of several concurrent changes is answered, not the first.
+      this.#set({ busy: this.#inFlight > 0 })
+      // A poll skipped while this change was on its way must be re-armed even when the change failed.
+      this.#schedule()
     }
   }
 
-  #applyBasket(view: BasketView) {
+  /**
+   * A plain read (load, poll, expiry) shows the basket only when no change is on its way and none was
+   * answered since the read started: a poll answered after a click would otherwise put back the basket
+   * from before the click, and onBasketChange would fire twice (item gone, item back).
+   */
+  #applyRead(view: BasketView, seq: number) {
+    if (this.#inFlight > 0 || seq < this.#shownSeq) return
+    this.#applyBasket(view, seq)
+  }
+
+  #applyBasket(view: BasketView, seq: number) {
+    this.#shownSeq = seq
     const before = fingerprint(this.#state.basket)
     this.#set({ basket: view.basket })
     if (fingerprint(view.basket) !== before) {
@@ -117,16 +150,31 @@ export class Session extends EventTarget {
   #schedule() {
     if (this.#poll) clearTimeout(this.#poll)
     if (this.#expiry) clearTimeout(this.#expiry)
+    if (this.#disposed) return
     const items = Object.values(this.#state.basket)
+    // After failed re-reads (network down), wait longer each time, up to 32 × the poll interval.
+    const backoff = 2 ** Math.min(this.#rereadFailures, 5)
     if (items.some((i) => i.validity.status === 'checking')) {
-      this.#poll = setTimeout(() => { this.refresh().catch((e: unknown) => this.#set({ error: asSvcError(e) })) }, this.#pollMs)
+      this.#poll = setTimeout(() => this.#reread(), this.#pollMs * backoff)
     }
     const next = Math.min(...items.filter((i) => i.validity.status === 'valid' || i.validity.status === 'price_changed').map((i) => Date.parse(i.validity.valid_to)))
     if (Number.isFinite(next)) {
       // Timers are capped near 24.8 days; an item's window is minutes.
-      const wait = Math.min(Math.max(0, next - this.#now()) + 500, 2 ** 31 - 1)
-      this.#expiry = setTimeout(() => { this.refresh().catch(() => {}) }, wait)
+      const wait = Math.min(Math.max(0, next - this.#now()) + 500 * backoff, 2 ** 31 - 1)
+      this.#expiry = setTimeout(() => this.#reread(), wait)
     }
+  }
+
+  /** A timed re-read; a failed one is retried (before, one network blip stopped polling for good). */
+  #reread() {
+    this.refresh().then(
+      () => { this.#rereadFailures = 0 },
+      (e: unknown) => {
+        this.#rereadFailures++
+        this.#set({ error: asSvcError(e) })
+        this.#schedule()
+      },
+    )
   }
 
   #set(patch: Partial<SessionState>) {

@@ -11,6 +11,7 @@ import { errorsPlugin } from './plugins/errors.ts'
 import { corsPlugin } from './plugins/cors.ts'
 import { rateLimitPlugin, type RateLimitOptions } from './plugins/rate-limit.ts'
 import { openapiPlugin } from './plugins/openapi.ts'
+import { sdkStaticPlugin } from './plugins/sdk-static.ts'
 import { healthRoutes } from './routes/health.ts'
 import { v22Routes } from './routes/v2.2.ts'
 
@@ -24,6 +25,8 @@ export interface BuildAppOptions {
   trustProxy?: FastifyServerOptions['trustProxy']
   /** Largest accepted request body in bytes (default 256 KiB). Trip payloads are a few KiB; anything near the limit is abuse. */
   bodyLimit?: number
+  /** Where the built browser SDK is (default `<repo>/dist`); tests point it elsewhere. */
+  sdkDistDir?: string
 }
 
 /**
@@ -65,6 +68,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(corsPlugin, { isAllowedOrigin: (origin) => opts.core.isAllowedOrigin(origin) })
   await app.register(openapiPlugin)
   await app.register(healthRoutes, { store: opts.store })
+  await app.register(sdkStaticPlugin, opts.sdkDistDir ? { distDir: opts.sdkDistDir } : {})
   await app.register(v22Routes, { core: opts.core })
   return app
 }

@@ -1,0 +1,166 @@
+import { html, nothing } from 'lit'
+import type { BasketItem, Journey, Passenger, ProductName } from '../../sdk/types.ts'
+import { tokenVars } from '../theme.ts'
+import { sharedStyles } from '../shared/styles.ts'
+import { SvcProductView } from '../shared/display/product-view.ts'
+import {
+  bagName, bagSize, bagSpec, extras, journeyTitle, num, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
+} from '../shared/format.ts'
+import { renderValidity } from '../shared/validity.ts'
+import { bagIcon, checkIcon, minusIcon, plusIcon } from '../shared/icons.ts'
+import { styles } from './bag-upsell.styles.ts'
+
+const optionsKey = (journeyId: string, passengerId: string) => `${journeyId}|${passengerId}`
+
+/**
+ * Bags per passenger per journey: what the ticket includes, and every bag on sale with its weight, size
+ * and price, chosen with a quantity stepper bounded by the offer's limit. Works inside `<svc-upsell>`
+ * (session and locale by context) and alone on a page with the `session` property.
+ *
+ * @event svc-load - The bag offers are visible (`{product: 'bags', display}`).
+ * @event svc-fail - Offers could not load (when alone), no bag is on sale (`no_products`, when alone), or a change was refused.
+ * @event svc-modal-close - The traveller closed the bag dialog.
+ * @event svc-basket-change - The basket changed (only when alone on the page; `<svc-upsell>` sends it otherwise).
+ * @csspart base - The section (embedded), or the card.
+ * @csspart card - The card of the card display.
+ * @csspart title - The heading.
+ * @csspart summary - The card's list of chosen bags.
+ * @csspart total - A total line.
+ * @csspart open-button - The card's "Add bags" / "Change bags" button.
+ * @csspart done-button - The dialog's "Done" button.
+ * @csspart modal - The `<svc-modal>`; its parts are exported as `dialog`, `header`, `dialog-title`, `close-button`, `body`, `footer`.
+ * @csspart journey - One journey's section.
+ * @csspart journey-title - A journey's heading.
+ * @csspart passenger - One passenger's bags on a journey.
+ * @csspart included - The allowance the ticket includes.
+ * @csspart option - One bag on sale.
+ * @csspart stepper - The − n + control.
+ * @csspart state - An item's validity notice (also `state-checking`, `state-price-changed`, `state-unavailable`, `state-invalid`).
+ * @csspart loading - The skeleton while offers load.
+ * @csspart error - A load or change error.
+ * @csspart empty - The "no extra bags" message.
+ * @csspart live - The polite live region (visually hidden).
+ * @cssproperty --svc-color-primary - Buttons and the stepper.
+ * @cssproperty --svc-color-surface - Backgrounds of passengers and allowances.
+ * @cssproperty --svc-color-border - Lines between options.
+ * @cssproperty --svc-radius - Corner radius.
+ * @cssproperty --svc-space - Spacing unit.
+ */
+export class SvcBagUpsell extends SvcProductView {
+  static override styles = [tokenVars, sharedStyles, styles]
+
+  protected get productName(): ProductName { return 'bags' }
+  protected get heading() { return this.l.t.bags_title }
+  protected get openLabel() { return this.l.t.bags_open }
+  protected get editLabel() { return this.l.t.bags_edit }
+  protected get noneSelectedText() { return this.l.t.bags_none_selected }
+  protected get noneOfferedText() { return this.l.t.bags_none_offered }
+  protected override icon() { return bagIcon }
+
+  #items(productId: string, passengerId: string): BasketItem[] {
+    return extras(this.activeSession?.state.basket ?? {})
+      .filter((i) => i.product_id === productId && i.product_details['passenger_id'] === passengerId)
+  }
+
+  /**
+   * Sets how many of a bag a passenger has. The API merges adds into one item with a quantity and has no
+   * "set quantity", so fewer means removing the item and adding the smaller quantity back. Each run reads
+   * the basket as it is then, so "Try again" after a refusal does the right thing.
+   */
+  #setQuantity(product: Product, passengerId: string, target: number) {
+    const l = this.l
+    const label = bagName(l, product.product_details as BagDetailsLike)
+    const before = this.#items(product.product_id, passengerId).reduce((n, i) => n + i.quantity, 0)
+    return this.act('bags', async (s) => {
+      const items = this.#items(product.product_id, passengerId)
+      const current = items.reduce((n, i) => n + i.quantity, 0)
+      if (target === current) return
+      if (target > current) return s.add(product.product_id, passengerId, target - current)
+      for (const item of items) await s.remove(item.basket_item_id)
+      if (target > 0) await s.add(product.product_id, passengerId, target)
+    }, () => l.format(target > before ? 'announce_added' : 'announce_removed', { item: label, total: this.totalText() }))
+  }
+
+  protected override focusOptions(item: BasketItem) {
+    const key = optionsKey(String(item.product_details['journey_id']), String(item.product_details['passenger_id']))
+    const group = Array.from(this.renderRoot.querySelectorAll<HTMLElement>('[data-options]')).find((el) => el.dataset['options'] === key)
+      ?? this.renderRoot.querySelector<HTMLElement>('[data-options]')
+    group?.scrollIntoView({ block: 'nearest' })
+    group?.focus()
+  }
+
+  protected renderPanel() {
+    const st = this.activeSession!.state
+    const journeys = st.trip?.journeys ?? []
+    const products = productsOf(st.search, 'bags')
+    return html`${journeys.map((journey, j) => {
+      const own = products.filter((p) => p.product_details['journey_id'] === journey.journey_id)
+      const forSale = own.filter((p) => !p.included)
+      // Not a <section>: journey titles repeat across views, and a region landmark's name must be unique.
+      return html`<div class="journey" part="journey">
+        <h3 id="journey-${j}" part="journey-title">${journeyTitle(this.l, journey)}</h3>
+        ${forSale.length === 0
+          ? html`<p class="muted">${this.l.t.bags_none_offered}</p>`
+          : html`<ul class="passengers">${(st.trip?.passengers ?? []).map((p, i) => this.#renderPassenger(journey, j, p, i, own))}</ul>`}
+      </div>`
+    })}`
+  }
+
+  #renderPassenger(journey: Journey, j: number, passenger: Passenger, i: number, products: Product[]) {
+    const l = this.l
+    const trip = this.activeSession!.state.trip
+    const pid = passenger.passenger_id
+    const id = `passenger-${j}-${i}`
+    const included = products.filter((p) => p.included && p.price_and_availability[pid]?.reason === 'included')
+    const forSale = products.filter((p) => !p.included)
+    return html`<li class="passenger" part="passenger">
+      <div class="passenger-head">
+        <h4 id=${id}>${passengerLabel(l, trip, pid)}</h4>
+        ${passenger.on_lap_of ? html`<span class="tag">${l.t.infant_on_lap}</span>` : nothing}
+      </div>
+      ${included.length ? html`<ul class="included" part="included">${included.map((p) => {
+        const d = p.product_details as BagDetailsLike
+        return html`<li>${checkIcon}<span class="what">${l.format('included_line', { item: bagName(l, d), spec: bagSize(l, d) })}</span>
+          <span class="badge ok">${l.t.bag_included}</span></li>`
+      })}</ul>` : nothing}
+      <ul class="options" tabindex="-1" aria-labelledby=${id} data-options=${optionsKey(journey.journey_id, pid)}>
+        ${forSale.map((p) => this.#renderOption(p, pid))}
+      </ul>
+    </li>`
+  }
+
+  #renderOption(product: Product, passengerId: string) {
+    const l = this.l
+    const trip = this.activeSession!.state.trip
+    const d = product.product_details as BagDetailsLike
+    const offer = product.price_and_availability[passengerId]
+    const items = this.#items(product.product_id, passengerId)
+    const quantity = items.reduce((n, i) => n + i.quantity, 0)
+    const name = bagName(l, d)
+    const passenger = passengerLabel(l, trip, passengerId)
+    const busy = this.busy
+    const limit = offer?.quantity_limit ?? 0
+    const canLess = !busy && quantity > 0
+    const canMore = !busy && quantity < limit
+    return html`<li class="option" part="option">
+      <div class="info">
+        <span class="name">${bagIcon}<span>${name}</span></span>
+        <span class="spec muted">${bagSpec(l, d)}</span>
+      </div>
+      ${offer?.available && offer.price
+        ? html`<div class="buy">
+            <svc-price .amount=${offer.price.total}></svc-price>
+            <div class="stepper" part="stepper" role="group" aria-label=${l.format('quantity_for', { item: name, passenger })}>
+              <button type="button" class="step" aria-label=${l.format('decrease', { item: name, passenger })} aria-disabled=${canLess ? 'false' : 'true'}
+                @click=${() => { if (canLess) void this.#setQuantity(product, passengerId, quantity - 1) }}>${minusIcon}</button>
+              <span class="count">${num(l, quantity)}</span>
+              <button type="button" class="step" aria-label=${l.format('increase', { item: name, passenger })} aria-disabled=${canMore ? 'false' : 'true'}
+                @click=${() => { if (canMore) void this.#setQuantity(product, passengerId, quantity + 1) }}>${plusIcon}</button>
+            </div>
+            ${quantity >= limit && quantity > 0 ? html`<span class="limit muted">${l.format('bag_limit_reached', { count: num(l, limit) })}</span>` : nothing}
+          </div>`
+        : html`<p class="reason muted">${reasonText(l, offer?.reason)}</p>`}
+      ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.validityActions(i), busy, { label: `${name}, ${passenger}` }))}</div>` : nothing}
+    </li>`
+  }
+}

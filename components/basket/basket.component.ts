@@ -1,0 +1,83 @@
+import { html, nothing } from 'lit'
+import type { BasketItem } from '../../sdk/types.ts'
+import { tokenVars } from '../theme.ts'
+import { sharedStyles } from '../shared/styles.ts'
+import { SvcSessionElement } from '../shared/session-element.ts'
+import { extras, itemContext, itemLabel, num, productNameOf } from '../shared/format.ts'
+import { renderBadge, renderValidity } from '../shared/validity.ts'
+import { styles } from './basket.styles.ts'
+import '../shared/price/price.ts'
+import '../shared/spinner/spinner.ts'
+
+/**
+ * The traveller's extras as a summary a seller places beside its checkout: every item with its name,
+ * passenger and journey, validity state and price, the total, and the actions each state needs
+ * (accept a new price, remove, check again, choose another).
+ *
+ * @event svc-fail - A change the traveller asked for was refused (`{product, display: 'embedded', error}`).
+ * @event svc-choose-another - The traveller removed an unavailable item to choose another (`{product}`); show that product's view.
+ * @csspart base - The section.
+ * @csspart title - The heading.
+ * @csspart list - The list of items.
+ * @csspart item - One item.
+ * @csspart item-name - An item's name.
+ * @csspart item-context - An item's passenger and journey.
+ * @csspart badge - An item's state badge (also `badge-valid`, `badge-checking`, ...).
+ * @csspart state - An item's validity notice.
+ * @csspart total - The total line.
+ * @csspart empty - The "no extras yet" message.
+ * @csspart loading - The skeleton while the basket loads.
+ * @csspart error - A load or change error.
+ * @csspart live - The polite live region (visually hidden).
+ * @cssproperty --svc-color-border - Lines between items.
+ * @cssproperty --svc-color-surface - Background of the total.
+ * @cssproperty --svc-space - Spacing unit.
+ */
+export class SvcBasket extends SvcSessionElement {
+  static override styles = [tokenVars, sharedStyles, styles]
+
+  protected override async chooseAnother(item: BasketItem): Promise<boolean> {
+    const removed = await super.chooseAnother(item)
+    const product = productNameOf(item.product_type)
+    if (removed && product) this.emit('svc-choose-another', { product })
+    return removed
+  }
+
+  #renderItem(item: BasketItem) {
+    const l = this.l
+    const trip = this.activeSession?.state.trip ?? null
+    const name = itemLabel(l, item)
+    const context = itemContext(l, trip, item)
+    const changed = item.validity.status === 'price_changed'
+    return html`<li class="item" part="item">
+      <div class="line">
+        <div class="what">
+          <span class="name" part="item-name">${item.quantity > 1 ? l.format('times', { item: name, count: num(l, item.quantity) }) : name}</span>
+          ${context ? html`<span class="context muted" part="item-context">${context}</span>` : nothing}
+        </div>
+        <div class="meta">
+          ${renderBadge(l, item)}
+          <svc-price .amount=${item.price.total} .previous=${changed ? item.validity.previous_price?.total : undefined}></svc-price>
+        </div>
+      </div>
+      ${renderValidity(l, item, this.validityActions(item), this.busy, { label: `${name}, ${context}`, prices: false })}
+    </li>`
+  }
+
+  override render() {
+    const st = this.activeSession?.state
+    const l = this.l
+    const items = extras(st?.basket ?? {})
+    const loading = !st || st.status === 'loading'
+    return html`<section class="view" part="base" aria-labelledby="heading" aria-busy=${loading ? 'true' : 'false'}>
+      <h2 id="heading" part="title">${l.t.basket_title}</h2>
+      ${this.renderLive()}
+      ${this.renderFailure()}
+      ${loading ? this.renderLoading()
+        : st.status === 'error' ? this.renderLoadError()
+        : items.length === 0 ? html`<p class="empty-text muted" part="empty">${l.t.basket_empty}</p>`
+        : html`<ul class="items" part="list">${items.map((i) => this.#renderItem(i))}</ul>
+          <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price .amount=${this.basketTotal(items)}></svc-price></p>`}
+    </section>`
+  }
+}

@@ -1,0 +1,13 @@
+import { SvcBasket } from './basket.component.ts'
+import type { ProductName } from '../../sdk/types.ts'
+
+export { SvcBasket }
+SvcBasket.define('svc-basket')
+
+declare global {
+  interface HTMLElementTagNameMap { 'svc-basket': SvcBasket }
+  interface GlobalEventHandlersEventMap {
+    /** `<svc-basket>`: an unavailable item was removed so the traveller can choose another; show that product's view. */
+    'svc-choose-another': CustomEvent<{ product: ProductName }>
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * What every view says about trips, passengers, bags and basket items, in the traveller's locale. Texts
+ * come from the translation table, numbers, weights, sizes, prices and dates from the Locale's Intl
+ * helpers; the API's English `display_name` is only the last resort for product kinds we do not know.
+ */
+import type { Locale } from '../i18n/index.ts'
+import type { Basket, BasketItem, Journey, ProductName, Search, TripView } from '../../sdk/types.ts'
+import type { PriceAndAvailability, Product } from '../../core/schemas/search.ts'
+import type { BasketProductType } from '../../core/schemas/basket.ts'
+
+export type { Product, PriceAndAvailability }
+
+/** A money amount as the API gives it (price.total and friends). */
+export interface Amount { amount: number; decimal_places: number; currency: string }
+
+/** The basket / search `product_type` behind each `allowProducts` name. */
+export const PRODUCT_TYPE: Record<ProductName, Exclude<BasketProductType, 'ticket'>> = {
+  bags: 'bag',
+  seats: 'seat',
+  priority_boarding: 'priority_boarding',
+  automatic_check_in: 'automatic_check_in',
+  fare_family_upsell: 'fare_family_upsell',
+}
+
+export function productNameOf(type: string): ProductName | null {
+  const found = (Object.entries(PRODUCT_TYPE) as Array<[ProductName, string]>).find(([, t]) => t === type)
+  return found ? found[0] : null
+}
+
+/** Items the traveller chose here: everything but the flight ticket itself. */
+export const isExtra = (item: BasketItem): boolean => item.product_type !== 'ticket'
+
+export function productsOf(search: Search | null, name: ProductName): Product[] {
+  return Object.values(search?.results.products[PRODUCT_TYPE[name]] ?? {})
+}
+
+/** Something of this kind can be bought by at least one passenger (allowances alone are not an offer). */
+export function isOffered(search: Search | null, name: ProductName): boolean {
+  return productsOf(search, name).some((p) => !p.included && Object.values(p.price_and_availability).some((o) => o.available))
+}
+
+const numbers = new Map<string, Intl.NumberFormat>()
+export function num(l: Locale, n: number): string {
+  let f = numbers.get(l.tag)
+  if (!f) numbers.set(l.tag, (f = new Intl.NumberFormat(l.tag)))
+  return f.format(n)
+}
+
+export function price(l: Locale, a: Amount): string {
+  return l.price(a.amount, a.decimal_places, a.currency)
+}
+
+/** Minor-unit digits of a currency, for a zero total before any item gives them. */
+function digitsOf(currency: string): number {
+  try { return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2 } catch { return 2 }
+}
+
+/** Sum of the items' totals (the API prices every item in the trip currency). */
+export function totalOf(items: BasketItem[], currency: string): Amount {
+  const first = items[0]?.price.total
+  return {
+    amount: items.reduce((sum, i) => sum + i.price.total.amount, 0),
+    decimal_places: first?.decimal_places ?? digitsOf(currency),
+    currency: first?.currency ?? currency,
+  }
+}
+
+export function extras(basket: Basket): BasketItem[] {
+  return Object.values(basket).filter(isExtra)
+}
+
+// ---------------------------------------------------------------- trip
+
+export function journeyOf(trip: TripView | null, journeyId: unknown): Journey | undefined {
+  return trip?.journeys.find((j) => j.journey_id === journeyId)
+}
+
+export function route(l: Locale, journey: Journey): string {
+  const first = journey.segments[0]
+  const last = journey.segments[journey.segments.length - 1]
+  return l.format('route', { from: first?.departure_city_name ?? '', to: last?.arrival_city_name ?? '' })
+}
+
+/** "London → New York · Tue, Dec 22" */
+export function journeyTitle(l: Locale, journey: Journey): string {
+  const first = journey.segments[0]
+  const last = journey.segments[journey.segments.length - 1]
+  return l.format('journey_title', {
+    from: first?.departure_city_name ?? '',
+    to: last?.arrival_city_name ?? '',
+    date: first ? l.date(first.departure_time) : '',
+  })
+}
+
+/** The passenger's name when the seller gave it, else "Passenger 2" by position. */
+export function passengerLabel(l: Locale, trip: TripView | null, passengerId: unknown): string {
+  const passengers = trip?.passengers ?? []
+  const index = passengers.findIndex((p) => p.passenger_id === passengerId)
+  const p = passengers[index]
+  const name = [p?.first_names, p?.surname].filter(Boolean).join(' ').trim()
+  if (name) return name
+  return l.format('passenger_n', { n: num(l, index >= 0 ? index + 1 : passengers.length + 1) })
+}
+
+// ---------------------------------------------------------------- bags
+
+export interface BagDetailsLike {
+  checked?: unknown
+  weight?: unknown
+  size?: unknown
+  dimensions?: { length: number; width: number; height: number }
+  pieces?: unknown
+}
+
+/** "Checked bag · 23 kg" */
+export function bagName(l: Locale, d: BagDetailsLike): string {
+  const kind = d.checked ? l.t.bag_checked : l.t.bag_cabin
+  const name = typeof d.weight === 'number' ? l.format('bag_label', { kind, weight: l.weight(d.weight) }) : kind
+  return typeof d.pieces === 'number' && d.pieces > 1 ? l.format('bag_pieces', { count: num(l, d.pieces), item: name }) : name
+}
+
+/** "90 × 75 × 43 cm", or the sum of the sides when the airline gives only that. */
+export function bagSize(l: Locale, d: BagDetailsLike): string {
+  if (d.dimensions) {
+    return l.format('bag_dimensions', { length: num(l, d.dimensions.length), width: num(l, d.dimensions.width), height: l.length(d.dimensions.height) })
+  }
+  return typeof d.size === 'number' ? l.length(d.size) : ''
+}
+
+/** "Up to 23 kg, 90 × 75 × 43 cm" */
+export function bagSpec(l: Locale, d: BagDetailsLike): string {
+  return typeof d.weight === 'number' ? l.format('bag_up_to', { weight: l.weight(d.weight), size: bagSize(l, d) }) : bagSize(l, d)
+}
+
+// ---------------------------------------------------------------- items
+
+const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')
+
+/** The traveller-facing name of an item, translated where we know the kind. */
+export function itemLabel(l: Locale, item: Pick<BasketItem, 'product_type' | 'product_details' | 'display_name'>): string {
+  const d = item.product_details
+  switch (item.product_type) {
+    case 'bag': return bagName(l, d as BagDetailsLike)
+    case 'seat': return l.format('seat_n', { seat: `${str(d['row'])}${str(d['column'])}` })
+    case 'priority_boarding': return l.t.priority_boarding_title
+    case 'automatic_check_in': return l.t.automatic_check_in_title
+    case 'fare_family_upsell': return typeof d['fare_family'] === 'string' ? l.format('fare_family_upgrade_to', { name: d['fare_family'] }) : item.display_name
+    default: return item.display_name
+  }
+}
+
+/** "Passenger 1 · London → New York" */
+export function itemContext(l: Locale, trip: TripView | null, item: BasketItem): string {
+  const d = item.product_details
+  const parts: string[] = []
+  if (d['passenger_id']) parts.push(passengerLabel(l, trip, d['passenger_id']))
+  let journey = journeyOf(trip, d['journey_id'])
+  if (!journey && d['segment_id']) {
+    const seg = trip?.journeys.flatMap((j) => j.segments).find((s) => s.segment_id === d['segment_id'])
+    if (seg) journey = { journey_id: '', segments: [seg] }
+  }
+  if (journey) parts.push(route(l, journey))
+  return parts.join(' · ')
+}
+
+/** Why a product is not for this passenger, in words. */
+export function reasonText(l: Locale, reason: string | undefined): string {
+  switch (reason) {
+    case 'lap_infant': return l.t.reason_lap_infant
+    case 'infant_only': return l.t.reason_infant_only
+    case 'infant_age': return l.t.reason_infant_age
+    case 'included': return l.t.reason_included
+    default: return l.t.not_available
+  }
+}

@@ -1,0 +1,136 @@
+import { html } from 'lit'
+import { property, query, state } from 'lit/decorators.js'
+import { consume } from '@lit/context'
+import { SvcElement } from '../../base.ts'
+import { localeContext } from '../../context.ts'
+import { localeFor, type Locale } from '../../i18n/index.ts'
+import { tokenVars } from '../../theme.ts'
+import { containsDeep, deepActiveElement, tabbables } from '../focus.ts'
+import { styles } from './modal.styles.ts'
+
+/** Open dialogs; the page scrolls again when the last one closes. */
+let locks = 0
+let saved: { overflow: string; paddingInlineEnd: string } | null = null
+
+function lockScroll() {
+  if (locks++ > 0) return
+  const root = document.documentElement
+  const gutter = window.innerWidth - root.clientWidth
+  saved = { overflow: root.style.overflow, paddingInlineEnd: root.style.paddingInlineEnd }
+  root.style.overflow = 'hidden'
+  // The scrollbar disappears with the overflow; padding keeps the page from shifting under the dialog.
+  if (gutter > 0) root.style.paddingInlineEnd = `${gutter}px`
+}
+
+function unlockScroll() {
+  if (locks === 0 || --locks > 0) return
+  const root = document.documentElement
+  root.style.overflow = saved?.overflow ?? ''
+  root.style.paddingInlineEnd = saved?.paddingInlineEnd ?? ''
+  saved = null
+}
+
+/**
+ * A modal dialog on the native `<dialog>` (showModal): the browser makes the page inert, puts the dialog in
+ * the top layer and closes it on Escape. This element adds what the native one lacks: a labelled header
+ * with a close button, focus kept inside on Tab (the native dialog lets Tab leave for the browser's UI),
+ * initial focus on the title, focus returned to the opener, and the page's scroll locked while open.
+ *
+ * @event svc-dialog-close - The dialog closed (Escape, the close button, or `open = false`).
+ * @slot - The dialog's content.
+ * @slot footer - Actions and totals under the content (e.g. a "Done" button).
+ * @csspart dialog - The `<dialog>` element.
+ * @csspart header - The title bar.
+ * @csspart title - The title.
+ * @csspart close-button - The close button.
+ * @csspart body - The scrolling content area.
+ * @csspart footer - The area under the content.
+ * @cssproperty --svc-modal-width - Largest width of the dialog (default 40rem).
+ * @cssproperty --svc-color-background - Background of the dialog.
+ */
+export class SvcModal extends SvcElement {
+  static override styles = [tokenVars, styles]
+
+  @query('dialog') private dialog!: HTMLDialogElement
+  @query('.title') private titleEl!: HTMLElement
+  #opener: HTMLElement | null = null
+  #locked = false
+
+  @consume({ context: localeContext, subscribe: true })
+  @state()
+  protected contextLocale: Locale | undefined
+
+  @state() private hasFooter = false
+
+  /** Shows the dialog (modal) when true. */
+  @property({ type: Boolean, reflect: true }) open = false
+  /** The dialog's title, which also names it for assistive technology. */
+  @property() label = ''
+
+  override disconnectedCallback() {
+    super.disconnectedCallback()
+    // A dialog removed from the page is closed by the browser without a `close` event.
+    if (this.#locked) { this.#locked = false; unlockScroll() }
+  }
+
+  override updated(changed: Map<string, unknown>) {
+    if (changed.has('open')) {
+      if (this.open) this.#show()
+      else if (this.dialog.open) this.dialog.close()
+    }
+  }
+
+  #show() {
+    if (this.dialog.open || !this.isConnected) return
+    const active = deepActiveElement()
+    this.#opener = active instanceof HTMLElement && active !== document.body ? active : null
+    this.dialog.showModal()
+    if (!this.#locked) { this.#locked = true; lockScroll() }
+    // The title first: a screen reader reads where the traveller is, and Tab goes on to the controls.
+    this.titleEl.focus()
+  }
+
+  #onClose = () => {
+    if (this.#locked) { this.#locked = false; unlockScroll() }
+    this.open = false
+    const opener = this.#opener
+    this.#opener = null
+    if (opener?.isConnected) opener.focus()
+    this.emit('svc-dialog-close', {})
+  }
+
+  /** Tab and Shift+Tab wrap around inside the dialog (through slots and nested shadow roots). */
+  #onKeydown = (e: KeyboardEvent) => {
+    if (e.key !== 'Tab' || e.defaultPrevented) return
+    const items = tabbables(this.dialog)
+    if (items.length === 0) { e.preventDefault(); return }
+    const first = items[0]!
+    const last = items[items.length - 1]!
+    const active = deepActiveElement()
+    const inside = items.some((el) => el === active)
+    if (e.shiftKey && (active === first || !inside)) { e.preventDefault(); last.focus() }
+    else if (!e.shiftKey && (active === last || !containsDeep(this.dialog, active))) { e.preventDefault(); first.focus() }
+  }
+
+  #onFooterChange = (e: Event) => {
+    this.hasFooter = (e.target as HTMLSlotElement).assignedNodes({ flatten: true }).length > 0
+  }
+
+  /** Closes the dialog (as Escape does). */
+  close() { this.open = false }
+
+  override render() {
+    const l = this.contextLocale ?? localeFor('en-US')
+    return html`
+      <dialog part="dialog" aria-labelledby="title" aria-modal="true" @close=${this.#onClose} @keydown=${this.#onKeydown}>
+          <header part="header">
+            <h2 id="title" class="title" part="title" tabindex="-1">${this.label}</h2>
+            <button type="button" class="close" part="close-button" aria-label=${l.t.close} @click=${() => this.close()}>
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
+            </button>
+          </header>
+          <div class="body" part="body"><slot></slot></div>
+          <footer part="footer" ?hidden=${!this.hasFooter}><slot name="footer" @slotchange=${this.#onFooterChange}></slot></footer>
+      </dialog>`
+  }
+}

@@ -1,0 +1,46 @@
+import { html, nothing } from 'lit'
+import { property, state } from 'lit/decorators.js'
+import { consume } from '@lit/context'
+import { SvcElement } from '../../base.ts'
+import { localeContext } from '../../context.ts'
+import { localeFor, type Locale } from '../../i18n/index.ts'
+import { tokenVars } from '../../theme.ts'
+import { price, type Amount } from '../format.ts'
+import { styles } from './price.styles.ts'
+
+/**
+ * A price in the traveller's locale (Intl), with the old price struck through when it changed. The struck
+ * price carries words for assistive technology, which does not announce `<del>` by itself.
+ *
+ * @csspart amount - The price (when it did not change).
+ * @csspart previous - The old, struck-through price.
+ * @csspart current - The new price beside the old one.
+ * @cssproperty --svc-color-text-secondary - Colour of the old price.
+ */
+export class SvcPrice extends SvcElement {
+  static override styles = [tokenVars, styles]
+
+  @consume({ context: localeContext, subscribe: true })
+  @state()
+  protected contextLocale: Locale | undefined
+
+  /** The price to show, `{amount, decimal_places, currency}` in minor units. */
+  @property({ attribute: false }) amount: Amount | undefined
+  /** The price before it changed; shown struck through before `amount`. */
+  @property({ attribute: false }) previous: Amount | undefined
+  /** Locale when no svc element above provides one. */
+  @property({ attribute: false }) locale: Locale | undefined
+
+  private get l(): Locale { return this.locale ?? this.contextLocale ?? localeFor('en-US') }
+
+  private text(a: Amount): string { return a.amount === 0 ? this.l.t.price_free : price(this.l, a) }
+
+  override render() {
+    if (!this.amount) return nothing
+    const now = this.text(this.amount)
+    if (!this.previous || this.previous.amount === this.amount.amount) return html`<span part="amount">${now}</span>`
+    const was = this.text(this.previous)
+    return html`<del part="previous"><span class="sr-only">${this.l.format('price_was', { price: was })}</span><span aria-hidden="true">${was}</span></del>
+      <ins part="current"><span class="sr-only">${this.l.format('price_now', { price: now })}</span><span aria-hidden="true">${now}</span></ins>`
+  }
+}

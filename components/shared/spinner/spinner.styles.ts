@@ -1,0 +1,12 @@
+import { css } from 'lit'
+
+export const styles = css`
+  :host { display: inline-flex; align-items: center; gap: 0.5em; color: var(--_text-2); --_size: var(--svc-spinner-size, 1.25em); }
+  .ring {
+    flex: none; inline-size: var(--_size); block-size: var(--_size); border-radius: 50%;
+    border: 0.18em solid var(--_border); border-block-start-color: var(--_primary);
+    animation: spin 0.8s linear infinite;
+  }
+  .sr-only { position: absolute; inline-size: 1px; block-size: 1px; margin: -1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  @keyframes spin { to { transform: rotate(1turn); } }
+`

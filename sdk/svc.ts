@@ -1,0 +1,234 @@
+/**
+ * The `Svc` object: `init` opens one shared Session for the trip, `showUpsell` mounts `<svc-upsell>`
+ * widgets that all read and change that session, and the SDK turns session and element events into the
+ * seller's callbacks. The IIFE entry (index.ts) puts one of these on `window`; the ESM build exports
+ * `createSvc` for pages that bundle the elements themselves.
+ *
+ * Callbacks come from the session, not from the widgets' DOM events, so each fires exactly once per
+ * change however many widgets are on the page; a callback that throws is logged and never reaches the
+ * widget.
+ */
+import type { BasketChange, Display, EventCallbacks, InitOptions, ProductName, ShowUpsellOptions, Theme, WidgetEvent, WidgetFailure } from './types.ts'
+import { SvcError } from './errors.ts'
+import { ApiClient } from './client.ts'
+import { Session, asSvcError, toCallbackBasket } from './session.ts'
+import { canonicalLocale, checkInitOptions, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
+import { isOffered } from '../components/shared/format.ts'
+import { formatPrice as intlPrice } from '../components/i18n/index.ts'
+import type { SvcFailDetail, SvcLifecycleDetail } from '../components/events.ts'
+
+/** The global `window.Svc`. */
+export interface SvcApi {
+  /** The API version this SDK speaks; the script's path carries it too (`/javascript/v2.2/`). */
+  readonly version: '2.2'
+  /**
+   * Opens the trip: checks the options, loads trip, basket and offers, and starts calling your
+   * callbacks. Rejects with an `SvcError` (`invalid_options`, `unauthorized`, `not_found`, `network`, ...).
+   * Calling it again replaces the trip: earlier widgets are removed and their session closed.
+   */
+  init(options: InitOptions): Promise<void>
+  /**
+   * Shows the product selection in the element with id `container` (replacing an earlier widget there).
+   * Resolves once every product shown has loaded; rejects with an `SvcError` when it cannot be shown.
+   */
+  showUpsell(options: ShowUpsellOptions): Promise<void>
+  /** A price for display, e.g. `formatPrice(2550, 2, 'EUR')` → `€25.50`, in the trip's locale once `init` resolved. */
+  formatPrice(amount: number, decimal_places: number, currency: string): string
+  /** The SDK's error class, for `instanceof` checks: `err instanceof Svc.SvcError`. */
+  readonly SvcError: typeof SvcError
+}
+
+/** The properties the SDK sets on `<svc-upsell>` (components/upsell). */
+export interface UpsellElementProps {
+  session: Session
+  display: Display
+  products: ProductName[]
+  theme: Theme
+  locale: string
+}
+type UpsellElement = HTMLElement & UpsellElementProps
+
+export interface CreateSvcOptions {
+  /** URL of the SDK script; its origin is the default `baseUrl`. Null in the ESM build (then `baseUrl` is required). */
+  scriptUrl?: string | null
+  /** How long `showUpsell` waits for the widget to report that it loaded. */
+  loadTimeoutMs?: number
+}
+
+interface Widget {
+  container: string
+  el: UpsellElement
+  listeners: AbortController
+  /** Settles a pending `showUpsell` promise when the widget goes away before it loaded. */
+  cancel(reason: SvcError): void
+}
+
+interface Instance {
+  session: Session
+  callbacks: ResolvedCallbacks
+  /** The seller's locale, or the trip's language once loaded; null until known. */
+  locale: string | null
+  ready: Promise<void>
+  widgets: Map<string, Widget>
+  listeners: AbortController
+}
+
+/** Lifecycle callbacks per product (the spec names bag and seat ones only). */
+const LIFECYCLE: Partial<Record<ProductName, { load: keyof EventCallbacks; close: keyof EventCallbacks; fail: keyof EventCallbacks }>> = {
+  bags: { load: 'onBagLoad', close: 'onBagModalClosed', fail: 'onBagFail' },
+  seats: { load: 'onSeatLoad', close: 'onSeatModalClosed', fail: 'onSeatFail' },
+}
+
+/** Calls a seller callback so that nothing it does (throw, reject) can break the widget. */
+function safeCall<A>(name: string, fn: ((arg: A) => unknown) | undefined, arg: A) {
+  if (!fn) return
+  try {
+    const result = fn(arg)
+    if (result instanceof Promise) result.catch((e: unknown) => console.error(`Svc: the ${name} callback failed; the widget carries on.`, e))
+  } catch (e) {
+    console.error(`Svc: the ${name} callback threw; the widget carries on.`, e)
+  }
+}
+
+const documentLocale = () => canonicalLocale(document.documentElement.lang || 'en-US') ?? 'en-US'
+
+export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
+  const defaultBaseUrl = opts.scriptUrl ? new URL(opts.scriptUrl).origin : null
+  const loadTimeoutMs = opts.loadTimeoutMs ?? 30_000
+  let current: Instance | null = null
+
+  function unmount(inst: Instance, container: string, reason: SvcError) {
+    const w = inst.widgets.get(container)
+    if (!w) return
+    inst.widgets.delete(container)
+    w.listeners.abort()
+    w.cancel(reason)
+    w.el.remove()
+  }
+
+  function close(inst: Instance) {
+    for (const container of [...inst.widgets.keys()]) {
+      unmount(inst, container, new SvcError('not_initialized', 'Svc.init was called again; this widget belonged to the earlier trip.'))
+    }
+    inst.listeners.abort()
+    inst.session.dispose()
+  }
+
+  /** One basket change → onBasketChange, then onInvalidBasket when an item needs action; each gets its own copy. */
+  function deliver(inst: Instance, change: BasketChange) {
+    safeCall('onBasketChange', inst.callbacks.onBasketChange, structuredClone(change))
+    if (needsAction(change)) safeCall('onInvalidBasket', inst.callbacks.onInvalidBasket, structuredClone(change))
+  }
+
+  async function init(options: InitOptions): Promise<void> {
+    const o = checkInitOptions(options, defaultBaseUrl)
+    if (current) close(current)
+    const client = new ApiClient({
+      baseUrl: o.baseUrl, tripId: o.tripId, accessToken: o.tripAccessToken,
+      ...(o.refreshToken ? { refreshToken: o.refreshToken } : {}),
+      ...(o.getAccessToken ? { getAccessToken: o.getAccessToken } : {}),
+    })
+    const session = new Session(client)
+    const inst: Instance = {
+      session, callbacks: o.callbacks, locale: o.locale, ready: Promise.resolve(),
+      widgets: new Map(), listeners: new AbortController(),
+    }
+    current = inst
+    inst.ready = (async () => {
+      try {
+        await session.load()
+      } catch (e) {
+        if (current === inst) {
+          current = null
+          close(inst)
+        }
+        throw asSvcError(e)
+      }
+      if (current !== inst) return // replaced by a later init while loading
+      inst.locale ??= canonicalLocale(session.state.trip?.language ?? '') ?? documentLocale()
+      session.addEventListener('basket-change', (e) => deliver(inst, (e as CustomEvent<BasketChange>).detail), { signal: inst.listeners.signal })
+      // The basket as it stands (the ticket, and whatever an earlier page chose), so the seller starts in step.
+      deliver(inst, { basket: toCallbackBasket(session.state.basket) })
+    })()
+    return inst.ready
+  }
+
+  async function showUpsell(options: ShowUpsellOptions): Promise<void> {
+    const o = checkShowOptions(options)
+    const inst = current
+    if (!inst) throw new SvcError('not_initialized', 'Call Svc.init before Svc.showUpsell.')
+    try {
+      await inst.ready
+    } catch (e) {
+      throw new SvcError('not_initialized', `Svc.init failed, so there is nothing to show: ${asSvcError(e).message}`, { cause: e })
+    }
+    if (current !== inst) throw new SvcError('not_initialized', 'Svc.init was called again while this widget waited for the earlier one.')
+    const host = document.getElementById(o.container)
+    if (!host) throw new SvcError('container_not_found', `No element with id "${o.container}" is in the page.`)
+    if (o.unknownThemeKeys.length > 0) console.warn(`Svc.showUpsell: ignoring unknown theme keys ${o.unknownThemeKeys.join(', ')}.`)
+
+    // The widget's own rule for "on sale" (allowances alone are not an offer), so the products awaited
+    // below are exactly the ones it shows and reports as loaded.
+    const products = o.products.filter((p) => isOffered(inst.session.state.search, p))
+    if (products.length === 0) throw new SvcError('no_products', `None of ${o.products.join(', ')} is offered on this trip.`)
+
+    unmount(inst, o.container, new SvcError('internal', `A later Svc.showUpsell replaced the widget in "${o.container}" before it loaded.`))
+    const el = document.createElement('svc-upsell') as UpsellElement
+    el.session = inst.session
+    el.display = o.display
+    el.products = products
+    el.theme = o.theme
+    el.locale = inst.locale ?? documentLocale()
+
+    const listeners = new AbortController()
+    const { signal } = listeners
+    const event = (display: Display): WidgetEvent => ({ container: o.container, display })
+
+    return new Promise<void>((resolve, reject) => {
+      const pending = new Set<ProductName>(products)
+      let settled = false
+      const settle = (error?: SvcError) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        if (error) reject(error)
+        else resolve()
+      }
+      const timer = setTimeout(() => settle(new SvcError('internal', `The widget in "${o.container}" did not load within ${Math.round(loadTimeoutMs / 1000)} s.`)), loadTimeoutMs)
+      inst.widgets.set(o.container, { container: o.container, el, listeners, cancel: settle })
+
+      el.addEventListener('svc-load', (e: CustomEvent<SvcLifecycleDetail>) => {
+        const { product, display = o.display } = e.detail
+        const name = LIFECYCLE[product]?.load
+        if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetEvent) => void, event(display))
+        pending.delete(product)
+        if (pending.size === 0) settle()
+      }, { signal })
+      el.addEventListener('svc-modal-close', (e: CustomEvent<SvcLifecycleDetail>) => {
+        const { product, display = o.display } = e.detail
+        const name = LIFECYCLE[product]?.close
+        if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetEvent) => void, event(display))
+      }, { signal })
+      el.addEventListener('svc-fail', (e: CustomEvent<SvcFailDetail>) => {
+        const { product, display = o.display } = e.detail
+        const error = asSvcError(e.detail.error)
+        const name = LIFECYCLE[product]?.fail
+        if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetFailure) => void, { ...event(display), error })
+        settle(error)
+      }, { signal })
+      host.append(el)
+    })
+  }
+
+  function formatPrice(amount: number, decimalPlaces: number, currency: string): string {
+    const problems: string[] = []
+    if (typeof amount !== 'number' || !Number.isFinite(amount)) problems.push('amount must be a number (minor units)')
+    if (!Number.isInteger(decimalPlaces) || decimalPlaces < 0 || decimalPlaces > 20) problems.push('decimal_places must be an integer from 0 to 20')
+    if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) problems.push('currency must be a three-letter code')
+    if (problems.length > 0) throw new SvcError('invalid_options', `Svc.formatPrice: ${problems.join('; ')}.`)
+    const tag = current?.locale ?? documentLocale()
+    return intlPrice(amount, decimalPlaces, currency.toUpperCase(), tag)
+  }
+
+  return Object.freeze({ version: '2.2' as const, init, showUpsell, formatPrice, SvcError })
+}

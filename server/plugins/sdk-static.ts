@@ -1,0 +1,170 @@
+/**
+ * Serves the browser SDK that `npm run build` writes to dist/: `GET /javascript/v2.2/svc.min.js`, its
+ * source map, and its Subresource Integrity hash (`.sri` as text, `integrity.json` as JSON) so sellers
+ * can load it with `integrity=`.
+ *
+ * Caching: the URL carries the API version, not a content hash, so a release replaces the file under the
+ * same URL. A year of `immutable` would pin visitors to an old build; instead browsers and CDNs keep it
+ * five minutes and then revalidate with the strong ETag (a 304 costs no body), serving the cached copy
+ * meanwhile for up to a day (`stale-while-revalidate`).
+ *
+ * Sellers' pages load it from their own origin, so it is public to every origin (CORS `*`, CORP
+ * `cross-origin`; `crossorigin="anonymous"` with `integrity=` needs the CORS header). Files are read once
+ * per build (re-read when their size or mtime changes) and kept compressed in memory.
+ */
+import { createHash } from 'node:crypto'
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ERROR_CODES, problemTypeUri } from '../../core/errors.ts'
+import { PROBLEM_CONTENT_TYPE } from './errors.ts'
+
+export const SDK_PREFIX = '/javascript/v2.2'
+export const SDK_FILE = 'svc.min.js'
+export const SDK_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400'
+
+export interface SdkStaticOptions {
+  /** The build output folder (holding javascript/v2.2/svc.min.js); default `<repo>/dist`. */
+  distDir?: string
+}
+
+type Encoding = 'br' | 'gzip' | 'identity'
+
+interface Asset {
+  size: number
+  mtimeMs: number
+  body: Buffer
+  /** sha256 of the bytes, base64url: the ETag's core. */
+  sha256: string
+  /** `sha384-<base64>`, the value of an `integrity` attribute. */
+  integrity: string
+  compressed: Partial<Record<Exclude<Encoding, 'identity'>, Buffer>>
+}
+
+const DEFAULT_DIST = join(import.meta.dirname, '..', '..', 'dist')
+
+/** The encoding to send: brotli, then gzip, else none (q=0 refuses one). */
+export function pickEncoding(header: string | undefined): Encoding {
+  const accepted = new Map<string, number>()
+  for (const part of (header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';')
+    if (!name) continue
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
+    accepted.set(name, q === undefined ? 1 : Number(q))
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0
+  if (ok('br')) return 'br'
+  if (ok('gzip')) return 'gzip'
+  return 'identity'
+}
+
+/** True when If-None-Match names this ETag (weak comparison, as RFC 9110 asks for this header) or `*`. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false
+  if (ifNoneMatch.trim() === '*') return true
+  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)
+}
+
+export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptions) {
+  const dir = join(opts.distDir ?? DEFAULT_DIST, 'javascript', 'v2.2')
+  const cache = new Map<string, Asset>()
+
+  /** The file as built, or null when it is not there. */
+  async function load(name: string): Promise<Asset | null> {
+    const path = join(dir, name)
+    const st = await stat(path).catch(() => null)
+    if (!st?.isFile()) {
+      cache.delete(name)
+      return null
+    }
+    const hit = cache.get(name)
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit
+    const body = await readFile(path)
+    const asset: Asset = {
+      size: st.size, mtimeMs: st.mtimeMs, body,
+      sha256: createHash('sha256').update(body).digest('base64url'),
+      integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
+      compressed: {},
+    }
+    cache.set(name, asset)
+    return asset
+  }
+
+  function compressed(asset: Asset, enc: Encoding): Buffer {
+    if (enc === 'identity') return asset.body
+    asset.compressed[enc] ??= enc === 'br'
+      ? brotliCompressSync(asset.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: asset.body.length } })
+      : gzipSync(asset.body, { level: 9 })
+    return asset.compressed[enc]!
+  }
+
+  function common(reply: FastifyReply) {
+    reply
+      .header('access-control-allow-origin', '*')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('timing-allow-origin', '*')
+      .header('x-content-type-options', 'nosniff')
+  }
+
+  /** 503 problem+json: the server runs but nobody built the SDK (the error handler would hide this detail on a 5xx). */
+  function notBuilt(req: FastifyRequest, reply: FastifyReply) {
+    req.log.warn({ dir }, 'browser SDK requested but not built')
+    common(reply)
+    return reply.code(503).header('content-type', PROBLEM_CONTENT_TYPE).header('cache-control', 'no-store').send({
+      type: problemTypeUri('unavailable'),
+      title: ERROR_CODES.unavailable.title,
+      status: 503,
+      detail: `The browser SDK is not built on this server: run \`npm run build\` (npm start does it when ${SDK_FILE} is missing).`,
+      code: 'unavailable',
+      request_id: req.id,
+    })
+  }
+
+  /**
+   * Sends one representation with its validators, or a 304 when the client already has it. With
+   * `compress`, brotli or gzip as the client accepts; each encoding is its own representation with its
+   * own strong ETag.
+   */
+  function send(req: FastifyRequest, reply: FastifyReply, r: { tag: string; type: string; body: (enc: Encoding) => Buffer | string; compress: boolean }) {
+    const enc = r.compress ? pickEncoding(req.headers['accept-encoding']) : 'identity'
+    const etag = `"${r.tag}${enc === 'identity' ? '' : enc === 'br' ? '-br' : '-gz'}"`
+    common(reply)
+    reply.header('cache-control', SDK_CACHE_CONTROL).header('etag', etag)
+    if (r.compress) reply.header('vary', 'Accept-Encoding')
+    if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send()
+    if (enc !== 'identity') reply.header('content-encoding', enc)
+    return reply.type(r.type).send(r.body(enc))
+  }
+
+  // Public, cacheable files: not rate-limited (a busy seller's visitors share NAT addresses), not in the
+  // OpenAPI document, and outside the API's per-origin CORS (its `Vary: Origin` and seller lookup would
+  // split CDN caches and cost a database read per page view; these answer `*` themselves).
+  const route = { schema: { hide: true }, config: { rateLimit: false as const, cors: false as const }, logLevel: 'warn' as const }
+
+  app.get(`${SDK_PREFIX}/${SDK_FILE}`, route, async (req, reply) => {
+    const js = await load(SDK_FILE)
+    if (!js) return notBuilt(req, reply)
+    return send(req, reply, { tag: js.sha256, type: 'text/javascript; charset=utf-8', body: (enc) => compressed(js, enc), compress: true })
+  })
+
+  app.get(`${SDK_PREFIX}/${SDK_FILE}.map`, route, async (req, reply) => {
+    const map = await load(`${SDK_FILE}.map`)
+    if (!map) return (await load(SDK_FILE)) ? reply.callNotFound() : notBuilt(req, reply)
+    return send(req, reply, { tag: map.sha256, type: 'application/json; charset=utf-8', body: (enc) => compressed(map, enc), compress: true })
+  })
+
+  /** The `integrity` attribute's value as plain text: `integrity="$(curl -s .../svc.min.js.sri)"`. */
+  app.get(`${SDK_PREFIX}/${SDK_FILE}.sri`, route, async (req, reply) => {
+    const js = await load(SDK_FILE)
+    if (!js) return notBuilt(req, reply)
+    return send(req, reply, { tag: `${js.sha256}-sri`, type: 'text/plain; charset=utf-8', body: () => js.integrity, compress: false })
+  })
+
+  /** The same as JSON keyed by file name (the shape SRI manifest tools use). */
+  app.get(`${SDK_PREFIX}/integrity.json`, route, async (req, reply) => {
+    const js = await load(SDK_FILE)
+    if (!js) return notBuilt(req, reply)
+    return send(req, reply, { tag: `${js.sha256}-json`, type: 'application/json; charset=utf-8', body: () => JSON.stringify({ [SDK_FILE]: js.integrity }), compress: false })
+  })
+}

@@ -1,0 +1,80 @@
+import { expect } from '@esm-bundle/chai'
+import { html } from 'lit'
+import '../../../components/index.ts'
+import type { SvcModal, SvcPrice } from '../../../components/index.ts'
+import { localeFor } from '../../../components/i18n/index.ts'
+import { activeDeep, axe, button, cleanup, deep, isInside, mount, nextEvent, press, settle, shiftTab, textOf } from '../helpers.ts'
+
+afterEach(cleanup)
+
+describe('<svc-price>', () => {
+  it('formats through Intl in the given locale; zero is "Free"', async () => {
+    const el = await mount<SvcPrice>(html`<svc-price .locale=${localeFor('de-DE')} .amount=${{ amount: 7598, decimal_places: 2, currency: 'EUR' }}></svc-price>`)
+    expect(el.shadowRoot!.textContent!.trim()).to.equal('75,98\u00a0€')
+    el.amount = { amount: 0, decimal_places: 2, currency: 'EUR' }
+    await el.updateComplete
+    expect(el.shadowRoot!.textContent!.trim()).to.equal('Free')
+  })
+
+  it('strikes the old price through and names both for assistive technology', async () => {
+    const el = await mount<SvcPrice>(html`<svc-price .amount=${{ amount: 9117, decimal_places: 2, currency: 'EUR' }} .previous=${{ amount: 7598, decimal_places: 2, currency: 'EUR' }}></svc-price>`)
+    const del = deep(el, 'del')!
+    expect(getComputedStyle(del).textDecorationLine).to.equal('line-through')
+    expect(textOf(del)).to.contain('Old price €75.98')
+    expect(textOf(deep(el, 'ins')!)).to.contain('New price €91.17')
+    await axe(el)
+  })
+})
+
+describe('<svc-spinner>', () => {
+  it('is a status with its label', async () => {
+    const el = await mount(html`<svc-spinner label="Checking availability…"></svc-spinner>`)
+    expect(el.getAttribute('role')).to.equal('status')
+    expect(textOf(el)).to.equal('Checking availability…')
+    await axe(el)
+  })
+})
+
+describe('<svc-modal>', () => {
+  it('a labelled modal dialog: focus in, Tab and Shift+Tab wrap inside, Escape closes, focus returns, scroll locks', async () => {
+    const host = await mount(html`<div>
+      <button id="opener">Open</button>
+      <svc-modal label="Choose"><p>Text</p><button>First</button><button>Second</button>
+        <div slot="footer"><button>Done</button></div></svc-modal>
+    </div>`)
+    const modal = host.querySelector<SvcModal>('svc-modal')!
+    const opener = host.querySelector<HTMLButtonElement>('#opener')!
+    opener.focus()
+    modal.open = true
+    await settle(host)
+    const dialog = deep<HTMLDialogElement>(modal, 'dialog')!
+    expect(dialog.open && dialog.matches(':modal')).to.equal(true)
+    expect(dialog.getAttribute('aria-modal')).to.equal('true')
+    expect(modal.shadowRoot!.getElementById(dialog.getAttribute('aria-labelledby')!)!.textContent).to.equal('Choose')
+    expect(isInside(dialog, activeDeep())).to.equal(true)
+    expect(document.documentElement.style.overflow).to.equal('hidden')
+    await axe(host)
+    const order: string[] = []
+    for (let i = 0; i < 8; i++) {
+      await press('Tab')
+      order.push(activeDeep()!.textContent!.trim() || activeDeep()!.getAttribute('aria-label')!)
+    }
+    expect(order).to.deep.equal(['Close', 'First', 'Second', 'Done', 'Close', 'First', 'Second', 'Done'])
+    await shiftTab()
+    expect(activeDeep()!.textContent!.trim()).to.equal('Second')
+    const closed = nextEvent(modal, 'svc-dialog-close')
+    await press('Escape')
+    await closed
+    expect(modal.open).to.equal(false)
+    expect(document.activeElement).to.equal(opener)
+    expect(document.documentElement.style.overflow).to.equal('')
+  })
+
+  it('the close button closes it', async () => {
+    const modal = await mount<SvcModal>(html`<svc-modal label="Hi" open><p>Text</p></svc-modal>`)
+    button(modal, 'Close')!.click()
+    await settle(modal)
+    expect(deep<HTMLDialogElement>(modal, 'dialog')!.open).to.equal(false)
+    expect(document.documentElement.style.overflow).to.equal('')
+  })
+})

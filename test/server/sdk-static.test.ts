@@ -1,0 +1,246 @@
+/**
+ * The browser SDK as the server serves it: headers a seller's page and a CDN rely on (type, CORS, CORP,
+ * caching, strong ETag and 304), compression, the published integrity hash, and a clear 503 when the
+ * bundle was never built. Uses a temporary dist folder, so it runs without `npm run build`.
+ */
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, utimesSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../server/app.ts'
+import { createCore } from '../../core/service.ts'
+import { MemoryStore } from '../../core/store/memory.ts'
+import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
+import { etagMatches, pickEncoding, SDK_CACHE_CONTROL } from '../../server/plugins/sdk-static.ts'
+import { assertProblem, body } from '../helpers/build.ts'
+
+const JS = '/javascript/v2.2/svc.min.js'
+
+async function app(distDir?: string, rateLimit = { max: 100_000, timeWindow: 60_000 }): Promise<FastifyInstance> {
+  const store = new MemoryStore()
+  const core = createCore({
+    store, supplier: createSandboxSupplier(), clock: { now: () => new Date() },
+    ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
+  })
+  await core.ensureSigningKey()
+  await core.createSeller({ name: 'Shop', origins: ['https://shop.example'], sandbox: true })
+  const a = await buildApp({ core, store, logger: false, rateLimit, ...(distDir ? { sdkDistDir: distDir } : {}) })
+  await a.ready()
+  return a
+}
+
+function distWith(js: string, map = '{"version":3,"sources":[],"mappings":""}') {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-dist-'))
+  mkdirSync(join(dir, 'javascript', 'v2.2'), { recursive: true })
+  writeFileSync(join(dir, 'javascript', 'v2.2', 'svc.min.js'), js)
+  writeFileSync(join(dir, 'javascript', 'v2.2', 'svc.min.js.map'), map)
+  return dir
+}
+
+// Big enough that compression is worth it, varied enough to be realistic.
+const SCRIPT = `(function(){"use strict";${Array.from({ length: 400 }, (_, i) => `var a${i}=${i}*2;`).join('')}window.Svc={version:"2.2"}})();\n//# sourceMappingURL=svc.min.js.map\n`
+const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url')
+const sha384 = (s: string | Buffer) => `sha384-${createHash('sha384').update(s).digest('base64')}`
+
+describe('GET /javascript/v2.2/svc.min.js', () => {
+  let dir: string
+  let a: FastifyInstance
+  before(async () => {
+    dir = distWith(SCRIPT)
+    a = await app(dir)
+  })
+  after(async () => {
+    await a.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('serves the bundle as JavaScript, to any origin, cached briefly and revalidated', async () => {
+    const res = await a.inject({ method: 'GET', url: JS })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, SCRIPT)
+    assert.equal(res.headers['content-type'], 'text/javascript; charset=utf-8')
+    // No content hash in the URL: never `immutable`, or visitors would keep an old build for a year.
+    assert.equal(res.headers['cache-control'], 'public, max-age=300, stale-while-revalidate=86400')
+    assert.equal(res.headers['cache-control'], SDK_CACHE_CONTROL)
+    assert.equal(res.headers['access-control-allow-origin'], '*')
+    assert.equal(res.headers['cross-origin-resource-policy'], 'cross-origin')
+    assert.equal(res.headers['x-content-type-options'], 'nosniff')
+    assert.equal(res.headers.vary, 'Accept-Encoding')
+    assert.equal(res.headers['content-encoding'], undefined)
+  })
+
+  test('the ETag is strong and is the sha256 of the file', async () => {
+    const res = await a.inject({ method: 'GET', url: JS })
+    assert.equal(res.headers.etag, `"${sha256(SCRIPT)}"`)
+  })
+
+  test('If-None-Match with the ETag (strong or weak form, or in a list) answers 304 without a body', async () => {
+    const etag = String((await a.inject({ method: 'GET', url: JS })).headers.etag)
+    for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const res = await a.inject({ method: 'GET', url: JS, headers: { 'if-none-match': inm } })
+      assert.equal(res.statusCode, 304, inm)
+      assert.equal(res.body, '')
+      assert.equal(res.headers.etag, etag)
+      assert.equal(res.headers['cache-control'], SDK_CACHE_CONTROL)
+      assert.equal(res.headers['access-control-allow-origin'], '*')
+    }
+    const changed = await a.inject({ method: 'GET', url: JS, headers: { 'if-none-match': '"something-else"' } })
+    assert.equal(changed.statusCode, 200)
+    assert.equal(changed.body, SCRIPT)
+  })
+
+  test('gzip and brotli when accepted, each its own representation with its own ETag', async () => {
+    const br = await a.inject({ method: 'GET', url: JS, headers: { 'accept-encoding': 'gzip, deflate, br' } })
+    assert.equal(br.headers['content-encoding'], 'br')
+    assert.equal(brotliDecompressSync(br.rawPayload).toString(), SCRIPT)
+    assert.ok(br.rawPayload.length < SCRIPT.length / 2)
+    const gz = await a.inject({ method: 'GET', url: JS, headers: { 'accept-encoding': 'gzip' } })
+    assert.equal(gz.headers['content-encoding'], 'gzip')
+    assert.equal(gunzipSync(gz.rawPayload).toString(), SCRIPT)
+    const etags = new Set([br.headers.etag, gz.headers.etag, `"${sha256(SCRIPT)}"`])
+    assert.equal(etags.size, 3)
+    const again = await a.inject({ method: 'GET', url: JS, headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) } })
+    assert.equal(again.statusCode, 304)
+    const refused = await a.inject({ method: 'GET', url: JS, headers: { 'accept-encoding': 'br;q=0, gzip;q=0' } })
+    assert.equal(refused.headers['content-encoding'], undefined)
+    assert.equal(refused.body, SCRIPT)
+  })
+
+  test('HEAD answers the headers only', async () => {
+    const res = await a.inject({ method: 'HEAD', url: JS })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, '')
+    assert.equal(res.headers.etag, `"${sha256(SCRIPT)}"`)
+  })
+
+  test('the source map is served beside it as JSON', async () => {
+    const res = await a.inject({ method: 'GET', url: `${JS}.map` })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8')
+    assert.equal(body<{ version: number }>(res).version, 3)
+    assert.equal(res.headers['access-control-allow-origin'], '*')
+    assert.ok(res.headers.etag)
+  })
+
+  test('the published integrity hash is the sha384 of the very bytes served', async () => {
+    const script = await a.inject({ method: 'GET', url: JS })
+    const expected = sha384(script.rawPayload)
+    assert.equal(expected, sha384(SCRIPT))
+    const sri = await a.inject({ method: 'GET', url: `${JS}.sri` })
+    assert.equal(sri.statusCode, 200)
+    assert.equal(sri.headers['content-type'], 'text/plain; charset=utf-8')
+    assert.equal(sri.body, expected)
+    assert.equal(sri.headers['access-control-allow-origin'], '*')
+    const json = await a.inject({ method: 'GET', url: '/javascript/v2.2/integrity.json' })
+    assert.equal(json.statusCode, 200)
+    assert.match(String(json.headers['content-type']), /^application\/json/)
+    assert.deepEqual(body(json), { 'svc.min.js': expected })
+  })
+
+  test('a rebuilt bundle is picked up at once, with a new ETag and hash', async () => {
+    const next = SCRIPT.replace('"2.2"', '"2.2",build:2')
+    writeFileSync(join(dir, 'javascript', 'v2.2', 'svc.min.js'), next)
+    const later = new Date(Date.now() + 5000)
+    utimesSync(join(dir, 'javascript', 'v2.2', 'svc.min.js'), later, later)
+    const res = await a.inject({ method: 'GET', url: JS })
+    assert.equal(res.body, next)
+    assert.equal(res.headers.etag, `"${sha256(next)}"`)
+    assert.equal((await a.inject({ method: 'GET', url: `${JS}.sri` })).body, sha384(next))
+    writeFileSync(join(dir, 'javascript', 'v2.2', 'svc.min.js'), SCRIPT)
+    utimesSync(join(dir, 'javascript', 'v2.2', 'svc.min.js'), new Date(), new Date())
+  })
+
+  test('a seller page origin gets `*`, not the API\'s per-origin CORS (which would Vary on Origin)', async () => {
+    for (const origin of ['https://shop.example', 'https://unknown.example']) {
+      const res = await a.inject({ method: 'GET', url: JS, headers: { origin } })
+      assert.equal(res.statusCode, 200)
+      assert.equal(res.headers['access-control-allow-origin'], '*')
+      assert.doesNotMatch(String(res.headers.vary ?? ''), /origin/i)
+    }
+  })
+
+  test('the SDK files are not in the OpenAPI document', async () => {
+    const doc = body<{ paths: Record<string, unknown> }>(await a.inject({ method: 'GET', url: '/v2.2/openapi.json' }))
+    assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/javascript')))
+  })
+
+  test('other methods are refused (405) and other files are 404', async () => {
+    assertProblem(await a.inject({ method: 'POST', url: JS }), 405, 'method_not_allowed')
+    assertProblem(await a.inject({ method: 'GET', url: '/javascript/v2.2/other.js' }), 404, 'not_found')
+    assertProblem(await a.inject({ method: 'GET', url: '/javascript/v2.2/../../package.json' }), 404, 'not_found')
+  })
+})
+
+test('the script is not rate-limited (every visitor of a seller behind one NAT loads it)', async () => {
+  const dir = distWith(SCRIPT)
+  const a = await app(dir, { max: 2, timeWindow: 60_000 })
+  try {
+    for (let i = 0; i < 6; i++) assert.equal((await a.inject({ method: 'GET', url: JS })).statusCode, 200)
+    // The API itself still is.
+    let limited = false
+    for (let i = 0; i < 4; i++) limited ||= (await a.inject({ method: 'GET', url: '/nowhere' })).statusCode === 429
+    assert.ok(limited)
+  } finally {
+    await a.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('without a build every SDK URL answers 503 problem+json naming `npm run build`', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-dist-empty-'))
+  const a = await app(dir)
+  try {
+    for (const url of [JS, `${JS}.map`, `${JS}.sri`, '/javascript/v2.2/integrity.json']) {
+      const res = await a.inject({ method: 'GET', url })
+      const p = assertProblem(res, 503, 'unavailable')
+      assert.match(p.detail, /npm run build/, url)
+      assert.equal(res.headers['cache-control'], 'no-store', url)
+      assert.equal(res.headers['access-control-allow-origin'], '*', url)
+    }
+  } finally {
+    await a.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a build without its map: the script is served, the map is 404', async () => {
+  const dir = distWith(SCRIPT)
+  rmSync(join(dir, 'javascript', 'v2.2', 'svc.min.js.map'))
+  const a = await app(dir)
+  try {
+    assert.equal((await a.inject({ method: 'GET', url: JS })).statusCode, 200)
+    assertProblem(await a.inject({ method: 'GET', url: `${JS}.map` }), 404, 'not_found')
+  } finally {
+    await a.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('the app serves the repo\'s dist by default', async () => {
+  const a = await app()
+  try {
+    const res = await a.inject({ method: 'GET', url: JS })
+    // 200 after `npm run build`, 503 before it: never a 404 (the route is registered).
+    assert.ok(res.statusCode === 200 || res.statusCode === 503, String(res.statusCode))
+    if (res.statusCode === 200) assert.match(res.body, /sourceMappingURL=svc\.min\.js\.map/)
+  } finally {
+    await a.close()
+  }
+})
+
+test('Accept-Encoding negotiation and If-None-Match matching', () => {
+  assert.equal(pickEncoding(undefined), 'identity')
+  assert.equal(pickEncoding('gzip, deflate, br, zstd'), 'br')
+  assert.equal(pickEncoding('gzip'), 'gzip')
+  assert.equal(pickEncoding('br;q=0, gzip;q=0.5'), 'gzip')
+  assert.equal(pickEncoding('*'), 'br')
+  assert.equal(pickEncoding('*;q=0'), 'identity')
+  assert.equal(pickEncoding('identity'), 'identity')
+  assert.ok(etagMatches('"a", W/"b"', '"b"'))
+  assert.ok(!etagMatches('"a"', '"b"'))
+  assert.ok(!etagMatches(undefined, '"b"'))
+})
