@@ -77,7 +77,7 @@ export class SvcBasket extends SvcSessionElement {
         : st.status === 'error' ? this.renderLoadError()
         : items.length === 0 ? html`<p class="empty-text muted" part="empty">${l.t.basket_empty}</p>`
         : html`<ul class="items" part="list">${items.map((i) => this.#renderItem(i))}</ul>
-          <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price .amount=${this.basketTotal(items)}></svc-price></p>`}
+          <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.basketTotal(items)}></svc-price></p>`}
     </section>`
   }
 }

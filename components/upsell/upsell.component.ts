@@ -142,7 +142,7 @@ export class SvcUpsell extends SvcSessionElement {
           : html`<div class="sections">${shown.map((n, i) => html`<section class="section" part="section" aria-labelledby="section-${i}">
               <h3 id="section-${i}">${l.t[TITLE[n]]}</h3>${this.#view(n, true)}</section>`)}</div>`}
         <div slot="footer" class="footer">
-          ${shown.length ? html`<p class="total-line" part="total"><span>${l.t.total}</span><svc-price .amount=${this.basketTotal()}></svc-price></p>` : html`<span></span>`}
+          ${shown.length ? html`<p class="total-line" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.basketTotal()}></svc-price></p>` : html`<span></span>`}
           <button type="button" class="btn primary" part="done-button" @click=${() => { this.dialogOpen = false }}>${shown.length ? l.t.done : l.t.close}</button>
         </div>` : nothing}
     </svc-modal>`

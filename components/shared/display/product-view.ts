@@ -143,7 +143,7 @@ export abstract class SvcProductView extends SvcSessionElement {
 
   /** Total of this view's items (the card's summary and the dialog's footer). */
   protected renderTotal() {
-    return html`<p class="total-line" part="total"><span>${this.l.t.total}</span><svc-price .amount=${this.basketTotal(this.selectedItems())}></svc-price></p>`
+    return html`<p class="total-line" part="total"><span>${this.l.t.total}</span><svc-price exact .amount=${this.basketTotal(this.selectedItems())}></svc-price></p>`
   }
 
   protected renderSummary() {

@@ -30,10 +30,12 @@ export class SvcPrice extends SvcElement {
   @property({ attribute: false }) previous: Amount | undefined
   /** Locale when no svc element above provides one. */
   @property({ attribute: false }) locale: Locale | undefined
+  /** Show zero as an amount (a total of nothing is €0.00), not as "Free" (a free seat is free). */
+  @property({ type: Boolean }) exact = false
 
   private get l(): Locale { return this.locale ?? this.contextLocale ?? localeFor('en-US') }
 
-  private text(a: Amount): string { return a.amount === 0 ? this.l.t.price_free : price(this.l, a) }
+  private text(a: Amount): string { return a.amount === 0 && !this.exact ? this.l.t.price_free : price(this.l, a) }
 
   override render() {
     if (!this.amount) return nothing

@@ -16,6 +16,14 @@ describe('<svc-price>', () => {
     expect(el.shadowRoot!.textContent!.trim()).to.equal('Free')
   })
 
+  it('shows a zero offer as Free, but a zero total as an amount', async () => {
+    const zero = { amount: 0, decimal_places: 2, currency: 'EUR' }
+    const offer = await mount<SvcPrice>(html`<svc-price .amount=${zero}></svc-price>`)
+    expect(offer.shadowRoot!.textContent!.trim()).to.equal('Free')
+    const total = await mount<SvcPrice>(html`<svc-price exact .amount=${zero}></svc-price>`)
+    expect(total.shadowRoot!.textContent!.trim()).to.equal('€0.00')
+  })
+
   it('strikes the old price through and names both for assistive technology', async () => {
     const el = await mount<SvcPrice>(html`<svc-price .amount=${{ amount: 9117, decimal_places: 2, currency: 'EUR' }} .previous=${{ amount: 7598, decimal_places: 2, currency: 'EUR' }}></svc-price>`)
     const del = deep(el, 'del')!
