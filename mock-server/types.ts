@@ -1,0 +1,48 @@
+/**
+ * The offline sandbox: the API of the real server, hosted by MSW over the same core (same operation
+ * table, validation, errors, tokens and state hashes) with an in-memory store. In a browser it persists
+ * the store (localStorage) so a reload keeps the trip; in node it lives as long as the test.
+ */
+import type { HttpHandler } from 'msw'
+import type { Core } from '../core/service.ts'
+import type { Clock, Ids } from '../core/ports.ts'
+import type { MemoryStore } from '../core/store/memory.ts'
+import type { TripCreateRequest } from '../core/schemas/trip.ts'
+
+export interface SandboxOptions {
+  /** Where the sandbox answers; handlers match any origin when omitted. */
+  baseUrl?: string
+  /** Persist the store under this key (browser); nothing is persisted when omitted. */
+  storageKey?: string
+  /** localStorage by default in a browser. */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>
+  clock?: Clock
+  ids?: Ids
+  /** Run queued jobs (checks, fulfillment) on a timer; default true. Tests may drive `core.drainJobs()` instead. */
+  autoRunJobs?: boolean
+  /** Access/refresh lifetimes etc., as on the server. */
+  config?: Partial<Core['config']>
+}
+
+export interface SandboxTrip {
+  tripId: string
+  tripAccessToken: string
+  refreshToken: string
+}
+
+export interface Sandbox {
+  /** MSW handlers for every endpoint of the API, for `setupServer(...handlers)` / `setupWorker(...handlers)`. */
+  handlers: HttpHandler[]
+  /** A `fetch` that answers from the handlers in the page, with no service worker and no network. */
+  fetch: typeof fetch
+  core: Core
+  store: MemoryStore
+  /** The sandbox seller's API key (Basic auth), for backend-style tests. */
+  apiKey: string
+  /** Creates a trip as a seller backend would (a default itinerary when `request` is omitted). */
+  createTrip(request?: Partial<TripCreateRequest> & { flight?: string }): Promise<SandboxTrip>
+  /** Forgets every trip (and the persisted copy). */
+  reset(): Promise<void>
+  /** Stops the job timer. */
+  dispose(): void
+}
