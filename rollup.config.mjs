@@ -2,12 +2,20 @@
 //   dist/javascript/v2.2/svc.min.js (+ .map)  IIFE for the <script> tag: Lit bundled, minified, sets window.Svc
 //   dist/esm/index.js (+ .map)                ESM for bundlers: every element class, Session, ApiClient, SvcError,
 //                                             formatPrice, createSvc; lit and @lit/context stay external peers
+//   dist/javascript/v2.2/locales/<tag>.json   the translations svc.min.js fetches, and dist/esm/locales/<tag>.js
+//                                             for bundlers (scripts/rollup-locales.mjs)
+//   dist/javascript/v2.2/svc-sandbox.min.js   IIFE of the offline sandbox (msw, mock-server, core, airports, every
+//                                             locale table), loaded by svc.min.js only on `Svc.init({sandbox: true})`
 import { builtinModules } from 'node:module'
-import { relative, sep } from 'node:path'
+import { join, relative, sep } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
 import esbuild from 'rollup-plugin-esbuild'
+import terser from '@rollup/plugin-terser'
 import { transform } from 'esbuild'
 import ts from 'typescript'
 import { nodeResolve } from '@rollup/plugin-node-resolve'
+import { localeBuild } from './scripts/rollup-locales.mjs'
 
 const root = import.meta.dirname
 
@@ -106,6 +114,62 @@ const esmTypes = {
   },
 }
 
+/** JSON modules (core/airports.ts imports its table `with { type: 'json' }`), parsed by JSON.parse: faster than a literal. */
+const jsonModules = {
+  name: 'svc-json',
+  transform(code, id) {
+    if (!id.endsWith('.json')) return null
+    return { code: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(code)))})`, map: { mappings: '' } }
+  },
+}
+
+/**
+ * `virtual:svc-locales` (sdk/sandbox-locales.d.ts): every table in components/i18n/locales, keyed by its
+ * file name (the tag), each module's default export or else its first object export. The sandbox hands
+ * them to the SDK, so a page opened from disk never fetches a locale file.
+ */
+function sandboxLocales() {
+  const ID = '\0svc-locales'
+  const dir = join(root, 'components', 'i18n', 'locales')
+  return {
+    name: 'svc-sandbox-locales',
+    resolveId: (source) => (source === 'virtual:svc-locales' ? ID : null),
+    load(id) {
+      if (id !== ID) return null
+      const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^[a-z]{2,3}(-[A-Za-z0-9]+)*\.ts$/.test(f)).sort() : []
+      if (files.length === 0) this.warn(`no locale tables in ${relative(root, dir)}: the sandbox has English only`)
+      return [
+        ...files.map((f, i) => `import * as m${i} from ${JSON.stringify(join(dir, f))}`),
+        'const table = (m) => m.default ?? Object.values(m).find((v) => v !== null && typeof v === "object")',
+        `export default {${files.map((f, i) => `${JSON.stringify(f.slice(0, -3))}: table(m${i})`).join(', ')}}`,
+      ].join('\n')
+    },
+  }
+}
+
+/** Refuses Node built-ins and the server in the sandbox bundle (it runs in a page), and prints its size. */
+function sandboxBundle() {
+  const node = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
+  return {
+    name: 'svc-sandbox-bundle',
+    resolveId(source) {
+      if (node.has(source)) this.error(`${source} is a Node module and cannot be in the sandbox bundle`)
+      return null
+    },
+    generateBundle(_, bundle) {
+      for (const id of this.getModuleIds()) {
+        const rel = relative(root, id).split(sep).join('/')
+        if (/^(server|test)\//.test(rel) || /node_modules\/(fastify|pg|better-sqlite3|lit|@lit)\//.test(rel)) this.error(`${rel} must not be in the sandbox bundle`)
+      }
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue
+        const raw = Buffer.byteLength(chunk.code)
+        console.log(`${chunk.fileName}: ${(raw / 1000).toFixed(1)} KB raw, ${(gzipSync(chunk.code, { level: 9 }).length / 1000).toFixed(1)} KB gzip (no budget: loaded only in sandbox mode)`)
+      }
+    },
+  }
+}
+
 export default [
   {
     input: 'sdk/index.ts',
@@ -117,7 +181,10 @@ export default [
       sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
     },
     // Lit's production build (no dev-mode warnings), the browser variants of anything that has one.
-    plugins: [browserOnly(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(true), licenseNotice],
+    // esbuild compiles; terser minifies (three passes; top level mangled: the IIFE has no globals of its own),
+    // which is what keeps the script inside its 35 KB budget.
+    plugins: [browserOnly(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false),
+      terser({ ecma: 2022, toplevel: true, compress: { passes: 3 }, format: { comments: false } }), licenseNotice],
   },
   {
     input: 'sdk/esm.ts',
@@ -125,4 +192,29 @@ export default [
     external: (id) => id === 'lit' || id.startsWith('lit/') || id.startsWith('@lit/'),
     plugins: [browserOnly(), nodeResolve({ browser: true }), minifyTemplates(), tsPlugin(false), esmTypes],
   },
+  {
+    input: 'sdk/sandbox-bundle.ts',
+    output: {
+      file: 'dist/javascript/v2.2/svc-sandbox.min.js',
+      format: 'iife',
+      sourcemap: true,
+      sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
+    },
+    // typebox's schema engine is a ring of modules that import each other: harmless, and not ours to fix.
+    onwarn(w, warn) {
+      if (w.code === 'CIRCULAR_DEPENDENCY' && w.ids?.every((id) => id.includes('/node_modules/'))) return
+      warn(w)
+    },
+    plugins: [sandboxBundle(), sandboxLocales(), jsonModules, nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), tsPlugin(true)],
+  },
+  // dist/mock-server/index.js (+ .map): the offline sandbox as ESM for a seller's node tests and bundlers
+  // (`svc-ancillaries/mock-server`; declarations in dist/types/mock-server). Every package import (msw,
+  // typebox, jose) stays external, so the seller's own msw is the one whose setupServer runs the handlers.
+  {
+    input: 'mock-server/index.ts',
+    output: { file: 'dist/mock-server/index.js', format: 'es', sourcemap: true, sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, '') },
+    external: (id) => !/^[./\0]/.test(id),
+    plugins: [esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', sourceMap: true, loaders: { '.json': 'json' } })],
+  },
+  localeBuild(),
 ]

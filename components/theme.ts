@@ -39,54 +39,14 @@ export function themeSheet(theme: Theme = {}): string {
   return dark ? `${base} @media (prefers-color-scheme: dark) { :host { ${themeDeclarations(dark)} } }` : base
 }
 
-/** Defaults of every token; light and dark. Components fall back to these. */
-export const tokens = css`
-  :host {
-    --svc-color-text: #1b1f24;
-    --svc-color-text-secondary: #57606a;
-    --svc-color-background: #ffffff;
-    --svc-color-surface: #f6f8fa;
-    --svc-color-primary: #0b5fff;
-    --svc-color-on-primary: #ffffff;
-    --svc-color-border: #d0d7de;
-    --svc-color-success: #1a7f37;
-    --svc-color-warning: #9a6700;
-    --svc-color-danger: #cf222e;
-    --svc-radius: 8px;
-    --svc-font: system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans Arabic', sans-serif;
-    --svc-space: 8px;
-    --svc-focus-ring: 0 0 0 3px rgb(11 95 255 / 45%);
-    font-family: var(--svc-font);
-    color: var(--svc-color-text);
-    box-sizing: border-box;
-  }
-  :host *, :host *::before, :host *::after { box-sizing: inherit; }
-  @media (prefers-color-scheme: dark) {
-    :host {
-      --svc-color-text: #e6edf3;
-      --svc-color-text-secondary: #9da7b3;
-      --svc-color-background: #0d1117;
-      --svc-color-surface: #161b22;
-      --svc-color-primary: #4c8dff;
-      --svc-color-on-primary: #0d1117;
-      --svc-color-border: #30363d;
-      --svc-color-success: #3fb950;
-      --svc-color-warning: #d29922;
-      --svc-color-danger: #f85149;
-    }
-  }
-  :focus-visible { outline: none; box-shadow: var(--svc-focus-ring); }
-  @media (prefers-reduced-motion: reduce) { :host *, :host *::before, :host *::after { animation: none !important; transition: none !important; } }
-`
-
 export const themeCss = (theme: Theme = {}) => unsafeCSS(themeSheet(theme))
 
 /**
- * The tokens as read by an element that may sit inside another svc element. `tokens` above declares the
- * `--svc-*` defaults on every `:host`, so a nested element would reset the theme that `<svc-upsell>` (or
- * the seller's CSS) set on an ancestor. These rules declare nothing under `--svc-*`: each element reads
- * the inherited token with the same default as fallback into a private `--_*` alias and styles itself
- * with the alias. A theme set anywhere above therefore reaches every nested element.
+ * The tokens as every element reads them. Declaring the `--svc-*` defaults on each `:host` would let a
+ * nested element reset the theme that `<svc-upsell>` (or the seller's CSS) set on an ancestor, so these
+ * rules declare nothing under `--svc-*`: each element reads the inherited token, with its default as the
+ * fallback, into a private `--_*` alias and styles itself with the alias. A theme set anywhere above
+ * therefore reaches every nested element.
  */
 export const tokenVars = css`
   :host {

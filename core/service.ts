@@ -128,6 +128,18 @@ export class Core {
     return { seller, apiKey }
   }
 
+  /**
+   * Issues one more API key for an existing seller (its earlier keys keep working), shown once and stored
+   * as its SHA-256 like the first. `npm start` gives its demo checkout a key this way on every start.
+   */
+  async addApiKey(sellerId: string): Promise<string> {
+    const seller = await this.#store.getSeller(sellerId)
+    if (!seller) throw new ProblemError('not_found', `Seller ${sellerId} does not exist.`)
+    const apiKey = `svc_${seller.sandbox ? 'test' : 'live'}_${this.#ids.secret(24)}`
+    await this.#store.addApiKey({ key_hash: await sha256Hex(apiKey), seller_id: sellerId, prefix: apiKey.slice(0, 12), created_at: this.#clock.now().toISOString() })
+    return apiKey
+  }
+
   async findSellerByApiKey(apiKey: string): Promise<SellerRecord | undefined> {
     const key = await this.#store.findApiKey(await sha256Hex(apiKey))
     return key ? this.#store.getSeller(key.seller_id) : undefined

@@ -8,6 +8,7 @@ import type { Core } from '../core/service.ts'
 import type { Clock, Ids } from '../core/ports.ts'
 import type { MemoryStore } from '../core/store/memory.ts'
 import type { TripCreateRequest } from '../core/schemas/trip.ts'
+import type { WebhookEvent } from '../core/schemas/fulfillment.ts'
 
 export interface SandboxOptions {
   /** Where the sandbox answers; handlers match any origin when omitted. */
@@ -30,6 +31,18 @@ export interface SandboxTrip {
   refreshToken: string
 }
 
+/** A webhook the sandbox would have POSTed: it has no network, so deliveries are recorded (and count as answered 200). */
+export interface SandboxDelivery {
+  /** The subscription's target URL. */
+  target: string
+  /** The headers a receiver would get, `svc-signature` included (verifiable with the subscription's secret). */
+  headers: Record<string, string>
+  /** The raw body, as signed. */
+  body: string
+  event: WebhookEvent
+  delivered_at: string
+}
+
 export interface Sandbox {
   /** MSW handlers for every endpoint of the API, for `setupServer(...handlers)` / `setupWorker(...handlers)`. */
   handlers: HttpHandler[]
@@ -39,6 +52,10 @@ export interface Sandbox {
   store: MemoryStore
   /** The sandbox seller's API key (Basic auth), for backend-style tests. */
   apiKey: string
+  /** Webhook deliveries so far, oldest first (in memory only; `reset()` empties it). */
+  deliveries: SandboxDelivery[]
+  /** Runs every job that is due now (what the timer does; tests with `autoRunJobs: false` call it), and persists the result. */
+  runJobs(): Promise<number>
   /** Creates a trip as a seller backend would (a default itinerary when `request` is omitted). */
   createTrip(request?: Partial<TripCreateRequest> & { flight?: string }): Promise<SandboxTrip>
   /** Forgets every trip (and the persisted copy). */

@@ -8,8 +8,12 @@ import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 
 const root = join(import.meta.dirname, '..')
-const outputs = ['dist/javascript/v2.2/svc.min.js', 'dist/javascript/v2.2/svc.min.js.map', 'dist/esm/index.js']
-const sources = ['sdk', 'components', 'core', 'rollup.config.mjs', 'tsconfig.json', 'package-lock.json']
+const outputs = ['dist/javascript/v2.2/svc.min.js', 'dist/javascript/v2.2/svc.min.js.map', 'dist/esm/index.js', 'dist/javascript/v2.2/svc-sandbox.min.js']
+const sources = ['sdk', 'components', 'core', 'mock-server', 'rollup.config.mjs', 'tsconfig.json', 'package-lock.json']
+// A JSON per translation (scripts/rollup-locales.mjs): a dist from before a locale was added is rebuilt.
+const localeDir = join(root, 'components', 'i18n', 'locales')
+if (existsSync(localeDir)) outputs.push(...readdirSync(localeDir).filter((f) => f.endsWith('.ts')).map((f) => `dist/javascript/v2.2/locales/${f.slice(0, -3)}.json`))
+sources.push('scripts/rollup-locales.mjs')
 
 function newest(path) {
   if (!existsSync(path)) return 0

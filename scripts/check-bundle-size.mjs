@@ -1,6 +1,6 @@
 // The SDK's size budget (run by `npm run build`, so CI fails on a regression): the gzipped IIFE that a
 // seller's page downloads must stay within 35 KB. Exits 1 over budget, or when the bundle is missing.
-import { readFileSync, existsSync } from 'node:fs'
+import { readFileSync, existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib'
 
@@ -17,6 +17,16 @@ const gz = gzipSync(raw, { level: 9 }).length
 const br = brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`
 const line = `svc.min.js: ${kb(raw.length)} raw, ${kb(gz)} gzip, ${kb(br)} brotli (budget ${kb(BUDGET_GZIP)} gzip, ${Math.round((gz / BUDGET_GZIP) * 100)} % used)`
+
+// The translations svc.min.js fetches (one per page, for the traveller's locale): listed, no budget.
+const locales = join(import.meta.dirname, '..', 'dist', 'javascript', 'v2.2', 'locales')
+if (existsSync(locales)) {
+  for (const name of readdirSync(locales).filter((f) => f.endsWith('.json')).sort()) {
+    const body = readFileSync(join(locales, name))
+    console.log(`locales/${name}: ${kb(body.length)} raw, ${kb(gzipSync(body, { level: 9 }).length)} gzip, ${kb(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length)} brotli`)
+  }
+}
+
 if (gz > BUDGET_GZIP) {
   console.error(`bundle size over budget: ${line}`)
   process.exit(1)

@@ -15,10 +15,11 @@ import { createSvc, type SvcApi } from './svc.ts'
 
 export type { SvcApi, CreateSvcOptions, UpsellElementProps } from './svc.ts'
 export type {
-  InitOptions, ShowUpsellOptions, EventCallbacks, BasketChange, CallbackBasketItem, ValidityState, WidgetEvent,
+  InitOptions, TripInitOptions, SandboxInitOptions, ShowUpsellOptions, EventCallbacks, BasketChange, CallbackBasketItem, ValidityState, WidgetEvent,
   WidgetFailure, Display, ProductName, Theme, Basket, BasketItem,
 } from './types.ts'
 export type { SvcError, SvcErrorCode } from './errors.ts'
+export type { SvcSandbox, SandboxTripRequest, SvcSandboxGlobal } from './sandbox.ts'
 
 declare global {
   interface Window {

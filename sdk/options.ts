@@ -44,8 +44,10 @@ export function canonicalLocale(tag: string): string | null {
 }
 
 export interface CheckedInit {
+  /** In sandbox mode empty when not given: the sandbox then names the trip (sdk/sandbox.ts). */
   tripId: string
   tripAccessToken: string
+  sandbox: boolean
   callbacks: ResolvedCallbacks
   baseUrl: string
   locale: string | null
@@ -61,8 +63,11 @@ export function checkInitOptions(options: unknown, defaultBaseUrl: string | null
   if (!isObject(options)) throw invalid('Svc.init', ['options must be an object'])
   const o = options as Partial<InitOptions> & Record<string, unknown>
   const problems: string[] = []
-  if (!nonEmptyString(o.tripId)) problems.push('tripId is required (the trip_id your backend received)')
-  if (!nonEmptyString(o.tripAccessToken)) problems.push('tripAccessToken is required (the trip_access_token your backend received)')
+  // The sandbox makes a trip, and signs tokens for it, when the page names none.
+  const sandbox = o.sandbox === true
+  const optional = (v: unknown) => sandbox && v === undefined
+  if (!nonEmptyString(o.tripId) && !optional(o.tripId)) problems.push('tripId is required (the trip_id your backend received)')
+  if (!nonEmptyString(o.tripAccessToken) && !optional(o.tripAccessToken)) problems.push('tripAccessToken is required (the trip_access_token your backend received)')
 
   const grouped = o.eventCallbacks
   if (grouped !== undefined && !isObject(grouped)) problems.push('eventCallbacks must be an object of callbacks')
@@ -87,7 +92,7 @@ export function checkInitOptions(options: unknown, defaultBaseUrl: string | null
     const parsed = typeof o.baseUrl === 'string' ? safeUrl(o.baseUrl) : null
     if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) problems.push('baseUrl must be an absolute http(s) URL')
     else baseUrl = parsed.href.replace(/\/$/, '')
-  } else if (!baseUrl) {
+  } else if (!baseUrl && !sandbox) {
     problems.push('baseUrl is required (the SDK cannot tell which address it was loaded from)')
   }
 
@@ -101,14 +106,14 @@ export function checkInitOptions(options: unknown, defaultBaseUrl: string | null
   if (o.sandbox !== undefined && typeof o.sandbox !== 'boolean') problems.push('sandbox must be true or false')
 
   if (problems.length > 0) throw invalid('Svc.init', problems)
-  // Checked after the rest so a seller sees typos first; the sandbox entry arrives with its own issue.
-  if (o.sandbox === true) throw new SvcError('invalid_options', 'sandbox mode is not available in this build')
 
   return {
-    tripId: o.tripId!,
-    tripAccessToken: o.tripAccessToken!,
+    tripId: o.tripId ?? '',
+    tripAccessToken: o.tripAccessToken ?? '',
+    sandbox,
     callbacks: callbacks as ResolvedCallbacks,
-    baseUrl: baseUrl!,
+    // In sandbox mode the sandbox replaces it (the page's origin, or a name that never reaches a network).
+    baseUrl: baseUrl ?? '',
     locale,
     refreshToken: o.refreshToken,
     getAccessToken: o.getAccessToken,

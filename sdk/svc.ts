@@ -14,8 +14,9 @@ import { ApiClient } from './client.ts'
 import { Session, asSvcError, toCallbackBasket } from './session.ts'
 import { canonicalLocale, checkInitOptions, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
 import { isOffered } from '../components/shared/format.ts'
-import { formatPrice as intlPrice } from '../components/i18n/index.ts'
+import { addLocale, bestTag, hasLocale, LOCALES, formatPrice as intlPrice } from '../components/i18n/index.ts'
 import type { SvcFailDetail, SvcLifecycleDetail } from '../components/events.ts'
+import { sandboxLoader, type SvcSandbox } from './sandbox.ts'
 
 /** The global `window.Svc`. */
 export interface SvcApi {
@@ -36,6 +37,8 @@ export interface SvcApi {
   formatPrice(amount: number, decimal_places: number, currency: string): string
   /** The SDK's error class, for `instanceof` checks: `err instanceof Svc.SvcError`. */
   readonly SvcError: typeof SvcError
+  /** The offline sandbox of `init({ sandbox: true })`: its trips, reset, scenarios (sdk/sandbox.ts). */
+  readonly sandbox: SvcSandbox
 }
 
 /** The properties the SDK sets on `<svc-upsell>` (components/upsell). */
@@ -92,10 +95,30 @@ function safeCall<A>(name: string, fn: ((arg: A) => unknown) | undefined, arg: A
 
 const documentLocale = () => canonicalLocale(document.documentElement.lang || 'en-US') ?? 'en-US'
 
+/**
+ * Registers the texts for `tag` (exact, else the same language's table, see bestTag) unless the page has
+ * them already: `locales/<tag>.json` from `base`. Without them the widgets speak English.
+ */
+async function loadTexts(tag: string, base: string): Promise<void> {
+  const best = bestTag(tag, LOCALES)
+  if (!best || hasLocale(best)) return
+  try {
+    const res = await fetch(new URL(`locales/${best}.json`, base), { signal: AbortSignal.timeout(10_000) })
+    if (!res.ok) throw res.status
+    addLocale(best, await res.json())
+  } catch (e) {
+    console.warn(`Svc: the ${best} texts did not load (${e}); showing English.`)
+  }
+}
+
 export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
   const defaultBaseUrl = opts.scriptUrl ? new URL(opts.scriptUrl).origin : null
   const loadTimeoutMs = opts.loadTimeoutMs ?? 30_000
   let current: Instance | null = null
+  /** The latest init (a sandbox one sets `current` only once the sandbox is loaded); inits counts them. */
+  let opening: Promise<void> | undefined
+  let inits = 0
+  const sandbox = sandboxLoader(opts.scriptUrl ?? null, { addLocale, SvcError, session: () => current?.session })
 
   function unmount(inst: Instance, container: string, reason: SvcError) {
     const w = inst.widgets.get(container)
@@ -120,15 +143,27 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     if (needsAction(change)) safeCall('onInvalidBasket', inst.callbacks.onInvalidBasket, structuredClone(change))
   }
 
-  async function init(options: InitOptions): Promise<void> {
+  const init = (options: InitOptions): Promise<void> => (opening = start(options))
+
+  async function start(options: InitOptions): Promise<void> {
     const o = checkInitOptions(options, defaultBaseUrl)
     if (current) close(current)
+    current = null
+    const n = ++inits
+    // Sandbox: svc-sandbox.min.js (loaded now) names the trip and answers every call in the page.
+    const s = o.sandbox ? await sandbox.open(o) : null
+    if (n !== inits) return // replaced by a later init while the sandbox loaded
+    if (s) Object.assign(o, s)
     const client = new ApiClient({
-      baseUrl: o.baseUrl, tripId: o.tripId, accessToken: o.tripAccessToken,
+      baseUrl: o.baseUrl, tripId: o.tripId, accessToken: o.tripAccessToken, fetch: s?.fetch,
       ...(o.refreshToken ? { refreshToken: o.refreshToken } : {}),
       ...(o.getAccessToken ? { getAccessToken: o.getAccessToken } : {}),
     })
     const session = new Session(client)
+    // The texts load beside the trip when the seller named the locale, else once the trip names it. The
+    // script's folder serves them (the ESM build has no script: the API's origin serves the same files).
+    const base = opts.scriptUrl ?? `${o.baseUrl}/javascript/v2.2/`
+    const texts = o.locale && loadTexts(o.locale, base)
     const inst: Instance = {
       session, callbacks: o.callbacks, locale: o.locale, ready: Promise.resolve(),
       widgets: new Map(), listeners: new AbortController(),
@@ -146,6 +181,8 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
       }
       if (current !== inst) return // replaced by a later init while loading
       inst.locale ??= canonicalLocale(session.state.trip?.language ?? '') ?? documentLocale()
+      await (texts || loadTexts(inst.locale, base))
+      if (current !== inst) return
       session.addEventListener('basket-change', (e) => deliver(inst, (e as CustomEvent<BasketChange>).detail), { signal: inst.listeners.signal })
       // The basket as it stands (the ticket, and whatever an earlier page chose), so the seller starts in step.
       deliver(inst, { basket: toCallbackBasket(session.state.basket) })
@@ -155,6 +192,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
 
   async function showUpsell(options: ShowUpsellOptions): Promise<void> {
     const o = checkShowOptions(options)
+    if (!current) await opening?.catch(() => {})
     const inst = current
     if (!inst) throw new SvcError('not_initialized', 'Call Svc.init before Svc.showUpsell.')
     try {
@@ -230,5 +268,5 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     return intlPrice(amount, decimalPlaces, currency.toUpperCase(), tag)
   }
 
-  return Object.freeze({ version: '2.2' as const, init, showUpsell, formatPrice, SvcError })
+  return Object.freeze({ version: '2.2' as const, init, showUpsell, formatPrice, SvcError, sandbox: sandbox.api })
 }

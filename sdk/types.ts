@@ -53,7 +53,10 @@ export interface EventCallbacks {
   onInvalidBasket?(change: BasketChange): void
 }
 
-export interface InitOptions extends Partial<EventCallbacks> {
+/** `Svc.init` options: a trip of the API, or the offline sandbox (`sandbox: true`). */
+export type InitOptions = TripInitOptions | SandboxInitOptions
+
+export interface TripInitOptions extends Partial<EventCallbacks> {
   tripId: string
   tripAccessToken: string
   onBasketChange?: (change: BasketChange) => void
@@ -67,8 +70,18 @@ export interface InitOptions extends Partial<EventCallbacks> {
   refreshToken?: string
   /** Or a function that returns a fresh access token (e.g. from your backend). */
   getAccessToken?: () => Promise<string>
-  /** Offline sandbox instead of the API (loads the sandbox bundle). */
-  sandbox?: boolean
+  sandbox?: false
+}
+
+/**
+ * The offline sandbox instead of the API: svc-sandbox.min.js, loaded from beside svc.min.js, answers
+ * every call in the page. Without `tripId` the sandbox opens the trip `Svc.sandbox.createTrip` made last
+ * (kept across reloads), or makes one; without `tripAccessToken` it signs the tokens itself.
+ */
+export interface SandboxInitOptions extends Omit<TripInitOptions, 'tripId' | 'tripAccessToken' | 'sandbox'> {
+  sandbox: true
+  tripId?: string
+  tripAccessToken?: string
 }
 
 export type Display = 'card' | 'embedded' | 'modal'

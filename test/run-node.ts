@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process'
 const root = join(import.meta.dirname, '..')
 const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => {
   const p = join(dir, name)
-  if (statSync(p).isDirectory()) return name === 'browser' || name === 'fixtures' ? [] : walk(p)
+  // browser/ runs in @web/test-runner, e2e/ after the build (npm run test:e2e), fixtures/ are not suites.
+  if (statSync(p).isDirectory()) return name === 'browser' || name === 'e2e' || name === 'fixtures' ? [] : walk(p)
   return p.endsWith('.test.ts') ? [p] : []
 })
 const filters = process.argv.slice(2)

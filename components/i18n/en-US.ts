@@ -1,8 +1,18 @@
 /**
- * English (US) texts: the reference table. Every other locale is typed `Strings`, so a key missing in a
- * translation fails the typecheck. `{name}` placeholders are filled by `format()`.
+ * English (US) texts: the reference table, and the only one in svc.min.js (the others are in locales/,
+ * built to JSON the SDK fetches). Every other locale `satisfies Strings`, so a key missing in a
+ * translation, or one too many, fails the typecheck. `{name}` placeholders are filled by `format()`.
+ *
+ * A text that counts something is a `Plural`: one form per plural category of the language, chosen by
+ * `format()` from `values.count` with `Intl.PluralRules` (English one/other, Polish one/few/many/other,
+ * Arabic zero/one/two/few/many/other, Japanese and Chinese other only). The type asks only for `other`;
+ * test/sdk/locales.test.ts checks that each locale has exactly the categories its language uses.
  */
-export const enUS = {
+
+/** The forms of a counted text, by `Intl.PluralRules` category; `other` is always there. */
+export type Plural = { [C in Intl.LDMLPluralRule]?: string } & { other: string }
+
+const table = {
   loading: 'Loading options…',
   retry: 'Try again',
   close: 'Close',
@@ -14,7 +24,7 @@ export const enUS = {
   bags_open: 'Add bags',
   bags_edit: 'Change bags',
   bags_none_offered: 'No extra bags can be added on this flight.',
-  bags_selected: '{count} bags selected',
+  bags_selected: { one: '{count} bag selected', other: '{count} bags selected' },
   bag_cabin: 'Cabin bag',
   bag_checked: 'Checked bag',
   bag_included: 'Included',
@@ -122,7 +132,7 @@ export const enUS = {
   fare_family_choose: 'Choose {name}',
   fare_family_keep: 'Keep my current fare',
   fare_family_selected: 'Selected',
-  fare_family_per_traveller: '{price} per traveller',
+  fare_family_per_traveller: '{price} per traveler',
   option_for: '{product} for {passenger}, {route}',
   option_added: 'Added',
   option_none_offered: 'Not available on this flight.',
@@ -139,4 +149,7 @@ export const enUS = {
   announce_accepted: 'New price accepted for {item}. Basket total {total}.',
 }
 
-export type Strings = typeof enUS
+/** Every key of the reference table: a plain text, or a `Plural` where en-US has one. */
+export type Strings = { [K in keyof typeof table]: (typeof table)[K] extends string ? string : Plural }
+
+export const enUS: Strings = table

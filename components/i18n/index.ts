@@ -1,7 +1,19 @@
-/** Locales: texts by table, numbers, prices, weights, sizes and dates by Intl. */
-import { enUS, type Strings } from './en-US.ts'
+/**
+ * Locales: texts by table, numbers, prices, weights, sizes and dates by Intl.
+ *
+ * Only the en-US table is in the bundle. The others (locales/<tag>.ts) are built to
+ * `/javascript/v2.2/locales/<tag>.json`, which the SDK fetches for the trip's locale and registers with
+ * `addLocale`, and to `dist/esm/locales/<tag>.js` for bundlers (`addLocale('de-DE', de)`).
+ */
+import { enUS, type Plural, type Strings } from './en-US.ts'
 
-export type { Strings }
+export type { Plural, Strings }
+
+/** Every text of a Locale as a string (a counted text as its `other` form: use `format` with `count`). */
+export type Texts = { [K in keyof Strings]: string }
+
+/** The tables we translate, en-US first: the SDK fetches the best of these for the chosen locale. */
+export const LOCALES: readonly string[] = 'en-US en-GB de-DE fr-FR es-ES it-IT nl-NL pl-PL pt-PT ja-JP zh-CN ar-SA'.split(' ')
 
 const TABLES: Record<string, Strings> = { 'en-US': enUS }
 const RTL = new Set(['ar', 'he', 'fa', 'ur'])
@@ -9,7 +21,11 @@ const RTL = new Set(['ar', 'he', 'fa', 'ur'])
 export interface Locale {
   tag: string
   dir: 'ltr' | 'rtl'
-  t: Strings
+  t: Texts
+  /**
+   * The text of `key` with its `{placeholders}` filled: numbers in the locale's digits, strings as given.
+   * A counted text (a `Plural`) takes the form for `values.count`, which must then be a number.
+   */
   format(key: keyof Strings, values?: Record<string, string | number>): string
   price(amount: number, decimalPlaces: number, currency: string): string
   weight(kg: number): string
@@ -18,15 +34,29 @@ export interface Locale {
   time(iso: string): string
 }
 
-/** Registers a translation (each locale module calls this; the SDK bundles them all). */
-export function addLocale(tag: string, strings: Strings) { TABLES[tag] = strings }
+/**
+ * Registers a translation under its canonical tag (a RangeError for a tag that is none): the SDK does it
+ * with the JSON it fetched, bundlers with the module they import. Keys it lacks read in English, so an
+ * older table never leaves a hole.
+ */
+export function addLocale(tag: string, strings: Strings) {
+  TABLES[Intl.getCanonicalLocales(tag)[0]!] = { ...enUS, ...strings }
+  cache.clear()
+}
 
-/** The best table for a tag: exact, then same language, then en-US. */
-function tableFor(tag: string): Strings {
-  if (TABLES[tag]) return TABLES[tag]
-  const lang = tag.split('-')[0]
-  const same = Object.keys(TABLES).find((k) => k.split('-')[0] === lang)
-  return same ? TABLES[same]! : enUS
+/** A table is registered under this tag. */
+export const hasLocale = (tag: string): boolean => tag in TABLES
+
+/**
+ * The best of `tags` for `tag`: the tag itself, else the first of the same language and script
+ * (de-AT → de-DE, pt-BR → pt-PT, but zh-TW, written in Traditional characters, not → zh-CN).
+ */
+export function bestTag(tag: string, tags: readonly string[]): string | undefined {
+  const key = (t: string) => {
+    const l = new Intl.Locale(t).maximize()
+    return l.language + l.script
+  }
+  return tags.includes(tag) ? tag : tags.find((t) => key(t) === key(tag))
 }
 
 export function formatPrice(amount: number, decimalPlaces: number, currency: string, tag = 'en-US'): string {
@@ -41,7 +71,11 @@ export function localeFor(requested: string | undefined): Locale {
   try { tag = Intl.getCanonicalLocales(tag)[0] ?? 'en-US' } catch { tag = 'en-US' }
   let l = cache.get(tag)
   if (l) return l
-  const t = tableFor(tag)
+  // Texts (and their plural rules) from the best table, numbers and dates in the tag itself.
+  const from = bestTag(tag, Object.keys(TABLES)) ?? 'en-US'
+  const table = TABLES[from]!
+  const plural = new Intl.PluralRules(from)
+  const nf = new Intl.NumberFormat(tag)
   const unit = (unit: string) => new Intl.NumberFormat(tag, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })
   const kg = unit('kilogram')
   const cm = unit('centimeter')
@@ -50,8 +84,12 @@ export function localeFor(requested: string | undefined): Locale {
   l = {
     tag,
     dir: RTL.has(tag.split('-')[0]!) ? 'rtl' : 'ltr',
-    t,
-    format: (key, values = {}) => t[key].replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m)),
+    t: Object.fromEntries(Object.entries(table).map(([k, v]) => [k, (v as Plural).other ?? v])) as Texts,
+    format: (key, values = {}) => {
+      const v: string | Plural = table[key]
+      return (typeof v === 'string' ? v : v[plural.select(Number(values['count']))] ?? v.other)
+        .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? (typeof values[k] === 'number' ? nf.format(values[k]) : values[k]!) : m))
+    },
     price: (amount, dp, currency) => formatPrice(amount, dp, currency, tag),
     weight: (v) => kg.format(v),
     length: (v) => cm.format(v),

@@ -8,6 +8,8 @@ import fp from 'fastify-plugin'
 import { ProblemError, toProblem, ERROR_CODES, type ErrorCode } from '../../core/errors.ts'
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
+/** Path parameters longer than this never reach a route (the router's `maxParamLength`). Ids are up to 128. */
+export const MAX_PARAM_LENGTH = 256
 
 const isProblemError = (e: unknown): e is ProblemError =>
   e instanceof ProblemError ||
@@ -29,6 +31,11 @@ export function asProblemError(err: unknown): ProblemError {
       return new ProblemError('payload_too_large', 'The request body is too large.')
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ProblemError('unsupported_media_type', 'Send the request body as application/json.')
+    // Raised by the router before any hook runs (see `frameworkErrors` in server/app.ts).
+    case 'FST_ERR_BAD_URL':
+      return new ProblemError('validation_error', 'The request path is not valid: a segment is not properly percent-encoded.')
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ProblemError('validation_error', `A path segment is longer than ${MAX_PARAM_LENGTH} characters.`)
     default:
       break
   }
@@ -52,6 +59,17 @@ export function asProblemError(err: unknown): ProblemError {
 
 export function sendProblem(reply: FastifyReply, problem: ProblemError, requestId: string) {
   return reply.code(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).send(toProblem(problem, requestId))
+}
+
+/**
+ * Fastify's `frameworkErrors`: the router's own refusals (a badly percent-encoded path, a path parameter
+ * over `maxParamLength`) happen before any hook, so without this they leave as Fastify's bare JSON (414
+ * for a long parameter) with no request id. Found by the sandbox parity suite.
+ */
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', req.id)
+  req.log.info({ code: err.code }, 'request rejected')
+  return sendProblem(reply, asProblemError(err), req.id)
 }
 
 /** Route patterns seen so far, so an unknown method on a known path can answer 405 with `Allow`. */

@@ -1,7 +1,9 @@
 /**
  * Serves the browser SDK that `npm run build` writes to dist/: `GET /javascript/v2.2/svc.min.js`, its
  * source map, and its Subresource Integrity hash (`.sri` as text, `integrity.json` as JSON) so sellers
- * can load it with `integrity=`.
+ * can load it with `integrity=`; and beside it the offline sandbox `svc-sandbox.min.js` (+ map), which
+ * svc.min.js loads from its own folder on `Svc.init({ sandbox: true })`, with the same headers, as are
+ * the translations it fetches for the traveller's locale (`locales/<tag>.json`).
  *
  * Caching: the URL carries the API version, not a content hash, so a release replaces the file under the
  * same URL. A year of `immutable` would pin visitors to an old build; instead browsers and CDNs keep it
@@ -22,7 +24,11 @@ import { PROBLEM_CONTENT_TYPE } from './errors.ts'
 
 export const SDK_PREFIX = '/javascript/v2.2'
 export const SDK_FILE = 'svc.min.js'
+/** The sandbox bundle (sdk/sandbox.ts SANDBOX_FILE), fetched only in sandbox mode. */
+export const SANDBOX_FILE = 'svc-sandbox.min.js'
 export const SDK_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400'
+/** A translation's file name under `locales/`: a BCP 47 tag and `.json` (never a path). */
+const LOCALE_FILE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})+\.json$/
 
 export interface SdkStaticOptions {
   /** The build output folder (holding javascript/v2.2/svc.min.js); default `<repo>/dist`. */
@@ -142,17 +148,19 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
   // split CDN caches and cost a database read per page view; these answer `*` themselves).
   const route = { schema: { hide: true }, config: { rateLimit: false as const, cors: false as const }, logLevel: 'warn' as const }
 
-  app.get(`${SDK_PREFIX}/${SDK_FILE}`, route, async (req, reply) => {
-    const js = await load(SDK_FILE)
-    if (!js) return notBuilt(req, reply)
-    return send(req, reply, { tag: js.sha256, type: 'text/javascript; charset=utf-8', body: (enc) => compressed(js, enc), compress: true })
-  })
+  for (const file of [SDK_FILE, SANDBOX_FILE]) {
+    app.get(`${SDK_PREFIX}/${file}`, route, async (req, reply) => {
+      const js = await load(file)
+      if (!js) return notBuilt(req, reply)
+      return send(req, reply, { tag: js.sha256, type: 'text/javascript; charset=utf-8', body: (enc) => compressed(js, enc), compress: true })
+    })
 
-  app.get(`${SDK_PREFIX}/${SDK_FILE}.map`, route, async (req, reply) => {
-    const map = await load(`${SDK_FILE}.map`)
-    if (!map) return (await load(SDK_FILE)) ? reply.callNotFound() : notBuilt(req, reply)
-    return send(req, reply, { tag: map.sha256, type: 'application/json; charset=utf-8', body: (enc) => compressed(map, enc), compress: true })
-  })
+    app.get(`${SDK_PREFIX}/${file}.map`, route, async (req, reply) => {
+      const map = await load(`${file}.map`)
+      if (!map) return (await load(file)) ? reply.callNotFound() : notBuilt(req, reply)
+      return send(req, reply, { tag: map.sha256, type: 'application/json; charset=utf-8', body: (enc) => compressed(map, enc), compress: true })
+    })
+  }
 
   /** The `integrity` attribute's value as plain text: `integrity="$(curl -s .../svc.min.js.sri)"`. */
   app.get(`${SDK_PREFIX}/${SDK_FILE}.sri`, route, async (req, reply) => {
@@ -166,5 +174,21 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
     const js = await load(SDK_FILE)
     if (!js) return notBuilt(req, reply)
     return send(req, reply, { tag: `${js.sha256}-json`, type: 'application/json; charset=utf-8', body: () => JSON.stringify({ [SDK_FILE]: js.integrity }), compress: false })
+  })
+
+  /**
+   * The translations svc.min.js fetches for the traveller's locale (`locales/<tag>.json`, made by
+   * scripts/rollup-locales.mjs), with the script's headers. A tag without a table is a 404 that still
+   * carries CORS `*`, so the page reads it as an answer (and shows English) rather than a network error.
+   */
+  app.get(`${SDK_PREFIX}/locales/:file`, route, async (req, reply) => {
+    const { file } = req.params as { file: string }
+    const json = LOCALE_FILE.test(file) ? await load(`locales/${file}`) : null
+    if (!json) {
+      if (!(await load(SDK_FILE))) return notBuilt(req, reply)
+      common(reply)
+      return reply.callNotFound()
+    }
+    return send(req, reply, { tag: json.sha256, type: 'application/json; charset=utf-8', body: (enc) => compressed(json, enc), compress: true })
   })
 }

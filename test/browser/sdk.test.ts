@@ -160,12 +160,6 @@ describe('Svc.init', () => {
     expect(none.code).to.equal('invalid_options')
   })
 
-  it('rejects sandbox: true in this build', async () => {
-    const e = await rejection(Svc.init({ tripId: 't', tripAccessToken: 'a', onBasketChange: () => {}, sandbox: true }))
-    expect(e.code).to.equal('invalid_options')
-    expect(e.message).to.equal('sandbox mode is not available in this build')
-  })
-
   it('rejects a bad access token with unauthorized', async () => {
     const f = await trip()
     const e = await rejection(Svc.init({ tripId: f.tripId, tripAccessToken: 'not.a.token', baseUrl: f.baseUrl, onBasketChange: () => {} }))

@@ -58,9 +58,20 @@ test('init: locale is canonicalised; a malformed one is refused', () => {
   rejects(() => checkInitOptions({ tripId: 't', tripAccessToken: 'a', onBasketChange: noop, locale: 'not a locale!' }, BASE), 'invalid_options', /locale/)
 })
 
-test('init: sandbox is refused in this build, with its own message', () => {
-  rejects(() => checkInitOptions({ tripId: 't', tripAccessToken: 'a', onBasketChange: noop, sandbox: true }, BASE), 'invalid_options', /^sandbox mode is not available in this build$/)
-  assert.ok(checkInitOptions({ tripId: 't', tripAccessToken: 'a', onBasketChange: noop, sandbox: false }, BASE))
+test('init: sandbox: true needs no trip, tokens or baseUrl (the sandbox names them); given ones are kept', () => {
+  const bare = checkInitOptions({ sandbox: true, onBasketChange: noop }, null)
+  assert.equal(bare.sandbox, true)
+  assert.equal(bare.tripId, '')
+  assert.equal(bare.tripAccessToken, '')
+  const given = checkInitOptions({ sandbox: true, tripId: 't', tripAccessToken: 'a', refreshToken: 'r', onBasketChange: noop }, BASE)
+  assert.deepEqual([given.tripId, given.tripAccessToken, given.refreshToken, given.sandbox], ['t', 'a', 'r', true])
+  assert.equal(checkInitOptions({ tripId: 't', tripAccessToken: 'a', onBasketChange: noop, sandbox: false }, BASE).sandbox, false)
+  // Still checked: an empty or non-string trip, the callback, and sandbox itself.
+  rejects(() => checkInitOptions({ sandbox: true, tripId: '', tripAccessToken: 7, onBasketChange: noop }, null), 'invalid_options', /tripId is required/, /tripAccessToken is required/)
+  rejects(() => checkInitOptions({ sandbox: true }, null), 'invalid_options', /onBasketChange is required/)
+  rejects(() => checkInitOptions({ sandbox: 'yes', onBasketChange: noop }, BASE), 'invalid_options', /sandbox must be true or false/, /tripId is required/)
+  // Without the sandbox, the SDK must know where the API is.
+  rejects(() => checkInitOptions({ tripId: 't', tripAccessToken: 'a', onBasketChange: noop }, null), 'invalid_options', /baseUrl is required/)
 })
 
 test('showUpsell: container and display are required; display is one of three', () => {

@@ -6,7 +6,7 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, utimesSync } from 'node:fs'
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
@@ -220,6 +220,40 @@ test('a build without its map: the script is served, the map is 404', async () =
   }
 })
 
+test('the sandbox bundle and its map are served beside svc.min.js, with the same headers; 503 before a build', async () => {
+  const SANDBOX = '/javascript/v2.2/svc-sandbox.min.js'
+  const code = `(function(){window.SvcSandbox={version:"2.2"}})();\n//# sourceMappingURL=svc-sandbox.min.js.map\n`
+  const dir = distWith(SCRIPT)
+  writeFileSync(join(dir, 'javascript', 'v2.2', 'svc-sandbox.min.js'), code)
+  writeFileSync(join(dir, 'javascript', 'v2.2', 'svc-sandbox.min.js.map'), '{"version":3,"sources":[],"mappings":""}')
+  const a = await app(dir)
+  try {
+    const res = await a.inject({ method: 'GET', url: SANDBOX })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, code)
+    assert.equal(res.headers['content-type'], 'text/javascript; charset=utf-8')
+    assert.equal(res.headers['cache-control'], SDK_CACHE_CONTROL)
+    assert.equal(res.headers['access-control-allow-origin'], '*')
+    assert.equal(res.headers.etag, `"${sha256(code)}"`)
+    const gz = await a.inject({ method: 'GET', url: SANDBOX, headers: { 'accept-encoding': 'gzip' } })
+    assert.equal(gunzipSync(gz.rawPayload).toString(), code)
+    const map = await a.inject({ method: 'GET', url: `${SANDBOX}.map` })
+    assert.equal(map.statusCode, 200)
+    assert.equal(map.headers['content-type'], 'application/json; charset=utf-8')
+  } finally {
+    await a.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const empty = mkdtempSync(join(tmpdir(), 'svc-dist-empty-'))
+  const b = await app(empty)
+  try {
+    for (const url of [SANDBOX, `${SANDBOX}.map`]) assert.match(assertProblem(await b.inject({ method: 'GET', url }), 503, 'unavailable').detail, /npm run build/)
+  } finally {
+    await b.close()
+    rmSync(empty, { recursive: true, force: true })
+  }
+})
+
 test('the app serves the repo\'s dist by default', async () => {
   const a = await app()
   try {
@@ -243,4 +277,89 @@ test('Accept-Encoding negotiation and If-None-Match matching', () => {
   assert.ok(etagMatches('"a", W/"b"', '"b"'))
   assert.ok(!etagMatches('"a"', '"b"'))
   assert.ok(!etagMatches(undefined, '"b"'))
+})
+
+describe('GET /javascript/v2.2/locales/<tag>.json', () => {
+  const DE = JSON.stringify({ bags_title: 'Gepäck', bags_selected: { one: '{count} Gepäckstück ausgewählt', other: '{count} Gepäckstücke ausgewählt' }, note: 'x'.repeat(2000) })
+  const URL_DE = '/javascript/v2.2/locales/de-DE.json'
+  let dir: string
+  let a: FastifyInstance
+  before(async () => {
+    dir = distWith(SCRIPT)
+    mkdirSync(join(dir, 'javascript', 'v2.2', 'locales'))
+    writeFileSync(join(dir, 'javascript', 'v2.2', 'locales', 'de-DE.json'), DE)
+    writeFileSync(join(dir, 'javascript', 'v2.2', 'locales.json'), '{}')
+    a = await app(dir)
+  })
+  after(async () => {
+    await a.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('served as UTF-8 JSON with the script\'s caching, CORS `*`, strong ETag and 304', async () => {
+    const res = await a.inject({ method: 'GET', url: URL_DE, headers: { origin: 'https://unknown.example' } })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, DE)
+    assert.deepEqual(body(res), JSON.parse(DE))
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8')
+    assert.equal(res.headers['cache-control'], SDK_CACHE_CONTROL)
+    assert.equal(res.headers['access-control-allow-origin'], '*')
+    assert.equal(res.headers['cross-origin-resource-policy'], 'cross-origin')
+    assert.equal(res.headers['x-content-type-options'], 'nosniff')
+    assert.equal(res.headers.vary, 'Accept-Encoding')
+    assert.equal(res.headers.etag, `"${sha256(DE)}"`)
+    const again = await a.inject({ method: 'GET', url: URL_DE, headers: { 'if-none-match': String(res.headers.etag) } })
+    assert.equal(again.statusCode, 304)
+    assert.equal(again.body, '')
+    assert.equal(again.headers['access-control-allow-origin'], '*')
+  })
+
+  test('compressed when accepted', async () => {
+    const gz = await a.inject({ method: 'GET', url: URL_DE, headers: { 'accept-encoding': 'gzip' } })
+    assert.equal(gz.headers['content-encoding'], 'gzip')
+    assert.equal(gunzipSync(gz.rawPayload).toString(), DE)
+    const br = await a.inject({ method: 'GET', url: URL_DE, headers: { 'accept-encoding': 'br' } })
+    assert.equal(br.headers['content-encoding'], 'br')
+    assert.equal(brotliDecompressSync(br.rawPayload).toString(), DE)
+    assert.notEqual(br.headers.etag, gz.headers.etag)
+  })
+
+  test('a tag without a table is a 404 the page can read (CORS `*`); anything but a tag is never a path', async () => {
+    const none = await a.inject({ method: 'GET', url: '/javascript/v2.2/locales/sv-SE.json' })
+    assertProblem(none, 404, 'not_found')
+    assert.equal(none.headers['access-control-allow-origin'], '*')
+    for (const url of ['/javascript/v2.2/locales/..%2Flocales.json', '/javascript/v2.2/locales/de-DE.js', '/javascript/v2.2/locales/de.json', '/javascript/v2.2/locales/%2e%2e%2fsvc.min.js']) {
+      assertProblem(await a.inject({ method: 'GET', url }), 404, 'not_found')
+    }
+  })
+
+  test('without a build: 503 naming `npm run build`', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'svc-dist-empty-'))
+    const b = await app(empty)
+    try {
+      const res = await b.inject({ method: 'GET', url: URL_DE })
+      assert.match(assertProblem(res, 503, 'unavailable').detail, /npm run build/)
+      assert.equal(res.headers['access-control-allow-origin'], '*')
+    } finally {
+      await b.close()
+      rmSync(empty, { recursive: true, force: true })
+    }
+  })
+
+  test('the repo\'s build has a table for every shipped locale but en-US', async () => {
+    const b = await app()
+    try {
+      const js = await b.inject({ method: 'GET', url: JS })
+      // Not built, or built before the translations were: the tests above cover the route.
+      if (js.statusCode !== 200 || !existsSync(join(import.meta.dirname, '..', '..', 'dist', 'javascript', 'v2.2', 'locales'))) return
+      const { LOCALES } = await import('../../components/i18n/index.ts')
+      for (const tag of LOCALES.filter((t) => t !== 'en-US')) {
+        const res = await b.inject({ method: 'GET', url: `/javascript/v2.2/locales/${tag}.json` })
+        assert.equal(res.statusCode, 200, tag)
+        assert.equal(typeof body<Record<string, unknown>>(res)['bags_title'], 'string', tag)
+      }
+    } finally {
+      await b.close()
+    }
+  })
 })

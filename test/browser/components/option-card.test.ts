@@ -102,7 +102,7 @@ describe('<svc-option-card>', () => {
     const el = await mount<SvcOptionCard>(html`<svc-option-card product="fare_family_upsell" .session=${s}></svc-option-card>`)
     const text = textOf(el)
     expect(text).to.contain('Upgrade your fare').and.contain('Your fare: Basic').and.contain('Standard').and.contain('Flex')
-    expect(text).to.contain('Free changes').and.contain('€40.00 per traveller').and.contain('€150.00 per traveller')
+    expect(text).to.contain('Free changes').and.contain('€40.00 per traveler').and.contain('€150.00 per traveler')
     await axe(el)
     button(el, 'Choose Standard')!.click()
     await until(() => extrasOf(s).length === 2 && !s.state.busy, 'two passengers upgraded')

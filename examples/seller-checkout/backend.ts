@@ -1,0 +1,396 @@
+/**
+ * SkyShop's own backend: what an airline-ticket seller runs beside its checkout page. It holds the API key
+ * and talks to the public API over HTTP like any seller would (nothing here imports the service's code);
+ * the page only ever gets a trip id and short-lived access tokens.
+ *
+ * A Fastify plugin: the page at `/`, its files under `/demo/`, its JSON under `/demo/api/`:
+ *
+ *   POST   /demo/api/checkout                       {scenario} → a new trip: {trip, trip_access_token}
+ *   POST   /demo/api/checkout/:tripId/token         a fresh access token (for the SDK's getAccessToken)
+ *   PATCH  /demo/api/checkout/:tripId/passengers    the traveller form, checked here, then PATCH /v2.2/trip
+ *   POST   /demo/api/checkout/:tripId/pay           check the basket, charge, fulfill (see `pay`)
+ *   POST   /demo/api/checkout/:tripId/accept/:item  take an item's new price
+ *   DELETE /demo/api/checkout/:tripId/item/:item    remove an item
+ *   GET    /demo/api/checkout/:tripId/status        the trip as the API has it: tickets, orders, basket
+ *
+ * Each checkout belongs to the browser that started it (an HttpOnly cookie); its refresh token stays in
+ * this process's memory. API refusals reach the page as the API's problem+json, with their codes.
+ */
+import { randomBytes, randomInt, randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+
+export interface SellerCheckoutOptions {
+  /** Where the API is, e.g. `http://127.0.0.1:3000`; a function when it is known only once the server listens. */
+  apiBaseUrl: string | (() => string | undefined)
+  /** The seller's API key; a function when it is known only later. It never leaves this backend. */
+  apiKey: string | (() => string | undefined)
+  /** How long `pay` waits for the airline's basket check (default 30 s). */
+  checkTimeoutMs?: number
+}
+
+export const SCENARIOS = {
+  normal: '117',
+  price_change: '9001',
+  unavailable: '9002',
+  slow_check: '9004',
+  fulfillment_fails: '9003',
+} as const
+export type Scenario = keyof typeof SCENARIOS
+
+interface Problem { status: number; code: string; title?: string; detail: string; errors?: Array<{ path: string; message: string }>; [k: string]: unknown }
+
+/** A refusal to send as problem+json: the API's own, passed through, or one of ours. */
+class ProblemResponse extends Error {
+  constructor(readonly problem: Problem) { super(problem.detail) }
+}
+const problem = (status: number, code: string, detail: string, errors?: Problem['errors']) =>
+  new ProblemResponse({ type: `https://docs.svc.example/problems/${code.replaceAll('_', '-')}`, status, code, title: detail, detail, ...(errors ? { errors } : {}) })
+
+type Money = { amount: number; currency: string; decimal_places: number }
+type Validity = { status: string; valid_from: string; valid_to: string; reason?: string; previous_price?: unknown }
+interface BasketItem { basket_item_id: string; display_name: string; product_type: string; product_details: Record<string, unknown>; price: { total: Money }; validity: Validity }
+type Basket = Record<string, BasketItem>
+interface Passenger { passenger_id: string; type: string; on_lap_of: string | null; first_names: string | null; surname: string | null; date_of_birth: string | null }
+interface Segment { departure_time: string }
+interface Trip {
+  trip_id: string; trip_state_hash: string; trip_access_token?: string; refresh_token?: string
+  journeys: Array<{ journey_id: string; segments: Segment[] }>
+  passengers: Passenger[]; tickets: Array<{ ticket_id: string; status: string }>
+  contact_details: { contact_details_type?: string; email?: string; phone_number?: string | null }
+  basket: Basket; orders: Record<string, { status: string }>
+}
+
+/** What this backend remembers about one checkout. */
+interface Checkout {
+  owner: string
+  tripId: string
+  scenario: Scenario
+  refreshToken: string
+  /** One refresh at a time: presenting a spent refresh token twice would revoke the whole session. */
+  refreshing: Promise<string> | null
+  /** The fake card payment: taken before fulfillment, given back when fulfillment is refused. */
+  payment: { reference: string; amount: number; currency: string; decimal_places: number; status: 'captured' | 'refunded'; record_locator: string } | null
+}
+
+const COOKIE = 'skyshop_session'
+const MAX_CHECKOUTS = 1000
+const PUBLIC_DIR = join(import.meta.dirname, 'public')
+const ASSETS: Record<string, string> = {
+  'app.js': 'text/javascript; charset=utf-8',
+  'styles.css': 'text/css; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
+}
+/** The page runs the SDK under a strict policy: no inline script or style, nothing from elsewhere. */
+const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** The itinerary the traveller picked on SkyShop: London → New York and back with British Airways, two adults and a lap infant. */
+function tripRequest(scenario: Scenario) {
+  const out = day(30)
+  const back = day(37)
+  const segment = (from: string, to: string, dep: string, arr: string, flight: string) => ({
+    departure_airport: from, arrival_airport: to, departure_time: dep, arrival_time: arr,
+    fare_basis: 'YLOWGB', fare_class: 'Y', fare_family: 'standard', marketing_airline: 'BA', marketing_flight_number: flight,
+  })
+  return {
+    language: 'en-GB', currency: 'GBP', country: 'GB',
+    search: { bag: { search: true }, seat: { search: true }, priority_boarding: { search: true }, automatic_check_in: { search: true }, fare_family_upsell: { search: true } },
+    markups: { bag: { percentage: 10 }, seat: { fixed: 150 } },
+    tickets: [{
+      status: 'offered',
+      offered_price: { currency: 'GBP', decimal_places: 2, base_price: 118000, markup: 4500, total: 122500 },
+      journeys: [
+        // The scenario's flight number is the outbound one: the sandbox airline acts on its items.
+        { segments: [segment('LHR', 'JFK', `${out}T09:30:00+00:00`, `${out}T12:45:00-05:00`, SCENARIOS[scenario])] },
+        { segments: [segment('JFK', 'LHR', `${back}T18:30:00-05:00`, `${day(38)}T06:35:00+00:00`, '112')] },
+      ],
+      metadata: { order_ref: `SKY-${randomBytes(4).toString('hex').toUpperCase()}` },
+    }],
+    passengers: [
+      { passenger_id: 'p1', passenger_type: 'adult' },
+      { passenger_id: 'p2', passenger_type: 'adult' },
+      { passenger_id: 'p3', passenger_type: 'infant', on_lap_of: 'p1' },
+    ],
+  }
+}
+
+// ---------------------------------------------------------------- the traveller form
+
+const NAME = /^\p{L}[\p{L}\p{M}' .-]{0,49}$/u
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const PHONE = /^\+?[0-9 ()-]{6,20}$/
+
+/** Age in whole years on `on` (YYYY-MM-DD strings); 29 February birthdays count on 1 March. */
+export function ageOn(birth: string, on: string): number {
+  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number]
+  const [y, m, d] = on.split('-').map(Number) as [number, number, number]
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0)
+}
+
+const isDate = (v: unknown): v is string =>
+  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v
+
+interface TravellerForm {
+  passengers: Array<{ passenger_id: string; first_names: string; surname: string; date_of_birth: string }>
+  contact: { email: string; phone: string }
+}
+
+/**
+ * The same rules as the page's, because a backend never trusts a form: names as on the passport, adults
+ * 12 or over on the day they fly out, a lap infant under 2 on the day they fly back, a reachable contact.
+ */
+export function checkTravellerForm(body: unknown, trip: Pick<Trip, 'passengers' | 'journeys'>, today = day(0)): TravellerForm {
+  const errors: Array<{ path: string; message: string }> = []
+  const b = (body ?? {}) as { passengers?: unknown; contact?: { email?: unknown; phone?: unknown } }
+  const given = Array.isArray(b.passengers) ? b.passengers as Array<Record<string, unknown>> : []
+  const departures = trip.journeys.map((j) => j.segments[0]!.departure_time.slice(0, 10))
+  const passengers = trip.passengers.map((p) => {
+    const i = given.findIndex((g) => g?.['passenger_id'] === p.passenger_id)
+    const g = given[i] ?? {}
+    const at = `/passengers/${i < 0 ? trip.passengers.indexOf(p) : i}`
+    const text = (k: string) => (typeof g[k] === 'string' ? (g[k] as string).trim().replace(/\s+/g, ' ') : '')
+    const first = text('first_names')
+    const surname = text('surname')
+    const dob = text('date_of_birth')
+    if (!NAME.test(first)) errors.push({ path: `${at}/first_names`, message: first ? 'may hold letters, spaces, hyphens and apostrophes only' : 'is required' })
+    if (!NAME.test(surname)) errors.push({ path: `${at}/surname`, message: surname ? 'may hold letters, spaces, hyphens and apostrophes only' : 'is required' })
+    if (!isDate(dob)) errors.push({ path: `${at}/date_of_birth`, message: dob ? 'must be a date (YYYY-MM-DD)' : 'is required' })
+    else if (dob > today) errors.push({ path: `${at}/date_of_birth`, message: 'is in the future' })
+    else if (p.type === 'adult' && ageOn(dob, departures[0]!) < 12) errors.push({ path: `${at}/date_of_birth`, message: 'an adult must be 12 or older on the day of travel' })
+    else if (p.type === 'infant' && ageOn(dob, departures.at(-1)!) >= 2) errors.push({ path: `${at}/date_of_birth`, message: 'an infant on a lap must be under 2 on the return flight' })
+    else if (p.type === 'adult' && ageOn(dob, today) > 120) errors.push({ path: `${at}/date_of_birth`, message: 'is not a believable date of birth' })
+    return { passenger_id: p.passenger_id, first_names: first, surname, date_of_birth: dob }
+  })
+  const email = typeof b.contact?.email === 'string' ? b.contact.email.trim() : ''
+  const phone = typeof b.contact?.phone === 'string' ? b.contact.phone.trim() : ''
+  if (!EMAIL.test(email) || email.length > 254) errors.push({ path: '/contact/email', message: email ? 'is not an email address' : 'is required' })
+  if (!PHONE.test(phone)) errors.push({ path: '/contact/phone', message: phone ? 'is not a phone number' : 'is required' })
+  if (errors.length) throw problem(400, 'validation_error', `Please check the traveller details: ${errors.length} field${errors.length > 1 ? 's need' : ' needs'} attention.`, errors)
+  return { passengers, contact: { email, phone } }
+}
+
+// ---------------------------------------------------------------- helpers for pay
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+/** A PNR-like record locator, as the airline's reservation system would give it. */
+export const recordLocator = () => Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')
+/** A 13-digit e-ticket number: British Airways' code 125, then ten digits. */
+export const ticketNumber = () => `125${String(randomInt(1e10)).padStart(10, '0')}`
+
+const basketTotal = (basket: Basket) => Object.values(basket).reduce((sum, i) => sum + i.price.total.amount, 0)
+
+/** Whether the page's basket (item ids and total) is exactly the basket about to be charged. */
+function sameAsShown(basket: Basket, expected: unknown): boolean {
+  const e = (expected ?? {}) as { items?: unknown; total?: unknown; currency?: unknown }
+  const items = Object.values(basket)
+  if (!Array.isArray(e.items) || e.items.length !== items.length) return false
+  if (!items.every((i) => (e.items as unknown[]).includes(i.basket_item_id))) return false
+  return e.total === basketTotal(basket) && items.every((i) => i.price.total.currency === e.currency)
+}
+
+// ---------------------------------------------------------------- the plugin
+
+export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutOptions) {
+  const checkouts = new Map<string, Checkout>()
+  const checkTimeoutMs = opts.checkTimeoutMs ?? 30_000
+  const setting = (v: string | (() => string | undefined)) => (typeof v === 'function' ? v() : v)
+
+  /** One call to the public API with the seller's key; a refusal becomes the API's own problem. */
+  async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, auth: 'key' | 'none' = 'key'): Promise<T> {
+    const base = setting(opts.apiBaseUrl)
+    const key = setting(opts.apiKey)
+    if (!base || !key) throw problem(503, 'unavailable', 'The shop is still starting; try again in a moment.')
+    let res: Response
+    try {
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          ...(auth === 'key' ? { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(15_000),
+      })
+    } catch {
+      throw problem(502, 'api_unreachable', 'The ancillaries service could not be reached.')
+    }
+    const text = await res.text()
+    const json = text ? JSON.parse(text) as unknown : null
+    if (!res.ok) {
+      const p = json && typeof json === 'object' && 'code' in json ? json as Problem : { status: res.status, code: 'internal', detail: `The API answered ${res.status}.` }
+      throw new ProblemResponse({ ...p, status: res.status })
+    }
+    return json as T
+  }
+
+  const sessionOf = (req: FastifyRequest): string | undefined =>
+    /(?:^|;\s*)skyshop_session=([A-Za-z0-9_-]{16,})/.exec(req.headers.cookie ?? '')?.[1]
+
+  function checkoutOf(req: FastifyRequest<{ Params: { tripId: string } }>): Checkout {
+    const c = checkouts.get(req.params.tripId)
+    // Someone else's checkout does not exist, as far as this browser is concerned.
+    if (!c || c.owner !== sessionOf(req)) throw problem(404, 'not_found', 'This checkout has ended; start a new one.')
+    return c
+  }
+
+  /** The trip as the page may see it: no tokens, and this shop's own payment record beside it. */
+  function view(trip: Trip, c: Checkout) {
+    const { trip_access_token: _a, refresh_token: _r, ...rest } = trip
+    return { ...rest, scenario: c.scenario, payment: c.payment }
+  }
+
+  /** A fresh access token: from the refresh token (which rotates), else, once it has expired, from the trip read with the key. */
+  function accessToken(c: Checkout): Promise<string> {
+    c.refreshing ??= (async () => {
+      try {
+        const r = await api<{ trip_access_token: string; refresh_token: string }>('POST', '/v2.2/refresh_token', { refresh_token: c.refreshToken }, {}, 'none')
+        c.refreshToken = r.refresh_token
+        return r.trip_access_token
+      } catch (e) {
+        if (!(e instanceof ProblemResponse) || e.problem.status !== 401) throw e
+        const trip = await api<Trip>('GET', `/v2.2/trip/${c.tripId}`)
+        return trip.trip_access_token!
+      }
+    })().finally(() => { c.refreshing = null })
+    return c.refreshing
+  }
+
+  app.setErrorHandler((err: FastifyError | ProblemResponse, req: FastifyRequest, reply: FastifyReply) => {
+    let p: Problem
+    if (err instanceof ProblemResponse) p = err.problem
+    else if ((err.statusCode ?? 500) < 500) p = problem(err.statusCode!, 'validation_error', err.message).problem
+    else {
+      req.log.error({ err }, 'seller checkout failed')
+      p = problem(500, 'internal', 'Something went wrong in the shop.').problem
+    }
+    return reply.code(p.status).header('content-type', 'application/problem+json; charset=utf-8').send(p)
+  })
+
+  // ------------------------------------------------------------ the page
+
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => {
+    const html = await readFile(join(PUBLIC_DIR, 'index.html'))
+    return reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', PAGE_CSP)
+      .header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').send(html)
+  })
+
+  app.get<{ Params: { file: string } }>('/demo/:file', { schema: { hide: true } }, async (req, reply) => {
+    const type = ASSETS[req.params.file]
+    if (!type) throw problem(404, 'not_found', `No file ${req.params.file} here.`)
+    return reply.header('content-type', type).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff')
+      .send(await readFile(join(PUBLIC_DIR, req.params.file)))
+  })
+
+  // ------------------------------------------------------------ the checkout
+
+  app.post<{ Body: { scenario?: string } | undefined }>('/demo/api/checkout', { schema: { hide: true } }, async (req, reply) => {
+    const scenario = (req.body?.scenario ?? 'normal') as Scenario
+    if (!(scenario in SCENARIOS)) throw problem(400, 'validation_error', `Unknown scenario ${scenario}.`, [{ path: '/scenario', message: `must be one of ${Object.keys(SCENARIOS).join(', ')}` }])
+    let owner = sessionOf(req)
+    if (!owner) {
+      owner = randomBytes(18).toString('base64url')
+      reply.header('set-cookie', `${COOKIE}=${owner}; Path=/demo/api; HttpOnly; SameSite=Strict`)
+    }
+    const trip = await api<Trip>('POST', '/v2.2/trip', tripRequest(scenario), { 'idempotency-key': randomUUID() })
+    const c: Checkout = { owner, tripId: trip.trip_id, scenario, refreshToken: trip.refresh_token!, refreshing: null, payment: null }
+    checkouts.set(trip.trip_id, c)
+    if (checkouts.size > MAX_CHECKOUTS) checkouts.delete(checkouts.keys().next().value!)
+    return reply.code(201).send({ trip: view(trip, c), trip_access_token: trip.trip_access_token })
+  })
+
+  type ById = { Params: { tripId: string } }
+  type ByItem = { Params: { tripId: string; itemId: string } }
+
+  app.post<ById>('/demo/api/checkout/:tripId/token', { schema: { hide: true } }, async (req) => {
+    return { trip_access_token: await accessToken(checkoutOf(req)) }
+  })
+
+  app.get<ById>('/demo/api/checkout/:tripId/status', { schema: { hide: true } }, async (req) => {
+    const c = checkoutOf(req)
+    return view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c)
+  })
+
+  app.patch<ById>('/demo/api/checkout/:tripId/passengers', { schema: { hide: true } }, async (req) => {
+    const c = checkoutOf(req)
+    const form = checkTravellerForm(req.body, await api<Trip>('GET', `/v2.2/trip/${c.tripId}`))
+    const trip = await api<Trip>('PATCH', `/v2.2/trip/${c.tripId}`, {
+      passengers: form.passengers,
+      contact_details: { contact_details_type: 'passenger', passenger_id: 'p1', email: form.contact.email, phone_number: form.contact.phone },
+    })
+    return view(trip, c)
+  })
+
+  app.post<ByItem>('/demo/api/checkout/:tripId/accept/:itemId', { schema: { hide: true } }, async (req) => {
+    const c = checkoutOf(req)
+    return api<{ basket: Basket }>('POST', `/v2.2/trip/${c.tripId}/basket/${encodeURIComponent(req.params.itemId)}/accept`)
+  })
+
+  app.delete<ByItem>('/demo/api/checkout/:tripId/item/:itemId', { schema: { hide: true } }, async (req) => {
+    const c = checkoutOf(req)
+    return api<{ basket: Basket }>('DELETE', `/v2.2/trip/${c.tripId}/basket/${encodeURIComponent(req.params.itemId)}`)
+  })
+
+  /**
+   * The pay step, in the order the rules for charging ask: have the airline check every item, charge
+   * only when all are `valid` and the basket is exactly the one the traveller saw (`expected`: its item
+   * ids and total), then fulfill with that basket's trip_state_hash. Anything to decide goes back to the
+   * traveller: `{outcome: 'action_needed' | 'total_changed' | 'still_checking', basket}`; else
+   * `{outcome: 'paid', trip}`, the orders queued.
+   */
+  app.post<ById & { Body: { expected?: unknown } | undefined }>('/demo/api/checkout/:tripId/pay', { schema: { hide: true } }, async (req) => {
+    const c = checkoutOf(req)
+    if (c.payment?.status === 'captured') throw problem(409, 'already_paid', 'This booking is already paid.')
+    const trip = await api<Trip>('GET', `/v2.2/trip/${c.tripId}`)
+    const missing = trip.passengers.filter((p) => !p.first_names || !p.surname || !p.date_of_birth)
+    if (missing.length || !trip.contact_details.email) {
+      throw problem(400, 'validation_error', 'Add every traveller’s details and a contact email before paying.',
+        missing.map((p) => ({ path: `/passengers/${trip.passengers.indexOf(p)}`, message: 'has no name or date of birth yet' })))
+    }
+
+    const deadline = Date.now() + checkTimeoutMs
+    /** The basket once no item is `checking` (polled), or null when the airline takes too long. */
+    const settled = async () => {
+      for (;;) {
+        const read = await api<{ trip_state_hash: string; basket: Basket }>('GET', `/v2.2/trip/${c.tripId}/basket`)
+        if (!Object.values(read.basket).some((i) => i.validity.status === 'checking')) return read
+        if (Date.now() > deadline) return null
+        await sleep(500)
+      }
+    }
+    // The passengers' PATCH may have started a check of their items: let it end. A new price it found goes
+    // to the traveller first (checked again, it would come back `valid` at the new price, never accepted).
+    let read = await settled()
+    if (read && Object.values(read.basket).some((i) => i.validity.status === 'price_changed')) return { outcome: 'action_needed', basket: read.basket }
+    await api('POST', `/v2.2/trip/${c.tripId}/basket/check`)
+    read = await settled()
+    if (!read) return { outcome: 'still_checking', basket: (await api<{ basket: Basket }>('GET', `/v2.2/trip/${c.tripId}/basket`)).basket }
+    if (!Object.values(read.basket).every((i) => i.validity.status === 'valid')) return { outcome: 'action_needed', basket: read.basket }
+    if (!sameAsShown(read.basket, req.body?.expected)) return { outcome: 'total_changed', basket: read.basket }
+
+    // The card is charged here (a real shop calls its payment provider); the airline's booking gives the record locator.
+    const total = Object.values(read.basket)[0]!.price.total
+    const locator = recordLocator()
+    c.payment = { reference: `PAY-${randomBytes(5).toString('hex').toUpperCase()}`, amount: basketTotal(read.basket), currency: total.currency, decimal_places: total.decimal_places, status: 'captured', record_locator: locator }
+    try {
+      await api('POST', `/v2.2/trip/${c.tripId}/fulfill`, {
+        trip_state_hash: read.trip_state_hash,
+        contact_details: trip.contact_details,
+        passengers: trip.passengers.map((p) => ({
+          passenger_id: p.passenger_id, first_names: p.first_names, surname: p.surname, date_of_birth: p.date_of_birth, passenger_type: p.type,
+        })),
+        tickets: trip.tickets.map((t) => ({ ticket_id: t.ticket_id, status: 'booked', access_details: { record_locator: locator, ticket_number: ticketNumber() } })),
+        payment_details: { payment_type: 'service_settlement' },
+      }, { 'idempotency-key': `skyshop-${c.tripId}-${read.trip_state_hash.slice(0, 16)}` })
+    } catch (e) {
+      c.payment = { ...c.payment, status: 'refunded' }
+      throw e
+    }
+    return { outcome: 'paid', trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
+  })
+}

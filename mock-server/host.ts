@@ -1,0 +1,235 @@
+/**
+ * The HTTP host of the core inside MSW: the same steps, in the same order, as the Fastify host
+ * (server/routes/v2.2.ts and server/plugins/*), so a request gets the same status, headers and body from
+ * either. The order matters because one request can be wrong in several ways at once:
+ *
+ *   route (404/405; a path segment badly encoded or over 256 characters: 400)
+ *   → credentials (401/403; public operations skip them) → body (415, 413, unparsable JSON: 400)
+ *   → path parameters, then body, against the operation's schemas (400)
+ *   → the handler, through `core.idempotent` when the operation honours Idempotency-Key.
+ *
+ * What this host leaves out on purpose (README "Sandbox (offline)"): rate limits, CORS and per-seller
+ * origin checks, the docs, the OpenAPI document and the health probes.
+ */
+import { operations, type Operation, type OperationInput } from '../core/api/operations.ts'
+import { ERROR_CODES, ProblemError, toProblem } from '../core/errors.ts'
+import { validate } from '../core/validate.ts'
+import type { Core, Principal } from '../core/service.ts'
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
+/** The server's default `bodyLimit` (server/app.ts). */
+export const BODY_LIMIT = 256 * 1024
+/** The server's `routerOptions.maxParamLength` (server/app.ts). */
+export const MAX_PARAM_LENGTH = 256
+/** Same rule as server/plugins/request-id.ts: an incoming id is echoed only when short and harmless. */
+const ACCEPTABLE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,127}$/
+
+const BODYLESS = new Set(['GET', 'HEAD'])
+
+interface Route {
+  op: Operation
+  /** Matches the raw (still percent-encoded) path, like server/plugins/errors.ts patterns. */
+  pattern: RegExp
+  names: string[]
+  /** GET routes answer HEAD too, as Fastify's `exposeHeadRoutes` does. */
+  methods: string[]
+}
+
+function compile(op: Operation): Route {
+  const names: string[] = []
+  const source = op.path.split('/').map((part) => {
+    if (part.startsWith(':')) { names.push(part.slice(1)); return '([^/]+)' }
+    return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  }).join('/')
+  return { op, pattern: new RegExp(`^${source}$`), names, methods: op.method === 'GET' ? ['GET', 'HEAD'] : [op.method] }
+}
+
+export const routes: Route[] = operations.map(compile)
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+
+/**
+ * What an MSW handler matches (origin and raw path, as MSW's "clean URL"), as a RegExp with no capturing
+ * group: MSW decodes captured parameters with decodeURIComponent and fails the whole lookup with a 500
+ * when one is badly encoded (`/v2.2/trip/%E0%A4%A`), where the server answers 400. This host decodes them
+ * itself. `path` is an operation path (`:param` segments) or a prefix ending in `*`; `origin` is the base
+ * URL, or undefined for any origin.
+ */
+export function handlerPattern(origin: string | undefined, path: string): RegExp {
+  const host = origin === undefined ? '[a-z][a-z0-9+.-]*://[^/]+' : escape(origin)
+  const rest = path.split('/').map((part) => part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : escape(part)).join('/')
+  return new RegExp(`^${host}${rest}$`)
+}
+
+/** A request id as the server makes one: the caller's when acceptable, else a fresh UUID. */
+export function requestIdFor(request: Request): string {
+  const incoming = request.headers.get('x-request-id')
+  return incoming !== null && ACCEPTABLE_ID.test(incoming) ? incoming : uuid()
+}
+
+function uuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  // randomUUID needs a secure context in browsers; a page served over plain http from a LAN name has none.
+  const b = crypto.getRandomValues(new Uint8Array(16))
+  b[6] = (b[6]! & 0x0f) | 0x40
+  b[8] = (b[8]! & 0x3f) | 0x80
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+}
+
+const isProblemError = (e: unknown): e is ProblemError =>
+  e instanceof ProblemError ||
+  // A second copy of the core module (a bundle next to a linked package) would defeat instanceof.
+  (e instanceof Error && e.name === 'ProblemError' && String((e as Error & { code?: unknown }).code) in ERROR_CODES)
+
+function problemResponse(err: unknown, requestId: string, method: string, extra: Record<string, string> = {}): Response {
+  let problem: ProblemError
+  if (isProblemError(err)) {
+    problem = err
+  } else {
+    // The server logs the cause and answers 500 without it; in the sandbox the console is the log.
+    console.error('[svc sandbox] request failed', err)
+    problem = new ProblemError('internal', 'Internal error')
+  }
+  const headers = { 'x-request-id': requestId, ...extra, 'content-type': PROBLEM_CONTENT_TYPE }
+  return new Response(method === 'HEAD' ? null : JSON.stringify(toProblem(problem, requestId)), { status: problem.status, headers })
+}
+
+/** Fastify's answer for a path no route takes: 405 with `Allow` when the path is known under other methods, else 404. */
+function notFound(method: string, path: string, requestId: string): Response {
+  const shown = path.slice(0, 300)
+  const allowed = new Set<string>()
+  for (const r of routes) if (r.pattern.test(shown)) for (const m of r.methods) allowed.add(m)
+  if (allowed.size > 0 && !allowed.has(method)) {
+    return problemResponse(new ProblemError('method_not_allowed', `${method} is not allowed on ${shown}.`), requestId, method,
+      { allow: [...allowed].sort().join(', ') })
+  }
+  return problemResponse(new ProblemError('not_found', `No resource at ${method} ${shown}.`), requestId, method)
+}
+
+/** secure-json-parse with Fastify's settings (protoAction and constructorAction 'error'): such bodies are not JSON to us. */
+function parseJson(text: string): unknown {
+  const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+  let level: unknown[] = [value]
+  while (level.length) {
+    const next: unknown[] = []
+    for (const node of level) {
+      if (!node || typeof node !== 'object') continue
+      if (Object.hasOwn(node, '__proto__')) throw new SyntaxError('forbidden prototype property')
+      const ctor = (node as { constructor?: unknown }).constructor
+      if (Object.hasOwn(node, 'constructor') && ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) {
+        throw new SyntaxError('forbidden prototype property')
+      }
+      for (const v of Object.values(node)) if (v && typeof v === 'object') next.push(v)
+    }
+    level = next
+  }
+  return value
+}
+
+/** The body as server/plugins/validation.ts reads it: JSON only, an empty body is no body. */
+async function readBody(request: Request): Promise<unknown> {
+  const contentType = request.headers.get('content-type')
+  const bytes = new Uint8Array(await request.arrayBuffer())
+  if (contentType === null) {
+    if (bytes.length === 0) return undefined
+    throw new ProblemError('unsupported_media_type', 'Send the request body as application/json.')
+  }
+  const mediaType = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase()
+  if (mediaType !== 'application/json') throw new ProblemError('unsupported_media_type', 'Send the request body as application/json.')
+  if (bytes.length > BODY_LIMIT) throw new ProblemError('payload_too_large', 'The request body is too large.')
+  const text = new TextDecoder().decode(bytes)
+  if (text.trim() === '') return undefined
+  try {
+    return parseJson(text)
+  } catch {
+    throw new ProblemError('validation_error', 'The request body is not valid JSON.', [{ path: '/', message: 'is not valid JSON' }])
+  }
+}
+
+/** The path parameters, decoded as the server's router decodes them; refused as the server refuses them. */
+function paramsOf(route: Route, match: RegExpExecArray): Record<string, string> {
+  const params: Record<string, string> = {}
+  route.names.forEach((name, i) => {
+    let value: string
+    try {
+      value = decodeURIComponent(match[i + 1]!)
+    } catch {
+      throw new ProblemError('validation_error', 'The request path is not valid: a segment is not properly percent-encoded.')
+    }
+    if (value.length > MAX_PARAM_LENGTH) throw new ProblemError('validation_error', `A path segment is longer than ${MAX_PARAM_LENGTH} characters.`)
+    params[name] = value
+  })
+  return params
+}
+
+export interface Host {
+  /**
+   * Answers a request for the API, or undefined when it is not one (the path is not under /v2.2/, or
+   * `only` is given and does not match it). `only` lets each MSW handler answer for its own operation.
+   */
+  handle(request: Request, only?: Operation): Promise<Response | undefined>
+}
+
+export interface HostOptions {
+  core: Core
+  /** Called after every request that may have changed something (any method but GET and HEAD). */
+  changed?: () => void
+}
+
+export function createHost({ core, changed }: HostOptions): Host {
+  async function run(route: Route, match: RegExpExecArray, request: Request, method: string, requestId: string): Promise<Response> {
+    const params = paramsOf(route, match)
+    const { op } = route
+    let principal: Principal | null = null
+    if (op.auth !== 'public') {
+      principal = await core.authenticate(request.headers.get('authorization') ?? undefined)
+      // No origin: the sandbox answers any page (it has no CORS to enforce, see the README).
+      core.authorizeFor(op.auth, principal, params, undefined)
+    }
+    let body = BODYLESS.has(method) ? undefined : await readBody(request)
+    if (op.params) validate(op.params, params, 'path parameters')
+    // Fastify hands an absent body to the validator as null.
+    if (op.body) body = validate(op.body, body === undefined ? null : body, 'request body')
+    const rawKey = request.headers.get('idempotency-key')
+    const input: OperationInput = {
+      principal, params, body, idempotencyKey: op.idempotent && rawKey !== null ? rawKey : undefined,
+    }
+    const execute = () => op.handler(core, input)
+    const result = op.idempotent && principal
+      ? await core.idempotent(principal, op.id, input.idempotencyKey, body, execute)
+      : await execute()
+    const headers: Record<string, string> = { 'x-request-id': requestId, ...result.headers }
+    if (result.status === 204) return new Response(null, { status: 204, headers })
+    headers['content-type'] = JSON_CONTENT_TYPE
+    return new Response(method === 'HEAD' ? null : JSON.stringify(result.body), { status: result.status, headers })
+  }
+
+  return {
+    async handle(request, only) {
+      const url = new URL(request.url)
+      const path = url.pathname
+      if (!path.startsWith('/v2.2/')) return undefined
+      const method = request.method.toUpperCase()
+      let found: { route: Route; match: RegExpExecArray } | undefined
+      for (const route of routes) {
+        if (only && route.op !== only) continue
+        if (!route.methods.includes(method)) continue
+        const match = route.pattern.exec(path)
+        if (match) { found = { route, match }; break }
+      }
+      if (!found && only) return undefined // the catch-all handler answers
+      const requestId = requestIdFor(request)
+      try {
+        if (!found) return notFound(method, path, requestId)
+        return await run(found.route, found.match, request, method, requestId)
+      } catch (e) {
+        return problemResponse(e, requestId, method)
+      } finally {
+        // Refused requests can change state too (a reused refresh token revokes its family).
+        if (!BODYLESS.has(method) && found) changed?.()
+      }
+    },
+  }
+}

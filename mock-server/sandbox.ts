@@ -1,0 +1,196 @@
+/**
+ * The offline sandbox: the core of the real server, hosted by MSW handlers over an in-memory store, with
+ * the sandbox airline and one fixed seller. Runs in a browser (service worker or the in-page `fetch`) and
+ * in node (`setupServer` from msw/node); no Node-only module may be imported here.
+ */
+import { http, getResponse, type HttpHandler } from 'msw'
+import { createCore } from '../core/service.ts'
+import { MemoryStore, type StoredSnapshot } from '../core/store/memory.ts'
+import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
+import { operations } from '../core/api/operations.ts'
+import type { Clock, Ids, WebhookSender } from '../core/ports.ts'
+import { createHost, handlerPattern } from './host.ts'
+import { sandboxTripRequest } from './fixtures.ts'
+import type { Sandbox, SandboxDelivery, SandboxOptions, SandboxTrip } from './types.ts'
+
+/** The sandbox seller's API key. Fixed and public: the sandbox holds nothing worth protecting. */
+export const SANDBOX_API_KEY = 'svc_test_sandbox'
+export const SANDBOX_SELLER_NAME = 'Sandbox'
+/** How often queued jobs (basket checks, orders, webhooks) run when `autoRunJobs` is on. */
+export const JOB_INTERVAL_MS = 250
+/** Where `createTrip()` sends its request when no `baseUrl` was given (the handlers match any origin then). */
+const INTERNAL_ORIGIN = 'http://sandbox.invalid'
+const STORAGE_VERSION = 1
+
+const systemClock: Clock = { now: () => new Date() }
+
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+/** WebCrypto randomness: the same in the page and in node. */
+export const randomIds: Ids = {
+  uuid() {
+    const b = crypto.getRandomValues(new Uint8Array(16))
+    b[6] = (b[6]! & 0x0f) | 0x40
+    b[8] = (b[8]! & 0x3f) | 0x80
+    const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+  },
+  secret: (bytes) => base64url(crypto.getRandomValues(new Uint8Array(bytes))),
+}
+
+interface Persisted { version: number; snapshot: StoredSnapshot }
+
+function load(storage: SandboxOptions['storage'], key: string | undefined): StoredSnapshot | undefined {
+  if (!storage || !key) return undefined
+  try {
+    const raw = storage.getItem(key)
+    if (!raw) return undefined
+    const data = JSON.parse(raw) as Persisted
+    return data.version === STORAGE_VERSION ? data.snapshot : undefined
+  } catch {
+    return undefined // unreadable (another version, or edited by hand): start afresh
+  }
+}
+
+function defaultStorage(): SandboxOptions['storage'] {
+  try {
+    return typeof localStorage === 'undefined' ? undefined : localStorage
+  } catch {
+    return undefined // a sandboxed iframe throws on access
+  }
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.clock ?? systemClock
+  const ids = options.ids ?? randomIds
+  const storageKey = options.storageKey
+  const storage = storageKey ? options.storage ?? defaultStorage() : undefined
+  const baseUrl = options.baseUrl?.replace(/\/+$/, '')
+
+  const store = new MemoryStore(load(storage, storageKey))
+  const deliveries: SandboxDelivery[] = []
+  // The sandbox has no network: webhook deliveries are recorded, and every one "succeeds".
+  const webhooks: WebhookSender = {
+    async send(target, body, headers) {
+      deliveries.push({ target, headers: { ...headers }, body, event: JSON.parse(body) as SandboxDelivery['event'], delivered_at: clock.now().toISOString() })
+      return 200
+    },
+  }
+  const core = createCore({ store, supplier: createSandboxSupplier(), clock, ids, webhooks, config: options.config })
+  // Same start-up order as the server (signing key, then seller), so counting ids line up with it in parity tests.
+  await core.ensureSigningKey()
+  if (!(await core.findSellerByApiKey(SANDBOX_API_KEY))) {
+    await core.createSeller({ name: SANDBOX_SELLER_NAME, origins: [], sandbox: true, apiKey: SANDBOX_API_KEY })
+  }
+
+  const save = () => {
+    if (!storage || !storageKey) return
+    const data: Persisted = { version: STORAGE_VERSION, snapshot: store.snapshot() }
+    // A full storage (localStorage holds about 5 MB; a trip with its search is about 0.5 MB, mostly seat
+    // maps): keep fewer, newest first. The store in memory keeps everything until the page goes.
+    for (const keep of [Infinity, 3, 1]) {
+      try {
+        storage.setItem(storageKey, JSON.stringify(keep === Infinity ? data : { ...data, snapshot: newest(data.snapshot, keep) }))
+        return
+      } catch (e) {
+        if (keep === 1) console.warn('[svc sandbox] could not persist the sandbox state', e)
+      }
+    }
+  }
+  save()
+
+  const host = createHost({ core, changed: save })
+  // One handler per operation, `http.<method>(<baseUrl or any origin><op.path>)`, as RegExps (see handlerPattern).
+  const handlers: HttpHandler[] = []
+  for (const op of operations) {
+    const resolver = ({ request }: { request: Request }) => host.handle(request, op)
+    const method = op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'
+    handlers.push(http[method](handlerPattern(baseUrl, op.path), resolver))
+    // Fastify answers HEAD on every GET route; so does the sandbox.
+    if (op.method === 'GET') handlers.push(http.head(handlerPattern(baseUrl, op.path), resolver))
+  }
+  // Everything else under /v2.2/: 404, or 405 with Allow, as the server answers.
+  handlers.push(http.all(handlerPattern(baseUrl, '/v2.2/*'), ({ request }) => host.handle(request)))
+
+  const realFetch: typeof fetch = globalThis.fetch.bind(globalThis)
+  const sandboxFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init)
+    const response = await getResponse(handlers, request.clone())
+    return response ?? realFetch(request)
+  }
+
+  let running: Promise<number> | null = null
+  const runJobs = (): Promise<number> => {
+    running ??= (async () => {
+      try {
+        const n = await core.drainJobs()
+        if (n > 0) save()
+        return n
+      } finally {
+        running = null
+      }
+    })()
+    return running
+  }
+  let timer: ReturnType<typeof setInterval> | undefined
+  if (options.autoRunJobs ?? true) {
+    timer = setInterval(() => { runJobs().catch((e: unknown) => console.error('[svc sandbox] job run failed', e)) }, JOB_INTERVAL_MS)
+    // In node, a sandbox must not keep the test process alive.
+    ;(timer as { unref?: () => void }).unref?.()
+  }
+
+  const origin = baseUrl ?? INTERNAL_ORIGIN
+  const apiKeyAuth = `Basic ${btoa(`${SANDBOX_API_KEY}:`)}`
+
+  return {
+    handlers,
+    fetch: sandboxFetch,
+    core,
+    store,
+    apiKey: SANDBOX_API_KEY,
+    deliveries,
+    runJobs,
+
+    async createTrip(request = {}): Promise<SandboxTrip> {
+      const res = await host.handle(new Request(`${origin}/v2.2/trip`, {
+        method: 'POST',
+        headers: { authorization: apiKeyAuth, 'content-type': 'application/json' },
+        body: JSON.stringify(sandboxTripRequest(clock.now(), request)),
+      }))
+      const body = (await res!.json()) as { trip_id: string; trip_access_token: string; refresh_token: string; detail?: string }
+      if (res!.status !== 201) throw new Error(`The sandbox refused the trip (${res!.status}): ${body.detail ?? ''}`)
+      return { tripId: body.trip_id, tripAccessToken: body.trip_access_token, refreshToken: body.refresh_token }
+    },
+
+    async reset() {
+      const s = store.snapshot()
+      // The seller, its key and the signing keys stay (tokens the page holds then fail as unknown trips, not as forged).
+      store.restore({ ...s, trips: [], searches: [], refreshTokens: [], idempotency: [], jobs: [] })
+      deliveries.length = 0
+      if (storage && storageKey) storage.removeItem(storageKey)
+    },
+
+    dispose() {
+      if (timer !== undefined) clearInterval(timer)
+      timer = undefined
+    },
+  }
+}
+
+/** The snapshot with only the `keep` most recently updated trips and what belongs to them. */
+function newest(s: StoredSnapshot, keep: number): StoredSnapshot {
+  const trips = [...s.trips].sort((a, b) => (a.value.updated_at < b.value.updated_at ? 1 : -1)).slice(0, keep)
+  const kept = new Set(trips.map((t) => t.value.trip_id))
+  return {
+    ...s,
+    trips,
+    searches: s.searches.filter((x) => kept.has(x.trip_id)),
+    refreshTokens: s.refreshTokens.filter((x) => kept.has(x.trip_id)),
+    jobs: s.jobs.filter((j) => {
+      const p = j.payload as { trip_id?: string; event?: { trip_id?: string } }
+      const tripId = p.trip_id ?? p.event?.trip_id
+      return tripId === undefined || kept.has(tripId)
+    }),
+  }
+}

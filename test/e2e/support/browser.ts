@@ -1,0 +1,64 @@
+/**
+ * Chromium for the end-to-end suites: Debian's /usr/bin/chromium driven by playwright-core (which never
+ * downloads a browser here: it is only ever given an executablePath). Set CHROMIUM_PATH to use another.
+ */
+import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run',
+]
+
+export function launchChromium(): Promise<Browser> {
+  assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 })
+}
+
+/** A temporary folder for screenshots (never the repo); its path is printed so people can look. */
+export function screenshotDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `svc-e2e-${name}-`))
+  console.log(`# screenshots: ${dir}`)
+  return dir
+}
+
+/** What went wrong in the page: uncaught errors and Content-Security-Policy violations. */
+export function watchPage(page: Page): { problems: string[] } {
+  const problems: string[] = []
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) problems.push(`csp: ${m.text()}`)
+  })
+  return { problems }
+}
+
+/** Waits until `check` returns a truthy value (polling), or fails with `what` and the last value seen. */
+export async function eventually<T>(what: string, check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let last: unknown
+  for (;;) {
+    try {
+      last = await check()
+      if (last) return last as T
+    } catch (e) {
+      last = e
+    }
+    if (Date.now() > deadline) assert.fail(`${what}: not so after ${timeoutMs} ms (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`)
+    await new Promise((r) => setTimeout(r, 150))
+  }
+}
+
+/** Waits until the locator's text matches. */
+export async function expectText(locator: Locator, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+  let seen = '(nothing yet)'
+  await eventually(`text of ${locator} matches ${pattern}`, async () => {
+    seen = (await locator.innerText({ timeout: 2000 })).replace(/\s+/g, ' ')
+    return pattern.test(seen)
+  }, timeoutMs).catch((e: Error) => assert.fail(`${e.message}\n  text was: ${seen}`))
+  return seen
+}

@@ -1,0 +1,407 @@
+/**
+ * The parity scenarios: each is run once on the Fastify server and once on the MSW sandbox, and the two
+ * transcripts must be equal (test/parity/parity.test.ts). Together they reach every error code of the API
+ * that both hosts answer, every validity status, every sandbox scenario (9001–9004) and the order
+ * outcomes; parity.test.ts checks that coverage too.
+ */
+import { tripPayload } from '../helpers/build.ts'
+import { fulfillRequest, FULFILL_PASSENGERS, type SearchProduct } from '../helpers/flows.ts'
+import type { Expect, Run } from './harness.ts'
+
+const MIN = 60_000
+const basic = (apiKey: string) => ({ authorization: `Basic ${btoa(`${apiKey}:`)}` })
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+export const OTHER_SELLER_KEY = 'svc_test_other_seller_key'
+
+interface Trip { trip_id: string; trip_access_token: string; refresh_token: string; search_id: string | null; tickets: unknown[] }
+
+// ---------------------------------------------------------------- steps shared by scenarios
+
+async function createTrip(r: Run, step = 'create a trip with the API key', flight?: string): Promise<Trip> {
+  const payload = tripPayload(r.clock.now())
+  if (flight) payload.tickets[0]!.journeys[0]!.segments[0]!.marketing_flight_number = flight
+  return (await r.send(step, 'POST', '/v2.2/trip', { headers: basic(r.host.apiKey), json: payload }, 201)).body as Trip
+}
+
+async function readSearch(r: Run, trip: Trip) {
+  const res = await r.send('read the search', 'GET', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`, { headers: bearer(trip.trip_access_token) }, 200)
+  return res.body as { results: { products: Record<string, Record<string, SearchProduct>> } }
+}
+
+const products = (search: Awaited<ReturnType<typeof readSearch>>, type: string) => Object.values(search.results.products[type] ?? {})
+
+function checkedBag(search: Awaited<ReturnType<typeof readSearch>>, passenger: string): SearchProduct {
+  const bag = products(search, 'bag').find((p) => p.product_details.checked === true && p.price_and_availability[passenger]?.available)
+  if (!bag) throw new Error('no checked bag on offer')
+  return bag
+}
+
+function seat(search: Awaited<ReturnType<typeof readSearch>>, passenger: string, nth = 0): SearchProduct {
+  const all = products(search, 'seat').filter((p) => p.price_and_availability[passenger]?.available)
+  const first = all[0]?.product_details.segment_id
+  const s = all.filter((p) => p.product_details.segment_id === first)[nth]
+  if (!s) throw new Error('no seat on offer')
+  return s
+}
+
+const line = (p: SearchProduct, passenger: string, quantity = 1) => ({ product_id: p.product_id, passenger_id: passenger, quantity })
+
+/** A trip with a checked bag for p1 and p2 (and a seat for p2 when asked), on the given outbound flight. */
+async function tripWithBags(r: Run, flight = '117', withSeat = false) {
+  const trip = await createTrip(r, `create a trip on flight ${flight}`, flight)
+  const search = await readSearch(r, trip)
+  const lines = [line(checkedBag(search, 'p1'), 'p1'), line(checkedBag(search, 'p2'), 'p2')]
+  if (withSeat) lines.push(line(seat(search, 'p2'), 'p2'))
+  const basket = await r.send('add bags', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: bearer(trip.trip_access_token), json: lines }, 200)
+  return { trip, search, basket: basket.body as Basket }
+}
+
+interface Basket { trip_state_hash: string; basket: Record<string, { basket_item_id: string; product_type: string; product_details: Record<string, unknown>; validity: { status: string; valid_to: string } }> }
+
+const readBasket = async (r: Run, trip: Trip, step = 'read the basket') =>
+  (await r.send(step, 'GET', `/v2.2/trip/${trip.trip_id}/basket`, { headers: basic(r.host.apiKey) }, 200)).body as Basket
+
+const check = (r: Run, trip: Trip, step = 'check the basket') =>
+  r.send(step, 'POST', `/v2.2/trip/${trip.trip_id}/basket/check`, { headers: basic(r.host.apiKey) }, 202)
+
+const itemOf = (b: Basket, type: string, passenger?: string) =>
+  Object.values(b.basket).find((i) => i.product_type === type && (passenger === undefined || i.product_details.passenger_id === passenger))!
+
+interface FulfillOptions { headers?: Record<string, string>; over?: Record<string, unknown> }
+const fulfill = (r: Run, trip: Trip, hash: string, step: string, expect: Expect | number, { headers = {}, over = {} }: FulfillOptions = {}) =>
+  r.send(step, 'POST', `/v2.2/trip/${trip.trip_id}/fulfill`, { headers: { ...basic(r.host.apiKey), ...headers }, json: fulfillRequest(trip as never, hash, over) }, expect)
+
+// ---------------------------------------------------------------- scenarios
+
+export type Scenario = (r: Run) => Promise<void>
+
+export const scenarios: Record<string, Scenario> = {
+  async 'the full flow: create (API key and creation token), search, basket, PATCH passengers, check, fulfill, orders, webhooks'(r) {
+    const key = basic(r.host.apiKey)
+    const sub = await r.send('subscribe to order_status_changed', 'POST', '/v2.2/callback_subscription', {
+      headers: key, json: { delivery_method: 'http', target: 'http://hooks.test/orders', event_name: 'order_status_changed' },
+    }, 201)
+    await r.send('subscribe to fulfillment_completed', 'POST', '/v2.2/callback_subscription', {
+      headers: key, json: { delivery_method: 'http', target: 'http://hooks.test/done', event_name: 'fulfillment_completed' },
+    }, 201)
+    await r.send('list subscriptions', 'GET', '/v2.2/callback_subscription', { headers: key }, 200)
+
+    await createTrip(r)
+    const auth = await r.send('get a creation token', 'POST', '/v2.2/authorize', { headers: key }, 200)
+    const creator = bearer(auth.body.trip_creation_token)
+    const payload = tripPayload(r.clock.now())
+    const trip = (await r.send('create a trip with the creation token', 'POST', '/v2.2/trip', { headers: { ...creator, 'idempotency-key': 'create-1' }, json: payload }, 201)).body as Trip
+    await r.send('replay the creation (Idempotency-Key)', 'POST', '/v2.2/trip', { headers: { ...creator, 'idempotency-key': 'create-1' }, json: payload }, 201)
+    const browser = bearer(trip.trip_access_token)
+
+    const started = await r.send('search again', 'POST', `/v2.2/trip/${trip.trip_id}/search`, { headers: browser, json: { bag: { search: true }, seat: { search: true } } }, 201)
+    trip.search_id = started.body.search_id
+    const search = await readSearch(r, trip)
+    await r.send('add two bags and a seat', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, {
+      headers: browser, json: [line(checkedBag(search, 'p1'), 'p1'), line(checkedBag(search, 'p2'), 'p2'), line(seat(search, 'p2'), 'p2')],
+    }, 200)
+    await r.send('replace the ancillaries with one bag', 'PUT', `/v2.2/trip/${trip.trip_id}/basket`, { headers: browser, json: [line(checkedBag(search, 'p1'), 'p1')] }, 200)
+    const withSeat = (await r.send('add a seat', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: browser, json: [line(seat(search, 'p2', 1), 'p2')] }, 200)).body as Basket
+    await r.send('remove the seat', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(withSeat, 'seat').basket_item_id}`, { headers: browser }, 200)
+    await r.send('add bag and seat back', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, {
+      headers: browser, json: [line(checkedBag(search, 'p2'), 'p2'), line(seat(search, 'p2'), 'p2')],
+    }, 200)
+    await readBasket(r, trip, 'the backend reads the basket')
+
+    await r.send('PATCH the passengers', 'PATCH', `/v2.2/trip/${trip.trip_id}`, {
+      headers: key,
+      json: {
+        passengers: FULFILL_PASSENGERS.map(({ passenger_type: _t, ...p }) => p),
+        contact_details: { contact_details_type: 'passenger', passenger_id: 'p1', email: 'ada@example.com', phone_number: '+44 20 7946 0000' },
+      },
+    }, 200)
+    await check(r, trip)
+    await readBasket(r, trip, 'the basket is checking')
+    await r.drain('the worker checks')
+    const valid = await readBasket(r, trip, 'the basket is valid')
+
+    await fulfill(r, trip, valid.trip_state_hash, 'fulfill', 202, { headers: { 'idempotency-key': 'charge-1' } })
+    await fulfill(r, trip, valid.trip_state_hash, 'replay the fulfillment', 202, { headers: { 'idempotency-key': 'charge-1' } })
+    await r.send('orders queued', 'GET', `/v2.2/trip/${trip.trip_id}`, { headers: key }, 200)
+    await r.drain('the worker books the orders')
+    await r.drain('the worker delivers the webhooks')
+    await r.send('orders succeeded (API key)', 'GET', `/v2.2/trip/${trip.trip_id}`, { headers: key }, 200)
+    await r.send('orders succeeded (access token)', 'GET', `/v2.2/trip/${trip.trip_id}`, { headers: browser }, 200)
+    r.note('webhook deliveries', r.host.deliveries())
+
+    await r.send('unsubscribe', 'DELETE', `/v2.2/callback_subscription/${sub.body.subscription_id}`, { headers: key }, 204)
+    await r.send('unsubscribe again', 'DELETE', `/v2.2/callback_subscription/${sub.body.subscription_id}`, { headers: key }, { status: 404, code: 'not_found' })
+    await r.send('JWKS', 'GET', '/v2.2/.well-known/jwks.json', {}, 200, { keys: true })
+    await r.send('JWKS (HEAD)', 'HEAD', '/v2.2/.well-known/jwks.json', {}, 200)
+  },
+
+  async 'validation_error: bad JSON, unknown fields, missing and empty bodies, path parameters, headers'(r) {
+    const key = basic(r.host.apiKey)
+    const trip = await createTrip(r)
+    const json = { ...key, 'content-type': 'application/json' }
+    const bad = { status: 400, code: 'validation_error' }
+    await r.send('malformed JSON', 'POST', '/v2.2/trip', { headers: json, raw: '{"language": ' }, bad)
+    await r.send('prototype poisoning', 'POST', '/v2.2/trip', { headers: json, raw: '{"__proto__": {"admin": true}}' }, bad)
+    await r.send('constructor poisoning', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: json, raw: '{"constructor": {"prototype": {"x": 1}}}' }, bad)
+    await r.send('schema violations and an unknown field', 'POST', '/v2.2/trip', {
+      headers: key, json: { language: 'english', currency: 'eur', country: 'GB', tickets: 'none', passengers: [], surprise: 1 },
+    }, bad)
+    await r.send('an unknown field in a valid trip', 'POST', '/v2.2/trip', { headers: key, json: { ...tripPayload(r.clock.now()), surprise: true } }, bad)
+    await r.send('an empty JSON body', 'POST', '/v2.2/trip', { headers: json, raw: '' }, bad)
+    await r.send('an empty JSON body where none is needed', 'POST', '/v2.2/authorize', { headers: json, raw: '' }, 200)
+    await r.send('a JSON body where none is needed', 'POST', '/v2.2/authorize', { headers: key, json: { anything: 1 } }, 200)
+    await r.send('no body at all', 'POST', '/v2.2/trip', { headers: key }, bad)
+    await r.send('JSON null', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: json, raw: 'null' }, bad)
+    await r.send('a path parameter too long for an id', 'GET', `/v2.2/trip/${'x'.repeat(129)}`, { headers: key }, bad)
+    await r.send('a path parameter over the router limit', 'GET', `/v2.2/trip/${'x'.repeat(300)}`, { headers: key }, bad)
+    await r.send('a badly percent-encoded path', 'GET', '/v2.2/trip/%E0%A4%A', { headers: key }, bad)
+    await r.send('a percent-encoded id', 'GET', '/v2.2/trip/a%2Fb', { headers: key }, { status: 404, code: 'not_found' })
+    await r.send('a malformed Idempotency-Key', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': 'k'.repeat(256) }, json: tripPayload(r.clock.now()) }, bad)
+    await r.send('an empty Idempotency-Key', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': '' }, json: tripPayload(r.clock.now()) }, bad)
+    await r.send('a search for nothing', 'POST', `/v2.2/trip/${trip.trip_id}/search`, { headers: key, json: {} }, bad)
+    await r.send('quantity 0', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: key, json: [{ product_id: 'x', passenger_id: 'p1', quantity: 0 }] }, bad)
+    await r.send('a product not of this search', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: key, json: [{ product_id: 'nope', passenger_id: 'p1', quantity: 1 }] }, bad)
+    await r.send('an empty PATCH of the trip', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: key, json: {} }, bad)
+    await r.send('a webhook target with credentials', 'POST', '/v2.2/callback_subscription', {
+      headers: key, json: { delivery_method: 'http', target: 'https://user:pw@hooks.test/x', event_name: 'order_status_changed' },
+    }, bad)
+    await r.send('a refresh without a token', 'POST', '/v2.2/refresh_token', { json: {} }, bad)
+    const basket = await readBasket(r, trip)
+    await fulfill(r, trip, basket.trip_state_hash, 'a fulfillment naming unknown passengers', bad, {
+      over: { passengers: [{ passenger_id: 'p9', first_names: 'No', surname: 'Body', date_of_birth: '1980-01-01', passenger_type: 'adult' }] },
+    })
+  },
+
+  async 'host answers: not_found, method_not_allowed, unsupported_media_type, payload_too_large, request ids'(r) {
+    const key = basic(r.host.apiKey)
+    await r.send('an unknown path', 'GET', '/v2.2/nothing-here', {}, { status: 404, code: 'not_found' })
+    await r.send('an unknown path with a query', 'GET', '/v2.2/nothing-here?x=1', {}, { status: 404, code: 'not_found' })
+    await r.send('a trailing slash', 'POST', '/v2.2/trip/', { headers: key }, { status: 404, code: 'not_found' })
+    await r.send('a doubled slash', 'GET', '/v2.2//trip/abc', { headers: key }, { status: 404, code: 'not_found' })
+    await r.send('an unknown trip', 'GET', '/v2.2/trip/00000000-0000-4000-8000-000000000000', { headers: key }, { status: 404, code: 'not_found' })
+    await r.send('HEAD on an unknown path', 'HEAD', '/v2.2/nothing-here', {}, 404)
+    const notAllowed = { status: 405, code: 'method_not_allowed' }
+    await r.send('DELETE /trip', 'DELETE', '/v2.2/trip', { headers: key }, notAllowed)
+    await r.send('GET /trip', 'GET', '/v2.2/trip', { headers: key }, notAllowed)
+    await r.send('PUT /trip/:id', 'PUT', '/v2.2/trip/abc', { headers: key }, notAllowed)
+    await r.send('GET .../basket/check', 'GET', '/v2.2/trip/abc/basket/check', { headers: key }, notAllowed)
+    await r.send('POST jwks', 'POST', '/v2.2/.well-known/jwks.json', {}, notAllowed)
+    await r.send('OPTIONS without a preflight', 'OPTIONS', '/v2.2/trip', {}, notAllowed)
+    await r.send('PATCH a subscription', 'PATCH', '/v2.2/callback_subscription/abc', { headers: key }, notAllowed)
+    const media = { status: 415, code: 'unsupported_media_type' }
+    await r.send('text/plain', 'POST', '/v2.2/trip', { headers: { ...key, 'content-type': 'text/plain' }, raw: 'language=en-GB' }, media)
+    await r.send('a body without a content type', 'POST', '/v2.2/trip', { headers: key, raw: '{"language":"en-GB"}' }, media)
+    await r.send('text/plain on an operation without a body', 'POST', '/v2.2/authorize', { headers: { ...key, 'content-type': 'text/plain' }, raw: 'x' }, media)
+    await r.send('text/plain on the public refresh', 'POST', '/v2.2/refresh_token', { headers: { 'content-type': 'text/plain' }, raw: 'x' }, media)
+    await r.send('form data', 'POST', '/v2.2/refresh_token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'refresh_token=x' }, media)
+    await r.send('JSON with a charset and odd case', 'POST', '/v2.2/refresh_token', { headers: { 'content-type': 'Application/JSON; charset=UTF-8' }, raw: '{"refresh_token":"rt_unknown_unknown_unknown"}' }, { status: 401, code: 'unauthorized' })
+    const huge = { ...tripPayload(r.clock.now()), padding: 'x'.repeat(300 * 1024) }
+    await r.send('a body over 256 KiB', 'POST', '/v2.2/trip', { headers: key, json: huge }, { status: 413, code: 'payload_too_large' })
+    await r.send('credentials come before the body', 'POST', '/v2.2/trip', { headers: { 'content-type': 'text/plain' }, raw: 'x' }, { status: 401, code: 'unauthorized' })
+    const long = 'x'.repeat(129)
+    await r.send('the body is parsed before the path is validated', 'PATCH', `/v2.2/trip/${long}/basket`, { headers: { ...key, 'content-type': 'application/json' }, raw: '{' }, 400)
+    await r.send('the path is validated before the body', 'PATCH', `/v2.2/trip/${long}/basket`, { headers: key, json: { not: 'lines' } }, 400)
+    await r.send('a DELETE body is parsed too', 'DELETE', '/v2.2/callback_subscription/abc', { headers: { ...key, 'content-type': 'text/plain' }, raw: 'x' }, media)
+    await r.send('a GET body type is ignored', 'GET', '/v2.2/callback_subscription', { headers: { ...key, 'content-type': 'text/plain' } }, 200)
+    await r.send('an Idempotency-Key where none is honoured is ignored', 'POST', '/v2.2/authorize', { headers: { ...key, 'idempotency-key': 'k'.repeat(300) } }, 200)
+    await r.send('HEAD without credentials', 'HEAD', '/v2.2/trip/abc', {}, 401)
+    await r.send('HEAD with them', 'HEAD', '/v2.2/callback_subscription', { headers: key }, 200)
+    await r.send('an incoming request id is kept', 'GET', '/v2.2/nowhere', { headers: { 'x-request-id': 'trace-abcdef123' } }, 404)
+    await r.send('a malformed request id is replaced', 'GET', '/v2.2/nowhere', { headers: { 'x-request-id': 'x y<script>' } }, 404)
+    await r.send('JWKS needs no credentials', 'GET', '/v2.2/.well-known/jwks.json', { headers: { authorization: 'Bearer garbage' } }, 200, { keys: true })
+  },
+
+  async 'unauthorized, forbidden, not_found across sellers, token_expired'(r) {
+    await r.host.core.createSeller({ name: 'Other', origins: [], sandbox: true, apiKey: OTHER_SELLER_KEY })
+    const key = basic(r.host.apiKey)
+    const trip = await createTrip(r)
+    const other = await createTrip(r, 'create a second trip')
+    const get = (step: string, headers: Record<string, string>, expect: Expect | number, id = trip.trip_id) =>
+      r.send(step, 'GET', `/v2.2/trip/${id}`, { headers }, expect)
+    const unauthorized = { status: 401, code: 'unauthorized' }
+    const forbidden = { status: 403, code: 'forbidden' }
+    await get('no credentials', {}, unauthorized)
+    await get('an unknown API key', basic('svc_test_unknownunknownunknown'), unauthorized)
+    await get('the key as the password', { authorization: `Basic ${btoa(`:${r.host.apiKey}`)}` }, unauthorized)
+    await get('Basic that is not base64', { authorization: 'Basic %%%not-base64%%%' }, unauthorized)
+    await get('another scheme', { authorization: `Digest ${r.host.apiKey}` }, unauthorized)
+    await get('a bare key', { authorization: r.host.apiKey }, unauthorized)
+    await get('an empty Authorization', { authorization: '' }, unauthorized)
+    await get('a Bearer that is not a JWT', bearer('not.a.jwt'), unauthorized)
+    await get('an unsigned JWT', bearer(`${btoa('{"alg":"none"}')}.${btoa('{"sub":"x"}')}.`), unauthorized)
+    await get('a refresh token as a Bearer', bearer(trip.refresh_token), unauthorized)
+    await get('the other seller\'s key', basic(OTHER_SELLER_KEY), { status: 404, code: 'not_found' })
+    await get('an access token for another trip', bearer(other.trip_access_token), { status: 404, code: 'not_found' })
+    await r.send('an access token on another trip\'s basket', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: bearer(other.trip_access_token), json: [] }, { status: 404, code: 'not_found' })
+
+    const creation = (await r.send('get a creation token', 'POST', '/v2.2/authorize', { headers: key }, 200)).body.trip_creation_token as string
+    await get('a creation token reads no trip', bearer(creation), forbidden)
+    await r.send('a creation token cannot authorize', 'POST', '/v2.2/authorize', { headers: bearer(creation) }, forbidden)
+    await r.send('an access token cannot authorize', 'POST', '/v2.2/authorize', { headers: bearer(trip.trip_access_token) }, forbidden)
+    await r.send('an access token cannot create trips', 'POST', '/v2.2/trip', { headers: bearer(trip.trip_access_token), json: tripPayload(r.clock.now()) }, forbidden)
+    await r.send('an access token cannot fulfill', 'POST', `/v2.2/trip/${trip.trip_id}/fulfill`, { headers: bearer(trip.trip_access_token), json: {} }, forbidden)
+    await r.send('an access token cannot list subscriptions', 'GET', '/v2.2/callback_subscription', { headers: bearer(trip.trip_access_token) }, forbidden)
+    await r.send('the other seller sees no subscription of ours', 'DELETE', '/v2.2/callback_subscription/00000000-0000-4000-8000-0000000000ff', { headers: basic(OTHER_SELLER_KEY) }, { status: 404, code: 'not_found' })
+
+    r.clock.advance(10 * MIN + 1000)
+    await r.send('an expired creation token', 'POST', '/v2.2/trip', { headers: bearer(creation), json: tripPayload(r.clock.now()) }, { status: 401, code: 'token_expired' })
+    r.clock.advance(20 * MIN)
+    await get('an expired access token', bearer(trip.trip_access_token), { status: 401, code: 'token_expired' })
+    await get('the API key still reads it', key, 200)
+  },
+
+  async 'refresh: rotation, reuse revokes the family, expiry'(r) {
+    const trip = await createTrip(r)
+    const refresh = (step: string, token: string, expect: Expect | number, headers: Record<string, string> = {}) =>
+      r.send(step, 'POST', '/v2.2/refresh_token', { headers, json: { refresh_token: token } }, expect)
+    const first = await refresh('refresh', trip.refresh_token, 200, { authorization: 'Bearer expired.or.garbage' })
+    await r.send('the new access token works', 'GET', `/v2.2/trip/${trip.trip_id}/basket`, { headers: bearer(first.body.trip_access_token) }, 200)
+    const second = await refresh('refresh the new one', first.body.refresh_token, 200)
+    await refresh('reuse the first (a leak)', trip.refresh_token, { status: 401, code: 'unauthorized' })
+    await refresh('the newest is revoked too', second.body.refresh_token, { status: 401, code: 'unauthorized' })
+    await refresh('an unknown refresh token', 'rt_unknown_unknown_unknown', { status: 401, code: 'unauthorized' })
+    const later = await createTrip(r, 'create another trip')
+    r.clock.advance(45 * MIN + 1000)
+    await refresh('an expired refresh token', later.refresh_token, { status: 401, code: 'token_expired' })
+  },
+
+  async 'conflicts: trip_state_conflict, basket_not_valid, basket_rule_violation, product_unavailable, idempotency_conflict'(r) {
+    const key = basic(r.host.apiKey)
+    const { trip, search, basket } = await tripWithBags(r, '117', true)
+    const rule = { status: 409, code: 'basket_rule_violation' }
+    const patch = (step: string, lines: unknown, expect: Expect | number) =>
+      r.send(step, 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: key, json: lines }, expect)
+    await patch('a seat for the lap infant', [line(seat(search, 'p1', 3), 'p3')], rule)
+    await patch('a second seat on the flight', [line(seat(search, 'p2', 1), 'p2')], rule)
+    await patch('a seat already taken', [line(seat(search, 'p2'), 'p1')], rule)
+    const bag = checkedBag(search, 'p1')
+    await patch('more bags than the limit', [line(bag, 'p1', (bag.price_and_availability.p1?.quantity_limit ?? 1) + 1)], rule)
+    await r.send('remove the ticket', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(basket, 'ticket').basket_item_id}`, { headers: key }, rule)
+    await r.send('remove an unknown item', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/00000000-0000-4000-8000-00000000ffff`, { headers: key }, { status: 404, code: 'not_found' })
+    await r.send('accept a valid item', 'POST', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(basket, 'bag', 'p1').basket_item_id}/accept`, { headers: key }, rule)
+    await r.send('accept an unknown item', 'POST', `/v2.2/trip/${trip.trip_id}/basket/00000000-0000-4000-8000-00000000ffff/accept`, { headers: key }, { status: 404, code: 'not_found' })
+    const unavailable = products(search, 'bag').find((p) => p.price_and_availability.p1 && !p.price_and_availability.p1.available && p.price_and_availability.p1.reason !== 'lap_infant')
+    if (!unavailable) throw new Error('the sandbox offers a bag p1 may not buy')
+    await patch('a product not available to the passenger', [line(unavailable, 'p1')], { status: 409, code: 'product_unavailable' })
+
+    await fulfill(r, trip, 'f'.repeat(64), 'a stale trip_state_hash', { status: 409, code: 'trip_state_conflict' })
+    const checking = (await check(r, trip)).body as Basket
+    await fulfill(r, trip, checking.trip_state_hash, 'fulfill while checking', { status: 409, code: 'basket_not_valid' })
+    await r.drain()
+    const valid = await readBasket(r, trip)
+    await fulfill(r, trip, valid.trip_state_hash, 'fulfill', 202, { headers: { 'idempotency-key': 'charge-7' } })
+    await fulfill(r, trip, valid.trip_state_hash, 'the same key, another body', { status: 422, code: 'idempotency_conflict' }, { headers: { 'idempotency-key': 'charge-7' }, over: { payment_details: { payment_type: 'card' } } })
+    await fulfill(r, trip, valid.trip_state_hash, 'fulfill again without the key', { status: 409, code: 'trip_state_conflict' })
+    const done = { status: 409, code: 'trip_state_conflict' }
+    await patch('add after fulfillment', [line(checkedBag(search, 'p2'), 'p2')], done)
+    await r.send('replace after fulfillment', 'PUT', `/v2.2/trip/${trip.trip_id}/basket`, { headers: key, json: [] }, done)
+    await r.send('remove after fulfillment', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(basket, 'bag', 'p1').basket_item_id}`, { headers: key }, done)
+    await r.send('check after fulfillment', 'POST', `/v2.2/trip/${trip.trip_id}/basket/check`, { headers: key }, done)
+    await r.send('PATCH passengers after fulfillment', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: key, json: { passengers: [{ passenger_id: 'p2', date_of_birth: '1990-01-01' }] } }, done)
+
+    const payload = tripPayload(r.clock.now())
+    await r.send('create with a key', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': 'order-42' }, json: payload }, 201)
+    await r.send('the same key, another trip', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': 'order-42' }, json: { ...payload, currency: 'GBP' } }, { status: 422, code: 'idempotency_conflict' })
+    await r.send('a refused request frees its key', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': 'order-43' }, json: { ...payload, currency: 'euro' } }, 400)
+    await r.send('the corrected retry', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': 'order-43' }, json: payload }, 201)
+  },
+
+  async 'validity: checking → valid, expiry → invalid → valid, PATCH passengers re-checks'(r) {
+    const { trip, basket } = await tripWithBags(r)
+    r.clock.advance(10 * MIN)
+    await check(r, trip)
+    await readBasket(r, trip, 'checking')
+    await r.drain()
+    await readBasket(r, trip, 'valid with a renewed window')
+    r.clock.set(new Date(Date.parse(itemOf(basket, 'bag', 'p1').validity.valid_to) + 10 * MIN + 1000))
+    await readBasket(r, trip, 'past valid_to: invalid')
+    await check(r, trip, 'check the expired basket')
+    await r.drain()
+    await readBasket(r, trip, 'valid again')
+    await r.send('PATCH passengers: a loyalty tier (p1), the lap infant\'s date of birth (p3)', 'PATCH', `/v2.2/trip/${trip.trip_id}`, {
+      headers: basic(r.host.apiKey),
+      json: { passengers: [{ passenger_id: 'p3', date_of_birth: '2020-01-01' }, { passenger_id: 'p1', loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Gold' }] }] },
+    }, 200)
+    await r.drain()
+    await readBasket(r, trip, 'after the re-check')
+  },
+
+  async 'sandbox 9001: price_changed, accept, reject by DELETE'(r) {
+    const { trip } = await tripWithBags(r, '9001')
+    await check(r, trip)
+    await r.drain()
+    const changed = await readBasket(r, trip, 'price_changed')
+    await r.send('accept the new price', 'POST', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(changed, 'bag', 'p1').basket_item_id}/accept`, { headers: basic(r.host.apiKey) }, 200)
+    await r.send('reject the other by removing it', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(changed, 'bag', 'p2').basket_item_id}`, { headers: basic(r.host.apiKey) }, 200)
+    await fulfill(r, trip, changed.trip_state_hash, 'fulfill with the hash before acceptance', { status: 409, code: 'trip_state_conflict' })
+    r.clock.advance(MIN)
+    await check(r, trip, 'check again')
+    await r.drain()
+    await readBasket(r, trip, 'still valid at the accepted price')
+    r.clock.advance(31 * MIN)
+    await check(r, trip, 'check once more')
+    await r.drain()
+    const b = await readBasket(r, trip, 'valid')
+    await fulfill(r, trip, b.trip_state_hash, 'fulfill at the new price', 202)
+    await r.drain()
+    await r.send('orders', 'GET', `/v2.2/trip/${trip.trip_id}`, { headers: basic(r.host.apiKey) }, 200)
+  },
+
+  async 'sandbox 9001: accepting after the new price expired'(r) {
+    const { trip } = await tripWithBags(r, '9001')
+    await check(r, trip)
+    await r.drain()
+    const changed = await readBasket(r, trip, 'price_changed')
+    r.clock.set(new Date(Date.parse(itemOf(changed, 'bag', 'p1').validity.valid_to) + 1000))
+    await readBasket(r, trip, 'the new price expired')
+    await r.send('accept an expired price', 'POST', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(changed, 'bag', 'p1').basket_item_id}/accept`, { headers: basic(r.host.apiKey) }, { status: 409, code: 'basket_rule_violation' })
+  },
+
+  async 'sandbox 9002: unavailable'(r) {
+    const { trip } = await tripWithBags(r, '9002')
+    await check(r, trip)
+    await r.drain()
+    const b = await readBasket(r, trip, 'unavailable')
+    await fulfill(r, trip, b.trip_state_hash, 'fulfill an unavailable basket', { status: 409, code: 'basket_not_valid' })
+    await check(r, trip, 'check again: unavailable items stay')
+    await r.send('remove an unavailable bag', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(b, 'bag', 'p1').basket_item_id}`, { headers: basic(r.host.apiKey) }, 200)
+  },
+
+  async 'sandbox 9004: still checking, valid after 5 s'(r) {
+    const { trip } = await tripWithBags(r, '9004')
+    await check(r, trip)
+    await r.drain('the check waits for the airline')
+    await readBasket(r, trip, 'still checking')
+    r.clock.advance(4_000)
+    await r.drain()
+    await readBasket(r, trip, 'still checking at 4 s')
+    r.clock.advance(1_000)
+    await r.drain('the answer is due at 5 s')
+    await readBasket(r, trip, 'valid')
+  },
+
+  async 'sandbox 9003: fulfillment fails'(r) {
+    const { trip } = await tripWithBags(r, '9003', true)
+    const b = await readBasket(r, trip)
+    await fulfill(r, trip, b.trip_state_hash, 'fulfill', 202)
+    await r.send('orders queued', 'GET', `/v2.2/trip/${trip.trip_id}`, { headers: basic(r.host.apiKey) }, 200)
+    await r.drain('the worker tries to book')
+    await r.send('orders failed', 'GET', `/v2.2/trip/${trip.trip_id}`, { headers: basic(r.host.apiKey) }, 200)
+  },
+
+  async 'internal: an unexpected failure is a bare 500'(r) {
+    const trip = await createTrip(r)
+    const core = r.host.core
+    const original = core.getBasket
+    const log = console.error
+    core.getBasket = async () => { throw new Error('connection to db-7.internal:5432 refused') }
+    console.error = () => {} // the sandbox reports the cause on the console, as the server logs it
+    try {
+      await r.send('a read that fails', 'GET', `/v2.2/trip/${trip.trip_id}/basket`, { headers: basic(r.host.apiKey) }, { status: 500, code: 'internal' })
+    } finally {
+      core.getBasket = original
+      console.error = log
+    }
+  },
+}
