@@ -64,19 +64,21 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
     const id = item.basket_item_id
     delete pending_checks[id]
     const r = byId.get(id)
-    const { previous_price: _p, reason: _r, ...base } = item.validity
+    const { previous_price: agreed, reason: _r, ...base } = item.validity
+    // `agreed` is set while a changed price awaits the traveller: a check must not accept it for them.
+    const changedFrom = (price: BasketItem['price'], from: BasketItem['price']) =>
+      ({ ...item, price, validity: { status: 'price_changed' as const, ...window(ctx), previous_price: from } })
     if (!r) {
-      basket[id] = { ...item, validity: { ...base, status: 'invalid', reason: 'check_failed' } }
+      basket[id] = { ...item, validity: { ...base, ...(agreed ? { previous_price: agreed } : {}), status: 'invalid', reason: 'check_failed' } }
     } else if (r.outcome === 'unavailable') {
       basket[id] = { ...item, validity: { ...base, status: 'unavailable', reason: r.reason } }
     } else if (r.outcome === 'price_changed' && item.product_type !== 'ticket') {
       const price = priceFor(trip, item.product_type as ProductTypeName, { base: r.base, taxes: r.taxes }, item.quantity)!
-      basket[id] = samePrice(price, item.price)
-        ? { ...item, validity: { status: 'valid', ...window(ctx) } }
-        // The old price stays beside the new one so the traveller sees what changed.
-        : { ...item, price, validity: { status: 'price_changed', ...window(ctx), previous_price: item.validity.previous_price ?? item.price } }
+      const before = agreed ?? item.price
+      // Back at the price the traveller agreed to is valid; anything else is a change to show them.
+      basket[id] = samePrice(price, before) ? { ...item, price, validity: { status: 'valid', ...window(ctx) } } : changedFrom(price, before)
     } else {
-      basket[id] = { ...item, validity: { status: 'valid', ...window(ctx) } }
+      basket[id] = agreed ? changedFrom(item.price, agreed) : { ...item, validity: { status: 'valid', ...window(ctx) } }
     }
   }
   return { ...trip, basket, pending_checks, updated_at: ctx.now.toISOString() }

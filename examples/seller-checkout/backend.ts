@@ -230,7 +230,7 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
   }
 
   const sessionOf = (req: FastifyRequest): string | undefined =>
-    /(?:^|;\s*)skyshop_session=([A-Za-z0-9_-]{16,})/.exec(req.headers.cookie ?? '')?.[1]
+    new RegExp(`(?:^|;\\s*)${COOKIE}=([A-Za-z0-9_-]{16,})`).exec(req.headers.cookie ?? '')?.[1]
 
   function checkoutOf(req: FastifyRequest<{ Params: { tripId: string } }>): Checkout {
     const c = checkouts.get(req.params.tripId)
@@ -291,7 +291,7 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
 
   app.post<{ Body: { scenario?: string } | undefined }>('/demo/api/checkout', { schema: { hide: true } }, async (req, reply) => {
     const scenario = (req.body?.scenario ?? 'normal') as Scenario
-    if (!(scenario in SCENARIOS)) throw problem(400, 'validation_error', `Unknown scenario ${scenario}.`, [{ path: '/scenario', message: `must be one of ${Object.keys(SCENARIOS).join(', ')}` }])
+    if (!Object.hasOwn(SCENARIOS, scenario)) throw problem(400, 'validation_error', `Unknown scenario ${scenario}.`, [{ path: '/scenario', message: `must be one of ${Object.keys(SCENARIOS).join(', ')}` }])
     let owner = sessionOf(req)
     if (!owner) {
       owner = randomBytes(18).toString('base64url')

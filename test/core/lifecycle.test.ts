@@ -73,6 +73,32 @@ test('price_changed keeps the old price for display; accept makes it valid; DELE
   assert.equal(accepted.basket[f.bagItem.basket_item_id]!.validity.previous_price, undefined)
 })
 
+test('a second check never accepts a changed price for the traveller', async () => {
+  const f = await withBag()
+  const old = f.bagItem.price
+  const higher = { ...old.base.in_original_currency, amount: old.base.in_original_currency.amount + 1000 }
+  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: higher, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.core.drainJobs()
+  const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  for (const answer of ['same new price', 'supplier says valid'] as const) {
+    if (answer === 'supplier says valid') f.state.recheck = (id) => ({ basket_item_id: id, outcome: 'valid' })
+    await f.core.checkBasket(f.principal, f.trip.trip_id)
+    await f.core.drainJobs()
+    const again = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+    assert.equal(again.validity.status, 'price_changed', answer)
+    assert.deepEqual(again.validity.previous_price, old, `${answer}: the price the traveller agreed to is still shown`)
+    assert.deepEqual(again.price, changed.price)
+  }
+  // The price going back to what was agreed needs no acceptance.
+  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: old.base.in_original_currency, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.core.drainJobs()
+  const back = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  assert.equal(back.validity.status, 'valid')
+  assert.deepEqual(back.price, old)
+})
+
 test('an unavailable item says why; a supplier that keeps failing leaves items invalid after the last attempt', async () => {
   const f = await withBag()
   f.state.recheck = (id) => ({ basket_item_id: id, outcome: 'unavailable', reason: 'sold_out' })

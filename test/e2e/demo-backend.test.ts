@@ -114,9 +114,11 @@ test('the shop backend: the page and its files, checkouts bound to their browser
     assert.match(nope.headers.get('content-type') ?? '', /problem\+json/)
 
     const ada = shopper(base)
-    const bad = await ada.call('POST', '/demo/api/checkout', { scenario: 'meteor_strike' })
-    assert.equal(bad.status, 400)
-    assert.equal(bad.json.code, 'validation_error')
+    for (const scenario of ['meteor_strike', 'toString']) {
+      const bad = await ada.call('POST', '/demo/api/checkout', { scenario })
+      assert.equal(bad.status, 400, scenario)
+      assert.equal(bad.json.code, 'validation_error')
+    }
 
     const created = await ada.call('POST', '/demo/api/checkout', { scenario: 'normal' })
     assert.equal(created.status, 201, created.text)
