@@ -105,3 +105,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (problems.length) throw new ConfigError(problems)
   return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker }
 }
+
+/** For the entry points (npm start, npm run worker): a configuration problem is a message and exit code 2, not a stack trace. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  try {
+    return loadConfig(env)
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e
+    console.error(e.message)
+    process.exit(2)
+  }
+}

@@ -5,7 +5,7 @@
  * serves the demo checkout (examples/seller-checkout) at `/`: a seller's page and backend using this API.
  */
 import { buildApp } from './app.ts'
-import { loadConfig, ConfigError, type ServerConfig } from './config.ts'
+import { loadConfigOrExit, type ServerConfig } from './config.ts'
 import { startCore } from './bootstrap.ts'
 import { startWorker, type Worker } from './worker.ts'
 import type { Core } from '../core/service.ts'
@@ -90,16 +90,7 @@ function banner(config: ServerConfig, demo: DemoSeller | null): string {
 }
 
 async function main() {
-  let config: ServerConfig
-  try {
-    config = loadConfig()
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message)
-      process.exit(2)
-    }
-    throw e
-  }
+  const config = loadConfigOrExit()
 
   const { store, core } = await startCore(config)
 

@@ -3,22 +3,13 @@
  * two apart. Same configuration as `npm start` (DATABASE_URL, LOG_LEVEL, token lifetimes). On SIGINT or
  * SIGTERM it finishes the job in hand, closes the database and exits 0.
  */
-import { loadConfig, ConfigError, type ServerConfig } from './config.ts'
+import { loadConfigOrExit } from './config.ts'
 import { startCore } from './bootstrap.ts'
 import pino from 'pino'
 import { startWorker } from './worker.ts'
 
 async function main() {
-  let config: ServerConfig
-  try {
-    config = loadConfig()
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message)
-      process.exit(2)
-    }
-    throw e
-  }
+  const config = loadConfigOrExit()
   if (config.databaseUrl === 'memory:' || config.databaseUrl === 'sqlite::memory:') {
     console.error('DATABASE_URL names an in-process database: a separate worker would never see the API\'s jobs. Use sqlite:PATH or postgres://…, or run the worker inside npm start.')
     process.exit(2)
