@@ -1,5 +1,5 @@
 /**
- * The sandbox's default trip: the itinerary of the test suites (test/helpers/build.ts `tripPayload`), so a
+ * The sandbox's default trip, which the test suites use too (test/helpers/build.ts `tripPayload`), so a
  * demo, a story and a seller's first test see the products the documentation describes.
  */
 import type { TripCreateRequest } from '../core/schemas/trip.ts'

@@ -12,6 +12,7 @@ import { MemoryStore, type MemorySnapshot } from '../../core/store/memory.ts'
 import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
 import type { Ids, SellerRecord, Store, Supplier } from '../../core/ports.ts'
 import type { TripCreateRequest } from '../../core/schemas/trip.ts'
+import { defaultTripRequest } from '../../mock-server/fixtures.ts'
 
 export const START = '2026-11-22T10:00:00.000Z'
 export const SHOP_ORIGIN = 'https://shop.example'
@@ -99,34 +100,9 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
 export const basic = (apiKey: string) => `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
 export const bearer = (token: string) => `Bearer ${token}`
 
-const DAY = 24 * 3600 * 1000
-const at = (base: Date, days: number, hours: number) =>
-  new Date(base.getTime() + days * DAY + hours * 3600 * 1000).toISOString().replace('.000Z', '+00:00')
-
-/** Two adults and a lap infant, LHR → JFK and back on BA, about 30 days after `now`. */
+/** Two adults and a lap infant, LHR → JFK and back on BA, about 30 days after `now`: the sandbox's own default trip. */
 export function tripPayload(now: Date, over: Partial<TripCreateRequest> = {}): TripCreateRequest {
-  const seg = (from: string, to: string, day: number, flight: string) => ({
-    departure_airport: from, arrival_airport: to,
-    departure_time: at(now, day, 0), arrival_time: at(now, day, 8),
-    fare_basis: 'YLOWGB', fare_class: 'Y', fare_family: 'light',
-    marketing_airline: 'BA', marketing_flight_number: flight,
-  })
-  return {
-    language: 'en-GB', currency: 'EUR', country: 'GB',
-    search: { bag: { search: true }, seat: { search: true } },
-    tickets: [{
-      status: 'offered',
-      offered_price: { currency: 'EUR', decimal_places: 2, base_price: 80000, markup: 2500, total: 82500 },
-      journeys: [{ segments: [seg('LHR', 'JFK', 30, '117')] }, { segments: [seg('JFK', 'LHR', 37, '112')] }],
-      metadata: { offer_ref: 'ofr-1' },
-    }],
-    passengers: [
-      { passenger_id: 'p1', passenger_type: 'adult' },
-      { passenger_id: 'p2', passenger_type: 'adult' },
-      { passenger_id: 'p3', passenger_type: 'infant', on_lap_of: 'p1' },
-    ],
-    ...over,
-  }
+  return { ...defaultTripRequest(now), ...over }
 }
 
 // ---------------------------------------------------------------- request and response helpers
