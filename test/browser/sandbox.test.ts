@@ -7,14 +7,8 @@
 import { expect } from '@esm-bundle/chai'
 import type { BasketChange, CallbackBasketItem, SvcApi } from '../../sdk/index.ts'
 import type { SvcSandboxGlobal } from '../../sdk/sandbox.ts'
-import type { SvcError } from '../../sdk/errors.ts'
-import type { Session } from '../../sdk/session.ts'
+import { BUNDLE, SANDBOX_BUNDLE, bagsIn, container, enabledPlus as enabledPlusApi, loadScript, rejection, sleep, spy, track, upsellIn, waitFor as waitForApi } from './bundle.ts'
 
-type UpsellEl = HTMLElement & { session: Session }
-
-const BUNDLE = '/dist/javascript/v2.2/svc.min.js'
-const SANDBOX_BUNDLE = '/dist/javascript/v2.2/svc-sandbox.min.js'
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Every resource the page fetched over the network (scripts, fetch calls), from before the SDK loaded. */
 const network: string[] = []
@@ -30,29 +24,9 @@ window.fetch = (input, init) => {
 /** Requests that would have left the page for an API: another origin, or any /v2.2 address. */
 const apiRequests = (urls: string[]) => urls.filter((u) => new URL(u, location.href).origin !== location.origin || new URL(u, location.href).pathname.startsWith('/v2.2'))
 
-function spy<A>() {
-  const calls: A[] = []
-  return Object.assign((arg: A) => { calls.push(arg) }, { calls })
-}
-
-async function rejection(p: Promise<unknown>): Promise<SvcError> {
-  try {
-    await p
-  } catch (e) {
-    return e as SvcError
-  }
-  throw new Error('expected the promise to reject')
-}
-
-async function waitFor<T>(fn: () => T | null | undefined | false, what: string, timeout = 10_000): Promise<T> {
-  const end = Date.now() + timeout
-  for (;;) {
-    const v = fn()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(25)
-  }
-}
+/** The sandbox answers in the page, but its first load parses a large bundle: wait longer than against the API. */
+const waitFor = <T>(fn: () => T | null | undefined | false, what: string, timeout = 10_000) => waitForApi(fn, what, timeout)
+const enabledPlus = (container: string, doc: Document = document) => enabledPlusApi(container, doc, 10_000)
 
 /** The first element matching `selector` under `root`, through shadow roots. */
 function deep(root: Element | ShadowRoot, selector: string): HTMLElement | null {
@@ -67,40 +41,7 @@ function deep(root: Element | ShadowRoot, selector: string): HTMLElement | null 
 const button = (root: Element, text: string) =>
   Array.from(root.querySelectorAll('button')).find((b) => b.textContent?.includes(text)) ?? null
 
-const bagsIn = (c: BasketChange): CallbackBasketItem[] => Object.values(c.basket).filter((i) => i.product_type === 'bag')
-
-function upsellIn(container: string, doc: Document = document): UpsellEl | null {
-  return doc.getElementById(container)?.querySelector('svc-upsell') as UpsellEl | null
-}
-
-function enabledPlus(container: string, doc: Document = document): Promise<HTMLButtonElement> {
-  return waitFor(() => {
-    const bags = upsellIn(container, doc)?.shadowRoot?.querySelector('svc-bag-upsell')
-    const buttons = Array.from(bags?.shadowRoot?.querySelectorAll<HTMLButtonElement>('[part="stepper"] button:last-of-type') ?? [])
-    return buttons.find((b) => b.getAttribute('aria-disabled') === 'false')
-  }, `an enabled "+" bag button in #${container}`)
-}
-
-function loadScript(src: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const s = document.createElement('script')
-    s.src = src
-    s.onload = () => resolve()
-    s.onerror = () => reject(new Error(`${src} did not load: run \`npm run build\` first`))
-    document.head.append(s)
-  })
-}
-
 let Svc: SvcApi
-let containers: HTMLElement[] = []
-
-function container(id: string): HTMLElement {
-  const el = document.createElement('div')
-  el.id = id
-  document.body.append(el)
-  containers.push(el)
-  return el
-}
 
 const sandboxGlobal = () => window.SvcSandbox as SvcSandboxGlobal
 
@@ -111,10 +52,6 @@ before(async () => {
   Svc = window.Svc
 })
 
-afterEach(() => {
-  for (const el of containers) el.remove()
-  containers = []
-})
 
 describe('sandbox mode', () => {
   it('is not loaded until asked for', () => {
@@ -277,7 +214,7 @@ describe('a sandbox page under a strict CSP, reloaded', () => {
     const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }))
     frame.src = src
     document.body.append(frame)
-    containers.push(frame)
+    track(frame)
     await loaded
     return frame
   }

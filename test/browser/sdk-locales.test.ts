@@ -16,37 +16,18 @@ import plPL from '../../components/i18n/locales/pl-PL.ts'
 import ptPT from '../../components/i18n/locales/pt-PT.ts'
 import itIT from '../../components/i18n/locales/it-IT.ts'
 import { axe, deep, deepAll, textOf, until } from './helpers.ts'
+import { BUNDLE, container, loadScript, trip } from './bundle.ts'
 
-interface Fixture { baseUrl: string; tripId: string; accessToken: string }
 type UpsellEl = HTMLElement & { updateComplete: Promise<boolean> }
 
-const BUNDLE = '/dist/javascript/v2.2/svc.min.js'
 let Svc: SvcApi
-const containers: HTMLElement[] = []
-
-async function trip(q: Record<string, string> = {}): Promise<Fixture> {
-  const res = await fetch(`/__fixture/trip?${new URLSearchParams(q)}`)
-  return res.json() as Promise<Fixture>
-}
-
-function loadScript(src: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const s = document.createElement('script')
-    s.src = src
-    s.onload = () => resolve()
-    s.onerror = () => reject(new Error(`${src} did not load: run \`npm run build\` first`))
-    document.head.append(s)
-  })
-}
+let shown = 0
 
 /** Opens a trip in `language` (and `locale` when given) and shows the bags embedded; returns the bag view. */
 async function bags(language: string, locale?: string): Promise<{ upsell: UpsellEl; view: HTMLElement }> {
   const f = await trip({ language })
   await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {}, ...(locale ? { locale } : {}) })
-  const box = document.createElement('div')
-  box.id = `bags-${containers.length}`
-  document.body.append(box)
-  containers.push(box)
+  const box = container(`bags-${++shown}`)
   await Svc.showUpsell({ container: box.id, display: 'embedded', allowProducts: ['bags'] })
   const upsell = box.querySelector('svc-upsell') as UpsellEl
   const view = await until(() => deep<HTMLElement>(upsell, 'svc-bag-upsell'), 'the bag view')
@@ -79,10 +60,6 @@ before(async () => {
 
 // Each test sees the requests of its own widgets (the API's polling would fill the timing buffer otherwise).
 beforeEach(() => performance.clearResourceTimings())
-
-afterEach(() => {
-  for (const el of containers.splice(0)) el.remove()
-})
 
 describe('the SDK in the traveller\'s language', () => {
   it('de-DE: fetches the German table beside the script; German texts, prices with € after a decimal comma', async () => {

@@ -6,94 +6,15 @@
  */
 import { expect } from '@esm-bundle/chai'
 import type { BasketChange, CallbackBasketItem, SvcApi, WidgetEvent, WidgetFailure } from '../../sdk/index.ts'
-import type { SvcError } from '../../sdk/errors.ts'
-import type { Session } from '../../sdk/session.ts'
-
-interface Fixture { baseUrl: string; tripId: string; accessToken: string; refreshToken: string }
-type UpsellEl = HTMLElement & { session: Session; updateComplete: Promise<boolean> }
-
-const BUNDLE = '/dist/javascript/v2.2/svc.min.js'
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function trip(q: Record<string, string> = {}): Promise<Fixture> {
-  const res = await fetch(`/__fixture/trip?${new URLSearchParams(q)}`)
-  return res.json() as Promise<Fixture>
-}
-
-/** A recording callback. */
-function spy<A>(impl?: (arg: A) => void) {
-  const calls: A[] = []
-  const fn = (arg: A) => {
-    calls.push(arg)
-    impl?.(arg)
-  }
-  return Object.assign(fn, { calls })
-}
-
-async function rejection(p: Promise<unknown>): Promise<SvcError> {
-  try {
-    await p
-  } catch (e) {
-    return e as SvcError
-  }
-  throw new Error('expected the promise to reject')
-}
-
-async function waitFor<T>(fn: () => T | null | undefined | false, what: string, timeout = 8000): Promise<T> {
-  const end = Date.now() + timeout
-  for (;;) {
-    const v = fn()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(25)
-  }
-}
-
-const bagsIn = (c: BasketChange): CallbackBasketItem[] => Object.values(c.basket).filter((i) => i.product_type === 'bag')
-
-function upsellIn(container: string, doc: Document = document): UpsellEl | null {
-  return doc.getElementById(container)?.querySelector('svc-upsell') as UpsellEl | null
-}
-
-/** The first "+" of a bag that can still be added, inside the widget in `container`. */
-function enabledPlus(container: string, doc: Document = document): Promise<HTMLButtonElement> {
-  return waitFor(() => {
-    const bags = upsellIn(container, doc)?.shadowRoot?.querySelector('svc-bag-upsell')
-    const buttons = Array.from(bags?.shadowRoot?.querySelectorAll<HTMLButtonElement>('[part="stepper"] button:last-of-type') ?? [])
-    return buttons.find((b) => b.getAttribute('aria-disabled') === 'false')
-  }, `an enabled "+" bag button in #${container}`)
-}
-
-function loadScript(src: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const s = document.createElement('script')
-    s.src = src
-    s.onload = () => resolve()
-    s.onerror = () => reject(new Error(`${src} did not load: run \`npm run build\` first`))
-    document.head.append(s)
-  })
-}
+import { BUNDLE, bagsIn, container, enabledPlus, loadScript, rejection, sleep, spy, track, trip, upsellIn, waitFor, type Fixture } from './bundle.ts'
 
 let Svc: SvcApi
-let containers: HTMLElement[] = []
-
-function container(id: string): HTMLElement {
-  const el = document.createElement('div')
-  el.id = id
-  document.body.append(el)
-  containers.push(el)
-  return el
-}
 
 before(async () => {
   await loadScript(BUNDLE)
   Svc = window.Svc
 })
 
-afterEach(() => {
-  for (const el of containers) el.remove()
-  containers = []
-})
 
 describe('the Svc global', () => {
   it('is set by the script, typed, versioned and frozen', () => {
@@ -385,7 +306,7 @@ describe('under a strict Content-Security-Policy', () => {
     const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }))
     frame.src = '/test/browser/fixtures/csp.html'
     document.body.append(frame)
-    containers.push(frame)
+    track(frame)
     await loaded
     const w = frame.contentWindow as CspWindow
     const doc = frame.contentDocument!
