@@ -9,6 +9,7 @@ import type { Clock, Ids } from '../core/ports.ts'
 import type { MemoryStore } from '../core/store/memory.ts'
 import type { TripCreateRequest } from '../core/schemas/trip.ts'
 import type { WebhookEvent } from '../core/schemas/fulfillment.ts'
+import type { SandboxSupplierOptions } from '../core/supplier/sandbox/supplier.ts'
 
 export interface SandboxOptions {
   /** Where the sandbox answers; handlers match any origin when omitted. */
@@ -23,6 +24,8 @@ export interface SandboxOptions {
   autoRunJobs?: boolean
   /** Access/refresh lifetimes etc., as on the server. */
   config?: Partial<Core['config']>
+  /** The sandbox airline's options: which products change price on flight 9001, how long a 9004 check lasts… */
+  supplier?: SandboxSupplierOptions
 }
 
 export interface SandboxTrip {

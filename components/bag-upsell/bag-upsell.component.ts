@@ -45,6 +45,7 @@ const optionsKey = (journeyId: string, passengerId: string) => `${journeyId}|${p
  * @cssproperty --svc-color-border - Lines between options.
  * @cssproperty --svc-radius - Corner radius.
  * @cssproperty --svc-space - Spacing unit.
+ * @tagname svc-bag-upsell
  */
 export class SvcBagUpsell extends SvcProductView {
   static override styles = [tokenVars, sharedStyles, styles]

@@ -32,6 +32,7 @@ import '../shared/spinner/spinner.ts'
  * @cssproperty --svc-color-border - Lines between items.
  * @cssproperty --svc-color-surface - Background of the total.
  * @cssproperty --svc-space - Spacing unit.
+ * @tagname svc-basket
  */
 export class SvcBasket extends SvcSessionElement {
   static override styles = [tokenVars, sharedStyles, styles]

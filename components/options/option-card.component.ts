@@ -50,6 +50,7 @@ const TEXT: Record<OptionProduct, { title: Key; open: Key; edit: Key }> = {
  * @cssproperty --svc-color-border - Lines and card borders.
  * @cssproperty --svc-radius - Corner radius.
  * @cssproperty --svc-space - Spacing unit.
+ * @tagname svc-option-card
  */
 export class SvcOptionCard extends SvcProductView {
   static override styles = [tokenVars, sharedStyles, styles]

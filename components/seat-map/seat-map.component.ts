@@ -81,6 +81,7 @@ const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewB
  * @cssproperty --svc-seat-outline - Outline of a seat.
  * @cssproperty --svc-color-primary - Price bands (mixed with the background), tabs and buttons.
  * @cssproperty --svc-color-success - The current passenger's seat.
+ * @tagname svc-seat-map
  */
 export class SvcSeatMap extends SvcProductView {
   static override styles = [tokenVars, sharedStyles, seatMapStyles]

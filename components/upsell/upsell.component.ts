@@ -46,6 +46,7 @@ const TITLE: Record<ProductName, keyof Strings> = {
  * @cssproperty --svc-color-text - Text colour (theme `textPrimary`); every `--svc-*` token of the theme applies to all views inside.
  * @cssproperty --svc-color-primary - Buttons, switches and steppers (theme `primary`).
  * @cssproperty --svc-space - Spacing unit (theme `spacing`).
+ * @tagname svc-upsell
  */
 export class SvcUpsell extends SvcSessionElement {
   static override styles = [tokenVars, sharedStyles, styles]

@@ -2,7 +2,8 @@
  * Helpers of the component suites: a real trip from the fixture endpoint (the real API over the sandbox
  * airline), a Session on it, mounting, waiting, deep queries through shadow roots, keyboard, and axe.
  * Fetch wrappers stand in for what the fixture cannot produce on demand: an expired item (the API says
- * `invalid` after `valid_to`), a search without some product type, a network that fails or hangs.
+ * `invalid` after `valid_to`), refused changes, and (mock-server/conditions.ts, shared with the stories)
+ * a search without some product type, a network that fails or hangs.
  */
 import 'axe-core'
 import type * as Axe from 'axe-core'
@@ -13,6 +14,11 @@ import { ApiClient } from '../../sdk/client.ts'
 import { Session } from '../../sdk/session.ts'
 import type { BasketView } from '../../sdk/client.ts'
 import type { BasketItem, Search } from '../../sdk/types.ts'
+import { rewriteJson } from '../../mock-server/conditions.ts'
+
+export { failingFetch, hangingFetch, withoutProducts } from '../../mock-server/conditions.ts'
+export { animationsDone, button, deep, deepAll, textOf } from '../dom.ts'
+import { animationsDone, deepAll, overflowing } from '../dom.ts'
 
 export interface Fixture { baseUrl: string; tripId: string; accessToken: string; refreshToken: string }
 
@@ -56,12 +62,6 @@ export async function session(o: SessionOpts = {}): Promise<Session> {
 
 const realFetch: typeof fetch = (...a) => window.fetch(...a)
 
-async function rewriteJson(res: Response, edit: (body: any) => unknown): Promise<Response> {
-  if (!res.ok) return res
-  const body = edit(await res.json())
-  return new Response(JSON.stringify(body), { status: res.status, headers: { 'content-type': 'application/json' } })
-}
-
 const isBasket = (url: string) => /\/basket(\/[^/]+)?(\/accept)?$/.test(new URL(url).pathname) || new URL(url).pathname.endsWith('/basket/check')
 
 /**
@@ -87,30 +87,6 @@ export function expiredFetch(): typeof fetch & { expired: boolean } {
   return f
 }
 
-/** A search that offers nothing of these product types. */
-export function withoutProducts(types: string[]): typeof fetch {
-  return async (input, init) => {
-    const url = String(input instanceof Request ? input.url : input)
-    const res = await realFetch(input, init)
-    if (!/\/search\/[^/]+$/.test(new URL(url).pathname)) return res
-    return rewriteJson(res, (s: Search) => {
-      for (const t of types) delete s.results.products[t]
-      if (types.includes('seat')) s.results.seatmaps = []
-      return s
-    })
-  }
-}
-
-/** A network that fails (`broken`) until told otherwise. */
-export function failingFetch(): typeof fetch & { broken: boolean } {
-  const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (f.broken) throw new TypeError('Failed to fetch')
-    return realFetch(input, init)
-  }) as typeof fetch & { broken: boolean }
-  f.broken = true
-  return f
-}
-
 /** Basket changes refused by the API (409) while `refusing`. */
 export function refusingFetch(): typeof fetch & { refusing: boolean } {
   const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -121,19 +97,6 @@ export function refusingFetch(): typeof fetch & { refusing: boolean } {
     return realFetch(input, init)
   }) as typeof fetch & { refusing: boolean }
   f.refusing = true
-  return f
-}
-
-/** A network that never answers while `hanging` (the loading state stays on screen). */
-export function hangingFetch(): typeof fetch & { hanging: boolean; release(): void } {
-  let release: () => void = () => {}
-  const gate = new Promise<void>((r) => { release = r })
-  const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (f.hanging) await gate
-    return realFetch(input, init)
-  }) as typeof fetch & { hanging: boolean; release(): void }
-  f.hanging = true
-  f.release = () => { f.hanging = false; release() }
   return f
 }
 
@@ -227,44 +190,6 @@ export async function checkUntil(s: Session, status: string): Promise<BasketItem
 
 // ---------------------------------------------------------------- queries across shadow roots
 
-export function deepAll<T extends Element = HTMLElement>(root: Element | ShadowRoot | Document, selector: string): T[] {
-  const out: T[] = []
-  const walk = (node: Element | ShadowRoot | Document) => {
-    for (const el of Array.from(node.querySelectorAll('*'))) {
-      if (el.matches(selector)) out.push(el as T)
-      if (el.shadowRoot) walk(el.shadowRoot)
-    }
-  }
-  if (root instanceof Element && root.shadowRoot) walk(root.shadowRoot)
-  walk(root)
-  return out
-}
-
-export function deep<T extends Element = HTMLElement>(root: Element | ShadowRoot | Document, selector: string): T | null {
-  return deepAll<T>(root, selector)[0] ?? null
-}
-
-/** The first button under `root` whose text or accessible label contains `text`. */
-export function button(root: Element, text: string | RegExp): HTMLButtonElement | null {
-  const match = (s: string | null) => s !== null && (typeof text === 'string' ? s.includes(text) : text.test(s))
-  return deepAll<HTMLButtonElement>(root, 'button').find((b) => match(b.getAttribute('aria-label')) || match(b.textContent?.trim() ?? null)) ?? null
-}
-
-/** The visible text of `el` including its shadow content (slots followed), whitespace collapsed. */
-export function textOf(el: Element): string {
-  const parts: string[] = []
-  const walk = (n: Node) => {
-    if (n.nodeType === Node.TEXT_NODE) { parts.push(n.textContent ?? ''); return }
-    if (!(n instanceof Element)) return
-    if (n instanceof HTMLStyleElement) return
-    if (n instanceof HTMLSlotElement) { n.assignedNodes({ flatten: true }).forEach(walk); return }
-    const kids = n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes
-    kids.forEach(walk)
-  }
-  walk(el)
-  return parts.join(' ').replace(/\s+/g, ' ').trim()
-}
-
 export function activeDeep(): Element | null {
   let a = document.activeElement
   while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement
@@ -292,13 +217,6 @@ export async function shiftTab() {
 const axeGlobal = () => (window as unknown as { axe: typeof Axe }).axe
 
 /** axe-core on `el` (open shadow roots included); fails listing each violation's id and targets. */
-/** Waits for the finite animations and transitions under `el` (spinners run forever and are skipped). */
-export async function animationsDone(el: Element) {
-  // document.getAnimations() leaves out shadow trees in Chromium: ask every element.
-  const animations = [el, ...deepAll(el, '*')].flatMap((e) => e.getAnimations())
-  await Promise.all(animations.filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => {})))
-}
-
 export async function axe(el: Element, what = el.localName) {
   // A dialog fading in has no final colours yet.
   await animationsDone(el)
@@ -309,13 +227,7 @@ export async function axe(el: Element, what = el.localName) {
 
 /** Nothing under `el` is wider than `el` (no horizontal scrolling), at the width it has. */
 export function expectNoOverflow(el: Element) {
-  const box = el.getBoundingClientRect()
-  expect(el.scrollWidth, `${el.localName} scrollWidth`).to.be.at.most(el.clientWidth || Math.ceil(box.width))
-  const wider = deepAll(el, '*').filter((e) => {
-    const r = e.getBoundingClientRect()
-    return r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1)
-  }).map((e) => `${e.localName}.${e.className}`)
-  expect(wider, 'elements overflowing the container').to.deep.equal([])
+  expect(overflowing(el), 'elements overflowing the container').to.deep.equal([])
 }
 
 export { setViewport }

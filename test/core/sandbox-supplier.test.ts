@@ -627,6 +627,20 @@ test('9001 converges: after the core accepts, every later check is valid, whatev
   assert.deepEqual((await supplier.recheck(loyal, [free])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
 })
 
+test('9001 with priceChangeProducts: the named products change price (a seat, with its taxes), the others do not', async () => {
+  const supplier = createSandboxSupplier({ priceChangeProducts: ['seat'] })
+  const t = trip([[{ id: 'S1', airline: 'EK', flight: '9001' }]])
+  const seat = await seatItemOn(t)
+  const offered = seat.item.price.base.in_original_currency.amount
+  const [seatResult, bagResult] = (await supplier.recheck(t, [seat, await bagItemOn(t)])).results
+  assert.ok(seatResult?.outcome === 'price_changed', JSON.stringify(seatResult))
+  const raised = Math.round(offered * 1.2)
+  assert.deepEqual(seatResult.base, { amount: raised, currency: 'AED', decimal_places: 2 })
+  assert.deepEqual(seatResult.taxes, [{ tax_type: 'VAT', amount: Math.round(raised * 0.05) }])
+  assert.equal(bagResult?.outcome, 'valid', 'bags keep their price when not named')
+  assert.deepEqual((await supplier.recheck(t, [accept(seat, seatResult)])).results, [{ basket_item_id: 'B2', outcome: 'valid' }])
+})
+
 test('9002: every item, the ticket included, becomes unavailable', async () => {
   const t = trip([[{ id: 'S1', airline: 'LH', flight: '100' }, { id: 'S2', airline: 'LH', flight: '9002' }]])
   const items = [ticketItem, await bagItemOn(t), await seatItemOn(t, 'P2', 'S2'), await seatItemOn(t, 'P2', 'S1', 'B3')]

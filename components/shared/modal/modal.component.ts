@@ -47,6 +47,7 @@ function unlockScroll() {
  * @csspart footer - The area under the content.
  * @cssproperty --svc-modal-width - Largest width of the dialog (default 40rem).
  * @cssproperty --svc-color-background - Background of the dialog.
+ * @tagname svc-modal
  */
 export class SvcModal extends SvcElement {
   static override styles = [tokenVars, styles]

@@ -16,6 +16,7 @@ import { styles } from './price.styles.ts'
  * @csspart previous - The old, struck-through price.
  * @csspart current - The new price beside the old one.
  * @cssproperty --svc-color-text-secondary - Colour of the old price.
+ * @tagname svc-price
  */
 export class SvcPrice extends SvcElement {
   static override styles = [tokenVars, styles]

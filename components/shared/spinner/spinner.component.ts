@@ -12,6 +12,7 @@ import { styles } from './spinner.styles.ts'
  * @csspart label - The text beside it.
  * @cssproperty --svc-spinner-size - Diameter of the ring (default 1.25em).
  * @cssproperty --svc-color-primary - Colour of the turning arc.
+ * @tagname svc-spinner
  */
 export class SvcSpinner extends SvcElement {
   static override styles = [tokenVars, styles]

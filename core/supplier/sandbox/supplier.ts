@@ -36,8 +36,8 @@
  * Test scenarios (design/api.md), on any segment's `marketing_flight_number` within the item's scope
  * (its segment, else its journey, else its ticket's journeys, else the whole trip), for trips with
  * `sandbox: true` unless `scenarios: 'always'`:
- * - `9001`: a check sees every bag offer `priceIncreasePercent` above the search price (taxes recomputed on
- *   the raised base), so the price rule below answers `price_changed` with the raised unit price until the
+ * - `9001`: a check sees every bag offer (every offer of `priceChangeProducts`) `priceIncreasePercent` above
+ *   the search price (taxes recomputed on the raised base), so the price rule below answers `price_changed` with the raised unit price until the
  *   item holds `quantity` × that price (the core accepted it), then `valid`. No state is kept, so every host
  *   and every instance agrees, and a free (0) bag stays free.
  * - `9002`: every item, tickets included, is `unavailable`.
@@ -82,8 +82,13 @@ export interface SandboxSupplierOptions {
   aircraft?: Readonly<Record<string, AircraftLayout>>
   /** How long a `9004` check stays `checking`. */
   checkDelayMs?: number
-  /** How much a `9001` bag's price rises. */
+  /** How much a `9001` offer's price rises. */
   priceIncreasePercent?: number
+  /**
+   * Which products' prices rise on a `9001` flight: bags by default (the documented scenario). Stories
+   * and a seller's own tests may name others (seats, say) to see their price-change screens.
+   */
+  priceChangeProducts?: readonly ProductTypeName[]
   /**
    * `sandbox_only` (default): the magic flight numbers act only on trips flagged sandbox, because real
    * flights can carry those numbers too. `always`: on every trip.
@@ -97,6 +102,7 @@ interface Context {
   aircraft: Readonly<Record<string, AircraftLayout>>
   checkDelayMs: number
   priceIncreasePercent: number
+  priceChangeProducts: ReadonlySet<ProductTypeName>
   scenariosAlways: boolean
 }
 
@@ -519,13 +525,14 @@ function createChecker(ctx: Context, trip: SupplierTrip) {
   }
   const scenariosOn = ctx.scenariosAlways || trip.sandbox
 
-  /** What the airline asks for one unit now: the offer, raised on a `9001` flight for bags. */
-  const currentUnit = (item: BasketItem, product: SupplierProduct, segments: Segment[], offer: { base: OriginalMoney; taxes: SupplierTax[] }) => {
-    if (!(scenariosOn && item.product_type === 'bag' && offer.base.amount > 0 && onFlight(segments, SANDBOX_SCENARIOS.price_change))) return offer
+  /** What the airline asks for one unit now: the offer, raised on a `9001` flight for the products that change. */
+  const currentUnit = (item: BasketItem, segments: Segment[], offer: { base: OriginalMoney; taxes: SupplierTax[] }) => {
+    const type = item.product_type as ProductTypeName
+    if (!(scenariosOn && ctx.priceChangeProducts.has(type) && offer.base.amount > 0 && onFlight(segments, SANDBOX_SCENARIOS.price_change))) return offer
     const raised = Math.round((offer.base.amount * (100 + ctx.priceIncreasePercent)) / 100)
-    const journey = trip.journeys.find((j) => j.journey_id === str(product.product_details['journey_id']))
-    const policy = journey ? journeyPolicy(ctx, journey) : ctx.generic
-    return { base: { ...offer.base, amount: raised }, taxes: taxesFor(policy, 'bag', raised) }
+    // The airline that sold the offer: its first segment's (a journey's first, for journey products).
+    const policy = segments[0] ? policyFor(ctx, segments[0].marketing_airline) : ctx.generic
+    return { base: { ...offer.base, amount: raised }, taxes: taxesFor(policy, type, raised) }
   }
 
   return ({ item, offer_key }: SupplierItem): RecheckResult => {
@@ -553,7 +560,7 @@ function createChecker(ctx: Context, trip: SupplierTrip) {
     }
     if (item.quantity > offer.quantity_limit) return { basket_item_id: id, outcome: 'unavailable', reason: 'quantity_limit' }
 
-    const current = currentUnit(item, product, segments, { base: offer.base, taxes: offer.taxes })
+    const current = currentUnit(item, segments, { base: offer.base, taxes: offer.taxes })
     if (!holdsUnitPrice(item.price.base.in_original_currency, item.quantity, current.base)) {
       return { basket_item_id: id, outcome: 'price_changed', base: { ...current.base }, taxes: current.taxes.map((t) => ({ ...t })) }
     }
@@ -585,6 +592,7 @@ export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Sup
     aircraft: options.aircraft ?? AIRCRAFT,
     checkDelayMs: options.checkDelayMs ?? 5000,
     priceIncreasePercent: options.priceIncreasePercent ?? 20,
+    priceChangeProducts: new Set(options.priceChangeProducts ?? ['bag']),
     scenariosAlways: options.scenarios === 'always',
   }
   return {

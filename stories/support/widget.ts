@@ -1,0 +1,144 @@
+/**
+ * One way to write a widget's stories: `widgetStories(tag, …)` gives the meta (controls and docs come from
+ * custom-elements.json through the file's `component` tag) and `story(display, state, variant)` one story. Each
+ * story loads its own sandbox trip (support/trip.ts), renders the element on it as a seller's page would,
+ * and its play function checks that the state the story is named after is what a traveller sees; the
+ * a11y addon then runs axe on it (preview.ts fails the test on any violation).
+ */
+import { html, type TemplateResult } from 'lit'
+import { html as staticHtml, unsafeStatic } from 'lit/static-html.js'
+import { ifDefined } from 'lit/directives/if-defined.js'
+import type { Meta, StoryObj } from '@storybook/web-components-vite'
+import { expect, waitFor } from 'storybook/test'
+import { themeDeclarations, tokenVars } from '../../components/theme.ts'
+import type { Session } from '../../sdk/session.ts'
+import type { Display, Theme } from '../../sdk/types.ts'
+import type { ProductTypeName } from '../../core/schemas/trip.ts'
+import { animationsDone, deep, deepAll, overflowing, textOf } from '../../test/dom.ts'
+import { storySession, type Party, type StoryState } from './trip.ts'
+
+export interface WidgetArgs {
+  display: Display
+  /** Overrides the trip's language (texts, prices, dates, direction). */
+  locale?: string
+  /** `<svc-option-card>`'s product. */
+  product?: string
+}
+
+export type Look = 'default' | 'dark' | 'seller'
+
+/** What a story asks of its trip and page, in `parameters.svc`. */
+export interface StoryParams {
+  state: StoryState
+  party?: Party
+  language?: string
+  look?: Look
+}
+
+export type WidgetStory = StoryObj<WidgetArgs>
+
+/** A seller's brand, set as a seller sets it: `--svc-*` custom properties on a container (or `theme` in Svc.init). */
+export const SELLER_THEME: Theme = {
+  primary: '#6b1e78', primaryText: '#ffffff', textPrimary: '#2a1a2e', textSecondary: '#5d4a63', surface: '#f8f2fa',
+  border: '#d9c6df', radius: '2px', font: "Georgia, 'Times New Roman', serif", spacing: '10px',
+}
+
+/**
+ * The built-in dark palette as `--svc-*` declarations, read from tokenVars' `prefers-color-scheme: dark`
+ * block (its one source), so the dark story shows the palette a dark-mode traveller gets.
+ */
+export function darkDeclarations(): string {
+  const block = tokenVars.cssText.slice(tokenVars.cssText.indexOf('prefers-color-scheme: dark'))
+  return [...block.matchAll(/--_[\w-]+:\s*var\((--svc-[\w-]+),\s*([^;]+)\);/g)].map(([, prop, value]) => `${prop}: ${value};`).join(' ')
+}
+
+function page(look: Look | undefined, content: TemplateResult): TemplateResult {
+  if (look === 'dark') return html`<div style="${darkDeclarations()} background: #0d1117; color-scheme: dark; padding: 16px">${content}</div>`
+  if (look === 'seller') return html`<div style=${themeDeclarations(SELLER_THEME)}>${content}</div>`
+  return content
+}
+
+const PART: Record<Exclude<StoryState, 'offers' | 'loading' | 'valid' | 'error' | 'no_products'>, string> = {
+  checking: '[part~="state-checking"], [part~="badge-checking"]',
+  price_changed: '[part~="state-price-changed"], [part~="badge-price_changed"]',
+  unavailable: '[part~="state-unavailable"], [part~="badge-unavailable"]',
+  expired: '[part~="state-invalid"], [part~="badge-invalid"]',
+}
+
+/** Waits until the element shows `state`, as a traveller would see it, and nothing moves any more. */
+async function shows(el: Element, session: Session, p: StoryParams) {
+  const busy = () => deep(el, '[aria-busy="true"]')
+  const extras = () => Object.values(session.state.basket).filter((i) => i.product_type !== 'ticket')
+  await waitFor(() => {
+    switch (p.state) {
+      case 'loading': return expect(busy(), 'a skeleton marked aria-busy').not.toBeNull()
+      case 'error': return expect(deep(el, '[part~="error"]'), 'the load error with Try again').not.toBeNull()
+      case 'no_products': return expect(deep(el, '[part~="empty"]'), 'the nothing-offered message').not.toBeNull()
+      case 'offers':
+        expect(busy()).toBeNull()
+        return expect(extras()).toHaveLength(0)
+      case 'valid':
+        expect(busy()).toBeNull()
+        expect(extras().length, 'chosen items').toBeGreaterThan(0)
+        expect(extras().every((i) => i.validity.status === 'valid')).toBe(true)
+        return expect(deepAll(el, Object.values(PART).join(', ')), 'no item needing action').toHaveLength(0)
+      default:
+        return expect(deep(el, PART[p.state]), `an item shown as ${p.state}`).not.toBeNull()
+    }
+  }, { timeout: 8000 })
+  await animationsDone(el)
+}
+
+/** What the story's variant promises beyond its state: names shown, no overflow, right-to-left. */
+async function keepsPromises(el: Element, p: StoryParams, display: Display) {
+  // The card shows a summary; names and layout are in the panel (embedded, or the modal's dialog).
+  if (display === 'card' || p.state !== 'offers') return
+  const text = textOf(el)
+  if (p.party === 'five') for (const name of ['Amelia', 'Tom', 'Grace', 'Oscar', 'Lily']) expect(text).toContain(name)
+  if (p.party === 'long_names') {
+    expect(text).toContain('Wolfeschlegelsteinhausenbergerdorff')
+    if (display === 'embedded') expect(overflowing(el), 'nothing sticks out').toEqual([])
+  }
+  if (p.party === 'one') expect(text).toContain('Ada')
+  if (p.language === 'ar-SA') expect((el as HTMLElement).dir, 'laid out right to left').toBe('rtl')
+}
+
+/**
+ * The meta of `tag`'s stories but for `title` and `component`, which the file writes out (Storybook reads
+ * them without running the file): rendering, the sandbox loader, controls for display and locale.
+ */
+export function widgetStories(tag: string, products: ProductTypeName[], o: { description?: string; product?: string; displays?: boolean } = {}): Omit<Meta<WidgetArgs>, 'title' | 'component'> {
+  const t = unsafeStatic(tag)
+  return {
+    args: { display: 'embedded', ...(o.product ? { product: o.product } : {}) },
+    argTypes: {
+      display: o.displays === false ? { table: { disable: true } } : { control: 'inline-radio', options: ['card', 'embedded', 'modal'] },
+      locale: { control: 'select', options: [undefined, 'en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pl-PL', 'pt-PT', 'ja-JP', 'zh-CN', 'ar-SA'] },
+      ...(o.product ? { product: { control: 'inline-radio', options: ['priority_boarding', 'automatic_check_in', 'fare_family_upsell'] } } : {}),
+    },
+    parameters: { docs: { description: { component: o.description } } },
+    loaders: [async ({ parameters }) => ({ session: await storySession({ ...(parameters['svc'] as StoryParams), products }) })],
+    render: (args, { loaded, parameters }) => page((parameters['svc'] as StoryParams).look, staticHtml`
+      <${t} display=${ifDefined(o.displays === false ? undefined : args.display)} locale=${ifDefined(args.locale)} product=${ifDefined(args.product)}
+        .session=${loaded['session'] as Session}></${t}>`),
+  }
+}
+
+/** One story: `display` × `state`, with a passenger party, language or look when given. */
+export function story(display: Display, state: StoryState, variant: Omit<StoryParams, 'state'> = {}): WidgetStory {
+  const p: StoryParams = { state, ...variant }
+  return {
+    args: { display, ...(p.language ? { locale: p.language } : {}) },
+    parameters: {
+      svc: p,
+      // A dialog opened on mount would cover the docs page: modal stories show there in their own frame.
+      ...(display === 'modal' ? { docs: { story: { inline: false, iframeHeight: 640 } } } : {}),
+    },
+    play: async ({ canvasElement, loaded, args, component }) => {
+      const el = canvasElement.querySelector(String(component))
+      if (!el) throw new Error(`no <${String(component)}> rendered`)
+      await shows(el, loaded['session'] as Session, p)
+      await keepsPromises(el, p, args.display)
+    },
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * `npm run test:stories`: every story in stories/ runs as a test (render, its play function, then axe
+ * through the a11y addon) in Debian's Chromium, driven by playwright-core (no browser download).
+ */
+import { defineConfig } from 'vitest/config'
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
+import { playwright } from '@vitest/browser-playwright'
+
+export default defineConfig({
+  plugins: [storybookTest({ configDir: '.storybook' })],
+  test: {
+    name: 'storybook',
+    browser: {
+      enabled: true,
+      headless: true,
+      provider: playwright({
+        launchOptions: {
+          executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+          args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+        },
+      }),
+      instances: [{ browser: 'chromium' }],
+    },
+  },
+})
