@@ -54,6 +54,7 @@ const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewB
  * @csspart passenger - One passenger choice.
  * @csspart lap-infant - The note naming an infant travelling on a lap.
  * @csspart state - A seat item's validity notice (also `state-price-changed`, `state-unavailable`, `state-invalid`).
+ * @csspart state-checking - The spinner beside a passenger's seat while it is checked.
  * @csspart decks - The deck tabs (aircraft with two decks).
  * @csspart map - The scroll container of the cabin.
  * @csspart grid - The cabin grid.
@@ -314,7 +315,7 @@ export class SvcSeatMap extends SvcProductView {
             <span class="p-name">${this.#name(trip, p.passenger_id)}</span>
             <span class="p-seat">
               ${item && d ? `${d.row}${d.column} · ${price(l, item.price.total)}` : l.t.seat_no_seat}
-              ${item?.validity.status === 'checking' ? html`<svc-spinner hide-label label=${l.t.state_checking}></svc-spinner>` : nothing}
+              ${item?.validity.status === 'checking' ? html`<svc-spinner part="state-checking" hide-label label=${l.t.state_checking}></svc-spinner>` : nothing}
             </span>
           </label>`
         })}

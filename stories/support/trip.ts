@@ -128,8 +128,8 @@ export async function storySession(o: StoryTrip): Promise<Session> {
 }
 
 /**
- * What a traveller might have chosen of `types`: for the first two passengers who can hold one, the first
- * priced offer of each type on the first journey or flight (a different seat for each).
+ * What a traveller might have chosen of `types`: for every passenger who can hold one, the first priced
+ * offer of each type on the first journey or flight (a different seat for each).
  */
 export function choices(session: Session, types: readonly ProductTypeName[]): Array<{ product_id: string; passenger_id: string }> {
   const { trip, search } = session.state
@@ -137,7 +137,7 @@ export function choices(session: Session, types: readonly ProductTypeName[]): Ar
   const firstJourney = trip.journeys[0]
   const firstSegment = firstJourney?.segments[0]
   const onFirst = (d: Record<string, unknown>) => d['journey_id'] === firstJourney?.journey_id || d['segment_id'] === firstSegment?.segment_id
-  const passengers = trip.passengers.filter((p) => !p.on_lap_of).slice(0, 2)
+  const passengers = trip.passengers.filter((p) => !p.on_lap_of)
   const out: Array<{ product_id: string; passenger_id: string }> = []
   for (const type of types) {
     const products = Object.values(search.results.products[type] ?? {})
