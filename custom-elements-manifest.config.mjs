@@ -7,13 +7,17 @@ export default {
   litelement: true,
   packagejson: false,
   plugins: [{
-    // The analyzer reads `new CustomEvent(name, …)` in SvcElement.emit as an event called "name" on every
-    // element; the real events are the `svc-*` ones each element declares with @event.
-    name: 'svc-declared-events-only',
+    // The manifest is the elements' public API (what Storybook's controls and docs, and editors, show):
+    // - the analyzer reads `new CustomEvent(name, …)` in SvcElement.emit as an event called "name" on
+    //   every element; the real events are the `svc-*` ones each element declares with @event;
+    // - protected and private members (and the static `define`) are how the elements are built, not
+    //   what a page may use.
+    name: 'svc-public-api-only',
     packageLinkPhase({ customElementsManifest }) {
       for (const mod of customElementsManifest.modules) {
         for (const d of mod.declarations ?? []) {
           if (d.events) d.events = d.events.filter((e) => e.name?.startsWith('svc-'))
+          if (d.members) d.members = d.members.filter((m) => !m.privacy && !m.static && !m.name.startsWith('#'))
         }
       }
     },
