@@ -57,7 +57,7 @@ const PASSENGERS: Record<Party, PassengerRequest[]> = {
 }
 
 /** The sandbox's default trip, searched for every product, with a fare the airline sells upgrades from. */
-function tripRequest(o: StoryTrip): TripCreateRequest & { flight?: string } {
+function tripRequest(o: StoryTrip): TripCreateRequest {
   const base = defaultTripRequest(new Date())
   const flight = o.state === 'price_changed' ? '9001' : o.state === 'unavailable' ? '9002' : undefined
   return {

@@ -11,6 +11,7 @@ import { ifDefined } from 'lit/directives/if-defined.js'
 import type { Meta, StoryObj } from '@storybook/web-components-vite'
 import { expect, waitFor } from 'storybook/test'
 import { themeDeclarations, tokenVars } from '../../components/theme.ts'
+import { LOCALES } from '../../components/i18n/index.ts'
 import type { Session } from '../../sdk/session.ts'
 import type { Display, Theme } from '../../sdk/types.ts'
 import type { ProductTypeName } from '../../core/schemas/trip.ts'
@@ -92,7 +93,7 @@ async function shows(el: Element, session: Session, p: StoryParams) {
 }
 
 /** What the story's variant promises beyond its state: names shown, no overflow, right-to-left. */
-async function keepsPromises(el: Element, p: StoryParams, display: Display) {
+function keepsPromises(el: Element, p: StoryParams, display: Display) {
   if (p.language === 'ar-SA') expect((el as HTMLElement).dir, 'laid out right to left').toBe('rtl')
   // A card shows a summary; the passengers are in the panel (embedded, or the modal's dialog).
   if (display === 'card' || !p.party) return
@@ -119,7 +120,7 @@ export function widgetStories(tag: string, products: ProductTypeName[], o: { des
     args: { display: 'embedded', ...(o.product ? { product: o.product } : {}) },
     argTypes: {
       display: o.displays === false ? { table: { disable: true } } : { control: 'inline-radio', options: ['card', 'embedded', 'modal'] },
-      locale: { control: 'select', options: [undefined, 'en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pl-PL', 'pt-PT', 'ja-JP', 'zh-CN', 'ar-SA'] },
+      locale: { control: 'select', options: [undefined, ...LOCALES] },
       ...(o.product ? { product: { control: 'inline-radio', options: ['priority_boarding', 'automatic_check_in', 'fare_family_upsell'] } } : {}),
     },
     parameters: { docs: { description: { component: o.description } } },
@@ -128,6 +129,26 @@ export function widgetStories(tag: string, products: ProductTypeName[], o: { des
       <${t} display=${ifDefined(o.displays === false ? undefined : args.display)} locale=${ifDefined(args.locale)} product=${ifDefined(args.product)}
         .session=${loaded['session'] as Session}></${t}>`),
   }
+}
+
+/**
+ * The variants every widget has a story of in each display, beside its states. Storybook indexes a story
+ * file without running it, so each file names its stories (`CardOffers`, `ModalDarkTheme`…); the built
+ * index is checked against STATES × VARIANTS × displays in test/e2e/storybook.test.ts.
+ */
+export const VARIANTS = {
+  OnePassenger: { state: 'valid', party: 'one' },
+  FivePassengersLapInfant: { state: 'valid', party: 'five' },
+  LongNames: { state: 'valid', party: 'long_names' },
+  RightToLeft: { state: 'price_changed', language: 'ar-SA' },
+  DarkTheme: { state: 'price_changed', look: 'dark' },
+  SellerTheme: { state: 'valid', look: 'seller' },
+} as const satisfies Record<string, StoryParams>
+
+/** The story of a variant in a display. */
+export function variant(display: Display, name: keyof typeof VARIANTS): WidgetStory {
+  const { state, ...rest } = VARIANTS[name]
+  return story(display, state, rest)
 }
 
 /** One story: `display` × `state`, with a passenger party, language or look when given. */
@@ -144,7 +165,7 @@ export function story(display: Display, state: StoryState, variant: Omit<StoryPa
       const el = canvasElement.querySelector(String(component))
       if (!el) throw new Error(`no <${String(component)}> rendered`)
       await shows(el, loaded['session'] as Session, p)
-      await keepsPromises(el, p, args.display)
+      keepsPromises(el, p, args.display)
     },
   }
 }

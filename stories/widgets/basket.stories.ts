@@ -1,5 +1,5 @@
 import type { Meta } from '@storybook/web-components-vite'
-import { story, widgetStories, type WidgetArgs } from '../support/widget.ts'
+import { story, variant, widgetStories, type WidgetArgs } from '../support/widget.ts'
 
 export default {
   title: 'Widgets/Basket',
@@ -13,11 +13,12 @@ export const Checking = story('embedded', 'checking')
 export const PriceChanged = story('embedded', 'price_changed')
 export const Unavailable = story('embedded', 'unavailable')
 export const Expired = story('embedded', 'expired')
-export const Error = story('embedded', 'error')
+// Not `Error`, which would hide the global in this module.
+export const LoadError = { ...story('embedded', 'error'), name: 'Error' }
 export const NoProducts = story('embedded', 'no_products')
-export const OnePassenger = story('embedded', 'valid', { party: 'one' })
-export const FivePassengersLapInfant = story('embedded', 'valid', { party: 'five' })
-export const LongNames = story('embedded', 'valid', { party: 'long_names' })
-export const RightToLeft = story('embedded', 'price_changed', { language: 'ar-SA' })
-export const DarkTheme = story('embedded', 'price_changed', { look: 'dark' })
-export const SellerTheme = story('embedded', 'valid', { look: 'seller' })
+export const OnePassenger = variant('embedded', 'OnePassenger')
+export const FivePassengersLapInfant = variant('embedded', 'FivePassengersLapInfant')
+export const LongNames = variant('embedded', 'LongNames')
+export const RightToLeft = variant('embedded', 'RightToLeft')
+export const DarkTheme = variant('embedded', 'DarkTheme')
+export const SellerTheme = variant('embedded', 'SellerTheme')

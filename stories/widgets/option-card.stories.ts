@@ -1,5 +1,5 @@
 import type { Meta } from '@storybook/web-components-vite'
-import { story, widgetStories, type WidgetArgs } from '../support/widget.ts'
+import { story, variant, widgetStories, type WidgetArgs } from '../support/widget.ts'
 
 export default {
   title: 'Widgets/Option card',
@@ -17,12 +17,12 @@ export const CardUnavailable = story('card', 'unavailable')
 export const CardExpired = story('card', 'expired')
 export const CardError = story('card', 'error')
 export const CardNoProducts = story('card', 'no_products')
-export const CardOnePassenger = story('card', 'valid', { party: 'one' })
-export const CardFivePassengersLapInfant = story('card', 'valid', { party: 'five' })
-export const CardLongNames = story('card', 'valid', { party: 'long_names' })
-export const CardRightToLeft = story('card', 'price_changed', { language: 'ar-SA' })
-export const CardDarkTheme = story('card', 'price_changed', { look: 'dark' })
-export const CardSellerTheme = story('card', 'valid', { look: 'seller' })
+export const CardOnePassenger = variant('card', 'OnePassenger')
+export const CardFivePassengersLapInfant = variant('card', 'FivePassengersLapInfant')
+export const CardLongNames = variant('card', 'LongNames')
+export const CardRightToLeft = variant('card', 'RightToLeft')
+export const CardDarkTheme = variant('card', 'DarkTheme')
+export const CardSellerTheme = variant('card', 'SellerTheme')
 
 // embedded
 export const EmbeddedOffers = story('embedded', 'offers')
@@ -34,12 +34,12 @@ export const EmbeddedUnavailable = story('embedded', 'unavailable')
 export const EmbeddedExpired = story('embedded', 'expired')
 export const EmbeddedError = story('embedded', 'error')
 export const EmbeddedNoProducts = story('embedded', 'no_products')
-export const EmbeddedOnePassenger = story('embedded', 'valid', { party: 'one' })
-export const EmbeddedFivePassengersLapInfant = story('embedded', 'valid', { party: 'five' })
-export const EmbeddedLongNames = story('embedded', 'valid', { party: 'long_names' })
-export const EmbeddedRightToLeft = story('embedded', 'price_changed', { language: 'ar-SA' })
-export const EmbeddedDarkTheme = story('embedded', 'price_changed', { look: 'dark' })
-export const EmbeddedSellerTheme = story('embedded', 'valid', { look: 'seller' })
+export const EmbeddedOnePassenger = variant('embedded', 'OnePassenger')
+export const EmbeddedFivePassengersLapInfant = variant('embedded', 'FivePassengersLapInfant')
+export const EmbeddedLongNames = variant('embedded', 'LongNames')
+export const EmbeddedRightToLeft = variant('embedded', 'RightToLeft')
+export const EmbeddedDarkTheme = variant('embedded', 'DarkTheme')
+export const EmbeddedSellerTheme = variant('embedded', 'SellerTheme')
 
 // modal
 export const ModalOffers = story('modal', 'offers')
@@ -51,12 +51,12 @@ export const ModalUnavailable = story('modal', 'unavailable')
 export const ModalExpired = story('modal', 'expired')
 export const ModalError = story('modal', 'error')
 export const ModalNoProducts = story('modal', 'no_products')
-export const ModalOnePassenger = story('modal', 'valid', { party: 'one' })
-export const ModalFivePassengersLapInfant = story('modal', 'valid', { party: 'five' })
-export const ModalLongNames = story('modal', 'valid', { party: 'long_names' })
-export const ModalRightToLeft = story('modal', 'price_changed', { language: 'ar-SA' })
-export const ModalDarkTheme = story('modal', 'price_changed', { look: 'dark' })
-export const ModalSellerTheme = story('modal', 'valid', { look: 'seller' })
+export const ModalOnePassenger = variant('modal', 'OnePassenger')
+export const ModalFivePassengersLapInfant = variant('modal', 'FivePassengersLapInfant')
+export const ModalLongNames = variant('modal', 'LongNames')
+export const ModalRightToLeft = variant('modal', 'RightToLeft')
+export const ModalDarkTheme = variant('modal', 'DarkTheme')
+export const ModalSellerTheme = variant('modal', 'SellerTheme')
 
 // the other products
 export const CardAutomaticCheckIn = story('card', 'valid', { product: 'automatic_check_in' })

@@ -6,11 +6,13 @@
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts'
 import { expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
+import { STATES } from '../../stories/support/trip.ts'
+import { VARIANTS } from '../../stories/support/widget.ts'
 
 const dir = join(import.meta.dirname, '..', '..', 'storybook-static')
 
@@ -46,6 +48,25 @@ async function open(path: string): Promise<{ page: Page; problems: string[] }> {
   await page.goto(`${server.origin}${path}`)
   return { page, problems }
 }
+
+test('the index has a story of every widget in every display, state and variant', () => {
+  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { entries: Record<string, { type: string; title: string; name: string }> }
+  const stories = Object.values(index.entries).filter((e) => e.type === 'story')
+  const title = (s: string) => s.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ')
+  const kinds = [...STATES.map(title), ...Object.keys(VARIANTS).map((v) => v.replace(/(?<=[a-z])(?=[A-Z])/g, ' '))]
+  const widgets: Record<string, string[]> = {
+    'Widgets/Bags': ['Card', 'Embedded', 'Modal'],
+    'Widgets/Seat map': ['Card', 'Embedded', 'Modal'],
+    'Widgets/Option card': ['Card', 'Embedded', 'Modal'],
+    'Widgets/Upsell': ['Card', 'Embedded', 'Modal'],
+    'Widgets/Basket': [''], // one display: a list
+  }
+  for (const [widget, displays] of Object.entries(widgets)) {
+    const names = new Set(stories.filter((s) => s.title === widget).map((s) => s.name))
+    const missing = displays.flatMap((d) => kinds.map((k) => `${d} ${k}`.trim())).filter((n) => !names.has(n))
+    assert.deepEqual(missing, [], `${widget}: stories missing`)
+  }
+})
 
 test('the sidebar lists every widget, offline', async () => {
   const { page, problems } = await open('/')
