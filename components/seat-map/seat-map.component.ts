@@ -321,7 +321,7 @@ export class SvcSeatMap extends SvcProductView {
         })}
       </div>
       ${lapInfants(trip).map((p) => html`<p part="lap-infant" class="lap" data-passenger=${p.passenger_id}>
-        ${l.format('seat_infant_on_lap_of', { passenger: this.#name(trip, p.on_lap_of) })}</p>`)}
+        ${this.#name(trip, p.passenger_id)} · ${l.format('seat_infant_on_lap_of', { passenger: this.#name(trip, p.on_lap_of) })}</p>`)}
     </fieldset>`
   }
 

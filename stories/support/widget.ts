@@ -105,8 +105,7 @@ function keepsPromises(el: Element, p: StoryParams, display: Display) {
 const NAMES: Record<Party, string[]> = {
   family: ['Amelia', 'Tom', 'Lily'],
   one: ['Ada'],
-  // The lap infant is named where a bag can be theirs; the seat map names the lap they sit on.
-  five: ['Amelia', 'Tom', 'Grace', 'Oscar'],
+  five: ['Amelia', 'Tom', 'Grace', 'Oscar', 'Lily'],
   long_names: ['Wolfeschlegelsteinhausenbergerdorff'],
 }
 

@@ -188,7 +188,7 @@ describe('svc-seat-map', function () {
     expect(radios.map((r) => r.value)).to.deep.equal(['p1', 'p2'])
     expect(radios[0]!.checked).to.equal(true)
     expect(all(el, '[part="passenger"][data-passenger="p3"]')).to.have.length(0)
-    expect(one(el, '[part="lap-infant"][data-passenger="p3"]').textContent!.trim()).to.equal('Infant on lap of Passenger 1')
+    expect(one(el, '[part="lap-infant"][data-passenger="p3"]').textContent!.trim()).to.equal('Passenger 3 · Infant on lap of Passenger 1')
     // The adult holding the infant may not sit in the exit row, and is told why.
     const exitFree = all<HTMLButtonElement>(el, '[data-exit] button[data-seat]').filter((b) => b.dataset.status !== 'taken')
     expect(exitFree.length).to.be.greaterThan(0)
