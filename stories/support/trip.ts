@@ -128,7 +128,7 @@ export async function storySession(o: StoryTrip): Promise<Session> {
 }
 
 /**
- * What a traveller might have chosen of `types`: for every passenger who can hold one, the first priced
+ * What a traveller might have chosen of `types`: for every passenger who may hold one, the first priced
  * offer of each type on the first journey or flight (a different seat for each).
  */
 export function choices(session: Session, types: readonly ProductTypeName[]): Array<{ product_id: string; passenger_id: string }> {
@@ -137,11 +137,11 @@ export function choices(session: Session, types: readonly ProductTypeName[]): Ar
   const firstJourney = trip.journeys[0]
   const firstSegment = firstJourney?.segments[0]
   const onFirst = (d: Record<string, unknown>) => d['journey_id'] === firstJourney?.journey_id || d['segment_id'] === firstSegment?.segment_id
-  const passengers = trip.passengers.filter((p) => !p.on_lap_of)
   const out: Array<{ product_id: string; passenger_id: string }> = []
   for (const type of types) {
     const products = Object.values(search.results.products[type] ?? {})
-    for (const p of passengers) {
+    // Lap infants too: the offers say what they may hold (a bag, not a seat).
+    for (const p of trip.passengers) {
       const product = products.find((x) => {
         const offer = x.price_and_availability[p.passenger_id]
         return onFirst(x.product_details as Record<string, unknown>) && offer?.available && (offer.price?.total.amount ?? 0) > 0 &&
