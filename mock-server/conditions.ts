@@ -11,7 +11,8 @@ type Fetch = typeof fetch
 /** The global fetch, looked up at call time (a test or MSW may replace it after this module loads). */
 const globalFetch: Fetch = (input, init) => fetch(input, init)
 
-const urlOf = (input: RequestInfo | URL) => new URL(String(input instanceof Request ? input.url : input))
+/** The URL a fetch call asks for, whether it was given a string, a URL or a Request. */
+export const urlOf = (input: RequestInfo | URL) => new URL(String(input instanceof Request ? input.url : input))
 
 /** A JSON answer edited by `edit` (an error answer passes through untouched). */
 export async function rewriteJson(res: Response, edit: (body: any) => unknown): Promise<Response> {

@@ -14,7 +14,7 @@ import { ApiClient } from '../../sdk/client.ts'
 import { Session } from '../../sdk/session.ts'
 import type { BasketView } from '../../sdk/client.ts'
 import type { BasketItem, Search } from '../../sdk/types.ts'
-import { rewriteJson } from '../../mock-server/conditions.ts'
+import { rewriteJson, urlOf } from '../../mock-server/conditions.ts'
 
 export { failingFetch, hangingFetch, withoutProducts } from '../../mock-server/conditions.ts'
 export { animationsDone, button, deep, deepAll, textOf } from '../dom.ts'
@@ -62,7 +62,7 @@ export async function session(o: SessionOpts = {}): Promise<Session> {
 
 const realFetch: typeof fetch = (...a) => window.fetch(...a)
 
-const isBasket = (url: string) => /\/basket(\/[^/]+)?(\/accept)?$/.test(new URL(url).pathname) || new URL(url).pathname.endsWith('/basket/check')
+const isBasket = (path: string) => /\/basket(\/[^/]+)?(\/accept)?$/.test(path) || path.endsWith('/basket/check')
 
 /**
  * The API after the hold window passed: every extra reads `invalid` with a past `valid_to`, until the
@@ -70,11 +70,11 @@ const isBasket = (url: string) => /\/basket(\/[^/]+)?(\/accept)?$/.test(new URL(
  */
 export function expiredFetch(): typeof fetch & { expired: boolean } {
   const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input instanceof Request ? input.url : input)
+    const path = urlOf(input).pathname
     const method = init?.method ?? 'GET'
-    if (method === 'POST' && new URL(url).pathname.endsWith('/basket/check')) f.expired = false
+    if (method === 'POST' && path.endsWith('/basket/check')) f.expired = false
     const res = await realFetch(input, init)
-    if (!f.expired || !isBasket(url)) return res
+    if (!f.expired || !isBasket(path)) return res
     return rewriteJson(res, (view: BasketView) => {
       for (const item of Object.values(view.basket) as BasketItem[]) {
         if (item.product_type === 'ticket') continue
@@ -255,7 +255,7 @@ export function fareFamilyFetch(): typeof fetch {
   })))
   const merged = async (res: Response) => rewriteJson(res, (view: BasketView) => ({ ...view, basket: { ...view.basket, ...local } }))
   return async (input, init) => {
-    const url = new URL(String(input instanceof Request ? input.url : input))
+    const url = urlOf(input)
     const method = init?.method ?? 'GET'
     const base = url.href.replace(/\/basket.*$/, '/basket')
     if (method === 'PATCH' && url.pathname.endsWith('/basket')) {

@@ -37,9 +37,9 @@
  * (its segment, else its journey, else its ticket's journeys, else the whole trip), for trips with
  * `sandbox: true` unless `scenarios: 'always'`:
  * - `9001`: a check sees every bag offer (every offer of `priceChangeProducts`) `priceIncreasePercent` above
- *   the search price (taxes recomputed on the raised base), so the price rule below answers `price_changed` with the raised unit price until the
- *   item holds `quantity` × that price (the core accepted it), then `valid`. No state is kept, so every host
- *   and every instance agrees, and a free (0) bag stays free.
+ *   the search price (taxes recomputed on the raised base), so the price rule below answers `price_changed`
+ *   with the raised unit price until the item holds `quantity` × that price (the core accepted it), then
+ *   `valid`. No state is kept, so every host and every instance agrees, and a free (0) offer stays free.
  * - `9002`: every item, tickets included, is `unavailable`.
  * - `9003`: fulfillment fails.
  * - `9004`: the check answers with `delayMs` (default 5000), so items stay `checking` that long.
