@@ -1,76 +1,152 @@
 /**
- * API load benchmark: the hot paths of a seller integration on the embedded SQLite store, each against a
- * baseline measured in the same run (GET /healthz: the HTTP stack with no auth, no store), so the figures
- * compare across machines. Loopback only; every run is bounded in time.
+ * API load: the hot paths of a seller integration, each divided by a bare Fastify 5 hello-world measured in
+ * the same round, so the ratios compare across machines and days. The service and the baseline run in
+ * processes of their own; autocannon runs in this one. Every scenario is repeated (BENCH_ROUNDS) and
+ * reported as the median ratio with the lowest and highest round.
  *
- *   npm run bench -- api          (BENCH_SECONDS=5 BENCH_CONNECTIONS=16 by default)
+ *   npm run bench -- api     BENCH_SECONDS=5 BENCH_CONNECTIONS=16 BENCH_ROUNDS=3 by default
+ *
+ * Stores: SQLite (a file, as `npm start` uses) and PostgreSQL (a throwaway cluster, or DATABASE_URL_PG)
+ * in the same run. BENCH_BEFORE=<another checkout> adds that checkout's service to every round, for a
+ * before/after measured side by side.
  */
 import autocannon from 'autocannon'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomBytes, randomUUID } from 'node:crypto'
-import { buildApp } from '../server/app.ts'
-import { createCore } from '../core/service.ts'
-import { openStore } from '../server/store/index.ts'
-import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
-import { tripPayload } from '../test/helpers/build.ts'
+import { defaultTripRequest } from '../mock-server/fixtures.ts'
+import { serve, type Served } from './lib/servers.ts'
+import { startPg } from './lib/pg.ts'
+import { median, spread } from './lib/stats.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
-export async function apiLoad() {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
-  const store = openStore(`sqlite:${join(dir, 'bench.db')}`)
-  await store.migrate()
-  const core = createCore({
-    store, supplier: createSandboxSupplier(), clock: { now: () => new Date() },
-    ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
-  })
-  await core.ensureSigningKey()
-  const { seller, apiKey } = await core.createSeller({ name: 'Bench', origins: [], sandbox: true })
-  const app = await buildApp({ core, store, logger: false, rateLimit: { max: 10_000_000, timeWindow: 60_000 } })
-  const url = await app.listen({ port: 0, host: '127.0.0.1' })
-  const basic = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
+interface Trip { id: string; bearer: string; body: string }
 
-  // One trip per connection: a trip is one traveller's, so concurrent writers hit different trips.
-  const trips = await Promise.all(Array.from({ length: connections }, async () => {
-    const trip = await core.createTrip({ kind: 'api_key', seller }, tripPayload(new Date()))
-    const search = await core.getSearch({ kind: 'api_key', seller }, trip.trip_id, trip.search_id!)
-    const bag = Object.values(search.results.products.bag!).find((p) => p.product_details.checked && p.price_and_availability.p1?.available)!
-    return { id: trip.trip_id, bearer: `Bearer ${trip.trip_access_token}`, body: JSON.stringify([{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }]) }
+const basic = (apiKey: string) => `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
+
+/** One trip per connection, made as a seller's backend makes it: a trip is one traveller's, so writers never share one. */
+export async function seedTrips(s: Served): Promise<Trip[]> {
+  return Promise.all(Array.from({ length: connections }, async () => {
+    const res = await fetch(`${s.url}/v2.2/trip`, {
+      method: 'POST', headers: { authorization: basic(s.apiKey!), 'content-type': 'application/json' },
+      body: JSON.stringify(defaultTripRequest(new Date())),
+    })
+    if (res.status !== 201) throw new Error(`POST trip answered ${res.status}: ${await res.text()}`)
+    const trip = await res.json() as { trip_id: string; trip_access_token: string; search_id: string }
+    const bearer = `Bearer ${trip.trip_access_token}`
+    const search = await (await fetch(`${s.url}/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`, { headers: { authorization: bearer } })).json() as
+      { results: { products: { bag: Record<string, { product_id: string; product_details: { checked?: boolean }; price_and_availability: Record<string, { available: boolean }> }> } } }
+    const bag = Object.values(search.results.products.bag).find((p) => p.product_details.checked && p.price_and_availability.p1?.available)!
+    return { id: trip.trip_id, bearer, body: JSON.stringify([{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }]) }
   }))
+}
+
+type Scenario = { name: string; options: (s: Served, trips: Trip[]) => Partial<autocannon.Options> }
+
+/** Gives each connection its own trip. */
+const perTrip = (method: 'GET' | 'PUT', path: string, withBody: boolean) => (s: Served, trips: Trip[]): Partial<autocannon.Options> => {
   let next = 0
-  /** Gives each connection its own trip, for the per-trip scenarios. */
-  const perTrip = (method: string, path: string, withBody: boolean): Partial<autocannon.Options> => ({
-    url: `${url}/`,
+  return {
+    url: `${s.url}/`,
     setupClient: (client) => {
       const t = trips[next++ % trips.length]!
-      client.setRequests([{ method: method as 'GET', path: `/v2.2/trip/${t.id}${path}`, headers: { authorization: t.bearer, 'content-type': 'application/json' }, ...(withBody ? { body: t.body } : {}) }])
+      client.setRequests([{
+        method, path: `/v2.2/trip/${t.id}${path}`,
+        headers: { authorization: t.bearer, 'content-type': 'application/json' }, ...(withBody ? { body: t.body } : {}),
+      }])
     },
-  })
-
-  const run = (title: string, opts: Partial<autocannon.Options>) => autocannon({ url, connections, duration: seconds, title, ...opts })
-  const scenarios: Array<[string, Partial<autocannon.Options>]> = [
-    ['GET /healthz (baseline)', { url: `${url}/healthz` }],
-    ['GET basket (access token)', perTrip('GET', '/basket', false)],
-    ['PUT basket (one bag, optimistic write)', perTrip('PUT', '/basket', true)],
-    ['POST trip (with bag and seat search)', { url: `${url}/v2.2/trip`, method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify(tripPayload(new Date())) }],
-  ]
-  const rows: Array<{ scenario: string; rps: number; p50: number; p99: number; errors: number; ratio: string }> = []
-  let baseline = 0
-  for (const [title, opts] of scenarios) {
-    const r = await run(title, opts)
-    const rps = r.requests.average
-    if (!baseline) baseline = rps
-    rows.push({ scenario: title, rps: Math.round(rps), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, ratio: `${(rps / baseline).toFixed(3)}×` })
   }
-  await app.close()
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
-  console.log(`\nAPI load on SQLite, ${connections} connections × ${seconds} s each (ratio = req/s ÷ baseline req/s in this run)`)
-  console.table(rows)
-  return rows
+}
+
+export const SCENARIOS: Scenario[] = [
+  { name: 'GET basket', options: perTrip('GET', '/basket', false) },
+  { name: 'GET trip', options: perTrip('GET', '', false) },
+  { name: 'PUT basket', options: perTrip('PUT', '/basket', true) },
+  {
+    name: 'POST trip',
+    options: (s) => ({
+      url: `${s.url}/v2.2/trip`, method: 'POST',
+      headers: { authorization: basic(s.apiKey!), 'content-type': 'application/json' },
+      body: JSON.stringify(defaultTripRequest(new Date())),
+    }),
+  },
+]
+
+interface Sample { rps: number; p50: number; p99: number; errors: number }
+
+async function load(url: string, opts: Partial<autocannon.Options>): Promise<Sample> {
+  const r = await autocannon({ url, connections, duration: seconds, ...opts })
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx }
+}
+
+export interface Target { label: string; databaseUrl: string; root?: string }
+
+export async function apiLoad(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
+  const pg = startPg()
+  const targets: Target[] = []
+  const roots: Array<[string, string | undefined]> = [['', undefined]]
+  if (process.env.BENCH_BEFORE) roots.unshift(['before ', process.env.BENCH_BEFORE])
+  for (const [prefix, root] of roots) {
+    targets.push({ label: `${prefix}SQLite`, databaseUrl: `sqlite:${join(dir, `${prefix.trim() || 'now'}.db`)}`, root })
+    if (pg) targets.push({ label: `${prefix}PostgreSQL`, databaseUrl: pg.url.replace(/\/postgres$/, `/${prefix.trim() || 'now'}`), root })
+  }
+  if (pg) for (const t of targets.filter((x) => x.label.includes('PostgreSQL'))) await createDatabase(pg.url, t.databaseUrl.split('/').pop()!)
+
+  const results = new Map<string, { ratios: number[]; samples: Sample[] }>()
+  const record = (key: string, s: Sample, baseline: number) => {
+    const r = results.get(key) ?? { ratios: [], samples: [] }
+    r.ratios.push(s.rps / baseline)
+    r.samples.push(s)
+    results.set(key, r)
+  }
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      const bare = await serve('bare')
+      const baseline = await load(bare.url, {})
+      await bare.stop()
+      record('bare Fastify hello-world', baseline, baseline.rps)
+      console.error(`round ${round}: bare Fastify ${Math.round(baseline.rps)} req/s`)
+      for (const target of targets) {
+        const s = await serve('service', { env: { DATABASE_URL: target.databaseUrl, BENCH_ROOT: target.root } })
+        try {
+          const trips = await seedTrips(s)
+          for (const sc of SCENARIOS) {
+            const sample = await load(s.url, sc.options(s, trips))
+            record(`${target.label} · ${sc.name}`, sample, baseline.rps)
+            console.error(`round ${round}: ${target.label} ${sc.name} ${Math.round(sample.rps)} req/s (${(sample.rps / baseline.rps).toFixed(3)}×)`)
+          }
+        } finally {
+          await s.stop()
+        }
+      }
+    }
+  } finally {
+    pg?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+
+  console.log(`\nAPI load: ${connections} connections, ${seconds} s per run, ${rounds} rounds; ratio = req/s ÷ bare Fastify's req/s in the same round (median, lowest–highest)`)
+  console.table([...results].map(([scenario, r]) => ({
+    scenario,
+    'req/s': Math.round(median(r.samples.map((x) => x.rps))),
+    ratio: spread(r.ratios),
+    'p50 ms': median(r.samples.map((x) => x.p50)),
+    'p99 ms': median(r.samples.map((x) => x.p99)),
+    errors: r.samples.reduce((n, x) => n + x.errors, 0),
+  })))
+}
+
+async function createDatabase(adminUrl: string, name: string) {
+  const { default: pgLib } = await import('pg')
+  const c = new pgLib.Client({ connectionString: adminUrl })
+  await c.connect()
+  await c.query(`DROP DATABASE IF EXISTS "${name}"`)
+  await c.query(`CREATE DATABASE "${name}"`)
+  await c.end()
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await apiLoad()

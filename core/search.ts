@@ -4,16 +4,14 @@
  * supplier's offer key, so items already in the basket still name a product of the newest search.
  */
 import type { Clock, SearchRecord, Supplier, SupplierPassengerOffer, TripRecord, SupplierTrip } from './ports.ts'
-import type { ProductTypeName, SearchSelection } from './schemas/trip.ts'
+import { PRODUCT_TYPE_NAMES, type ProductTypeName, type SearchSelection } from './schemas/trip.ts'
 import type { Product, PriceAndAvailability, SeatMap } from './schemas/search.ts'
 import type { Price } from './schemas/common.ts'
 import { uuidFromHash } from './crypto.ts'
 import { priceOffer, markupRuleFor } from './pricing.ts'
 
-export const PRODUCT_TYPES: ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
-
 export function selectedTypes(sel: SearchSelection | undefined): ProductTypeName[] {
-  return PRODUCT_TYPES.filter((t) => sel?.[t]?.search === true)
+  return PRODUCT_TYPE_NAMES.filter((t) => sel?.[t]?.search === true)
 }
 
 export function supplierView(trip: TripRecord): SupplierTrip {

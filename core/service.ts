@@ -73,7 +73,7 @@ import { ProblemError } from './errors.ts'
 import { validate } from './validate.ts'
 import { canonicalJson, sha256Hex } from './crypto.ts'
 import { TokenService } from './auth/tokens.ts'
-import { TripCreateRequest, TripPatchRequest, SearchSelection } from './schemas/trip.ts'
+import { TripCreateRequest, TripPatchRequest, SearchSelection, type ProductTypeName } from './schemas/trip.ts'
 import { BasketAddRequest, BasketReplaceRequest } from './schemas/basket.ts'
 import { RefreshRequest } from './schemas/auth.ts'
 import { buildTrip, applyTripPatch, tripRepresentation, basketView, tripStateHash } from './trip.ts'
@@ -341,11 +341,14 @@ export class Core {
     return { search_id: search.search_id, status: search.status }
   }
 
-  async getSearch(p: Principal, tripId: string, searchId: string) {
+  /** `types` narrows the products to those types, and leaves out seat maps unless `seat` is one. */
+  async getSearch(p: Principal, tripId: string, searchId: string, types?: ProductTypeName[]) {
     await this.#load(p, tripId)
     const s = await this.#search(searchId)
     if (!s || s.trip_id !== tripId) throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
-    return { search_id: s.search_id, status: s.status, results: s.results }
+    if (!types) return { search_id: s.search_id, status: s.status, results: s.results }
+    const products = Object.fromEntries(Object.entries(s.results.products).filter(([t]) => types.includes(t as ProductTypeName)))
+    return { search_id: s.search_id, status: s.status, results: { products, seatmaps: types.includes('seat') ? s.results.seatmaps : [] } }
   }
 
   async getBasket(p: Principal, tripId: string) {

@@ -181,6 +181,8 @@ export interface HostOptions {
 export function createHost({ core, changed }: HostOptions): Host {
   async function run(route: Route, match: RegExpExecArray, request: Request, method: string, requestId: string): Promise<Response> {
     const params = paramsOf(route, match)
+    // Fastify's query parser: the last of repeated names wins.
+    const query = Object.fromEntries(new URL(request.url).searchParams)
     const { op } = route
     let principal: Principal | null = null
     if (op.auth !== 'public') {
@@ -190,11 +192,12 @@ export function createHost({ core, changed }: HostOptions): Host {
     }
     let body = BODYLESS.has(method) ? undefined : await readBody(request)
     if (op.params) validate(op.params, params, 'path parameters')
+    if (op.query) validate(op.query, query, 'query string')
     // Fastify hands an absent body to the validator as null.
     if (op.body) body = validate(op.body, body === undefined ? null : body, 'request body')
     const rawKey = request.headers.get('idempotency-key')
     const input: OperationInput = {
-      principal, params, body, idempotencyKey: op.idempotent && rawKey !== null ? rawKey : undefined,
+      principal, params, query, body, idempotencyKey: op.idempotent && rawKey !== null ? rawKey : undefined,
     }
     const execute = () => op.handler(core, input)
     const result = op.idempotent && principal

@@ -19,6 +19,8 @@ export type AuthRule = 'api_key' | 'creator' | 'trip' | 'public'
 export interface OperationInput {
   principal: Principal | null
   params: Record<string, string>
+  /** The query string, validated against the operation's `query` schema (empty when it has none). */
+  query: Record<string, string>
   body: unknown
   /** The `Idempotency-Key` request header, when the operation honours it. */
   idempotencyKey: string | undefined
@@ -36,6 +38,7 @@ export interface Operation {
   tags: string[]
   auth: AuthRule
   params?: TSchema
+  query?: TSchema
   body?: TSchema
   /** Response schemas by status code, for the OpenAPI document (errors are added by the host). */
   responses: Record<number, TSchema>
@@ -52,6 +55,15 @@ export const BasketView = Type.Object({
   basket: S.Basket,
   journeys: Type.Array(S.Journey),
 })
+
+/** `?product_types=bag,seat`: the product types a view needs (the bag widget asks for bags only). */
+export const SearchQuery = Type.Object({
+  product_types: Type.Optional(Type.String({
+    pattern: `^(${S.PRODUCT_TYPE_NAMES.join('|')})(,(${S.PRODUCT_TYPE_NAMES.join('|')}))*$`,
+    description: `Comma-separated product types to return (${S.PRODUCT_TYPE_NAMES.join(', ')}); \`seatmaps\` only when \`seat\` is one. All types when absent.`,
+    examples: ['bag', 'bag,seat'],
+  })),
+}, { additionalProperties: false })
 
 const Jwks = Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) })
 
@@ -93,8 +105,10 @@ export const operations: Operation[] = [
   },
   {
     id: 'getSearch', method: 'GET', path: '/v2.2/trip/:trip_id/search/:search_id', tags: ['search'], auth: 'trip',
-    summary: 'Read a search and its products', params: SearchParams, responses: { 200: S.Search },
-    handler: async (core, i) => ok(await core.getSearch(i.principal!, i.params.trip_id!, i.params.search_id!)),
+    summary: 'Read a search and its products',
+    description: 'A search never changes once it has succeeded: the response carries an ETag and is cached by the server rendered and compressed. `product_types` narrows it to what a view shows.',
+    params: SearchParams, query: SearchQuery, responses: { 200: S.Search },
+    handler: async (core, i) => ok(await core.getSearch(i.principal!, i.params.trip_id!, i.params.search_id!, i.query.product_types?.split(',') as S.ProductTypeName[] | undefined)),
   },
   {
     id: 'getBasket', method: 'GET', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',

@@ -130,11 +130,10 @@ export const TicketOfferRequest = Type.Object({
 }, { additionalProperties: false })
 export type TicketOfferRequest = Static<typeof TicketOfferRequest>
 
-export const ProductTypeName = Type.Union([
-  Type.Literal('bag'), Type.Literal('seat'), Type.Literal('priority_boarding'),
-  Type.Literal('automatic_check_in'), Type.Literal('fare_family_upsell'),
-])
-export type ProductTypeName = Static<typeof ProductTypeName>
+/** The product types on sale besides tickets, in the order a search lists them. */
+export const PRODUCT_TYPE_NAMES = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell'] as const
+export const ProductTypeName = Type.Unsafe<(typeof PRODUCT_TYPE_NAMES)[number]>(Type.Union(PRODUCT_TYPE_NAMES.map((t) => Type.Literal(t))))
+export type ProductTypeName = (typeof PRODUCT_TYPE_NAMES)[number]
 
 /** `{bag: {search: true}, seat: {search: true}, ...}`: which product types to search. */
 export const SearchSelection = Type.Object({

@@ -72,6 +72,7 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
     }
     if (op.description) schema.description = op.description
     if (op.params) schema.params = op.params
+    if (op.query) schema.querystring = op.query
     if (op.body) schema.body = op.body
     if (op.idempotent) schema.headers = IdempotencyHeaders
 
@@ -95,6 +96,7 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
         const input: OperationInput = {
           principal: req.principal,
           params: req.params as Record<string, string>,
+          query: (req.query ?? {}) as Record<string, string>,
           body: req.body,
           idempotencyKey: op.idempotent && typeof rawKey === 'string' ? rawKey : undefined,
         }

@@ -234,6 +234,8 @@ export const scenarios: Record<string, Scenario> = {
     await get('the other seller\'s key', basic(OTHER_SELLER_KEY), { status: 404, code: 'not_found' })
     await get('an access token for another trip', bearer(other.trip_access_token), { status: 404, code: 'not_found' })
     await r.send('an access token on another trip\'s basket', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: bearer(other.trip_access_token), json: [] }, { status: 404, code: 'not_found' })
+    await r.send('a search view of bags only', 'GET', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}?product_types=bag`, { headers: key }, 200)
+    await r.send('a search view of an unknown type', 'GET', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}?product_types=luggage`, { headers: key }, { status: 400, code: 'validation_error' })
 
     const creation = (await r.send('get a creation token', 'POST', '/v2.2/authorize', { headers: key }, 200)).body.trip_creation_token as string
     await get('a creation token reads no trip', bearer(creation), forbidden)

@@ -180,6 +180,23 @@ describe('search', () => {
     }
   })
 
+  test('?product_types= returns only those types, and seat maps only with seat', async () => {
+    const get = (q: string) => t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}${q}`, headers: { authorization: bearer(trip.trip_access_token) } })
+    const all = body(await get(''))
+    const bags = await get('?product_types=bag')
+    assert.equal(bags.statusCode, 200, bags.body)
+    assert.deepEqual(Object.keys(body(bags).results.products), ['bag'])
+    assert.deepEqual(body(bags).results.products.bag, all.results.products.bag)
+    assert.deepEqual(body(bags).results.seatmaps, [])
+    const both = body(await get('?product_types=seat,bag'))
+    assert.deepEqual(Object.keys(both.results.products).sort(), ['bag', 'seat'])
+    assert.deepEqual(both.results.seatmaps, all.results.seatmaps)
+    assert.ok(bags.body.length * 10 < JSON.stringify(all).length, `bags only: ${bags.body.length} bytes`)
+    for (const q of ['?product_types=', '?product_types=luggage', '?product_types=bag,,seat', '?product_types=bag&unknown=1']) {
+      await expectRefused(t, () => get(q), 400, 'validation_error')
+    }
+  })
+
   test("an unknown search, or another trip's search, → 404", async () => {
     const other = await createTrip(t)
     for (const id of ['00000000-0000-4000-8000-000000000000', other.search_id]) {
