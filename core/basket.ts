@@ -4,11 +4,11 @@
  * most one seat per segment and a seat holds one passenger; lap infants get no seat. Every function here is
  * pure: it returns a new trip or throws, so a refused change leaves nothing behind.
  */
-import type { SearchRecord, TripRecord } from './ports.ts'
+import type { TripRecord } from './ports.ts'
 import type { BasketChangeLine, BasketItem } from './schemas/basket.ts'
 import type { ProductTypeName } from './schemas/trip.ts'
 import { ProblemError, invalid } from './errors.ts'
-import { findProduct, priceFor, unitOfferOf } from './search.ts'
+import { priceFor, unitOfferOf, type SearchView } from './search.ts'
 import { journeyOfSegment, ticketOfJourney } from './trip.ts'
 
 export interface BasketContext {
@@ -30,8 +30,8 @@ function sameSeat(a: BasketItem, segmentId: unknown, row: unknown, column: unkno
 }
 
 /** Adds one line to a working copy of the trip (mutates `trip`; callers pass a copy). */
-function addLine(trip: TripRecord, search: SearchRecord, line: BasketChangeLine, at: string, ctx: BasketContext) {
-  const product = findProduct(search, line.product_id)
+function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, at: string, ctx: BasketContext) {
+  const product = search.product(line.product_id)
   if (!product) throw invalid(`${at}/product_id`, "is not a product of this trip's search")
   const passenger = trip.passengers.find((p) => p.passenger_id === line.passenger_id)
   if (!passenger) throw invalid(`${at}/passenger_id`, 'is not a passenger of this trip')
@@ -84,7 +84,7 @@ function addLine(trip: TripRecord, search: SearchRecord, line: BasketChangeLine,
     validity,
   }
   trip.tickets = trip.tickets.map((t) => t.ticket_id === ticket.ticket_id ? { ...t, basket_item_ids: [...t.basket_item_ids, basket_item_id] } : t)
-  trip.offer_keys = { ...trip.offer_keys, [product.product_id]: search.offer_keys[product.product_id]! }
+  trip.offer_keys = { ...trip.offer_keys, [product.product_id]: search.offerKey(product.product_id)! }
 }
 
 function copy(trip: TripRecord, now: Date): TripRecord {
@@ -97,7 +97,7 @@ function assertOpen(trip: TripRecord) {
   }
 }
 
-export function addToBasket(trip: TripRecord, search: SearchRecord | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
+export function addToBasket(trip: TripRecord, search: SearchView | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
   assertOpen(trip)
   if (!search) throw invalid('/0/product_id', 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
   const next = copy(trip, ctx.now)
@@ -105,7 +105,7 @@ export function addToBasket(trip: TripRecord, search: SearchRecord | undefined, 
   return next
 }
 
-export function replaceBasket(trip: TripRecord, search: SearchRecord | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
+export function replaceBasket(trip: TripRecord, search: SearchView | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
   assertOpen(trip)
   const next = copy(trip, ctx.now)
   for (const item of Object.values(next.basket)) if (item.product_type !== 'ticket') removeItem(next, item.basket_item_id)

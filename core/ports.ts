@@ -3,7 +3,6 @@
  * (server/store for SQL, mock-server for the browser) and in core/supplier for the sandbox airline.
  */
 import type { BasketItem } from './schemas/basket.ts'
-import type { SearchResults } from './schemas/search.ts'
 import type {
   ContactDetails, Journey, MarkupConfig, OrderStatus, Passenger, ProductTypeName, Ticket,
 } from './schemas/trip.ts'
@@ -90,24 +89,47 @@ export interface TripRecord {
   corporate_identifiers: Record<string, { corporate_id: string; name: string }>
   basket: Record<string, BasketItem>
   orders: Record<string, Order>
+  /** The trip's current search, or null when it has none (never searched, or purged by retention). */
   search_id: string | null
   /** product_id → the supplier's offer_key, for every product ever put in this basket (rechecks need it). */
   offer_keys: Record<string, string>
   /** basket_item_id → the check now revalidating it; a check's late answer for an item since re-checked is ignored. */
   pending_checks: Record<string, string>
   fulfillments: Record<string, FulfillmentRecord>
+  /** Refresh families revoked after a reused refresh token: their access tokens are refused on every instance. */
+  revoked_families?: string[]
+  /**
+   * `trip_state_hash` as of the last write (core/trip.ts), kept so reads need not hash again; it holds until
+   * `until` (the first `valid_to` still ahead then, when an item's effective validity changes), or forever when null.
+   */
+  state_hash?: { value: string; until: string | null }
 }
 
 export interface Versioned<T> { value: T; version: number }
 
+/**
+ * A search as stored: what the supplier offered, compact (core/search.ts renders the API's shape from it,
+ * priced for the trip). Seat maps are stored apart, once per key, and referred to by key.
+ */
 export interface SearchRecord {
   search_id: string
   trip_id: string
   status: 'in_progress' | 'success' | 'failed'
-  results: SearchResults
-  /** product_id → the supplier's offer_key. */
-  offer_keys: Record<string, string>
   created_at: string
+  offers: StoredOffers
+}
+
+export interface StoredOffers {
+  /** The product types searched. */
+  types: ProductTypeName[]
+  /** Passenger ids, in the order of every per-passenger list below. */
+  passengers: string[]
+  /** The distinct per-passenger offers; products and seat bands name them by index (a handful serve hundreds of seats). */
+  offers: SupplierPassengerOffer[]
+  /** Every product but seats, with its offer to each passenger (an index into `offers`). */
+  products: Array<{ key: string; type: ProductTypeName; name: string; details: Record<string, unknown>; included?: boolean; offers: number[] }>
+  /** Seats per segment: the seat map's key and, per price band, the offer to each passenger. */
+  seats: Array<{ segment_id: string; map: string; bands: Record<string, number[]> }>
 }
 
 export interface RefreshTokenRecord {
@@ -163,8 +185,17 @@ export interface SubscriptionRecord {
   created_at: string
 }
 
-/** Written in the same transaction as a trip update, so a change and its follow-up work never part. */
-export interface TripEffects { jobs?: JobRecord[] }
+/**
+ * Written in the same transaction as a trip insert or update, so a change and what comes with it never
+ * part: the jobs it asks for, the search it ran (with seat maps not stored yet; a key already stored is
+ * kept as it is), the refresh token of a new session.
+ */
+export interface TripEffects {
+  jobs?: JobRecord[]
+  search?: SearchRecord
+  seatMaps?: SupplierSeatMap[]
+  refreshToken?: RefreshTokenRecord
+}
 
 // ---------------------------------------------------------------- the store
 
@@ -191,8 +222,11 @@ export interface Store {
   /** Replaces the trip if its stored version is still `expectedVersion`; returns the new version, or null on a conflict. */
   updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null>
 
-  putSearch(search: SearchRecord): Promise<void>
+  /** Stores a search that changes no trip (a failed one), with the seat maps it names. */
+  putSearch(search: SearchRecord, seatMaps?: SupplierSeatMap[]): Promise<void>
   getSearch(searchId: string): Promise<SearchRecord | undefined>
+  /** The seat maps stored under these keys (the ones not stored are left out). */
+  getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]>
 
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>
   /** Atomically marks an unused, unrevoked token used and reports what it was. */
@@ -262,8 +296,13 @@ export interface SupplierProduct {
   per_passenger: Record<string, SupplierPassengerOffer>
 }
 
+/** A seat map as the airline flies it: the same for every trip on the flight, so stored once per `key`. */
 export interface SupplierSeatMap {
-  segment_id: string
+  /**
+   * Names this exact content: two maps under one key are equal (the sandbox: aircraft layout, flight and
+   * date). A map whose seats changed (sold since) needs a new key.
+   */
+  key: string
   aircraft: string
   decks: Array<{
     deck: number
@@ -274,14 +313,28 @@ export interface SupplierSeatMap {
       row: number
       exit: boolean
       wing: boolean
-      seats: Array<{ column: string; row: number; offer_key: string | null; available: boolean; characteristics: string[] }>
+      /** `band` names the seat's price band; null when the seat is not on sale (taken). */
+      seats: Array<{ column: string; characteristics: string[]; band: string | null }>
     }>
   }>
 }
 
+/** One segment's seats on offer: the shared map, and what a seat of each price band costs each passenger. */
+export interface SupplierSeatOffers {
+  segment_id: string
+  map: SupplierSeatMap
+  /** band → passenger_id → the offer. Seats in one band cost every passenger the same. */
+  bands: Record<string, Record<string, SupplierPassengerOffer>>
+}
+
+/**
+ * A search's answer. Seats come by price band (a map holds hundreds of seats and a handful of prices); each
+ * seat is a product whose offer key is `seat:<segment_id>:<row><column>` (core/search.ts `seatOfferKey`).
+ */
 export interface SupplierOffers {
+  /** Every product on offer but seats. */
   products: SupplierProduct[]
-  seatmaps: SupplierSeatMap[]
+  seats: SupplierSeatOffers[]
 }
 
 /** Result of re-checking one basket item with the airline. A new price is per unit, like a search offer's. */

@@ -1,11 +1,19 @@
 /**
- * Product search: asks the supplier for offers and prices them for the trip (currency conversion and the
- * seller's mark-ups). A product keeps the same product_id for a trip across searches, derived from the
- * supplier's offer key, so items already in the basket still name a product of the newest search.
+ * Product search: asks the supplier for offers, stores them compact, and renders the API's shape from them
+ * priced for the trip (currency conversion and the seller's mark-ups).
+ *
+ * The stored form (ports.ts `StoredOffers`) keeps what the supplier said once: each distinct per-passenger
+ * offer once (a seat map's hundreds of seats share a handful of prices), seat maps once per flight in their
+ * own table, and no product ids. A product's id is derived from the trip and the supplier's offer key, so a
+ * product keeps its id for a trip across searches and items already in the basket still name a product of
+ * the newest search; ids are computed when a search is first read and kept with it in memory.
  */
-import type { Clock, SearchRecord, Supplier, SupplierPassengerOffer, TripRecord, SupplierTrip } from './ports.ts'
-import { PRODUCT_TYPE_NAMES, type ProductTypeName, type SearchSelection } from './schemas/trip.ts'
-import type { Product, PriceAndAvailability, SeatMap } from './schemas/search.ts'
+import type {
+  Clock, SearchRecord, StoredOffers, Supplier, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
+  SupplierSeatOffers, SupplierTrip, TripRecord,
+} from './ports.ts'
+import { PRODUCT_TYPE_NAMES, type MarkupConfig, type ProductTypeName, type SearchSelection } from './schemas/trip.ts'
+import type { Product, PriceAndAvailability, Search, SeatMap } from './schemas/search.ts'
 import type { Price } from './schemas/common.ts'
 import { uuidFromHash } from './crypto.ts'
 import { priceOffer, markupRuleFor } from './pricing.ts'
@@ -18,8 +26,11 @@ export function supplierView(trip: TripRecord): SupplierTrip {
   return { trip_id: trip.trip_id, sandbox: trip.sandbox, journeys: trip.journeys, passengers: trip.passengers, tickets: trip.tickets }
 }
 
+/** What prices a trip's offers: its currency and the seller's mark-ups (both fixed when the trip is created). */
+export type TripPricing = Pick<TripRecord, 'currency' | 'markups'>
+
 /** Prices one passenger's unit offer in the trip currency with the seller's mark-up for the product type. */
-export function priceFor(trip: TripRecord, type: ProductTypeName, offer: Pick<SupplierPassengerOffer, 'base' | 'taxes'>, quantity: number): Price | null {
+export function priceFor(trip: TripPricing, type: ProductTypeName, offer: Pick<SupplierPassengerOffer, 'base' | 'taxes'>, quantity: number): Price | null {
   if (!offer.base) return null
   return priceOffer({
     unitBase: offer.base, taxes: offer.taxes, quantity, tripCurrency: trip.currency,
@@ -35,67 +46,222 @@ export function unitOfferOf(price: Price): Pick<SupplierPassengerOffer, 'base' |
   }
 }
 
-export async function runSearch(trip: TripRecord, types: ProductTypeName[], deps: { supplier: Supplier; clock: Clock; searchId: string }): Promise<SearchRecord> {
-  const record: SearchRecord = {
-    search_id: deps.searchId, trip_id: trip.trip_id, status: 'success',
-    results: { products: {}, seatmaps: [] }, offer_keys: {}, created_at: deps.clock.now().toISOString(),
+/** The offer key of a seat: the supplier's seat maps name seats by position, and so do rechecks. */
+export const seatOfferKey = (segmentId: string, row: number, column: string) => `seat:${segmentId}:${row}${column}`
+
+/** A product's id for a trip: the same offer keeps the same id across the trip's searches. */
+export const productIdOf = (tripId: string, offerKey: string) => uuidFromHash(`${tripId}\u0000${offerKey}`)
+
+/**
+ * Every seat on sale as a product (the supplier's per-seat view of its bands), in map order. Rechecks use
+ * it to find a seat's current offer; reading a search renders the same products (SearchView).
+ */
+export function seatProducts(seats: SupplierSeatOffers): SupplierProduct[] {
+  const out: SupplierProduct[] = []
+  for (const deck of seats.map.decks) {
+    for (const row of deck.rows) {
+      for (const s of row.seats) {
+        if (s.band === null) continue
+        out.push({
+          offer_key: seatOfferKey(seats.segment_id, row.row, s.column),
+          product_type: 'seat',
+          display_name: `Seat ${row.row}${s.column}`,
+          product_details: { segment_id: seats.segment_id, row: row.row, column: s.column, characteristics: [...s.characteristics] },
+          per_passenger: seats.bands[s.band] ?? {},
+        })
+      }
+    }
   }
-  if (types.length === 0) return record
-  let offers
+  return out
+}
+
+/** The supplier's answer in stored form, and the seat maps it names. */
+export function compactOffers(offers: SupplierOffers, types: ProductTypeName[], passengerIds: string[]): { stored: StoredOffers; seatMaps: SupplierSeatMap[] } {
+  const table: SupplierPassengerOffer[] = []
+  const indexOf = new Map<string, number>()
+  const ref = (o: SupplierPassengerOffer | undefined): number => {
+    const offer = o ?? { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'not_offered' }
+    const key = JSON.stringify(offer)
+    let i = indexOf.get(key)
+    if (i === undefined) {
+      i = table.push(offer) - 1
+      indexOf.set(key, i)
+    }
+    return i
+  }
+  const perPassenger = (offers: Record<string, SupplierPassengerOffer>) => passengerIds.map((id) => ref(offers[id]))
+  const stored: StoredOffers = {
+    types,
+    passengers: passengerIds,
+    offers: table,
+    products: offers.products.map((p) => ({
+      key: p.offer_key, type: p.product_type, name: p.display_name, details: p.product_details,
+      ...(p.included !== undefined ? { included: p.included } : {}),
+      offers: perPassenger(p.per_passenger),
+    })),
+    seats: offers.seats.map((s) => ({
+      segment_id: s.segment_id, map: s.map.key,
+      bands: Object.fromEntries(Object.entries(s.bands).map(([band, o]) => [band, perPassenger(o)])),
+    })),
+  }
+  return { stored, seatMaps: offers.seats.map((s) => s.map) }
+}
+
+/** Runs a search for the trip: the record to store and the seat maps it names. A supplier outage is a `failed` search. */
+export async function runSearch(trip: TripRecord, types: ProductTypeName[], deps: { supplier: Supplier; clock: Clock; searchId: string }): Promise<{ search: SearchRecord; seatMaps: SupplierSeatMap[] }> {
+  const base = { search_id: deps.searchId, trip_id: trip.trip_id, created_at: deps.clock.now().toISOString() }
+  const empty: StoredOffers = { types, passengers: [], offers: [], products: [], seats: [] }
+  if (types.length === 0) return { search: { ...base, status: 'success', offers: empty }, seatMaps: [] }
+  let offers: SupplierOffers
   try {
     offers = await deps.supplier.search(supplierView(trip), types)
   } catch {
     // A supplier outage fails this search, not the request: the seller sees `failed` and can search again.
-    return { ...record, status: 'failed' }
+    return { search: { ...base, status: 'failed', offers: empty }, seatMaps: [] }
   }
-  const idOf = new Map<string, string>()
-  // Seats share a few zone prices: price each distinct offer once (exact BigInt pricing is not free).
-  const priced = new Map<string, ReturnType<typeof priceFor>>()
-  const unitPrice = (type: ProductTypeName, o: SupplierPassengerOffer) => {
-    const key = `${type}\u0000${JSON.stringify(o.base)}\u0000${JSON.stringify(o.taxes)}`
-    if (!priced.has(key)) priced.set(key, priceFor(trip, type, o, 1))
-    return priced.get(key)!
-  }
-  for (const p of offers.products) {
-    const product_id = await uuidFromHash(`${trip.trip_id}\u0000${p.offer_key}`)
-    idOf.set(p.offer_key, product_id)
-    record.offer_keys[product_id] = p.offer_key
-    const price_and_availability: Record<string, PriceAndAvailability> = {}
-    for (const [pid, o] of Object.entries(p.per_passenger)) {
-      price_and_availability[pid] = {
-        available: o.available,
-        price: o.available ? unitPrice(p.product_type, o) : null,
-        quantity_limit: o.available ? o.quantity_limit : 0,
-        ...(o.reason ? { reason: o.reason } : {}),
-      }
-    }
-    const product: Product = {
-      product_id, product_type: p.product_type, display_name: p.display_name,
-      product_details: p.product_details, price_and_availability,
-      ...(p.included !== undefined ? { included: p.included } : {}),
-    }
-    ;(record.results.products[p.product_type] ??= {})[product_id] = product
-  }
-  record.results.seatmaps = offers.seatmaps.map((m): SeatMap => ({
-    segment_id: m.segment_id, aircraft: m.aircraft,
-    decks: m.decks.map((d) => ({
-      ...d,
-      rows: d.rows.map((r) => ({
-        ...r,
-        seats: r.seats.map((s) => ({
-          column: s.column, row: s.row, available: s.available, characteristics: s.characteristics,
-          product_id: s.offer_key ? idOf.get(s.offer_key) ?? null : null,
-        })),
-      })),
-    })),
-  }))
-  return record
+  const { stored, seatMaps } = compactOffers(offers, types, trip.passengers.map((p) => p.passenger_id))
+  return { search: { ...base, status: 'success', offers: stored }, seatMaps }
 }
 
-export function findProduct(search: SearchRecord, productId: string): Product | undefined {
-  for (const byId of Object.values(search.results.products)) {
-    const p = byId[productId]
-    if (p) return p
+type Located =
+  | { kind: 'product'; product: StoredOffers['products'][number] }
+  | { kind: 'seat'; seats: StoredOffers['seats'][number]; row: number; column: string; characteristics: string[]; band: string }
+
+/**
+ * A stored search read for one trip: renders the API's products and seat maps, priced for the trip, and
+ * finds a product by id for basket changes. Immutable once built, so hosts keep it in memory.
+ */
+export class SearchView {
+  readonly record: SearchRecord
+  readonly #trip: TripRecord['trip_id']
+  readonly #pricing: TripPricing
+  readonly #maps: ReadonlyMap<string, SupplierSeatMap>
+  #index: Map<string, Located> | null = null
+  /** Priced offers by product type and offer index: a few distinct prices serve every seat. */
+  #priced = new Map<string, PriceAndAvailability>()
+
+  constructor(record: SearchRecord, trip: TripPricing & Pick<TripRecord, 'trip_id'>, maps: ReadonlyMap<string, SupplierSeatMap>) {
+    this.record = record
+    this.#trip = trip.trip_id
+    this.#pricing = { currency: trip.currency, markups: trip.markups }
+    this.#maps = maps
   }
-  return undefined
+
+  /** The seat map keys this search names (all must be loaded before the view is built). */
+  static mapKeys(record: SearchRecord): string[] {
+    return [...new Set(record.offers.seats.map((s) => s.map))]
+  }
+
+  /** The product with this id as the API shows it, or undefined when this search has none. */
+  product(productId: string): Product | undefined {
+    const at = this.#locate().get(productId)
+    return at && this.#render(productId, at)
+  }
+
+  /** The supplier's offer key of a product of this search. */
+  offerKey(productId: string): string | undefined {
+    const at = this.#locate().get(productId)
+    if (!at) return undefined
+    return at.kind === 'product' ? at.product.key : seatOfferKey(at.seats.segment_id, at.row, at.column)
+  }
+
+  /** The API's search body; `types` keeps only those product types, and seat maps only with `seat`. */
+  render(types?: readonly ProductTypeName[]): Search {
+    const wanted = (t: ProductTypeName) => !types || types.includes(t)
+    const products: Record<string, Record<string, Product>> = {}
+    for (const p of this.record.offers.products) {
+      if (!wanted(p.type)) continue
+      const id = productIdOf(this.#trip, p.key)
+      ;(products[p.type] ??= {})[id] = this.#render(id, { kind: 'product', product: p })
+    }
+    const seatmaps: SeatMap[] = []
+    if (wanted('seat')) {
+      for (const seats of this.record.offers.seats) {
+        const map = this.#map(seats.map)
+        seatmaps.push({
+          segment_id: seats.segment_id, aircraft: map.aircraft,
+          decks: map.decks.map((d) => ({
+            deck: d.deck, name: d.name, columns: d.columns, aisles_after: d.aisles_after,
+            rows: d.rows.map((r) => ({
+              row: r.row, exit: r.exit, wing: r.wing,
+              seats: r.seats.map((s) => {
+                const id = s.band === null ? null : productIdOf(this.#trip, seatOfferKey(seats.segment_id, r.row, s.column))
+                if (id !== null) {
+                  const at: Located = { kind: 'seat', seats, row: r.row, column: s.column, characteristics: s.characteristics, band: s.band! }
+                  ;(products.seat ??= {})[id] = this.#render(id, at)
+                }
+                return { column: s.column, row: r.row, product_id: id, available: id !== null, characteristics: s.characteristics }
+              }),
+            })),
+          })),
+        })
+      }
+    }
+    return { search_id: this.record.search_id, status: this.record.status, results: { products, seatmaps } }
+  }
+
+  #map(key: string): SupplierSeatMap {
+    const map = this.#maps.get(key)
+    if (!map) throw new Error(`seat map ${key} of search ${this.record.search_id} is not loaded`)
+    return map
+  }
+
+  /** product_id → where the product is, built on first use (one hash per product and seat). */
+  #locate(): Map<string, Located> {
+    if (this.#index) return this.#index
+    const index = new Map<string, Located>()
+    for (const product of this.record.offers.products) index.set(productIdOf(this.#trip, product.key), { kind: 'product', product })
+    for (const seats of this.record.offers.seats) {
+      for (const d of this.#map(seats.map).decks) {
+        for (const r of d.rows) {
+          for (const s of r.seats) {
+            if (s.band === null) continue
+            index.set(productIdOf(this.#trip, seatOfferKey(seats.segment_id, r.row, s.column)),
+              { kind: 'seat', seats, row: r.row, column: s.column, characteristics: s.characteristics, band: s.band })
+          }
+        }
+      }
+    }
+    return (this.#index = index)
+  }
+
+  #render(productId: string, at: Located): Product {
+    const offers = this.record.offers
+    const type: ProductTypeName = at.kind === 'product' ? at.product.type : 'seat'
+    const refs = at.kind === 'product' ? at.product.offers : at.seats.bands[at.band] ?? []
+    const price_and_availability: Record<string, PriceAndAvailability> = {}
+    offers.passengers.forEach((pid, i) => { price_and_availability[pid] = this.#offer(type, refs[i]) })
+    if (at.kind === 'seat') {
+      return {
+        product_id: productId, product_type: 'seat', display_name: `Seat ${at.row}${at.column}`,
+        product_details: { segment_id: at.seats.segment_id, row: at.row, column: at.column, characteristics: at.characteristics },
+        price_and_availability,
+      }
+    }
+    const p = at.product
+    return {
+      product_id: productId, product_type: p.type, display_name: p.name, product_details: p.details, price_and_availability,
+      ...(p.included !== undefined ? { included: p.included } : {}),
+    }
+  }
+
+  #offer(type: ProductTypeName, ref: number | undefined): PriceAndAvailability {
+    const key = `${type}:${ref}`
+    let priced = this.#priced.get(key)
+    if (!priced) {
+      const o = ref === undefined ? undefined : this.record.offers.offers[ref]
+      priced = !o || !o.available
+        ? { available: false, price: null, quantity_limit: 0, ...(o?.reason ? { reason: o.reason } : {}) }
+        : { available: true, price: priceFor(this.#pricing, type, o, 1), quantity_limit: o.quantity_limit, ...(o.reason ? { reason: o.reason } : {}) }
+      this.#priced.set(key, priced)
+    }
+    return priced
+  }
 }
+
+/** A narrowed search's cache key: the types in one order, or `*` for all. */
+export function typesKey(types: readonly ProductTypeName[] | undefined): string {
+  return types ? PRODUCT_TYPE_NAMES.filter((t) => types.includes(t)).join(',') : '*'
+}
+
+export type { MarkupConfig }

@@ -65,9 +65,10 @@ export interface CoreDeps {
 export type Principal =
   | { kind: 'api_key'; seller: SellerRecord }
   | { kind: 'creation_token'; seller: SellerRecord }
-  | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string }
+  | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string; family: string | null }
 
-import type { JobRecord, SearchRecord, SubscriptionRecord, TripRecord, Versioned } from './ports.ts'
+import { LRUCache } from 'lru-cache'
+import type { JobRecord, RefreshTokenRecord, SearchRecord, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned } from './ports.ts'
 import type { OperationResult, AuthRule } from './api/operations.ts'
 import { ProblemError } from './errors.ts'
 import { validate } from './validate.ts'
@@ -76,19 +77,22 @@ import { TokenService } from './auth/tokens.ts'
 import { TripCreateRequest, TripPatchRequest, SearchSelection, type ProductTypeName } from './schemas/trip.ts'
 import { BasketAddRequest, BasketReplaceRequest } from './schemas/basket.ts'
 import { RefreshRequest } from './schemas/auth.ts'
-import { buildTrip, applyTripPatch, tripRepresentation, basketView, tripStateHash } from './trip.ts'
-import { runSearch, selectedTypes, supplierView } from './search.ts'
+import { buildTrip, applyTripPatch, tripRepresentation, basketView, tripStateHash, withStateHash } from './trip.ts'
+import { runSearch, selectedTypes, supplierView, SearchView, typesKey } from './search.ts'
+import { Rendered } from './rendered.ts'
 import * as basket from './basket.ts'
 import * as validity from './validity.ts'
 import { acceptFulfillment, isFulfilled, moveOrder, type RaisedEvent } from './fulfillment.ts'
 import { FulfillRequest, SubscriptionRequest, type WebhookEvent } from './schemas/fulfillment.ts'
 import { backoffMs, fetchSender, signatureHeader } from './webhooks.ts'
 
-/** What a change to a trip produces: the new trip, and the events it raises (stored with it as webhook jobs). */
-type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[] }
+/** What a change to a trip produces: the new trip, the events it raises (stored with it as webhook jobs), and what else it stores with it. */
+type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[]; effects?: Omit<TripEffects, 'jobs'> }
 
 const MAX_RETRIES = 8
-const SEARCH_CACHE = 256
+/** How long a seller read from the store is trusted (origins change from the CLI, maybe in another process). */
+const SELLER_TTL_MS = 10_000
+const SEAT_MAP_RESEND_MS = 3600_000
 
 export class Core {
   readonly config: CoreConfig
@@ -99,7 +103,17 @@ export class Core {
   readonly #ids: Ids
   readonly #webhooks: WebhookSender
   #origins: { at: number; set: Set<string> } | null = null
-  #searches = new Map<string, SearchRecord>()
+  /** Sellers by id and API-key hash → seller id: every request names one, and they change rarely. */
+  #sellers = new LRUCache<string, { seller: SellerRecord; at: number }>({ max: 10_000 })
+  #apiKeys = new LRUCache<string, string>({ max: 10_000 })
+  /** Searches never change once stored; a view also keeps its product ids and prices, worked out once. */
+  #searches = new LRUCache<string, SearchView>({ max: 2_000 })
+  /** Seat maps by key, shared by every trip on a flight. */
+  #seatMaps = new LRUCache<string, SupplierSeatMap>({ max: 1_000 })
+  /** When this process last stored each seat map: one is sent to the store at most hourly, not with every trip. */
+  #seatMapsStored = new LRUCache<string, number>({ max: 10_000 })
+  /** Rendered search bodies (JSON and ETag) by search and types, bounded by their size in characters. */
+  #rendered = new LRUCache<string, Rendered>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (r) => r.json.length || 1 })
 
   constructor(deps: CoreDeps) {
     this.config = { ...defaultConfig, ...deps.config }
@@ -123,7 +137,7 @@ export class Core {
       seller_id: this.#ids.uuid(), name: input.name, origins: input.origins.map(normaliseOrigin), sandbox: input.sandbox, created_at: now,
     }
     await this.#store.createSeller(seller)
-    await this.#store.addApiKey({ key_hash: await sha256Hex(apiKey), seller_id: seller.seller_id, prefix: apiKey.slice(0, 12), created_at: now })
+    await this.#store.addApiKey({ key_hash: sha256Hex(apiKey), seller_id: seller.seller_id, prefix: apiKey.slice(0, 12), created_at: now })
     this.#origins = null
     return { seller, apiKey }
   }
@@ -136,13 +150,31 @@ export class Core {
     const seller = await this.#store.getSeller(sellerId)
     if (!seller) throw new ProblemError('not_found', `Seller ${sellerId} does not exist.`)
     const apiKey = `svc_${seller.sandbox ? 'test' : 'live'}_${this.#ids.secret(24)}`
-    await this.#store.addApiKey({ key_hash: await sha256Hex(apiKey), seller_id: sellerId, prefix: apiKey.slice(0, 12), created_at: this.#clock.now().toISOString() })
+    await this.#store.addApiKey({ key_hash: sha256Hex(apiKey), seller_id: sellerId, prefix: apiKey.slice(0, 12), created_at: this.#clock.now().toISOString() })
     return apiKey
   }
 
+  /** The seller an API key belongs to. A key's seller never changes, so the pair is kept; unknown keys are not. */
   async findSellerByApiKey(apiKey: string): Promise<SellerRecord | undefined> {
-    const key = await this.#store.findApiKey(await sha256Hex(apiKey))
-    return key ? this.#store.getSeller(key.seller_id) : undefined
+    const keyHash = sha256Hex(apiKey)
+    let sellerId = this.#apiKeys.get(keyHash)
+    if (sellerId === undefined) {
+      sellerId = (await this.#store.findApiKey(keyHash))?.seller_id
+      if (sellerId === undefined) return undefined
+      this.#apiKeys.set(keyHash, sellerId)
+    }
+    return this.#seller(sellerId)
+  }
+
+  /** A seller, read from the store at most every SELLER_TTL_MS. */
+  async #seller(sellerId: string): Promise<SellerRecord | undefined> {
+    const now = this.#clock.now().getTime()
+    const hit = this.#sellers.get(sellerId)
+    if (hit && now - hit.at < SELLER_TTL_MS && now >= hit.at) return hit.seller
+    const seller = await this.#store.getSeller(sellerId)
+    if (seller) this.#sellers.set(sellerId, { seller, at: now })
+    else this.#sellers.delete(sellerId)
+    return seller
   }
 
   async addSellerOrigins(sellerId: string, origins: string[]): Promise<void> {
@@ -151,6 +183,7 @@ export class Core {
     const merged = [...new Set([...seller.origins, ...origins.map(normaliseOrigin)])]
     if (merged.length !== seller.origins.length) await this.#store.updateSellerOrigins(sellerId, merged)
     this.#origins = null
+    this.#sellers.delete(sellerId)
   }
 
   async sellerCount(): Promise<number> { return (await this.#store.listSellers()).length }
@@ -178,11 +211,11 @@ export class Core {
     }
     if (/^bearer$/i.test(scheme ?? '')) {
       const claims = await this.tokens.verify(value)
-      const seller = await this.#store.getSeller(claims.sid)
+      const seller = await this.#seller(claims.sid)
       if (!seller) throw new ProblemError('unauthorized', 'The token is not valid.')
       if (claims.token_use === 'trip_creation') return { kind: 'creation_token', seller }
       if (!claims.sub) throw new ProblemError('unauthorized', 'The token is not valid.')
-      return { kind: 'access_token', seller, trip_id: claims.sub, token: value }
+      return { kind: 'access_token', seller, trip_id: claims.sub, token: value, family: typeof claims.fam === 'string' ? claims.fam : null }
     }
     throw new ProblemError('unauthorized', 'Use HTTP Basic with the API key, or a Bearer token.')
   }
@@ -215,7 +248,7 @@ export class Core {
     if (key === undefined) return run()
     if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new ProblemError('validation_error', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.', [{ path: 'header:Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }])
     const scope = `${principal.seller.seller_id}:${operationId}`
-    const request_hash = await sha256Hex(canonicalJson(body))
+    const request_hash = sha256Hex(canonicalJson(body))
     const now = this.#clock.now()
     const existing = await this.#store.reserveIdempotency(
       { scope, key, request_hash, response: null, created_at: now.toISOString() },
@@ -248,17 +281,21 @@ export class Core {
 
   async createTrip(p: Principal, body: unknown) {
     const req = validate(TripCreateRequest, body)
+    const now = this.#clock.now()
     const trip = buildTrip(req, {
       sellerId: p.seller.seller_id, sandbox: p.seller.sandbox, clock: this.#clock, ids: this.#ids, holdWindow: this.config.holdWindow,
     })
     const types = selectedTypes(req.search)
-    const search = types.length ? await runSearch(trip, types, { supplier: this.#supplier, clock: this.#clock, searchId: this.#ids.uuid() }) : null
-    if (search) trip.search_id = search.search_id
-    await this.#store.insertTrip(trip)
-    if (search) await this.#store.putSearch(search)
-    const tokens = await this.#issueSession(trip, this.#ids.uuid())
+    const found = types.length ? await runSearch(trip, types, { supplier: this.#supplier, clock: this.#clock, searchId: this.#ids.uuid() }) : null
+    if (found) trip.search_id = found.search.search_id
+    const session = this.#newSession(trip, this.#ids.uuid())
+    // One transaction: the trip, its search (and the seat maps not stored yet), the session's refresh token.
+    const stored = withStateHash(trip, now)
+    const effects: TripEffects = { ...this.#searchEffects(found), refreshToken: session.record }
+    await this.#store.insertTrip(stored, effects)
+    this.#stored(effects)
     // The contract shows an empty basket in the create response; the ticket items are there from the first read.
-    return tripRepresentation(trip, this.#clock.now(), { ...tokens, emptyBasket: true })
+    return tripRepresentation(stored, now, { ...(await session.tokens()), emptyBasket: true })
   }
 
   async getTrip(p: Principal, tripId: string) {
@@ -298,7 +335,7 @@ export class Core {
     let fulfillment_id = ''
     await this.#mutate(p, tripId, async (t) => {
       const now = this.#clock.now()
-      const r = acceptFulfillment(t, req, { now, currentHash: await tripStateHash(t, now), newId: () => this.#ids.uuid() })
+      const r = acceptFulfillment(t, req, { now, currentHash: tripStateHash(t, now), newId: () => this.#ids.uuid() })
       fulfillment_id = r.fulfillment.fulfillment_id
       return { trip: r.trip, events: r.events, jobs: r.orders.map((o) => this.#job('fulfill_order', { trip_id: t.trip_id, order_id: o.order_id })) }
     })
@@ -335,25 +372,47 @@ export class Core {
     const types = selectedTypes(validate(SearchSelection, body))
     if (types.length === 0) throw new ProblemError('validation_error', 'Select at least one product type, e.g. {"bag": {"search": true}}.', [{ path: '/', message: 'no product type has search: true' }])
     const { value } = await this.#load(p, tripId)
-    const search = await runSearch(value, types, { supplier: this.#supplier, clock: this.#clock, searchId: this.#ids.uuid() })
-    await this.#store.putSearch(search)
-    if (search.status === 'success') await this.#mutate(p, tripId, (t) => ({ ...t, search_id: search.search_id }))
-    return { search_id: search.search_id, status: search.status }
+    const found = await runSearch(value, types, { supplier: this.#supplier, clock: this.#clock, searchId: this.#ids.uuid() })
+    // A search that succeeded becomes the trip's, in the transaction that stores it; a failed one is only kept to be read.
+    if (found.search.status === 'success') {
+      await this.#mutate(p, tripId, (t) => ({ trip: { ...t, search_id: found.search.search_id }, effects: this.#searchEffects(found) }))
+    } else {
+      await this.#store.putSearch(found.search)
+    }
+    return { search_id: found.search.search_id, status: found.search.status }
   }
 
-  /** `types` narrows the products to those types, and leaves out seat maps unless `seat` is one. */
+  /** The search as the API shows it; `types` narrows the products to those types, and leaves out seat maps unless `seat` is one. */
   async getSearch(p: Principal, tripId: string, searchId: string, types?: ProductTypeName[]) {
-    await this.#load(p, tripId)
-    const s = await this.#search(searchId)
-    if (!s || s.trip_id !== tripId) throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
-    if (!types) return { search_id: s.search_id, status: s.status, results: s.results }
-    const products = Object.fromEntries(Object.entries(s.results.products).filter(([t]) => types.includes(t as ProductTypeName)))
-    return { search_id: s.search_id, status: s.status, results: { products, seatmaps: types.includes('seat') ? s.results.seatmaps : [] } }
+    const { value } = await this.#load(p, tripId)
+    return (await this.#searchView(value, searchId)).render(types)
+  }
+
+  /**
+   * The search body rendered once (a search never changes) and kept: repeated reads of a trip's offers cost
+   * a lookup. The ETag names the content, so a client's copy is revalidated with a 304.
+   */
+  async readSearch(p: Principal, tripId: string, searchId: string, types?: ProductTypeName[]): Promise<Rendered> {
+    const { value } = await this.#load(p, tripId)
+    const key = `${searchId}/${typesKey(types)}`
+    let rendered = this.#rendered.get(key)
+    if (!rendered) {
+      const json = JSON.stringify((await this.#searchView(value, searchId)).render(types))
+      rendered = new Rendered(json, `W/"${sha256Hex(json).slice(0, 32)}"`)
+      this.#rendered.set(key, rendered)
+    }
+    return rendered
   }
 
   async getBasket(p: Principal, tripId: string) {
-    const { value } = await this.#load(p, tripId)
-    return basketView(value, this.#clock.now())
+    return (await this.readBasket(p, tripId)).view
+  }
+
+  /** The basket and its ETag: the trip's version and state hash, which together change whenever the body does. */
+  async readBasket(p: Principal, tripId: string) {
+    const { value, version } = await this.#load(p, tripId)
+    const view = basketView(value, this.#clock.now())
+    return { view, etag: `W/"${version}.${view.trip_state_hash.slice(0, 16)}"` }
   }
 
   async addToBasket(p: Principal, tripId: string, body: unknown) {
@@ -373,32 +432,69 @@ export class Core {
   async refresh(body: unknown) {
     const { refresh_token } = validate(RefreshRequest, body)
     const now = this.#clock.now()
-    const r = await this.#store.consumeRefreshToken(await sha256Hex(refresh_token), now)
+    const r = await this.#store.consumeRefreshToken(sha256Hex(refresh_token), now)
     if (r.status === 'unknown') throw new ProblemError('unauthorized', 'The refresh token is not valid.')
     if (r.status === 'revoked') throw new ProblemError('unauthorized', 'The refresh token has been revoked.')
     if (r.status === 'reused') {
-      // A used token presented again means it leaked: end the whole session, the thief's and the owner's.
+      // A used token presented again means it leaked: end the whole session, the thief's and the owner's,
+      // refresh tokens and access tokens alike (the trip records the family, which every instance reads).
       await this.#store.revokeRefreshFamily(r.record.family_id, now)
+      await this.#mutate(null, r.record.trip_id, (t) => (t.revoked_families ?? []).includes(r.record.family_id) ? t
+        : { ...t, revoked_families: [...(t.revoked_families ?? []), r.record.family_id] }).catch((e: unknown) => {
+        if (!(e instanceof ProblemError && e.code === 'not_found')) throw e
+      })
       throw new ProblemError('unauthorized', 'The refresh token was already used; every token of this session is now revoked. Create the trip session again.')
     }
     if (Date.parse(r.record.expires_at) <= now.getTime()) throw new ProblemError('token_expired', 'The refresh token has expired.')
     const trip = await this.#store.getTrip(r.record.trip_id)
-    if (!trip) throw new ProblemError('unauthorized', 'The refresh token is not valid.')
-    const tokens = await this.#issueSession(trip.value, r.record.family_id)
-    return { ...tokens, expires_in: this.config.accessTokenTtl, refresh_expires_in: this.config.refreshTokenTtl }
+    if (!trip || (trip.value.revoked_families ?? []).includes(r.record.family_id)) throw new ProblemError('unauthorized', 'The refresh token is not valid.')
+    const session = this.#newSession(trip.value, r.record.family_id)
+    await this.#store.insertRefreshToken(session.record)
+    return { ...(await session.tokens()), expires_in: this.config.accessTokenTtl, refresh_expires_in: this.config.refreshTokenTtl }
   }
 
   jwks() { return this.tokens.jwks() }
 
   // ------------------------------------------------------------ internals
 
-  async #issueSession(trip: TripRecord, familyId: string) {
+  /**
+   * A session of the trip in the refresh family `familyId`: the refresh token's record, for the caller to
+   * store (with the trip, when it is new), and the tokens to hand out once it is stored.
+   */
+  #newSession(trip: TripRecord, familyId: string): { record: RefreshTokenRecord; tokens(): Promise<{ trip_access_token: string; refresh_token: string }> } {
     const refresh_token = `rt_${this.#ids.secret(32)}`
-    await this.#store.insertRefreshToken({
-      token_hash: await sha256Hex(refresh_token), family_id: familyId, trip_id: trip.trip_id, seller_id: trip.seller_id,
+    const record: RefreshTokenRecord = {
+      token_hash: sha256Hex(refresh_token), family_id: familyId, trip_id: trip.trip_id, seller_id: trip.seller_id,
       expires_at: new Date(this.#clock.now().getTime() + this.config.refreshTokenTtl * 1000).toISOString(), used_at: null, revoked_at: null,
+    }
+    return {
+      record,
+      tokens: async () => ({ trip_access_token: await this.tokens.sign('trip_access', trip.seller_id, this.config.accessTokenTtl, trip.trip_id, familyId), refresh_token }),
+    }
+  }
+
+  /**
+   * What storing a search brings along: the search, and the seat maps it names that this process has not
+   * stored within the hour (the store then refreshes a map's use at most hourly too, and retention only
+   * removes maps unused for RETENTION_SEARCH_HOURS ≥ 2, so a map sent within the hour is still there).
+   */
+  #searchEffects(found: { search: SearchRecord; seatMaps: SupplierSeatMap[] } | null): TripEffects {
+    if (!found) return {}
+    const now = this.#clock.now().getTime()
+    const seatMaps = found.seatMaps.filter((m) => {
+      const at = this.#seatMapsStored.get(m.key)
+      return at === undefined || now - at >= SEAT_MAP_RESEND_MS || now < at
     })
-    return { trip_access_token: await this.tokens.sign('trip_access', trip.seller_id, this.config.accessTokenTtl, trip.trip_id), refresh_token }
+    return { search: found.search, seatMaps }
+  }
+
+  /** Notes the seat maps of a write that succeeded. */
+  #stored(effects: TripEffects) {
+    const now = this.#clock.now().getTime()
+    for (const m of effects.seatMaps ?? []) {
+      this.#seatMapsStored.set(m.key, now)
+      this.#seatMaps.set(m.key, m)
+    }
   }
 
   /**
@@ -410,32 +506,47 @@ export class Core {
     if (!body || typeof body !== 'object' || !('refresh_token' in body) || typeof body.trip_id !== 'string') return response
     const trip = await this.#store.getTrip(body.trip_id)
     if (!trip) return response
-    return { status: response.status, body: { ...body, ...(await this.#issueSession(trip.value, this.#ids.uuid())) } }
+    const session = this.#newSession(trip.value, this.#ids.uuid())
+    await this.#store.insertRefreshToken(session.record)
+    return { status: response.status, body: { ...body, ...(await session.tokens()) } }
   }
 
   /** A browser keeps the token it has (renewal is the refresh endpoint's job); a backend gets a fresh one. */
   async #accessTokenFor(p: Principal, trip: TripRecord) {
-    return p.kind === 'access_token' ? p.token : this.tokens.sign('trip_access', trip.seller_id, this.config.accessTokenTtl, trip.trip_id)
+    return p.kind === 'access_token' ? p.token : this.tokens.sign('trip_access', trip.seller_id, this.config.accessTokenTtl, trip.trip_id, null)
   }
 
-  /**
-   * A search never changes once stored, so the parsed record is kept (a few hundred KB with seat maps;
-   * re-reading it for every basket change was most of a change's cost). Bounded, oldest out first.
-   */
-  async #search(searchId: string): Promise<SearchRecord | undefined> {
+  /** The trip's search `searchId` with its seat maps, kept in memory once read (a search never changes). */
+  async #searchView(trip: TripRecord, searchId: string): Promise<SearchView> {
     const hit = this.#searches.get(searchId)
-    if (hit) return hit
-    const s = await this.#store.getSearch(searchId)
-    if (!s || s.status === 'in_progress') return s
-    this.#searches.set(searchId, s)
-    if (this.#searches.size > SEARCH_CACHE) this.#searches.delete(this.#searches.keys().next().value!)
-    return s
+    if (hit) {
+      if (hit.record.trip_id !== trip.trip_id) throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
+      return hit
+    }
+    const record = await this.#store.getSearch(searchId)
+    if (!record || record.trip_id !== trip.trip_id) throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
+    const keys = SearchView.mapKeys(record)
+    const missing = keys.filter((k) => !this.#seatMaps.has(k))
+    if (missing.length) for (const m of await this.#store.getSeatMaps(missing)) this.#seatMaps.set(m.key, m)
+    const maps = new Map<string, SupplierSeatMap>()
+    for (const k of keys) {
+      const m = this.#seatMaps.get(k)
+      if (!m) throw new Error(`seat map ${k} of search ${searchId} is missing from the store`)
+      maps.set(k, m)
+    }
+    const view = new SearchView(record, trip, maps)
+    if (record.status !== 'in_progress') this.#searches.set(searchId, view)
+    return view
   }
 
   /** Loads a trip the caller may see; another seller's trip does not exist for it (404, so ids leak nothing). */
   async #load(p: Principal, tripId: string): Promise<Versioned<TripRecord>> {
     const t = await this.#store.getTrip(tripId)
     if (!t || t.value.seller_id !== p.seller.seller_id) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
+    // Checked on the row just read, so a revocation on any instance holds for the next request everywhere.
+    if (p.kind === 'access_token' && p.family !== null && t.value.revoked_families?.includes(p.family)) {
+      throw new ProblemError('unauthorized', 'This session was revoked (its refresh token was used twice). Create the trip session again.')
+    }
     return t
   }
 
@@ -450,10 +561,16 @@ export class Core {
       const loaded = p ? await this.#load(p, tripId) : await this.#store.getTrip(tripId)
       if (!loaded) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
       const result = await change(loaded.value)
-      const { trip, jobs = [], events = [] } = 'trip' in result ? result : { trip: result }
+      const { trip, jobs = [], events = [], effects = {} } = 'trip' in result ? result : { trip: result }
       if (trip === loaded.value) return trip
       const all = [...jobs, ...(await this.#eventJobs(trip, events))]
-      if ((await this.#store.updateTrip(trip, loaded.version, all.length ? { jobs: all } : undefined)) !== null) return trip
+      // The state hash is worked out once here, for every read until an item's validity window passes.
+      const stored = withStateHash(trip, this.#clock.now())
+      const written: TripEffects = { ...effects, ...(all.length ? { jobs: all } : {}) }
+      if ((await this.#store.updateTrip(stored, loaded.version, written)) !== null) {
+        this.#stored(written)
+        return stored
+      }
     }
     throw new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.')
   }
@@ -589,9 +706,9 @@ export class Core {
     }
   }
 
-  async #changeBasket(p: Principal, tripId: string, change: (t: TripRecord, s: Awaited<ReturnType<Store['getSearch']>>, ctx: basket.BasketContext) => TripRecord) {
+  async #changeBasket(p: Principal, tripId: string, change: (t: TripRecord, s: SearchView | undefined, ctx: basket.BasketContext) => TripRecord) {
     const trip = await this.#mutate(p, tripId, async (t) => {
-      const search = t.search_id ? await this.#search(t.search_id) : undefined
+      const search = t.search_id ? await this.#searchView(t, t.search_id) : undefined
       return change(t, search, { now: this.#clock.now(), holdWindow: this.config.holdWindow, newId: () => this.#ids.uuid() })
     })
     return basketView(trip, this.#clock.now())

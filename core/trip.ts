@@ -237,28 +237,54 @@ export function basketAt(trip: TripRecord, now: Date): Basket {
  * SHA-256 over the canonical form of what a charge depends on: passengers, contact, tickets, and each
  * basket item's product, quantity, price and effective validity. Any change of these yields a new hash.
  */
-export async function tripStateHash(trip: TripRecord, now: Date): Promise<string> {
-  const basket = basketAt(trip, now)
+export function computeStateHash(trip: TripRecord, now: Date): string {
   return sha256Hex(canonicalJson({
     trip_id: trip.trip_id,
     passengers: trip.passengers,
     contact_details: trip.contact_details,
     tickets: trip.tickets.map((t) => ({ ticket_id: t.ticket_id, status: t.status, basket_item_ids: t.basket_item_ids })),
-    basket: Object.values(basket).map((i) => ({
+    basket: Object.values(trip.basket).map((i) => ({
       id: i.basket_item_id, product: i.product_id, details: i.product_details, quantity: i.quantity,
-      total: i.price.total.amount, currency: i.price.total.currency, status: i.validity.status,
+      total: i.price.total.amount, currency: i.price.total.currency, status: effectiveStatus(i, now),
     })),
   }))
 }
 
-export async function basketView(trip: TripRecord, now: Date) {
-  return { trip_state_hash: await tripStateHash(trip, now), basket: basketAt(trip, now), journeys: trip.journeys }
+/**
+ * When the effective validity of some item changes by time alone: the first `valid_to` after `now` of an
+ * item that counts as valid or price_changed until then. Null when none will.
+ */
+function nextExpiry(trip: TripRecord, now: Date): string | null {
+  let next: string | null = null
+  for (const i of Object.values(trip.basket)) {
+    const s = i.validity.status
+    if ((s === 'valid' || s === 'price_changed') && Date.parse(i.validity.valid_to) >= now.getTime() && (next === null || i.validity.valid_to < next)) {
+      next = i.validity.valid_to
+    }
+  }
+  return next
 }
 
-export async function tripRepresentation(trip: TripRecord, now: Date, extra: { trip_access_token?: string; refresh_token?: string; emptyBasket?: boolean } = {}): Promise<Trip> {
+/** The trip with its state hash worked out at `now`, as it is stored by every write (so reads need not hash). */
+export function withStateHash(trip: TripRecord, now: Date): TripRecord {
+  return { ...trip, state_hash: { value: computeStateHash(trip, now), until: nextExpiry(trip, now) } }
+}
+
+/** The trip's state hash at `now`: the stored one while no item has passed its `valid_to` since, else worked out again. */
+export function tripStateHash(trip: TripRecord, now: Date): string {
+  const h = trip.state_hash
+  if (h && (h.until === null || now.getTime() <= Date.parse(h.until))) return h.value
+  return computeStateHash(trip, now)
+}
+
+export function basketView(trip: TripRecord, now: Date) {
+  return { trip_state_hash: tripStateHash(trip, now), basket: basketAt(trip, now), journeys: trip.journeys }
+}
+
+export function tripRepresentation(trip: TripRecord, now: Date, extra: { trip_access_token?: string; refresh_token?: string; emptyBasket?: boolean } = {}): Trip {
   return {
     trip_id: trip.trip_id,
-    trip_state_hash: await tripStateHash(trip, now),
+    trip_state_hash: tripStateHash(trip, now),
     ...(extra.trip_access_token ? { trip_access_token: extra.trip_access_token } : {}),
     ...(extra.refresh_token ? { refresh_token: extra.refresh_token } : {}),
     search_id: trip.search_id,

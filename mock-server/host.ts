@@ -11,7 +11,8 @@
  * What this host leaves out on purpose (README "Sandbox (offline)"): rate limits, CORS and per-seller
  * origin checks, the docs, the OpenAPI document and the health probes.
  */
-import { operations, type Operation, type OperationInput } from '../core/api/operations.ts'
+import { operations, matchesEtag, type Operation, type OperationInput } from '../core/api/operations.ts'
+import { Rendered } from '../core/rendered.ts'
 import { ERROR_CODES, ProblemError, toProblem } from '../core/errors.ts'
 import { validate } from '../core/validate.ts'
 import type { Core, Principal } from '../core/service.ts'
@@ -204,9 +205,14 @@ export function createHost({ core, changed }: HostOptions): Host {
       ? await core.idempotent(principal, op.id, input.idempotencyKey, body, execute)
       : await execute()
     const headers: Record<string, string> = { 'x-request-id': requestId, ...result.headers }
+    if (result.etag) {
+      headers.etag = result.etag
+      if (matchesEtag(request.headers.get('if-none-match'), result.etag)) return new Response(null, { status: 304, headers })
+    }
     if (result.status === 204) return new Response(null, { status: 204, headers })
     headers['content-type'] = JSON_CONTENT_TYPE
-    return new Response(method === 'HEAD' ? null : JSON.stringify(result.body), { status: result.status, headers })
+    const json = result.body instanceof Rendered ? result.body.json : JSON.stringify(result.body)
+    return new Response(method === 'HEAD' ? null : json, { status: result.status, headers })
   }
 
   return {

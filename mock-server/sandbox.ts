@@ -87,8 +87,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const save = () => {
     if (!storage || !storageKey) return
     const data: Persisted = { version: STORAGE_VERSION, snapshot: store.snapshot() }
-    // A full storage (localStorage holds about 5 MB; a trip with its search is about 0.5 MB, mostly seat
-    // maps): keep fewer, newest first. The store in memory keeps everything until the page goes.
+    // A full storage (localStorage holds about 5 MB; a trip with its search is about 10 KB, and each flight's
+    // seat map about 40 KB): keep fewer, newest first. The store in memory keeps everything until the page goes.
     for (const keep of [Infinity, 3, 1]) {
       try {
         storage.setItem(storageKey, JSON.stringify(keep === Infinity ? data : { ...data, snapshot: newest(data.snapshot, keep) }))
@@ -166,7 +166,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async reset() {
       const s = store.snapshot()
       // The seller, its key and the signing keys stay (tokens the page holds then fail as unknown trips, not as forged).
-      store.restore({ ...s, trips: [], searches: [], refreshTokens: [], idempotency: [], jobs: [] })
+      store.restore({ ...s, trips: [], searches: [], seatMaps: [], refreshTokens: [], idempotency: [], jobs: [] })
       deliveries.length = 0
       if (storage && storageKey) storage.removeItem(storageKey)
     },
@@ -182,10 +182,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 function newest(s: StoredSnapshot, keep: number): StoredSnapshot {
   const trips = [...s.trips].sort((a, b) => (a.value.updated_at < b.value.updated_at ? 1 : -1)).slice(0, keep)
   const kept = new Set(trips.map((t) => t.value.trip_id))
+  const searches = s.searches.filter((x) => kept.has(x.trip_id))
+  const maps = new Set(searches.flatMap((x) => x.offers.seats.map((m) => m.map)))
   return {
     ...s,
     trips,
-    searches: s.searches.filter((x) => kept.has(x.trip_id)),
+    searches,
+    seatMaps: (s.seatMaps ?? []).filter((m) => maps.has(m.key)),
     refreshTokens: s.refreshTokens.filter((x) => kept.has(x.trip_id)),
     jobs: s.jobs.filter((j) => {
       const p = j.payload as { trip_id?: string; event?: { trip_id?: string } }

@@ -12,6 +12,7 @@ import { corsPlugin } from './plugins/cors.ts'
 import { rateLimitPlugin, type RateLimitOptions } from './plugins/rate-limit.ts'
 import { openapiPlugin } from './plugins/openapi.ts'
 import { sdkStaticPlugin } from './plugins/sdk-static.ts'
+import { compressionPlugin } from './plugins/compression.ts'
 import { healthRoutes } from './routes/health.ts'
 import { v22Routes } from './routes/v2.2.ts'
 
@@ -67,6 +68,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(rateLimitPlugin, opts.rateLimit ?? {})
   await app.register(errorsPlugin, { notFoundPreHandler: app.rateLimit() })
   await app.register(corsPlugin, { isAllowedOrigin: (origin) => opts.core.isAllowedOrigin(origin) })
+  await app.register(compressionPlugin)
   await app.register(openapiPlugin)
   await app.register(healthRoutes, { store: opts.store })
   await app.register(sdkStaticPlugin, opts.sdkDistDir ? { distDir: opts.sdkDistDir } : {})

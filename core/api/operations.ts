@@ -26,7 +26,18 @@ export interface OperationInput {
   idempotencyKey: string | undefined
 }
 
-export interface OperationResult { status: number; body: unknown; headers?: Record<string, string> }
+/**
+ * What an operation answers. `body` is a value to serialize, or a `Rendered` body already serialized. An
+ * `etag` names the body: hosts send it, and answer 304 without a body when the request's If-None-Match has it.
+ */
+export interface OperationResult { status: number; body: unknown; headers?: Record<string, string>; etag?: string }
+
+/** Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 §13.1.2; `*` matches any). */
+export function matchesEtag(ifNoneMatch: string | undefined | null, etag: string): boolean {
+  if (!ifNoneMatch) return false
+  const bare = (t: string) => t.trim().replace(/^W\//, '')
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag))
+}
 
 export interface Operation {
   id: string
@@ -107,13 +118,21 @@ export const operations: Operation[] = [
     id: 'getSearch', method: 'GET', path: '/v2.2/trip/:trip_id/search/:search_id', tags: ['search'], auth: 'trip',
     summary: 'Read a search and its products',
     description: 'A search never changes once it has succeeded: the response carries an ETag and is cached by the server rendered and compressed. `product_types` narrows it to what a view shows.',
-    params: SearchParams, query: SearchQuery, responses: { 200: S.Search },
-    handler: async (core, i) => ok(await core.getSearch(i.principal!, i.params.trip_id!, i.params.search_id!, i.query.product_types?.split(',') as S.ProductTypeName[] | undefined)),
+    params: SearchParams, query: SearchQuery, responses: { 200: S.Search, 304: Type.Null() },
+    handler: async (core, i) => {
+      const rendered = await core.readSearch(i.principal!, i.params.trip_id!, i.params.search_id!, i.query.product_types?.split(',') as S.ProductTypeName[] | undefined)
+      return { status: 200, body: rendered, etag: rendered.etag }
+    },
   },
   {
     id: 'getBasket', method: 'GET', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',
-    summary: 'Read the basket', params: TripParams, responses: { 200: BasketView },
-    handler: async (core, i) => ok(await core.getBasket(i.principal!, i.params.trip_id!)),
+    summary: 'Read the basket',
+    description: 'The response carries an ETag; send it back in If-None-Match to get 304 Not Modified while nothing changed (polling while items are `checking`).',
+    params: TripParams, responses: { 200: BasketView, 304: Type.Null() },
+    handler: async (core, i) => {
+      const { view, etag } = await core.readBasket(i.principal!, i.params.trip_id!)
+      return { status: 200, body: view, etag }
+    },
   },
   {
     id: 'addToBasket', method: 'PATCH', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',

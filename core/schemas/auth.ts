@@ -6,7 +6,8 @@ export const AuthorizeResponse = Type.Object({
   expires_in: Type.Integer({ description: 'seconds' }),
 })
 
-export const RefreshRequest = Type.Object({ refresh_token: Type.String({ minLength: 16, maxLength: 512 }) }, { additionalProperties: false })
+// The bound is JWT-sized, so an access token sent here by mistake is refused as a credential (401), not for its length.
+export const RefreshRequest = Type.Object({ refresh_token: Type.String({ minLength: 16, maxLength: 2048 }) }, { additionalProperties: false })
 
 export const RefreshResponse = Type.Object({
   trip_access_token: Type.String(),

@@ -8,7 +8,7 @@
  */
 import type {
   ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
-  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, TripEffects, TripRecord, Versioned,
+  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../ports.ts'
 
 /** Everything the store holds, as plain JSON-compatible data (e.g. for localStorage). */
@@ -18,14 +18,18 @@ export interface MemorySnapshot {
   signingKeys: SigningKeyRecord[]
   trips: Array<Versioned<TripRecord>>
   searches: SearchRecord[]
+  seatMaps: SupplierSeatMap[]
   refreshTokens: RefreshTokenRecord[]
   idempotency: IdempotencyRecord[]
   jobs: JobRecord[]
   subscriptions: SubscriptionRecord[]
 }
 
-/** What `restore` accepts: a snapshot saved before subscriptions existed restores without any. */
-export type StoredSnapshot = MemorySnapshot | Omit<MemorySnapshot, 'subscriptions'>
+/**
+ * What `restore` accepts: a snapshot saved before subscriptions or seat maps existed restores without any,
+ * and searches stored in the earlier full form are dropped (their trips search again).
+ */
+export type StoredSnapshot = Omit<MemorySnapshot, 'subscriptions' | 'seatMaps'> & Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps'>>
 
 // Through JSON, not structuredClone: the SQL stores keep documents as JSON, so `undefined` fields vanish
 // there too and the sandbox stores exactly what production stores.
@@ -61,6 +65,7 @@ export class MemoryStore implements Store {
   private signingKeys = new Map<string, SigningKeyRecord>()
   private trips = new Map<string, Versioned<TripRecord>>()
   private searches = new Map<string, SearchRecord>()
+  private seatMaps = new Map<string, SupplierSeatMap>()
   private refreshTokens = new Map<string, RefreshTokenRecord>()
   private idempotency = new Map<string, IdempotencyRecord>()
   private jobs = new Map<string, JobRecord>()
@@ -78,6 +83,7 @@ export class MemoryStore implements Store {
       signingKeys: [...this.signingKeys.values()],
       trips: [...this.trips.values()],
       searches: [...this.searches.values()],
+      seatMaps: [...this.seatMaps.values()],
       refreshTokens: [...this.refreshTokens.values()],
       idempotency: [...this.idempotency.values()],
       jobs: [...this.jobs.values()],
@@ -91,12 +97,16 @@ export class MemoryStore implements Store {
     this.sellers = new Map(s.sellers.map((x) => [x.seller_id, x]))
     this.apiKeys = new Map(s.apiKeys.map((x) => [x.key_hash, x]))
     this.signingKeys = new Map(s.signingKeys.map((x) => [x.kid, x]))
-    this.trips = new Map(s.trips.map((x) => [x.value.trip_id, x]))
-    this.searches = new Map(s.searches.map((x) => [x.search_id, x]))
+    const searches = s.searches.filter((x) => 'offers' in x)
+    const current = new Set(searches.map((x) => x.search_id))
+    // A trip whose search was dropped (the earlier form) has none: a client starts a new one.
+    this.trips = new Map(s.trips.map((x) => [x.value.trip_id, x.value.search_id && !current.has(x.value.search_id) ? { ...x, value: { ...x.value, search_id: null } } : x]))
+    this.searches = new Map(searches.map((x) => [x.search_id, x]))
+    this.seatMaps = new Map((s.seatMaps ?? []).map((x) => [x.key, x]))
     this.refreshTokens = new Map(s.refreshTokens.map((x) => [x.token_hash, x]))
     this.idempotency = new Map(s.idempotency.map((x) => [idemKey(x.scope, x.key), x]))
     this.jobs = new Map(s.jobs.map((x) => [x.job_id, x]))
-    this.subscriptions = new Map(('subscriptions' in s ? s.subscriptions : []).map((x) => [x.subscription_id, x]))
+    this.subscriptions = new Map((s.subscriptions ?? []).map((x) => [x.subscription_id, x]))
   }
 
   async migrate(): Promise<void> {}
@@ -152,9 +162,9 @@ export class MemoryStore implements Store {
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
     if (this.trips.has(trip.trip_id)) throw new Error(`trip ${trip.trip_id} already exists`)
     this.requireSeller(trip.seller_id)
-    const jobs = this.checkNewJobs(effects?.jobs ?? [])
+    const apply = this.checkEffects(trip.trip_id, effects, true)
     this.trips.set(trip.trip_id, { value: copy(trip), version: 1 })
-    for (const j of jobs) this.jobs.set(j.job_id, j)
+    apply()
   }
 
   async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
@@ -166,21 +176,28 @@ export class MemoryStore implements Store {
     const current = this.trips.get(trip.trip_id)
     if (!current || current.version !== expectedVersion) return null
     this.requireSeller(trip.seller_id)
-    const jobs = this.checkNewJobs(effects?.jobs ?? [])
+    const apply = this.checkEffects(trip.trip_id, effects, false)
     const version = expectedVersion + 1
     this.trips.set(trip.trip_id, { value: copy(trip), version })
-    for (const j of jobs) this.jobs.set(j.job_id, j)
+    apply()
     return version
   }
 
-  async putSearch(s: SearchRecord): Promise<void> {
+  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
     this.requireTrip(s.trip_id)
-    this.searches.set(s.search_id, search(s))
+    this.checkEffects(s.trip_id, { search: s, seatMaps }, false)()
   }
 
   async getSearch(searchId: string): Promise<SearchRecord | undefined> {
     const s = this.searches.get(searchId)
     return s && copy(s)
+  }
+
+  async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
+    return keys.flatMap((k) => {
+      const m = this.seatMaps.get(k)
+      return m ? [copy(m)] : []
+    })
   }
 
   // ---------------------------------------------------------------- refresh tokens
@@ -190,6 +207,7 @@ export class MemoryStore implements Store {
     this.requireTrip(t.trip_id)
     this.refreshTokens.set(t.token_hash, refreshToken(t))
   }
+
 
   async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
     const t = this.refreshTokens.get(tokenHash)
@@ -316,6 +334,28 @@ export class MemoryStore implements Store {
 
   private requireTrip(tripId: string): void {
     if (!this.trips.has(tripId)) throw new Error(`unknown trip ${tripId}`)
+  }
+
+  /**
+   * Checks what a trip write brings along, throwing before anything is written if it cannot all be stored
+   * (a key taken: a primary key violation in SQL), and returns what stores it.
+   */
+  private checkEffects(tripId: string, effects: TripEffects = {}, newTrip: boolean): () => void {
+    const jobs = this.checkNewJobs(effects.jobs ?? [])
+    const { search: s, seatMaps = [], refreshToken: t } = effects
+    if (s && s.trip_id !== tripId) throw new Error(`search ${s.search_id} belongs to trip ${s.trip_id}`)
+    if (s && this.searches.has(s.search_id)) throw new Error(`search ${s.search_id} already exists`)
+    if (t) {
+      if (t.trip_id !== tripId) throw new Error(`refresh token of trip ${t.trip_id}`)
+      if (this.refreshTokens.has(t.token_hash)) throw new Error('refresh token already exists')
+    }
+    if (!newTrip) this.requireTrip(tripId)
+    return () => {
+      for (const j of jobs) this.jobs.set(j.job_id, j)
+      if (s) this.searches.set(s.search_id, search(s))
+      for (const m of seatMaps) if (!this.seatMaps.has(m.key)) this.seatMaps.set(m.key, copy(m))
+      if (t) this.refreshTokens.set(t.token_hash, refreshToken(t))
+    }
   }
 
   /** Copies new jobs, throwing before anything is written if any id is taken (a primary key violation in SQL). */

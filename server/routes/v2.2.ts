@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { operations, type Operation, type OperationInput } from '../../core/api/operations.ts'
+import { operations, matchesEtag, type Operation, type OperationInput } from '../../core/api/operations.ts'
+import { Rendered } from '../../core/rendered.ts'
 import type { Core, Principal } from '../../core/service.ts'
 import { Problem } from '../../core/schemas/problem.ts'
 import { securityFor } from '../plugins/openapi.ts'
@@ -17,7 +18,7 @@ declare module 'fastify' {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content',
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 304: 'Not modified: the ETag in If-None-Match is current',
   400: 'Invalid request (`validation_error`)',
   401: 'Missing, unknown or expired credentials (`unauthorized`, `token_expired`)',
   403: 'These credentials may not do this (`forbidden`)',
@@ -41,7 +42,8 @@ const IdempotencyHeaders = Type.Object({
 export function responsesFor(op: Operation): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [status, schema] of Object.entries(op.responses)) {
-    out[status] = { description: STATUS_TEXT[Number(status)] ?? 'Success', content: { 'application/json': { schema } } }
+    const description = STATUS_TEXT[Number(status)] ?? 'Success'
+    out[status] = status === '304' ? { description } : { description, content: { 'application/json': { schema } } }
   }
   const errors = new Set<number>([429, 500])
   if (op.body || op.params) errors.add(400)
@@ -105,6 +107,11 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
           ? await core.idempotent(req.principal, op.id, input.idempotencyKey, req.body, run)
           : await run()
         if (result.headers) reply.headers(result.headers)
+        if (result.etag) {
+          reply.header('etag', result.etag)
+          if (matchesEtag(req.headers['if-none-match'], result.etag)) return reply.code(304).send()
+        }
+        if (result.body instanceof Rendered) return reply.sendRendered(result.status, result.body)
         return reply.code(result.status).type('application/json; charset=utf-8').send(result.body)
       },
     })

@@ -193,6 +193,62 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX subscriptions_seller ON subscriptions (seller_id, created_at, subscription_id);
     `,
   },
+  {
+    version: 3,
+    name: 'compact searches, shared seat maps, trip columns for retention',
+    // Searches move to the compact form (core/search.ts): the full ones before it cannot be read any more
+    // and are dropped, so their trips have no search (search_id NULL) and a client starts a new one.
+    // trips.search_id is the trip's current search (the document no longer holds it); trips.open is false
+    // once fulfilled. Both serve the retention job (server/store/*.ts purge).
+    sqlite: `
+      DROP TABLE searches;
+      CREATE TABLE searches (
+        search_id  TEXT PRIMARY KEY,
+        trip_id    TEXT NOT NULL REFERENCES trips (trip_id),
+        status     TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        offers     TEXT NOT NULL              -- JSON, StoredOffers
+      );
+      CREATE INDEX searches_trip ON searches (trip_id);
+      CREATE INDEX searches_created ON searches (created_at);
+      CREATE TABLE seat_maps (
+        key        TEXT PRIMARY KEY,
+        doc        TEXT NOT NULL,             -- JSON, SupplierSeatMap
+        used_at    TEXT NOT NULL              -- refreshed at most hourly while searches use it
+      );
+      ALTER TABLE trips ADD COLUMN search_id TEXT;
+      ALTER TABLE trips ADD COLUMN open INTEGER NOT NULL DEFAULT 1 CHECK (open IN (0, 1));
+      UPDATE trips SET open = 0 WHERE json_extract(doc, '$.fulfillments') <> '{}';
+      CREATE INDEX trips_open_updated ON trips (updated_at) WHERE open = 1;
+      CREATE INDEX refresh_tokens_expires ON refresh_tokens (expires_at);
+      CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+      CREATE INDEX jobs_finished ON jobs (created_at) WHERE status <> 'pending';
+    `,
+    postgres: `
+      DROP TABLE searches;
+      CREATE TABLE searches (
+        search_id  text PRIMARY KEY,
+        trip_id    text NOT NULL REFERENCES trips (trip_id),
+        status     text NOT NULL,
+        created_at timestamptz NOT NULL,
+        offers     jsonb NOT NULL
+      );
+      CREATE INDEX searches_trip ON searches (trip_id);
+      CREATE INDEX searches_created ON searches (created_at);
+      CREATE TABLE seat_maps (
+        key        text PRIMARY KEY,
+        doc        jsonb NOT NULL,
+        used_at    timestamptz NOT NULL
+      );
+      ALTER TABLE trips ADD COLUMN search_id text;
+      ALTER TABLE trips ADD COLUMN open boolean NOT NULL DEFAULT true;
+      UPDATE trips SET open = false WHERE doc->'fulfillments' <> '{}'::jsonb;
+      CREATE INDEX trips_open_updated ON trips (updated_at) WHERE open;
+      CREATE INDEX refresh_tokens_expires ON refresh_tokens (expires_at);
+      CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+      CREATE INDEX jobs_finished ON jobs (created_at) WHERE status <> 'pending';
+    `,
+  },
 ]
 
 export const schemaMigrationsTable = {

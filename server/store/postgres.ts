@@ -1,16 +1,28 @@
 /**
  * The PostgreSQL Store (pg Pool): for many stateless instances sharing one database. Timestamps are
  * timestamptz, documents jsonb; workers claim jobs with FOR UPDATE SKIP LOCKED so each runs once.
+ *
+ * Every statement is prepared once per connection (named), and every operation is one round trip where one
+ * statement can do it: a trip change is one conditional UPDATE (atomic without BEGIN/COMMIT, and no
+ * connection sits idle in a transaction while this process works), and a trip with everything it brings
+ * along (search, seat maps, session, jobs) is one statement of data-modifying CTEs, atomic as a statement is.
  */
 import pg from 'pg'
 import type {
   ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
-  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, TripEffects, TripRecord, Versioned,
+  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
+import { isFulfilled } from '../../core/fulfillment.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
 
 type Row = Record<string, unknown>
-type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>
+
+/**
+ * Connections per instance. Measured (bench/api-load.ts, 16 clients, PUT basket on one 2-core machine
+ * with PostgreSQL beside it): throughput was flat from 4 up and fell past 16 as backends contended for the
+ * CPU. A database on its own machine serving N instances wants about its cores × 2 in all.
+ */
+const DEFAULT_POOL_SIZE = 8
 
 /** Any constant shared by every instance: the migration lock is per database. */
 const MIGRATION_LOCK = 7_250_601_184
@@ -53,10 +65,47 @@ const toSearch = (r: Row): SearchRecord => ({
   search_id: r.search_id as string,
   trip_id: r.trip_id as string,
   status: r.status as SearchRecord['status'],
-  results: r.results as SearchRecord['results'],
-  offer_keys: r.offer_keys as Record<string, string>,
   created_at: iso(r.created_at),
+  offers: r.offers as SearchRecord['offers'],
 })
+/** The trip's document: everything but what has a column of its own (search_id). */
+const tripDoc = ({ search_id: _s, ...doc }: TripRecord): string => json(doc)
+
+/**
+ * What a trip write brings along, as the JSON parameters of the CTEs below (empty arrays when absent).
+ * Seat maps come with the search that names them and take its time as their use.
+ */
+function effectParams(e: TripEffects = {}): string[] {
+  const usedAt = e.search?.created_at ?? new Date().toISOString()
+  return [
+    json(e.search ? [{ ...e.search, offers: e.search.offers }] : []),
+    json((e.seatMaps ?? []).map((m) => ({ key: m.key, doc: m, used_at: usedAt }))),
+    json(e.refreshToken ? [e.refreshToken] : []),
+    json(e.jobs ?? []),
+  ]
+}
+const hasEffects = (e: TripEffects = {}) => !!(e.search || e.seatMaps?.length || e.refreshToken || e.jobs?.length)
+
+/**
+ * The CTEs that store a trip write's effects, after the trip's own statement (CTE `t`, which must return
+ * trip_id): each inserts only when `t` wrote its row, so a version conflict stores nothing.
+ * $e1..$e4 are effectParams' order. A seat map in use gets used_at refreshed at most hourly.
+ */
+const effectsCtes = (e: number) => `
+  s AS (INSERT INTO searches (search_id, trip_id, status, created_at, offers)
+    SELECT x.search_id, x.trip_id, x.status, x.created_at, x.offers
+    FROM t, json_to_recordset($${e}::json) AS x(search_id text, trip_id text, status text, created_at timestamptz, offers jsonb)),
+  m AS (INSERT INTO seat_maps (key, doc, used_at)
+    SELECT x.key, x.doc, x.used_at FROM t, json_to_recordset($${e + 1}::json) AS x(key text, doc jsonb, used_at timestamptz)
+    ON CONFLICT (key) DO UPDATE SET used_at = excluded.used_at WHERE seat_maps.used_at < excluded.used_at - interval '1 hour'),
+  r AS (INSERT INTO refresh_tokens (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at)
+    SELECT x.token_hash, x.family_id, x.trip_id, x.seller_id, x.expires_at, x.used_at, x.revoked_at
+    FROM t, json_to_recordset($${e + 2}::json) AS x(token_hash text, family_id text, trip_id text, seller_id text,
+      expires_at timestamptz, used_at timestamptz, revoked_at timestamptz)),
+  j AS (INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
+    SELECT x.job_id, x.kind, x.payload, x.run_at, x.attempts, x.max_attempts, x.locked_until, x.last_error, x.status, x.created_at
+    FROM t, json_to_recordset($${e + 3}::json) AS x(job_id text, kind text, payload jsonb, run_at timestamptz, attempts integer,
+      max_attempts integer, locked_until timestamptz, last_error text, status text, created_at timestamptz))`
 const toRefreshToken = (r: Row): RefreshTokenRecord => ({
   token_hash: r.token_hash as string,
   family_id: r.family_id as string,
@@ -100,7 +149,7 @@ export class PostgresStore implements Store {
 
   /** A connection string, or a pool config (e.g. with `options: '-c search_path=...'`). */
   constructor(config: string | pg.PoolConfig) {
-    this.pool = new pg.Pool(typeof config === 'string' ? { connectionString: config } : config)
+    this.pool = new pg.Pool({ max: DEFAULT_POOL_SIZE, ...(typeof config === 'string' ? { connectionString: config } : config) })
     // An idle client that loses its connection emits here; without a listener that would crash the
     // process. The pool has already discarded the client and the next query opens a fresh one.
     this.pool.on('error', () => {})
@@ -133,42 +182,42 @@ export class PostgresStore implements Store {
   // ---------------------------------------------------------------- sellers and keys
 
   async createSeller(s: SellerRecord): Promise<void> {
-    await this.pool.query(
+    await this.run('createSeller',
       'INSERT INTO sellers (seller_id, name, origins, sandbox, created_at) VALUES ($1, $2, $3, $4, $5)',
       [s.seller_id, s.name, json(s.origins), s.sandbox, s.created_at])
   }
 
   async getSeller(sellerId: string): Promise<SellerRecord | undefined> {
-    const { rows: [r] } = await this.pool.query('SELECT * FROM sellers WHERE seller_id = $1', [sellerId])
+    const { rows: [r] } = await this.run('getSeller', 'SELECT * FROM sellers WHERE seller_id = $1', [sellerId])
     return r && toSeller(r)
   }
 
   async listSellers(): Promise<SellerRecord[]> {
-    const { rows } = await this.pool.query('SELECT * FROM sellers ORDER BY created_at, seller_id')
+    const { rows } = await this.run('listSellers', 'SELECT * FROM sellers ORDER BY created_at, seller_id')
     return rows.map(toSeller)
   }
 
   async updateSellerOrigins(sellerId: string, origins: string[]): Promise<void> {
-    await this.pool.query('UPDATE sellers SET origins = $1 WHERE seller_id = $2', [json(origins), sellerId])
+    await this.run('updateSellerOrigins', 'UPDATE sellers SET origins = $1 WHERE seller_id = $2', [json(origins), sellerId])
   }
 
   async addApiKey(k: ApiKeyRecord): Promise<void> {
-    await this.pool.query('INSERT INTO api_keys (key_hash, seller_id, prefix, created_at) VALUES ($1, $2, $3, $4)',
+    await this.run('addApiKey', 'INSERT INTO api_keys (key_hash, seller_id, prefix, created_at) VALUES ($1, $2, $3, $4)',
       [k.key_hash, k.seller_id, k.prefix, k.created_at])
   }
 
   async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const { rows: [r] } = await this.pool.query('SELECT * FROM api_keys WHERE key_hash = $1', [keyHash])
+    const { rows: [r] } = await this.run('findApiKey', 'SELECT * FROM api_keys WHERE key_hash = $1', [keyHash])
     return r && toApiKey(r)
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    const { rows } = await this.pool.query('SELECT * FROM signing_keys ORDER BY created_at, kid')
+    const { rows } = await this.run('listSigningKeys', 'SELECT * FROM signing_keys ORDER BY created_at, kid')
     return rows.map(toSigningKey)
   }
 
   async addSigningKey(k: SigningKeyRecord): Promise<boolean> {
-    const r = await this.pool.query(`INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at, retire_at)
+    const r = await this.run('addSigningKey', `INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at, retire_at)
       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (kid) DO NOTHING`,
     [k.kid, k.alg, json(k.private_jwk), json(k.public_jwk), k.created_at, k.retire_at])
     return r.rowCount === 1
@@ -177,63 +226,71 @@ export class PostgresStore implements Store {
   // ---------------------------------------------------------------- trips and searches
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
-    await this.tx(async (c) => {
-      await c.query('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc) VALUES ($1, $2, 1, $3, $4)',
-        [trip.trip_id, trip.seller_id, trip.updated_at, json(trip)])
-      await insertJobs(c, effects?.jobs ?? [])
-    })
+    await this.run('insertTrip', `WITH t AS (
+        INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open) VALUES ($1, $2, 1, $3, $4, $5, $6)
+        RETURNING trip_id),
+      ${effectsCtes(7)}
+      SELECT 1`,
+    [trip.trip_id, trip.seller_id, trip.updated_at, tripDoc(trip), trip.search_id, !isFulfilled(trip), ...effectParams(effects)])
   }
 
   async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
-    const { rows: [r] } = await this.pool.query('SELECT doc, version FROM trips WHERE trip_id = $1', [tripId])
-    return r && { value: r.doc as TripRecord, version: r.version as number }
+    const { rows: [r] } = await this.run('getTrip', 'SELECT doc, version, search_id FROM trips WHERE trip_id = $1', [tripId])
+    if (!r) return undefined
+    const value = r.doc as TripRecord
+    value.search_id = r.search_id as string | null
+    return { value, version: r.version as number }
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
-    return this.tx(async (c) => {
-      const { rows: [r] } = await c.query(`UPDATE trips SET doc = $1, seller_id = $2, updated_at = $3, version = version + 1
-        WHERE trip_id = $4 AND version = $5 RETURNING version`,
-      [json(trip), trip.seller_id, trip.updated_at, trip.trip_id, expectedVersion])
-      if (!r) return null
-      await insertJobs(c, effects?.jobs ?? [])
-      return r.version as number
-    })
+    const values = [tripDoc(trip), trip.seller_id, trip.updated_at, trip.search_id, !isFulfilled(trip), trip.trip_id, expectedVersion]
+    const set = `UPDATE trips SET doc = $1, seller_id = $2, updated_at = $3, search_id = $4, open = $5, version = version + 1
+        WHERE trip_id = $6 AND version = $7`
+    // The common change (a basket edit) brings nothing along: one conditional UPDATE, no transaction.
+    const { rows: [r] } = hasEffects(effects)
+      ? await this.run('updateTripWith', `WITH t AS (${set} RETURNING trip_id, version), ${effectsCtes(8)} SELECT version FROM t`,
+        [...values, ...effectParams(effects)])
+      : await this.run('updateTrip', `${set} RETURNING version`, values)
+    return r ? (r.version as number) : null
   }
 
-  async putSearch(s: SearchRecord): Promise<void> {
-    await this.pool.query(`INSERT INTO searches (search_id, trip_id, status, results, offer_keys, created_at)
-      VALUES ($1, $2, $3, $4, $5, $6)
-      ON CONFLICT (search_id) DO UPDATE SET trip_id = excluded.trip_id, status = excluded.status,
-        results = excluded.results, offer_keys = excluded.offer_keys, created_at = excluded.created_at`,
-    [s.search_id, s.trip_id, s.status, json(s.results), json(s.offer_keys), s.created_at])
+  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
+    await this.run('putSearch', `WITH t AS (SELECT trip_id FROM trips WHERE trip_id = $1), ${effectsCtes(2)}
+      SELECT (SELECT count(*) FROM t) AS found`, [s.trip_id, ...effectParams({ search: s, seatMaps })])
+      .then(({ rows: [r] }) => { if (Number(r!.found) === 0) throw new Error(`unknown trip ${s.trip_id}`) })
   }
 
   async getSearch(searchId: string): Promise<SearchRecord | undefined> {
-    const { rows: [r] } = await this.pool.query('SELECT * FROM searches WHERE search_id = $1', [searchId])
+    const { rows: [r] } = await this.run('getSearch', 'SELECT * FROM searches WHERE search_id = $1', [searchId])
     return r && toSearch(r)
+  }
+
+  async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
+    const { rows } = await this.run('getSeatMaps', 'SELECT doc FROM seat_maps WHERE key = ANY($1::text[])', [keys])
+    return rows.map((r) => r.doc as SupplierSeatMap)
   }
 
   // ---------------------------------------------------------------- refresh tokens
 
   async insertRefreshToken(t: RefreshTokenRecord): Promise<void> {
-    await this.pool.query(`INSERT INTO refresh_tokens
+    await this.run('insertRefreshToken', `INSERT INTO refresh_tokens
       (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [t.token_hash, t.family_id, t.trip_id, t.seller_id, t.expires_at, t.used_at, t.revoked_at])
   }
 
   async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
     // One statement decides the winner: a concurrent consumer waits on the row lock, then finds used_at set.
-    const { rows: [won] } = await this.pool.query(`UPDATE refresh_tokens SET used_at = $2
+    const { rows: [won] } = await this.run('consumeRefreshToken', `UPDATE refresh_tokens SET used_at = $2
       WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL RETURNING *`, [tokenHash, now.toISOString()])
     if (won) return { status: 'ok', record: toRefreshToken(won) }
-    const { rows: [r] } = await this.pool.query('SELECT * FROM refresh_tokens WHERE token_hash = $1', [tokenHash])
+    const { rows: [r] } = await this.run('consumeRefreshToken2', 'SELECT * FROM refresh_tokens WHERE token_hash = $1', [tokenHash])
     if (!r) return { status: 'unknown' }
     const record = toRefreshToken(r)
     return { status: record.revoked_at !== null ? 'revoked' : 'reused', record }
   }
 
   async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
-    await this.pool.query('UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL',
+    await this.run('revokeRefreshFamily', 'UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL',
       [now.toISOString(), familyId])
   }
 
@@ -248,40 +305,42 @@ export class PostgresStore implements Store {
       // concurrent takeovers queue on the row lock and each re-checks the WHERE against the row the one
       // before it wrote, so exactly one wins (its fresh created_at is no longer stale).
       const inserted = staleBefore === undefined
-        ? await this.pool.query(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+        ? await this.run('reserveIdempotency', `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope, key) DO NOTHING`, values)
-        : await this.pool.query(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+        : await this.run('reserveIdempotency2', `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash,
               response = excluded.response, created_at = excluded.created_at
             WHERE idempotency_keys.response IS NULL AND idempotency_keys.created_at < $6::timestamptz`,
           [...values, staleBefore.toISOString()])
       if (inserted.rowCount === 1) return null
-      const { rows: [r] } = await this.pool.query('SELECT * FROM idempotency_keys WHERE scope = $1 AND key = $2',
+      const { rows: [r] } = await this.run('reserveIdempotency3', 'SELECT * FROM idempotency_keys WHERE scope = $1 AND key = $2',
         [record.scope, record.key])
       if (r) return toIdempotency(r)
     }
   }
 
   async completeIdempotency(scope: string, key: string, response: { status: number; body: unknown }): Promise<void> {
-    await this.pool.query('UPDATE idempotency_keys SET response = $1 WHERE scope = $2 AND key = $3',
+    await this.run('completeIdempotency', 'UPDATE idempotency_keys SET response = $1 WHERE scope = $2 AND key = $3',
       [json(response), scope, key])
   }
 
   async releaseIdempotency(scope: string, key: string): Promise<void> {
-    await this.pool.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2', [scope, key])
+    await this.run('releaseIdempotency', 'DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2', [scope, key])
   }
 
   // ---------------------------------------------------------------- jobs
 
   async enqueueJob(job: JobRecord): Promise<void> {
-    await insertJobs(this.pool, [job])
+    await this.run('enqueueJob', `INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [job.job_id, job.kind, json(job.payload), job.run_at, job.attempts, job.max_attempts, job.locked_until, job.last_error, job.status, job.created_at])
   }
 
   async claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined> {
     if (kinds.length === 0) return undefined
     // SKIP LOCKED: concurrent claimers pass over a row another one is taking instead of waiting for it,
     // and a row that changed meanwhile is re-checked against the WHERE clause before it is locked.
-    const { rows: [r] } = await this.pool.query(`UPDATE jobs SET locked_until = $2, attempts = attempts + 1
+    const { rows: [r] } = await this.run('claimJob', `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
       WHERE job_id = (
         SELECT job_id FROM jobs
         WHERE status = 'pending' AND run_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
@@ -299,7 +358,7 @@ export class PostgresStore implements Store {
   async completeJob(jobId: string, lease: string): Promise<boolean> {
     const l = leaseIso(lease)
     if (l === null) return false
-    const r = await this.pool.query(`UPDATE jobs SET status = 'done', locked_until = NULL
+    const r = await this.run('completeJob', `UPDATE jobs SET status = 'done', locked_until = NULL
       WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`, [jobId, l])
     return r.rowCount === 1
   }
@@ -307,7 +366,7 @@ export class PostgresStore implements Store {
   async failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean> {
     const l = leaseIso(lease)
     if (l === null) return false
-    const r = await this.pool.query(`UPDATE jobs SET status = $3, last_error = $4, locked_until = NULL,
+    const r = await this.run('failJob', `UPDATE jobs SET status = $3, last_error = $4, locked_until = NULL,
         run_at = coalesce($5::timestamptz, run_at)
       WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`,
     [jobId, l, retryAt === null ? 'dead' : 'pending', error, retryAt === null ? null : retryAt.toISOString()])
@@ -315,12 +374,12 @@ export class PostgresStore implements Store {
   }
 
   async getJob(jobId: string): Promise<JobRecord | undefined> {
-    const { rows: [r] } = await this.pool.query('SELECT * FROM jobs WHERE job_id = $1', [jobId])
+    const { rows: [r] } = await this.run('getJob', 'SELECT * FROM jobs WHERE job_id = $1', [jobId])
     return r && toJob(r)
   }
 
   async listJobs(kinds: string[]): Promise<JobRecord[]> {
-    const { rows } = await this.pool.query('SELECT * FROM jobs WHERE kind = ANY($1::text[]) ORDER BY created_at, job_id',
+    const { rows } = await this.run('listJobs', 'SELECT * FROM jobs WHERE kind = ANY($1::text[]) ORDER BY created_at, job_id',
       [kinds])
     return rows.map(toJob)
   }
@@ -328,25 +387,30 @@ export class PostgresStore implements Store {
   // ---------------------------------------------------------------- webhook subscriptions
 
   async addSubscription(x: SubscriptionRecord): Promise<void> {
-    await this.pool.query(`INSERT INTO subscriptions
+    await this.run('addSubscription', `INSERT INTO subscriptions
       (subscription_id, seller_id, event_name, delivery_method, target, secret, created_at)
       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [x.subscription_id, x.seller_id, x.event_name, x.delivery_method, x.target, x.secret, x.created_at])
   }
 
   async listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]> {
-    const { rows } = await this.pool.query(
+    const { rows } = await this.run('listSubscriptions',
       'SELECT * FROM subscriptions WHERE seller_id = $1 ORDER BY created_at, subscription_id', [sellerId])
     return rows.map(toSubscription)
   }
 
   async deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean> {
-    const r = await this.pool.query('DELETE FROM subscriptions WHERE seller_id = $1 AND subscription_id = $2',
+    const r = await this.run('deleteSubscription', 'DELETE FROM subscriptions WHERE seller_id = $1 AND subscription_id = $2',
       [sellerId, subscriptionId])
     return r.rowCount === 1
   }
 
   // ---------------------------------------------------------------- private
+
+  /** A named (prepared once per connection) statement: PostgreSQL plans it once instead of at every call. */
+  private run(name: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
+    return this.pool.query({ name, text, values })
+  }
 
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const c = await this.pool.connect()
@@ -363,14 +427,5 @@ export class PostgresStore implements Store {
     } finally {
       c.release(broken)
     }
-  }
-}
-
-async function insertJobs(db: Queryable, jobs: JobRecord[]): Promise<void> {
-  for (const j of jobs) {
-    await db.query(`INSERT INTO jobs
-      (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [j.job_id, j.kind, json(j.payload), j.run_at, j.attempts, j.max_attempts, j.locked_until, j.last_error, j.status, j.created_at])
   }
 }

@@ -3,14 +3,21 @@
  * worker process may share one file: WAL lets readers run beside the writer, busy_timeout makes a writer
  * wait for the other process's write lock instead of failing, and every write transaction is IMMEDIATE so
  * it takes that lock up front (a deferred one could fail with SQLITE_BUSY when upgrading from read to write).
+ *
+ * Durability: WAL with synchronous=NORMAL, SQLite's recommended pairing. A commit survives the process
+ * dying (kill -9: test/server/worker-crash.test.ts); an operating-system crash or power loss may lose the
+ * commits since the last sync. Every write that queues work (a fulfillment's orders, a check, a webhook)
+ * syncs at its commit (synchronous=FULL for that transaction), which also makes every commit before it
+ * durable. An fsync at every commit blocks the event loop for ~0.25 ms here, longer than a basket change.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type {
   ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
-  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, TripEffects, TripRecord, Versioned,
+  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
+import { isFulfilled } from '../../core/fulfillment.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
 
 type Row = Record<string, unknown>
@@ -45,10 +52,13 @@ const toSearch = (r: Row): SearchRecord => ({
   search_id: r.search_id as string,
   trip_id: r.trip_id as string,
   status: r.status as SearchRecord['status'],
-  results: parse<SearchRecord['results']>(r.results),
-  offer_keys: parse<Record<string, string>>(r.offer_keys),
   created_at: r.created_at as string,
+  offers: parse<SearchRecord['offers']>(r.offers),
 })
+/** The trip's document: everything but what has a column of its own (search_id). */
+const tripDoc = ({ search_id: _s, ...doc }: TripRecord): string => json(doc)
+/** A seat map's use is recorded at most this often, so a flight's row is not rewritten by every trip on it. */
+const SEAT_MAP_TOUCH_MS = 3600_000
 const toIdempotency = (r: Row): IdempotencyRecord => ({
   scope: r.scope as string,
   key: r.key as string,
@@ -89,6 +99,7 @@ export class SqliteStore implements Store {
     // busy_timeout first: switching to WAL needs a lock another process may hold.
     this.db.pragma('busy_timeout = 5000')
     this.db.pragma('journal_mode = WAL')
+    this.db.pragma('synchronous = NORMAL')
     this.db.pragma('foreign_keys = ON')
   }
 
@@ -157,35 +168,34 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- trips and searches
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
-    this.db.transaction(() => {
-      this.q('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc) VALUES (?, ?, 1, ?, ?)')
-        .run(trip.trip_id, trip.seller_id, iso(trip.updated_at), json(trip))
-      this.insertJobs(effects?.jobs ?? [])
-    }).immediate()
+    this.write(effects, () => {
+      this.q('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open) VALUES (?, ?, 1, ?, ?, ?, ?)')
+        .run(trip.trip_id, trip.seller_id, iso(trip.updated_at), tripDoc(trip), trip.search_id, isFulfilled(trip) ? 0 : 1)
+      this.storeEffects(effects)
+    })
   }
 
   async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
-    const r = this.q('SELECT doc, version FROM trips WHERE trip_id = ?').get(tripId) as Row | undefined
-    return r && { value: parse<TripRecord>(r.doc), version: r.version as number }
+    const r = this.q('SELECT doc, version, search_id FROM trips WHERE trip_id = ?').get(tripId) as Row | undefined
+    if (!r) return undefined
+    const value = parse<TripRecord>(r.doc)
+    value.search_id = r.search_id as string | null
+    return { value, version: r.version as number }
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
-    return this.db.transaction(() => {
-      const r = this.q(`UPDATE trips SET doc = ?, seller_id = ?, updated_at = ?, version = version + 1
+    return this.write(effects, () => {
+      const r = this.q(`UPDATE trips SET doc = ?, seller_id = ?, updated_at = ?, search_id = ?, open = ?, version = version + 1
         WHERE trip_id = ? AND version = ?`)
-        .run(json(trip), trip.seller_id, iso(trip.updated_at), trip.trip_id, expectedVersion)
+        .run(tripDoc(trip), trip.seller_id, iso(trip.updated_at), trip.search_id, isFulfilled(trip) ? 0 : 1, trip.trip_id, expectedVersion)
       if (r.changes === 0) return null
-      this.insertJobs(effects?.jobs ?? [])
+      this.storeEffects(effects)
       return expectedVersion + 1
-    }).immediate()
+    })
   }
 
-  async putSearch(s: SearchRecord): Promise<void> {
-    this.q(`INSERT INTO searches (search_id, trip_id, status, results, offer_keys, created_at)
-      VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (search_id) DO UPDATE SET trip_id = excluded.trip_id, status = excluded.status,
-        results = excluded.results, offer_keys = excluded.offer_keys, created_at = excluded.created_at`)
-      .run(s.search_id, s.trip_id, s.status, json(s.results), json(s.offer_keys), iso(s.created_at))
+  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
+    this.write({ search: s, seatMaps }, () => this.storeEffects({ search: s, seatMaps }))
   }
 
   async getSearch(searchId: string): Promise<SearchRecord | undefined> {
@@ -193,12 +203,15 @@ export class SqliteStore implements Store {
     return r && toSearch(r)
   }
 
+  async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
+    return (this.q('SELECT doc FROM seat_maps WHERE key IN (SELECT value FROM json_each(?))').pluck().all(json(keys)) as string[])
+      .map((doc) => parse<SupplierSeatMap>(doc))
+  }
+
   // ---------------------------------------------------------------- refresh tokens
 
   async insertRefreshToken(t: RefreshTokenRecord): Promise<void> {
-    this.q(`INSERT INTO refresh_tokens (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`)
-      .run(t.token_hash, t.family_id, t.trip_id, t.seller_id, iso(t.expires_at), isoOrNull(t.used_at), isoOrNull(t.revoked_at))
+    this.insertToken(t)
   }
 
   async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
@@ -251,7 +264,7 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- jobs
 
   async enqueueJob(job: JobRecord): Promise<void> {
-    this.insertJobs([job])
+    this.write({ jobs: [job] }, () => this.insertJobs([job]))
   }
 
   async claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined> {
@@ -326,6 +339,50 @@ export class SqliteStore implements Store {
       this.statements.set(sql, s)
     }
     return s
+  }
+
+  /**
+   * Runs one write: a single statement needs no transaction of its own (it is atomic, and a PUT basket is
+   * then one statement); more take one IMMEDIATE transaction. A write that queues jobs is synced to disk
+   * at its commit (see the header).
+   */
+  private write<T>(effects: TripEffects | undefined, run: () => T): T {
+    const jobs = (effects?.jobs?.length ?? 0) > 0
+    const single = !jobs && !effects?.search && !effects?.refreshToken && !effects?.seatMaps?.length
+    if (single) return run()
+    if (!jobs) return this.db.transaction(run).immediate()
+    this.db.pragma('synchronous = FULL')
+    try {
+      return this.db.transaction(run).immediate()
+    } finally {
+      this.db.pragma('synchronous = NORMAL')
+    }
+  }
+
+  /** What comes with a trip write (ports.ts TripEffects), inside the caller's transaction. */
+  private storeEffects(effects: TripEffects = {}): void {
+    this.insertJobs(effects.jobs ?? [])
+    // Seat maps come with the search that names them, at its time (the core's clock).
+    const now = new Date(effects.search?.created_at ?? Date.now())
+    for (const m of effects.seatMaps ?? []) {
+      // Insert once; a map in use gets its used_at refreshed at most hourly (retention keeps maps in use).
+      this.q(`INSERT INTO seat_maps (key, doc, used_at) VALUES (?, ?, ?)
+        ON CONFLICT (key) DO UPDATE SET used_at = excluded.used_at WHERE seat_maps.used_at < ?`)
+        .run(m.key, json(m), now.toISOString(), new Date(now.getTime() - SEAT_MAP_TOUCH_MS).toISOString())
+    }
+    const s = effects.search
+    if (s) {
+      this.q('INSERT INTO searches (search_id, trip_id, status, created_at, offers) VALUES (?, ?, ?, ?, ?)')
+        .run(s.search_id, s.trip_id, s.status, iso(s.created_at), json(s.offers))
+    }
+    const t = effects.refreshToken
+    if (t) this.insertToken(t)
+  }
+
+  private insertToken(t: RefreshTokenRecord): void {
+    this.q(`INSERT INTO refresh_tokens (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(t.token_hash, t.family_id, t.trip_id, t.seller_id, iso(t.expires_at), isoOrNull(t.used_at), isoOrNull(t.revoked_at))
   }
 
   private insertJobs(jobs: JobRecord[]): void {

@@ -3,11 +3,36 @@ import assert from 'node:assert/strict'
 import { ageOn, createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
 import { AIRLINES, GENERIC_POLICY } from '../../core/supplier/sandbox/airlines.ts'
 import { AIRCRAFT } from '../../core/supplier/sandbox/aircraft.ts'
-import type { Order, RecheckResult, SupplierItem, SupplierProduct, SupplierSeatMap, SupplierTrip } from '../../core/ports.ts'
+import type { Order, RecheckResult, Supplier, SupplierItem, SupplierProduct, SupplierTrip } from '../../core/ports.ts'
+import { seatOfferKey, seatProducts } from '../../core/search.ts'
 import type { BasketItem } from '../../core/schemas/basket.ts'
 import type { Journey, Passenger, ProductTypeName, Segment } from '../../core/schemas/trip.ts'
 
 const ALL: ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
+
+/**
+ * A search seen seat by seat: the supplier answers seats by price band on a shared map; these tests read
+ * every seat as a product (core/search.ts seatProducts, as rechecks and the API do) and each map's seats
+ * with their offer key.
+ */
+async function searchSeats(supplier: Supplier, t: SupplierTrip, types: ProductTypeName[]) {
+  const offers = await supplier.search(t, types)
+  return {
+    offers,
+    products: [...offers.products, ...offers.seats.flatMap(seatProducts)],
+    seatmaps: offers.seats.map((s) => ({
+      segment_id: s.segment_id, aircraft: s.map.aircraft,
+      decks: s.map.decks.map((d) => ({
+        ...d,
+        rows: d.rows.map((r) => ({
+          ...r,
+          seats: r.seats.map((st) => ({ ...st, row: r.row, available: st.band !== null, offer_key: st.band === null ? null : seatOfferKey(s.segment_id, r.row, st.column) })),
+        })),
+      })),
+    })),
+  }
+}
+type SeatMapView = Awaited<ReturnType<typeof searchSeats>>['seatmaps'][number]
 
 interface SegmentSpec {
   id: string
@@ -93,7 +118,7 @@ const order = (id: string, itemId: string): Order => {
   }
 }
 
-function seatsOf(map: SupplierSeatMap) {
+function seatsOf(map: SeatMapView) {
   return map.decks.flatMap((d) => d.rows.flatMap((r) => r.seats.map((s) => ({ ...s, exit: r.exit, wing: r.wing, deck: d.deck }))))
 }
 
@@ -121,8 +146,8 @@ test('the catalogue has at least six airlines and its data is self-consistent', 
 
 test('search is deterministic: the same trip gets the same offers, from any instance', async () => {
   const t = trip([[{ id: 'S1', airline: 'LH', flight: '400', minutes: 520, fareFamily: 'Light' }], [{ id: 'S2', airline: 'EK', flight: '12', minutes: 420 }]])
-  const a = await createSandboxSupplier().search(t, ALL)
-  const b = await createSandboxSupplier().search(structuredClone(t), ALL)
+  const a = await searchSeats(createSandboxSupplier(), t, ALL)
+  const b = await searchSeats(createSandboxSupplier(), structuredClone(t), ALL)
   assert.deepEqual(a, b)
   assert.ok(a.products.length > 0 && a.seatmaps.length === 2)
 })
@@ -130,7 +155,7 @@ test('search is deterministic: the same trip gets the same offers, from any inst
 test('every catalogue airline offers bags in its own currency with integer prices', async () => {
   const supplier = createSandboxSupplier()
   for (const [code, policy] of Object.entries(AIRLINES)) {
-    const { products } = await supplier.search(oneWay(code, '100'), ['bag'])
+    const { products } = await searchSeats(supplier, oneWay(code, '100'), ['bag'])
     const bought = products.filter((p) => !p.included)
     assert.ok(bought.length >= 1, `${code}: no purchasable bag`)
     assert.ok(products.some((p) => p.included && p.offer_key === 'bag:J1:included_cabin'), `${code}: no cabin allowance`)
@@ -148,14 +173,14 @@ test('every catalogue airline offers bags in its own currency with integer price
       assert.equal(d.size, d.dimensions.length + d.dimensions.width + d.dimensions.height)
     }
   }
-  const ku = await supplier.search(oneWay('KU', '100'), ['bag'])
+  const ku = await searchSeats(supplier, oneWay('KU', '100'), ['bag'])
   assert.deepEqual(mustGet(byKey(ku.products), 'bag:J1:checked23').per_passenger.P2?.base, { amount: 15000, currency: 'KWD', decimal_places: 3 })
-  const ek = await supplier.search(oneWay('EK', '500'), ['bag'])
+  const ek = await searchSeats(supplier, oneWay('EK', '500'), ['bag'])
   assert.deepEqual(mustGet(byKey(ek.products), 'bag:J1:checked23').per_passenger.P2?.taxes, [{ tax_type: 'VAT', amount: 2000 }])
 })
 
 test('an unknown airline gets the generic policy', async () => {
-  const { products, seatmaps } = await createSandboxSupplier().search(oneWay('ZZ', '123'), ALL)
+  const { products, seatmaps } = await searchSeats(createSandboxSupplier(), oneWay('ZZ', '123'), ALL)
   const bag = mustGet(byKey(products), 'bag:J1:checked23')
   assert.equal(bag.per_passenger.P2?.base?.currency, GENERIC_POLICY.currency)
   assert.equal(bag.per_passenger.P2?.base?.amount, GENERIC_POLICY.bags[0]?.price)
@@ -165,7 +190,7 @@ test('an unknown airline gets the generic policy', async () => {
 
 test('bag offers cover every passenger; lap infants get only what the policy allows', async () => {
   const supplier = createSandboxSupplier()
-  const lh = byKey((await supplier.search(oneWay('LH', '100'), ['bag'])).products)
+  const lh = byKey((await searchSeats(supplier, oneWay('LH', '100'), ['bag'])).products)
   const cabin = mustGet(lh, 'bag:J1:included_cabin')
   assert.equal(cabin.included, true)
   assert.deepEqual(cabin.per_passenger.P2, { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'included' })
@@ -178,27 +203,27 @@ test('bag offers cover every passenger; lap infants get only what the policy all
   assert.equal(mustGet(lh, 'bag:J1:checked32').per_passenger.P4?.reason, 'lap_infant')
 
   // American sells a lap infant nothing.
-  const aa = (await supplier.search(oneWay('AA', '100'), ['bag'])).products
+  const aa = (await searchSeats(supplier, oneWay('AA', '100'), ['bag'])).products
   for (const p of aa) assert.equal(p.per_passenger.P4?.available, false)
   for (const p of aa.filter((x) => !x.included)) assert.equal(p.per_passenger.P4?.reason, 'lap_infant')
 
   // Emirates has an infant-only bag, shown only when there is a lap infant.
-  const ek = byKey((await supplier.search(oneWay('EK', '500'), ['bag'])).products)
+  const ek = byKey((await searchSeats(supplier, oneWay('EK', '500'), ['bag'])).products)
   const infantBag = mustGet(ek, 'bag:J1:infant10')
   assert.equal(infantBag.per_passenger.P4?.available, true)
   assert.equal(infantBag.per_passenger.P1?.reason, 'infant_only')
   assert.equal(mustGet(ek, 'bag:J1:checked23').per_passenger.P4?.reason, 'lap_infant')
   const noInfant = trip([[{ id: 'S1', airline: 'EK', flight: '500' }]], PASSENGERS.slice(0, 3))
-  assert.ok(!(await supplier.search(noInfant, ['bag'])).products.some((p) => p.offer_key === 'bag:J1:infant10'))
+  assert.ok(!(await searchSeats(supplier, noInfant, ['bag'])).products.some((p) => p.offer_key === 'bag:J1:infant10'))
 })
 
 test('fare families describe included checked bags', async () => {
   const supplier = createSandboxSupplier()
-  const light = byKey((await supplier.search(oneWay('LH', '100', { fareFamily: 'Light' }), ['bag'])).products)
+  const light = byKey((await searchSeats(supplier, oneWay('LH', '100', { fareFamily: 'Light' }), ['bag'])).products)
   assert.ok(!light.has('bag:J1:included_checked'))
-  const classic = byKey((await supplier.search(oneWay('LH', '100', { fareFamily: 'Economy Classic' }), ['bag'])).products)
+  const classic = byKey((await searchSeats(supplier, oneWay('LH', '100', { fareFamily: 'Economy Classic' }), ['bag'])).products)
   assert.equal(mustGet(classic, 'bag:J1:included_checked').product_details.weight, 23)
-  const nh = byKey((await supplier.search(oneWay('NH', '100', { fareFamily: 'value' }), ['bag'])).products)
+  const nh = byKey((await searchSeats(supplier, oneWay('NH', '100', { fareFamily: 'value' }), ['bag'])).products)
   assert.equal(mustGet(nh, 'bag:J1:included_checked').product_details.pieces, 2)
 })
 
@@ -214,7 +239,7 @@ test('loyalty: a qualifying tier buys the standard checked bag at 0, untaxed; no
     passenger('P4', 'infant', member('LH', 'Senator', { on_lap_of: 'P1' })),
     passenger('P5', 'adult', member('LH', null)),
   ]
-  const lh = byKey((await supplier.search(trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], passengers), ['bag'])).products)
+  const lh = byKey((await searchSeats(supplier, trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], passengers), ['bag'])).products)
   const standard = mustGet(lh, 'bag:J1:checked23')
   assert.equal(standard.included, undefined)
   assert.deepEqual(standard.per_passenger.P1, { available: true, base: { amount: 0, currency: 'EUR', decimal_places: 2 }, taxes: [], quantity_limit: 3 })
@@ -226,14 +251,14 @@ test('loyalty: a qualifying tier buys the standard checked bag at 0, untaxed; no
   assert.ok(![...lh.keys()].some((k) => k.includes('loyalty')))
 
   // Where the airline taxes bags, the free one carries no tax.
-  const nh = byKey((await supplier.search(trip([[{ id: 'S1', airline: 'NH', flight: '100' }]], [passenger('P1', 'adult', member('LH', 'HON Circle'))]), ['bag'])).products)
+  const nh = byKey((await searchSeats(supplier, trip([[{ id: 'S1', airline: 'NH', flight: '100' }]], [passenger('P1', 'adult', member('LH', 'HON Circle'))]), ['bag'])).products)
   assert.deepEqual(mustGet(nh, 'bag:J1:checked23').per_passenger.P1, { available: true, base: { amount: 0, currency: 'JPY', decimal_places: 0 }, taxes: [], quantity_limit: 3 })
   assert.deepEqual(mustGet(nh, 'bag:J1:checked32').per_passenger.P1?.taxes, [{ tax_type: 'JCT', amount: 3000 }])
 
   // The standard bag is the cheapest checked one anyone may buy, wherever the data lists it.
   const lhData = AIRLINES.LH!
   const reordered = { ...AIRLINES, LH: { ...lhData, bags: [...lhData.bags].reverse() } }
-  const custom = byKey((await createSandboxSupplier({ airlines: reordered }).search(trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], [passenger('P1', 'adult', member('LH', 'Senator'))]), ['bag'])).products)
+  const custom = byKey((await searchSeats(createSandboxSupplier({ airlines: reordered }), trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], [passenger('P1', 'adult', member('LH', 'Senator'))]), ['bag'])).products)
   assert.equal(mustGet(custom, 'bag:J1:checked23').per_passenger.P1?.base?.amount, 0)
   assert.equal(mustGet(custom, 'bag:J1:checked32').per_passenger.P1?.base?.amount, 15000)
 })
@@ -260,7 +285,7 @@ test('exit rows: a passenger known to be under 16 on the day of departure gets n
     passenger('P3', 'adult'), // age unknown: the type decides
     passenger('P4', 'child', { date_of_birth: '2020-01-01' }),
   ])
-  const { products } = await createSandboxSupplier().search(t, ['seat'])
+  const { products } = await searchSeats(createSandboxSupplier(), t, ['seat'])
   const exits = (sid: string) => products.filter((p) => p.product_details.segment_id === sid && (p.product_details.characteristics as string[]).includes('exit_row'))
   assert.ok(exits('S1').length > 0 && exits('S2').length > 0)
   for (const p of exits('S1')) {
@@ -282,7 +307,7 @@ test('seat maps of the A320, 787-9 and A380 have their aisles, exits, wings and 
     [{ id: 'S3', airline: 'EK', flight: '1', minutes: 440 }],
     [{ id: 'S4', airline: 'KU', flight: '101', minutes: 400 }],
   ])
-  const { seatmaps } = await supplier.search(t, ['seat'])
+  const { seatmaps } = await searchSeats(supplier, t, ['seat'])
   const [a320, b787, a380, b777] = seatmaps
   assert.ok(a320 && b787 && a380 && b777)
   assert.deepEqual(seatmaps.map((m) => [m.segment_id, m.aircraft]), [['S1', 'A320'], ['S2', 'B787-9'], ['S3', 'A380'], ['S4', 'B777-300ER']])
@@ -325,7 +350,7 @@ test('seat maps of the A320, 787-9 and A380 have their aisles, exits, wings and 
 test('taken seats have no offer; free seats have exactly one, with the zone price', async () => {
   const supplier = createSandboxSupplier()
   const t = trip([[{ id: 'S1', airline: 'LH', flight: '100' }, { id: 'S2', airline: 'BA', flight: '11', minutes: 700 }]])
-  const { products, seatmaps } = await supplier.search(t, ['seat'])
+  const { products, seatmaps } = await searchSeats(supplier, t, ['seat'])
   const offers = byKey(products)
   for (const map of seatmaps) {
     const seats = seatsOf(map)
@@ -347,12 +372,12 @@ test('taken seats have no offer; free seats have exactly one, with the zone pric
   const standard = products.find((p) => p.product_details.segment_id === 'S1' && !(p.product_details.characteristics as string[]).some((c) => c === 'front' || c === 'extra_legroom'))
   assert.equal(standard?.per_passenger.P2?.base?.amount, AIRLINES.LH?.seat_prices.standard)
   // Same flight, another trip: the same seats are taken.
-  const again = await supplier.search(trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], [passenger('X', 'adult')]), ['seat'])
+  const again = await searchSeats(supplier, trip([[{ id: 'S1', airline: 'LH', flight: '100' }]], [passenger('X', 'adult')]), ['seat'])
   assert.deepEqual(again.seatmaps[0]?.decks[0]?.rows.map((r) => r.seats.map((s) => s.available)), seatmaps[0]?.decks[0]?.rows.map((r) => r.seats.map((s) => s.available)))
 })
 
 test('seats: lap infants get none; exit rows are for adults without an infant only', async () => {
-  const { products } = await createSandboxSupplier().search(trip([[{ id: 'S1', airline: 'LH', flight: '500', minutes: 600 }]]), ['seat'])
+  const { products } = await searchSeats(createSandboxSupplier(), trip([[{ id: 'S1', airline: 'LH', flight: '500', minutes: 600 }]]), ['seat'])
   const exits = products.filter((p) => (p.product_details.characteristics as string[]).includes('exit_row'))
   assert.ok(exits.length > 0)
   for (const p of products) assert.equal(p.per_passenger.P4?.reason, 'lap_infant')
@@ -372,7 +397,7 @@ test('offer keys are unique within a trip, across every product type', async () 
     [{ id: 'S1', airline: 'LH', flight: '100', fareFamily: 'light' }, { id: 'S2', airline: 'LH', flight: '400', minutes: 500, fareFamily: 'light' }],
     [{ id: 'S3', airline: 'LH', flight: '401', minutes: 500, fareFamily: 'light' }, { id: 'S4', airline: 'LH', flight: '101', fareFamily: 'light' }],
   ])
-  const { products } = await createSandboxSupplier().search(t, ALL)
+  const { products } = await searchSeats(createSandboxSupplier(), t, ALL)
   const keys = products.map((p) => p.offer_key)
   assert.equal(new Set(keys).size, keys.length)
   for (const type of ALL) assert.ok(products.some((p) => p.product_type === type), type)
@@ -381,31 +406,31 @@ test('offer keys are unique within a trip, across every product type', async () 
 
 test('priority boarding and automatic check-in are per journey and per passenger', async () => {
   const supplier = createSandboxSupplier()
-  const { products } = await supplier.search(oneWay('FR', '100', { fareFamily: 'Basic' }), ['priority_boarding', 'automatic_check_in'])
+  const { products } = await searchSeats(supplier, oneWay('FR', '100', { fareFamily: 'Basic' }), ['priority_boarding', 'automatic_check_in'])
   const pb = mustGet(byKey(products), 'priority_boarding:J1')
   assert.deepEqual(pb.product_details, { journey_id: 'J1' })
   assert.deepEqual(pb.per_passenger.P2?.base, { amount: 800, currency: 'EUR', decimal_places: 2 })
   assert.equal(pb.per_passenger.P4?.reason, 'lap_infant')
   assert.equal(mustGet(byKey(products), 'automatic_check_in:J1').per_passenger.P3?.available, true)
   // Ryanair's Regular fare includes priority.
-  const regular = byKey((await supplier.search(oneWay('FR', '100', { fareFamily: 'Regular' }), ['priority_boarding'])).products)
+  const regular = byKey((await searchSeats(supplier, oneWay('FR', '100', { fareFamily: 'Regular' }), ['priority_boarding'])).products)
   assert.equal(mustGet(regular, 'priority_boarding:J1').included, true)
   assert.equal(mustGet(regular, 'priority_boarding:J1').per_passenger.P2?.reason, 'included')
 })
 
 test('fare-family upsell offers the families above the booked one, none at the top or when unknown', async () => {
   const supplier = createSandboxSupplier()
-  const light = (await supplier.search(oneWay('LH', '100', { fareFamily: 'Light' }), ['fare_family_upsell'])).products
+  const light = (await searchSeats(supplier, oneWay('LH', '100', { fareFamily: 'Light' }), ['fare_family_upsell'])).products
   assert.deepEqual(light.map((p) => p.offer_key), ['fare_family_upsell:J1:classic', 'fare_family_upsell:J1:flex'])
   assert.deepEqual(light[0]?.product_details, {
     journey_id: 'J1', fare_family: 'Economy Classic', from_fare_family: 'Economy Light', benefits: AIRLINES.LH?.fare_families[1]?.benefits,
   })
   assert.equal(light[1]?.per_passenger.P2?.base?.amount, 9500)
   assert.equal(light[0]?.per_passenger.P4?.reason, 'lap_infant')
-  const classic = (await supplier.search(oneWay('LH', '100', { fareFamily: 'classic' }), ['fare_family_upsell'])).products
+  const classic = (await searchSeats(supplier, oneWay('LH', '100', { fareFamily: 'classic' }), ['fare_family_upsell'])).products
   assert.deepEqual(classic.map((p) => [p.offer_key, p.per_passenger.P1?.base?.amount]), [['fare_family_upsell:J1:flex', 6000]])
   for (const family of ['Economy Flex', 'Mystery', null]) {
-    const { products } = await supplier.search(oneWay('LH', '100', { fareFamily: family }), ['fare_family_upsell'])
+    const { products } = await searchSeats(supplier, oneWay('LH', '100', { fareFamily: family }), ['fare_family_upsell'])
     assert.deepEqual(products, [], String(family))
   }
 })
@@ -425,12 +450,12 @@ function itemFrom(product: SupplierProduct, passengerId: string, id: string, qua
 }
 
 async function bagItemOn(t: SupplierTrip, id = 'B1', quantity = 1, passengerId = 'P2', key = 'bag:J1:checked23') {
-  const { products } = await createSandboxSupplier().search(t, ['bag'])
+  const { products } = await searchSeats(createSandboxSupplier(), t, ['bag'])
   return itemFrom(mustGet(byKey(products), key), passengerId, id, quantity)
 }
 
 async function seatItemOn(t: SupplierTrip, passengerId = 'P2', segmentId = 'S1', id = 'B2', exit = false) {
-  const { products } = await createSandboxSupplier().search(t, ['seat'])
+  const { products } = await searchSeats(createSandboxSupplier(), t, ['seat'])
   const seat = products.find((p) => p.product_details.segment_id === segmentId && p.per_passenger[passengerId]?.available &&
     (p.product_details.characteristics as string[]).includes('exit_row') === exit)
   assert.ok(seat, `no seat for ${passengerId} on ${segmentId}`)
@@ -573,7 +598,7 @@ test('infant age: an infant\'s bag re-checks unavailable when the passenger is n
   const seated = patched(t, 'P4', { on_lap_of: null })
   assert.deepEqual((await supplier.recheck(seated, [infantBag])).results, infantAge)
   assert.deepEqual((await supplier.recheck(seated, [unkeyed(infantBag)])).results, infantAge)
-  assert.ok(!(await supplier.search(seated, ['bag'])).products.some((p) => p.offer_key === 'bag:J1:infant10'), 'search still hides it')
+  assert.ok(!(await searchSeats(supplier, seated, ['bag'])).products.some((p) => p.offer_key === 'bag:J1:infant10'), 'search still hides it')
 
   assert.deepEqual((await supplier.recheck(patched(t, 'P4', { date_of_birth: '2024-12-01' }), [infantBag])).results, infantAge)
   assert.deepEqual((await supplier.recheck(patched(t, 'P4', { date_of_birth: '2024-12-02' }), [infantBag])).results, [{ basket_item_id: 'B1', outcome: 'valid' }])
@@ -583,7 +608,7 @@ test('infant age: an infant\'s bag re-checks unavailable when the passenger is n
   const lapBag = await bagItemOn(lh, 'B2', 1, 'P4')
   const two = patched(lh, 'P4', { date_of_birth: '2024-06-01' })
   assert.deepEqual((await supplier.recheck(two, [lapBag])).results, [{ basket_item_id: 'B2', outcome: 'unavailable', reason: 'infant_age' }])
-  const offers = (await supplier.search(two, ['bag'])).products.filter((p) => !p.included)
+  const offers = (await searchSeats(supplier, two, ['bag'])).products.filter((p) => !p.included)
   for (const p of offers) assert.equal(p.per_passenger.P4?.reason, 'infant_age', p.offer_key)
 })
 

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
 import { ProblemError } from '../../core/errors.ts'
-import { tripStateHash } from '../../core/trip.ts'
+import { computeStateHash, tripStateHash } from '../../core/trip.ts'
 
 const rejects = async (p: Promise<unknown>, code: string, path?: string) => {
   await assert.rejects(p, (e: unknown) => {
@@ -64,10 +64,31 @@ test('the state hash is canonical: key order does not matter, content does', asy
     : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)])) : v
   const reordered = reverseKeys(value) as typeof value
   assert.notEqual(JSON.stringify(reordered), JSON.stringify(value))
-  assert.equal(await tripStateHash(reordered, f.clock.now()), await tripStateHash(value, f.clock.now()))
+  assert.equal(computeStateHash(reordered, f.clock.now()), computeStateHash(value, f.clock.now()))
   const changed = structuredClone(value)
   changed.passengers[0]!.first_names = 'Ada'
-  assert.notEqual(await tripStateHash(changed, f.clock.now()), await tripStateHash(value, f.clock.now()))
+  assert.notEqual(computeStateHash(changed, f.clock.now()), computeStateHash(value, f.clock.now()))
+})
+
+test('the state hash is stored by every write and read back until an item passes its valid_to, then worked out again', async () => {
+  const f = await coreFixture()
+  const created = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  const stored = async () => (await f.store.getTrip(created.trip_id))!.value
+  let t = await stored()
+  const ticket = Object.values(t.basket)[0]!
+  assert.deepEqual(t.state_hash, { value: computeStateHash(t, f.clock.now()), until: ticket.validity.valid_to })
+  assert.equal(created.trip_state_hash, t.state_hash!.value)
+  await f.core.patchTrip(f.principal, created.trip_id, { passengers: [{ passenger_id: 'p1', first_names: 'Ada' }] })
+  t = await stored()
+  assert.equal(t.state_hash!.value, computeStateHash(t, f.clock.now()), 'a write stores the hash of what it wrote')
+  // A stored hash is what reads answer while it holds: a tampered one shows it is not worked out again.
+  const tampered = { ...t, state_hash: { value: 'f'.repeat(64), until: t.state_hash!.until } }
+  assert.equal(tripStateHash(tampered, f.clock.now()), 'f'.repeat(64))
+  // Past valid_to the item reads `invalid`, so the hash changes with no write at all.
+  f.clock.set(new Date(Date.parse(ticket.validity.valid_to) + 1000))
+  assert.equal(tripStateHash(tampered, f.clock.now()), computeStateHash(t, f.clock.now()))
+  assert.notEqual(computeStateHash(t, f.clock.now()), t.state_hash!.value)
+  assert.equal((await f.core.getBasket(f.principal, created.trip_id)).trip_state_hash, computeStateHash(t, f.clock.now()))
 })
 
 test('patchTrip updates passengers and refuses unknown ones without changing anything', async () => {

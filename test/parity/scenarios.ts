@@ -395,14 +395,14 @@ export const scenarios: Record<string, Scenario> = {
   async 'internal: an unexpected failure is a bare 500'(r) {
     const trip = await createTrip(r)
     const core = r.host.core
-    const original = core.getBasket
+    const original = core.readBasket
     const log = console.error
-    core.getBasket = async () => { throw new Error('connection to db-7.internal:5432 refused') }
+    core.readBasket = async () => { throw new Error('connection to db-7.internal:5432 refused') }
     console.error = () => {} // the sandbox reports the cause on the console, as the server logs it
     try {
       await r.send('a read that fails', 'GET', `/v2.2/trip/${trip.trip_id}/basket`, { headers: basic(r.host.apiKey) }, { status: 500, code: 'internal' })
     } finally {
-      core.getBasket = original
+      core.readBasket = original
       console.error = log
     }
   },

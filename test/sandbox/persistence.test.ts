@@ -120,8 +120,10 @@ test('unreadable saved state starts a fresh sandbox; a full storage keeps the ne
   const old = await sandbox.createTrip()
   assert.ok(JSON.parse(storage.getItem(KEY)!).snapshot.trips.length === 1)
 
-  // Room for about three trips with their searches (each ~0.5 MB, mostly seat maps).
-  storage.quota = 1_600_000
+  // Room for the flights' seat maps (~40 KB, shared by every trip on them) and about three trips with
+  // their searches (~10 KB each), not five.
+  const perTrip = JSON.stringify(sandbox.store.snapshot().trips).length + JSON.stringify(sandbox.store.snapshot().searches).length
+  storage.quota = storage.getItem(KEY)!.length + Math.round(2.5 * perTrip)
   const later = []
   for (let i = 0; i < 4; i++) later.push(await sandbox.createTrip())
   const saved = JSON.parse(storage.getItem(KEY)!).snapshot as { trips: Array<{ value: { trip_id: string } }> }

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type {
   IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store,
-  SubscriptionRecord, TripRecord,
+  SubscriptionRecord, SupplierSeatMap, TripRecord,
 } from '../../core/ports.ts'
 
 const T0 = new Date('2030-01-01T00:00:00.000Z')
@@ -78,11 +78,27 @@ const signingKey = (kid: string, over: Partial<SigningKeyRecord> = {}): SigningK
 const search = (search_id: string, over: Partial<SearchRecord> = {}): SearchRecord => ({
   search_id,
   trip_id: 't1',
-  status: 'in_progress',
-  results: { products: { bag: {} }, seatmaps: [] },
-  offer_keys: { p1: 'bag:J1:checked23' },
+  status: 'success',
   created_at: iso(0),
+  offers: {
+    types: ['bag', 'seat'],
+    passengers: ['p1', 'p2'],
+    offers: [
+      { available: true, base: { amount: 2500, currency: 'GBP', decimal_places: 2 }, taxes: [{ tax_type: 'vat', amount: 500 }], quantity_limit: 2 },
+      { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'lap_infant' },
+    ],
+    products: [{ key: 'bag:J1:checked23', type: 'bag', name: 'Checked bag 23 kg — “Ünïcode”', details: { journey_id: 'J1', weight: 23 }, offers: [0, 1] }],
+    seats: [{ segment_id: 'S1', map: 'map-1', bands: { standard: [0, 1], 'standard:exit': [1, 1] } }],
+  },
   ...over,
+})
+
+const seatMap = (key: string, aircraft = 'A320'): SupplierSeatMap => ({
+  key, aircraft,
+  decks: [{
+    deck: 0, name: 'Main deck', columns: ['A', 'B'], aisles_after: ['A'],
+    rows: [{ row: 12, exit: true, wing: false, seats: [{ column: 'A', characteristics: ['window', 'exit_row'], band: 'standard:exit' }, { column: 'B', characteristics: ['aisle'], band: null }] }],
+  }],
 })
 
 const subscription = (subscription_id: string, seller_id = 's1', over: Partial<SubscriptionRecord> = {}): SubscriptionRecord => ({
@@ -102,7 +118,15 @@ const subscription = (subscription_id: string, seller_id = 's1', over: Partial<S
  */
 export type MigratableStore = Store & { migrate(through?: number): Promise<void> }
 
-export function storeContract(name: string, make: () => Promise<MigratableStore>): void {
+export interface ContractOptions {
+  /**
+   * Writes a trip row as the release at migration 1 did (its document held search_id; no columns of
+   * migration 3): SQL stores use raw SQL, since their insertTrip writes today's schema.
+   */
+  insertV1Trip?(s: MigratableStore, trip: TripRecord): Promise<void>
+}
+
+export function storeContract(name: string, make: () => Promise<MigratableStore>, opts: ContractOptions = {}): void {
   /** Registers a test that gets a fresh migrated store and always closes it. */
   const it = (title: string, fn: (s: Store) => Promise<void>) => test(title, async () => {
     const s = await make()
@@ -133,7 +157,10 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       try {
         await s.migrate(1)
         await s.createSeller(seller('s1'))
-        await s.insertTrip(trip('t1'), { jobs: [job('j1')] })
+        // Its search was in the earlier full form, which migration 3 drops: the trip then has none.
+        const old = trip('t1', 's1', { search_id: 'x-old' })
+        await (opts.insertV1Trip ? opts.insertV1Trip(s, old) : s.insertTrip({ ...old, search_id: null }))
+        await s.enqueueJob(job('j1'))
         await s.reserveIdempotency(idem('k1'))
 
         await s.migrate()
@@ -145,6 +172,9 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
         await s.addSubscription(subscription('w1'))
         assert.deepEqual(await s.listSubscriptions('s1'), [subscription('w1')])
         await assert.rejects(s.addSubscription(subscription('w2', 'ghost')))
+        // What migration 3 added works for the old trip.
+        assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x1' }), 1, { search: search('x1'), seatMaps: [seatMap('map-1')] }), 2)
+        assert.deepEqual(await s.getSearch('x1'), search('x1'))
 
         await s.migrate()
         assert.deepEqual(await s.listSubscriptions('s1'), [subscription('w1')])
@@ -284,10 +314,12 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       assert.deepEqual((await s.getJob('j1'))?.payload, job('j1').payload)
 
       const se = search('x1')
-      await s.putSearch(se)
-      se.offer_keys.p9 = 'x'
-      ;(await s.getSearch('x1'))!.results.seatmaps.push({} as never)
+      await s.putSearch(se, [seatMap('map-1')])
+      se.offers.passengers.push('p9')
+      ;(await s.getSearch('x1'))!.offers.products.push({} as never)
       assert.deepEqual(await s.getSearch('x1'), search('x1'))
+      ;(await s.getSeatMaps(['map-1']))[0]!.decks.pop()
+      assert.deepEqual(await s.getSeatMaps(['map-1']), [seatMap('map-1')])
 
       const response = { status: 201, body: { trip_id: 't1', list: [1] } }
       await s.reserveIdempotency(idem('k1'))
@@ -306,20 +338,50 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
 
     // ------------------------------------------------------------ searches
 
-    it('searches round-trip and a later put replaces the earlier one', async (s) => {
+    it('searches round-trip, an id is stored once, and each needs a known trip', async (s) => {
       await withTrip(s)
       await s.putSearch(search('x1'))
       assert.deepEqual(await s.getSearch('x1'), search('x1'))
-      const done = search('x1', {
-        status: 'success',
-        results: { products: { bag: {}, seat: {} }, seatmaps: [] },
-        offer_keys: { p1: 'bag:J1:checked23', p2: 'seat:S1:12A' },
-      })
-      await s.putSearch(done)
-      assert.deepEqual(await s.getSearch('x1'), done)
+      await assert.rejects(s.putSearch(search('x1', { status: 'failed' })))
+      assert.deepEqual(await s.getSearch('x1'), search('x1'))
       assert.equal(await s.getSearch('nope'), undefined)
       await assert.rejects(s.putSearch(search('x2', { trip_id: 'ghost' })))
       assert.equal(await s.getSearch('x2'), undefined)
+    })
+
+    it('a seat map is stored once per key, for every search that names it', async (s) => {
+      await withTrip(s)
+      await s.putSearch(search('x1'), [seatMap('map-1')])
+      // Another trip on the flight sends the same key: the map stored first stays.
+      await s.putSearch(search('x2'), [seatMap('map-1', 'B787-9'), seatMap('map-2')])
+      assert.deepEqual(await s.getSeatMaps(['map-2', 'map-1', 'nope']).then((ms) => ms.sort((a, b) => a.key.localeCompare(b.key))),
+        [seatMap('map-1'), seatMap('map-2')])
+      assert.deepEqual(await s.getSeatMaps([]), [])
+    })
+
+    it('a trip write stores its search, seat maps and refresh token with it, or none of them', async (s) => {
+      await s.createSeller(seller('s1'))
+      const effects = { search: search('x1'), seatMaps: [seatMap('map-1')], refreshToken: refreshToken('r1', 'f1'), jobs: [job('j1')] }
+      await s.insertTrip(trip('t1', 's1', { search_id: 'x1' }), effects)
+      assert.deepEqual(await s.getTrip('t1'), { value: trip('t1', 's1', { search_id: 'x1' }), version: 1 })
+      assert.deepEqual(await s.getSearch('x1'), search('x1'))
+      assert.deepEqual(await s.getSeatMaps(['map-1']), [seatMap('map-1')])
+      assert.equal((await s.consumeRefreshToken('r1', at(1))).status, 'ok')
+      assert.deepEqual(await s.getJob('j1'), job('j1'))
+
+      // A taken search id fails the whole insert: no trip, no map, no token.
+      await assert.rejects(s.insertTrip(trip('t2'), { search: search('x1', { trip_id: 't2' }), seatMaps: [seatMap('map-9')], refreshToken: refreshToken('r2', 'f2', { trip_id: 't2' }) }))
+      assert.equal(await s.getTrip('t2'), undefined)
+      assert.deepEqual(await s.getSeatMaps(['map-9']), [])
+      assert.equal((await s.consumeRefreshToken('r2', at(1))).status, 'unknown')
+
+      // An update that lost the race stores nothing it brought.
+      assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x3' }), 7, { search: search('x3'), seatMaps: [seatMap('map-3')] }), null)
+      assert.equal(await s.getSearch('x3'), undefined)
+      assert.deepEqual(await s.getSeatMaps(['map-3']), [])
+      assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x3' }), 1, { search: search('x3'), seatMaps: [seatMap('map-3')] }), 2)
+      assert.deepEqual(await s.getSearch('x3'), search('x3'))
+      assert.equal((await s.getTrip('t1'))?.value.search_id, 'x3')
     })
 
     // ------------------------------------------------------------ refresh tokens

@@ -10,7 +10,8 @@ import { PostgresStore } from '../../server/store/postgres.ts'
 import { openStore } from '../../server/store/index.ts'
 import { MemoryStore } from '../../core/store/memory.ts'
 import { migrations } from '../../server/store/migrations.ts'
-import { storeContract, seller, trip, job } from './contract.ts'
+import { storeContract, seller, trip, job, type MigratableStore } from './contract.ts'
+import type { TripRecord } from '../../core/ports.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-store-'))
 after(() => rmSync(dir, { recursive: true, force: true }))
@@ -18,8 +19,12 @@ let n = 0
 // Each store in a directory that does not exist yet, so every test also checks it gets created.
 const freshPath = () => join(dir, `s${++n}`, 'store.db')
 
-storeContract('sqlite', async () => new SqliteStore(freshPath()))
-storeContract('sqlite :memory:', async () => new SqliteStore(':memory:'))
+const insertV1Trip = async (s: MigratableStore, t: TripRecord) => {
+  ;(s as SqliteStore).db.prepare('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc) VALUES (?, ?, 1, ?, ?)')
+    .run(t.trip_id, t.seller_id, t.updated_at, JSON.stringify(t))
+}
+storeContract('sqlite', async () => new SqliteStore(freshPath()), { insertV1Trip })
+storeContract('sqlite :memory:', async () => new SqliteStore(':memory:'), { insertV1Trip })
 
 describe('sqlite store on a shared file', () => {
   test('uses WAL, a busy timeout and foreign keys', async () => {

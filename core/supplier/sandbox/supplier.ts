@@ -55,10 +55,12 @@
  *   base.
  * Outcomes depend only on the trip and the items, so a retried check answers the same.
  */
+import { LRUCache } from 'lru-cache'
 import type {
   RecheckResult, Supplier, SupplierItem, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
-  SupplierTax, SupplierTrip,
+  SupplierSeatOffers, SupplierTax, SupplierTrip,
 } from '../../ports.ts'
+import { seatOfferKey, seatProducts } from '../../search.ts'
 import type { BagDetails, BasketItem, FareFamilyDetails, JourneyProductDetails, SeatDetails } from '../../schemas/basket.ts'
 import type { OriginalMoney } from '../../schemas/common.ts'
 import type { Journey, Passenger, ProductTypeName, Segment } from '../../schemas/trip.ts'
@@ -66,7 +68,7 @@ import { AIRCRAFT } from './aircraft.ts'
 import { AIRLINES, GENERIC_POLICY } from './airlines.ts'
 import { hashString } from './random.ts'
 import { buildCabin } from './seatmap.ts'
-import type { AircraftLayout, AirlinePolicy, BagOption, FareFamily } from './types.ts'
+import type { AircraftLayout, AirlinePolicy, BagOption, FareFamily, SeatZone } from './types.ts'
 
 export const SANDBOX_SCENARIOS = {
   price_change: '9001',
@@ -94,9 +96,13 @@ export interface SandboxSupplierOptions {
    * flights can carry those numbers too. `always`: on every trip.
    */
   scenarios?: 'sandbox_only' | 'always'
+  /** How many flights' seat maps to keep built (default 500). */
+  seatMapCache?: number
 }
 
 interface Context {
+  /** Seat maps by key: a flight's map is built once. */
+  maps: LRUCache<string, SupplierSeatMap>
   airlines: Readonly<Record<string, AirlinePolicy>>
   generic: AirlinePolicy
   aircraft: Readonly<Record<string, AircraftLayout>>
@@ -322,54 +328,81 @@ function bagProducts(ctx: Context, trip: SupplierTrip, opts: SearchOptions): Sup
   return products
 }
 
-function seatOffers(ctx: Context, trip: SupplierTrip): SupplierOffers {
-  const products: SupplierProduct[] = []
-  const seatmaps: SupplierSeatMap[] = []
+/** Bumped when the way a cabin is built changes, so seat maps stored under the old keys are not reused. */
+const SEAT_MAP_FORMAT = 1
+
+/**
+ * A flight's seat map, the same for every trip on it: seats taken by the flight's seeded occupancy, and
+ * each seat on sale in a price band of its zone (exit rows apart: they are refused to some passengers).
+ * Built once per flight and kept (bounded), since every trip on a flight asks for the same one.
+ */
+function flightMap(ctx: Context, segment: Segment): SupplierSeatMap {
+  const layout = aircraftFor(ctx, segment)
+  const seed = flightSeed(segment)
+  const key = `sandbox/${SEAT_MAP_FORMAT}/${layout.code}/${layoutHash(layout)}/${seed}`
+  const cached = ctx.maps.get(key)
+  if (cached) return cached
+  const map: SupplierSeatMap = {
+    key,
+    aircraft: layout.code,
+    decks: buildCabin(layout, seed).map(({ layout: deck, rows }) => ({
+      deck: deck.deck,
+      name: deck.name,
+      columns: [...deck.columns],
+      aisles_after: [...deck.aisles_after],
+      rows: rows.map((r) => ({
+        row: r.row,
+        exit: r.exit,
+        wing: r.wing,
+        seats: r.seats.map((st) => ({ column: st.column, characteristics: [...st.characteristics], band: st.taken ? null : seatBand(st.zone, r.exit) })),
+      })),
+    })),
+  }
+  ctx.maps.set(key, map)
+  return map
+}
+
+const seatBand = (zone: SeatZone, exit: boolean) => (exit ? `${zone}:exit` : zone)
+
+/** A layout's content in a key: a catalogue given in the options may reuse a code with other seats. */
+const layoutHashes = new WeakMap<AircraftLayout, string>()
+function layoutHash(layout: AircraftLayout): string {
+  let h = layoutHashes.get(layout)
+  if (!h) {
+    h = hashString(JSON.stringify(layout)).toString(36)
+    layoutHashes.set(layout, h)
+  }
+  return h
+}
+
+function seatOffers(ctx: Context, trip: SupplierTrip): SupplierSeatOffers[] {
+  const out: SupplierSeatOffers[] = []
   for (const journey of trip.journeys) {
     for (const segment of journey.segments) {
-      const sid = segment.segment_id
       const policy = policyFor(ctx, segment.marketing_airline)
       const layout = aircraftFor(ctx, segment)
       const departs = departureDate(segment)
-      const decks = buildCabin(layout, flightSeed(segment))
-      seatmaps.push({
-        segment_id: sid,
-        aircraft: layout.code,
-        decks: decks.map(({ layout: deck, rows }) => ({
-          deck: deck.deck,
-          name: deck.name,
-          columns: [...deck.columns],
-          aisles_after: [...deck.aisles_after],
-          rows: rows.map((r) => ({
-            row: r.row,
-            exit: r.exit,
-            wing: r.wing,
-            seats: r.seats.map((s) => {
-              const offerKey = s.taken ? null : `seat:${sid}:${s.row}${s.column}`
-              if (offerKey !== null) {
-                const price = Math.round((policy.seat_prices[s.zone] * layout.seat_price_percent) / 100)
-                const details: SeatDetails = { segment_id: sid, row: s.row, column: s.column, characteristics: [...s.characteristics] }
-                products.push({
-                  offer_key: offerKey,
-                  product_type: 'seat',
-                  display_name: `Seat ${s.row}${s.column}`,
-                  product_details: details,
-                  per_passenger: perPassenger(trip, (p) => {
-                    if (isLapInfant(p)) return unavailable('lap_infant')
-                    if (r.exit && (isMinor(p) || holdsInfant(trip, p))) return unavailable('exit_row')
-                    if (r.exit && youngerThan(p, EXIT_ROW_MIN_AGE, departs)) return unavailable('exit_row_age')
-                    return priced(policy, 'seat', price, 1)
-                  }),
-                })
-              }
-              return { column: s.column, row: s.row, offer_key: offerKey, available: offerKey !== null, characteristics: [...s.characteristics] }
-            }),
-          })),
-        })),
-      })
+      const map = flightMap(ctx, segment)
+      const bands: SupplierSeatOffers['bands'] = {}
+      for (const deck of map.decks) {
+        for (const row of deck.rows) {
+          for (const seat of row.seats) {
+            if (seat.band === null || bands[seat.band]) continue
+            const zone = seat.band.split(':')[0] as SeatZone
+            const price = Math.round((policy.seat_prices[zone] * layout.seat_price_percent) / 100)
+            bands[seat.band] = perPassenger(trip, (p) => {
+              if (isLapInfant(p)) return unavailable('lap_infant')
+              if (row.exit && (isMinor(p) || holdsInfant(trip, p))) return unavailable('exit_row')
+              if (row.exit && youngerThan(p, EXIT_ROW_MIN_AGE, departs)) return unavailable('exit_row_age')
+              return priced(policy, 'seat', price, 1)
+            })
+          }
+        }
+      }
+      out.push({ segment_id: segment.segment_id, map, bands })
     }
   }
-  return { products, seatmaps }
+  return out
 }
 
 function journeyServiceProducts(
@@ -426,18 +459,13 @@ function fareFamilyProducts(ctx: Context, trip: SupplierTrip): SupplierProduct[]
 
 function searchOffers(ctx: Context, trip: SupplierTrip, types: readonly ProductTypeName[], opts: SearchOptions = {}): SupplierOffers {
   const products: SupplierProduct[] = []
-  const seatmaps: SupplierSeatMap[] = []
   const wanted = new Set(types)
   if (wanted.has('bag')) products.push(...bagProducts(ctx, trip, opts))
-  if (wanted.has('seat')) {
-    const seats = seatOffers(ctx, trip)
-    products.push(...seats.products)
-    seatmaps.push(...seats.seatmaps)
-  }
+  const seats = wanted.has('seat') ? seatOffers(ctx, trip) : []
   if (wanted.has('priority_boarding')) products.push(...journeyServiceProducts(ctx, trip, 'priority_boarding'))
   if (wanted.has('automatic_check_in')) products.push(...journeyServiceProducts(ctx, trip, 'automatic_check_in'))
   if (wanted.has('fare_family_upsell')) products.push(...fareFamilyProducts(ctx, trip))
-  return { products, seatmaps }
+  return { products, seats }
 }
 
 // ---------------------------------------------------------------- recheck and fulfill
@@ -483,7 +511,7 @@ function offerKeyFor(ctx: Context, trip: SupplierTrip, item: BasketItem): string
   switch (item.product_type) {
     case 'seat': {
       const sid = str(d['segment_id'])
-      return sid && typeof d['row'] === 'number' && typeof d['column'] === 'string' ? `seat:${sid}:${d['row']}${d['column']}` : null
+      return sid && typeof d['row'] === 'number' && typeof d['column'] === 'string' ? seatOfferKey(sid, d['row'], d['column']) : null
     }
     case 'bag':
     case 'priority_boarding':
@@ -518,7 +546,8 @@ function createChecker(ctx: Context, trip: SupplierTrip) {
   const offers = (type: ProductTypeName): Map<string, SupplierProduct> => {
     let byKey = searched.get(type)
     if (!byKey) {
-      byKey = new Map(searchOffers(ctx, trip, [type], { allInfantBags: true }).products.map((p) => [p.offer_key, p]))
+      const found = searchOffers(ctx, trip, [type], { allInfantBags: true })
+      byKey = new Map([...found.products, ...found.seats.flatMap(seatProducts)].map((p) => [p.offer_key, p]))
       searched.set(type, byKey)
     }
     return byKey
@@ -587,6 +616,7 @@ function bookingReference(orderId: string): string {
 
 export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Supplier {
   const ctx: Context = {
+    maps: new LRUCache({ max: options.seatMapCache ?? 500 }),
     airlines: options.airlines ?? AIRLINES,
     generic: options.genericPolicy ?? GENERIC_POLICY,
     aircraft: options.aircraft ?? AIRCRAFT,

@@ -1,0 +1,52 @@
+/**
+ * Compressed JSON: every JSON response of 1 KiB or more leaves brotli- or gzip-compressed when the client
+ * accepts it (@fastify/compress). A body rendered once by the core (a search, which never changes) is also
+ * compressed once: its compressed copies are kept under its ETag, so reading a trip's offers again costs a
+ * lookup, not a 450 KB stringify and a brotli pass.
+ */
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import compress from '@fastify/compress'
+import { Negotiator } from '@fastify/accept-negotiator'
+import { LRUCache } from 'lru-cache'
+import type { Rendered } from '../../core/rendered.ts'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const ENCODINGS = ['br', 'gzip'] as const
+type Encoding = (typeof ENCODINGS)[number]
+
+/** Kept bodies are compressed harder than per-request ones (brotli 4, compress's default), since it happens once. */
+const compressOnce: Record<Encoding, (json: string) => Buffer> = {
+  br: (json) => brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
+  gzip: (json) => gzipSync(json, { level: 9 }),
+}
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Sends a body the core rendered once, compressed once per encoding and kept. */
+    sendRendered(this: FastifyReply, status: number, rendered: Rendered): FastifyReply
+  }
+}
+
+export const compressionPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(compress, { global: true, threshold: 1024, encodings: [...ENCODINGS] })
+  const negotiator = new Negotiator({ supportedValues: [...ENCODINGS], cache: new LRUCache<string, string>({ max: 200 }) })
+  const kept = new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length || 1 })
+
+  app.decorateReply('sendRendered', function (this: FastifyReply, status: number, rendered: Rendered) {
+    const req: FastifyRequest = this.request
+    const accept = req.headers['accept-encoding']
+    const encoding = (typeof accept === 'string' ? negotiator.negotiate(accept) : null) as Encoding | null
+    this.code(status).type(JSON_TYPE).header('vary', 'accept-encoding')
+    if (!encoding || rendered.json.length < 1024) return this.send(rendered.json)
+    const key = `${rendered.etag}\u0000${encoding}`
+    let body = kept.get(key)
+    if (!body) {
+      body = compressOnce[encoding](rendered.json)
+      kept.set(key, body)
+    }
+    // A set Content-Encoding tells @fastify/compress the body is compressed already.
+    return this.header('content-encoding', encoding).send(body)
+  })
+}, { name: 'svc-compression', fastify: '5.x' })
