@@ -219,6 +219,12 @@ export interface Store {
   /** Inserts a new trip at version 1. */
   insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void>
   getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined>
+  /**
+   * The trip, unless its stored version is still `knownVersion`: then only `{ version }` (the caller's copy
+   * is current). A host keeps trips in memory and still sees every other instance's writes, in one query
+   * that does not carry or parse the document when nothing changed.
+   */
+  getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined>
   /** Replaces the trip if its stored version is still `expectedVersion`; returns the new version, or null on a conflict. */
   updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null>
 

@@ -106,13 +106,15 @@ export class Core {
   /** Sellers by id and API-key hash → seller id: every request names one, and they change rarely. */
   #sellers = new LRUCache<string, { seller: SellerRecord; at: number }>({ max: 10_000 })
   #apiKeys = new LRUCache<string, string>({ max: 10_000 })
+  /** Trips by id at their last known version (see #read). */
+  #trips = new LRUCache<string, Versioned<TripRecord>>({ max: 5_000 })
   /** Searches never change once stored; a view also keeps its product ids and prices, worked out once. */
   #searches = new LRUCache<string, SearchView>({ max: 2_000 })
   /** Seat maps by key, shared by every trip on a flight. */
   #seatMaps = new LRUCache<string, SupplierSeatMap>({ max: 1_000 })
   /** When this process last stored each seat map: one is sent to the store at most hourly, not with every trip. */
   #seatMapsStored = new LRUCache<string, number>({ max: 10_000 })
-  /** Rendered search bodies (JSON and ETag) by search and types, bounded by their size in characters. */
+  /** Rendered bodies (JSON and ETag) of searches and baskets, bounded by their size in characters. */
   #rendered = new LRUCache<string, Rendered>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (r) => r.json.length || 1 })
 
   constructor(deps: CoreDeps) {
@@ -294,6 +296,7 @@ export class Core {
     const effects: TripEffects = { ...this.#searchEffects(found), refreshToken: session.record }
     await this.#store.insertTrip(stored, effects)
     this.#stored(effects)
+    this.#keep({ value: stored, version: 1 })
     // The contract shows an empty basket in the create response; the ticket items are there from the first read.
     return tripRepresentation(stored, now, { ...(await session.tokens()), emptyBasket: true })
   }
@@ -405,14 +408,26 @@ export class Core {
   }
 
   async getBasket(p: Principal, tripId: string) {
-    return (await this.readBasket(p, tripId)).view
+    const { value } = await this.#load(p, tripId)
+    return basketView(value, this.#clock.now())
   }
 
-  /** The basket and its ETag: the trip's version and state hash, which together change whenever the body does. */
-  async readBasket(p: Principal, tripId: string) {
+  /**
+   * The basket rendered, with its ETag: the trip's version and state hash, which together change whenever
+   * the body does (a write bumps the version; an item passing valid_to changes the hash). So the rendered
+   * body is kept under it, and a widget polling an unchanged basket costs one small query.
+   */
+  async readBasket(p: Principal, tripId: string): Promise<Rendered> {
     const { value, version } = await this.#load(p, tripId)
-    const view = basketView(value, this.#clock.now())
-    return { view, etag: `W/"${version}.${view.trip_state_hash.slice(0, 16)}"` }
+    const now = this.#clock.now()
+    const etag = `W/"${version}.${tripStateHash(value, now).slice(0, 16)}"`
+    const key = `${tripId}/${etag}`
+    let rendered = this.#rendered.get(key)
+    if (!rendered) {
+      rendered = new Rendered(JSON.stringify(basketView(value, now)), etag)
+      this.#rendered.set(key, rendered)
+    }
+    return rendered
   }
 
   async addToBasket(p: Principal, tripId: string, body: unknown) {
@@ -446,7 +461,7 @@ export class Core {
       throw new ProblemError('unauthorized', 'The refresh token was already used; every token of this session is now revoked. Create the trip session again.')
     }
     if (Date.parse(r.record.expires_at) <= now.getTime()) throw new ProblemError('token_expired', 'The refresh token has expired.')
-    const trip = await this.#store.getTrip(r.record.trip_id)
+    const trip = await this.#read(r.record.trip_id)
     if (!trip || (trip.value.revoked_families ?? []).includes(r.record.family_id)) throw new ProblemError('unauthorized', 'The refresh token is not valid.')
     const session = this.#newSession(trip.value, r.record.family_id)
     await this.#store.insertRefreshToken(session.record)
@@ -504,7 +519,7 @@ export class Core {
   async #withFreshSession(response: { status: number; body: unknown }) {
     const body = response.body as Record<string, unknown> | null
     if (!body || typeof body !== 'object' || !('refresh_token' in body) || typeof body.trip_id !== 'string') return response
-    const trip = await this.#store.getTrip(body.trip_id)
+    const trip = await this.#read(body.trip_id)
     if (!trip) return response
     const session = this.#newSession(trip.value, this.#ids.uuid())
     await this.#store.insertRefreshToken(session.record)
@@ -540,8 +555,30 @@ export class Core {
   }
 
   /** Loads a trip the caller may see; another seller's trip does not exist for it (404, so ids leak nothing). */
+  /**
+   * A trip as stored now. Trips are kept in memory by version and the store is asked only whether the
+   * version moved (another instance wrote), so an unchanged trip costs no document to carry and parse.
+   * Kept records are frozen: every rule returns a new trip, and one that mutated a kept copy would fail loudly.
+   */
+  async #read(tripId: string): Promise<Versioned<TripRecord> | undefined> {
+    const kept = this.#trips.get(tripId)
+    const found = kept ? await this.#store.getTripIfChanged(tripId, kept.version) : await this.#store.getTrip(tripId)
+    if (!found) {
+      this.#trips.delete(tripId)
+      return undefined
+    }
+    if (!found.value) return kept
+    return this.#keep({ value: found.value, version: found.version })
+  }
+
+  #keep(t: Versioned<TripRecord>): Versioned<TripRecord> {
+    deepFreeze(t.value)
+    this.#trips.set(t.value.trip_id, t)
+    return t
+  }
+
   async #load(p: Principal, tripId: string): Promise<Versioned<TripRecord>> {
-    const t = await this.#store.getTrip(tripId)
+    const t = await this.#read(tripId)
     if (!t || t.value.seller_id !== p.seller.seller_id) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
     // Checked on the row just read, so a revocation on any instance holds for the next request everywhere.
     if (p.kind === 'access_token' && p.family !== null && t.value.revoked_families?.includes(p.family)) {
@@ -558,7 +595,7 @@ export class Core {
    */
   async #mutate(p: Principal | null, tripId: string, change: (t: TripRecord) => Change | Promise<Change>): Promise<TripRecord> {
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      const loaded = p ? await this.#load(p, tripId) : await this.#store.getTrip(tripId)
+      const loaded = p ? await this.#load(p, tripId) : await this.#read(tripId)
       if (!loaded) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
       const result = await change(loaded.value)
       const { trip, jobs = [], events = [], effects = {} } = 'trip' in result ? result : { trip: result }
@@ -567,9 +604,10 @@ export class Core {
       // The state hash is worked out once here, for every read until an item's validity window passes.
       const stored = withStateHash(trip, this.#clock.now())
       const written: TripEffects = { ...effects, ...(all.length ? { jobs: all } : {}) }
-      if ((await this.#store.updateTrip(stored, loaded.version, written)) !== null) {
+      const version = await this.#store.updateTrip(stored, loaded.version, written)
+      if (version !== null) {
         this.#stored(written)
-        return stored
+        return this.#keep({ value: stored, version }).value
       }
     }
     throw new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.')
@@ -653,7 +691,7 @@ export class Core {
     const now = this.#clock.now()
     if (job.kind === 'basket_check') {
       const { trip_id, check_id, started_at } = job.payload as { trip_id: string; check_id: string; started_at: string }
-      const trip = (await this.#store.getTrip(trip_id))?.value
+      const trip = (await this.#read(trip_id))?.value
       const items = trip ? validity.itemsOfCheck(trip, check_id) : []
       if (!trip || items.length === 0) return undefined
       const answer = await this.#supplier.recheck(supplierView(trip), items.map((item) => ({ item, offer_key: trip.offer_keys[item.product_id] })))
@@ -665,7 +703,7 @@ export class Core {
     }
     if (job.kind === 'fulfill_order') {
       const { trip_id, order_id } = job.payload as { trip_id: string; order_id: string }
-      const loaded = await this.#store.getTrip(trip_id)
+      const loaded = await this.#read(trip_id)
       const order = loaded?.value.orders[order_id]
       if (!loaded || !order || order.status === 'succeeded' || order.status === 'failed') return undefined
       const trip = await this.#mutate(null, trip_id, (t) => moveOrder(t, order_id, 'in_progress', this.#clock.now()))
@@ -716,6 +754,14 @@ export class Core {
 }
 
 export function createCore(deps: CoreDeps): Core { return new Core(deps) }
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
 
 function publicSubscription(s: SubscriptionRecord) {
   return { subscription_id: s.subscription_id, delivery_method: s.delivery_method, target: s.target, event_name: s.event_name, created_at: s.created_at }

@@ -153,7 +153,8 @@ export function buildTrip(req: TripCreateRequest, ctx: { sellerId: string; sandb
       ticket_id,
       benefits: [],
       price,
-      product_details: { journeys: ticketJourneys },
+      // The ticket's journeys are the trip's: read out when shown (basketAt), not stored twice.
+      product_details: {},
       validity: { status: 'valid', valid_from: iso, valid_to: addMinutes(now, ctx.holdWindow).toISOString() },
     }
     tickets.push({
@@ -228,9 +229,19 @@ export function effectiveStatus(item: BasketItem, now: Date): ValidityStatus {
   return s
 }
 
+/** The basket as the API shows it: effective validity, and a ticket's journeys in its details. */
 export function basketAt(trip: TripRecord, now: Date): Basket {
-  return Object.fromEntries(Object.entries(trip.basket).map(([id, item]) =>
-    [id, { ...item, validity: { ...item.validity, status: effectiveStatus(item, now) } }]))
+  const out: Basket = {}
+  for (const [id, item] of Object.entries(trip.basket)) {
+    const validity = { ...item.validity, status: effectiveStatus(item, now) }
+    out[id] = item.product_type === 'ticket' ? { ...item, product_details: { ...item.product_details, journeys: ticketJourneys(trip, item.ticket_id) }, validity } : { ...item, validity }
+  }
+  return out
+}
+
+function ticketJourneys(trip: TripRecord, ticketId: string): Journey[] {
+  const ids = trip.tickets.find((t) => t.ticket_id === ticketId)?.journey_ids ?? []
+  return trip.journeys.filter((j) => ids.includes(j.journey_id))
 }
 
 /**

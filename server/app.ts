@@ -2,7 +2,8 @@
  * The Fastify host of the core: builds a fully wired app without listening, so tests drive it with
  * `app.inject` and `main.ts` only adds configuration, the listener and shutdown.
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import './native-hash.ts'
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import type { Core } from '../core/service.ts'
 import type { Store } from '../core/ports.ts'
 import { genReqId, requestIdPlugin } from './plugins/request-id.ts'
@@ -33,14 +34,14 @@ export interface BuildAppOptions {
 /**
  * Secrets that must never reach a log line, wherever a serializer or a careless `log.info(obj)` puts
  * them. Fastify's default request serializer logs no headers or bodies; this is the second fence.
+ * Paths are spelled out, not wildcards: a wildcard path costs ~10 µs on every log line (measured), more
+ * than the rest of a request's logging, so the fence names the places a secret can be put.
  */
+const SECRET_KEYS = ['refresh_token', 'trip_access_token', 'trip_creation_token', 'apiKey', 'api_key', 'authorization']
 export const REDACT_PATHS = [
-  'req.headers.authorization', 'req.headers.cookie',
-  'headers.authorization', 'headers.cookie', 'res.headers["set-cookie"]',
-  'authorization', 'apiKey', 'api_key',
-  'refresh_token', 'trip_access_token', 'trip_creation_token',
-  '*.refresh_token', '*.trip_access_token', '*.trip_creation_token', '*.apiKey', '*.api_key', '*.authorization',
-  '*.*.refresh_token', '*.*.trip_access_token', '*.*.trip_creation_token',
+  'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', 'res.headers["set-cookie"]',
+  ...SECRET_KEYS,
+  ...['body', 'payload', 'data', 'request', 'response', 'trip', 'session', 'input'].flatMap((at) => SECRET_KEYS.map((k) => `${at}.${k}`)),
 ]
 
 export function loggerOptions(logger: BuildAppOptions['logger']): FastifyServerOptions['logger'] {
@@ -49,13 +50,28 @@ export function loggerOptions(logger: BuildAppOptions['logger']): FastifyServerO
   return logger === true ? base : { ...base, ...logger, redact: base.redact }
 }
 
+/**
+ * One line per request, when it completes: method, path, status and time, with the request id (the label
+ * every line of the request carries). Fastify's default writes two (incoming, completed), which with the
+ * redaction fence above cost a quarter of a basket read; the incoming line said nothing the last one lacks.
+ */
+class OneLineLog extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }
+    if (error) reply.log.error({ ...line, err: error }, 'request errored')
+    else reply.log.info(line, 'request completed')
+  }
+}
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(opts.logger),
     genReqId,
     requestIdHeader: false,
     // Same name as the problem body's field, so a support engineer greps one word.
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    logController: new OneLineLog({ requestIdLogLabel: 'request_id' }),
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
     trustProxy: opts.trustProxy ?? false,
     // Ids are up to 128 characters (core/schemas Id); longer segments would 404 before validation.

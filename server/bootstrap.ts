@@ -1,4 +1,5 @@
 /** Start-up pieces shared by the server (`main.ts`) and the seller CLI: same database, same core wiring. */
+import './native-hash.ts'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'

@@ -130,8 +130,8 @@ export const operations: Operation[] = [
     description: 'The response carries an ETag; send it back in If-None-Match to get 304 Not Modified while nothing changed (polling while items are `checking`).',
     params: TripParams, responses: { 200: BasketView, 304: Type.Null() },
     handler: async (core, i) => {
-      const { view, etag } = await core.readBasket(i.principal!, i.params.trip_id!)
-      return { status: 200, body: view, etag }
+      const rendered = await core.readBasket(i.principal!, i.params.trip_id!)
+      return { status: 200, body: rendered, etag: rendered.etag }
     },
   },
   {

@@ -172,10 +172,16 @@ export class MemoryStore implements Store {
     return t && copy(t)
   }
 
+  async getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined> {
+    const t = this.trips.get(tripId)
+    if (!t) return undefined
+    return t.version === knownVersion ? { version: t.version } : copy(t)
+  }
+
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
     const current = this.trips.get(trip.trip_id)
-    if (!current || current.version !== expectedVersion) return null
-    this.requireSeller(trip.seller_id)
+    // As the SQL stores: the version and the seller must match (a trip never changes seller).
+    if (!current || current.version !== expectedVersion || current.value.seller_id !== trip.seller_id) return null
     const apply = this.checkEffects(trip.trip_id, effects, false)
     const version = expectedVersion + 1
     this.trips.set(trip.trip_id, { value: copy(trip), version })

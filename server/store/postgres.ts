@@ -227,25 +227,30 @@ export class PostgresStore implements Store {
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
     await this.run('insertTrip', `WITH t AS (
-        INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open) VALUES ($1, $2, 1, $3, $4, $5, $6)
+        INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES ($1, $2, 1, $3, $4, $5, $6, $7)
         RETURNING trip_id),
-      ${effectsCtes(7)}
+      ${effectsCtes(8)}
       SELECT 1`,
-    [trip.trip_id, trip.seller_id, trip.updated_at, tripDoc(trip), trip.search_id, !isFulfilled(trip), ...effectParams(effects)])
+    [trip.trip_id, trip.seller_id, trip.updated_at, tripDoc(trip), trip.search_id, !isFulfilled(trip), trip.created_at, ...effectParams(effects)])
   }
 
   async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
     const { rows: [r] } = await this.run('getTrip', 'SELECT doc, version, search_id FROM trips WHERE trip_id = $1', [tripId])
+    return r && { value: { ...(r.doc as TripRecord), search_id: r.search_id as string | null }, version: r.version as number }
+  }
+
+  async getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined> {
+    const { rows: [r] } = await this.run('getTripIfChanged',
+      'SELECT version, search_id, CASE WHEN version = $2 THEN NULL ELSE doc END AS doc FROM trips WHERE trip_id = $1', [tripId, knownVersion])
     if (!r) return undefined
-    const value = r.doc as TripRecord
-    value.search_id = r.search_id as string | null
-    return { value, version: r.version as number }
+    return r.doc === null ? { version: r.version as number } : { value: { ...(r.doc as TripRecord), search_id: r.search_id as string | null }, version: r.version as number }
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
+    // A trip's seller never changes, so seller_id is only matched, not written.
     const values = [tripDoc(trip), trip.seller_id, trip.updated_at, trip.search_id, !isFulfilled(trip), trip.trip_id, expectedVersion]
-    const set = `UPDATE trips SET doc = $1, seller_id = $2, updated_at = $3, search_id = $4, open = $5, version = version + 1
-        WHERE trip_id = $6 AND version = $7`
+    const set = `UPDATE trips SET doc = $1, updated_at = $3, search_id = $4, open = $5, version = version + 1
+        WHERE trip_id = $6 AND version = $7 AND seller_id = $2`
     // The common change (a basket edit) brings nothing along: one conditional UPDATE, no transaction.
     const { rows: [r] } = hasEffects(effects)
       ? await this.run('updateTripWith', `WITH t AS (${set} RETURNING trip_id, version), ${effectsCtes(8)} SELECT version FROM t`,

@@ -55,6 +55,7 @@ const toSearch = (r: Row): SearchRecord => ({
   created_at: r.created_at as string,
   offers: parse<SearchRecord['offers']>(r.offers),
 })
+const toTrip = (r: Row): TripRecord => ({ ...parse<TripRecord>(r.doc), search_id: r.search_id as string | null })
 /** The trip's document: everything but what has a column of its own (search_id). */
 const tripDoc = ({ search_id: _s, ...doc }: TripRecord): string => json(doc)
 /** A seat map's use is recorded at most this often, so a flight's row is not rewritten by every trip on it. */
@@ -169,25 +170,30 @@ export class SqliteStore implements Store {
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
     this.write(effects, () => {
-      this.q('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open) VALUES (?, ?, 1, ?, ?, ?, ?)')
-        .run(trip.trip_id, trip.seller_id, iso(trip.updated_at), tripDoc(trip), trip.search_id, isFulfilled(trip) ? 0 : 1)
+      this.q('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES (?, ?, 1, ?, ?, ?, ?, ?)')
+        .run(trip.trip_id, trip.seller_id, iso(trip.updated_at), tripDoc(trip), trip.search_id, isFulfilled(trip) ? 0 : 1, iso(trip.created_at))
       this.storeEffects(effects)
     })
   }
 
   async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
     const r = this.q('SELECT doc, version, search_id FROM trips WHERE trip_id = ?').get(tripId) as Row | undefined
+    return r && { value: toTrip(r), version: r.version as number }
+  }
+
+  async getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined> {
+    const r = this.q('SELECT version, search_id, CASE WHEN version = ? THEN NULL ELSE doc END AS doc FROM trips WHERE trip_id = ?')
+      .get(knownVersion, tripId) as Row | undefined
     if (!r) return undefined
-    const value = parse<TripRecord>(r.doc)
-    value.search_id = r.search_id as string | null
-    return { value, version: r.version as number }
+    return r.doc === null ? { version: r.version as number } : { value: toTrip(r), version: r.version as number }
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
     return this.write(effects, () => {
-      const r = this.q(`UPDATE trips SET doc = ?, seller_id = ?, updated_at = ?, search_id = ?, open = ?, version = version + 1
-        WHERE trip_id = ? AND version = ?`)
-        .run(tripDoc(trip), trip.seller_id, iso(trip.updated_at), trip.search_id, isFulfilled(trip) ? 0 : 1, trip.trip_id, expectedVersion)
+      // A trip's seller never changes, so seller_id is not written (its foreign key is not checked again).
+      const r = this.q(`UPDATE trips SET doc = ?, updated_at = ?, search_id = ?, open = ?, version = version + 1
+        WHERE trip_id = ? AND version = ? AND seller_id = ?`)
+        .run(tripDoc(trip), iso(trip.updated_at), trip.search_id, isFulfilled(trip) ? 0 : 1, trip.trip_id, expectedVersion, trip.seller_id)
       if (r.changes === 0) return null
       this.storeEffects(effects)
       return expectedVersion + 1

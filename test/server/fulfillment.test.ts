@@ -260,13 +260,16 @@ describe('fulfill: two concurrent requests fulfill once', () => {
         let release!: () => void
         const bothLoaded = new Promise<void>((resolve) => { release = resolve })
         const getTrip = t.store.getTrip.bind(t.store)
+        const getTripIfChanged = t.store.getTripIfChanged.bind(t.store)
         const updateTrip = t.store.updateTrip.bind(t.store)
-        t.store.getTrip = async (id) => {
-          const loaded = await getTrip(id)
+        const meet = async <T>(loaded: T) => {
           if (++arrived === 2) release()
           if (arrived <= 2) await bothLoaded
           return loaded
         }
+        // The core reads a trip it keeps in memory with getTripIfChanged, and one it does not with getTrip.
+        t.store.getTrip = async (id) => meet(await getTrip(id))
+        t.store.getTripIfChanged = async (id, known) => meet(await getTripIfChanged(id, known))
         t.store.updateTrip = async (...args) => {
           const v = await updateTrip(...args)
           if (v === null) conflicts++
@@ -274,6 +277,7 @@ describe('fulfill: two concurrent requests fulfill once', () => {
         }
         const answers = await Promise.all([fulfill(t, trip, payload), fulfill(t, trip, payload)])
         t.store.getTrip = getTrip
+        t.store.getTripIfChanged = getTripIfChanged
         t.store.updateTrip = updateTrip
         assert.equal(conflicts, 1, 'both requests read one version; the second write lost and was re-run on the fulfilled trip')
         const codes = answers.map((r) => r.statusCode).sort()

@@ -34,9 +34,13 @@ test('a full session logs request ids but never a secret', async () => {
       const tail = secret.slice(-16)
       assert.ok(!all.includes(tail), `the end of a secret leaked into the logs: …${tail}`)
     }
-    const lines = t.logs.map((l) => JSON.parse(l) as { request_id?: string; msg?: string })
-    const requestLines = lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed')
-    assert.ok(requestLines.length > 0)
+    const lines = t.logs.map((l) => JSON.parse(l) as { request_id?: string; msg?: string; method?: string; url?: string; status?: number; ms?: number })
+    const requestLines = lines.filter((l) => l.msg === 'request completed')
+    // One line per request (9 above), with what a support engineer looks for.
+    assert.equal(requestLines.length, 9)
+    assert.equal(new Set(requestLines.map((l) => l.request_id)).size, 9)
+    assert.ok(requestLines.every((l) => l.method && l.url?.startsWith('/v2.2/') && typeof l.status === 'number' && typeof l.ms === 'number'), JSON.stringify(requestLines[0]))
+    assert.deepEqual(requestLines.map((l) => l.status), [200, 201, 200, 200, 200, 401, 401, 401, 400])
     assert.ok(requestLines.every((l) => typeof l.request_id === 'string' && l.request_id.length > 0), 'every request line carries request_id')
   } finally {
     await t.close()

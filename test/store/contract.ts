@@ -230,6 +230,17 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       assert.equal((await s.getTrip('t1'))?.value.language, 'de')
     })
 
+    it('getTripIfChanged answers the version alone while it is the one known, else the trip', async (s) => {
+      await withTrip(s)
+      assert.deepEqual(await s.getTripIfChanged('t1', 1), { version: 1 })
+      assert.deepEqual(await s.getTripIfChanged('t1', 7), { value: trip('t1'), version: 1 })
+      const changed = trip('t1', 's1', { language: 'fr', search_id: 'x9' })
+      await s.updateTrip(changed, 1)
+      assert.deepEqual(await s.getTripIfChanged('t1', 1), { value: changed, version: 2 })
+      assert.deepEqual(await s.getTripIfChanged('t1', 2), { version: 2 })
+      assert.equal(await s.getTripIfChanged('ghost', 1), undefined)
+    })
+
     it('a stale or unknown trip update changes nothing and returns null', async (s) => {
       await withTrip(s)
       assert.equal(await s.updateTrip(trip('t1', 's1', { language: 'fr' }), 1), 2)
