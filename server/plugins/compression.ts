@@ -30,7 +30,9 @@ declare module 'fastify' {
 }
 
 export const compressionPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(compress, { global: true, threshold: 1024, encodings: [...ENCODINGS] })
+  // Request bodies are never compressed here (a trip is a few KB): no decompression step on every route,
+  // and no zip bomb to defuse.
+  await app.register(compress, { global: true, globalDecompression: false, threshold: 1024, encodings: [...ENCODINGS] })
   const negotiator = new Negotiator({ supportedValues: [...ENCODINGS], cache: new LRUCache<string, string>({ max: 200 }) })
   const kept = new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length || 1 })
 

@@ -7,7 +7,7 @@
  * `Retry-After` on a 429). The limiter runs in `onRequest`, before authentication, so failed
  * credential guesses are counted too.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import rateLimit from '@fastify/rate-limit'
@@ -29,7 +29,7 @@ const EXEMPT = (url: string | undefined) =>
 
 export function rateLimitKey(req: FastifyRequest): string {
   const auth = req.headers.authorization
-  if (auth) return `cred:${createHash('sha256').update(auth).digest('base64url')}`
+  if (auth) return `cred:${hash('sha256', auth, 'base64url')}`
   return `ip:${req.ip}`
 }
 
