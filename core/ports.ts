@@ -185,6 +185,30 @@ export interface SubscriptionRecord {
   created_at: string
 }
 
+/** What the retention job may delete: rows older than these moments (api.md "Retention"). */
+export interface PurgeCutoffs {
+  /** Open (unfulfilled) trips created before this go, with their searches and refresh tokens. */
+  tripsBefore: Date
+  /** Searches created before this go, unless one is the current search of an open trip. */
+  searchesBefore: Date
+  /** Seat maps no search has stored since this go (searches live at most as long as their trip). */
+  seatMapsBefore: Date
+  /** Refresh tokens that expired before this go (used or not: past expiry a token proves nothing). */
+  tokensBefore: Date
+  idempotencyBefore: Date
+  /** Finished jobs (done or dead) created before this go; pending ones always stay. */
+  jobsBefore: Date
+}
+
+export interface PurgeCounts {
+  trips: number
+  searches: number
+  seat_maps: number
+  refresh_tokens: number
+  idempotency_keys: number
+  jobs: number
+}
+
 /**
  * Written in the same transaction as a trip insert or update, so a change and what comes with it never
  * part: the jobs it asks for, the search it ran (with seat maps not stored yet; a key already stored is
@@ -262,6 +286,13 @@ export interface Store {
   getJob(jobId: string): Promise<JobRecord | undefined>
   /** Jobs of some kinds in every status, oldest first (tests and operator views). */
   listJobs(kinds: string[]): Promise<JobRecord[]>
+
+  /**
+   * Deletes what retention allows (see PurgeCutoffs), in batches of at most `batch` rows per statement so no
+   * write lock is held for long, and reports how many of each went. A fulfilled trip whose current search
+   * goes is left with search_id null (and a new version, so every instance reads it again).
+   */
+  purge(cutoffs: PurgeCutoffs, batch?: number): Promise<PurgeCounts>
 
   addSubscription(sub: SubscriptionRecord): Promise<void>
   listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]>

@@ -21,6 +21,19 @@ export interface CoreConfig {
   maxAttempts: Record<JobKind, number>
   /** An Idempotency-Key reserved this long ago without an answer belonged to a process that died. */
   idempotencyStaleMs: number
+  /** How long rows are kept (api.md "Retention"); the retention job deletes what is older. */
+  retention: Retention
+}
+
+export interface Retention {
+  /** Searches, but the current search of an open trip (RETENTION_SEARCH_HOURS, at least 2). */
+  searchHours: number
+  /** Open (unfulfilled) trips, counted from their creation (RETENTION_TRIP_DAYS). Fulfilled trips are kept. */
+  tripDays: number
+  /** Idempotency records (RETENTION_IDEMPOTENCY_HOURS). */
+  idempotencyHours: number
+  /** Finished jobs (RETENTION_JOB_DAYS). */
+  jobDays: number
 }
 
 export type JobKind = 'basket_check' | 'fulfill_order' | 'webhook'
@@ -49,6 +62,7 @@ export const defaultConfig: CoreConfig = {
   backoffCapMs: 10 * 60_000,
   maxAttempts: { basket_check: 5, fulfill_order: 10, webhook: 12 },
   idempotencyStaleMs: 5 * 60_000,
+  retention: { searchHours: 24, tripDays: 30, idempotencyHours: 24, jobDays: 7 },
 }
 
 export interface CoreDeps {
@@ -68,7 +82,7 @@ export type Principal =
   | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string; family: string | null }
 
 import { LRUCache } from 'lru-cache'
-import type { JobRecord, RefreshTokenRecord, SearchRecord, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned } from './ports.ts'
+import type { JobRecord, PurgeCounts, RefreshTokenRecord, SearchRecord, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned } from './ports.ts'
 import type { OperationResult, AuthRule } from './api/operations.ts'
 import { ProblemError } from './errors.ts'
 import { validate } from './validate.ts'
@@ -640,6 +654,28 @@ export class Core {
       const event: WebhookEvent = { event_id: this.#ids.uuid(), event_name: e.event_name, created_at: now, trip_id: trip.trip_id, fulfillment_id: e.fulfillment_id, data: e.data }
       return subs.filter((s) => s.event_name === e.event_name)
         .map((s) => this.#job('webhook', { seller_id: s.seller_id, subscription_id: s.subscription_id, event }))
+    })
+  }
+
+  // ------------------------------------------------------------ retention
+
+  /**
+   * Deletes what the retention figures allow (the worker runs it periodically). Seat maps go once no search
+   * can still name them: a search lives at most as long as the longer of the two windows, and names a map
+   * its process stored within the hour before (see #searchEffects), so two hours of margin.
+   */
+  async purgeExpired(): Promise<PurgeCounts> {
+    const now = this.#clock.now().getTime()
+    const r = this.config.retention
+    const HOUR = 3600_000
+    const ago = (ms: number) => new Date(now - ms)
+    return this.#store.purge({
+      tripsBefore: ago(r.tripDays * 24 * HOUR),
+      searchesBefore: ago(r.searchHours * HOUR),
+      seatMapsBefore: ago(Math.max(r.tripDays * 24, r.searchHours) * HOUR + 2 * HOUR),
+      tokensBefore: ago(0),
+      idempotencyBefore: ago(r.idempotencyHours * HOUR),
+      jobsBefore: ago(r.jobDays * 24 * HOUR),
     })
   }
 

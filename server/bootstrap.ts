@@ -13,24 +13,25 @@ export const systemIds: Ids = { uuid: () => randomUUID(), secret: (bytes: number
 
 export function coreConfigFrom(config: ServerConfig): Partial<CoreConfig> {
   return {
+    retention: config.retention,
     ...(config.accessTokenTtl !== undefined ? { accessTokenTtl: config.accessTokenTtl } : {}),
     ...(config.refreshTokenTtl !== undefined ? { refreshTokenTtl: config.refreshTokenTtl } : {}),
   }
 }
 
 /** Opens the store named by DATABASE_URL, creating the directory of a SQLite file if needed. */
-export async function openDatabase(databaseUrl: string): Promise<Store> {
+export async function openDatabase(databaseUrl: string, poolSize?: number): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:') && !databaseUrl.startsWith('sqlite::memory:')) {
     mkdirSync(dirname(resolve(databaseUrl.slice('sqlite:'.length))), { recursive: true })
   }
-  const store = openStore(databaseUrl)
+  const store = openStore(databaseUrl, { poolSize })
   await store.migrate()
   return store
 }
 
 /** The production wiring of the core: wall clock, crypto-random ids, the sandbox airline. */
 export async function startCore(config: ServerConfig): Promise<{ store: Store; core: Core }> {
-  const store = await openDatabase(config.databaseUrl)
+  const store = await openDatabase(config.databaseUrl, config.databasePoolSize)
   const core = createCore({
     store, supplier: createSandboxSupplier(), clock: { now: () => new Date() }, ids: systemIds, config: coreConfigFrom(config),
   })

@@ -17,6 +17,11 @@
  *                              for calls without credentials) is the real one.
  *   WORKER                     on (default): run the job worker in the server process; off: run it apart
  *                              with `npm run worker` (as many as wanted, on the same DATABASE_URL)
+ *   RETENTION_SEARCH_HOURS     keep searches this long, but an open trip's current one (default 24, at least 2)
+ *   RETENTION_TRIP_DAYS        keep unfulfilled trips this long from their creation (default 30)
+ *   RETENTION_IDEMPOTENCY_HOURS  keep Idempotency-Key records this long (default 24)
+ *   RETENTION_JOB_DAYS         keep finished jobs this long (default 7)
+ *   DATABASE_POOL_SIZE         PostgreSQL connections per process (default 8)
  */
 
 export interface ServerConfig {
@@ -32,6 +37,9 @@ export interface ServerConfig {
   trustProxy: boolean | number | string[]
   /** Run the job worker inside `npm start` (WORKER=on, the default). */
   worker: boolean
+  retention: { searchHours: number; tripDays: number; idempotencyHours: number; jobDays: number }
+  /** PostgreSQL pool size, when set. */
+  databasePoolSize: number | undefined
 }
 
 export class ConfigError extends Error {
@@ -102,8 +110,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (workerValue !== 'on' && workerValue !== 'off') problems.push(`WORKER must be on or off, got ${JSON.stringify(workerValue)}`)
   const worker = workerValue !== 'off'
 
+  // A search names seat maps its process stored within the hour (core/service.ts), so searches must outlive that.
+  const retention = {
+    searchHours: integer('RETENTION_SEARCH_HOURS', 2, 24 * 365) ?? 24,
+    tripDays: integer('RETENTION_TRIP_DAYS', 1, 3650) ?? 30,
+    idempotencyHours: integer('RETENTION_IDEMPOTENCY_HOURS', 1, 24 * 365) ?? 24,
+    jobDays: integer('RETENTION_JOB_DAYS', 1, 3650) ?? 7,
+  }
+  const databasePoolSize = integer('DATABASE_POOL_SIZE', 1, 1000)
+
   if (problems.length) throw new ConfigError(problems)
-  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker }
+  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize }
 }
 
 /** For the entry points (npm start, npm run worker): a configuration problem is a message and exit code 2, not a stack trace. */

@@ -23,6 +23,8 @@ export interface WorkerOptions {
    * (default 1000 ms); a failure of the job runner itself (the database unreachable) waits this long.
    */
   idleMs?: number
+  /** How often to run the retention job (default 10 minutes; 0 turns it off). The first run is at start. */
+  retentionEveryMs?: number
 }
 
 export interface Worker {
@@ -60,14 +62,32 @@ export function startWorker(opts: WorkerOptions): Worker {
     }
   })()
 
-  log.info({ poll_ms: pollMs, idle_ms: idleMs }, 'job worker started')
+  // Retention beside the jobs: several workers may purge at once; each batch skips rows another is deleting.
+  const retentionEveryMs = opts.retentionEveryMs ?? 10 * 60_000
+  let purging: Promise<void> | null = null
+  const purge = () => {
+    purging ??= core.purgeExpired().then(
+      (counts) => {
+        const total = Object.values(counts).reduce((a, b) => a + b, 0)
+        if (total > 0) log.info({ ...counts }, 'retention: expired rows deleted')
+      },
+      (err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'retention run failed; it runs again later'),
+    ).finally(() => { purging = null })
+  }
+  const retention = retentionEveryMs > 0 ? setInterval(purge, retentionEveryMs) : undefined
+  retention?.unref()
+  if (retention) purge()
+
+  log.info({ poll_ms: pollMs, idle_ms: idleMs, retention_every_ms: retentionEveryMs }, 'job worker started')
   let stopped: Promise<void> | null = null
   return {
     stop() {
       stopped ??= (async () => {
         stopping = true
+        clearInterval(retention)
         wake?.()
         await loop
+        await purging
         log.info({}, 'job worker stopped')
       })()
       return stopped

@@ -7,9 +7,10 @@
  * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
  */
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
+  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord,
   SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../ports.ts'
+import { isFulfilled } from '../fulfillment.ts'
 
 /** Everything the store holds, as plain JSON-compatible data (e.g. for localStorage). */
 export interface MemorySnapshot {
@@ -66,6 +67,8 @@ export class MemoryStore implements Store {
   private trips = new Map<string, Versioned<TripRecord>>()
   private searches = new Map<string, SearchRecord>()
   private seatMaps = new Map<string, SupplierSeatMap>()
+  /** When a search last named each seat map (refreshed at most hourly, as the SQL stores do). */
+  private seatMapUsed = new Map<string, string>()
   private refreshTokens = new Map<string, RefreshTokenRecord>()
   private idempotency = new Map<string, IdempotencyRecord>()
   private jobs = new Map<string, JobRecord>()
@@ -103,6 +106,8 @@ export class MemoryStore implements Store {
     this.trips = new Map(s.trips.map((x) => [x.value.trip_id, x.value.search_id && !current.has(x.value.search_id) ? { ...x, value: { ...x.value, search_id: null } } : x]))
     this.searches = new Map(searches.map((x) => [x.search_id, x]))
     this.seatMaps = new Map((s.seatMaps ?? []).map((x) => [x.key, x]))
+    // A restored map counts as used now: the snapshot does not carry uses.
+    this.seatMapUsed = new Map([...this.seatMaps.keys()].map((k) => [k, new Date().toISOString()]))
     this.refreshTokens = new Map(s.refreshTokens.map((x) => [x.token_hash, x]))
     this.idempotency = new Map(s.idempotency.map((x) => [idemKey(x.scope, x.key), x]))
     this.jobs = new Map(s.jobs.map((x) => [x.job_id, x]))
@@ -305,6 +310,35 @@ export class MemoryStore implements Store {
       .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.job_id, b.job_id)))
   }
 
+  // ---------------------------------------------------------------- retention
+
+  async purge(c: PurgeCutoffs): Promise<PurgeCounts> {
+    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0 }
+    const before = (at: string, cutoff: Date) => Date.parse(at) < cutoff.getTime()
+    const gone = new Set<string>()
+    for (const [id, t] of this.trips) {
+      if (!isFulfilled(t.value) && before(t.value.created_at, c.tripsBefore)) { this.trips.delete(id); gone.add(id); n.trips++ }
+    }
+    for (const [id, s] of this.searches) {
+      const trip = this.trips.get(s.trip_id)
+      const current = trip !== undefined && trip.value.search_id === id && !isFulfilled(trip.value)
+      if (gone.has(s.trip_id) || (before(s.created_at, c.searchesBefore) && !current)) {
+        this.searches.delete(id)
+        n.searches++
+        if (trip && trip.value.search_id === id) this.trips.set(s.trip_id, { value: { ...trip.value, search_id: null }, version: trip.version + 1 })
+      }
+    }
+    for (const [key, used] of this.seatMapUsed) {
+      if (before(used, c.seatMapsBefore)) { this.seatMaps.delete(key); this.seatMapUsed.delete(key); n.seat_maps++ }
+    }
+    for (const [h, t] of this.refreshTokens) {
+      if (gone.has(t.trip_id) || before(t.expires_at, c.tokensBefore)) { this.refreshTokens.delete(h); n.refresh_tokens++ }
+    }
+    for (const [k, r] of this.idempotency) if (before(r.created_at, c.idempotencyBefore)) { this.idempotency.delete(k); n.idempotency_keys++ }
+    for (const [id, j] of this.jobs) if (j.status !== 'pending' && before(j.created_at, c.jobsBefore)) { this.jobs.delete(id); n.jobs++ }
+    return n
+  }
+
   // ---------------------------------------------------------------- webhook subscriptions
 
   async addSubscription(x: SubscriptionRecord): Promise<void> {
@@ -359,7 +393,12 @@ export class MemoryStore implements Store {
     return () => {
       for (const j of jobs) this.jobs.set(j.job_id, j)
       if (s) this.searches.set(s.search_id, search(s))
-      for (const m of seatMaps) if (!this.seatMaps.has(m.key)) this.seatMaps.set(m.key, copy(m))
+      const usedAt = iso(s?.created_at ?? new Date().toISOString())
+      for (const m of seatMaps) {
+        if (!this.seatMaps.has(m.key)) this.seatMaps.set(m.key, copy(m))
+        const last = this.seatMapUsed.get(m.key)
+        if (last === undefined || Date.parse(last) < Date.parse(usedAt) - 3600_000) this.seatMapUsed.set(m.key, usedAt)
+      }
       if (t) this.refreshTokens.set(t.token_hash, refreshToken(t))
     }
   }

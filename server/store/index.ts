@@ -10,9 +10,11 @@ import { MemoryStore } from '../../core/store/memory.ts'
 import { PostgresStore } from './postgres.ts'
 import { SqliteStore } from './sqlite.ts'
 
-export function openStore(databaseUrl: string): Store {
+export function openStore(databaseUrl: string, opts: { poolSize?: number } = {}): Store {
   if (databaseUrl === 'memory:') return new MemoryStore()
-  if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) return new PostgresStore(databaseUrl)
+  if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
+    return new PostgresStore({ connectionString: databaseUrl, ...(opts.poolSize ? { max: opts.poolSize } : {}) })
+  }
   if (databaseUrl.startsWith('sqlite:')) {
     const path = databaseUrl.slice('sqlite:'.length)
     if (path === ':memory:') return new SqliteStore(path)

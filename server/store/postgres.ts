@@ -9,7 +9,7 @@
  */
 import pg from 'pg'
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
+  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord,
   SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { isFulfilled } from '../../core/fulfillment.ts'
@@ -387,6 +387,48 @@ export class PostgresStore implements Store {
     const { rows } = await this.run('listJobs', 'SELECT * FROM jobs WHERE kind = ANY($1::text[]) ORDER BY created_at, job_id',
       [kinds])
     return rows.map(toJob)
+  }
+
+  // ---------------------------------------------------------------- retention
+
+  async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
+    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0 }
+    // Each batch is one statement (data-modifying CTEs), so no transaction stays open between round trips,
+    // and instances purging at once skip each other's rows (SKIP LOCKED) instead of waiting.
+    const batches = async (step: () => Promise<number>) => { for (let done = batch; done === batch;) done = await step() }
+    await batches(async () => {
+      const { rows: [r] } = await this.run('purgeTrips', `WITH t AS (
+          SELECT trip_id FROM trips WHERE created_at < $1 AND open LIMIT $2 FOR UPDATE SKIP LOCKED),
+        s AS (DELETE FROM searches WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1),
+        r AS (DELETE FROM refresh_tokens WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1),
+        d AS (DELETE FROM trips WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1)
+        SELECT (SELECT count(*) FROM t) AS picked, (SELECT count(*) FROM s) AS searches,
+          (SELECT count(*) FROM r) AS tokens, (SELECT count(*) FROM d) AS trips`, [c.tripsBefore, batch])
+      n.searches += Number(r!.searches)
+      n.refresh_tokens += Number(r!.tokens)
+      n.trips += Number(r!.trips)
+      return Number(r!.picked)
+    })
+    await batches(async () => {
+      const { rows: [r] } = await this.run('purgeSearches', `WITH s AS (
+          SELECT s.search_id, s.trip_id, t.search_id = s.search_id AS current FROM searches s JOIN trips t ON t.trip_id = s.trip_id
+          WHERE s.created_at < $1 AND NOT (t.open AND t.search_id IS NOT DISTINCT FROM s.search_id) LIMIT $2 FOR UPDATE OF s SKIP LOCKED),
+        d AS (DELETE FROM searches WHERE search_id IN (SELECT search_id FROM s) RETURNING 1),
+        u AS (UPDATE trips SET search_id = NULL, version = version + 1 WHERE trip_id IN (SELECT trip_id FROM s WHERE current) RETURNING 1)
+        SELECT (SELECT count(*) FROM s) AS picked, (SELECT count(*) FROM d) AS deleted`, [c.searchesBefore, batch])
+      n.searches += Number(r!.deleted)
+      return Number(r!.picked)
+    })
+    const del = (name: string, table: string, key: string, where: string, at: Date, count: keyof PurgeCounts) => batches(async () => {
+      const r = await this.run(name, `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT $2 FOR UPDATE SKIP LOCKED)`, [at, batch])
+      n[count] += r.rowCount ?? 0
+      return r.rowCount ?? 0
+    })
+    await del('purgeSeatMaps', 'seat_maps', 'key', 'used_at < $1', c.seatMapsBefore, 'seat_maps')
+    await del('purgeTokens', 'refresh_tokens', 'token_hash', 'expires_at < $1', c.tokensBefore, 'refresh_tokens')
+    await del('purgeIdempotency', 'idempotency_keys', 'scope, key', 'created_at < $1', c.idempotencyBefore, 'idempotency_keys')
+    await del('purgeJobs', 'jobs', 'job_id', `created_at < $1 AND status <> 'pending'`, c.jobsBefore, 'jobs')
+    return n
   }
 
   // ---------------------------------------------------------------- webhook subscriptions

@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord,
+  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord,
   SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { isFulfilled } from '../../core/fulfillment.ts'
@@ -315,6 +315,43 @@ export class SqliteStore implements Store {
   async listJobs(kinds: string[]): Promise<JobRecord[]> {
     return (this.q(`SELECT * FROM jobs WHERE kind IN (SELECT value FROM json_each(?)) ORDER BY created_at, job_id`)
       .all(json(kinds)) as Row[]).map(toJob)
+  }
+
+  // ---------------------------------------------------------------- retention
+
+  async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
+    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0 }
+    const t = (d: Date) => d.toISOString()
+    // Each batch is its own short transaction, so the API's writes interleave with a long purge.
+    const batches = (step: () => number) => { for (let done = batch; done === batch;) done = this.db.transaction(step).immediate() }
+    batches(() => {
+      const ids = this.q(`SELECT trip_id FROM trips WHERE created_at < ? AND open = 1 LIMIT ?`).pluck().all(t(c.tripsBefore), batch) as string[]
+      if (ids.length === 0) return 0
+      const list = json(ids)
+      n.searches += this.q('DELETE FROM searches WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
+      n.refresh_tokens += this.q('DELETE FROM refresh_tokens WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
+      n.trips += this.q('DELETE FROM trips WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
+      return ids.length
+    })
+    batches(() => {
+      const rows = this.q(`SELECT s.search_id, s.trip_id, t.search_id = s.search_id AS current FROM searches s JOIN trips t ON t.trip_id = s.trip_id
+        WHERE s.created_at < ? AND NOT (t.open = 1 AND t.search_id IS s.search_id) LIMIT ?`).all(t(c.searchesBefore), batch) as Row[]
+      if (rows.length === 0) return 0
+      n.searches += this.q('DELETE FROM searches WHERE search_id IN (SELECT value FROM json_each(?))').run(json(rows.map((r) => r.search_id))).changes
+      const current = rows.filter((r) => r.current === 1).map((r) => r.trip_id)
+      if (current.length) this.q('UPDATE trips SET search_id = NULL, version = version + 1 WHERE trip_id IN (SELECT value FROM json_each(?))').run(json(current))
+      return rows.length
+    })
+    const del = (sql: string, ...args: unknown[]) => (key: keyof PurgeCounts) => batches(() => {
+      const changes = this.q(sql).run(...args, batch).changes
+      n[key] += changes
+      return changes
+    })
+    del('DELETE FROM seat_maps WHERE key IN (SELECT key FROM seat_maps WHERE used_at < ? LIMIT ?)', t(c.seatMapsBefore))('seat_maps')
+    del('DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)', t(c.tokensBefore))('refresh_tokens')
+    del('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)', t(c.idempotencyBefore))('idempotency_keys')
+    del(`DELETE FROM jobs WHERE rowid IN (SELECT rowid FROM jobs WHERE created_at < ? AND status <> 'pending' LIMIT ?)`, t(c.jobsBefore))('jobs')
+    return n
   }
 
   // ---------------------------------------------------------------- webhook subscriptions
