@@ -108,6 +108,10 @@ export const scenarios: Record<string, Scenario> = {
       headers: browser, json: [line(checkedBag(search, 'p2'), 'p2'), line(seat(search, 'p2'), 'p2')],
     }, 200)
     await readBasket(r, trip, 'the backend reads the basket')
+    const polled = await r.send('the widget polls the basket', 'GET', `/v2.2/trip/${trip.trip_id}/basket`, { headers: browser }, 200)
+    await r.send('an unchanged basket is not sent again', 'GET', `/v2.2/trip/${trip.trip_id}/basket`, { headers: { ...browser, 'if-none-match': polled.headers.etag! } }, 304)
+    const offers = await r.send('the widget reads bags only', 'GET', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}?product_types=bag`, { headers: browser }, 200)
+    await r.send('an unchanged search is not sent again', 'GET', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}?product_types=bag`, { headers: { ...browser, 'if-none-match': offers.headers.etag! } }, 304)
 
     await r.send('PATCH the passengers', 'PATCH', `/v2.2/trip/${trip.trip_id}`, {
       headers: key,

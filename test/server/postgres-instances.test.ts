@@ -1,0 +1,68 @@
+/**
+ * Two instances of the server on one PostgreSQL, as a scaled-out deployment runs: each keeps verified
+ * tokens and trips in memory, and still sees every write of the other before answering its next request
+ * (a basket change, a revoked session). Runs when the test runner has PostgreSQL (DATABASE_URL_PG).
+ */
+import { describe, test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import pg from 'pg'
+import { PostgresStore } from '../../server/store/postgres.ts'
+import { build, createTrip, bearer, body, assertProblem, type Built } from '../helpers/build.ts'
+import { changeBasket, checkedBag, readSearch } from '../helpers/flows.ts'
+
+const url = process.env.DATABASE_URL_PG
+
+if (!url) {
+  test('two instances on one PostgreSQL', { skip: 'DATABASE_URL_PG not set' }, () => {})
+} else {
+  describe('two instances on one PostgreSQL', () => {
+    const schema = `svc_instances_${process.pid}_${Date.now().toString(36)}`
+    const admin = new pg.Pool({ connectionString: url, max: 1 })
+    const open = () => new PostgresStore({ connectionString: url, options: `-c search_path=${schema}` })
+    let a: Built
+    let b: Built
+    before(async () => {
+      await admin.query(`CREATE SCHEMA ${schema}`)
+      const first = open()
+      await first.migrate()
+      a = await build({ store: first })
+      b = await build({ store: open() })
+    })
+    after(async () => {
+      await a?.close(); await b?.close()
+      await a?.store.close(); await b?.store.close()
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+      await admin.end()
+    })
+
+    test('a basket changed on one instance reads changed on the other at once', async () => {
+      const trip = await createTrip(a)
+      const token = bearer(trip.trip_access_token)
+      const read = async (t: Built) => body((await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: token } })))
+      const before = await read(b) // b now keeps the trip and the token
+      const bag = checkedBag(await readSearch(a, trip, token))
+      await changeBasket(a, trip, 'PATCH', [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }], token)
+      const after = await read(b)
+      assert.notEqual(after.trip_state_hash, before.trip_state_hash)
+      assert.equal(Object.keys(after.basket).length, Object.keys(before.basket).length + 1)
+      assert.deepEqual(after, await read(a))
+    })
+
+    test('a session revoked on one instance is refused by the other on its next request', async () => {
+      const trip = await createTrip(a)
+      const read = (t: Built, token: string) => t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: bearer(token) } })
+      const rotated = body(await b.app.inject({ method: 'POST', url: '/v2.2/refresh_token', payload: { refresh_token: trip.refresh_token } }))
+      for (const token of [trip.trip_access_token, rotated.trip_access_token]) {
+        assert.equal((await read(b, token)).statusCode, 200) // verified and kept on b
+        assert.equal((await read(a, token)).statusCode, 200)
+      }
+      // The first refresh token, presented again on a: reuse, the family is revoked.
+      assertProblem(await a.app.inject({ method: 'POST', url: '/v2.2/refresh_token', payload: { refresh_token: trip.refresh_token } }), 401, 'unauthorized')
+      for (const token of [trip.trip_access_token, rotated.trip_access_token]) {
+        assertProblem(await read(b, token), 401, 'unauthorized')
+        assertProblem(await read(a, token), 401, 'unauthorized')
+      }
+      assertProblem(await b.app.inject({ method: 'POST', url: '/v2.2/refresh_token', payload: { refresh_token: rotated.refresh_token } }), 401, 'unauthorized')
+    })
+  })
+}
