@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL Store (pg Pool): for many stateless instances sharing one database. Timestamps are
- * timestamptz, documents jsonb; workers claim jobs with FOR UPDATE SKIP LOCKED so each runs once.
+ * timestamptz; documents read and written whole are json (text), the others jsonb; workers claim jobs with
+ * FOR UPDATE SKIP LOCKED so each runs once.
  *
  * Every statement is prepared once per connection (named), and every operation is one round trip where one
  * statement can do it: a trip change is one conditional UPDATE (atomic without BEGIN/COMMIT, and no
@@ -94,9 +95,9 @@ const hasEffects = (e: TripEffects = {}) => !!(e.search || e.seatMaps?.length ||
 const effectsCtes = (e: number) => `
   s AS (INSERT INTO searches (search_id, trip_id, status, created_at, offers)
     SELECT x.search_id, x.trip_id, x.status, x.created_at, x.offers
-    FROM t, json_to_recordset($${e}::json) AS x(search_id text, trip_id text, status text, created_at timestamptz, offers jsonb)),
+    FROM t, json_to_recordset($${e}::json) AS x(search_id text, trip_id text, status text, created_at timestamptz, offers json)),
   m AS (INSERT INTO seat_maps (key, doc, used_at)
-    SELECT x.key, x.doc, x.used_at FROM t, json_to_recordset($${e + 1}::json) AS x(key text, doc jsonb, used_at timestamptz)
+    SELECT x.key, x.doc, x.used_at FROM t, json_to_recordset($${e + 1}::json) AS x(key text, doc json, used_at timestamptz)
     ON CONFLICT (key) DO UPDATE SET used_at = excluded.used_at WHERE seat_maps.used_at < excluded.used_at - interval '1 hour'),
   r AS (INSERT INTO refresh_tokens (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at)
     SELECT x.token_hash, x.family_id, x.trip_id, x.seller_id, x.expires_at, x.used_at, x.revoked_at
