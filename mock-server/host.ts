@@ -207,6 +207,7 @@ export function createHost({ core, changed }: HostOptions): Host {
     const headers: Record<string, string> = { 'x-request-id': requestId, ...result.headers }
     if (result.etag) {
       headers.etag = result.etag
+      headers['cache-control'] = 'private, no-cache'
       if (matchesEtag(request.headers.get('if-none-match'), result.etag)) return new Response(null, { status: 304, headers })
     }
     if (result.status === 204) return new Response(null, { status: 204, headers })

@@ -108,7 +108,8 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
           : await run()
         if (result.headers) reply.headers(result.headers)
         if (result.etag) {
-          reply.header('etag', result.etag)
+          // A browser keeps the body and revalidates it with If-None-Match by itself (private: it is one trip's).
+          reply.header('etag', result.etag).header('cache-control', 'private, no-cache')
           if (matchesEtag(req.headers['if-none-match'], result.etag)) return reply.code(304).send()
         }
         if (result.body instanceof Rendered) return reply.sendRendered(result.status, result.body)

@@ -21,6 +21,7 @@ describe('ETags and 304', () => {
     const first = await get(url)
     const etag = first.headers.etag as string
     assert.match(etag, /^W\/"\d+\.[0-9a-f]{16}"$/)
+    assert.equal(first.headers['cache-control'], 'private, no-cache', 'a browser keeps it and revalidates')
     const again = await get(url, { 'if-none-match': etag })
     assert.equal(again.statusCode, 304)
     assert.equal(again.body, '')
