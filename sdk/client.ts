@@ -3,7 +3,7 @@
  * or the seller's `getAccessToken`), and API problems turned into `SvcError`s.
  */
 import type { BasketChangeRequest } from '../core/schemas/basket.ts'
-import type { SearchSelection } from '../core/schemas/trip.ts'
+import type { ProductTypeName, SearchSelection } from '../core/schemas/trip.ts'
 import type { Basket, Journey, Search, TripView } from './types.ts'
 import { SvcError } from './errors.ts'
 
@@ -58,7 +58,11 @@ export class ApiClient {
   getTrip() { return this.#call<TripView>('GET', '') }
   getBasket() { return this.#call<BasketView>('GET', '/basket') }
   startSearch(selection: SearchSelection) { return this.#call<{ search_id: string; status: string }>('POST', '/search', selection) }
-  getSearch(searchId: string) { return this.#call<Search>('GET', `/search/${encodeURIComponent(searchId)}`) }
+  /** The search's offers; only those of `types` (seat maps only with `seat`) when given. */
+  getSearch(searchId: string, types?: readonly ProductTypeName[]) {
+    const only = types ? `?product_types=${types.join()}` : ''
+    return this.#call<Search>('GET', `/search/${encodeURIComponent(searchId)}${only}`)
+  }
   addToBasket(lines: BasketChangeRequest) { return this.#call<BasketView>('PATCH', '/basket', lines) }
   replaceBasket(lines: BasketChangeRequest) { return this.#call<BasketView>('PUT', '/basket', lines) }
   removeItem(itemId: string) { return this.#call<BasketView>('DELETE', `/basket/${encodeURIComponent(itemId)}`) }

@@ -1,20 +1,38 @@
 /**
  * One trip's state in the page, shared by every widget instance (they differ only in what they show).
- * It loads the trip, basket and offers, applies the traveller's changes through the API, polls while items
- * are `checking`, notices items passing `valid_to`, and announces every basket change once.
+ * It loads the trip and basket, and the offers of each product type once a widget asks for them (a full
+ * search with its seat maps is some 450 KB; the bags alone are a few KB), applies the traveller's
+ * changes through the API, polls while items are `checking`, notices items passing `valid_to`, and
+ * announces every basket change once.
  */
 import type { Basket, BasketItem, CallbackBasketItem, Search, TripView } from './types.ts'
+import type { ProductTypeName } from '../core/schemas/trip.ts'
 import type { ApiClient, BasketView } from './client.ts'
 import { SvcError } from './errors.ts'
 
+export type { ProductTypeName }
+
 export type SessionStatus = 'loading' | 'ready' | 'error'
 
+/** Where the offers of one product type are: on their way, in `search`, or failed (`error`). */
+export interface OffersState {
+  status: SessionStatus
+  error: SvcError | null
+}
+
 export interface SessionState {
+  /** Trip and basket (offers are per product type, in `offers`). */
   status: SessionStatus
   error: SvcError | null
   trip: TripView | null
   basket: Basket
+  /**
+   * The offers loaded so far, in the API's shape: `results.products` holds the types `offers` says are
+   * ready, `results.seatmaps` is filled once `seat` is. Null until the first offers arrive.
+   */
   search: Search | null
+  /** Per product type asked for: its offers' load. A type never asked for has no entry. */
+  offers: Partial<Record<ProductTypeName, OffersState>>
   /** A change the traveller asked for is on its way to the API. */
   busy: boolean
 }
@@ -25,7 +43,10 @@ export interface SessionOptions {
   now?: () => number
 }
 
-const ALL_TYPES = { bag: { search: true }, seat: { search: true }, priority_boarding: { search: true }, automatic_check_in: { search: true }, fare_family_upsell: { search: true } }
+/** In the API's order, so the same set of types is always the same URL (one cache entry, one ETag). */
+const TYPES: readonly ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
+/** A search always runs for every type: only what is read of it is narrowed to what a widget shows. */
+const ALL_TYPES = Object.fromEntries(TYPES.map((t) => [t, { search: true }]))
 
 /** The API's validity with `status`, as the browser callbacks name it: `state`. */
 export function toCallbackBasket(basket: Basket): Record<string, CallbackBasketItem> {
@@ -40,12 +61,16 @@ const fingerprint = (b: Basket) => JSON.stringify(Object.values(b).map((i) => [i
 
 export class Session extends EventTarget {
   readonly client: ApiClient
-  #state: SessionState = { status: 'loading', error: null, trip: null, basket: {}, search: null, busy: false }
+  #state: SessionState = { status: 'loading', error: null, trip: null, basket: {}, search: null, offers: {}, busy: false }
   #pollMs: number
   #now: () => number
   #poll: ReturnType<typeof setTimeout> | null = null
   #expiry: ReturnType<typeof setTimeout> | null = null
   #loading: Promise<void> | null = null
+  /** The offers request each product type is waiting for; callers asking for the same type share it. */
+  #offersLoading = new Map<ProductTypeName, Promise<void>>()
+  /** The new search started after the trip's search answered 404, shared by every read that found it gone. */
+  #researching: Promise<string> | null = null
   #disposed = false
   /** Basket requests are numbered as they start; the basket shown is the answer to #shownSeq. */
   #seq = 0
@@ -63,15 +88,19 @@ export class Session extends EventTarget {
 
   get state(): SessionState { return this.#state }
 
-  /** Loads trip, basket and offers (searching when the trip has no search yet). Safe to call repeatedly. */
+  /**
+   * Loads trip and basket (starting a search, of every type, when the trip has none yet); the offers
+   * come with `loadOffers`. Safe to call repeatedly; after a failure it tries again.
+   */
   load(): Promise<void> {
     this.#loading ??= (async () => {
       try {
-        const trip = await this.client.getTrip()
-        const searchId = trip.search_id ?? (await this.client.startSearch(ALL_TYPES)).search_id
         const seq = ++this.#seq
-        const [basket, search] = await Promise.all([this.client.getBasket(), this.client.getSearch(searchId)])
-        this.#set({ status: 'ready', trip, search, error: null })
+        const [trip, basket] = await Promise.all([
+          this.client.getTrip().then(async (t) => (t.search_id ? t : { ...t, search_id: (await this.client.startSearch(ALL_TYPES)).search_id })),
+          this.client.getBasket(),
+        ])
+        this.#set({ status: 'ready', trip, error: null })
         this.#applyRead(basket, seq)
       } catch (e) {
         this.#loading = null
@@ -80,6 +109,22 @@ export class Session extends EventTarget {
       }
     })()
     return this.#loading
+  }
+
+  /**
+   * Loads the offers of `types` that are not loaded or loading yet, in one request (after `load()`, which
+   * it starts when needed), and merges them into `state.search`; resolves once every type asked for is
+   * there, and rejects when one could not load (its `offers` entry then says `error`, and a later call
+   * tries it again). Callers asking for a type already on its way share that request. A search gone from
+   * the API (404: retention purges searches after a day) is replaced by a new one, once.
+   */
+  loadOffers(types: readonly ProductTypeName[]): Promise<void> {
+    const missing = TYPES.filter((t) => types.includes(t) && this.#state.offers[t]?.status !== 'ready' && !this.#offersLoading.has(t))
+    if (missing.length > 0) {
+      const request = this.#fetchOffers(missing).finally(() => { for (const t of missing) this.#offersLoading.delete(t) })
+      for (const t of missing) this.#offersLoading.set(t, request)
+    }
+    return Promise.all([this.load(), ...types.map((t) => this.#offersLoading.get(t))]).then(() => {})
   }
 
   add(productId: string, passengerId: string, quantity = 1) {
@@ -107,6 +152,61 @@ export class Session extends EventTarget {
 
   itemsOf(predicate: (item: BasketItem) => boolean): BasketItem[] {
     return Object.values(this.#state.basket).filter(predicate)
+  }
+
+  async #fetchOffers(types: ProductTypeName[]): Promise<void> {
+    this.#setOffers(types, { status: 'loading', error: null })
+    try {
+      await this.load()
+      let search: Search | undefined
+      // Until the answer is of the trip's search: another read may have replaced a purged one meanwhile.
+      while (search?.search_id !== this.#state.trip!.search_id) {
+        const searchId = this.#state.trip!.search_id!
+        search = await this.client.getSearch(searchId, types).catch(async (e: unknown) => {
+          if ((e as SvcError).status !== 404) throw e
+          const fresh = await this.#searchAgain(searchId)
+          // What is shown came from the search that is gone: read it again, from the new one.
+          types = TYPES.filter((t) => types.includes(t) || this.#state.offers[t]?.status === 'ready')
+          // A new search that is gone as well is an error, not a loop.
+          return this.client.getSearch(fresh, types)
+        })
+      }
+      const old = this.#state.search
+      const same = old?.search_id === search.search_id
+      // Offers of the old search that this read did not renew (ready meanwhile) are read again.
+      const stale = same ? [] : TYPES.filter((t) => !types.includes(t) && this.#state.offers[t]?.status === 'ready')
+      this.#set({
+        search: {
+          ...search,
+          results: {
+            products: { ...(same ? old.results.products : {}), ...search.results.products },
+            seatmaps: same && !types.includes('seat') ? old.results.seatmaps : search.results.seatmaps,
+          },
+        },
+        offers: { ...this.#state.offers, ...Object.fromEntries(stale.map((t) => [t, undefined])) },
+      })
+      this.#setOffers(types, { status: 'ready', error: null })
+      if (stale.length > 0) this.loadOffers(stale).catch(() => {})
+    } catch (e) {
+      const error = asSvcError(e)
+      this.#setOffers(types, { status: 'error', error })
+      throw error
+    }
+  }
+
+  /** Starts a new search (of every type) for a purged one; every read that found it gone shares it. */
+  #searchAgain(stale: string): Promise<string> {
+    if (this.#state.trip!.search_id !== stale) return Promise.resolve(this.#state.trip!.search_id!)
+    return (this.#researching ??= this.client.startSearch(ALL_TYPES)
+      .then(({ search_id }) => {
+        this.#set({ trip: { ...this.#state.trip!, search_id } })
+        return search_id
+      })
+      .finally(() => { this.#researching = null }))
+  }
+
+  #setOffers(types: ProductTypeName[], o: OffersState) {
+    this.#set({ offers: { ...this.#state.offers, ...Object.fromEntries(types.map((t) => [t, o])) } })
   }
 
   async #change(call: () => Promise<BasketView>): Promise<void> {

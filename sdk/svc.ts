@@ -13,7 +13,7 @@ import { SvcError } from './errors.ts'
 import { ApiClient } from './client.ts'
 import { Session, asSvcError, toCallbackBasket } from './session.ts'
 import { canonicalLocale, checkInitOptions, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
-import { isOffered } from '../components/shared/format.ts'
+import { isOffered, PRODUCT_TYPE } from '../components/shared/format.ts'
 import { addLocale, bestTag, hasLocale, LOCALES, formatPrice as intlPrice } from '../components/i18n/index.ts'
 import type { SvcFailDetail, SvcLifecycleDetail } from '../components/events.ts'
 import { sandboxLoader, type SvcSandbox } from './sandbox.ts'
@@ -23,8 +23,8 @@ export interface SvcApi {
   /** The API version this SDK speaks; the script's path carries it too (`/javascript/v2.2/`). */
   readonly version: '2.2'
   /**
-   * Opens the trip: checks the options, loads trip, basket and offers, and starts calling your
-   * callbacks. Rejects with an `SvcError` (`invalid_options`, `unauthorized`, `not_found`, `network`, ...).
+   * Opens the trip: checks the options, loads trip and basket, and starts calling your callbacks
+   * (`showUpsell` loads the offers of the products it shows). Rejects with an `SvcError` (`invalid_options`, `unauthorized`, `not_found`, `network`, ...).
    * Calling it again replaces the trip: earlier widgets are removed and their session closed.
    */
   init(options: InitOptions): Promise<void>
@@ -195,15 +195,22 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     if (!current) await opening?.catch(() => {})
     const inst = current
     if (!inst) throw new SvcError('not_initialized', 'Call Svc.init before Svc.showUpsell.')
+    // Only the offers this widget shows (the bags alone are a few KB of a search's 450), asked for as
+    // soon as the trip names its search, beside the rest of init (the texts).
+    const offers = inst.session.loadOffers(o.products.map((p) => PRODUCT_TYPE[p]))
+    offers.catch(() => {})
     try {
       await inst.ready
     } catch (e) {
       throw new SvcError('not_initialized', `Svc.init failed, so there is nothing to show: ${asSvcError(e).message}`, { cause: e })
     }
-    if (current !== inst) throw new SvcError('not_initialized', 'Svc.init was called again while this widget waited for the earlier one.')
     const host = document.getElementById(o.container)
     if (!host) throw new SvcError('container_not_found', `No element with id "${o.container}" is in the page.`)
     if (o.unknownThemeKeys.length > 0) console.warn(`Svc.showUpsell: ignoring unknown theme keys ${o.unknownThemeKeys.join(', ')}.`)
+    // A failed load (network, say) rejects with its SvcError; a later showUpsell asks again.
+    await offers
+    // Checked once both are in: a later init may have replaced this trip while either loaded.
+    if (current !== inst) throw new SvcError('not_initialized', 'Svc.init was called again while this widget waited for the earlier one.')
 
     // The widget's own rule for "on sale" (allowances alone are not an offer), so the products awaited
     // below are exactly the ones it shows and reports as loaded.

@@ -1,7 +1,8 @@
 /**
  * The service as `npm start` runs it (info-level request logging, rate limiting, the sandbox airline), on
  * DATABASE_URL, in a process of its own so the load generator never shares its event loop. It creates a
- * sandbox seller and reports the URL and API key to the parent over IPC.
+ * sandbox seller (whose pages may call from BENCH_ORIGINS) and reports the URL and API key to the parent
+ * over IPC. BENCH_API_KEY names a seller made beforehand instead (its key is reported; none is created).
  *
  * BENCH_ROOT names another checkout to serve instead of this one (a "before" figure from an older commit
  * measured in the same run as the "after"); its buildApp/createCore signatures must match.
@@ -24,7 +25,12 @@ const core = createCore({
   ids: { uuid: () => randomUUID(), secret: (n: number) => randomBytes(n).toString('base64url') },
 })
 await core.ensureSigningKey()
-const { apiKey } = await core.createSeller({ name: 'Bench', origins: [], sandbox: true })
+// BENCH_ORIGINS: comma-separated origins of seller pages that call the API from a browser (a benchmark's own
+// page, bench/first-control.ts); without it no browser origin may call.
+const origins = (process.env.BENCH_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
+// BENCH_API_KEY: a seller made beforehand, whose trips are already in the database (bench/scale.ts loads
+// them before the service starts); then no seller is created and that key is reported.
+const apiKey: string = process.env.BENCH_API_KEY ?? (await core.createSeller({ name: 'Bench', origins, sandbox: true })).apiKey
 // Production logging (info, one JSON line per request) into stdout, which the parent sends to /dev/null.
 const app = await buildApp({ core, store, logger: { level: 'info' }, rateLimit: { max: 100_000_000, timeWindow: 60_000 } })
 const url = await app.listen({ port: 0, host: '127.0.0.1' })

@@ -1,6 +1,5 @@
 import { html, nothing, svg, type PropertyValues } from 'lit'
 import { state } from 'lit/decorators.js'
-import { classMap } from 'lit/directives/class-map.js'
 import type { Session } from '../../sdk/session.ts'
 import type { BasketItem, ProductName, TripView } from '../../sdk/types.ts'
 import { tokenVars } from '../theme.ts'
@@ -23,6 +22,12 @@ const REASON_KEY = {
 } as const
 type Reason = keyof typeof REASON_KEY
 const REASONS = Object.keys(REASON_KEY) as Reason[]
+
+/**
+ * The class names whose flag is set, as Lit's classMap directive gives them; a plain string, since
+ * nothing else changes these elements' classes (the directive is most of a kilobyte of a budgeted bundle).
+ */
+const classes = (flags: Record<string, unknown>) => Object.keys(flags).filter((k) => flags[k]).join(' ')
 
 const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewBox="0 0 10 10" aria-hidden="true" focusable="false">
   <path fill="currentColor" d=${towards === 'start' ? 'M0 5 L6 0 V3 H10 V7 H6 V10 Z' : 'M10 5 L4 0 V3 H0 V7 H4 V10 Z'}/></svg>`
@@ -363,7 +368,7 @@ export class SvcSeatMap extends SvcProductView {
       : this.#price(seat)
     return html`<div role="gridcell" class="cell ${aisleBefore ? 'aisle-before' : ''}">
       <button type="button" part="seat seat-${seat.status}" data-seat=${seat.key} data-status=${seat.status}
-        class=${classMap({ seat: true, [seat.status]: true, [`band-${seat.band}`]: seat.band >= 0, legroom: seat.characteristics.includes('extra_legroom'), busy })}
+        class=${classes({ seat: true, [seat.status]: true, [`band-${seat.band}`]: seat.band >= 0, legroom: seat.characteristics.includes('extra_legroom'), busy })}
         tabindex=${seat.key === tabStop ? 0 : -1}
         aria-label=${this.#seatName(seat, trip)}
         aria-pressed=${seat.status === 'selected' ? 'true' : 'false'}
@@ -396,7 +401,7 @@ export class SvcSeatMap extends SvcProductView {
           ${deck.columns.map((c, i) => html`<span role="columnheader" class="colhead ${deck.aisleBefore[i] ? 'aisle-before' : ''}">${c}</span>`)}
           <span class="side" aria-hidden="true"></span>
         </div>
-        ${deck.rows.map((r, ri) => html`<div role="row" part="row" class=${classMap({ row: true, exit: r.exit, wing: r.wing, first: ri === 0 })}
+        ${deck.rows.map((r, ri) => html`<div role="row" part="row" class=${classes({ row: true, exit: r.exit, wing: r.wing, first: ri === 0 })}
           data-row=${r.row} ?data-exit=${r.exit} ?data-wing=${r.wing}>
           <span class="side" aria-hidden="true">${r.exit ? exitArrow('start') : nothing}</span>
           <span role="rowheader" class="rowhead">${r.row}${r.exit ? html`<span class="sr-only">, ${l.t.seat_name_exit}</span>` : nothing}</span>

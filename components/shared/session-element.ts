@@ -1,6 +1,7 @@
 /**
  * Base of every svc element that shows a trip: it finds the session (a `session` property, else the
- * nearest provider above), re-renders on every session change, starts loading it, and hands session and
+ * nearest provider above), re-renders on every session change, starts loading it and the offers it shows
+ * (`offerTypes`: the session fetches each product type once, whoever asks), and hands session and
  * locale down to its own parts by context, so a view works the same inside `<svc-upsell>` and alone on
  * a seller's page. It also runs the traveller's basket changes: one at a time, announced in a live region,
  * and refused changes shown with a retry and reported as `svc-fail`.
@@ -12,7 +13,7 @@ import { SvcElement } from '../base.ts'
 import { localeContext, sessionContext } from '../context.ts'
 import { localeFor, type Locale } from '../i18n/index.ts'
 import { SvcError } from '../../sdk/errors.ts'
-import type { Session } from '../../sdk/session.ts'
+import type { OffersState, ProductTypeName, Session } from '../../sdk/session.ts'
 import type { BasketChange, BasketItem, Display, ProductName } from '../../sdk/types.ts'
 import { extras, itemLabel, price, productNameOf, totalOf, type Amount } from './format.ts'
 import type { ValidityActions } from './validity.ts'
@@ -22,6 +23,9 @@ export interface Failure { error: SvcError; retry: () => void }
 export function toSvcError(e: unknown): SvcError {
   return e instanceof SvcError ? e : new SvcError('internal', e instanceof Error ? e.message : String(e), { cause: e })
 }
+
+const LOADING: OffersState = { status: 'loading', error: null }
+const READY: OffersState = { status: 'ready', error: null }
 
 export class SvcSessionElement extends SvcElement {
   #subscribed: Session | undefined
@@ -58,6 +62,16 @@ export class SvcSessionElement extends SvcElement {
     return this.contextLocale ?? localeFor(this.activeSession?.state.trip?.language)
   }
 
+  /** The product types (API names) whose offers this element shows; none by default. */
+  protected get offerTypes(): readonly ProductTypeName[] { return [] }
+
+  /** Trip, basket and the offers of `offerTypes` together: loading until all are there, else the error. */
+  protected get loadState(): OffersState {
+    const st = this.activeSession?.state
+    const all = st ? [st, ...this.offerTypes.map((t) => st.offers[t] ?? LOADING)] : [LOADING]
+    return all.find((o) => o.status === 'error') ?? all.find((o) => o.status === 'loading') ?? READY
+  }
+
   /** Whether this element re-dispatches the session's basket changes as `svc-basket-change`. */
   protected get emitsBasketChanges(): boolean { return false }
 
@@ -73,8 +87,12 @@ export class SvcSessionElement extends SvcElement {
 
   protected override willUpdate(changed: PropertyValues) {
     super.willUpdate(changed)
-    this.#listen(this.activeSession)
-    this.#sessionProvider.setValue(this.activeSession)
+    const s = this.activeSession
+    this.#listen(s)
+    // The offers this element shows, unless asked for already (a failed load waits for "Try again").
+    const missing = this.offerTypes.filter((t) => !s?.state.offers[t])
+    if (s && missing.length > 0) s.loadOffers(missing).catch(() => {})
+    this.#sessionProvider.setValue(s)
     this.#localeProvider.setValue(this.l)
   }
 
@@ -106,8 +124,8 @@ export class SvcSessionElement extends SvcElement {
     if (this.emitsBasketChanges) this.emit('svc-basket-change', (e as CustomEvent<BasketChange>).detail)
   }
 
-  /** Loads the session again after a failed load. */
-  protected retryLoad = () => { this.activeSession?.load().catch(() => {}) }
+  /** Loads the session (and this element's offers) again after a failed load. */
+  protected retryLoad = () => { this.activeSession?.loadOffers(this.offerTypes).catch(() => {}) }
 
   protected async announce(message: string) {
     this.announcement = ''

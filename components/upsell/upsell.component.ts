@@ -5,7 +5,8 @@ import { PRODUCT_NAMES, type Display, type ProductName, type Theme } from '../..
 import { adoptTheme, tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
 import { SvcSessionElement } from '../shared/session-element.ts'
-import { isOffered } from '../shared/format.ts'
+import { isOffered, PRODUCT_TYPE } from '../shared/format.ts'
+import type { ProductTypeName } from '../../sdk/session.ts'
 import type { Strings } from '../i18n/index.ts'
 import { styles } from './upsell.styles.ts'
 import '../shared/modal/modal.ts'
@@ -38,7 +39,7 @@ const TITLE: Record<ProductName, keyof Strings> = {
  * @csspart base - The list of product views (card and embedded displays).
  * @csspart modal - The dialog of the modal display (its parts exported as `dialog`, `header`, `dialog-title`, `close-button`, `body`, `footer`).
  * @csspart section - A product's section in the modal display.
- * @csspart loading - The skeleton while the trip loads.
+ * @csspart loading - The skeleton while the trip and the offers of its products load.
  * @csspart error - The load error.
  * @csspart empty - The "no extras on this flight" message.
  * @csspart total - The dialog's total line.
@@ -63,6 +64,7 @@ export class SvcUpsell extends SvcSessionElement {
   /** The seller's theme; mapped onto the `--svc-*` tokens. */
   @property({ attribute: false }) theme: Theme | undefined
 
+  protected override get offerTypes(): readonly ProductTypeName[] { return this.#requested().map((n) => PRODUCT_TYPE[n]) }
   protected override get emitsBasketChanges() { return true }
   protected override get reportedDisplay(): Display { return this.display }
 
@@ -89,8 +91,8 @@ export class SvcUpsell extends SvcSessionElement {
   #requested(): ProductName[] { return PRODUCT_NAMES.filter((n) => this.products.includes(n)) }
 
   #report() {
-    const st = this.activeSession?.state
-    if (!st) return
+    if (!this.activeSession) return
+    const st = this.loadState
     if (st.status === 'error' && st.error && this.#failedWith !== st.error) {
       this.#failedWith = st.error
       for (const product of this.#requested()) this.emit('svc-fail', { product, display: this.display, error: st.error })
@@ -120,15 +122,14 @@ export class SvcUpsell extends SvcSessionElement {
   }
 
   #renderState() {
-    const st = this.activeSession?.state
-    if (!st || st.status === 'loading') return html`<div class="state-box" aria-busy="true">${this.renderLoading()}</div>`
+    const st = this.loadState
+    if (st.status === 'loading') return html`<div class="state-box" aria-busy="true">${this.renderLoading()}</div>`
     if (st.status === 'error') return html`<div class="state-box">${this.renderLoadError()}</div>`
     return html`<div class="empty" part="empty"><p>${this.l.t.no_extras}</p></div>`
   }
 
   override render() {
-    const ready = this.activeSession?.state.status === 'ready'
-    const shown = ready ? this.visibleProducts : []
+    const shown = this.loadState.status === 'ready' ? this.visibleProducts : []
     const body = shown.length === 0 ? this.#renderState() : nothing
     if (this.display !== 'modal') {
       return html`${shown.length ? html`<div class="views" part="base">${shown.map((n) => this.#view(n, false))}</div>` : body}`

@@ -112,7 +112,9 @@ export async function storySession(o: StoryTrip): Promise<Session> {
   if (state === 'loading' || state === 'error') return session
 
   await session.load()
+  // The element asks for the offers it shows, as on a seller's page; a story with chosen items needs them first.
   if (state === 'offers' || state === 'no_products') return session
+  await session.loadOffers(o.products)
   for (const line of choices(session, o.products)) await session.add(line.product_id, line.passenger_id)
   if (state === 'expired') {
     offset = sandbox.core.config.holdWindow * 1000 + 60_000

@@ -11,7 +11,7 @@ import { expect } from '@esm-bundle/chai'
 import { render, type TemplateResult } from 'lit'
 import { sendKeys, setViewport } from '@web/test-runner-commands'
 import { ApiClient } from '../../sdk/client.ts'
-import { Session } from '../../sdk/session.ts'
+import { Session, type ProductTypeName } from '../../sdk/session.ts'
 import type { BasketView } from '../../sdk/client.ts'
 import type { BasketItem, Search } from '../../sdk/types.ts'
 import { rewriteJson, urlOf } from '../../mock-server/conditions.ts'
@@ -33,7 +33,14 @@ export interface SessionOpts {
   pollMs?: number
   /** Await `load()` before returning (default true). */
   load?: boolean
+  /**
+   * With `load`, also the offers of these product types (default every type, so a test can pick products
+   * before it mounts a view); `[]` leaves them to the views, which ask for their own.
+   */
+  offers?: ProductTypeName[]
 }
+
+export const ALL_TYPES: ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
 
 export async function fixture(o: SessionOpts = {}): Promise<Fixture> {
   const q = new URLSearchParams()
@@ -54,7 +61,11 @@ export async function session(o: SessionOpts = {}): Promise<Session> {
   const client = new ApiClient({ baseUrl: f.baseUrl, tripId: f.tripId, accessToken: f.accessToken, refreshToken: f.refreshToken, ...(o.fetch ? { fetch: o.fetch } : {}) })
   const s = new Session(client, { pollMs: o.pollMs ?? 100 })
   sessions.push(s)
-  if (o.load !== false) await s.load()
+  if (o.load !== false) {
+    await s.load()
+    const types = o.offers ?? ALL_TYPES
+    if (types.length > 0) await s.loadOffers(types)
+  }
   return s
 }
 
@@ -97,6 +108,45 @@ export function refusingFetch(): typeof fetch & { refusing: boolean } {
     return realFetch(input, init)
   }) as typeof fetch & { refusing: boolean }
   f.refusing = true
+  return f
+}
+
+export interface Recorded { method: string; url: URL; status: number; bytes: number }
+
+/** GET .../search/{id} (with or without `?product_types=`). */
+export const isSearchRead = (c: Recorded) => c.method === 'GET' && /\/search\/[^/]+$/.test(c.url.pathname)
+
+/** Records every call: method, URL, status and the response body's size (decoded, so an upper bound of what crossed the wire). */
+export function recordingFetch(inner: typeof fetch = realFetch): typeof fetch & { calls: Recorded[]; searches(): Recorded[] } {
+  const calls: Recorded[] = []
+  const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const res = await inner(input, init)
+    const bytes = (await res.clone().arrayBuffer()).byteLength
+    calls.push({ method: init?.method ?? 'GET', url: urlOf(input), status: res.status, bytes })
+    return res
+  }) as typeof fetch & { calls: Recorded[]; searches(): Recorded[] }
+  f.calls = calls
+  f.searches = () => calls.filter(isSearchRead)
+  return f
+}
+
+/**
+ * The trip's search purged by retention (the API deletes searches after 24 h): the first search the
+ * page reads, and only that one, answers 404 as the API does for a search that does not exist.
+ */
+export function purgedSearchFetch(inner: typeof fetch = realFetch): typeof fetch & { purged: string | null } {
+  const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const m = /\/search\/([^/]+)$/.exec(urlOf(input).pathname)
+    if (m && (init?.method ?? 'GET') === 'GET') {
+      const id = decodeURIComponent(m[1]!)
+      f.purged ??= id
+      if (id === f.purged) {
+        return new Response(JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, code: 'not_found', detail: `Search ${id} does not exist for this trip.` }), { status: 404, headers: { 'content-type': 'application/problem+json' } })
+      }
+    }
+    return inner(input, init)
+  }) as typeof fetch & { purged: string | null }
+  f.purged = null
   return f
 }
 
@@ -178,6 +228,10 @@ export async function addBag(s: Session, passengerId = 'p1'): Promise<BasketItem
   await s.add(product.product_id, passengerId, 1)
   return Object.values(s.state.basket).find((i) => i.product_id === product.product_id && i.product_details['passenger_id'] === passengerId)!
 }
+
+/** The session loaded, with the offers of `types` (what a view asked for when it got the session). */
+export const offersReady = (s: Session, ...types: ProductTypeName[]) =>
+  until(() => s.state.status === 'ready' && types.every((t) => s.state.offers[t]?.status === 'ready'), `the offers of ${types.join(', ')}`)
 
 /** Extras in a session's basket. */
 export const extrasOf = (s: Session): BasketItem[] => Object.values(s.state.basket).filter((i) => i.product_type !== 'ticket')

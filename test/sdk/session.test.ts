@@ -2,12 +2,16 @@
  * The Session's ordering rules, with a fake client whose answers the test releases by hand: a read that
  * was overtaken by a change never puts back the older basket, out-of-order change answers keep the
  * newest, busy lasts until the last change, a disposed session stops polling, and a failed poll retries.
+ * And its offers, per product type on demand: only the types asked for and not loaded yet, one request per
+ * call shared by concurrent callers, merged into `search`, a failed load retried, and a search purged by
+ * retention (404) searched again once.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Session } from '../../sdk/session.ts'
 import type { ApiClient, BasketView } from '../../sdk/client.ts'
-import type { Basket, BasketItem } from '../../sdk/types.ts'
+import { SvcError } from '../../sdk/errors.ts'
+import type { Basket, BasketItem, Search } from '../../sdk/types.ts'
 
 const FAR = new Date(Date.now() + 3600_000).toISOString()
 
@@ -127,5 +131,198 @@ test('a failed poll is retried (it used to stop polling for good)', async () => 
   take('get').resolve({ ...view(), basket: { x: item('x', 'valid') } })
   await tick()
   assert.equal(s.state.basket.x?.validity.status, 'valid')
+  s.dispose()
+})
+
+// ---------------------------------------------------------------- offers per product type
+
+const product = (type: string, id: string) => ({
+  product_id: id, product_type: type, display_name: id, product_details: {},
+  price_and_availability: { p1: { available: true, price: null, quantity_limit: 1 } },
+})
+const SEATMAP = { segment_id: 'seg-1', aircraft: 'B787-9', decks: [] }
+
+/** What the API answers for `types` of search `searchId` (seat maps only with `seat`), as the server does. */
+function searchOf(searchId: string, types: readonly string[] | undefined): Search {
+  const all = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
+  const wanted = types ?? all
+  return {
+    search_id: searchId, status: 'success',
+    results: {
+      products: Object.fromEntries(wanted.map((t) => [t, { [`${searchId}-${t}`]: product(t, `${searchId}-${t}`) }])),
+      seatmaps: wanted.includes('seat') ? [{ ...SEATMAP, aircraft: `${searchId} B787-9` }] : [],
+    },
+  } as unknown as Search
+}
+
+/** A client with a trip and basket at once, and search reads the test answers by hand (or purges). */
+function offersClient(o: { searchId?: string | null } = {}) {
+  const reads: Array<{ searchId: string; types: string[] | undefined; resolve: () => void; reject: (e: unknown) => void }> = []
+  const searches: string[] = []
+  let purged = new Set<string>()
+  let tripSearch = o.searchId === undefined ? 's1' : o.searchId
+  const client = {
+    getTrip: () => Promise.resolve({ trip_id: 't', search_id: tripSearch, currency: 'EUR', language: 'en-GB', journeys: [], passengers: [], tickets: [] }),
+    getBasket: () => Promise.resolve(view('ticket')),
+    startSearch: (selection: Record<string, unknown>) => {
+      const id = `s${searches.length + 2}`
+      searches.push(Object.keys(selection).join(','))
+      tripSearch = id
+      return Promise.resolve({ search_id: id, status: 'success' })
+    },
+    getSearch: (searchId: string, types?: readonly string[]) => new Promise<Search>((resolve, reject) => {
+      reads.push({
+        searchId, types: types ? [...types] : undefined, reject,
+        resolve: () => purged.has(searchId)
+          ? reject(new SvcError('not_found', `Search ${searchId} does not exist for this trip.`, { status: 404, apiCode: 'not_found' }))
+          : resolve(searchOf(searchId, types)),
+      })
+    }),
+  } as unknown as ApiClient
+  /** Answers every read made so far (and those they lead to), until none is left. */
+  const answerAll = async () => {
+    for (let i = 0; i < 10; i++) {
+      await tick()
+      const now = reads.splice(0)
+      if (now.length === 0) return
+      for (const r of now) r.resolve()
+      asked.push(...now.map((r) => `${r.searchId}?${r.types?.join(',') ?? '*'}`))
+    }
+  }
+  const asked: string[] = []
+  return { client, reads, asked, searches, answerAll, purge: (id: string) => { purged = new Set([...purged, id]) } }
+}
+
+test('load() reads trip and basket only; the offers come per product type, only those asked for', async () => {
+  const f = offersClient()
+  const s = new Session(f.client)
+  await s.load()
+  await tick()
+  assert.equal(s.state.status, 'ready')
+  assert.equal(s.state.search, null)
+  assert.deepEqual(s.state.offers, {})
+  assert.deepEqual(f.reads, [], 'no search read before a widget asks')
+
+  const bags = s.loadOffers(['bag'])
+  assert.deepEqual(s.state.offers.bag, { status: 'loading', error: null }, 'loading as soon as asked')
+  await f.answerAll()
+  await bags
+  assert.deepEqual(f.asked, ['s1?bag'])
+  assert.deepEqual(Object.keys(s.state.search!.results.products), ['bag'])
+  assert.deepEqual(s.state.search!.results.seatmaps, [])
+  assert.equal(s.state.offers.bag?.status, 'ready')
+  assert.equal(s.state.offers.seat, undefined)
+
+  // Seats then: only seats are read, merged beside the bags, with their seat maps.
+  const seats = s.loadOffers(['bag', 'seat'])
+  await f.answerAll()
+  await seats
+  assert.deepEqual(f.asked, ['s1?bag', 's1?seat'])
+  assert.deepEqual(Object.keys(s.state.search!.results.products).sort(), ['bag', 'seat'])
+  assert.equal(s.state.search!.results.seatmaps.length, 1)
+  assert.equal(s.state.search!.search_id, 's1')
+
+  // Everything loaded: nothing is read again.
+  await s.loadOffers(['seat', 'bag'])
+  await f.answerAll()
+  assert.deepEqual(f.asked, ['s1?bag', 's1?seat'])
+  s.dispose()
+})
+
+test('concurrent callers for the same types share one request; the rest is one request per call', async () => {
+  const f = offersClient()
+  const s = new Session(f.client)
+  const a = s.loadOffers(['bag'])
+  const b = s.loadOffers(['bag'])
+  const c = s.loadOffers(['bag', 'seat', 'priority_boarding'])
+  await f.answerAll()
+  await Promise.all([a, b, c])
+  assert.deepEqual(f.asked, ['s1?bag', 's1?seat,priority_boarding'])
+  assert.deepEqual(Object.keys(s.state.search!.results.products).sort(), ['bag', 'priority_boarding', 'seat'])
+  s.dispose()
+})
+
+test('a trip without a search: load() searches every type; the read is still narrowed', async () => {
+  const f = offersClient({ searchId: null })
+  const s = new Session(f.client)
+  const bags = s.loadOffers(['bag'])
+  await f.answerAll()
+  await bags
+  assert.deepEqual(f.searches, ['bag,seat,priority_boarding,automatic_check_in,fare_family_upsell'])
+  assert.deepEqual(f.asked, ['s2?bag'])
+  assert.equal(s.state.trip!.search_id, 's2')
+  s.dispose()
+})
+
+test('a failed offers load is an error of those types only, and asking again retries it', async () => {
+  const f = offersClient()
+  const s = new Session(f.client)
+  await s.load()
+  const bags = s.loadOffers(['bag'])
+  await tick()
+  f.reads.shift()!.reject(new SvcError('network', 'offline'))
+  await assert.rejects(bags, (e: SvcError) => e.code === 'network')
+  assert.equal(s.state.status, 'ready', 'trip and basket are fine')
+  assert.equal(s.state.offers.bag?.status, 'error')
+  assert.equal(s.state.offers.bag?.error?.code, 'network')
+  const again = s.loadOffers(['bag'])
+  assert.equal(s.state.offers.bag?.status, 'loading')
+  await f.answerAll()
+  await again
+  assert.equal(s.state.offers.bag?.status, 'ready')
+  assert.deepEqual(f.asked, ['s1?bag'])
+  s.dispose()
+})
+
+test('a search purged by retention (404) is searched again, once, and every loaded type re-read from it', async () => {
+  const f = offersClient()
+  const s = new Session(f.client)
+  const bags = s.loadOffers(['bag'])
+  await f.answerAll()
+  await bags
+  f.purge('s1')
+  // Two widgets find it gone at once: one new search between them.
+  const seats = s.loadOffers(['seat'])
+  const boarding = s.loadOffers(['priority_boarding'])
+  await f.answerAll()
+  await Promise.all([seats, boarding])
+  assert.deepEqual(f.searches, ['bag,seat,priority_boarding,automatic_check_in,fare_family_upsell'], 'one new search, of every type')
+  assert.equal(s.state.trip!.search_id, 's2')
+  assert.equal(s.state.search!.search_id, 's2')
+  assert.deepEqual(Object.keys(s.state.search!.results.products).sort(), ['bag', 'priority_boarding', 'seat'])
+  assert.ok(Object.values(s.state.search!.results.products).every((byId) => Object.keys(byId).every((id) => id.startsWith('s2-'))), 'no offer of the purged search is left')
+  assert.equal(s.state.search!.results.seatmaps[0]!.aircraft, 's2 B787-9')
+  for (const t of ['bag', 'seat', 'priority_boarding'] as const) assert.equal(s.state.offers[t]?.status, 'ready')
+  s.dispose()
+})
+
+test('a new search that is gone as well is an error, not a loop', async () => {
+  const f = offersClient()
+  const s = new Session(f.client)
+  f.purge('s1')
+  f.purge('s2')
+  const bags = assert.rejects(s.loadOffers(['bag']), (e: SvcError) => e.code === 'not_found')
+  await f.answerAll()
+  await bags
+  assert.equal(f.searches.length, 1)
+  assert.equal(s.state.offers.bag?.status, 'error')
+  s.dispose()
+})
+
+test('offers wait for the trip: a failed load() fails them with the same error, and a retry loads both', async () => {
+  let down = true
+  const f = offersClient()
+  const getTrip = f.client.getTrip.bind(f.client)
+  ;(f.client as unknown as { getTrip: () => Promise<unknown> }).getTrip = () => (down ? Promise.reject(new SvcError('network', 'offline')) : getTrip())
+  const s = new Session(f.client)
+  await assert.rejects(s.loadOffers(['bag']), (e: SvcError) => e.code === 'network')
+  assert.equal(s.state.status, 'error')
+  assert.equal(s.state.offers.bag?.error, s.state.error, 'one error, reported once')
+  down = false
+  const retry = s.loadOffers(['bag'])
+  await f.answerAll()
+  await retry
+  assert.equal(s.state.status, 'ready')
+  assert.equal(s.state.offers.bag?.status, 'ready')
   s.dispose()
 })

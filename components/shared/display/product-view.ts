@@ -20,6 +20,7 @@ import { tokenVars } from '../../theme.ts'
 import { sharedStyles } from '../styles.ts'
 import { SvcSessionElement } from '../session-element.ts'
 import { extras, isOffered, itemContext, itemLabel, num, PRODUCT_TYPE } from '../format.ts'
+import type { ProductTypeName } from '../../../sdk/session.ts'
 import { renderBadge, renderValidity } from '../validity.ts'
 import type { SvcModal } from '../modal/modal.component.ts'
 import '../modal/modal.ts'
@@ -53,6 +54,7 @@ export abstract class SvcProductView extends SvcSessionElement {
 
   protected icon(): TemplateResult | typeof nothing { return nothing }
 
+  protected override get offerTypes(): readonly ProductTypeName[] { return [PRODUCT_TYPE[this.productName]] }
   protected override get emitsBasketChanges() { return this.standalone }
   protected override get reportedDisplay(): Display { return this.display }
 
@@ -67,8 +69,8 @@ export abstract class SvcProductView extends SvcSessionElement {
   }
 
   #report() {
-    const st = this.activeSession?.state
-    if (!st) return
+    if (!this.activeSession) return
+    const st = this.loadState
     if (st.status === 'error' && st.error && this.standalone && this.#failedWith !== st.error) {
       this.#failedWith = st.error
       this.emit('svc-fail', { product: this.productName, display: this.display, error: st.error })
@@ -127,15 +129,12 @@ export abstract class SvcProductView extends SvcSessionElement {
   /** Closes the dialog. */
   hide() { this.dialogOpen = false }
 
-  protected get loading(): boolean {
-    const st = this.activeSession?.state
-    return !st || st.status === 'loading'
-  }
+  protected get loading(): boolean { return this.loadState.status === 'loading' }
 
   /** The panel area in the session's current state. */
   protected renderBody() {
-    const st = this.activeSession?.state
-    if (!st || st.status === 'loading') return this.renderLoading()
+    const st = this.loadState
+    if (st.status === 'loading') return this.renderLoading()
     if (st.status === 'error') return this.renderLoadError()
     if (!this.offered()) return html`<div class="empty" part="empty"><p>${this.noneOfferedText}</p></div>`
     return this.renderPanel()
@@ -172,21 +171,20 @@ export abstract class SvcProductView extends SvcSessionElement {
     return html`<svc-modal part="modal" exportparts="dialog, header, title: dialog-title, close-button, body, footer"
         .open=${this.dialogOpen} .label=${this.heading} @svc-dialog-close=${this.#onDialogClose}>
       ${this.dialogOpen ? html`<div class="view" aria-busy=${this.loading ? 'true' : 'false'}>${this.renderLive()}${this.renderFailure()}${this.renderBody()}</div>` : nothing}
-      ${this.dialogOpen && this.activeSession?.state.status === 'ready' && this.offered() ? this.renderFooter() : nothing}
+      ${this.dialogOpen && this.loadState.status === 'ready' && this.offered() ? this.renderFooter() : nothing}
     </svc-modal>`
   }
 
   protected renderCard() {
-    const st = this.activeSession?.state
-    const ready = st?.status === 'ready'
-    const offered = ready && this.offered()
+    const st = this.loadState
+    const offered = st.status === 'ready' && this.offered()
     const notices = offered ? this.selectedItems().filter((i) => i.validity.status !== 'valid') : []
     const l = this.l
-    const trip = st?.trip ?? null
+    const trip = this.activeSession?.state.trip ?? null
     return html`<div class="card" part="card base" aria-busy=${this.loading ? 'true' : 'false'}>
         <div class="card-main">
           <h2 class="card-title" part="title">${this.icon()}${this.heading}</h2>
-          ${!st || st.status === 'loading' ? this.renderLoading()
+          ${st.status === 'loading' ? this.renderLoading()
             : st.status === 'error' ? this.renderLoadError()
             : !offered ? html`<p class="muted" part="empty">${this.noneOfferedText}</p>`
             : this.renderSummary()}

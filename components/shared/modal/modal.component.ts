@@ -1,5 +1,5 @@
 import { html } from 'lit'
-import { property, query, state } from 'lit/decorators.js'
+import { property, state } from 'lit/decorators.js'
 import { consume } from '@lit/context'
 import { SvcElement } from '../../base.ts'
 import { localeContext } from '../../context.ts'
@@ -52,8 +52,6 @@ function unlockScroll() {
 export class SvcModal extends SvcElement {
   static override styles = [tokenVars, styles]
 
-  @query('dialog') private dialog!: HTMLDialogElement
-  @query('.title') private titleEl!: HTMLElement
   #opener: HTMLElement | null = null
   #locked = false
 
@@ -80,6 +78,10 @@ export class SvcModal extends SvcElement {
       else if (this.dialog.open) this.dialog.close()
     }
   }
+
+  // Getters rather than @query: the same lookup, without the decorator's code in the budgeted bundle.
+  private get dialog() { return this.renderRoot.querySelector('dialog')! }
+  private get titleEl() { return this.renderRoot.querySelector<HTMLElement>('.title')! }
 
   #show() {
     if (this.dialog.open || !this.isConnected) return

@@ -6,7 +6,7 @@ import type { SvcBagUpsell } from '../../../components/index.ts'
 import type { Session } from '../../../sdk/session.ts'
 import {
   activeDeep, addBag, axe, button, checkUntil, cleanup, deep, deepAll, expectNoOverflow, expiredFetch, extrasOf, failingFetch,
-  hangingFetch, isInside, mount, press, shiftTab, record, refusingFetch, session, setViewport, settle, textOf, until, withoutProducts,
+  hangingFetch, isInside, mount, press, shiftTab, record, refusingFetch, session, setViewport, settle, textOf, until, withoutProducts, offersReady,
 } from '../helpers.ts'
 
 afterEach(cleanup)
@@ -104,7 +104,7 @@ describe('<svc-bag-upsell> embedded', () => {
     expect(deep(el, 'svc-spinner')!.getAttribute('role')).to.equal('status')
     await axe(el)
     f.release()
-    await until(() => s.state.status === 'ready')
+    await offersReady(s, 'bag')
     await settle(el)
     expect(deep(el, 'section')!.getAttribute('aria-busy')).to.equal('false')
     expect(steppers(el, 'Add one').length).to.be.greaterThan(0)
@@ -187,7 +187,7 @@ describe('<svc-bag-upsell> embedded', () => {
     await axe(el, 'error')
     f.broken = false
     button(alert, 'Try again')!.click()
-    await until(() => s.state.status === 'ready')
+    await offersReady(s, 'bag')
     await settle(el)
     expect(steppers(el, 'Add one').length).to.be.greaterThan(0)
   })
@@ -426,7 +426,7 @@ describe('<svc-bag-upsell> modal', () => {
     expect(deep(dialogOf(a).getRootNode() as ShadowRoot, '[aria-busy=true]') ?? deep(a, '[aria-busy=true]')).to.exist
     await axe(a, 'modal loading')
     hang.release()
-    await until(() => s1.state.status === 'ready')
+    await offersReady(s1, 'bag')
     await settle(a)
     dialogOf(a).close()
     await settle(a)

@@ -4,7 +4,7 @@ import '../../../components/index.ts'
 import type { SvcOptionCard } from '../../../components/index.ts'
 import {
   activeDeep, axe, button, cleanup, deep, deepAll, expectNoOverflow, expiredFetch, extrasOf, failingFetch, fareFamilyFetch, hangingFetch,
-  isInside, mount, press, productFor, record, session, settle, textOf, until,
+  isInside, mount, press, productFor, record, session, settle, textOf, until, offersReady,
 } from '../helpers.ts'
 
 afterEach(cleanup)
@@ -72,7 +72,7 @@ describe('<svc-option-card>', () => {
     expect(textOf(a)).to.contain('Loading options…')
     await axe(a, 'modal loading')
     hang.release()
-    await until(() => s1.state.status === 'ready')
+    await offersReady(s1, 'priority_boarding')
     await settle(a)
     expect(switches(a).length).to.equal(4)
     await axe(a, 'modal ready')

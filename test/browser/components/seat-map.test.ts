@@ -30,7 +30,7 @@ async function loadedSession(q: Record<string, string> = {}): Promise<Session> {
   const f = await fixture(q)
   const session = new Session(new ApiClient({ baseUrl: f.baseUrl, tripId: f.tripId, accessToken: f.accessToken }), { pollMs: 200 })
   sessions.push(session)
-  await session.load()
+  await session.loadOffers(['seat'])
   return session
 }
 

@@ -4,7 +4,7 @@ import '../../../components/index.ts'
 import type { SvcUpsell } from '../../../components/index.ts'
 import {
   activeDeep, addBag, animationsDone, axe, button, checkUntil, cleanup, deep, deepAll, expectNoOverflow, extrasOf, failingFetch, hangingFetch, isInside,
-  mount, press, record, refusingFetch, session, setViewport, settle, textOf, until,
+  mount, press, record, refusingFetch, session, setViewport, settle, textOf, until, offersReady,
 } from '../helpers.ts'
 
 afterEach(cleanup)
@@ -138,7 +138,7 @@ describe('<svc-upsell>', () => {
     await axe(b, 'error')
     broken.broken = false
     button(b, 'Try again')!.click()
-    await until(() => s2.state.status === 'ready')
+    await offersReady(s2, 'bag', 'seat')
     await settle(b)
     expect(b.shadowRoot!.querySelector('svc-bag-upsell')).to.exist
   })
