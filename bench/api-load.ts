@@ -7,8 +7,8 @@
  *   npm run bench -- api     BENCH_SECONDS=5 BENCH_CONNECTIONS=16 BENCH_ROUNDS=3 by default
  *
  * Stores: SQLite (a file, as `npm start` uses) and PostgreSQL (a throwaway cluster, or DATABASE_URL_PG)
- * in the same run. BENCH_BEFORE=<another checkout> adds that checkout's service to every round, for a
- * before/after measured side by side.
+ * in the same run (BENCH_STORES=sqlite or postgres for one). BENCH_BEFORE=<another checkout> adds that
+ * checkout's service to every round, for a before/after measured side by side.
  */
 import autocannon from 'autocannon'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -61,6 +61,8 @@ const perTrip = (method: 'GET' | 'PUT', path: string, withBody: boolean) => (s: 
   }
 }
 
+const ONLY = process.env.BENCH_SCENARIOS?.split(',')
+
 export const SCENARIOS: Scenario[] = [
   { name: 'GET basket', options: perTrip('GET', '/basket', false) },
   { name: 'GET trip', options: perTrip('GET', '', false) },
@@ -86,12 +88,13 @@ export interface Target { label: string; databaseUrl: string; root?: string }
 
 export async function apiLoad(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
-  const pg = startPg()
+  const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',')
+  const pg = stores.includes('postgres') ? startPg() : null
   const targets: Target[] = []
   const roots: Array<[string, string | undefined]> = [['', undefined]]
   if (process.env.BENCH_BEFORE) roots.unshift(['before ', process.env.BENCH_BEFORE])
   for (const [prefix, root] of roots) {
-    targets.push({ label: `${prefix}SQLite`, databaseUrl: `sqlite:${join(dir, `${prefix.trim() || 'now'}.db`)}`, root })
+    if (stores.includes('sqlite')) targets.push({ label: `${prefix}SQLite`, databaseUrl: `sqlite:${join(dir, `${prefix.trim() || 'now'}.db`)}`, root })
     if (pg) targets.push({ label: `${prefix}PostgreSQL`, databaseUrl: pg.url.replace(/\/postgres$/, `/${prefix.trim() || 'now'}`), root })
   }
   if (pg) for (const t of targets.filter((x) => x.label.includes('PostgreSQL'))) await createDatabase(pg.url, t.databaseUrl.split('/').pop()!)
@@ -114,7 +117,7 @@ export async function apiLoad(): Promise<void> {
         const s = await serve('service', { env: { DATABASE_URL: target.databaseUrl, BENCH_ROOT: target.root } })
         try {
           const trips = await seedTrips(s)
-          for (const sc of SCENARIOS) {
+          for (const sc of SCENARIOS.filter((x) => !ONLY || ONLY.includes(x.name))) {
             const sample = await load(s.url, sc.options(s, trips))
             record(`${target.label} · ${sc.name}`, sample, baseline.rps)
             console.error(`round ${round}: ${target.label} ${sc.name} ${Math.round(sample.rps)} req/s (${(sample.rps / baseline.rps).toFixed(3)}×)`)

@@ -18,7 +18,8 @@ const { createCore } = await import(join(root, 'core/service.ts'))
 const { openStore } = await import(join(root, 'server/store/index.ts'))
 const { createSandboxSupplier } = await import(join(root, 'core/supplier/sandbox/supplier.ts'))
 
-const store = openStore(databaseUrl)
+// DATABASE_POOL_SIZE as npm start reads it (server/config.ts), for measuring pool sizes.
+const store = openStore(databaseUrl, { poolSize: Number(process.env.DATABASE_POOL_SIZE) || undefined })
 await store.migrate()
 const core = createCore({
   store, supplier: createSandboxSupplier(), clock: { now: () => new Date() },

@@ -19,9 +19,9 @@ import { migrations, schemaMigrationsTable } from './migrations.ts'
 type Row = Record<string, unknown>
 
 /**
- * Connections per instance. Measured (bench/api-load.ts, 16 clients, PUT basket on one 2-core machine
- * with PostgreSQL beside it): throughput was flat from 4 up and fell past 16 as backends contended for the
- * CPU. A database on its own machine serving N instances wants about its cores × 2 in all.
+ * Connections per instance. Measured (bench/api-load.ts with DATABASE_POOL_SIZE, 16 clients, GET and PUT
+ * basket, PostgreSQL on the same 2-core machine): 2 was a fifth slower, 4 to 16 the same within the noise.
+ * A database on its own machine serving N instances wants about its cores × 2 connections in all.
  */
 const DEFAULT_POOL_SIZE = 8
 
