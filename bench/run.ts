@@ -1,9 +1,16 @@
-/** `npm run bench [-- api|size|scale]`: runs the benchmarks and prints their figures. */
+/**
+ * `npm run bench [-- api|storage|first|size|profile|scale]`: runs the benchmarks and prints their figures
+ * (README "Performance" shows them and how they were made). With no names: api, storage, first and size.
+ */
 export {}
 
 const which = process.argv.slice(2)
 const want = (name: string) => which.length === 0 || which.includes(name)
 if (want('api')) await (await import('./api-load.ts')).apiLoad()
+if (want('storage')) await (await import('./storage.ts')).storage()
+// Needs `npm run build` (the page loads the built svc.min.js).
+if (want('first')) await (await import('./first-control.ts')).firstControl()
 if (want('size')) await import('./bundle-size.ts')
-// Only when named: it loads up to a million trips per store (minutes, and ~10 GiB of disk each).
+// Only when named: `profile <scenario>` is a tool, and scale loads up to a million trips per store (minutes, ~10 GiB).
+if (which.includes('profile')) await (await import('./profile.ts')).profile(which[which.indexOf('profile') + 1] ?? 'GET basket')
 if (which.includes('scale')) await (await import('./scale.ts')).scale()
