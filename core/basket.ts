@@ -8,6 +8,7 @@ import type { TripRecord } from './ports.ts'
 import type { BasketChangeLine, BasketItem } from './schemas/basket.ts'
 import type { ProductTypeName } from './schemas/trip.ts'
 import { ProblemError, invalid } from './errors.ts'
+import { own } from './records.ts'
 import { priceFor, unitOfferOf, type SearchView } from './search.ts'
 import { journeyOfSegment, ticketOfJourney } from './trip.ts'
 
@@ -35,7 +36,7 @@ function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, a
   if (!product) throw invalid(`${at}/product_id`, "is not a product of this trip's search")
   const passenger = trip.passengers.find((p) => p.passenger_id === line.passenger_id)
   if (!passenger) throw invalid(`${at}/passenger_id`, 'is not a passenger of this trip')
-  const offer = product.price_and_availability[line.passenger_id]
+  const offer = own(product.price_and_availability, line.passenger_id)
   const type = product.product_type as ProductTypeName
   if (!offer || !offer.available) {
     if (offer?.reason === 'lap_infant' || (type === 'seat' && passenger.on_lap_of)) {
@@ -122,7 +123,7 @@ function removeItem(trip: TripRecord, itemId: string) {
 
 export function removeFromBasket(trip: TripRecord, itemId: string, ctx: BasketContext): TripRecord {
   assertOpen(trip)
-  const item = trip.basket[itemId]
+  const item = own(trip.basket, itemId)
   if (!item) throw new ProblemError('not_found', `Basket item ${itemId} is not in this trip's basket.`)
   if (item.product_type === 'ticket') throw rule('The ticket itself cannot be removed from the basket.', '/basket_item_id')
   const next = copy(trip, ctx.now)

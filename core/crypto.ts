@@ -33,25 +33,37 @@ export function uuidFromHash(text: string): string {
 
 /**
  * JSON with object keys sorted at every level: the canonical form that state hashes are taken over
- * (PostgreSQL's jsonb does not keep key order, so a stored trip may come back reordered). Written as plain
- * loops: it runs over a whole trip at every write.
+ * (a document may come back from a store with its keys in another order). Written with an explicit stack,
+ * not recursion: it runs over whole trips, and no stored value, however deep, may overflow it.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  if (Array.isArray(value)) {
-    let out = '['
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i])
-    return out + ']'
+  let out = ''
+  // Work left to do, last first: a value to write, or text (punctuation, a key) to append as it is.
+  const todo: Array<{ text: string } | { value: unknown }> = [{ value }]
+  while (todo.length > 0) {
+    const next = todo.pop()!
+    if ('text' in next) { out += next.text; continue }
+    const v = next.value
+    if (v === null || typeof v !== 'object') { out += JSON.stringify(v) ?? 'null'; continue }
+    const parts: Array<{ text: string } | { value: unknown }> = []
+    if (Array.isArray(v)) {
+      parts.push({ text: '[' })
+      v.forEach((item, i) => { if (i) parts.push({ text: ',' }); parts.push({ value: item }) })
+      parts.push({ text: ']' })
+    } else {
+      const record = v as Record<string, unknown>
+      parts.push({ text: '{' })
+      let first = true
+      for (const k of Object.keys(record).sort()) {
+        if (record[k] === undefined) continue
+        parts.push({ text: `${first ? '' : ','}${JSON.stringify(k)}:` }, { value: record[k] })
+        first = false
+      }
+      parts.push({ text: '}' })
+    }
+    for (let i = parts.length - 1; i >= 0; i--) todo.push(parts[i]!)
   }
-  const record = value as Record<string, unknown>
-  const keys = Object.keys(record).sort()
-  let out = '{'
-  for (const k of keys) {
-    const v = record[k]
-    if (v === undefined) continue
-    out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalJson(v)
-  }
-  return out + '}'
+  return out
 }
 
 /** Constant-time comparison for secrets of equal length. */

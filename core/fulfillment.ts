@@ -9,7 +9,7 @@ import type { FulfillmentRecord, Order, TripRecord } from './ports.ts'
 import type { FulfillRequest, EventName } from './schemas/fulfillment.ts'
 import type { OrderStatus } from './schemas/trip.ts'
 import { ProblemError, type FieldError } from './errors.ts'
-import { effectiveStatus } from './trip.ts'
+import { birthDateErrors, effectiveStatus } from './trip.ts'
 
 export interface RaisedEvent { event_name: EventName; fulfillment_id: string; data: Record<string, unknown> }
 
@@ -38,6 +38,7 @@ export function acceptFulfillment(trip: TripRecord, req: FulfillRequest, ctx: { 
   const errors: FieldError[] = []
   const given = new Map(req.passengers.map((p, i) => [p.passenger_id, { p, i }]))
   req.passengers.forEach((p, i) => {
+    errors.push(...birthDateErrors(p.date_of_birth, ctx.now, `/passengers/${i}/date_of_birth`))
     const known = trip.passengers.find((x) => x.passenger_id === p.passenger_id)
     if (!known) errors.push({ path: `/passengers/${i}/passenger_id`, message: 'is not a passenger of this trip' })
     else if (known.type !== p.passenger_type) errors.push({ path: `/passengers/${i}/passenger_type`, message: `must be ${known.type}, as the trip was created` })

@@ -7,6 +7,7 @@ import type {
   ContactDetails, Journey, MarkupConfig, OrderStatus, Passenger, ProductTypeName, Ticket,
 } from './schemas/trip.ts'
 import type { Price, OriginalMoney } from './schemas/common.ts'
+import type { TargetPolicy } from './network.ts'
 
 // ---------------------------------------------------------------- clock and ids
 
@@ -394,7 +395,10 @@ export interface Supplier {
   fulfill(trip: SupplierTrip, order: Order, item: SupplierItem): Promise<{ ok: true; reference: string } | { ok: false; reason: string }>
 }
 
-/** Delivers one webhook request; resolves with the HTTP status, rejects on a network failure or time-out. */
+/**
+ * Delivers one webhook request; resolves with the HTTP status, rejects on a network failure, a time-out, or
+ * a target that resolves to an address `policy` forbids (core/network.ts), checked on the address it connects to.
+ */
 export interface WebhookSender {
-  send(target: string, body: string, headers: Record<string, string>): Promise<number>
+  send(target: string, body: string, headers: Record<string, string>, policy: TargetPolicy): Promise<number>
 }

@@ -16,6 +16,7 @@ import { PRODUCT_TYPE_NAMES, type MarkupConfig, type ProductTypeName, type Searc
 import type { Product, PriceAndAvailability, Search, SeatMap } from './schemas/search.ts'
 import type { Price } from './schemas/common.ts'
 import { uuidFromHash } from './crypto.ts'
+import { own, table } from './records.ts'
 import { priceOffer, markupRuleFor } from './pricing.ts'
 
 export function selectedTypes(sel: SearchSelection | undefined): ProductTypeName[] {
@@ -89,7 +90,7 @@ export function compactOffers(offers: SupplierOffers, types: ProductTypeName[], 
     }
     return i
   }
-  const perPassenger = (offers: Record<string, SupplierPassengerOffer>) => passengerIds.map((id) => ref(offers[id]))
+  const perPassenger = (offers: Record<string, SupplierPassengerOffer>) => passengerIds.map((id) => ref(own(offers, id)))
   const stored: StoredOffers = {
     types,
     passengers: passengerIds,
@@ -229,7 +230,8 @@ export class SearchView {
     const offers = this.record.offers
     const type: ProductTypeName = at.kind === 'product' ? at.product.type : 'seat'
     const refs = at.kind === 'product' ? at.product.offers : at.seats.bands[at.band] ?? []
-    const price_and_availability: Record<string, PriceAndAvailability> = {}
+    // Keyed by the seller's passenger ids: a map with no prototype, so `__proto__` is just an id.
+    const price_and_availability = table<PriceAndAvailability>()
     offers.passengers.forEach((pid, i) => { price_and_availability[pid] = this.#offer(type, refs[i]) })
     if (at.kind === 'seat') {
       return {

@@ -99,6 +99,7 @@ import * as validity from './validity.ts'
 import { acceptFulfillment, isFulfilled, moveOrder, type RaisedEvent } from './fulfillment.ts'
 import { FulfillRequest, SubscriptionRequest, type WebhookEvent } from './schemas/fulfillment.ts'
 import { backoffMs, fetchSender, signatureHeader } from './webhooks.ts'
+import { targetPolicy, targetRefusal } from './network.ts'
 
 /** What a change to a trip produces: the new trip, the events it raises (stored with it as webhook jobs), and what else it stores with it. */
 type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[]; effects?: Omit<TripEffects, 'jobs'> }
@@ -220,8 +221,12 @@ export class Core {
     if (/^basic$/i.test(scheme ?? '')) {
       let decoded: string
       try { decoded = atob(value) } catch { throw new ProblemError('unauthorized', 'The Basic credentials are not valid base64.') }
-      const apiKey = decoded.endsWith(':') ? decoded.slice(0, -1) : decoded.split(':')[0] ?? ''
-      const seller = apiKey ? await this.findSellerByApiKey(apiKey) : undefined
+      // The contract: the key is the user name and the password is empty, so `key:` exactly (keys have no colon).
+      const colon = decoded.indexOf(':')
+      if (colon < 1 || colon !== decoded.length - 1) {
+        throw new ProblemError('unauthorized', 'Send the API key as the Basic user name with an empty password (base64 of "<key>:").')
+      }
+      const seller = await this.findSellerByApiKey(decoded.slice(0, colon))
       if (!seller) throw new ProblemError('unauthorized', 'The API key is not valid.')
       return { kind: 'api_key', seller }
     }
@@ -325,8 +330,8 @@ export class Core {
     const patch = validate(TripPatchRequest, body)
     const trip = await this.#mutate(p, tripId, (t) => {
       if (isFulfilled(t)) throw new ProblemError('trip_state_conflict', 'The trip has been fulfilled; passengers can no longer change here.')
-      const { trip: patched, changedPassengers } = applyTripPatch(t, patch)
       const now = this.#clock.now()
+      const { trip: patched, changedPassengers } = applyTripPatch(t, patch, now)
       return this.#check({ ...patched, updated_at: now.toISOString() }, validity.itemsOfPassengers(patched, changedPassengers))
     })
     return tripRepresentation(trip, this.#clock.now(), { trip_access_token: await this.#accessTokenFor(p, trip) })
@@ -365,6 +370,10 @@ export class Core {
     const httpAllowed = p.seller.sandbox && url.protocol === 'http:'
     if ((url.protocol !== 'https:' && !httpAllowed) || url.username || url.password) {
       throw new ProblemError('validation_error', 'The target must be an https URL without credentials (http is allowed for sandbox sellers).', [{ path: '/target', message: 'must be an https URL without credentials' }])
+    }
+    const refused = targetRefusal(url, targetPolicy(p.seller.sandbox))
+    if (refused) {
+      throw new ProblemError('validation_error', `The target must be reachable on the internet: ${refused} (loopback is allowed for sandbox sellers).`, [{ path: '/target', message: 'must not be a private, loopback or link-local address' }])
     }
     const sub: SubscriptionRecord = {
       subscription_id: this.#ids.uuid(), seller_id: p.seller.seller_id, event_name: req.event_name, delivery_method: 'http',
@@ -754,6 +763,9 @@ export class Core {
       const { seller_id, subscription_id, event } = job.payload as { seller_id: string; subscription_id: string; event: WebhookEvent }
       const sub = (await this.#store.listSubscriptions(seller_id)).find((s) => s.subscription_id === subscription_id)
       if (!sub) return undefined // unsubscribed since: nothing to deliver
+      // Checked at every delivery: the sender resolves the name and refuses a private address then (a name
+      // that pointed elsewhere when subscribed may point inside now).
+      const policy = targetPolicy((await this.#seller(seller_id))?.sandbox ?? false)
       const body = JSON.stringify(event)
       const status = await this.#webhooks.send(sub.target, body, {
         'content-type': 'application/json',
@@ -761,7 +773,7 @@ export class Core {
         'svc-event-id': event.event_id,
         'svc-event-name': event.event_name,
         'svc-signature': await signatureHeader(sub.secret, body, now),
-      })
+      }, policy)
       if (status < 200 || status >= 300) throw new Error(`the receiver answered HTTP ${status}`)
       return undefined
     }

@@ -21,9 +21,18 @@ const fail = (errors: FieldError[]) => {
 
 const addMinutes = (d: Date, seconds: number) => new Date(d.getTime() + seconds * 1000)
 
+/**
+ * The one rule for a date of birth beyond its form (the schema checks it is a calendar date): not after
+ * the day it is given on, in UTC. Create, PATCH and fulfill all apply it.
+ */
+export function birthDateErrors(dateOfBirth: string | null | undefined, now: Date, path: string): FieldError[] {
+  return dateOfBirth && dateOfBirth > now.toISOString().slice(0, 10) ? [{ path, message: 'is in the future' }] : []
+}
+
 /** Rules a schema cannot express: references between passengers, known airports, time order. */
 function checkCreateRequest(req: TripCreateRequest, now: Date): FieldError[] {
   const errors: FieldError[] = []
+  req.passengers.forEach((p, i) => errors.push(...birthDateErrors(p.date_of_birth, now, `/passengers/${i}/date_of_birth`)))
   if (!isSupportedCurrency(req.currency)) errors.push({ path: '/currency', message: `currency ${req.currency} is not supported` })
   errors.push(...checkPassengers(req.passengers.map((p) => ({ id: p.passenger_id, type: p.passenger_type, lap: p.on_lap_of ?? null })), '/passengers'))
   if (req.contact_details?.passenger_id && !req.passengers.some((p) => p.passenger_id === req.contact_details!.passenger_id)) {
@@ -198,7 +207,7 @@ export function buildTrip(req: TripCreateRequest, ctx: { sellerId: string; sandb
 }
 
 /** Applies a PATCH: matched passengers get the given fields; returns the ids whose data changed. */
-export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest): { trip: TripRecord; changedPassengers: string[] } {
+export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest, now: Date): { trip: TripRecord; changedPassengers: string[] } {
   const errors: FieldError[] = []
   const passengers = trip.passengers.map((p) => ({ ...p }))
   const changed: string[] = []
@@ -208,9 +217,7 @@ export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest): { tri
     const before = canonicalJson(p)
     const { passenger_id: _id, ...fields } = u
     Object.assign(p, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)))
-    if (u.date_of_birth && Date.parse(u.date_of_birth) > Date.parse(trip.created_at)) {
-      errors.push({ path: `/passengers/${i}/date_of_birth`, message: 'is in the future' })
-    }
+    errors.push(...birthDateErrors(u.date_of_birth, now, `/passengers/${i}/date_of_birth`))
     if (canonicalJson(p) !== before) changed.push(p.passenger_id)
   })
   errors.push(...checkPassengers(passengers.map((p) => ({ id: p.passenger_id, type: p.type, lap: p.on_lap_of })), '/passengers'))

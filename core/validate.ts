@@ -18,6 +18,13 @@ function checker(schema: TSchema): Checker {
   return c
 }
 
+/** What each string format means, in the words of the API's errors. */
+const FORMATS: Record<string, string> = {
+  date: 'must be a calendar date, YYYY-MM-DD',
+  'date-time': 'must be a date and time, ISO 8601',
+  uuid: 'must be a UUID',
+}
+
 interface RawError { keyword: string; schemaPath: string; instancePath: string; params: Record<string, unknown>; message: string }
 
 /**
@@ -53,6 +60,8 @@ export function fieldErrors(schema: TSchema, value: unknown): FieldError[] {
       for (const p of (e.params.additionalProperties as string[] | undefined) ?? []) push(`${e.instancePath}/${p}`, 'is not a known field')
     } else if (e.keyword === 'const') {
       push(e.instancePath, `must be ${JSON.stringify(e.params.allowedValue)}`)
+    } else if (e.keyword === 'format') {
+      push(e.instancePath, FORMATS[String(e.params.format)] ?? e.message)
     } else {
       push(e.instancePath, e.message)
     }

@@ -13,6 +13,7 @@ import type { RecheckResult, TripRecord } from './ports.ts'
 import type { BasketItem } from './schemas/basket.ts'
 import type { ProductTypeName } from './schemas/trip.ts'
 import { ProblemError } from './errors.ts'
+import { own } from './records.ts'
 import { effectiveStatus } from './trip.ts'
 import { priceFor } from './search.ts'
 
@@ -91,7 +92,7 @@ export function abandonCheck(trip: TripRecord, checkId: string, now: Date): Trip
 
 /** The traveller takes the new price of a `price_changed` item; it becomes `valid` for the rest of the quote's window. */
 export function acceptPrice(trip: TripRecord, itemId: string, now: Date): TripRecord {
-  const item = trip.basket[itemId]
+  const item = own(trip.basket, itemId)
   if (!item) throw new ProblemError('not_found', `Basket item ${itemId} is not in this trip's basket.`)
   const status = effectiveStatus(item, now)
   if (status === 'invalid') throw new ProblemError('basket_rule_violation', 'The new price has expired; start a basket check to get a current one.')

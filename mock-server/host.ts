@@ -15,6 +15,7 @@ import { operations, matchesEtag, type Operation, type OperationInput } from '..
 import { Rendered } from '../core/rendered.ts'
 import { ERROR_CODES, ProblemError, toProblem } from '../core/errors.ts'
 import { validate } from '../core/validate.ts'
+import { parseJsonBody } from '../core/json-body.ts'
 import type { Core, Principal } from '../core/service.ts'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
@@ -109,26 +110,6 @@ function notFound(method: string, path: string, requestId: string): Response {
   return problemResponse(new ProblemError('not_found', `No resource at ${method} ${shown}.`), requestId, method)
 }
 
-/** secure-json-parse with Fastify's settings (protoAction and constructorAction 'error'): such bodies are not JSON to us. */
-function parseJson(text: string): unknown {
-  const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
-  let level: unknown[] = [value]
-  while (level.length) {
-    const next: unknown[] = []
-    for (const node of level) {
-      if (!node || typeof node !== 'object') continue
-      if (Object.hasOwn(node, '__proto__')) throw new SyntaxError('forbidden prototype property')
-      const ctor = (node as { constructor?: unknown }).constructor
-      if (Object.hasOwn(node, 'constructor') && ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) {
-        throw new SyntaxError('forbidden prototype property')
-      }
-      for (const v of Object.values(node)) if (v && typeof v === 'object') next.push(v)
-    }
-    level = next
-  }
-  return value
-}
-
 /** The body as server/plugins/validation.ts reads it: JSON only, an empty body is no body. */
 async function readBody(request: Request): Promise<unknown> {
   const contentType = request.headers.get('content-type')
@@ -140,13 +121,7 @@ async function readBody(request: Request): Promise<unknown> {
   const mediaType = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase()
   if (mediaType !== 'application/json') throw new ProblemError('unsupported_media_type', 'Send the request body as application/json.')
   if (bytes.length > BODY_LIMIT) throw new ProblemError('payload_too_large', 'The request body is too large.')
-  const text = new TextDecoder().decode(bytes)
-  if (text.trim() === '') return undefined
-  try {
-    return parseJson(text)
-  } catch {
-    throw new ProblemError('validation_error', 'The request body is not valid JSON.', [{ path: '/', message: 'is not valid JSON' }])
-  }
+  return parseJsonBody(bytes)
 }
 
 /** The path parameters, decoded as the server's router decodes them; refused as the server refuses them. */

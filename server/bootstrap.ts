@@ -7,6 +7,7 @@ import type { ServerConfig } from './config.ts'
 import { openStore } from './store/index.ts'
 import { createCore, type Core, type CoreConfig } from '../core/service.ts'
 import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
+import { webhookSender } from './webhook-sender.ts'
 import type { Ids, Store } from '../core/ports.ts'
 
 export const systemIds: Ids = { uuid: () => randomUUID(), secret: (bytes: number) => randomBytes(bytes).toString('base64url') }
@@ -34,6 +35,7 @@ export async function startCore(config: ServerConfig): Promise<{ store: Store; c
   const store = await openDatabase(config.databaseUrl, config.databasePoolSize)
   const core = createCore({
     store, supplier: createSandboxSupplier(), clock: { now: () => new Date() }, ids: systemIds, config: coreConfigFrom(config),
+    webhooks: webhookSender(),
   })
   await core.ensureSigningKey()
   return { store, core }

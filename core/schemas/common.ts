@@ -13,14 +13,28 @@ export const DateTimeWithOffset = Type.String({
   description: 'ISO 8601 timestamp with UTC offset, e.g. 2026-12-01T09:30:00+01:00',
 })
 export const UtcTimestamp = Type.String({ format: 'date-time', description: 'UTC timestamp, ISO 8601' })
-export const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' })
+/** A calendar date (2023-02-30 and 1982-13-45 are refused, 2024-02-29 is not). */
+export const IsoDate = Type.String({ format: 'date', description: 'a calendar date, YYYY-MM-DD' })
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' })
 export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code' })
 export const LanguageTag = Type.String({ pattern: '^[a-z]{2}-[A-Z]{2}$', description: 'locale tag xx-XX' })
 export const AirportCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'IATA airport code' })
 export const AirlineCode = Type.String({ pattern: '^[A-Z0-9]{2}$', description: 'IATA airline designator' })
 export const FlightNumber = Type.String({ pattern: '^[0-9]{1,4}[A-Z]?$' })
-export const Metadata = Type.Record(Type.String(), Type.Unknown(), { description: 'free key/value map supplied by the seller' })
+/**
+ * The seller's free key/value map, bounded: it is stored with the trip, hashed into its state and echoed in
+ * every read, so it may hold scalars, lists of scalars and one level of nested maps, no deeper (a map
+ * nested thousands deep once overflowed the stack of every walk over the trip).
+ */
+// A Record's key schema only selects properties (patternProperties): additionalProperties: false makes it bind.
+const MetadataKey = Type.String({ pattern: '^.{1,64}$' })
+const MetadataScalar = Type.Union([Type.String({ maxLength: 1024 }), Type.Number(), Type.Boolean(), Type.Null()])
+const MetadataLeaf = Type.Union([MetadataScalar, Type.Array(MetadataScalar, { maxItems: 50 })])
+export const Metadata = Type.Record(MetadataKey, Type.Union([MetadataLeaf, Type.Record(MetadataKey, MetadataLeaf, { maxProperties: 50, additionalProperties: false })]), {
+  maxProperties: 50,
+  additionalProperties: false,
+  description: 'free key/value map supplied by the seller: up to 50 keys of 1–64 characters; values are strings (≤ 1024), numbers, booleans, null, lists of those (≤ 50), or one nested map of the same',
+})
 
 /** Integers in minor units. 2^50 keeps every sum and product of the pricing rules exact in a JS number. */
 export const MinorUnits = Type.Integer({ minimum: -(2 ** 50), maximum: 2 ** 50 })

@@ -269,7 +269,8 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
       req.log.error({ err }, 'seller checkout failed')
       p = problem(500, 'internal', 'Something went wrong in the shop.').problem
     }
-    return reply.code(p.status).header('content-type', 'application/problem+json; charset=utf-8').send(p)
+    // The request id the response header carries, as the API's problems do, so a support ticket finds the log.
+    return reply.code(p.status).header('content-type', 'application/problem+json; charset=utf-8').send({ ...p, request_id: req.id })
   })
 
   // ------------------------------------------------------------ the page
@@ -281,7 +282,8 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
   })
 
   app.get<{ Params: { file: string } }>('/demo/:file', { schema: { hide: true } }, async (req, reply) => {
-    const type = ASSETS[req.params.file]
+    // An own property only: `/demo/constructor` must be a 404, not Object's constructor taken for a file type.
+    const type = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined
     if (!type) throw problem(404, 'not_found', `No file ${req.params.file} here.`)
     return reply.header('content-type', type).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff')
       .send(await readFile(join(PUBLIC_DIR, req.params.file)))

@@ -11,6 +11,7 @@ import fp from 'fastify-plugin'
 import type { TSchema } from 'typebox'
 import { validate } from '../../core/validate.ts'
 import { ProblemError } from '../../core/errors.ts'
+import { parseJsonBody } from '../../core/json-body.ts'
 
 const PART_NAMES: Record<string, string> = {
   body: 'request body',
@@ -35,13 +36,16 @@ export const validationPlugin = fp(async (app: FastifyInstance) => {
 
   app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data))
 
-  // An empty body sent with `Content-Type: application/json` (fetch clients often set the header on
-  // every call) means "no body", not a parse error; the route's schema then decides whether it needs one.
-  const defaultJson = app.getDefaultJsonParser('error', 'error')
   // JSON only: Fastify's built-in text/plain parser would hand handlers a string where they expect an object.
+  // The body is read as bytes and parsed by the core (core/json-body.ts), as the sandbox does: an empty body
+  // sent with `Content-Type: application/json` (fetch clients often set it on every call) means "no body";
+  // bytes that are not UTF-8 are refused, not silently replaced with U+FFFD.
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined)
-    defaultJson(req, body as string, done)
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer))
+    } catch (e) {
+      done(e as Error, undefined)
+    }
   })
 }, { name: 'svc-validation', fastify: '5.x' })

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
 import { ProblemError } from '../../core/errors.ts'
 import { computeStateHash, tripStateHash } from '../../core/trip.ts'
+import { canonicalJson } from '../../core/crypto.ts'
 
 const rejects = async (p: Promise<unknown>, code: string, path?: string) => {
   await assert.rejects(p, (e: unknown) => {
@@ -114,4 +115,12 @@ test('a seller never sees another seller\'s trip', async () => {
   const other = await f.core.createSeller({ name: 'Other', origins: [], sandbox: true })
   await rejects(f.core.getTrip({ kind: 'api_key', seller: other.seller }, trip.trip_id), 'not_found')
   await rejects(f.core.getBasket({ kind: 'api_key', seller: other.seller }, trip.trip_id), 'not_found')
+})
+
+test('the canonical JSON of any stored value, however deep, is worked out without overflowing', async () => {
+  let deep: unknown = 'leaf'
+  for (let i = 0; i < 100_000; i++) deep = { b: deep, a: [i % 3 === 0 ? undefined : i] }
+  const text = canonicalJson(deep)
+  assert.ok(text.startsWith('{"a":[null],"b":{"a":[99998],"b":'), text.slice(0, 40))
+  assert.ok(text.endsWith('"leaf"' + '}'.repeat(100_000)))
 })

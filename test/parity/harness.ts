@@ -33,8 +33,8 @@ export interface Sent {
   headers?: Record<string, string>
   /** Sent as JSON with `content-type: application/json` unless the headers name another type. */
   json?: unknown
-  /** Sent as these exact bytes, with only the content type the headers give (none when they give none). */
-  raw?: string
+  /** Sent as these exact bytes (a string as UTF-8), with only the content type the headers give (none when they give none). */
+  raw?: string | Uint8Array
 }
 
 export interface Received {
@@ -48,13 +48,13 @@ export interface Transport {
   send(method: string, path: string, sent?: Sent): Promise<Received>
 }
 
-function encode(sent: Sent): { headers: Record<string, string>; payload: string | undefined } {
+function encode(sent: Sent): { headers: Record<string, string>; payload: Uint8Array | undefined } {
   const headers = { ...sent.headers }
   if (sent.json !== undefined) {
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
-    return { headers, payload: JSON.stringify(sent.json) }
+    return { headers, payload: new TextEncoder().encode(JSON.stringify(sent.json)) }
   }
-  return { headers, payload: sent.raw }
+  return { headers, payload: typeof sent.raw === 'string' ? new TextEncoder().encode(sent.raw) : sent.raw }
 }
 
 function decode(status: number, headers: Record<string, string>, text: string): Received {
@@ -89,7 +89,7 @@ export function fetchTransport(origin = SANDBOX_ORIGIN): Transport {
       const { headers, payload } = encode(sent)
       // Bytes, not a string: fetch would add `text/plain` to a string body that names no type.
       const res = await fetch(`${origin}${target(path)}`, {
-        method, headers, ...(payload !== undefined ? { body: new TextEncoder().encode(payload) } : {}),
+        method, headers, ...(payload !== undefined ? { body: payload as Uint8Array<ArrayBuffer> } : {}),
       })
       const h: Record<string, string> = {}
       res.headers.forEach((v, k) => { h[k] = v })

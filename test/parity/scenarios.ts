@@ -148,6 +148,13 @@ export const scenarios: Record<string, Scenario> = {
     await r.send('malformed JSON', 'POST', '/v2.2/trip', { headers: json, raw: '{"language": ' }, bad)
     await r.send('prototype poisoning', 'POST', '/v2.2/trip', { headers: json, raw: '{"__proto__": {"admin": true}}' }, bad)
     await r.send('constructor poisoning', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: json, raw: '{"constructor": {"prototype": {"x": 1}}}' }, bad)
+    // {"language": "<0xC3 0x28>"}: not UTF-8, refused rather than read as U+FFFD.
+    await r.send('a body that is not UTF-8', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: json, raw: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]) }, bad)
+    await r.send('a body nested 5,000 deep', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: json, raw: `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}` }, bad)
+    await r.send('metadata nested 3 deep', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: key, json: { passengers: [{ passenger_id: 'p1', metadata: { a: { b: { c: 1 } } } }] } }, bad)
+    for (const date of ['1982-13-45', '2023-02-30', '0000-00-00', '2999-01-01']) {
+      await r.send(`a date of birth of ${date}`, 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: key, json: { passengers: [{ passenger_id: 'p1', date_of_birth: date }] } }, bad)
+    }
     await r.send('schema violations and an unknown field', 'POST', '/v2.2/trip', {
       headers: key, json: { language: 'english', currency: 'eur', country: 'GB', tickets: 'none', passengers: [], surprise: 1 },
     }, bad)
@@ -228,6 +235,8 @@ export const scenarios: Record<string, Scenario> = {
     await get('no credentials', {}, unauthorized)
     await get('an unknown API key', basic('svc_test_unknownunknownunknown'), unauthorized)
     await get('the key as the password', { authorization: `Basic ${btoa(`:${r.host.apiKey}`)}` }, unauthorized)
+    await get('the key with a password', { authorization: `Basic ${btoa(`${r.host.apiKey}:secret`)}` }, unauthorized)
+    await get('the key without the colon', { authorization: `Basic ${btoa(r.host.apiKey)}` }, unauthorized)
     await get('Basic that is not base64', { authorization: 'Basic %%%not-base64%%%' }, unauthorized)
     await get('another scheme', { authorization: `Digest ${r.host.apiKey}` }, unauthorized)
     await get('a bare key', { authorization: r.host.apiKey }, unauthorized)

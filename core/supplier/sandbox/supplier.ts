@@ -61,6 +61,7 @@ import type {
   SupplierSeatOffers, SupplierTax, SupplierTrip,
 } from '../../ports.ts'
 import { seatOfferKey, seatProducts } from '../../search.ts'
+import { own, table } from '../../records.ts'
 import type { BagDetails, BasketItem, FareFamilyDetails, JourneyProductDetails, SeatDetails } from '../../schemas/basket.ts'
 import type { OriginalMoney } from '../../schemas/common.ts'
 import type { Journey, Passenger, ProductTypeName, Segment } from '../../schemas/trip.ts'
@@ -197,7 +198,8 @@ function unavailable(reason: string): SupplierPassengerOffer {
 }
 
 function perPassenger(trip: SupplierTrip, offer: (p: Passenger) => SupplierPassengerOffer): Record<string, SupplierPassengerOffer> {
-  const out: Record<string, SupplierPassengerOffer> = {}
+  // Keyed by the seller's passenger ids: no prototype, so any id is an ordinary key.
+  const out = table<SupplierPassengerOffer>()
   for (const p of trip.passengers) out[p.passenger_id] = offer(p)
   return out
 }
@@ -579,7 +581,7 @@ function createChecker(ctx: Context, trip: SupplierTrip) {
     if (!product) return { basket_item_id: id, outcome: 'unavailable', reason: 'no_longer_offered' }
     const passengerId = str(item.product_details['passenger_id'])
     const offer = passengerId !== null
-      ? product.per_passenger[passengerId]
+      ? own(product.per_passenger, passengerId)
       : Object.values(product.per_passenger).find((o) => o.available)
     if (!offer) return { basket_item_id: id, outcome: 'unavailable', reason: passengerId !== null ? 'unknown_passenger' : 'not_available' }
     if (!offer.available || offer.base === null) {
