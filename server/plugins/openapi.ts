@@ -11,6 +11,9 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { AuthRule } from '../../core/api/operations.ts'
 
+/** The hash of Swagger UI's one inline style attribute, as Chromium reports it when refused. */
+const SWAGGER_UI_INLINE_STYLE = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='
+
 export const SECURITY_SCHEMES = {
   apiKey: {
     type: 'http',
@@ -61,12 +64,26 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
     return app.swagger()
   })
 
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { deepLinking: true, displayOperationId: true },
-    staticCSP: true,
-    // `upgrade-insecure-requests` turns the page's own asset URLs into https, which blanks the docs on any
-    // plain-http host but localhost (and on Safari even there): fastify/fastify-swagger#690, swagger-api/swagger-ui#7785.
-    transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  // The docs are the one HTML the API serves: in a context of their own, so the headers below cost the
+  // API's JSON routes nothing.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (_req, reply, payload) => {
+      if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+        reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer').header('x-frame-options', 'SAMEORIGIN')
+      }
+      return payload
+    })
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { deepLinking: true, displayOperationId: true },
+      staticCSP: true,
+      transformStaticCSP: (header: string) => header
+        // `upgrade-insecure-requests` turns the page's own asset URLs into https, which blanks the docs on any
+        // plain-http host but localhost (and on Safari even there): fastify/fastify-swagger#690, swagger-api/swagger-ui#7785.
+        .replace(/\s*upgrade-insecure-requests;?/, '')
+        // Swagger UI sets one inline style attribute (its SVG sprite's), which the CSP refused: allowed by
+        // its hash alone (test/e2e/security-headers.test.ts fails when an upgrade changes it).
+        .replace(/style-src 'self' https:/, `style-src 'self' https: 'unsafe-hashes' '${SWAGGER_UI_INLINE_STYLE}'`),
+    })
   })
 }, { name: 'svc-openapi', fastify: '5.x' })
