@@ -42,12 +42,16 @@ export interface ApiKeyRecord {
 export interface SigningKeyRecord {
   kid: string
   alg: 'ES256'
-  private_jwk: JsonWebKey
+  /** Sealed (AES-256-GCM) when the service has a SIGNING_KEY_SECRET; in the clear otherwise. */
+  private_jwk: JsonWebKey | SealedJwk
   public_jwk: JsonWebKey
   created_at: string
   /** After this moment the key signs nothing new; it verifies until every token it signed has expired. */
   retire_at: string | null
 }
+
+/** A private JWK as stored under a secret: AES-256-GCM over its JSON, the kid as additional data (core/auth/tokens.ts). */
+export interface SealedJwk { sealed: 'A256GCM'; iv: string; data: string }
 
 export interface Order {
   order_id: string
@@ -199,6 +203,8 @@ export interface PurgeCutoffs {
   idempotencyBefore: Date
   /** Finished jobs (done or dead) created before this go; pending ones always stay. */
   jobsBefore: Date
+  /** Signing keys retired before this go (every token they signed has expired). */
+  signingKeysBefore: Date
 }
 
 export interface PurgeCounts {
@@ -208,6 +214,7 @@ export interface PurgeCounts {
   refresh_tokens: number
   idempotency_keys: number
   jobs: number
+  signing_keys: number
 }
 
 /**
@@ -240,6 +247,8 @@ export interface Store {
   listSigningKeys(): Promise<SigningKeyRecord[]>
   /** Inserts a key; returns false when the kid already exists. */
   addSigningKey(key: SigningKeyRecord): Promise<boolean>
+  /** Retires a key (from `retire_at` it signs nothing new) or replaces its stored private key (sealing it). */
+  updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: JsonWebKey | SealedJwk }): Promise<void>
 
   /** Inserts a new trip at version 1. */
   insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void>

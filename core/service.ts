@@ -23,6 +23,10 @@ export interface CoreConfig {
   idempotencyStaleMs: number
   /** How long rows are kept (api.md "Retention"); the retention job deletes what is older. */
   retention: Retention
+  /** Seals signing keys at rest (SIGNING_KEY_SECRET); unset, they are stored in the clear. */
+  signingKeySecret?: string
+  /** A signing key signs for this long, then the next one does (SIGNING_KEY_ROTATION_DAYS). */
+  signingKeyRotationDays: number
 }
 
 export interface Retention {
@@ -63,6 +67,7 @@ export const defaultConfig: CoreConfig = {
   maxAttempts: { basket_check: 5, fulfill_order: 10, webhook: 12 },
   idempotencyStaleMs: 5 * 60_000,
   retention: { searchHours: 24, tripDays: 30, idempotencyHours: 24, jobDays: 7 },
+  signingKeyRotationDays: 30,
 }
 
 export interface CoreDeps {
@@ -139,7 +144,10 @@ export class Core {
     this.#clock = deps.clock
     this.#ids = deps.ids
     this.#webhooks = deps.webhooks ?? fetchSender()
-    this.tokens = new TokenService(deps.store, deps.clock, deps.ids, this.config.issuer)
+    this.tokens = new TokenService(deps.store, deps.clock, deps.ids, {
+      issuer: this.config.issuer, secret: this.config.signingKeySecret, rotationDays: this.config.signingKeyRotationDays,
+      maxTokenTtl: Math.max(this.config.accessTokenTtl, this.config.creationTokenTtl),
+    })
   }
 
   // ------------------------------------------------------------ sellers and credentials
@@ -674,6 +682,8 @@ export class Core {
    * its process stored within the hour before (see #searchEffects), so two hours of margin.
    */
   async purgeExpired(): Promise<PurgeCounts> {
+    // The retention tick is also when a signing key past its rotation period is replaced.
+    await this.tokens.ensureSigningKey()
     const now = this.#clock.now().getTime()
     const r = this.config.retention
     const HOUR = 3600_000
@@ -685,6 +695,8 @@ export class Core {
       tokensBefore: ago(0),
       idempotencyBefore: ago(r.idempotencyHours * HOUR),
       jobsBefore: ago(r.jobDays * 24 * HOUR),
+      // A retired key is published until its tokens expire (core/auth/tokens.ts jwks), and then some.
+      signingKeysBefore: ago(Math.max(this.config.accessTokenTtl, this.config.creationTokenTtl) * 1000 + 2 * HOUR),
     })
   }
 

@@ -15,6 +15,8 @@ export const systemIds: Ids = { uuid: () => randomUUID(), secret: (bytes: number
 export function coreConfigFrom(config: ServerConfig): Partial<CoreConfig> {
   return {
     retention: config.retention,
+    signingKeyRotationDays: config.signingKeyRotationDays,
+    ...(config.signingKeySecret ? { signingKeySecret: config.signingKeySecret } : {}),
     ...(config.accessTokenTtl !== undefined ? { accessTokenTtl: config.accessTokenTtl } : {}),
     ...(config.refreshTokenTtl !== undefined ? { refreshTokenTtl: config.refreshTokenTtl } : {}),
   }

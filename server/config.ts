@@ -22,6 +22,9 @@
  *   RETENTION_IDEMPOTENCY_HOURS  keep Idempotency-Key records this long (default 24)
  *   RETENTION_JOB_DAYS         keep finished jobs this long (default 7)
  *   DATABASE_POOL_SIZE         PostgreSQL connections per process (default 8)
+ *   SIGNING_KEY_SECRET         seals the token signing keys stored in the database (at least 32 characters);
+ *                              unset, they are stored in the clear (fine on a laptop, not in production)
+ *   SIGNING_KEY_ROTATION_DAYS  a new signing key every this many days (default 30)
  */
 
 export interface ServerConfig {
@@ -40,6 +43,8 @@ export interface ServerConfig {
   retention: { searchHours: number; tripDays: number; idempotencyHours: number; jobDays: number }
   /** PostgreSQL pool size, when set. */
   databasePoolSize: number | undefined
+  signingKeySecret: string | undefined
+  signingKeyRotationDays: number
 }
 
 export class ConfigError extends Error {
@@ -118,9 +123,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jobDays: integer('RETENTION_JOB_DAYS', 1, 3650) ?? 7,
   }
   const databasePoolSize = integer('DATABASE_POOL_SIZE', 1, 1000)
+  const signingKeySecret = value('SIGNING_KEY_SECRET')
+  // Entropy, not a password: HKDF stretches nothing, so a short secret would be a weak key.
+  if (signingKeySecret !== undefined && signingKeySecret.length < 32) problems.push('SIGNING_KEY_SECRET must have at least 32 characters (e.g. openssl rand -base64 32)')
+  const signingKeyRotationDays = integer('SIGNING_KEY_ROTATION_DAYS', 1, 365) ?? 30
 
   if (problems.length) throw new ConfigError(problems)
-  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize }
+  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays }
 }
 
 /** For the entry points (npm start, npm run worker): a configuration problem is a message and exit code 2, not a stack trace. */

@@ -73,6 +73,7 @@ function banner(config: ServerConfig, demo: DemoSeller | null): string {
     `  OpenAPI    ${base}/v2.2/openapi.json`,
     `  Health     ${base}/healthz`,
     `  Worker     ${config.worker ? 'in this process (WORKER=off to run it apart: npm run worker)' : 'off here (WORKER=off): run npm run worker'}`,
+    ...(config.signingKeySecret ? [] : ['  Keys       token signing keys are stored unencrypted: set SIGNING_KEY_SECRET in production']),
     ...(!config.worker && ['memory:', 'sqlite::memory:'].includes(config.databaseUrl)
       ? ['  Warning    an in-process database with WORKER=off: no worker can reach its jobs (checks stay checking)'] : []),
   ]

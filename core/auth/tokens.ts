@@ -1,11 +1,17 @@
 /**
  * ES256 JWTs for trip access and trip creation. Signing keys live in the store so every server instance
- * (and a restarted one) signs and verifies with the same keys; a retired key keeps verifying until the
- * tokens it signed have expired. Verification pins ES256, so `none` and HS/ES confusion are refused.
+ * (and a restarted one) signs and verifies with the same keys. Verification pins ES256, so `none` and
+ * HS/ES confusion are refused.
+ *
+ * Keys rotate: once the active key is `rotationDays` old, a new one signs and the old one is retired; a
+ * retired key keeps verifying, and stays in the JWKS, until every token it signed has expired, then the
+ * retention job deletes it. With a secret (SIGNING_KEY_SECRET), private keys are stored sealed with
+ * AES-256-GCM under a key derived from it by HKDF-SHA-256 (WebCrypto, so the browser sandbox could too);
+ * a key stored in the clear before the secret was set is sealed at the next start.
  */
-import { SignJWT, jwtVerify, generateKeyPair, exportJWK, importJWK, errors, type JWTPayload, type CryptoKey } from 'jose'
+import { SignJWT, jwtVerify, generateKeyPair, exportJWK, importJWK, errors, base64url, type JWTPayload, type CryptoKey } from 'jose'
 import { LRUCache } from 'lru-cache'
-import type { Clock, Ids, SigningKeyRecord, Store } from '../ports.ts'
+import type { Clock, Ids, SealedJwk, SigningKeyRecord, Store } from '../ports.ts'
 import { ProblemError } from '../errors.ts'
 
 export type TokenUse = 'trip_access' | 'trip_creation'
@@ -22,7 +28,28 @@ export interface TokenClaims extends JWTPayload {
 
 interface LoadedKey { record: SigningKeyRecord; privateKey: CryptoKey; publicKey: CryptoKey }
 
+export const isSealed = (jwk: unknown): jwk is SealedJwk => typeof jwk === 'object' && jwk !== null && (jwk as SealedJwk).sealed === 'A256GCM'
+
+export interface TokenServiceOptions {
+  issuer: string
+  /** Seals private keys at rest when set (SIGNING_KEY_SECRET). */
+  secret?: string
+  /** A key signs for this long, then the next one does. */
+  rotationDays: number
+  /** The longest a token lives (seconds): a retired key is published and kept this long after retiring. */
+  maxTokenTtl: number
+}
+
+/** Thrown at start when the stored keys cannot be read with the configured secret. */
+export class SigningKeySecretError extends Error {}
+
 const ALG = 'ES256'
+/** base64url to bytes WebCrypto takes (an ArrayBuffer-backed view). */
+const bytes = (b64: string) => new Uint8Array(base64url.decode(b64))
+/** Other instances' rotations are picked up this often; a key they retired may sign here that long after. */
+const RELOAD_MS = 5 * 60_000
+/** An unknown kid makes a store read at most this often (a flood of forged kids must not flood the store). */
+const UNKNOWN_KID_RELOAD_MS = 1000
 
 export class TokenService {
   #keys = new Map<string, LoadedKey>()
@@ -33,38 +60,56 @@ export class TokenService {
    * decided per request on the trip just read (revoked families), so a revocation needs no cache purge.
    */
   #verified = new LRUCache<string, TokenClaims>({ max: 20_000 })
+  #loadedAt = -Infinity
+  #sealing: Promise<CryptoKey> | null = null
+  readonly #issuer: string
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly ids: Ids,
-    private readonly issuer: string,
-  ) {}
+    private readonly opts: TokenServiceOptions,
+  ) {
+    this.#issuer = opts.issuer
+  }
 
-  /** Makes sure an active signing key exists; racing instances may both add one, which is harmless. */
+  /**
+   * Makes sure a signing key younger than the rotation period is active: adds one (retiring the one it
+   * replaces) when there is none or it is too old, and seals keys stored in the clear when a secret is
+   * set. Racing instances may both add one, which is harmless (the newest signs). Runs at start and with
+   * the retention job.
+   */
   async ensureSigningKey(): Promise<void> {
     await this.#reload()
-    if (this.#active()) return
+    if (this.opts.secret) await this.#sealStoredKeys()
+    const active = this.#active()
+    const now = this.clock.now()
+    if (active && now.getTime() - Date.parse(active.record.created_at) < this.opts.rotationDays * 86_400_000) return
     const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true })
     const kid = this.ids.uuid()
+    const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: ALG } as JsonWebKey
     await this.store.addSigningKey({
       kid, alg: ALG,
-      private_jwk: { ...(await exportJWK(privateKey)), kid, alg: ALG } as JsonWebKey,
+      private_jwk: this.opts.secret ? await this.#seal(privateJwk, kid) : privateJwk,
       public_jwk: { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' } as JsonWebKey,
-      created_at: this.clock.now().toISOString(),
+      created_at: now.toISOString(),
       retire_at: null,
     })
+    // The key it replaces signs nothing new from now; it verifies (and is published) until its tokens expire.
+    if (active) await this.store.updateSigningKey(active.record.kid, { retire_at: now.toISOString() })
     await this.#reload()
   }
 
   async sign(use: TokenUse, sellerId: string, ttlSeconds: number, tripId?: string, family?: string | null): Promise<string> {
+    // Another instance may have rotated: look again now and then (not on the request's way).
+    if (this.clock.now().getTime() - this.#loadedAt > RELOAD_MS) void this.#reload().catch(() => {})
     let key = this.#active()
     if (!key) { await this.ensureSigningKey(); key = this.#active() }
     if (!key) throw new ProblemError('internal', 'no signing key')
     const now = Math.floor(this.clock.now().getTime() / 1000)
     const jwt = new SignJWT({ token_use: use, sid: sellerId, ...(family ? { fam: family } : {}) })
       .setProtectedHeader({ alg: ALG, kid: key.record.kid, typ: 'JWT' })
-      .setIssuer(this.issuer)
+      .setIssuer(this.#issuer)
       .setIssuedAt(now)
       .setExpirationTime(now + ttlSeconds)
       .setJti(this.ids.uuid())
@@ -92,11 +137,11 @@ export class TokenService {
     try {
       const { payload } = await jwtVerify(token, async (header) => {
         const kid = header.kid ?? ''
-        if (!this.#keys.has(kid)) await this.#reload()
+        if (!this.#keys.has(kid) && this.clock.now().getTime() - this.#loadedAt > UNKNOWN_KID_RELOAD_MS) await this.#reload()
         const k = this.#keys.get(kid)
         if (!k) throw new ProblemError('unauthorized', 'The token was signed by an unknown key.')
         return k.publicKey
-      }, { algorithms: [ALG], issuer: this.issuer, currentDate: this.clock.now() })
+      }, { algorithms: [ALG], issuer: this.#issuer, currentDate: this.clock.now() })
       const claims = payload as TokenClaims
       if ((claims.token_use !== 'trip_access' && claims.token_use !== 'trip_creation') || typeof claims.sid !== 'string') {
         throw new ProblemError('unauthorized', 'The token is not a service token.')
@@ -109,9 +154,15 @@ export class TokenService {
     }
   }
 
+  /** The public keys that may have signed a live token: active ones, and retired ones until their tokens expire. */
   async jwks(): Promise<{ keys: JsonWebKey[] }> {
     await this.#reload()
-    return { keys: [...this.#keys.values()].map((k) => k.record.public_jwk) }
+    const now = this.clock.now().getTime()
+    return {
+      keys: [...this.#keys.values()]
+        .filter((k) => k.record.retire_at === null || Date.parse(k.record.retire_at) + this.opts.maxTokenTtl * 1000 + RELOAD_MS > now)
+        .map((k) => k.record.public_jwk),
+    }
   }
 
   #active(): LoadedKey | undefined {
@@ -125,18 +176,64 @@ export class TokenService {
     // One reload at a time: a burst of tokens with a new kid triggers a single store read.
     this.#loading ??= (async () => {
       try {
-        for (const record of await this.store.listSigningKeys()) {
-          if (this.#keys.has(record.kid)) continue
+        const records = await this.store.listSigningKeys()
+        for (const record of records) {
+          const known = this.#keys.get(record.kid)
+          // A known key keeps its imported keys; its record may have changed (retired, sealed).
+          if (known) { known.record = record; continue }
           this.#keys.set(record.kid, {
             record,
-            privateKey: (await importJWK(record.private_jwk as Parameters<typeof importJWK>[0], ALG)) as CryptoKey,
+            privateKey: (await importJWK(await this.#privateJwk(record) as Parameters<typeof importJWK>[0], ALG)) as CryptoKey,
             publicKey: (await importJWK(record.public_jwk as Parameters<typeof importJWK>[0], ALG)) as CryptoKey,
           })
         }
+        const stored = new Set(records.map((r) => r.kid))
+        for (const kid of [...this.#keys.keys()]) if (!stored.has(kid)) this.#keys.delete(kid)
+        this.#loadedAt = this.clock.now().getTime()
       } finally {
         this.#loading = null
       }
     })()
     return this.#loading
+  }
+
+  async #privateJwk(record: SigningKeyRecord): Promise<JsonWebKey> {
+    if (!isSealed(record.private_jwk)) return record.private_jwk
+    if (!this.opts.secret) throw new SigningKeySecretError(`The signing keys are sealed, and SIGNING_KEY_SECRET is not set: set it to the secret they were sealed with.`)
+    try {
+      const plain = await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: bytes(record.private_jwk.iv), additionalData: new TextEncoder().encode(record.kid) },
+        await this.#sealingKey(), bytes(record.private_jwk.data))
+      return JSON.parse(new TextDecoder().decode(plain)) as JsonWebKey
+    } catch {
+      throw new SigningKeySecretError(`Signing key ${record.kid} cannot be unsealed: SIGNING_KEY_SECRET is not the secret it was sealed with.`)
+    }
+  }
+
+  async #seal(jwk: JsonWebKey, kid: string): Promise<SealedJwk> {
+    const iv = crypto.getRandomValues(new Uint8Array(12))
+    const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(kid) }, await this.#sealingKey(), new TextEncoder().encode(JSON.stringify(jwk)))
+    return { sealed: 'A256GCM', iv: base64url.encode(iv), data: base64url.encode(new Uint8Array(data)) }
+  }
+
+  /** Keys stored in the clear (before a secret was set) are sealed in place. */
+  async #sealStoredKeys(): Promise<void> {
+    let sealed = false
+    for (const k of this.#keys.values()) {
+      if (isSealed(k.record.private_jwk)) continue
+      await this.store.updateSigningKey(k.record.kid, { private_jwk: await this.#seal(k.record.private_jwk, k.record.kid) })
+      sealed = true
+    }
+    if (sealed) await this.#reload()
+  }
+
+  #sealingKey(): Promise<CryptoKey> {
+    this.#sealing ??= (async () => {
+      const ikm = await crypto.subtle.importKey('raw', new TextEncoder().encode(this.opts.secret!), 'HKDF', false, ['deriveKey'])
+      return crypto.subtle.deriveKey(
+        { name: 'HKDF', hash: 'SHA-256', salt: new TextEncoder().encode('svc signing keys'), info: new TextEncoder().encode('A256GCM v1') },
+        ikm, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
+    })()
+    return this.#sealing
   }
 }

@@ -156,6 +156,13 @@ export class MemoryStore implements Store {
       .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.kid, b.kid)))
   }
 
+  async updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: SigningKeyRecord['private_jwk'] }): Promise<void> {
+    const k = this.signingKeys.get(kid)
+    if (!k) return
+    if (change.retire_at !== undefined) k.retire_at = iso(change.retire_at)
+    if (change.private_jwk !== undefined) k.private_jwk = copy(change.private_jwk)
+  }
+
   async addSigningKey(k: SigningKeyRecord): Promise<boolean> {
     if (this.signingKeys.has(k.kid)) return false
     this.signingKeys.set(k.kid, signingKey(k))
@@ -313,7 +320,7 @@ export class MemoryStore implements Store {
   // ---------------------------------------------------------------- retention
 
   async purge(c: PurgeCutoffs): Promise<PurgeCounts> {
-    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0 }
+    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 }
     const before = (at: string, cutoff: Date) => Date.parse(at) < cutoff.getTime()
     const gone = new Set<string>()
     for (const [id, t] of this.trips) {
@@ -336,6 +343,7 @@ export class MemoryStore implements Store {
     }
     for (const [k, r] of this.idempotency) if (before(r.created_at, c.idempotencyBefore)) { this.idempotency.delete(k); n.idempotency_keys++ }
     for (const [id, j] of this.jobs) if (j.status !== 'pending' && before(j.created_at, c.jobsBefore)) { this.jobs.delete(id); n.jobs++ }
+    for (const [kid, k] of this.signingKeys) if (k.retire_at !== null && before(k.retire_at, c.signingKeysBefore)) { this.signingKeys.delete(kid); n.signing_keys++ }
     return n
   }
 

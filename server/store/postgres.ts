@@ -217,6 +217,12 @@ export class PostgresStore implements Store {
     return rows.map(toSigningKey)
   }
 
+  async updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: SigningKeyRecord['private_jwk'] }): Promise<void> {
+    await this.run('updateSigningKey', `UPDATE signing_keys SET retire_at = coalesce($2::timestamptz, retire_at),
+      private_jwk = coalesce($3::jsonb, private_jwk) WHERE kid = $1`,
+    [kid, change.retire_at ?? null, change.private_jwk === undefined ? null : json(change.private_jwk)])
+  }
+
   async addSigningKey(k: SigningKeyRecord): Promise<boolean> {
     const r = await this.run('addSigningKey', `INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at, retire_at)
       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (kid) DO NOTHING`,
@@ -393,7 +399,7 @@ export class PostgresStore implements Store {
   // ---------------------------------------------------------------- retention
 
   async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
-    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0 }
+    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 }
     // Each batch is one statement (data-modifying CTEs), so no transaction stays open between round trips,
     // and instances purging at once skip each other's rows (SKIP LOCKED) instead of waiting.
     const batches = async (step: () => Promise<number>) => { for (let done = batch; done === batch;) done = await step() }
@@ -429,6 +435,7 @@ export class PostgresStore implements Store {
     await del('purgeTokens', 'refresh_tokens', 'token_hash', 'expires_at < $1', c.tokensBefore, 'refresh_tokens')
     await del('purgeIdempotency', 'idempotency_keys', 'scope, key', 'created_at < $1', c.idempotencyBefore, 'idempotency_keys')
     await del('purgeJobs', 'jobs', 'job_id', `created_at < $1 AND status <> 'pending'`, c.jobsBefore, 'jobs')
+    await del('purgeSigningKeys', 'signing_keys', 'kid', 'retire_at < $1', c.signingKeysBefore, 'signing_keys')
     return n
   }
 

@@ -163,6 +163,11 @@ export class SqliteStore implements Store {
     return (this.q('SELECT * FROM signing_keys ORDER BY created_at, kid').all() as Row[]).map(toSigningKey)
   }
 
+  async updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: SigningKeyRecord['private_jwk'] }): Promise<void> {
+    if (change.retire_at !== undefined) this.q('UPDATE signing_keys SET retire_at = ? WHERE kid = ?').run(iso(change.retire_at), kid)
+    if (change.private_jwk !== undefined) this.q('UPDATE signing_keys SET private_jwk = ? WHERE kid = ?').run(json(change.private_jwk), kid)
+  }
+
   async addSigningKey(k: SigningKeyRecord): Promise<boolean> {
     const r = this.q(`INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at, retire_at)
       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kid) DO NOTHING`)
@@ -324,7 +329,7 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- retention
 
   async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
-    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0 }
+    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 }
     const t = (d: Date) => d.toISOString()
     // Each batch is its own short transaction, so the API's writes interleave with a long purge.
     const batches = (step: () => number) => { for (let done = batch; done === batch;) done = this.db.transaction(step).immediate() }
@@ -355,6 +360,7 @@ export class SqliteStore implements Store {
     del('DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)', t(c.tokensBefore))('refresh_tokens')
     del('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)', t(c.idempotencyBefore))('idempotency_keys')
     del(`DELETE FROM jobs WHERE rowid IN (SELECT rowid FROM jobs WHERE created_at < ? AND status <> 'pending' LIMIT ?)`, t(c.jobsBefore))('jobs')
+    del('DELETE FROM signing_keys WHERE kid IN (SELECT kid FROM signing_keys WHERE retire_at < ? LIMIT ?)', t(c.signingKeysBefore))('signing_keys')
     return n
   }
 

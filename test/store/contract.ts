@@ -215,6 +215,16 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       assert.deepEqual(await s.listSigningKeys(), [signingKey('k1'), k2])
     })
 
+    it('a signing key is retired, or its private key replaced (sealed), in place', async (s) => {
+      await s.addSigningKey(signingKey('k1'))
+      await s.addSigningKey(signingKey('k2'))
+      await s.updateSigningKey('k1', { retire_at: iso(300) })
+      const sealed = { sealed: 'A256GCM' as const, iv: 'aXY', data: 'ZGF0YQ' }
+      await s.updateSigningKey('k2', { private_jwk: sealed })
+      await s.updateSigningKey('nope', { retire_at: iso(1) })
+      assert.deepEqual(await s.listSigningKeys(), [signingKey('k1', { retire_at: iso(300) }), signingKey('k2', { private_jwk: sealed })])
+    })
+
     // ------------------------------------------------------------ trips
 
     it('a trip round-trips at version 1 and each update bumps the version', async (s) => {
@@ -428,8 +438,12 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
 
       // Before sD2's search, after everything else old; m-young's use moved to 3700 s.
       const cut = at(50)
-      const counts = await s.purge({ tripsBefore: cut, searchesBefore: cut, seatMapsBefore: cut, tokensBefore: cut, idempotencyBefore: cut, jobsBefore: cut }, batch)
-      assert.deepEqual(counts, { trips: 1, searches: 3, seat_maps: 1, refresh_tokens: 2, idempotency_keys: 1, jobs: 2 })
+      await s.addSigningKey(signingKey('key-retired-long-ago', { retire_at: iso(10) }))
+      await s.addSigningKey(signingKey('key-retired-lately', { retire_at: iso(100) }))
+      await s.addSigningKey(signingKey('key-active'))
+      const counts = await s.purge({ tripsBefore: cut, searchesBefore: cut, seatMapsBefore: cut, tokensBefore: cut, idempotencyBefore: cut, jobsBefore: cut, signingKeysBefore: cut }, batch)
+      assert.deepEqual(counts, { trips: 1, searches: 3, seat_maps: 1, refresh_tokens: 2, idempotency_keys: 1, jobs: 2, signing_keys: 1 })
+      assert.deepEqual((await s.listSigningKeys()).map((k) => k.kid).sort(), ['key-active', 'key-retired-lately'])
 
       assert.equal(await s.getTrip('tA'), undefined)
       assert.equal(await s.getSearch('sA'), undefined)
@@ -452,8 +466,8 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       assert.equal((await s.getJob('j-done-young'))?.status, 'done')
 
       // A second run finds nothing more.
-      assert.deepEqual(await s.purge({ tripsBefore: cut, searchesBefore: cut, seatMapsBefore: cut, tokensBefore: cut, idempotencyBefore: at(0), jobsBefore: cut }, batch),
-        { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0 })
+      assert.deepEqual(await s.purge({ tripsBefore: cut, searchesBefore: cut, seatMapsBefore: cut, tokensBefore: cut, idempotencyBefore: at(0), jobsBefore: cut, signingKeysBefore: cut }, batch),
+        { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 })
     }
 
     it('retention purges each kind of row on time and keeps what is still needed', (s) => retentionCase(s))
