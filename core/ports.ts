@@ -231,6 +231,9 @@ export interface TripEffects {
 
 // ---------------------------------------------------------------- the store
 
+export interface RateLimitHits { key: string; hits: number; windowMs: number }
+export interface RateLimitCount { key: string; count: number; ttlMs: number }
+
 export interface Store {
   migrate(): Promise<void>
   close(): Promise<void>
@@ -303,6 +306,13 @@ export interface Store {
    * goes is left with search_id null (and a new version, so every instance reads it again).
    */
   purge(cutoffs: PurgeCutoffs, batch?: number): Promise<PurgeCounts>
+
+  /**
+   * Adds hits to rate-limit counters kept for every instance (PostgreSQL), each in a fixed window of
+   * `windowMs` that starts at its first hit on the database's clock, and returns each key's count in its
+   * window and the milliseconds left of it. Absent, each instance counts in its own memory (SQLite, memory).
+   */
+  addRateLimitHits?(hits: ReadonlyArray<RateLimitHits>): Promise<RateLimitCount[]>
 
   addSubscription(sub: SubscriptionRecord): Promise<void>
   listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]>

@@ -23,6 +23,8 @@ export interface BuildAppOptions {
   /** false (default) for silence, true for info-level JSON lines on stdout, or pino options. */
   logger?: boolean | Record<string, unknown>
   rateLimit?: RateLimitOptions
+  /** How often an instance on a shared store sends its rate-limit hits and learns the others' (ms, default 100). */
+  rateLimitSyncMs?: number
   /** Fastify's `trustProxy`: set it behind a load balancer so `req.ip` (the rate-limit key) is the client's. */
   trustProxy?: FastifyServerOptions['trustProxy']
   /** Largest accepted request body in bytes (default 256 KiB). Trip payloads are a few KiB; anything near the limit is abuse. */
@@ -81,7 +83,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(requestIdPlugin)
   await app.register(validationPlugin)
-  await app.register(rateLimitPlugin, opts.rateLimit ?? {})
+  // Shared by every instance when the store can (PostgreSQL); per instance otherwise.
+  const add = opts.store.addRateLimitHits?.bind(opts.store)
+  await app.register(rateLimitPlugin, { ...opts.rateLimit, ...(add ? { shared: { add, ...(opts.rateLimitSyncMs ? { syncMs: opts.rateLimitSyncMs } : {}) } } : {}) })
   await app.register(errorsPlugin, { notFoundPreHandler: app.rateLimit() })
   await app.register(corsPlugin, { isAllowedOrigin: (origin) => opts.core.isAllowedOrigin(origin) })
   await app.register(compressionPlugin)

@@ -263,6 +263,22 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX jobs_finished ON jobs (created_at) WHERE status <> 'pending';
     `,
   },
+  {
+    version: 4,
+    name: 'rate-limit counters shared by every instance (PostgreSQL)',
+    // One SQLite file serves one machine: its instance counts in memory. On PostgreSQL every instance counts
+    // in this table, so N instances allow the limit once, not N times. UNLOGGED: counters are worth no WAL
+    // write, and a crash that empties them only forgives a window.
+    sqlite: `SELECT 1;`,
+    postgres: `
+      CREATE UNLOGGED TABLE rate_limits (
+        key      text PRIMARY KEY,
+        count    integer NOT NULL,
+        reset_at timestamptz NOT NULL
+      );
+      CREATE INDEX rate_limits_reset ON rate_limits (reset_at);
+    `,
+  },
 ]
 
 export const schemaMigrationsTable = {

@@ -10,7 +10,7 @@
  */
 import pg from 'pg'
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord,
+  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, PurgeCounts, PurgeCutoffs, RateLimitCount, RateLimitHits, RefreshTokenRecord, SearchRecord,
   SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { isFulfilled } from '../../core/fulfillment.ts'
@@ -396,6 +396,21 @@ export class PostgresStore implements Store {
     return rows.map(toJob)
   }
 
+  // ---------------------------------------------------------------- rate limits
+
+  async addRateLimitHits(hits: ReadonlyArray<RateLimitHits>): Promise<RateLimitCount[]> {
+    // Keys in one order on every instance, so two batches never wait on each other's rows in a cycle.
+    const sorted = [...hits].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0))
+    const { rows } = await this.run('addRateLimitHits', `INSERT INTO rate_limits AS l (key, count, reset_at)
+        SELECT k, n, now() + w * interval '1 millisecond' FROM unnest($1::text[], $2::int[], $3::int[]) AS h(k, n, w)
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN l.reset_at <= now() THEN excluded.count ELSE l.count + excluded.count END,
+        reset_at = CASE WHEN l.reset_at <= now() THEN excluded.reset_at ELSE l.reset_at END
+      RETURNING key, count, greatest(0, ceil(extract(epoch FROM reset_at - now()) * 1000))::integer AS ttl`,
+    [sorted.map((h) => h.key), sorted.map((h) => h.hits), sorted.map((h) => h.windowMs)])
+    return rows.map((r) => ({ key: r.key as string, count: r.count as number, ttlMs: r.ttl as number }))
+  }
+
   // ---------------------------------------------------------------- retention
 
   async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
@@ -436,6 +451,8 @@ export class PostgresStore implements Store {
     await del('purgeIdempotency', 'idempotency_keys', 'scope, key', 'created_at < $1', c.idempotencyBefore, 'idempotency_keys')
     await del('purgeJobs', 'jobs', 'job_id', `created_at < $1 AND status <> 'pending'`, c.jobsBefore, 'jobs')
     await del('purgeSigningKeys', 'signing_keys', 'kid', 'retire_at < $1', c.signingKeysBefore, 'signing_keys')
+    // Windows that ended: not counted, they are a cache of counts, not records.
+    await this.run('purgeRateLimits', 'DELETE FROM rate_limits WHERE reset_at < now()')
     return n
   }
 

@@ -46,6 +46,7 @@ export interface BuildOptions {
   ids?: 'random' | 'counting'
   config?: Partial<CoreConfig>
   rateLimit?: BuildAppOptions['rateLimit']
+  rateLimitSyncMs?: BuildAppOptions['rateLimitSyncMs']
   /** Capture log lines (pino JSON) into `logs`. */
   captureLogs?: boolean
   store?: Store
@@ -83,6 +84,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     core, store,
     logger: opts.captureLogs ? { level: 'trace', stream } : false,
     rateLimit: opts.rateLimit ?? { max: 100_000, timeWindow: 60_000 },
+    ...(opts.rateLimitSyncMs ? { rateLimitSyncMs: opts.rateLimitSyncMs } : {}),
   })
   await app.ready()
   let others = 0
