@@ -153,6 +153,7 @@ export type ConsumeResult =
   | { status: 'ok'; record: RefreshTokenRecord }
   | { status: 'reused'; record: RefreshTokenRecord }
   | { status: 'revoked'; record: RefreshTokenRecord }
+  | { status: 'expired'; record: RefreshTokenRecord }
   | { status: 'unknown' }
 
 export interface IdempotencyRecord {
@@ -272,7 +273,10 @@ export interface Store {
   getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]>
 
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>
-  /** Atomically marks an unused, unrevoked token used and reports what it was. */
+  /**
+   * Atomically marks an unused, unrevoked, unexpired token used and reports what it was. An expired one is
+   * reported `expired` and left unused: refusing it changes nothing, so presenting it again is not a reuse.
+   */
   consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult>
   revokeRefreshFamily(familyId: string, now: Date): Promise<void>
 

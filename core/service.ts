@@ -225,7 +225,12 @@ export class Core {
   /** Verifies the Authorization header: `Basic <apiKey:>` or `Bearer <jwt>`; null when there is none. */
   async authenticate(authorization: string | undefined): Promise<Principal | null> {
     if (!authorization) return null
-    const [scheme, value = ''] = authorization.trim().split(/\s+/, 2)
+    // Exactly `<scheme> <credential>`. Anything after the credential is refused, not ignored: a second
+    // credential (or two Authorization headers, which fetch and the Fastify host join with ", ") is
+    // ambiguous, and a proxy in front may have judged the other one.
+    const parts = authorization.trim().split(/\s+/)
+    if (parts.length > 2) throw new ProblemError('unauthorized', 'Send one credential in one Authorization header: "Basic <base64 of key:>" or "Bearer <token>".')
+    const [scheme, value = ''] = parts
     if (/^basic$/i.test(scheme ?? '')) {
       let decoded: string
       try { decoded = atob(value) } catch { throw new ProblemError('unauthorized', 'The Basic credentials are not valid base64.') }
@@ -428,7 +433,9 @@ export class Core {
    */
   async readSearch(p: Principal, tripId: string, searchId: string, types?: ProductTypeName[]): Promise<Rendered> {
     const { value } = await this.#load(p, tripId)
-    const key = `${searchId}/${typesKey(types)}`
+    // Keyed by the trip too: a hit skips #searchView, whose check that the search is this trip's is what
+    // keeps another trip's (or seller's) search from being read under this trip's path.
+    const key = `${tripId}/${searchId}/${typesKey(types)}`
     let rendered = this.#rendered.get(key)
     if (!rendered) {
       const json = JSON.stringify((await this.#searchView(value, searchId)).render(types))
@@ -481,6 +488,8 @@ export class Core {
     const r = await this.#store.consumeRefreshToken(sha256Hex(refresh_token), now)
     if (r.status === 'unknown') throw new ProblemError('unauthorized', 'The refresh token is not valid.')
     if (r.status === 'revoked') throw new ProblemError('unauthorized', 'The refresh token has been revoked.')
+    // Left unused by the store, so a retry with it is refused the same way, not taken for a reuse.
+    if (r.status === 'expired') throw new ProblemError('token_expired', 'The refresh token has expired.')
     if (r.status === 'reused') {
       // A used token presented again means it leaked: end the whole session, the thief's and the owner's,
       // refresh tokens and access tokens alike (the trip records the family, which every instance reads).
@@ -491,7 +500,6 @@ export class Core {
       })
       throw new ProblemError('unauthorized', 'The refresh token was already used; every token of this session is now revoked. Create the trip session again.')
     }
-    if (Date.parse(r.record.expires_at) <= now.getTime()) throw new ProblemError('token_expired', 'The refresh token has expired.')
     const trip = await this.#read(r.record.trip_id)
     if (!trip || (trip.value.revoked_families ?? []).includes(r.record.family_id)) throw new ProblemError('unauthorized', 'The refresh token is not valid.')
     const session = this.#newSession(trip.value, r.record.family_id)

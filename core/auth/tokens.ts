@@ -135,13 +135,14 @@ export class TokenService {
 
   async #verify(token: string): Promise<TokenClaims> {
     try {
+      // `exp` is a required claim: jose checks it only when present, and a token without one would never expire.
       const { payload } = await jwtVerify(token, async (header) => {
         const kid = header.kid ?? ''
         if (!this.#keys.has(kid) && this.clock.now().getTime() - this.#loadedAt > UNKNOWN_KID_RELOAD_MS) await this.#reload()
         const k = this.#keys.get(kid)
         if (!k) throw new ProblemError('unauthorized', 'The token was signed by an unknown key.')
         return k.publicKey
-      }, { algorithms: [ALG], issuer: this.#issuer, currentDate: this.clock.now() })
+      }, { algorithms: [ALG], issuer: this.#issuer, requiredClaims: ['exp'], currentDate: this.clock.now() })
       const claims = payload as TokenClaims
       if ((claims.token_use !== 'trip_access' && claims.token_use !== 'trip_creation') || typeof claims.sid !== 'string') {
         throw new ProblemError('unauthorized', 'The token is not a service token.')

@@ -232,6 +232,7 @@ export class MemoryStore implements Store {
     if (!t) return { status: 'unknown' }
     if (t.revoked_at !== null) return { status: 'revoked', record: copy(t) }
     if (t.used_at !== null) return { status: 'reused', record: copy(t) }
+    if (Date.parse(t.expires_at) <= now.getTime()) return { status: 'expired', record: copy(t) }
     t.used_at = now.toISOString()
     return { status: 'ok', record: copy(t) }
   }

@@ -61,6 +61,20 @@ export function responsesFor(op: Operation): Record<string, unknown> {
 
 export interface V22Options { core: Core }
 
+/**
+ * The Authorization header as the sandbox's `fetch` sees it: repeated lines joined with ", ". Node keeps
+ * only the first line in `req.headers`, which would let a second credential pass unseen (a proxy in front
+ * may have judged that one); joined, the core refuses the pair on both hosts.
+ */
+function authorizationOf(req: FastifyRequest): string | undefined {
+  const raw = req.raw.rawHeaders
+  let values: string[] | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') (values ??= []).push(raw[i + 1]!)
+  }
+  return values && values.length > 1 ? values.join(', ') : req.headers.authorization
+}
+
 export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
   app.decorateRequest('principal', null)
 
@@ -89,7 +103,7 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
         // Public operations carry their credential in the body (refresh) or need none (JWKS). A client
         // that sends its expired access token out of habit must still be able to refresh.
         if (op.auth === 'public') return
-        const principal = await core.authenticate(req.headers.authorization)
+        const principal = await core.authenticate(authorizationOf(req))
         core.authorizeFor(op.auth, principal, req.params as Record<string, string>, req.headers.origin)
         req.principal = principal
       },

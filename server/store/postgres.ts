@@ -293,12 +293,12 @@ export class PostgresStore implements Store {
   async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
     // One statement decides the winner: a concurrent consumer waits on the row lock, then finds used_at set.
     const { rows: [won] } = await this.run('consumeRefreshToken', `UPDATE refresh_tokens SET used_at = $2
-      WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL RETURNING *`, [tokenHash, now.toISOString()])
+      WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2 RETURNING *`, [tokenHash, now.toISOString()])
     if (won) return { status: 'ok', record: toRefreshToken(won) }
     const { rows: [r] } = await this.run('consumeRefreshToken2', 'SELECT * FROM refresh_tokens WHERE token_hash = $1', [tokenHash])
     if (!r) return { status: 'unknown' }
     const record = toRefreshToken(r)
-    return { status: record.revoked_at !== null ? 'revoked' : 'reused', record }
+    return { status: record.revoked_at !== null ? 'revoked' : record.used_at !== null ? 'reused' : 'expired', record }
   }
 
   async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {

@@ -235,6 +235,7 @@ export class SqliteStore implements Store {
       if (!t) return { status: 'unknown' }
       if (t.revoked_at !== null) return { status: 'revoked', record: t }
       if (t.used_at !== null) return { status: 'reused', record: t }
+      if (Date.parse(t.expires_at) <= now.getTime()) return { status: 'expired', record: t }
       const usedAt = now.toISOString()
       this.q('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?').run(usedAt, tokenHash)
       return { status: 'ok', record: { ...t, used_at: usedAt } }

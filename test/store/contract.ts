@@ -487,6 +487,16 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       await assert.rejects(s.insertRefreshToken(refreshToken('r9', 'f1', { trip_id: 'ghost' })))
     })
 
+    it('an expired refresh token is reported expired and left unused; a used one stays a reuse after expiry', async (s) => {
+      await withTrip(s)
+      await s.insertRefreshToken(refreshToken('r1', 'f1', { expires_at: iso(100) }))
+      await s.insertRefreshToken(refreshToken('r2', 'f1', { expires_at: iso(100), used_at: iso(10) }))
+      for (const t of [100, 130]) {
+        assert.deepEqual(await s.consumeRefreshToken('r1', at(t)), { status: 'expired', record: refreshToken('r1', 'f1', { expires_at: iso(100) }) })
+      }
+      assert.equal((await s.consumeRefreshToken('r2', at(130))).status, 'reused')
+    })
+
     it('revoking a family revokes every token in it, once, and no other family', async (s) => {
       await withTrip(s)
       await s.insertRefreshToken(refreshToken('r1', 'f1', { used_at: iso(10) }))
