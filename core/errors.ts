@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   forbidden: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   trip_state_conflict: { status: 409, title: 'Trip state conflict' },
   basket_not_valid: { status: 409, title: 'Basket not valid' },
   basket_rule_violation: { status: 409, title: 'Basket rule violated' },
@@ -17,6 +18,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   idempotency_conflict: { status: 422, title: 'Idempotency key reused' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
 } as const

@@ -8,7 +8,7 @@ import type { Core } from '../core/service.ts'
 import type { Store } from '../core/ports.ts'
 import { genReqId, requestIdPlugin } from './plugins/request-id.ts'
 import { validationPlugin } from './plugins/validation.ts'
-import { errorsPlugin, frameworkErrorHandler, MAX_PARAM_LENGTH } from './plugins/errors.ts'
+import { clientErrorHandler, errorsPlugin, frameworkErrorHandler, MAX_PARAM_LENGTH } from './plugins/errors.ts'
 import { corsPlugin } from './plugins/cors.ts'
 import { rateLimitPlugin, type RateLimitOptions } from './plugins/rate-limit.ts'
 import { openapiPlugin } from './plugins/openapi.ts'
@@ -79,6 +79,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // Ids are up to 128 characters (core/schemas Id); longer segments would 404 before validation.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   })
 
   await app.register(requestIdPlugin)

@@ -3,7 +3,10 @@
  * `application/problem+json` body made by the core's `toProblem`, carrying the request id. 5xx bodies
  * never carry internals; the details go to the log instead.
  */
-import type { FastifyError, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { ProblemError, toProblem, ERROR_CODES, type ErrorCode } from '../../core/errors.ts'
 
@@ -70,6 +73,26 @@ export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, re
   reply.header('x-request-id', req.id)
   req.log.info({ code: err.code }, 'request rejected')
   return sendProblem(reply, asProblemError(err), req.id)
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before there is a request (headers over
+ * its limit, a timeout, bytes that are not HTTP) would otherwise leave as Fastify's bare JSON with no
+ * request id. There is no request to take an id from, so the answer makes one, and the log line has it.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const problem = err.code === 'HPE_HEADER_OVERFLOW' ? new ProblemError('headers_too_large', 'The request headers are too large (16 KiB together at most, unless the server was started with another --max-http-header-size).')
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ProblemError('request_timeout', 'The request was not received in time.')
+    : new ProblemError('validation_error', 'The request is not valid HTTP/1.1.')
+  const requestId = randomUUID()
+  this.log.info({ request_id: requestId, code: err.code }, 'request rejected by the HTTP parser')
+  if (socket.writable) {
+    const body = JSON.stringify(toProblem(problem, requestId))
+    socket.write(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nConnection: close\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`)
+  }
+  socket.destroy(err)
 }
 
 /** Route patterns seen so far, so an unknown method on a known path can answer 405 with `Allow`. */

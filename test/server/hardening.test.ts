@@ -206,3 +206,46 @@ describe('request bodies', () => {
     }), 400, 'validation_error')
   })
 })
+
+describe('what the HTTP parser refuses, on a real socket', () => {
+  let t: Built
+  let port: number
+  before(async () => {
+    t = await build()
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    port = (t.app.server.address() as import('node:net').AddressInfo).port
+  })
+  after(() => t.close())
+
+  /** Sends raw bytes and reads the whole answer (the server closes the connection after a parser refusal). */
+  async function raw(request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const { connect } = await import('node:net')
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(request))
+      let out = ''
+      socket.on('data', (d) => { out += d.toString('utf8') })
+      socket.on('end', () => resolve(out))
+      socket.on('error', (e) => (out ? resolve(out) : reject(e)))
+    })
+    const [head = '', body = ''] = text.split('\r\n\r\n', 2)
+    const [statusLine = '', ...lines] = head.split('\r\n')
+    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]))
+    return { status: Number(statusLine.split(' ')[1]), headers, body }
+  }
+
+  for (const [name, request, status, code] of [
+    ['headers of 100 KB: 431 problem+json (was Fastify\'s bare JSON, no request id)', `GET /v2.2/trip/x/basket HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${'a'.repeat(100_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    ['bytes that are not HTTP: 400 problem+json', 'NOT HTTP AT ALL\r\n\r\n', 400, 'validation_error'],
+  ] as const) {
+    test(name, async () => {
+      const res = await raw(request)
+      assert.equal(res.status, status)
+      assert.match(res.headers['content-type'] ?? '', /^application\/problem\+json/)
+      const problem = JSON.parse(res.body)
+      assert.equal(problem.code, code)
+      assert.equal(problem.status, status)
+      assert.equal(problem.request_id, res.headers['x-request-id'])
+      assert.match(problem.request_id, /^[0-9a-f-]{36}$/)
+    })
+  }
+})
