@@ -31,7 +31,7 @@ before(async () => {
     assert.ok(existsSync(join(root, 'dist/javascript/v2.2', f)), `dist/javascript/v2.2/${f} is missing: run \`npm run build\` first`)
   }
   browser = await puppeteer.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   })
 })
