@@ -31,20 +31,26 @@ const BODYLESS = new Set(['GET', 'HEAD'])
 
 interface Route {
   op: Operation
-  /** Matches the raw (still percent-encoded) path, like server/plugins/errors.ts patterns. */
+  /** Matches the raw (still percent-encoded) path; a parameter may be empty, as in the server's router. */
   pattern: RegExp
+  /** The same with non-empty parameters: the paths server/plugins/errors.ts knows when it answers 405. */
+  known: RegExp
   names: string[]
   /** GET routes answer HEAD too, as Fastify's `exposeHeadRoutes` does. */
   methods: string[]
 }
 
 function compile(op: Operation): Route {
-  const names: string[] = []
-  const source = op.path.split('/').map((part) => {
-    if (part.startsWith(':')) { names.push(part.slice(1)); return '([^/]+)' }
+  const parts = op.path.split('/')
+  const names = parts.filter((part) => part.startsWith(':')).map((part) => part.slice(1))
+  const source = (param: string) => parts.map((part) => {
+    if (part.startsWith(':')) return param
     return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   }).join('/')
-  return { op, pattern: new RegExp(`^${source}$`), names, methods: op.method === 'GET' ? ['GET', 'HEAD'] : [op.method] }
+  // Empty too: the server's router takes an empty segment as the parameter and its schema refuses it (400).
+  const pattern = new RegExp(`^${source('([^/]*)')}$`)
+  const known = new RegExp(`^${source('[^/]+')}$`)
+  return { op, pattern, known, names, methods: op.method === 'GET' ? ['GET', 'HEAD'] : [op.method] }
 }
 
 export const routes: Route[] = operations.map(compile)
@@ -102,7 +108,7 @@ function problemResponse(err: unknown, requestId: string, method: string, extra:
 function notFound(method: string, path: string, requestId: string): Response {
   const shown = path.slice(0, 300)
   const allowed = new Set<string>()
-  for (const r of routes) if (r.pattern.test(shown)) for (const m of r.methods) allowed.add(m)
+  for (const r of routes) if (r.known.test(shown)) for (const m of r.methods) allowed.add(m)
   if (allowed.size > 0 && !allowed.has(method)) {
     return problemResponse(new ProblemError('method_not_allowed', `${method} is not allowed on ${shown}.`), requestId, method,
       { allow: [...allowed].sort().join(', ') })
@@ -167,7 +173,7 @@ export function createHost({ core, changed }: HostOptions): Host {
       core.authorizeFor(op.auth, principal, params, undefined)
     }
     let body = BODYLESS.has(method) ? undefined : await readBody(request)
-    if (op.params) validate(op.params, params, 'path parameters')
+    if (op.params) validate(op.params, params, 'request path')
     if (op.query) validate(op.query, query, 'query string')
     // Fastify hands an absent body to the validator as null.
     if (op.body) body = validate(op.body, body === undefined ? null : body, 'request body')

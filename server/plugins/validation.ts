@@ -15,7 +15,7 @@ import { parseJsonBody } from '../../core/json-body.ts'
 
 const PART_NAMES: Record<string, string> = {
   body: 'request body',
-  params: 'path parameters',
+  params: 'request path',
   querystring: 'query string',
   headers: 'request headers',
 }

@@ -205,6 +205,19 @@ describe('request bodies', () => {
       method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey), 'content-type': 'application/json' }, payload: raw,
     }), 400, 'validation_error')
   })
+
+  test('an array or object wider than any request needs is refused before schema validation walks it', async () => {
+    for (const raw of [
+      `{"passengers":[${Array(100_000).fill('0').join(',')}]}`,
+      `{"passengers":[{"passenger_id":"p1","metadata":{${Array.from({ length: 10_000 }, (_, i) => `"k${i}":1`).join(',')}}}]}`,
+    ]) {
+      const p = await unchanged(t, () => t.app.inject({
+        method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey), 'content-type': 'application/json' }, payload: raw,
+      }), 400, 'validation_error')
+      // The message of the width check, not of the schema's (which walked all 100,000 members to say so).
+      assert.match(p.detail, /more than 1000 members/)
+    }
+  })
 })
 
 describe('what the HTTP parser refuses, on a real socket', () => {

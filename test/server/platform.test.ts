@@ -108,7 +108,7 @@ describe('errors are problem+json', () => {
     const res = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${'x'.repeat(129)}`, headers: auth() })
     const p = assertProblem(res, 400, 'validation_error')
     assert.equal(p.errors?.[0]?.path, '/trip_id')
-    assert.match(p.detail, /path parameters/)
+    assert.match(p.detail, /request path is invalid/)
   })
 
   test('an unexpected failure → 500 internal with nothing of the cause, which goes to the log', async () => {
