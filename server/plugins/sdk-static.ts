@@ -16,7 +16,8 @@
  */
 import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_CODES, problemTypeUri } from '../../core/errors.ts'
@@ -48,7 +49,15 @@ interface Asset {
   compressed: Partial<Record<Exclude<Encoding, 'identity'>, Buffer>>
 }
 
-const DEFAULT_DIST = join(import.meta.dirname, '..', '..', 'dist')
+/** The package's dist/: found from here upwards, as this file runs from server/plugins (tsx) or dist/node/server/plugins (compiled). */
+function packageDist(): string {
+  for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist')
+    if (dirname(dir) === dir) return join(import.meta.dirname, '..', '..', 'dist')
+  }
+}
+
+const DEFAULT_DIST = packageDist()
 
 /** The encoding to send: brotli, then gzip, else none (q=0 refuses one). */
 export function pickEncoding(header: string | undefined): Encoding {

@@ -29,7 +29,7 @@ before(async () => {
   assert.ok(existsSync(join(root, 'dist/javascript/v2.2/svc.min.js')), 'the browser SDK is not built: run `npm run build` first')
   dbDir = mkdtempSync(join(tmpdir(), 'svc-e2e-db-'))
   // No SVC_DEMO_API_KEY: the first start creates the demo seller, and the demo checkout uses its key.
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dbDir, 'svc.db')}` })
+  server = await startServer({ DATABASE_URL: `sqlite:${join(dbDir, 'svc.db')}` }, { compiled: true }) // what npm start runs
   browser = await launchChromium()
   shots = screenshotDir('checkout')
 })

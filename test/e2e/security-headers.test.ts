@@ -18,7 +18,7 @@ let dir: string
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-sec-'))
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'svc.db')}` })
+  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'svc.db')}` }, { compiled: true })
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'] })
 })
 after(async () => {

@@ -1,4 +1,8 @@
-/** Starts `server/main.ts` as a real process on a free port, for tests of the entry point and the README. */
+/**
+ * Starts an entry point as a real process on a free port, for tests of the entry points and the README:
+ * by default what `npm start` runs (the service with the demo checkout), from source under tsx; the
+ * end-to-end suites, which run after `npm run build`, start the compiled JavaScript `npm start` runs.
+ */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
@@ -14,8 +18,19 @@ export interface RunningServer {
   stop(): Promise<number | null>
 }
 
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+export interface StartOptions {
+  /** `demo` (default): `npm start`'s entry; `service`: the service alone (`npm run start:service`). */
+  entry?: 'demo' | 'service'
+  /** Run the compiled JavaScript in dist/node (after `npm run build`) instead of the sources under tsx. */
+  compiled?: boolean
+}
+
+const ENTRIES = { demo: 'examples/seller-checkout/main', service: 'server/main' } as const
+
+export async function startServer(env: Record<string, string>, opts: StartOptions = {}): Promise<RunningServer> {
+  const entry = ENTRIES[opts.entry ?? 'demo']
+  const args = opts.compiled ? ['--enable-source-maps', `dist/node/${entry}.js`] : ['--import', 'tsx', `${entry}.ts`]
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
   })

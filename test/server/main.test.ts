@@ -1,6 +1,6 @@
 /**
- * The real entry points as processes: `npm start` (server/main.ts) and `npm run seller` (server/cli/seller.ts)
- * on a throwaway SQLite file.
+ * The real entry points as processes: `npm start` (examples/seller-checkout/main.ts: the service and the demo),
+ * `npm run start:service` (server/main.ts) and `npm run seller` (server/cli/seller.ts), on a throwaway SQLite file.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -34,6 +34,46 @@ test('npm start: serves on the configured port, keeps the demo key, and stops cl
   } finally {
     await server.stop()
     rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a second npm start on the same database says how to get an API key (the first printed one, once)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-main-'))
+  const env = { DATABASE_URL: `sqlite:${join(dir, 'svc.db')}` }
+  try {
+    const first = await startServer(env)
+    const key = /API key\s+(svc_test_\S+)/.exec(first.output())?.[1]
+    assert.ok(key, first.output())
+    assert.equal(await first.stop(), 0)
+    const second = await startServer(env)
+    try {
+      assert.ok(!second.output().includes(key), 'the key is never printed again')
+      const hint = /npm run seller -- create --name "My shop" --origin (\S+) --sandbox/.exec(second.output())
+      assert.ok(hint, second.output())
+      // The command it prints works as printed.
+      const made = tsx('server/cli/seller.ts', ['create', '--name', 'My shop', '--origin', hint[1]!, '--sandbox'], env)
+      assert.equal(made.status, 0, made.stderr)
+      const newKey = /API key\s+(svc_test_\S+)/.exec(made.stdout)?.[1]
+      assert.ok(newKey, made.stdout)
+      const authorize = await fetch(`${second.base}/v2.2/authorize`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${newKey}:`).toString('base64')}` } })
+      assert.equal(authorize.status, 200)
+    } finally {
+      await second.stop()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('npm run start:service: the API without the demo checkout', async () => {
+  const server = await startServer({ DATABASE_URL: 'memory:' }, { entry: 'service' })
+  try {
+    assert.doesNotMatch(server.output(), /^\s+Demo\s+http/m)
+    assert.equal((await fetch(`${server.base}/readyz`)).status, 200)
+    assert.equal((await fetch(`${server.base}/`)).status, 404)
+    assert.equal((await fetch(`${server.base}/demo/api/checkout`, { method: 'POST' })).status, 404)
+  } finally {
+    await server.stop()
   }
 })
 
