@@ -11,6 +11,7 @@ import { ProblemError, invalid } from './errors.ts'
 import { own } from './records.ts'
 import { priceFor, unitOfferOf, type SearchView } from './search.ts'
 import { journeyOfSegment, ticketOfJourney } from './trip.ts'
+import { checkedOffer, checkedOfferKey, samePrice } from './validity.ts'
 
 export interface BasketContext {
   now: Date
@@ -45,6 +46,12 @@ function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, a
     throw new ProblemError('product_unavailable', `${product.display_name} is not available to passenger ${line.passenger_id}.`,
       [{ path: `${at}/product_id`, message: offer?.reason ?? 'not available to this passenger' }])
   }
+  // The search's offer, unless a basket check has since found otherwise: putting the product back must not undo that.
+  const checked = checkedOffer(trip, line.product_id, line.passenger_id, ctx.now)
+  if (checked?.status === 'unavailable') {
+    throw new ProblemError('product_unavailable', `${product.display_name} is no longer available to passenger ${line.passenger_id} (a basket check found: ${checked.reason}); choose another product, or search again.`,
+      [{ path: `${at}/product_id`, message: checked.reason }])
+  }
   const journeyId = journeyIdOf(trip, product.product_details)
   const ticket = journeyId ? ticketOfJourney(trip, journeyId) : undefined
   if (!ticket) throw invalid(`${at}/product_id`, "does not belong to this trip's journeys")
@@ -65,8 +72,13 @@ function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, a
     }
   }
 
-  const price = priceFor(trip, type, unitOfferOf(offer.price!), quantity)!
-  const validity = { status: 'valid' as const, valid_from: ctx.now.toISOString(), valid_to: new Date(ctx.now.getTime() + ctx.holdWindow * 1000).toISOString() }
+  const quoted = priceFor(trip, type, unitOfferOf(offer.price!), quantity)!
+  const price = checked ? priceFor(trip, type, checked, quantity)! : quoted
+  // At a price the check found, the item is as the check left it: changed from the search's, for the
+  // traveller to accept, until that price's window ends.
+  const validity: BasketItem['validity'] = checked && !samePrice(price, quoted)
+    ? { status: 'price_changed', valid_from: checked.valid_from, valid_to: checked.valid_to, previous_price: quoted }
+    : { status: 'valid', valid_from: ctx.now.toISOString(), valid_to: new Date(ctx.now.getTime() + ctx.holdWindow * 1000).toISOString() }
   if (existing) {
     trip.basket[existing.basket_item_id] = { ...existing, quantity, price, validity }
     return
@@ -106,13 +118,32 @@ export function addToBasket(trip: TripRecord, search: SearchView | undefined, li
   return next
 }
 
+/**
+ * A line the basket already holds as asked (same product, passenger and quantity) keeps its item: its
+ * basket_item_id, validity and window. So a retried PUT changes nothing (no write, the same state hash), and
+ * sending the basket again neither renews an expired window nor undoes a check.
+ */
 export function replaceBasket(trip: TripRecord, search: SearchView | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
   assertOpen(trip)
+  // Lines of one product for one passenger add up, as they would in a PATCH.
+  const wanted = new Map<string, number>()
+  for (const l of lines) {
+    const key = checkedOfferKey(l.product_id, l.passenger_id)
+    wanted.set(key, (wanted.get(key) ?? 0) + l.quantity)
+  }
   const next = copy(trip, ctx.now)
-  for (const item of Object.values(next.basket)) if (item.product_type !== 'ticket') removeItem(next, item.basket_item_id)
-  if (lines.length === 0) return next
-  if (!search) throw invalid('/0/product_id', 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
-  lines.forEach((line, i) => addLine(next, search, line, `/${i}`, ctx))
+  const kept = new Set<string>()
+  let removed = 0
+  for (const item of Object.values(trip.basket)) {
+    if (item.product_type === 'ticket') continue
+    const key = checkedOfferKey(item.product_id, item.product_details.passenger_id)
+    if (wanted.get(key) === item.quantity) kept.add(key)
+    else { removeItem(next, item.basket_item_id); removed++ }
+  }
+  const added = lines.map((line, i) => ({ line, i })).filter(({ line }) => !kept.has(checkedOfferKey(line.product_id, line.passenger_id)))
+  if (added.length === 0) return removed === 0 ? trip : next
+  if (!search) throw invalid(`/${added[0]!.i}/product_id`, 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
+  for (const { line, i } of added) addLine(next, search, line, `/${i}`, ctx)
   return next
 }
 

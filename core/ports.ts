@@ -100,6 +100,12 @@ export interface TripRecord {
   offer_keys: Record<string, string>
   /** basket_item_id → the check now revalidating it; a check's late answer for an item since re-checked is ignored. */
   pending_checks: Record<string, string>
+  /**
+   * What basket checks found of offers, where the airline's answer differs from the search's, by
+   * `checkedOfferKey` (product and passenger; core/validity.ts): putting the product back in the basket gets
+   * this answer, not the search's, until `valid_to`. Written with the check's outcome; a new search clears it.
+   */
+  checked_offers?: Record<string, CheckedOffer>
   fulfillments: Record<string, FulfillmentRecord>
   /** Refresh families revoked after a reused refresh token: their access tokens are refused on every instance. */
   revoked_families?: string[]
@@ -109,6 +115,11 @@ export interface TripRecord {
    */
   state_hash?: { value: string; until: string | null }
 }
+
+/** A check's answer for one offer: its new unit price for the rest of the quote's window, or that it is gone. */
+export type CheckedOffer =
+  | { status: 'price_changed'; base: OriginalMoney; taxes: SupplierTax[]; valid_from: string; valid_to: string }
+  | { status: 'unavailable'; reason: string; valid_to: string }
 
 export interface Versioned<T> { value: T; version: number }
 

@@ -414,7 +414,8 @@ export class Core {
     const found = await runSearch(value, types, { supplier: this.#supplier, clock: this.#clock, searchId: this.#ids.uuid() })
     // A search that succeeded becomes the trip's, in the transaction that stores it; a failed one is only kept to be read.
     if (found.search.status === 'success') {
-      await this.#mutate(p, tripId, (t) => ({ trip: { ...t, search_id: found.search.search_id }, effects: this.#searchEffects(found) }))
+      // Its offers are the airline's newer word: what earlier checks found of the products no longer holds.
+      await this.#mutate(p, tripId, ({ checked_offers: _c, ...t }) => ({ trip: { ...t, search_id: found.search.search_id }, effects: this.#searchEffects(found) }))
     } else {
       await this.#store.putSearch(found.search)
     }

@@ -7,13 +7,15 @@
  *   any ──passenger data it depends on changes (PATCH)──▶ checking
  *
  * `unavailable` is final for an item: the traveller removes it and chooses again.
+ * What a check finds outlives the item (`checked_offers`): the product put back within that answer's window
+ * comes back `price_changed` at the new price, or is refused as unavailable, until a new search.
  * Each function is pure and returns a new trip; the service stores it with the job that does the work.
  */
-import type { RecheckResult, TripRecord } from './ports.ts'
+import type { CheckedOffer, RecheckResult, TripRecord } from './ports.ts'
 import type { BasketItem } from './schemas/basket.ts'
 import type { ProductTypeName } from './schemas/trip.ts'
 import { ProblemError } from './errors.ts'
-import { own } from './records.ts'
+import { own, table } from './records.ts'
 import { effectiveStatus } from './trip.ts'
 import { priceFor } from './search.ts'
 
@@ -24,7 +26,16 @@ const window = (ctx: ValidityContext) => ({
   valid_to: new Date(ctx.now.getTime() + ctx.holdWindow * 1000).toISOString(),
 })
 
-const samePrice = (a: BasketItem['price'], b: BasketItem['price']) => JSON.stringify(a) === JSON.stringify(b)
+export const samePrice = (a: BasketItem['price'], b: BasketItem['price']) => JSON.stringify(a) === JSON.stringify(b)
+
+/** An offer's key in `checked_offers`: a product for one passenger (a product id is a UUID, so `/` ends it). */
+export const checkedOfferKey = (productId: string, passengerId: unknown) => `${productId}/${typeof passengerId === 'string' ? passengerId : ''}`
+
+/** What a check found of this product for this passenger, while the window of that answer lasts. */
+export function checkedOffer(trip: TripRecord, productId: string, passengerId: string, now: Date): CheckedOffer | undefined {
+  const found = own(trip.checked_offers, checkedOfferKey(productId, passengerId))
+  return found && Date.parse(found.valid_to) >= now.getTime() ? found : undefined
+}
 
 /** Items a check revalidates: all of them but those already `unavailable`, or the given ones. */
 export function checkableItems(trip: TripRecord, only?: string[]): string[] {
@@ -61,10 +72,16 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
   const basket = { ...trip.basket }
   const pending_checks = { ...trip.pending_checks }
   const byId = new Map(results.map((r) => [r.basket_item_id, r]))
+  // Kept with the trip so that removing an item and adding it again (or a PUT) cannot undo the answer.
+  // Answers past their window are dropped: the map holds one hold window's findings at most.
+  const checked = table<CheckedOffer>()
+  for (const [k, o] of Object.entries(trip.checked_offers ?? {})) if (Date.parse(o.valid_to) >= ctx.now.getTime()) checked[k] = o
   for (const item of itemsOfCheck(trip, checkId)) {
     const id = item.basket_item_id
     delete pending_checks[id]
     const r = byId.get(id)
+    // A ticket is never put back through the basket, so what is found of it need not be kept.
+    const key = item.product_type === 'ticket' ? null : checkedOfferKey(item.product_id, item.product_details.passenger_id)
     const { previous_price: agreed, reason: _r, ...base } = item.validity
     // `agreed` is set while a changed price awaits the traveller: a check must not accept it for them.
     const changedFrom = (price: BasketItem['price'], from: BasketItem['price']) =>
@@ -73,16 +90,22 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
       basket[id] = { ...item, validity: { ...base, ...(agreed ? { previous_price: agreed } : {}), status: 'invalid', reason: 'check_failed' } }
     } else if (r.outcome === 'unavailable') {
       basket[id] = { ...item, validity: { ...base, status: 'unavailable', reason: r.reason } }
-    } else if (r.outcome === 'price_changed' && item.product_type !== 'ticket') {
+      if (key) checked[key] = { status: 'unavailable', reason: r.reason, valid_to: window(ctx).valid_to }
+    } else if (r.outcome === 'price_changed' && key) {
+      checked[key] = { status: 'price_changed', base: r.base, taxes: r.taxes, ...window(ctx) }
       const price = priceFor(trip, item.product_type as ProductTypeName, { base: r.base, taxes: r.taxes }, item.quantity)!
       const before = agreed ?? item.price
       // Back at the price the traveller agreed to is valid; anything else is a change to show them.
       basket[id] = samePrice(price, before) ? { ...item, price, validity: { status: 'valid', ...window(ctx) } } : changedFrom(price, before)
     } else {
       basket[id] = agreed ? changedFrom(item.price, agreed) : { ...item, validity: { status: 'valid', ...window(ctx) } }
+      // The item holds the price a check found before: the airline confirms it for a new window.
+      const known = key ? own(checked, key) : undefined
+      if (key && known?.status === 'price_changed') checked[key] = { ...known, ...window(ctx) }
     }
   }
-  return { ...trip, basket, pending_checks, updated_at: ctx.now.toISOString() }
+  const found = trip.checked_offers || Object.keys(checked).length ? { checked_offers: checked } : {}
+  return { ...trip, basket, pending_checks, ...found, updated_at: ctx.now.toISOString() }
 }
 
 /** The check could not be done (the supplier kept failing): its items become `invalid`, to be checked again. */

@@ -141,7 +141,9 @@ export const operations: Operation[] = [
   },
   {
     id: 'replaceBasket', method: 'PUT', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',
-    summary: 'Replace every ancillary in the basket', params: TripParams, body: S.BasketReplaceRequest, responses: { 200: BasketView },
+    summary: 'Replace every ancillary in the basket',
+    description: 'A line the basket already holds with the same product, passenger and quantity keeps its item (basket_item_id, validity and window); sending the current basket again changes nothing, so a retry is safe.',
+    params: TripParams, body: S.BasketReplaceRequest, responses: { 200: BasketView },
     handler: async (core, i) => ok(await core.replaceBasket(i.principal!, i.params.trip_id!, i.body)),
   },
   {

@@ -108,3 +108,33 @@ test('concurrent basket changes to one trip never lose an update', async () => {
   const view = await s.core.getBasket(s.principal, s.trip.trip_id)
   assert.equal(Object.keys(view.basket).length, 4, 'ticket + bag + two seats')
 })
+
+test('PUT keeps the lines the basket already holds as asked (same ids, validity and window); the same PUT again writes nothing', async () => {
+  const s = await setup()
+  const bag = { product_id: s.checked.product_id, passenger_id: 'p1', quantity: 1 }
+  const seat = { product_id: s.seat.product_id, passenger_id: 'p2', quantity: 1 }
+  const first = await s.core.replaceBasket(s.principal, s.trip.trip_id, [bag, seat])
+  const stored = await s.store.getTrip(s.trip.trip_id)
+  s.clock.advance(60_000)
+
+  const again = await s.core.replaceBasket(s.principal, s.trip.trip_id, [seat, bag])
+  assert.deepEqual(again, first, 'same items, ids, validity windows and trip_state_hash')
+  assert.deepEqual(await s.store.getTrip(s.trip.trip_id), stored, 'no write: same version, same updated_at')
+
+  // Only the line that changed is replaced; the others keep their item.
+  const seatItem = Object.values(first.basket).find((i) => i.product_type === 'seat')!
+  const bagItem = Object.values(first.basket).find((i) => i.product_type === 'bag')!
+  const changed = await s.core.replaceBasket(s.principal, s.trip.trip_id, [{ ...bag, quantity: 2 }, seat])
+  assert.deepEqual(changed.basket[seatItem.basket_item_id], seatItem, 'the seat is untouched')
+  assert.equal(changed.basket[bagItem.basket_item_id], undefined, 'the bag of another quantity is a new line')
+  const newBag = Object.values(changed.basket).find((i) => i.product_type === 'bag')!
+  assert.equal(newBag.quantity, 2)
+  assert.equal(newBag.validity.valid_from, s.clock.now().toISOString())
+  assert.notEqual(changed.trip_state_hash, first.trip_state_hash)
+  const trip = await s.core.getTrip(s.principal, s.trip.trip_id)
+  assert.deepEqual([...trip.tickets[0]!.basket_item_ids].sort(), Object.keys(changed.basket).sort(), 'the ticket lists exactly the items')
+
+  // Two lines of one product count as one line of their sum, as a PATCH adds them.
+  const split = await s.core.replaceBasket(s.principal, s.trip.trip_id, [bag, seat, bag])
+  assert.deepEqual(split, changed)
+})

@@ -167,3 +167,93 @@ test('fulfill books the tickets, queues one order per ancillary, and the runner 
   assert.deepEqual(f.state.fulfillCalls, [orders[0]!.order_id])
   await assert.rejects(f.core.addToBasket(f.principal, f.trip.trip_id, []), (e) => e instanceof ProblemError)
 })
+
+test("a check's new price sticks to the offer: removed and added again, or put back by PUT, the product comes back price_changed", async () => {
+  const f = await withBag()
+  const old = f.bagItem.price
+  const higher = { ...old.base.in_original_currency, amount: old.base.in_original_currency.amount + 1000 }
+  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: higher, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.core.drainJobs()
+  const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  assert.equal(changed.validity.status, 'price_changed')
+  f.clock.advance(60_000)
+
+  const line = { product_id: f.bagItem.product_id, passenger_id: 'p1', quantity: 1 }
+  const bagOf = (view: { basket: Record<string, { product_type: string; product_details: Record<string, unknown> }> }) =>
+    Object.values(view.basket).find((i) => i.product_type === 'bag' && i.product_details.passenger_id === 'p1') as typeof changed
+  await f.core.removeFromBasket(f.principal, f.trip.trip_id, f.bagItem.basket_item_id)
+  const readded = bagOf(await f.core.addToBasket(f.principal, f.trip.trip_id, [line]))
+  assert.equal(readded.validity.status, 'price_changed', 'DELETE then PATCH does not undo the check')
+  assert.deepEqual(readded.price, changed.price, 'at the price the check found')
+  assert.deepEqual(readded.validity.previous_price, old, 'beside the price the traveller saw')
+  assert.equal(readded.validity.valid_to, changed.validity.valid_to, 'for what is left of the new price\'s window')
+
+  await f.core.replaceBasket(f.principal, f.trip.trip_id, [])
+  const put = bagOf(await f.core.replaceBasket(f.principal, f.trip.trip_id, [line]))
+  assert.equal(put.validity.status, 'price_changed', 'PUT does not undo the check')
+  assert.deepEqual(put.price, changed.price)
+
+  // Two units are priced at the new unit price, and still need the traveller's word.
+  const two = bagOf(await f.core.replaceBasket(f.principal, f.trip.trip_id, [{ ...line, quantity: 2 }]))
+  assert.equal(two.validity.status, 'price_changed')
+  assert.equal(two.price.base.in_original_currency.amount, higher.amount * 2)
+  assert.equal(two.validity.previous_price!.base.in_original_currency.amount, old.base.in_original_currency.amount * 2)
+
+  const accepted = bagOf(await f.core.acceptItem(f.principal, f.trip.trip_id, two.basket_item_id))
+  assert.equal(accepted.validity.status, 'valid')
+
+  // A new search is the airline's newer word on its offers: what the older check said no longer applies.
+  await f.core.startSearch(f.principal, f.trip.trip_id, { bag: { search: true } })
+  await f.core.replaceBasket(f.principal, f.trip.trip_id, [])
+  const fresh = bagOf(await f.core.addToBasket(f.principal, f.trip.trip_id, [line]))
+  assert.equal(fresh.validity.status, 'valid')
+  assert.deepEqual(fresh.price, old)
+})
+
+test("a check's new price holds for its window only; after it the search's price is used again", async () => {
+  const f = await withBag()
+  const old = f.bagItem.price
+  const higher = { ...old.base.in_original_currency, amount: old.base.in_original_currency.amount + 1000 }
+  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: higher, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.core.drainJobs()
+  const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  await f.core.removeFromBasket(f.principal, f.trip.trip_id, f.bagItem.basket_item_id)
+  f.clock.set(new Date(Date.parse(changed.validity.valid_to) + 1000))
+  const view = await f.core.addToBasket(f.principal, f.trip.trip_id, [{ product_id: f.bagItem.product_id, passenger_id: 'p1', quantity: 1 }])
+  const bag = Object.values(view.basket).find((i) => i.product_type === 'bag')!
+  assert.equal(bag.validity.status, 'valid')
+  assert.deepEqual(bag.price, old)
+  const { value } = (await f.store.getTrip(f.trip.trip_id))!
+  assert.equal(Object.keys(value.checked_offers ?? {}).length, 1, 'kept until the next check prunes it')
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  f.state.recheck = (id) => ({ basket_item_id: id, outcome: 'valid' })
+  await f.core.drainJobs()
+  assert.deepEqual((await f.store.getTrip(f.trip.trip_id))!.value.checked_offers, {}, 'an expired entry is dropped by the next check')
+})
+
+test('a product a check found unavailable cannot be put back for that passenger (409 product_unavailable), by PATCH or PUT', async () => {
+  const f = await withBag()
+  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'unavailable', reason: 'sold_out' } : { basket_item_id: id, outcome: 'valid' }
+  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.core.drainJobs()
+  assert.equal((await statuses(f)).bag, 'unavailable')
+  await f.core.removeFromBasket(f.principal, f.trip.trip_id, f.bagItem.basket_item_id)
+
+  const before = await f.store.getTrip(f.trip.trip_id)
+  const line = { product_id: f.bagItem.product_id, passenger_id: 'p1', quantity: 1 }
+  const refused = (e: unknown) => {
+    assert.ok(e instanceof ProblemError && e.code === 'product_unavailable', String(e))
+    assert.match(e.message, /sold_out/)
+    assert.deepEqual(e.errors?.map((x) => x.path), ['/0/product_id'])
+    return true
+  }
+  await assert.rejects(f.core.addToBasket(f.principal, f.trip.trip_id, [line]), refused)
+  await assert.rejects(f.core.replaceBasket(f.principal, f.trip.trip_id, [line]), refused)
+  assert.deepEqual(await f.store.getTrip(f.trip.trip_id), before, 'refused, nothing changed')
+
+  // What the airline said of p1's offer is p1's: p2's offer of the product is its own, checked when p2 holds it.
+  const view = await f.core.addToBasket(f.principal, f.trip.trip_id, [{ ...line, passenger_id: 'p2' }])
+  assert.equal(Object.values(view.basket).find((i) => i.product_type === 'bag')!.validity.status, 'valid')
+})

@@ -347,12 +347,16 @@ export const scenarios: Record<string, Scenario> = {
   },
 
   async 'sandbox 9001: price_changed, accept, reject by DELETE'(r) {
-    const { trip } = await tripWithBags(r, '9001')
+    const { trip, search } = await tripWithBags(r, '9001')
     await check(r, trip)
     await r.drain()
     const changed = await readBasket(r, trip, 'price_changed')
     await r.send('accept the new price', 'POST', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(changed, 'bag', 'p1').basket_item_id}/accept`, { headers: basic(r.host.apiKey) }, 200)
     await r.send('reject the other by removing it', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(changed, 'bag', 'p2').basket_item_id}`, { headers: basic(r.host.apiKey) }, 200)
+    const lines = [line(checkedBag(search, 'p1'), 'p1'), line(checkedBag(search, 'p2'), 'p2')]
+    await r.send('PUT it back: price_changed at the new price again', 'PUT', `/v2.2/trip/${trip.trip_id}/basket`, { headers: basic(r.host.apiKey), json: lines }, 200)
+    const again = (await r.send('the same PUT again changes nothing', 'PUT', `/v2.2/trip/${trip.trip_id}/basket`, { headers: basic(r.host.apiKey), json: lines }, 200)).body as Basket
+    await r.send('reject it again', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(again, 'bag', 'p2').basket_item_id}`, { headers: basic(r.host.apiKey) }, 200)
     await fulfill(r, trip, changed.trip_state_hash, 'fulfill with the hash before acceptance', { status: 409, code: 'trip_state_conflict' })
     r.clock.advance(MIN)
     await check(r, trip, 'check again')
@@ -378,13 +382,14 @@ export const scenarios: Record<string, Scenario> = {
   },
 
   async 'sandbox 9002: unavailable'(r) {
-    const { trip } = await tripWithBags(r, '9002')
+    const { trip, search } = await tripWithBags(r, '9002')
     await check(r, trip)
     await r.drain()
     const b = await readBasket(r, trip, 'unavailable')
     await fulfill(r, trip, b.trip_state_hash, 'fulfill an unavailable basket', { status: 409, code: 'basket_not_valid' })
     await check(r, trip, 'check again: unavailable items stay')
     await r.send('remove an unavailable bag', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(b, 'bag', 'p1').basket_item_id}`, { headers: basic(r.host.apiKey) }, 200)
+    await r.send('add the unavailable bag back', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: basic(r.host.apiKey), json: [line(checkedBag(search, 'p1'), 'p1')] }, { status: 409, code: 'product_unavailable' })
   },
 
   async 'sandbox 9004: still checking, valid after 5 s'(r) {

@@ -257,6 +257,27 @@ describe('basket', () => {
     assert.deepEqual(Object.values<{ product_type: string }>(body(empty).basket).map((i) => i.product_type), ['ticket'])
   })
 
+  test('PUT of the basket it already holds changes nothing: same basket_item_ids, windows and trip_state_hash (a retry is safe)', async () => {
+    const trip = await createTrip(t)
+    const search = await readSearch(t, trip)
+    const lines = [{ product_id: checkedBag(search).product_id, passenger_id: 'p1', quantity: 1 }, { product_id: seats(search)[0]!.product_id, passenger_id: 'p1', quantity: 1 }]
+    const first = await changeBasket(t, trip, 'PUT', lines)
+    assert.equal(first.statusCode, 200, first.body)
+    t.clock.advance(60_000)
+    const snapshot = t.snapshot()
+    const retry = await changeBasket(t, trip, 'PUT', lines)
+    assert.equal(retry.statusCode, 200, retry.body)
+    assert.deepEqual(body(retry), body(first))
+    assert.deepEqual(t.snapshot(), snapshot, 'nothing written')
+    // A PUT that changes one line leaves the other's item as it was.
+    const seatItem = Object.values<{ product_type: string; basket_item_id: string }>(body(first).basket).find((i) => i.product_type === 'seat')!
+    const one = await changeBasket(t, trip, 'PUT', [lines[1]])
+    assert.equal(one.statusCode, 200, one.body)
+    assert.deepEqual(body(one).basket[seatItem.basket_item_id], body(first).basket[seatItem.basket_item_id])
+    assert.deepEqual(Object.values<{ product_type: string }>(body(one).basket).map((i) => i.product_type).sort(), ['seat', 'ticket'])
+    assert.notEqual(body(one).trip_state_hash, body(first).trip_state_hash)
+  })
+
   test('DELETE removes one item; an unknown item → 404; the ticket itself → 409', async () => {
     const trip = await createTrip(t)
     const bag = checkedBag(await readSearch(t, trip))

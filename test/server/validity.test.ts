@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { build, basic, body, assertProblem, createTrip, type Built } from '../helpers/build.ts'
 import {
   readSearch, checkedBag, seats, productsOf, readBasket, changeBasket, checkBasket, acceptItem, patchTrip, addItems,
-  itemWhere, statuses, createTripOnFlight,
+  itemWhere, statuses, createTripOnFlight, fulfill, fulfillRequest,
 } from '../helpers/flows.ts'
 import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
 import { defaultConfig } from '../../core/service.ts'
@@ -175,6 +175,62 @@ describe('sandbox scenarios on the outbound flight number', () => {
     await t.core.drainJobs()
     const basket = await readBasket(t, trip, basic(live.apiKey))
     assert.deepEqual(new Set(Object.values(statuses(basket))), new Set(['valid']))
+  })
+})
+
+describe("a check's outcome is not undone by changing the basket", () => {
+  let t: Built
+  before(async () => { t = await build() })
+  after(() => t.close())
+
+  const del = (trip: { trip_id: string }, id: string) =>
+    t.app.inject({ method: 'DELETE', url: `/v2.2/trip/${trip.trip_id}/basket/${id}`, headers: { authorization: basic(t.apiKey) } })
+
+  test('9001: a bag removed and added again, or put back by PUT, is `price_changed` at the new price; the basket cannot be charged', async () => {
+    const trip = await tripWithBags(t, '9001')
+    const search = await readSearch(t, trip)
+    const before = itemWhere(await readBasket(t, trip), isBag('p1'))
+    await checkBasket(t, trip)
+    await t.core.drainJobs()
+    const changed = itemWhere(await readBasket(t, trip), isBag('p1'))
+    assert.equal(changed.validity.status, 'price_changed')
+
+    assert.equal((await del(trip, changed.basket_item_id)).statusCode, 200)
+    const line = { product_id: checkedBag(search, 'p1').product_id, passenger_id: 'p1' }
+    const readded = itemWhere(await addItems(t, trip, [line]), isBag('p1'))
+    assert.equal(readded.validity.status, 'price_changed', 'DELETE then PATCH')
+    assert.deepEqual(readded.price, changed.price, `at the new price ${changed.price.total.amount}, not ${before.price.total.amount}`)
+    assert.deepEqual(readded.validity.previous_price, before.price)
+
+    const lines = [{ ...line, quantity: 1 }, { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2', quantity: 1 }]
+    assert.equal((await changeBasket(t, trip, 'PUT', [])).statusCode, 200)
+    const put = await changeBasket(t, trip, 'PUT', lines)
+    assert.equal(put.statusCode, 200, put.body)
+    for (const p of ['p1', 'p2']) {
+      const bag = itemWhere(body(put), isBag(p))
+      assert.equal(bag.validity.status, 'price_changed', `PUT, ${p}`)
+      assert.deepEqual(bag.price, changed.price)
+    }
+    assertProblem(await fulfill(t, trip, fulfillRequest(trip, body(put).trip_state_hash)), 409, 'basket_not_valid')
+  })
+
+  test('9002: a bag a check found `unavailable` cannot be put back (409 product_unavailable), and the refusal changes nothing', async () => {
+    const trip = await tripWithBags(t, '9002')
+    const search = await readSearch(t, trip)
+    await checkBasket(t, trip)
+    await t.core.drainJobs()
+    const gone = itemWhere(await readBasket(t, trip), isBag('p1'))
+    assert.equal(gone.validity.status, 'unavailable')
+    assert.equal((await del(trip, gone.basket_item_id)).statusCode, 200)
+
+    const snapshot = t.snapshot()
+    const line = { product_id: checkedBag(search, 'p1').product_id, passenger_id: 'p1', quantity: 1 }
+    const p = assertProblem(await changeBasket(t, trip, 'PATCH', [line]), 409, 'product_unavailable')
+    assert.match(p.detail, /sandbox_unavailable/)
+    assert.deepEqual(p.errors?.map((e) => e.path), ['/0/product_id'])
+    const other = { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2', quantity: 1 }
+    assertProblem(await changeBasket(t, trip, 'PUT', [other, line]), 409, 'product_unavailable')
+    assert.deepEqual(t.snapshot(), snapshot)
   })
 })
 
