@@ -30,6 +30,14 @@ function scripted() {
   return { supplier, state }
 }
 
+/** The airline's next check of the fixture's bag answers a price 10.00 higher (every other item valid). */
+function airlineRaisesBag(f: Awaited<ReturnType<typeof withBag>>) {
+  const old = f.bagItem.price
+  const higher = { ...old.base.in_original_currency, amount: old.base.in_original_currency.amount + 1000 }
+  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: higher, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  return { old, higher }
+}
+
 async function withBag() {
   const s = scripted()
   const f = await coreFixture({ supplier: s.supplier })
@@ -58,9 +66,7 @@ test('a check moves items to checking, and the job brings them back valid with a
 
 test('price_changed keeps the old price for display; accept makes it valid; DELETE rejects it', async () => {
   const f = await withBag()
-  const old = f.bagItem.price
-  const higher = { ...old.base.in_original_currency, amount: old.base.in_original_currency.amount + 1000 }
-  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: higher, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  const { old, higher } = airlineRaisesBag(f)
   await f.core.checkBasket(f.principal, f.trip.trip_id)
   await f.core.drainJobs()
   const item = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
@@ -75,9 +81,7 @@ test('price_changed keeps the old price for display; accept makes it valid; DELE
 
 test('a second check never accepts a changed price for the traveller', async () => {
   const f = await withBag()
-  const old = f.bagItem.price
-  const higher = { ...old.base.in_original_currency, amount: old.base.in_original_currency.amount + 1000 }
-  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: higher, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  const { old, higher } = airlineRaisesBag(f)
   await f.core.checkBasket(f.principal, f.trip.trip_id)
   await f.core.drainJobs()
   const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
@@ -170,9 +174,7 @@ test('fulfill books the tickets, queues one order per ancillary, and the runner 
 
 test("a check's new price sticks to the offer: removed and added again, or put back by PUT, the product comes back price_changed", async () => {
   const f = await withBag()
-  const old = f.bagItem.price
-  const higher = { ...old.base.in_original_currency, amount: old.base.in_original_currency.amount + 1000 }
-  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: higher, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  const { old, higher } = airlineRaisesBag(f)
   await f.core.checkBasket(f.principal, f.trip.trip_id)
   await f.core.drainJobs()
   const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
@@ -213,9 +215,7 @@ test("a check's new price sticks to the offer: removed and added again, or put b
 
 test("a check's new price holds for its window only; after it the search's price is used again", async () => {
   const f = await withBag()
-  const old = f.bagItem.price
-  const higher = { ...old.base.in_original_currency, amount: old.base.in_original_currency.amount + 1000 }
-  f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: higher, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
+  const { old, higher } = airlineRaisesBag(f)
   await f.core.checkBasket(f.principal, f.trip.trip_id)
   await f.core.drainJobs()
   const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
