@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- api|storage|first|size|profile|scale]`: runs the benchmarks and prints their figures
- * (README "Performance" shows them and how they were made). With no names: api, storage, first and size.
+ * (docs/performance.md shows them and how they were made). With no names: api, storage, first and size.
  */
 export {}
 

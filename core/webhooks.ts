@@ -18,7 +18,7 @@ export async function signatureHeader(secret: string, body: string, now: Date): 
   return `t=${t},v1=${await hmacSha256Hex(secret, `${t}.${body}`)}`
 }
 
-/** What a seller's receiver does (the README shows the same check with node:crypto). */
+/** What a seller's receiver does (docs/webhooks.md shows the same check with node:crypto). */
 export async function verifySignature(secret: string, header: string, body: string, now: Date, toleranceSeconds = 300): Promise<boolean> {
   const parts = Object.fromEntries(header.split(',').map((kv) => kv.trim().split('=', 2) as [string, string]))
   const t = Number(parts.t)

@@ -8,8 +8,8 @@
  *   → path parameters, then body, against the operation's schemas (400)
  *   → the handler, through `core.idempotent` when the operation honours Idempotency-Key.
  *
- * What this host leaves out on purpose (README "Sandbox (offline)"): rate limits, CORS and per-seller
- * origin checks, the docs, the OpenAPI document and the health probes.
+ * What this host leaves out on purpose (docs/sandbox.md "What the sandbox does not copy"): rate limits,
+ * CORS and per-seller origin checks, the docs, the OpenAPI document and the health probes.
  */
 import { operations, matchesEtag, type Operation, type OperationInput } from '../core/api/operations.ts'
 import { Rendered } from '../core/rendered.ts'
@@ -169,7 +169,7 @@ export function createHost({ core, changed }: HostOptions): Host {
     let principal: Principal | null = null
     if (op.auth !== 'public') {
       principal = await core.authenticate(request.headers.get('authorization') ?? undefined)
-      // No origin: the sandbox answers any page (it has no CORS to enforce, see the README).
+      // No origin: the sandbox answers any page (it has no CORS to enforce, see docs/sandbox.md).
       core.authorizeFor(op.auth, principal, params, undefined)
     }
     let body = BODYLESS.has(method) ? undefined : await readBody(request)

@@ -315,7 +315,7 @@ function baseOf(op: Operation, t: Target, now: Date): Base {
   }
 }
 
-/** The README trip with every optional field filled in, so the walk reaches each of them. Bags only: a cheap search. */
+/** The walk-through's trip (docs/api.md) with every optional field filled in, so the walk reaches each of them. Bags only: a cheap search. */
 function fullTripRequest(now: Date) {
   const p = tripPayload(now)
   p.search = { bag: { search: true } }

@@ -49,8 +49,8 @@ export function json(res: Res): any {
 }
 
 /**
- * What is wrong with a refusal (status ≥ 400) as the API promises it (README "Authentication", api.md
- * "Errors"): `application/problem+json` with type, title, status, detail, code and request_id, the
+ * What is wrong with a refusal (status ≥ 400) as the API promises it (docs/api.md "Authentication",
+ * design/api.md "Errors"): `application/problem+json` with type, title, status, detail, code and request_id, the
  * request_id being the X-Request-Id header. An empty list when nothing is. A HEAD answer has no body, so
  * only its content type is checked.
  */
@@ -131,7 +131,7 @@ async function call(send: Send, req: Req, expect: number): Promise<Res> {
 }
 
 /**
- * Builds the target over HTTP, as a seller would: the trip of README's walk-through (two adults and a lap
+ * Builds the target over HTTP, as a seller would: the trip of docs/api.md's walk-through (two adults and a lap
  * infant, LHR ⇄ JFK, bags and seats searched), a checked bag for p1 and a seat for p2 in its basket.
  */
 export async function makeTarget(send: Send, apiKey: string, otherApiKey: string, now: Date): Promise<Target> {

@@ -1,5 +1,5 @@
 /**
- * Starts an entry point as a real process on a free port, for tests of the entry points and the README:
+ * Starts an entry point as a real process on a free port, for tests of the entry points and the documentation:
  * by default what `npm start` runs (the service with the demo checkout), from source under tsx; the
  * end-to-end suites, which run after `npm run build`, start the compiled JavaScript `npm start` runs.
  */

@@ -1,6 +1,6 @@
 /**
  * Webhook receivers for tests: a real HTTP server on 127.0.0.1 that records every delivery, and the
- * signature check a seller runs, written exactly as the README shows it (README "Webhooks").
+ * signature check a seller runs, written exactly as docs/webhooks.md shows it.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import { createHmac, timingSafeEqual } from 'node:crypto'
@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 
-// ---------------------------------------------------------------- the README's verification, typed
+// ---------------------------------------------------------------- docs/webhooks.md's verification, typed
 
 /**
  * True when `rawBody` (the exact bytes received) was signed with `secret` within `toleranceSeconds` of `now`.
- * The README's snippet, line for line, with types added.
+ * docs/webhooks.md's snippet, line for line, with types added.
  */
 export function verifyWebhook(secret: string, signatureHeader: string, rawBody: string, now = Date.now(), toleranceSeconds = 300): boolean {
   const parts = Object.fromEntries(signatureHeader.split(',').map((kv) => kv.trim().split('=', 2)))
@@ -23,13 +23,13 @@ export function verifyWebhook(secret: string, signatureHeader: string, rawBody: 
   return timingSafeEqual(expected, Buffer.from(parts.v1, 'hex'))
 }
 
-/** The README's snippet itself (the block between the webhook-verify markers), loaded as a module. */
+/** docs/webhooks.md's snippet itself (the block between the webhook-verify markers), loaded as a module. */
 export async function readmeVerifier(): Promise<typeof verifyWebhook> {
-  const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
-  const code = /<!-- webhook-verify:start -->\s*```js\n([\s\S]*?)```\s*<!-- webhook-verify:end -->/.exec(readme)?.[1]
-  if (!code) throw new Error('README.md has no webhook-verify block')
+  const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'webhooks.md'), 'utf8')
+  const code = /<!-- webhook-verify:start -->\s*```js\n([\s\S]*?)```\s*<!-- webhook-verify:end -->/.exec(doc)?.[1]
+  if (!code) throw new Error('docs/webhooks.md has no webhook-verify block')
   const mod = await import(`data:text/javascript,${encodeURIComponent(code)}`) as { verifyWebhook?: typeof verifyWebhook }
-  if (typeof mod.verifyWebhook !== 'function') throw new Error('the README snippet does not export verifyWebhook')
+  if (typeof mod.verifyWebhook !== 'function') throw new Error('the docs/webhooks.md snippet does not export verifyWebhook')
   return mod.verifyWebhook
 }
 

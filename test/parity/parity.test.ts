@@ -3,7 +3,7 @@
  * (msw/node + fetch), both wired alike (./harness.ts), and the two transcripts of status, contract headers
  * and normalised bodies must be equal. A difference is a bug in one host (or in how the core is hosted).
  *
- * Left out on purpose: what the sandbox does not copy (README "Sandbox (offline)"), listed in
+ * Left out on purpose: what the sandbox does not copy (docs/sandbox.md "What the sandbox does not copy"), listed in
  * NOT_COMPARED below. None of it is reachable by the scenarios: the server host here has a rate limit no
  * scenario reaches, no request sends an Origin, and no scenario reads the paths listed.
  */
@@ -15,7 +15,7 @@ import { operations } from '../../core/api/operations.ts'
 import { Run, assertSameTranscript, serverHost, sandboxHost, type Entry } from './harness.ts'
 import { scenarios } from './scenarios.ts'
 
-/** What the sandbox deliberately does not do like the server, and why; kept in step with the README. */
+/** What the sandbox deliberately does not do like the server, and why; kept in step with docs/sandbox.md. */
 export const NOT_COMPARED = {
   'rate limits (429 rate_limited, RateLimit-* and Retry-After headers)': 'one user, in one page or one test: nothing to protect',
   'CORS and per-seller origins (preflights, Access-Control-*, Vary: Origin, 403 for an API key or an unknown origin sent with Origin)': 'the sandbox answers any page; MSW answers before a browser would send a preflight',

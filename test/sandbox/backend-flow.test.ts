@@ -1,8 +1,8 @@
 /**
- * A seller's backend test on the offline sandbox (README "Sandbox (offline)"): msw/node's setupServer with
+ * A seller's backend test on the offline sandbox (docs/sandbox.md "Backend tests"): msw/node's setupServer with
  * `sandboxHandlers` answers the API for plain `fetch`, on any origin, with the fixed sandbox key; checks
  * and orders run on the sandbox's own timer, so the test polls exactly as a backend does in production.
- * The README's snippet itself is run too, so the documentation cannot rot.
+ * The snippet in docs/sandbox.md is run too, so the documentation cannot rot.
  */
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -41,7 +41,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 
 test('the sandbox seller\'s key is fixed and documented', () => {
   assert.equal(sandbox.apiKey, 'svc_test_sandbox')
-  assert.match(readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8'), /svc_test_sandbox/)
+  assert.match(readFileSync(join(import.meta.dirname, '../../docs/sandbox.md'), 'utf8'), /svc_test_sandbox/)
 })
 
 test('a backend sells a bag on the sandbox: create, add, check, fulfill, poll until the order succeeds; webhooks recorded', async () => {
@@ -100,10 +100,10 @@ test('sandbox.createTrip: the default itinerary and the scenario flight numbers'
   assert.equal(trip.passengers.length, 3)
 })
 
-test('the README snippet runs as a seller\'s test file', () => {
-  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8')
-  const block = /<!-- sandbox-backend-snippet[^>]*-->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1]
-  assert.ok(block, 'README has the backend snippet')
+test('the docs/sandbox.md snippet runs as a seller\'s test file', () => {
+  const doc = readFileSync(join(import.meta.dirname, '../../docs/sandbox.md'), 'utf8')
+  const block = /<!-- sandbox-backend-snippet[^>]*-->\s*```js\n([\s\S]*?)```/.exec(doc)?.[1]
+  assert.ok(block, 'docs/sandbox.md has the backend snippet')
   assert.ok(block.includes("from 'svc-ancillaries/mock-server'"))
   // The package's own name resolves to the built file; here the source stands in for it.
   const file = join(import.meta.dirname, `.readme-snippet-${process.pid}.tmp.mjs`)

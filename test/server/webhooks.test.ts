@@ -1,6 +1,6 @@
 /**
  * Webhooks (design/api.md "Fulfillment"): subscriptions over HTTP, and deliveries to a real receiver on
- * 127.0.0.1: which events arrive, their headers and signatures (checked with the README's own snippet),
+ * 127.0.0.1: which events arrive, their headers and signatures (checked with docs/webhooks.md's own snippet),
  * retries with backoff under one event_id, a receiver that never answers, and who may see or delete a
  * subscription.
  */
@@ -41,7 +41,7 @@ async function fulfilledTrip(t: Built, ancillaries = true): Promise<{ trip: Crea
   return { trip, fulfillment_id: body(res).fulfillment_id }
 }
 
-/** Asserts a delivery's headers and its signature, with the typed helper and with the README's snippet. */
+/** Asserts a delivery's headers and its signature, with the typed helper and with docs/webhooks.md's snippet. */
 function assertSigned(d: Delivery, secret: string, now: Date, readme: Verify) {
   assert.match(String(d.headers['content-type']), /^application\/json/)
   assert.equal(d.headers['svc-event-id'], d.body.event_id)
@@ -49,7 +49,7 @@ function assertSigned(d: Delivery, secret: string, now: Date, readme: Verify) {
   const signature = String(d.headers['svc-signature'])
   assert.match(signature, /^t=\d+,v1=[0-9a-f]{64}$/)
   assert.ok(verifyWebhook(secret, signature, d.raw, now.getTime()), 'verifies with the test helper')
-  assert.ok(readme(secret, signature, d.raw, now.getTime()), "verifies with the README's snippet")
+  assert.ok(readme(secret, signature, d.raw, now.getTime()), "verifies with docs/webhooks.md's snippet")
 }
 
 describe('deliveries of a fulfillment', () => {
