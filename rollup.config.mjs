@@ -15,6 +15,7 @@ import terser from '@rollup/plugin-terser'
 import { transform } from 'esbuild'
 import ts from 'typescript'
 import { nodeResolve } from '@rollup/plugin-node-resolve'
+import commonjs from '@rollup/plugin-commonjs'
 import { localeBuild } from './scripts/rollup-locales.mjs'
 
 const root = import.meta.dirname
@@ -205,7 +206,8 @@ export default [
       if (w.code === 'CIRCULAR_DEPENDENCY' && w.ids?.every((id) => id.includes('/node_modules/'))) return
       warn(w)
     },
-    plugins: [sandboxBundle(), sandboxLocales(), jsonModules, nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), tsPlugin(true)],
+    // commonjs: ipaddr.js (the webhook target policy the sandbox applies as the server does) ships CommonJS only.
+    plugins: [sandboxBundle(), sandboxLocales(), jsonModules, nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), commonjs(), tsPlugin(true)],
   },
   // dist/mock-server/index.js (+ .map): the offline sandbox as ESM for a seller's node tests and bundlers
   // (`svc-ancillaries/mock-server`; declarations in dist/types/mock-server). Every package import (msw,
