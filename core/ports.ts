@@ -246,6 +246,21 @@ export interface TripEffects {
 export interface RateLimitHits { key: string; hits: number; windowMs: number }
 export interface RateLimitCount { key: string; count: number; ttlMs: number }
 
+/**
+ * How a store reports outcomes. An outcome the caller must handle is a value, never a thrown error, so
+ * every adapter answers it the same way and the contract suite (test/store/) can hold them to it:
+ * - absent: `undefined` (`getSeller`, `getTrip`, `getSearch`, `getJob`, `claimJob` when nothing is due);
+ * - a precondition that no longer holds (someone else got there first): a falsy value, the caller decides
+ *   what that means: `false` (`addSigningKey` on a kid taken, `completeJob`/`failJob` on a lost lease,
+ *   `deleteSubscription` when there is none), `null` (`updateTrip` on a version conflict);
+ * - several outcomes: a discriminated union (`consumeRefreshToken`);
+ * - an update of a row that is not there changes nothing and says nothing (`updateSellerOrigins`,
+ *   `updateSigningKey`, `revokeRefreshFamily`): their callers have just read the row.
+ * A thrown error means the store failed, or a caller broke an invariant it owns (inserting an id that
+ * exists); the core does not catch it, so it surfaces as a 500 or a job retry.
+ * One method reads the other way round, kept as it is because its contract suite pins it down:
+ * `reserveIdempotency` answers null when the caller won and the existing record when it lost.
+ */
 export interface Store {
   migrate(): Promise<void>
   close(): Promise<void>

@@ -4,17 +4,10 @@
  * drift apart, and the OpenAPI document is generated from the same schemas the handlers validate with.
  */
 import { Type, type TSchema } from 'typebox'
-import type { Core, Principal } from '../service.ts'
+import type { Answer, AuthRule, Core, Principal } from '../service.ts'
 import * as S from '../schemas/index.ts'
 
-/**
- * Who may call an operation (the matrix in design/api.md):
- * - `api_key`: Basic auth with the seller's API key only (server to server);
- * - `creator`: API key or trip creation token;
- * - `trip`: API key or an access token for the trip in the path;
- * - `public`: no credentials (the refresh token in the body is the credential; JWKS).
- */
-export type AuthRule = 'api_key' | 'creator' | 'trip' | 'public'
+export type { AuthRule }
 
 export interface OperationInput {
   principal: Principal | null
@@ -26,11 +19,7 @@ export interface OperationInput {
   idempotencyKey: string | undefined
 }
 
-/**
- * What an operation answers. `body` is a value to serialize, or a `Rendered` body already serialized. An
- * `etag` names the body: hosts send it, and answer 304 without a body when the request's If-None-Match has it.
- */
-export interface OperationResult { status: number; body: unknown; headers?: Record<string, string>; etag?: string }
+export type OperationResult = Answer
 
 /** Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 §13.1.2; `*` matches any). */
 export function matchesEtag(ifNoneMatch: string | undefined | null, etag: string): boolean {

@@ -1,0 +1,75 @@
+/** Who is calling (the Authorization header, verified) and what they may do (the matrix of design/api.md). */
+import type { SellerRecord } from '../ports.ts'
+import { ProblemError } from '../errors.ts'
+import type { Context } from './context.ts'
+import { normaliseOrigin } from './sellers.ts'
+
+/** Who is calling, once credentials are verified. */
+export type Principal =
+  | { kind: 'api_key'; seller: SellerRecord }
+  | { kind: 'creation_token'; seller: SellerRecord }
+  | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string; family: string | null }
+
+/**
+ * Who may call an operation (the matrix in design/api.md):
+ * - `api_key`: Basic auth with the seller's API key only (server to server);
+ * - `creator`: API key or trip creation token;
+ * - `trip`: API key or an access token for the trip in the path;
+ * - `public`: no credentials (the refresh token in the body is the credential; JWKS).
+ */
+export type AuthRule = 'api_key' | 'creator' | 'trip' | 'public'
+
+/** Verifies the Authorization header: `Basic <apiKey:>` or `Bearer <jwt>`; null when there is none. */
+export async function authenticate(ctx: Context, authorization: string | undefined): Promise<Principal | null> {
+  if (!authorization) return null
+  // Exactly `<scheme> <credential>`. Anything after the credential is refused, not ignored: a second
+  // credential (or two Authorization headers, which fetch and the Fastify host join with ", ") is
+  // ambiguous, and a proxy in front may have judged the other one.
+  const parts = authorization.trim().split(/\s+/)
+  if (parts.length > 2) throw new ProblemError('unauthorized', 'Send one credential in one Authorization header: "Basic <base64 of key:>" or "Bearer <token>".')
+  const [scheme, value = ''] = parts
+  if (/^basic$/i.test(scheme ?? '')) {
+    let decoded: string
+    try { decoded = atob(value) } catch { throw new ProblemError('unauthorized', 'The Basic credentials are not valid base64.') }
+    // The contract: the key is the user name and the password is empty, so `key:` exactly (keys have no colon).
+    const colon = decoded.indexOf(':')
+    if (colon < 1 || colon !== decoded.length - 1) {
+      throw new ProblemError('unauthorized', 'Send the API key as the Basic user name with an empty password (base64 of "<key>:").')
+    }
+    const seller = await ctx.sellers.byApiKey(decoded.slice(0, colon))
+    if (!seller) throw new ProblemError('unauthorized', 'The API key is not valid.')
+    return { kind: 'api_key', seller }
+  }
+  if (/^bearer$/i.test(scheme ?? '')) {
+    const claims = await ctx.tokens.verify(value)
+    const seller = await ctx.sellers.get(claims.sid)
+    if (!seller) throw new ProblemError('unauthorized', 'The token is not valid.')
+    if (claims.token_use === 'trip_creation') return { kind: 'creation_token', seller }
+    if (!claims.sub) throw new ProblemError('unauthorized', 'The token is not valid.')
+    return { kind: 'access_token', seller, trip_id: claims.sub, token: value, family: typeof claims.fam === 'string' ? claims.fam : null }
+  }
+  throw new ProblemError('unauthorized', 'Use HTTP Basic with the API key, or a Bearer token.')
+}
+
+/** The permission matrix of design/api.md. */
+export function authorizeFor(rule: AuthRule, principal: Principal | null, params: Record<string, string>, origin: string | undefined): void {
+  if (rule === 'public') return
+  if (!principal) throw new ProblemError('unauthorized', 'Credentials are required: HTTP Basic with the API key, or a Bearer token.')
+  if (origin && principal.kind === 'api_key') {
+    throw new ProblemError('forbidden', 'API keys are for server-to-server calls only; a browser must use a trip access token.')
+  }
+  if (origin && !principal.seller.origins.includes(normaliseOrigin(origin))) {
+    throw new ProblemError('forbidden', `Origin ${origin} is not allowed for this seller.`)
+  }
+  const kind = principal.kind
+  const allowed = rule === 'api_key' ? kind === 'api_key'
+    : rule === 'creator' ? kind === 'api_key' || kind === 'creation_token'
+    : kind === 'api_key' || kind === 'access_token'
+  if (!allowed) {
+    const what = { api_key: 'the API key', creation_token: 'a trip creation token', access_token: 'a trip access token' }[kind]
+    throw new ProblemError('forbidden', `This operation cannot be done with ${what}.`)
+  }
+  if (principal.kind === 'access_token' && params.trip_id !== undefined && params.trip_id !== principal.trip_id) {
+    throw new ProblemError('not_found', `Trip ${params.trip_id} does not exist.`)
+  }
+}

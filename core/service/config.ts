@@ -1,0 +1,64 @@
+/** What the service is configured with, and the ports it is built on. */
+import type { Clock, Ids, Store, Supplier, WebhookSender } from '../ports.ts'
+import type { JobKind } from './jobs/job.ts'
+
+export interface CoreConfig {
+  /** Lifetimes in seconds. The spec fixes access 30 min and refresh 45 min; tests shorten them. */
+  accessTokenTtl: number
+  refreshTokenTtl: number
+  creationTokenTtl: number
+  /** How long a priced basket item stays valid (valid_to − valid_from), seconds. */
+  holdWindow: number
+  /** `iss` of every token. */
+  issuer: string
+  /** A worker holds a claimed job this long; if it dies, another worker takes the job after it. */
+  jobLeaseMs: number
+  /** Retries: exponential from base to cap; attempts per job kind before it is given up. */
+  backoffBaseMs: number
+  backoffCapMs: number
+  maxAttempts: Record<JobKind, number>
+  /** An Idempotency-Key reserved this long ago without an answer belonged to a process that died. */
+  idempotencyStaleMs: number
+  /** How long rows are kept (api.md "Retention"); the retention job deletes what is older. */
+  retention: Retention
+  /** Seals signing keys at rest (SIGNING_KEY_SECRET); unset, they are stored in the clear. */
+  signingKeySecret?: string
+  /** A signing key signs for this long, then the next one does (SIGNING_KEY_ROTATION_DAYS). */
+  signingKeyRotationDays: number
+}
+
+export interface Retention {
+  /** Searches, but the current search of an open trip (RETENTION_SEARCH_HOURS, at least 2). */
+  searchHours: number
+  /** Open (unfulfilled) trips, counted from their creation (RETENTION_TRIP_DAYS). Fulfilled trips are kept. */
+  tripDays: number
+  /** Idempotency records (RETENTION_IDEMPOTENCY_HOURS). */
+  idempotencyHours: number
+  /** Finished jobs (RETENTION_JOB_DAYS). */
+  jobDays: number
+}
+
+export const defaultConfig: CoreConfig = {
+  accessTokenTtl: 30 * 60,
+  refreshTokenTtl: 45 * 60,
+  creationTokenTtl: 10 * 60,
+  holdWindow: 30 * 60,
+  issuer: 'svc',
+  jobLeaseMs: 60_000,
+  backoffBaseMs: 2_000,
+  backoffCapMs: 10 * 60_000,
+  maxAttempts: { basket_check: 5, fulfill_order: 10, webhook: 12 },
+  idempotencyStaleMs: 5 * 60_000,
+  retention: { searchHours: 24, tripDays: 30, idempotencyHours: 24, jobDays: 7 },
+  signingKeyRotationDays: 30,
+}
+
+export interface CoreDeps {
+  store: Store
+  supplier: Supplier
+  clock: Clock
+  ids: Ids
+  /** Webhook delivery; `fetch` by default. */
+  webhooks?: WebhookSender
+  config?: Partial<CoreConfig>
+}

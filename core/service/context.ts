@@ -1,0 +1,27 @@
+/** What every operation of the service works with: the ports, and the caches this process keeps over them. */
+import { TokenService } from '../auth/tokens.ts'
+import { fetchSender } from '../webhooks.ts'
+import { defaultConfig, type CoreDeps } from './config.ts'
+import type { Ports } from './ports.ts'
+import { Sellers } from './sellers.ts'
+import { SearchCache } from './search-cache.ts'
+import { TripCache } from './trip-cache.ts'
+
+export interface Context extends Ports {
+  readonly sellers: Sellers
+  readonly searches: SearchCache
+  readonly trips: TripCache
+}
+
+export function createContext(deps: CoreDeps): Context {
+  const config = { ...defaultConfig, ...deps.config }
+  const tokens = new TokenService(deps.store, deps.clock, deps.ids, {
+    issuer: config.issuer, secret: config.signingKeySecret, rotationDays: config.signingKeyRotationDays,
+    maxTokenTtl: Math.max(config.accessTokenTtl, config.creationTokenTtl),
+  })
+  const ports: Ports = {
+    config, store: deps.store, supplier: deps.supplier, clock: deps.clock, ids: deps.ids, webhooks: deps.webhooks ?? fetchSender(), tokens,
+  }
+  const searches = new SearchCache(ports)
+  return { ...ports, sellers: new Sellers(ports), searches, trips: new TripCache(ports, searches) }
+}

@@ -1,0 +1,35 @@
+/**
+ * The jobs the service leaves for its workers, one schema per kind. A payload is read back from the store
+ * (written by this or an older version of the service), so the runner checks it against its kind's schema
+ * rather than trusting it: what the runner gets is typed by that check.
+ */
+import { Type, type Static } from 'typebox'
+import type { JobRecord } from '../../ports.ts'
+import { WebhookEvent } from '../../schemas/fulfillment.ts'
+import { validate } from '../../validate.ts'
+import type { Ports } from '../ports.ts'
+
+const JobSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('basket_check'), payload: Type.Object({ trip_id: Type.String(), check_id: Type.String(), started_at: Type.String() }) }),
+  Type.Object({ kind: Type.Literal('fulfill_order'), payload: Type.Object({ trip_id: Type.String(), order_id: Type.String() }) }),
+  Type.Object({ kind: Type.Literal('webhook'), payload: Type.Object({ seller_id: Type.String(), subscription_id: Type.String(), event: WebhookEvent }) }),
+])
+
+export type Job = Static<typeof JobSchema>
+export type JobKind = Job['kind']
+export const JOB_KINDS: JobKind[] = ['basket_check', 'fulfill_order', 'webhook']
+
+/** A new pending job, due at `runAt`, for the caller to store (with the change that asks for it). */
+export function newJob(ports: Ports, job: Job, runAt = ports.clock.now()): JobRecord {
+  return {
+    job_id: ports.ids.uuid(), kind: job.kind, payload: job.payload, run_at: runAt.toISOString(), attempts: 0,
+    max_attempts: ports.config.maxAttempts[job.kind], locked_until: null, last_error: null, status: 'pending',
+    created_at: ports.clock.now().toISOString(),
+  }
+}
+
+/** The job a stored record describes; a kind this version does not know, or a payload not of its kind, is an error. */
+export function parseJob(record: JobRecord): Job {
+  if (!(JOB_KINDS as string[]).includes(record.kind)) throw new Error(`unknown job kind ${record.kind}`)
+  return validate(JobSchema, { kind: record.kind, payload: record.payload }, `${record.kind} job`)
+}

@@ -1,0 +1,47 @@
+/** Creating, reading and updating a trip. */
+import type { TripEffects } from '../ports.ts'
+import { ProblemError } from '../errors.ts'
+import type { TripCreateRequest, TripPatchRequest } from '../schemas/trip.ts'
+import { buildTrip, applyTripPatch, tripRepresentation, withStateHash } from '../trip.ts'
+import { runSearch, selectedTypes } from '../search.ts'
+import * as validity from '../validity.ts'
+import { isFulfilled } from '../fulfillment.ts'
+import type { Context } from './context.ts'
+import type { Principal } from './auth.ts'
+import { accessTokenFor, newSession } from './sessions.ts'
+import { startCheck } from './jobs/basket-check.ts'
+
+export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequest) {
+  const now = ctx.clock.now()
+  const trip = buildTrip(req, {
+    sellerId: p.seller.seller_id, sandbox: p.seller.sandbox, clock: ctx.clock, ids: ctx.ids, holdWindow: ctx.config.holdWindow,
+  })
+  const types = selectedTypes(req.search)
+  const found = types.length ? await runSearch(trip, types, { supplier: ctx.supplier, clock: ctx.clock, searchId: ctx.ids.uuid() }) : null
+  if (found) trip.search_id = found.search.search_id
+  const session = newSession(ctx, trip, ctx.ids.uuid())
+  // One transaction: the trip, its search (and the seat maps not stored yet), the session's refresh token.
+  const stored = withStateHash(trip, now)
+  const effects: TripEffects = { ...ctx.searches.effects(found), refreshToken: session.record }
+  await ctx.store.insertTrip(stored, effects)
+  ctx.searches.stored(effects)
+  ctx.trips.keep({ value: stored, version: 1 })
+  // The contract shows an empty basket in the create response; the ticket items are there from the first read.
+  return tripRepresentation(stored, now, { ...(await session.tokens()), emptyBasket: true })
+}
+
+export async function getTrip(ctx: Context, p: Principal, tripId: string) {
+  const { value } = await ctx.trips.load(p, tripId)
+  return tripRepresentation(value, ctx.clock.now(), { trip_access_token: await accessTokenFor(ctx, p, value) })
+}
+
+/** Passenger data changes; the items that depend on the changed passengers are checked again. */
+export async function patchTrip(ctx: Context, p: Principal, tripId: string, patch: TripPatchRequest) {
+  const trip = await ctx.trips.mutate(p, tripId, (t) => {
+    if (isFulfilled(t)) throw new ProblemError('trip_state_conflict', 'The trip has been fulfilled; passengers can no longer change here.')
+    const now = ctx.clock.now()
+    const { trip: patched, changedPassengers } = applyTripPatch(t, patch, now)
+    return startCheck(ctx, { ...patched, updated_at: now.toISOString() }, validity.itemsOfPassengers(patched, changedPassengers))
+  })
+  return tripRepresentation(trip, ctx.clock.now(), { trip_access_token: await accessTokenFor(ctx, p, trip) })
+}
