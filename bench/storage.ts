@@ -92,7 +92,7 @@ async function responseSizes() {
   const store = new MemoryStore()
   const core = coreOn(store)
   await core.ensureSigningKey()
-  const { seller, apiKey } = await core.createSeller({ name: 'Bench', origins: [], sandbox: true })
+  const { apiKey } = await core.createSeller({ name: 'Bench', origins: [], sandbox: true })
   const app = await buildApp({ core, store, logger: false })
   const basic = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
   const created = await app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic }, payload: defaultTripRequest(new Date()) })

@@ -1,6 +1,6 @@
 /** Contexts (@lit/context) through which the root hands the session and the locale down to every part. */
 import { createContext } from '@lit/context'
-import type { Session } from '../sdk/session.ts'
+import type { Session } from '../client/session.ts'
 import type { Locale } from './i18n/index.ts'
 
 export const sessionContext = createContext<Session | undefined>(Symbol('svc-session'))

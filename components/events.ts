@@ -2,8 +2,8 @@
  * The DOM events of the svc elements (all `bubbles` + `composed`). The SDK bridges them to the seller's
  * callbacks; a page that imports the elements directly listens to them itself.
  */
-import type { BasketChange, Display, ProductName } from '../sdk/types.ts'
-import type { SvcError } from '../sdk/errors.ts'
+import type { BasketChange, Display, ProductName } from '../client/types.ts'
+import type { SvcError } from '../client/errors.ts'
 
 export interface SvcLifecycleDetail { product: ProductName; display: Display }
 export interface SvcFailDetail extends SvcLifecycleDetail { error: SvcError }

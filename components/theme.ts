@@ -3,7 +3,7 @@
  * defaults in tokens.styles), so a seller can also set them in its own CSS.
  */
 import { css, unsafeCSS } from 'lit'
-import type { Theme } from '../sdk/types.ts'
+import type { Theme } from '../client/types.ts'
 
 const PROPS: Record<Exclude<keyof Theme, 'dark'>, string> = {
   textPrimary: '--svc-color-text',

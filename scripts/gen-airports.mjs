@@ -341,7 +341,7 @@ function main(argv) {
   const text = serialize(table)
   if (argv.includes('--check')) {
     let current = ''
-    try { current = readFileSync(OUT, 'utf8') } catch {}
+    try { current = readFileSync(OUT, 'utf8') } catch { /* no table yet: it is out of date */ }
     if (current !== text) {
       console.error(`${OUT} is out of date: run npm run gen:airports`)
       process.exit(1)

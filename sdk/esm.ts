@@ -4,9 +4,9 @@
  * `createSvc()` gives the same API as `window.Svc` without touching `window` (pass `baseUrl` to `init`).
  */
 export * from '../components/index.ts'
-export { Session, toCallbackBasket, type SessionState, type SessionStatus, type SessionOptions, type OffersState, type ProductTypeName } from './session.ts'
-export { ApiClient, tokenExpiry, type ClientOptions, type BasketView } from './client.ts'
-export { SvcError, type SvcErrorCode } from './errors.ts'
+export { Session, toCallbackBasket, type SessionState, type SessionStatus, type SessionOptions, type OffersState, type ProductTypeName } from '../client/session.ts'
+export { ApiClient, tokenExpiry, type ClientOptions, type BasketView } from '../client/api.ts'
+export { SvcError, type SvcErrorCode } from '../client/errors.ts'
 export { formatPrice } from '../components/i18n/index.ts'
 export { createSvc, type SvcApi, type CreateSvcOptions, type UpsellElementProps } from './svc.ts'
 export { PRODUCT_NAMES } from './types.ts'

@@ -18,7 +18,7 @@ export type {
   InitOptions, TripInitOptions, SandboxInitOptions, ShowUpsellOptions, EventCallbacks, BasketChange, CallbackBasketItem, ValidityState, WidgetEvent,
   WidgetFailure, Display, ProductName, Theme, Basket, BasketItem,
 } from './types.ts'
-export type { SvcError, SvcErrorCode } from './errors.ts'
+export type { SvcError, SvcErrorCode } from '../client/errors.ts'
 export type { SvcSandbox, SandboxTripRequest, SvcSandboxGlobal } from './sandbox.ts'
 
 declare global {

@@ -3,7 +3,7 @@
  * testable in Node and every problem is named at once (a seller fixes them in one round, not five).
  */
 import { PRODUCT_NAMES, type BasketChange, type Display, type EventCallbacks, type InitOptions, type ProductName, type Theme } from './types.ts'
-import { SvcError } from './errors.ts'
+import { SvcError } from '../client/errors.ts'
 
 /** Every callback the SDK knows; any other name (a newer SDK's, a typo) is ignored. */
 export const CALLBACK_NAMES = [

@@ -13,8 +13,8 @@
 import type { Sandbox, SandboxOptions, SandboxTrip } from '../mock-server/types.ts'
 import type { TripCreateRequest } from '../core/schemas/trip.ts'
 import type { Strings } from '../components/i18n/index.ts'
-import type { Session } from './session.ts'
-import { SvcError } from './errors.ts'
+import type { Session } from '../client/session.ts'
+import { SvcError } from '../client/errors.ts'
 
 /** The sandbox bundle's file, beside svc.min.js. */
 export const SANDBOX_FILE = 'svc-sandbox.min.js'

@@ -9,11 +9,11 @@
  * widget.
  */
 import type { BasketChange, Display, EventCallbacks, InitOptions, ProductName, ShowUpsellOptions, Theme, WidgetEvent, WidgetFailure } from './types.ts'
-import { SvcError } from './errors.ts'
-import { ApiClient } from './client.ts'
-import { Session, asSvcError, toCallbackBasket } from './session.ts'
+import { SvcError } from '../client/errors.ts'
+import { ApiClient } from '../client/api.ts'
+import { Session, asSvcError, toCallbackBasket } from '../client/session.ts'
 import { canonicalLocale, checkInitOptions, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
-import { isOffered, PRODUCT_TYPE } from '../components/shared/format.ts'
+import { isOffered, PRODUCT_TYPE } from '../client/offers.ts'
 import { addLocale, bestTag, hasLocale, LOCALES, formatPrice as intlPrice } from '../components/i18n/index.ts'
 import type { SvcFailDetail, SvcLifecycleDetail } from '../components/events.ts'
 import { sandboxLoader, type SvcSandbox } from './sandbox.ts'

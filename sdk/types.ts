@@ -1,30 +1,13 @@
 /**
  * The public types of the browser SDK (`window.Svc`). Everything a seller's frontend touches is typed here
- * and documented with when it happens; nothing is `any`.
+ * and documented with when it happens; nothing is `any`. The shapes the widgets share (trip, basket,
+ * product names, display, theme) live in the client layer (client/types.ts) and are re-exported here.
  */
-import type { Basket, BasketItem } from '../core/schemas/basket.ts'
-import type { Journey, Passenger, Ticket } from '../core/schemas/trip.ts'
-import type { Search } from '../core/schemas/search.ts'
-import type { SvcError } from './errors.ts'
+import type { BasketChange, Display, ProductName, Theme } from '../client/types.ts'
+import type { SvcError } from '../client/errors.ts'
 
-export type { Basket, BasketItem, Journey, Passenger, Ticket, Search }
-
-/** Product names of `allowProducts` / `excludeProducts`. */
-export type ProductName = 'bags' | 'seats' | 'priority_boarding' | 'automatic_check_in' | 'fare_family_upsell'
-export const PRODUCT_NAMES: readonly ProductName[] = ['bags', 'seats', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
-
-/** Validity as the browser callbacks name it (`state`, where the API says `status`). */
-export type ValidityState = 'valid' | 'checking' | 'price_changed' | 'unavailable' | 'invalid'
-
-/** A basket item as `onBasketChange` hands it over: the API item with `validity.state`. */
-export type CallbackBasketItem = Omit<BasketItem, 'validity'> & {
-  validity: { state: ValidityState; valid_from: string; valid_to: string; previous_price?: BasketItem['price']; reason?: string }
-}
-
-export interface BasketChange {
-  /** The whole basket, keyed by basket_item_id; replace your local selection with it. */
-  basket: Record<string, CallbackBasketItem>
-}
+export type * from '../client/types.ts'
+export { PRODUCT_NAMES } from '../client/types.ts'
 
 export interface WidgetEvent {
   /** The `showUpsell` container the widget lives in. */
@@ -84,28 +67,6 @@ export interface SandboxInitOptions extends Omit<TripInitOptions, 'tripId' | 'tr
   tripAccessToken?: string
 }
 
-export type Display = 'card' | 'embedded' | 'modal'
-
-/** Keys of `theme`, each mapped to a `--svc-*` CSS custom property. */
-export interface Theme {
-  textPrimary?: string
-  textSecondary?: string
-  background?: string
-  surface?: string
-  primary?: string
-  primaryText?: string
-  border?: string
-  radius?: string
-  font?: string
-  spacing?: string
-  focusRing?: string
-  success?: string
-  warning?: string
-  danger?: string
-  /** Overrides applied when the page prefers a dark colour scheme. */
-  dark?: Omit<Theme, 'dark' | 'radius' | 'font' | 'spacing'>
-}
-
 export interface ShowUpsellOptions {
   /** Id of the element the widget is shown in. */
   container: string
@@ -113,14 +74,4 @@ export interface ShowUpsellOptions {
   allowProducts?: ProductName[]
   excludeProducts?: ProductName[]
   theme?: Theme
-}
-
-export interface TripView {
-  trip_id: string
-  search_id: string | null
-  currency: string
-  language: string
-  journeys: Journey[]
-  passengers: Passenger[]
-  tickets: Ticket[]
 }

@@ -1,6 +1,8 @@
 /**
  * Runs every node:test suite under test/ (Node 20 has no test globs and cannot strip types itself).
  * Arguments narrow the run to paths containing any of them: `npm run test:node -- store basket`.
+ * Node's own coverage is on (COVERAGE=0 turns it off): the spec reporter prints the table per file, and
+ * test/coverage-summary.mjs the product code's total line, branch and function coverage at the end.
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -36,6 +38,11 @@ if (!env.DATABASE_URL_PG && files.some((f) => f.includes('postgres'))) {
     console.error(`PostgreSQL not started (${pg.stderr.trim() || `exit ${pg.status}`}); its store contract will be skipped`)
   }
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { cwd: root, stdio: 'inherit', env })
+const coverage = process.env.COVERAGE !== '0'
+  ? ['--experimental-test-coverage', '--test-reporter=./test/coverage-summary.mjs', '--test-reporter-destination=stdout']
+  : []
+const r = spawnSync(process.execPath, [
+  '--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', ...coverage, ...files,
+], { cwd: root, stdio: 'inherit', env })
 if (pgDir) spawnSync('bash', [join(root, 'scripts/pg-throwaway.sh'), 'stop', pgDir])
 process.exit(r.status ?? 1)

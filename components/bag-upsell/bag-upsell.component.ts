@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit'
-import type { BasketItem, Journey, Passenger, ProductName } from '../../sdk/types.ts'
+import type { BasketItem, Journey, Passenger, ProductName } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
 import { SvcProductView } from '../shared/display/product-view.ts'

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit'
-import type { BasketItem } from '../../sdk/types.ts'
+import type { BasketItem } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
 import { SvcSessionElement } from '../shared/session-element.ts'

@@ -1,5 +1,5 @@
 import { SvcBasket } from './basket.component.ts'
-import type { ProductName } from '../../sdk/types.ts'
+import type { ProductName } from '../../client/types.ts'
 
 export { SvcBasket }
 SvcBasket.define('svc-basket')

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit'
 import { property } from 'lit/decorators.js'
-import type { BasketItem, Journey, ProductName } from '../../sdk/types.ts'
+import type { BasketItem, Journey, ProductName } from '../../client/types.ts'
 import type { Strings } from '../i18n/index.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'

@@ -3,7 +3,7 @@
  * may take on a segment, at which price band, who already holds which seat, and where the arrow keys
  * lead. No DOM here, so the rules read (and change) in one place.
  */
-import type { BasketItem, Passenger, Search, TripView } from '../../sdk/types.ts'
+import type { BasketItem, Passenger, Search, TripView } from '../../client/types.ts'
 
 export type SeatMap = Search['results']['seatmaps'][number]
 export type Deck = SeatMap['decks'][number]

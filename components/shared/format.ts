@@ -4,40 +4,13 @@
  * helpers; the API's English `display_name` is only the last resort for product kinds we do not know.
  */
 import type { Locale } from '../i18n/index.ts'
-import type { Basket, BasketItem, Journey, ProductName, Search, TripView } from '../../sdk/types.ts'
-import type { PriceAndAvailability, Product } from '../../core/schemas/search.ts'
-import type { BasketProductType } from '../../core/schemas/basket.ts'
+import type { BasketItem, Journey, TripView } from '../../client/types.ts'
 
-export type { Product, PriceAndAvailability }
+// What is offered and chosen is the client layer's (the SDK reads it too); the views take it from here.
+export { PRODUCT_TYPE, productNameOf, isExtra, productsOf, isOffered, extras, type Product, type PriceAndAvailability } from '../../client/offers.ts'
 
 /** A money amount as the API gives it (price.total and friends). */
 export interface Amount { amount: number; decimal_places: number; currency: string }
-
-/** The basket / search `product_type` behind each `allowProducts` name. */
-export const PRODUCT_TYPE: Record<ProductName, Exclude<BasketProductType, 'ticket'>> = {
-  bags: 'bag',
-  seats: 'seat',
-  priority_boarding: 'priority_boarding',
-  automatic_check_in: 'automatic_check_in',
-  fare_family_upsell: 'fare_family_upsell',
-}
-
-export function productNameOf(type: string): ProductName | null {
-  const found = (Object.entries(PRODUCT_TYPE) as Array<[ProductName, string]>).find(([, t]) => t === type)
-  return found ? found[0] : null
-}
-
-/** Items the traveller chose here: everything but the flight ticket itself. */
-export const isExtra = (item: BasketItem): boolean => item.product_type !== 'ticket'
-
-export function productsOf(search: Search | null, name: ProductName): Product[] {
-  return Object.values(search?.results.products[PRODUCT_TYPE[name]] ?? {})
-}
-
-/** Something of this kind can be bought by at least one passenger (allowances alone are not an offer). */
-export function isOffered(search: Search | null, name: ProductName): boolean {
-  return productsOf(search, name).some((p) => !p.included && Object.values(p.price_and_availability).some((o) => o.available))
-}
 
 const numbers = new Map<string, Intl.NumberFormat>()
 export function num(l: Locale, n: number): string {
@@ -63,10 +36,6 @@ export function totalOf(items: BasketItem[], currency: string): Amount {
     decimal_places: first?.decimal_places ?? digitsOf(currency),
     currency: first?.currency ?? currency,
   }
-}
-
-export function extras(basket: Basket): BasketItem[] {
-  return Object.values(basket).filter(isExtra)
 }
 
 // ---------------------------------------------------------------- trip

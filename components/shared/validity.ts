@@ -5,7 +5,7 @@
  */
 import { html, nothing } from 'lit'
 import type { Locale } from '../i18n/index.ts'
-import type { BasketItem, ValidityState } from '../../sdk/types.ts'
+import type { BasketItem, ValidityState } from '../../client/types.ts'
 
 export interface ValidityActions {
   accept(): Promise<boolean>

@@ -4,8 +4,8 @@
  * that are removed after every test.
  */
 import type { BasketChange, CallbackBasketItem } from '../../sdk/index.ts'
-import type { SvcError } from '../../sdk/errors.ts'
-import type { Session } from '../../sdk/session.ts'
+import type { SvcError } from '../../client/errors.ts'
+import type { Session } from '../../client/session.ts'
 
 export interface Fixture { baseUrl: string; tripId: string; accessToken: string; refreshToken: string }
 export type UpsellEl = HTMLElement & { session: Session; updateComplete: Promise<boolean> }

@@ -5,7 +5,7 @@
  * is answered in the page). Trips come from `Svc.sandbox.createTrip`, the scenarios from its `flight`.
  */
 import { expect } from '@esm-bundle/chai'
-import type { BasketChange, CallbackBasketItem, SvcApi } from '../../sdk/index.ts'
+import type { BasketChange, SvcApi } from '../../sdk/index.ts'
 import type { SvcSandboxGlobal } from '../../sdk/sandbox.ts'
 import { BUNDLE, SANDBOX_BUNDLE, bagsIn, container, enabledPlus as enabledPlusApi, loadScript, rejection, sleep, spy, track, upsellIn, waitFor as waitForApi } from './bundle.ts'
 

@@ -5,8 +5,8 @@
  * API, so every init passes `baseUrl`.
  */
 import { expect } from '@esm-bundle/chai'
-import type { BasketChange, CallbackBasketItem, SvcApi, WidgetEvent, WidgetFailure } from '../../sdk/index.ts'
-import { BUNDLE, bagsIn, container, enabledPlus, loadScript, rejection, sleep, spy, track, trip, upsellIn, waitFor, type Fixture } from './bundle.ts'
+import type { BasketChange, SvcApi, WidgetEvent, WidgetFailure } from '../../sdk/index.ts'
+import { BUNDLE, bagsIn, container, enabledPlus, loadScript, rejection, sleep, spy, track, trip, upsellIn, waitFor } from './bundle.ts'
 
 let Svc: SvcApi
 

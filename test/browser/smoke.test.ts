@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai'
-import { ApiClient } from '../../sdk/client.ts'
+import { ApiClient } from '../../client/api.ts'
 
 it('the fixture API answers the page across origins with the trip access token', async () => {
   const f = await (await fetch('/__fixture/trip')).json() as { baseUrl: string; tripId: string; accessToken: string }

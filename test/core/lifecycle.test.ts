@@ -66,7 +66,7 @@ test('a check moves items to checking, and the job brings them back valid with a
 
 test('price_changed keeps the old price for display; accept makes it valid; DELETE rejects it', async () => {
   const f = await withBag()
-  const { old, higher } = airlineRaisesBag(f)
+  const { old } = airlineRaisesBag(f)
   await f.core.checkBasket(f.principal, f.trip.trip_id)
   await f.core.drainJobs()
   const item = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
@@ -81,7 +81,7 @@ test('price_changed keeps the old price for display; accept makes it valid; DELE
 
 test('a second check never accepts a changed price for the traveller', async () => {
   const f = await withBag()
-  const { old, higher } = airlineRaisesBag(f)
+  const { old } = airlineRaisesBag(f)
   await f.core.checkBasket(f.principal, f.trip.trip_id)
   await f.core.drainJobs()
   const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
@@ -215,7 +215,7 @@ test("a check's new price sticks to the offer: removed and added again, or put b
 
 test("a check's new price holds for its window only; after it the search's price is used again", async () => {
   const f = await withBag()
-  const { old, higher } = airlineRaisesBag(f)
+  const { old } = airlineRaisesBag(f)
   await f.core.checkBasket(f.principal, f.trip.trip_id)
   await f.core.drainJobs()
   const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!

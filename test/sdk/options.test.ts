@@ -5,8 +5,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { checkInitOptions, checkShowOptions, needsAction } from '../../sdk/options.ts'
-import { SvcError } from '../../sdk/errors.ts'
-import type { BasketChange, CallbackBasketItem } from '../../sdk/types.ts'
+import { SvcError } from '../../client/errors.ts'
+import type { BasketChange, CallbackBasketItem } from '../../client/types.ts'
 
 const BASE = 'https://svc.example'
 const noop = () => {}

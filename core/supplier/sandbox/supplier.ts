@@ -62,7 +62,7 @@ import type {
 } from '../../ports.ts'
 import { seatOfferKey, seatProducts } from '../../search.ts'
 import { own, table } from '../../records.ts'
-import type { BagDetails, BasketItem, FareFamilyDetails, JourneyProductDetails, SeatDetails } from '../../schemas/basket.ts'
+import type { BagDetails, BasketItem, FareFamilyDetails, JourneyProductDetails } from '../../schemas/basket.ts'
 import type { OriginalMoney } from '../../schemas/common.ts'
 import type { Journey, Passenger, ProductTypeName, Segment } from '../../schemas/trip.ts'
 import { AIRCRAFT } from './aircraft.ts'

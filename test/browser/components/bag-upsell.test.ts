@@ -3,7 +3,6 @@ import { html } from 'lit'
 import { emulateMedia } from '@web/test-runner-commands'
 import '../../../components/index.ts'
 import type { SvcBagUpsell } from '../../../components/index.ts'
-import type { Session } from '../../../sdk/session.ts'
 import {
   activeDeep, addBag, axe, button, checkUntil, cleanup, deep, deepAll, expectNoOverflow, expiredFetch, extrasOf, failingFetch,
   hangingFetch, isInside, mount, press, shiftTab, record, refusingFetch, session, setViewport, settle, textOf, until, withoutProducts, offersReady,
@@ -15,7 +14,6 @@ const steppers = (el: Element, dir: 'Add one' | 'Remove one') => deepAll<HTMLBut
 const PLUS_P1 = 'Add one Checked bag · 23 kg for Passenger 1'
 const MINUS_P1 = 'Remove one Checked bag · 23 kg for Passenger 1'
 const live = (el: Element) => deep(el, '[part=live]')!
-const idle = (s: Session) => until(() => !s.state.busy, 'the session to be idle')
 const dialogOf = (el: Element) => deep<HTMLDialogElement>(el, 'dialog')!
 
 describe('<svc-bag-upsell> embedded', () => {

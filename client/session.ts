@@ -7,7 +7,7 @@
  */
 import type { Basket, BasketItem, CallbackBasketItem, Search, TripView } from './types.ts'
 import type { ProductTypeName } from '../core/schemas/trip.ts'
-import type { ApiClient, BasketView } from './client.ts'
+import type { ApiClient, BasketView } from './api.ts'
 import { SvcError } from './errors.ts'
 
 export type { ProductTypeName }

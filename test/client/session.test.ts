@@ -8,10 +8,10 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { Session } from '../../sdk/session.ts'
-import type { ApiClient, BasketView } from '../../sdk/client.ts'
-import { SvcError } from '../../sdk/errors.ts'
-import type { Basket, BasketItem, Search } from '../../sdk/types.ts'
+import { Session } from '../../client/session.ts'
+import type { ApiClient, BasketView } from '../../client/api.ts'
+import { SvcError } from '../../client/errors.ts'
+import type { Basket, BasketItem, Search } from '../../client/types.ts'
 
 const FAR = new Date(Date.now() + 3600_000).toISOString()
 

@@ -1,0 +1,110 @@
+// Layers that only point down (`npm run lint:deps`, part of `npm test`):
+//
+//   examples, test, bench, scripts, stories   may import anything
+//   sdk         → components, client, core (types only); mock-server's types, and mock-server itself
+//                 only from sdk/sandbox-bundle.ts (the entry of svc-sandbox.min.js, which svc.min.js
+//                 loads with a <script> tag in sandbox mode; it never imports it)
+//   components  → client, core (types only)
+//   client      → core (types only)
+//   server      → core
+//   mock-server → core
+//   core        → nothing of ours outside core
+//
+// and no import cycle anywhere. Type-only imports count: a layer's types are part of what it depends on.
+const OURS = ['core', 'server', 'mock-server', 'client', 'sdk', 'components', 'examples', 'test', 'bench', 'scripts', 'stories', '\\.storybook']
+const under = (...dirs) => `^(${dirs.join('|')})/`
+const except = (...allowed) => under(...OURS.filter((d) => !allowed.includes(d)))
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: the modules in it cannot be understood, tested or loaded one without the other.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-only-core',
+      severity: 'error',
+      comment: 'core/ is the pure rules: it knows no host (server, mock-server), no browser layer and no demo.',
+      from: { path: under('core') },
+      to: { path: except('core') },
+    },
+    {
+      name: 'server-imports-only-core',
+      severity: 'error',
+      comment: 'server/ is one host of core/: no demo (examples take hooks from serve.ts), no sandbox, no browser code.',
+      from: { path: under('server') },
+      to: { path: except('server', 'core') },
+    },
+    {
+      name: 'mock-server-imports-only-core',
+      severity: 'error',
+      comment: 'mock-server/ is the other host of core/ (the offline sandbox): it knows nothing of the server or the browser layers.',
+      from: { path: under('mock-server') },
+      to: { path: except('mock-server', 'core') },
+    },
+    {
+      name: 'client-imports-only-core',
+      severity: 'error',
+      comment: 'client/ (API client, session, errors, offers) is what the widgets and the SDK share: it imports neither.',
+      from: { path: under('client') },
+      to: { path: except('client', 'core') },
+    },
+    {
+      name: 'components-import-only-client-and-core',
+      severity: 'error',
+      comment: 'The widgets build on client/; the SDK builds on them, never the other way round.',
+      from: { path: under('components') },
+      to: { path: except('components', 'client', 'core') },
+    },
+    {
+      name: 'sdk-imports-no-host-or-demo',
+      severity: 'error',
+      comment: 'The SDK runs in the seller\'s page: no server, no demo, no test or story code.',
+      from: { path: under('sdk') },
+      to: { path: except('sdk', 'components', 'client', 'core', 'mock-server') },
+    },
+    {
+      name: 'sdk-loads-the-sandbox-only-from-its-bundle',
+      severity: 'error',
+      comment: 'svc.min.js must not carry the sandbox: only sdk/sandbox-bundle.ts (svc-sandbox.min.js) imports mock-server; the rest of sdk/ only its types.',
+      from: { path: under('sdk'), pathNot: '^sdk/sandbox-bundle\\.ts$' },
+      to: { path: under('mock-server'), dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'browser-layers-take-only-types-from-core',
+      severity: 'error',
+      comment: 'core/ is server code (schemas, rules, stores): the browser layers read its types, and its code reaches a page only in the sandbox bundle (through mock-server).',
+      from: { path: under('client', 'components', 'sdk') },
+      to: { path: under('core'), dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that resolves to nothing (a moved or misspelt file).',
+      from: { path: under(...OURS) },
+      // virtual:svc-locales is made by rollup (rollup.config.mjs sandboxLocales); custom-elements.json by
+      // `npm run build:manifest` (which `npm run typecheck` runs first).
+      to: { couldNotResolve: true, pathNot: ['^virtual:', '(^|/)custom-elements\\.json$'] },
+    },
+  ],
+  options: {
+    // Only our sources: a package's insides are not ours to judge.
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|storybook-static)/' },
+    // `import type` counts (it is how the layers share their shapes), marked as type-only.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+}

@@ -1,0 +1,40 @@
+/**
+ * What a trip offers and what its basket holds, by `allowProducts` name: no texts and no Lit, so the SDK
+ * (which decides which products to show) and the widgets (components/shared/format.ts re-exports these)
+ * read offers the same way.
+ */
+import type { Basket, BasketItem, ProductName, Search } from './types.ts'
+import type { PriceAndAvailability, Product } from '../core/schemas/search.ts'
+import type { BasketProductType } from '../core/schemas/basket.ts'
+
+export type { Product, PriceAndAvailability }
+
+/** The basket / search `product_type` behind each `allowProducts` name. */
+export const PRODUCT_TYPE: Record<ProductName, Exclude<BasketProductType, 'ticket'>> = {
+  bags: 'bag',
+  seats: 'seat',
+  priority_boarding: 'priority_boarding',
+  automatic_check_in: 'automatic_check_in',
+  fare_family_upsell: 'fare_family_upsell',
+}
+
+export function productNameOf(type: string): ProductName | null {
+  const found = (Object.entries(PRODUCT_TYPE) as Array<[ProductName, string]>).find(([, t]) => t === type)
+  return found ? found[0] : null
+}
+
+/** Items the traveller chose here: everything but the flight ticket itself. */
+export const isExtra = (item: BasketItem): boolean => item.product_type !== 'ticket'
+
+export function productsOf(search: Search | null, name: ProductName): Product[] {
+  return Object.values(search?.results.products[PRODUCT_TYPE[name]] ?? {})
+}
+
+/** Something of this kind can be bought by at least one passenger (allowances alone are not an offer). */
+export function isOffered(search: Search | null, name: ProductName): boolean {
+  return productsOf(search, name).some((p) => !p.included && Object.values(p.price_and_availability).some((o) => o.available))
+}
+
+export function extras(basket: Basket): BasketItem[] {
+  return Object.values(basket).filter(isExtra)
+}

@@ -1,0 +1,40 @@
+// `npm run lint` (part of `npm test`): ESLint's and typescript-eslint's recommended rules over our
+// TypeScript and JavaScript. Not type-aware on purpose (no type information: the whole repo lints in
+// seconds, and `tsc` checks the types). Each rule turned off or narrowed below says why.
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import globals from 'globals'
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/', 'dist/', 'coverage/', 'storybook-static/', 'custom-elements.json', 'data/', 'tmp/'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: globals.node },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // `_name` marks a value taken only to be left out (`const { basket_item_id: _id, ...rest } = item`).
+      '@typescript-eslint/no-unused-vars': ['error', {
+        argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true,
+      }],
+    },
+  },
+  {
+    // Plain scripts of pages: the demo's and the CSP probe's. `Svc` is the SDK's global (svc.min.js).
+    files: ['examples/**/*.js', 'test/browser/fixtures/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, Svc: 'readonly' } },
+  },
+  {
+    // Tests read the API's JSON answers as `any` to assert on their shape (the code under test is typed
+    // strictly, and tsc checks the tests' calls into it).
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Chai's property assertions (`expect(x).to.exist`, `.to.be.true`) are expressions by design.
+    files: ['test/browser/**/*.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+)
