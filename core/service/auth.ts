@@ -1,23 +1,10 @@
 /** Who is calling (the Authorization header, verified) and what they may do (the matrix of design/api.md). */
-import type { SellerRecord } from '../ports.ts'
 import { ProblemError } from '../errors.ts'
 import type { Context } from './context.ts'
+import type { AuthRule, Principal } from './principal.ts'
 import { normaliseOrigin } from './sellers.ts'
 
-/** Who is calling, once credentials are verified. */
-export type Principal =
-  | { kind: 'api_key'; seller: SellerRecord }
-  | { kind: 'creation_token'; seller: SellerRecord }
-  | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string; family: string | null }
-
-/**
- * Who may call an operation (the matrix in design/api.md):
- * - `api_key`: Basic auth with the seller's API key only (server to server);
- * - `creator`: API key or trip creation token;
- * - `trip`: API key or an access token for the trip in the path;
- * - `public`: no credentials (the refresh token in the body is the credential; JWKS).
- */
-export type AuthRule = 'api_key' | 'creator' | 'trip' | 'public'
+export type { AuthRule, Principal } from './principal.ts'
 
 /** Verifies the Authorization header: `Basic <apiKey:>` or `Bearer <jwt>`; null when there is none. */
 export async function authenticate(ctx: Context, authorization: string | undefined): Promise<Principal | null> {

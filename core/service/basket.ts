@@ -9,7 +9,7 @@ import * as basket from '../basket.ts'
 import * as validity from '../validity.ts'
 import { isFulfilled } from '../fulfillment.ts'
 import type { Context } from './context.ts'
-import type { Principal } from './auth.ts'
+import type { Principal } from './principal.ts'
 import { startCheck } from './jobs/basket-check.ts'
 
 export async function getBasket(ctx: Context, p: Principal, tripId: string) {

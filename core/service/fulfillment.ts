@@ -3,7 +3,7 @@ import type { FulfillRequest } from '../schemas/fulfillment.ts'
 import { tripStateHash } from '../trip.ts'
 import { acceptFulfillment } from '../fulfillment.ts'
 import type { Context } from './context.ts'
-import type { Principal } from './auth.ts'
+import type { Principal } from './principal.ts'
 import { newJob } from './jobs/job.ts'
 
 /** Books the tickets, queues an order per ancillary (each a job), answers `queued`. */

@@ -2,7 +2,7 @@
 import { ProblemError } from '../errors.ts'
 import { canonicalJson, sha256Hex } from '../crypto.ts'
 import type { Context } from './context.ts'
-import type { Principal } from './auth.ts'
+import type { Principal } from './principal.ts'
 import { newSession } from './sessions.ts'
 
 /**

@@ -5,7 +5,7 @@ import type { ProductTypeName, SearchSelection } from '../schemas/trip.ts'
 import { runSearch, selectedTypes, typesKey } from '../search.ts'
 import { Rendered } from '../rendered.ts'
 import type { Context } from './context.ts'
-import type { Principal } from './auth.ts'
+import type { Principal } from './principal.ts'
 
 export async function startSearch(ctx: Context, p: Principal, tripId: string, selection: SearchSelection) {
   const types = selectedTypes(selection)

@@ -2,7 +2,7 @@
 import type { RefreshTokenRecord, TripRecord } from '../ports.ts'
 import { sha256Hex } from '../crypto.ts'
 import type { Context } from './context.ts'
-import type { Principal } from './auth.ts'
+import type { Principal } from './principal.ts'
 
 /**
  * A session of the trip in the refresh family `familyId`: the refresh token's record, for the caller to

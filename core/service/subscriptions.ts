@@ -5,7 +5,7 @@ import { ProblemError } from '../errors.ts'
 import type { SubscriptionRequest } from '../schemas/fulfillment.ts'
 import { targetPolicy, targetRefusal } from '../network.ts'
 import type { Context } from './context.ts'
-import type { Principal } from './auth.ts'
+import type { Principal } from './principal.ts'
 
 export async function createSubscription(ctx: Context, p: Principal, req: Static<typeof SubscriptionRequest>) {
   const url = new URL(req.target)

@@ -4,7 +4,7 @@ import { sha256Hex } from '../crypto.ts'
 import type { Static } from 'typebox'
 import type { RefreshRequest } from '../schemas/auth.ts'
 import type { Context } from './context.ts'
-import type { Principal } from './auth.ts'
+import type { Principal } from './principal.ts'
 import { newSession } from './sessions.ts'
 
 export async function authorize(ctx: Context, p: Principal) {

@@ -8,7 +8,7 @@ import type { RaisedEvent } from '../fulfillment.ts'
 import { ProblemError } from '../errors.ts'
 import { withStateHash } from '../trip.ts'
 import type { Ports } from './ports.ts'
-import type { Principal } from './auth.ts'
+import type { Principal } from './principal.ts'
 import type { SearchCache } from './search-cache.ts'
 import { eventJobs } from './jobs/events.ts'
 

@@ -7,7 +7,7 @@ import { runSearch, selectedTypes } from '../search.ts'
 import * as validity from '../validity.ts'
 import { isFulfilled } from '../fulfillment.ts'
 import type { Context } from './context.ts'
-import type { Principal } from './auth.ts'
+import type { Principal } from './principal.ts'
 import { accessTokenFor, newSession } from './sessions.ts'
 import { startCheck } from './jobs/basket-check.ts'
 

@@ -4,10 +4,9 @@
  * rather than trusting it: what the runner gets is typed by that check.
  */
 import { Type, type Static } from 'typebox'
-import type { JobRecord } from '../../ports.ts'
+import type { Clock, Ids, JobRecord } from '../../ports.ts'
 import { WebhookEvent } from '../../schemas/fulfillment.ts'
 import { validate } from '../../validate.ts'
-import type { Ports } from '../ports.ts'
 
 const JobSchema = Type.Union([
   Type.Object({ kind: Type.Literal('basket_check'), payload: Type.Object({ trip_id: Type.String(), check_id: Type.String(), started_at: Type.String() }) }),
@@ -19,8 +18,11 @@ export type Job = Static<typeof JobSchema>
 export type JobKind = Job['kind']
 export const JOB_KINDS: JobKind[] = ['basket_check', 'fulfill_order', 'webhook']
 
+/** What making a job needs of the core's ports (named here, not imported, so config.ts may name JobKind). */
+interface JobPorts { clock: Clock; ids: Ids; config: { maxAttempts: Record<JobKind, number> } }
+
 /** A new pending job, due at `runAt`, for the caller to store (with the change that asks for it). */
-export function newJob(ports: Ports, job: Job, runAt = ports.clock.now()): JobRecord {
+export function newJob(ports: JobPorts, job: Job, runAt = ports.clock.now()): JobRecord {
   return {
     job_id: ports.ids.uuid(), kind: job.kind, payload: job.payload, run_at: runAt.toISOString(), attempts: 0,
     max_attempts: ports.config.maxAttempts[job.kind], locked_until: null, last_error: null, status: 'pending',
