@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- api|storage|first|size|profile|scale]`: runs the benchmarks and prints their figures
- * (docs/performance.md shows them and how they were made). With no names: api, storage, first and size.
+ * `npm run bench [-- api|storage|first|size|cold|profile|scale]`: runs the benchmarks and prints their figures
+ * (docs/performance.md shows them and how they were made). With no names: api, storage, first, size and cold.
  */
 export {}
 
@@ -11,6 +11,8 @@ if (want('storage')) await (await import('./storage.ts')).storage()
 // Needs `npm run build` (the page loads the built svc.min.js).
 if (want('first')) await (await import('./first-control.ts')).firstControl()
 if (want('size')) await import('./bundle-size.ts')
+// Needs `npm run build:server` (it starts the compiled entry).
+if (want('cold')) await (await import('./cold-start.ts')).coldStart()
 // Only when named: `profile <scenario>` is a tool, and scale loads up to a million trips per store (minutes, ~10 GiB).
 if (which.includes('profile')) await (await import('./profile.ts')).profile(which[which.indexOf('profile') + 1] ?? 'GET basket')
 if (which.includes('scale')) await (await import('./scale.ts')).scale()
