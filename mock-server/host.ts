@@ -12,7 +12,7 @@
  * CORS and per-seller origin checks, the docs, the OpenAPI document and the health probes.
  */
 import { operations, type Operation } from '../core/api/operations.ts'
-import { admit, dispatch, PROBLEM_CONTENT_TYPE } from '../core/api/dispatch.ts'
+import { acceptableRequestId, admit, dispatch, PROBLEM_CONTENT_TYPE } from '../core/api/dispatch.ts'
 import { isProblemError, ProblemError, toProblem } from '../core/errors.ts'
 import { parseJsonBody } from '../core/json-body.ts'
 import type { Core } from '../core/service.ts'
@@ -21,8 +21,6 @@ import type { Core } from '../core/service.ts'
 export const BODY_LIMIT = 256 * 1024
 /** The server's `routerOptions.maxParamLength` (server/app.ts). */
 export const MAX_PARAM_LENGTH = 256
-/** Same rule as server/plugins/request-id.ts: an incoming id is echoed only when short and harmless. */
-const ACCEPTABLE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,127}$/
 
 const BODYLESS = new Set(['GET', 'HEAD'])
 
@@ -70,10 +68,11 @@ export function handlerPattern(origin: string | undefined, path: string): RegExp
 /** A request id as the server makes one: the caller's when acceptable, else a fresh UUID. */
 export function requestIdFor(request: Request): string {
   const incoming = request.headers.get('x-request-id')
-  return incoming !== null && ACCEPTABLE_ID.test(incoming) ? incoming : uuid()
+  return acceptableRequestId(incoming) ? incoming : uuid()
 }
 
-function uuid(): string {
+/** A version 4 UUID from WebCrypto, in the page and in node. */
+export function uuid(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
   // randomUUID needs a secure context in browsers; a page served over plain http from a LAN name has none.
   const b = crypto.getRandomValues(new Uint8Array(16))

@@ -18,6 +18,14 @@ import { Rendered } from '../rendered.ts'
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 
+/**
+ * Whether a caller's X-Request-Id is reused as the request's id: only when short and made of harmless
+ * characters, since it is echoed in a header and written to logs (anything else could forge log lines or
+ * split headers).
+ */
+export const acceptableRequestId = (incoming: unknown): incoming is string =>
+  typeof incoming === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:-]{7,127}$/.test(incoming)
+
 /** A request as a host hands it over: path parameters decoded, query string and JSON body parsed. */
 export interface RawRequest {
   params: Record<string, string>
