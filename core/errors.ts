@@ -41,6 +41,11 @@ export class ProblemError extends Error {
   }
 }
 
+export const isProblemError = (e: unknown): e is ProblemError =>
+  e instanceof ProblemError ||
+  // A second copy of the core module (a linked package, or a bundle next to one) would defeat instanceof.
+  (e instanceof Error && e.name === 'ProblemError' && 'code' in e && String(e.code) in ERROR_CODES)
+
 export const problemTypeUri = (code: ErrorCode) => `https://docs.svc.example/problems/${code.replaceAll('_', '-')}`
 
 /** The problem+json body for an error; 5xx never carry the internal message. */

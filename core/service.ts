@@ -15,8 +15,7 @@ import type { Rendered } from './rendered.ts'
 import type { TokenService } from './auth/tokens.ts'
 import type { CoreConfig, CoreDeps } from './service/config.ts'
 import { createContext, type Context } from './service/context.ts'
-import { authenticate, authorizeFor, type AuthRule, type Principal } from './service/auth.ts'
-import { idempotent, type Answer } from './service/idempotency.ts'
+import { authenticate, type Principal } from './service/auth.ts'
 import * as trips from './service/trips.ts'
 import * as searches from './service/searches.ts'
 import * as basket from './service/basket.ts'
@@ -57,12 +56,6 @@ export class Core {
   sellerCount(): Promise<number> { return this.context.sellers.count() }
   isAllowedOrigin(origin: string): Promise<boolean> { return this.context.sellers.isAllowedOrigin(origin) }
   authenticate(authorization: string | undefined): Promise<Principal | null> { return authenticate(this.context, authorization) }
-  authorizeFor(rule: AuthRule, principal: Principal | null, params: Record<string, string>, origin: string | undefined): void {
-    authorizeFor(rule, principal, params, origin)
-  }
-  idempotent(principal: Principal, operationId: string, key: string | undefined, body: unknown, run: () => Promise<Answer>): Promise<Answer> {
-    return idempotent(this.context, principal, operationId, key, body, run)
-  }
 
   // ------------------------------------------------------------ operations
 

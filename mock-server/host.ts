@@ -1,31 +1,26 @@
 /**
- * The HTTP host of the core inside MSW: the same steps, in the same order, as the Fastify host
- * (server/routes/v2.2.ts and server/plugins/*), so a request gets the same status, headers and body from
- * either. The order matters because one request can be wrong in several ways at once:
+ * The HTTP host of the core inside MSW. The request pipeline is the core's (core/api/dispatch.ts), as on
+ * the server; this host does what Fastify does there, in the same order, so a request gets the same
+ * status, headers and body from either. The order matters because one request can be wrong in several
+ * ways at once:
  *
  *   route (404/405; a path segment badly encoded or over 256 characters: 400)
- *   → credentials (401/403; public operations skip them) → body (415, 413, unparsable JSON: 400)
- *   → path parameters, then body, against the operation's schemas (400)
- *   → the handler, through `core.idempotent` when the operation honours Idempotency-Key.
+ *   → `admit`: credentials (401/403) → the body (415, 413, unparsable JSON: 400)
+ *   → `dispatch`: path parameters, query and body against the operation's schemas (400), Idempotency-Key, the handler.
  *
  * What this host leaves out on purpose (docs/sandbox.md "What the sandbox does not copy"): rate limits,
  * CORS and per-seller origin checks, the docs, the OpenAPI document and the health probes.
  */
-import { operations, matchesEtag, type Operation, type OperationInput } from '../core/api/operations.ts'
-import { Rendered } from '../core/rendered.ts'
-import { ERROR_CODES, ProblemError, toProblem } from '../core/errors.ts'
-import { validate } from '../core/validate.ts'
+import { operations, type Operation } from '../core/api/operations.ts'
+import { acceptableRequestId, admit, dispatch, PROBLEM_CONTENT_TYPE } from '../core/api/dispatch.ts'
+import { isProblemError, ProblemError, toProblem } from '../core/errors.ts'
 import { parseJsonBody } from '../core/json-body.ts'
-import type { Core, Principal } from '../core/service.ts'
+import type { Core } from '../core/service.ts'
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 /** The server's default `bodyLimit` (server/app.ts). */
 export const BODY_LIMIT = 256 * 1024
 /** The server's `routerOptions.maxParamLength` (server/app.ts). */
 export const MAX_PARAM_LENGTH = 256
-/** Same rule as server/plugins/request-id.ts: an incoming id is echoed only when short and harmless. */
-const ACCEPTABLE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,127}$/
 
 const BODYLESS = new Set(['GET', 'HEAD'])
 
@@ -73,10 +68,11 @@ export function handlerPattern(origin: string | undefined, path: string): RegExp
 /** A request id as the server makes one: the caller's when acceptable, else a fresh UUID. */
 export function requestIdFor(request: Request): string {
   const incoming = request.headers.get('x-request-id')
-  return incoming !== null && ACCEPTABLE_ID.test(incoming) ? incoming : uuid()
+  return acceptableRequestId(incoming) ? incoming : uuid()
 }
 
-function uuid(): string {
+/** A version 4 UUID from WebCrypto, in the page and in node. */
+export function uuid(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
   // randomUUID needs a secure context in browsers; a page served over plain http from a LAN name has none.
   const b = crypto.getRandomValues(new Uint8Array(16))
@@ -85,11 +81,6 @@ function uuid(): string {
   const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
-
-const isProblemError = (e: unknown): e is ProblemError =>
-  e instanceof ProblemError ||
-  // A second copy of the core module (a bundle next to a linked package) would defeat instanceof.
-  (e instanceof Error && e.name === 'ProblemError' && String((e as Error & { code?: unknown }).code) in ERROR_CODES)
 
 function problemResponse(err: unknown, requestId: string, method: string, extra: Record<string, string> = {}): Response {
   let problem: ProblemError
@@ -162,39 +153,16 @@ export interface HostOptions {
 
 export function createHost({ core, changed }: HostOptions): Host {
   async function run(route: Route, match: RegExpExecArray, request: Request, method: string, requestId: string): Promise<Response> {
+    const { op } = route
     const params = paramsOf(route, match)
+    // No origin: the sandbox answers any page (it has no CORS to enforce, see docs/sandbox.md).
+    const principal = await admit(core, op, request.headers.get('authorization') ?? undefined, params, undefined)
+    const body = BODYLESS.has(method) ? undefined : await readBody(request)
     // Fastify's query parser: the last of repeated names wins.
     const query = Object.fromEntries(new URL(request.url).searchParams)
-    const { op } = route
-    let principal: Principal | null = null
-    if (op.auth !== 'public') {
-      principal = await core.authenticate(request.headers.get('authorization') ?? undefined)
-      // No origin: the sandbox answers any page (it has no CORS to enforce, see docs/sandbox.md).
-      core.authorizeFor(op.auth, principal, params, undefined)
-    }
-    let body = BODYLESS.has(method) ? undefined : await readBody(request)
-    if (op.params) validate(op.params, params, 'request path')
-    if (op.query) validate(op.query, query, 'query string')
-    // Fastify hands an absent body to the validator as null.
-    if (op.body) body = validate(op.body, body === undefined ? null : body, 'request body')
-    const rawKey = request.headers.get('idempotency-key')
-    const input: OperationInput = {
-      principal, params, query, body, idempotencyKey: op.idempotent && rawKey !== null ? rawKey : undefined,
-    }
-    const execute = () => op.handler(core, input)
-    const result = op.idempotent && principal
-      ? await core.idempotent(principal, op.id, input.idempotencyKey, body, execute)
-      : await execute()
-    const headers: Record<string, string> = { 'x-request-id': requestId, ...result.headers }
-    if (result.etag) {
-      headers.etag = result.etag
-      headers['cache-control'] = 'private, no-cache'
-      if (matchesEtag(request.headers.get('if-none-match'), result.etag)) return new Response(null, { status: 304, headers })
-    }
-    if (result.status === 204) return new Response(null, { status: 204, headers })
-    headers['content-type'] = JSON_CONTENT_TYPE
-    const json = result.body instanceof Rendered ? result.body.json : JSON.stringify(result.body)
-    return new Response(method === 'HEAD' ? null : json, { status: result.status, headers })
+    const res = await dispatch(core, op, principal, { params, query, header: (name) => request.headers.get(name) ?? undefined, body })
+    const text = method === 'HEAD' || res.body === null ? null : typeof res.body === 'string' ? res.body : res.body.json
+    return new Response(text, { status: res.status, headers: { 'x-request-id': requestId, ...res.headers } })
   }
 
   return {

@@ -9,7 +9,7 @@ import { MemoryStore, type StoredSnapshot } from '../core/store/memory.ts'
 import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
 import { operations } from '../core/api/operations.ts'
 import type { Clock, Ids, WebhookSender } from '../core/ports.ts'
-import { createHost, handlerPattern } from './host.ts'
+import { createHost, handlerPattern, uuid } from './host.ts'
 import { sandboxTripRequest } from './fixtures.ts'
 import type { Sandbox, SandboxDelivery, SandboxOptions, SandboxTrip } from './types.ts'
 
@@ -29,13 +29,7 @@ const base64url = (bytes: Uint8Array) =>
 
 /** WebCrypto randomness: the same in the page and in node. */
 export const randomIds: Ids = {
-  uuid() {
-    const b = crypto.getRandomValues(new Uint8Array(16))
-    b[6] = (b[6]! & 0x0f) | 0x40
-    b[8] = (b[8]! & 0x3f) | 0x80
-    const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
-  },
+  uuid,
   secret: (bytes) => base64url(crypto.getRandomValues(new Uint8Array(bytes))),
 }
 

@@ -38,17 +38,23 @@ export async function authenticate(ctx: Context, authorization: string | undefin
   throw new ProblemError('unauthorized', 'Use HTTP Basic with the API key, or a Bearer token.')
 }
 
+/** The caller of an operation that is not public; none is refused. */
+export function required(principal: Principal | null): Principal {
+  if (!principal) throw new ProblemError('unauthorized', 'Credentials are required: HTTP Basic with the API key, or a Bearer token.')
+  return principal
+}
+
 /** The permission matrix of design/api.md. */
 export function authorizeFor(rule: AuthRule, principal: Principal | null, params: Record<string, string>, origin: string | undefined): void {
   if (rule === 'public') return
-  if (!principal) throw new ProblemError('unauthorized', 'Credentials are required: HTTP Basic with the API key, or a Bearer token.')
-  if (origin && principal.kind === 'api_key') {
+  const caller = required(principal)
+  if (origin && caller.kind === 'api_key') {
     throw new ProblemError('forbidden', 'API keys are for server-to-server calls only; a browser must use a trip access token.')
   }
-  if (origin && !principal.seller.origins.includes(normaliseOrigin(origin))) {
+  if (origin && !caller.seller.origins.includes(normaliseOrigin(origin))) {
     throw new ProblemError('forbidden', `Origin ${origin} is not allowed for this seller.`)
   }
-  const kind = principal.kind
+  const kind = caller.kind
   const allowed = rule === 'api_key' ? kind === 'api_key'
     : rule === 'creator' ? kind === 'api_key' || kind === 'creation_token'
     : kind === 'api_key' || kind === 'access_token'
@@ -56,7 +62,7 @@ export function authorizeFor(rule: AuthRule, principal: Principal | null, params
     const what = { api_key: 'the API key', creation_token: 'a trip creation token', access_token: 'a trip access token' }[kind]
     throw new ProblemError('forbidden', `This operation cannot be done with ${what}.`)
   }
-  if (principal.kind === 'access_token' && params.trip_id !== undefined && params.trip_id !== principal.trip_id) {
+  if (caller.kind === 'access_token' && params.trip_id !== undefined && params.trip_id !== caller.trip_id) {
     throw new ProblemError('not_found', `Trip ${params.trip_id} does not exist.`)
   }
 }

@@ -7,8 +7,9 @@ import { newSession } from './sessions.ts'
 
 /**
  * What an operation answers. `body` is a value to serialize, or a `Rendered` body already serialized. An
- * `etag` names the body: hosts send it, and answer 304 without a body when the request's If-None-Match has it.
- * A replay answers the kept status and body, with the header that says it is one.
+ * `etag` names the body: the request pipeline (core/api/dispatch.ts) sends it, and answers 304 without a
+ * body when the request's If-None-Match has it. A replay answers the kept status and body, with the header
+ * that says it is one.
  */
 export interface Answer { status: number; body: unknown; headers?: Record<string, string>; etag?: string }
 

@@ -11,8 +11,8 @@ import compress from '@fastify/compress'
 import { Negotiator } from '@fastify/accept-negotiator'
 import { LRUCache } from 'lru-cache'
 import type { Rendered } from '../../core/rendered.ts'
+import { JSON_CONTENT_TYPE } from '../../core/api/dispatch.ts'
 
-const JSON_TYPE = 'application/json; charset=utf-8'
 const ENCODINGS = ['br', 'gzip'] as const
 type Encoding = (typeof ENCODINGS)[number]
 
@@ -40,7 +40,7 @@ export const compressionPlugin = fp(async (app: FastifyInstance) => {
     const req: FastifyRequest = this.request
     const accept = req.headers['accept-encoding']
     const encoding = (typeof accept === 'string' ? negotiator.negotiate(accept) : null) as Encoding | null
-    this.code(status).type(JSON_TYPE).header('vary', 'accept-encoding')
+    this.code(status).type(JSON_CONTENT_TYPE).header('vary', 'accept-encoding')
     if (!encoding || rendered.json.length < 1024) return this.send(rendered.json)
     const key = `${rendered.etag}\u0000${encoding}`
     let body = kept.get(key)

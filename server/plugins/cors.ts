@@ -1,7 +1,7 @@
 /**
  * CORS: browsers may call the API (with a trip access token) only from an origin some seller has
  * configured. A preflight carries no credentials, so it cannot tell which seller is asking; the
- * per-seller check happens again in `core.authorizeFor`, which sees the token.
+ * per-seller check happens again when the request pipeline admits the request (core/api/dispatch.ts), which sees the token.
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'

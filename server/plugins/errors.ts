@@ -8,16 +8,11 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
-import { ProblemError, toProblem, ERROR_CODES, type ErrorCode } from '../../core/errors.ts'
+import { ProblemError, isProblemError, toProblem, ERROR_CODES, type ErrorCode } from '../../core/errors.ts'
+import { PROBLEM_CONTENT_TYPE } from '../../core/api/dispatch.ts'
 
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 /** Path parameters longer than this never reach a route (the router's `maxParamLength`). Ids are up to 128. */
 export const MAX_PARAM_LENGTH = 256
-
-const isProblemError = (e: unknown): e is ProblemError =>
-  e instanceof ProblemError ||
-  // A second copy of the core module (e.g. a linked package) would defeat instanceof.
-  (e instanceof Error && e.name === 'ProblemError' && String((e as Error & { code?: unknown }).code) in ERROR_CODES)
 
 /** Turns anything thrown during a request into the ProblemError the client will see. */
 export function asProblemError(err: unknown): ProblemError {

@@ -21,7 +21,7 @@ import { dirname, join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_CODES, problemTypeUri } from '../../core/errors.ts'
-import { PROBLEM_CONTENT_TYPE } from './errors.ts'
+import { PROBLEM_CONTENT_TYPE } from '../../core/api/dispatch.ts'
 
 export const SDK_PREFIX = '/javascript/v2.2'
 export const SDK_FILE = 'svc.min.js'

@@ -1,8 +1,9 @@
 /**
- * Request validation and response serialization for every route.
+ * Request validation and response serialization for routes with schemas.
  *
- * Validation goes through core/validate.ts rather than Fastify's Ajv, so a bad request gets the same
- * `validation_error` wording from this server and from the offline sandbox, which hosts the same core.
+ * The v2.2 routes are validated once, by the core's request pipeline (core/api/dispatch.ts), and give their
+ * schemas to Fastify for the OpenAPI document only. Any other route that validates goes through
+ * core/validate.ts here rather than Fastify's Ajv, so a bad request is worded as the API words it.
  * Response schemas exist for the OpenAPI document only: serializing with them would silently drop any
  * field a schema forgot, so responses are plain JSON.stringify.
  */

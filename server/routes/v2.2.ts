@@ -1,10 +1,12 @@
 /**
- * The v2.2 API: one Fastify route per entry of the core's operation table, so this host and the
- * offline sandbox (which reads the same table) expose the same paths, rules and schemas.
+ * The v2.2 API: one Fastify route per entry of the core's operation table, answered by the core's request
+ * pipeline (core/api/dispatch.ts), so this host and the offline sandbox expose the same paths, rules,
+ * schemas and answers. What is left here is Fastify's part: routing, reading the body, writing the reply.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { operations, matchesEtag, type Operation, type OperationInput } from '../../core/api/operations.ts'
+import { operations, type Operation } from '../../core/api/operations.ts'
+import { admit, dispatch } from '../../core/api/dispatch.ts'
 import { Rendered } from '../../core/rendered.ts'
 import type { Core, Principal } from '../../core/service.ts'
 import { Problem } from '../../core/schemas/problem.ts'
@@ -75,6 +77,17 @@ function authorizationOf(req: FastifyRequest): string | undefined {
   return values && values.length > 1 ? values.join(', ') : req.headers.authorization
 }
 
+/** A request header as the pipeline reads it: one value (Node joins repeated custom headers with ", "). */
+function headerOf(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+interface RouteTypes { Params: Record<string, string>; Querystring: Record<string, unknown> }
+
+/** The core validates each request once, in the pipeline; the route's schemas are there for the OpenAPI document. */
+const validatedByTheCore = () => () => true
+
 export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
   app.decorateRequest('principal', null)
 
@@ -92,44 +105,22 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
     if (op.body) schema.body = op.body
     if (op.idempotent) schema.headers = IdempotencyHeaders
 
-    app.route({
+    app.route<RouteTypes>({
       method: op.method,
       url: op.path,
       schema,
-      // Credentials are checked before the body is even parsed (and after the rate limiter, which runs in
-      // onRequest, so failed guesses still count): an unauthenticated caller learns nothing about what a
-      // valid body would be and costs us no parsing.
-      preParsing: async (req: FastifyRequest) => {
-        // Public operations carry their credential in the body (refresh) or need none (JWKS). A client
-        // that sends its expired access token out of habit must still be able to refresh.
-        if (op.auth === 'public') return
-        const principal = await core.authenticate(authorizationOf(req))
-        core.authorizeFor(op.auth, principal, req.params as Record<string, string>, req.headers.origin)
-        req.principal = principal
+      validatorCompiler: validatedByTheCore,
+      // Credentials are checked before the body is even parsed, and after the rate limiter (onRequest), so
+      // failed guesses still count.
+      preParsing: async (req) => {
+        req.principal = await admit(core, op, authorizationOf(req), req.params, req.headers.origin)
       },
-      handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const rawKey = req.headers['idempotency-key']
-        const input: OperationInput = {
-          principal: req.principal,
-          params: req.params as Record<string, string>,
-          query: (req.query ?? {}) as Record<string, string>,
-          body: req.body,
-          idempotencyKey: op.idempotent && typeof rawKey === 'string' ? rawKey : undefined,
-        }
-        const run = () => op.handler(core, input)
-        const result = op.idempotent && req.principal
-          ? await core.idempotent(req.principal, op.id, input.idempotencyKey, req.body, run)
-          : await run()
-        if (result.headers) reply.headers(result.headers)
-        if (result.etag) {
-          // A browser keeps the body and revalidates it with If-None-Match by itself (private: it is one trip's).
-          reply.header('etag', result.etag).header('cache-control', 'private, no-cache')
-          if (matchesEtag(req.headers['if-none-match'], result.etag)) return reply.code(304).send()
-        }
-        if (result.body instanceof Rendered) return reply.sendRendered(result.status, result.body)
-        return reply.code(result.status).type('application/json; charset=utf-8').send(result.body)
+      handler: async (req, reply) => {
+        const res = await dispatch(core, op, req.principal, { params: req.params, query: req.query, header: (name) => headerOf(req, name), body: req.body })
+        reply.headers(res.headers)
+        if (res.body instanceof Rendered) return reply.sendRendered(res.status, res.body)
+        return res.body === null ? reply.code(res.status).send() : reply.code(res.status).send(res.body)
       },
     })
   }
 }
-

@@ -113,8 +113,10 @@ describe('errors are problem+json', () => {
 
   test('an unexpected failure → 500 internal with nothing of the cause, which goes to the log', async () => {
     const trip = await createTrip(t)
-    const original = t.core.readBasket
-    t.core.readBasket = async () => { throw new Error('connection to db-7.internal:5432 refused') }
+    // The pipeline calls the operations with the core's context, not through the facade.
+    const trips = t.core.context.trips
+    const original = trips.load
+    trips.load = async () => { throw new Error('connection to db-7.internal:5432 refused') }
     try {
       const res = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: auth() })
       const p = assertProblem(res, 500, 'internal')
@@ -124,7 +126,7 @@ describe('errors are problem+json', () => {
       assert.ok(line, 'the cause is logged')
       assert.equal(JSON.parse(line).request_id, p.request_id)
     } finally {
-      t.core.readBasket = original
+      trips.load = original
     }
   })
 })

@@ -1,0 +1,162 @@
+/**
+ * The request pipeline, written once for both hosts (server/routes/v2.2.ts and mock-server/host.ts):
+ * who is calling and whether they may, whether the request is well formed, whether it was answered
+ * before (Idempotency-Key), and the answer as a response neither host has to interpret. The hosts only
+ * match URLs, read bytes and write responses.
+ *
+ * Two steps, because the server checks credentials before it parses the body: an unauthenticated caller
+ * learns nothing about what a valid body would be and costs no parsing, so 401 comes before 415, 413 and
+ * unparsable JSON on both hosts. A host calls `admit`, reads the body, then calls `dispatch`.
+ */
+import { Type, type Static, type TSchema } from 'typebox'
+import type { Answer, AuthRule, Context, Core, Principal } from '../service.ts'
+import { authenticate, authorizeFor, required } from '../service/auth.ts'
+import { idempotent } from '../service/idempotency.ts'
+import { validate } from '../validate.ts'
+import { Rendered } from '../rendered.ts'
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
+
+/**
+ * Whether a caller's X-Request-Id is reused as the request's id: only when short and made of harmless
+ * characters, since it is echoed in a header and written to logs (anything else could forge log lines or
+ * split headers).
+ */
+export const acceptableRequestId = (incoming: unknown): incoming is string =>
+  typeof incoming === 'string' && /^[A-Za-z0-9][A-Za-z0-9._:-]{7,127}$/.test(incoming)
+
+/** A request as a host hands it over: path parameters decoded, query string and JSON body parsed. */
+export interface RawRequest {
+  params: Record<string, string>
+  query: Record<string, unknown>
+  header(name: string): string | undefined
+  /** undefined (or null) when the request has none. */
+  body: unknown
+}
+
+/** What a host writes back. A `Rendered` body is serialized already (the server keeps compressed copies of it). */
+export interface HostResponse {
+  status: number
+  headers: Record<string, string>
+  /** null for 204 and 304. */
+  body: string | Rendered | null
+}
+
+/** An operation's request, validated: what its handler receives. */
+export interface Input<P extends TSchema, Q extends TSchema, B extends TSchema> {
+  params: Static<P>
+  query: Static<Q>
+  body: Static<B>
+}
+
+interface About {
+  id: string
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+  /** Fastify-style path with `:param` segments. */
+  path: string
+  summary: string
+  description?: string
+  tags: string[]
+  /** Response schemas by status code, for the OpenAPI document (errors are added by the host). */
+  responses: Record<number, TSchema>
+}
+
+/**
+ * An operation as written in the table. Its handler gets the request typed by its own schemas, and the
+ * caller's principal unless the operation is public: the types say what the pipeline guarantees.
+ */
+export type OperationSpec<P extends TSchema, Q extends TSchema, B extends TSchema> = About & { params: P; query: Q; body: B } & (
+  | {
+    /** Who may call it (core/service/auth.ts). */
+    auth: Exclude<AuthRule, 'public'>
+    /** Honours the Idempotency-Key header (keys are kept per seller, so only for operations with a caller). */
+    idempotent?: boolean
+    handler(ctx: Context, principal: Principal, input: Input<P, Q, B>): Promise<Answer>
+  }
+  | { auth: 'public'; idempotent?: never; handler(ctx: Context, input: Input<P, Q, B>): Promise<Answer> }
+)
+
+/**
+ * Stand-ins for the schemas an operation does not have: they accept anything and the handler does not
+ * read it (a body sent to an operation without one is still parsed, so malformed JSON is refused, then
+ * ignored). They validate nothing, so `Operation` and the OpenAPI document leave them out.
+ */
+export const NoParams = Type.Record(Type.String(), Type.String())
+export const NoQuery = Type.Record(Type.String(), Type.Unknown())
+export const NoBody = Type.Unknown()
+/** Spread into an operation's spec, then override the schemas it has. */
+export const takesNothing = { params: NoParams, query: NoQuery, body: NoBody }
+
+/** An operation as the hosts, the OpenAPI document and the tests see it, whatever its types. */
+export interface Operation extends About {
+  auth: AuthRule
+  idempotent: boolean
+  /** The operation's own schemas; absent where it has none. */
+  params?: TSchema
+  query?: TSchema
+  body?: TSchema
+  /**
+   * Validates the path parameters, then the query, then the body (an absent body is null, as Fastify
+   * hands it to a validator), applies Idempotency-Key, and answers.
+   */
+  run(ctx: Context, principal: Principal | null, request: RawRequest): Promise<Answer>
+}
+
+const unless = (none: TSchema, schema: TSchema) => schema === none ? undefined : schema
+
+export function defineOperation<P extends TSchema, Q extends TSchema, B extends TSchema>(spec: OperationSpec<P, Q, B>): Operation {
+  const { handler: _handler, params, query, body, ...about } = spec
+  return {
+    ...about,
+    idempotent: spec.idempotent ?? false,
+    params: unless(NoParams, params),
+    query: unless(NoQuery, query),
+    body: unless(NoBody, body),
+    async run(ctx, principal, request) {
+      const input: Input<P, Q, B> = {
+        params: validate(params, request.params, 'request path'),
+        query: validate(query, request.query, 'query string'),
+        body: validate(body, request.body ?? null, 'request body'),
+      }
+      if (spec.auth === 'public') return spec.handler(ctx, input)
+      const caller = required(principal)
+      const answer = () => spec.handler(ctx, caller, input)
+      return spec.idempotent ? idempotent(ctx, caller, spec.id, request.header('idempotency-key'), input.body, answer) : answer()
+    },
+  }
+}
+
+/**
+ * Who is calling, and may they call `op` (the matrix of design/api.md). Public operations skip both: their
+ * credential is in the body (refresh) or they need none (JWKS), and a client that sends its expired access
+ * token out of habit must still be able to refresh. `origin` is the browser's Origin header, if any.
+ */
+export async function admit(core: Core, op: Operation, authorization: string | undefined, params: Record<string, string>, origin: string | undefined): Promise<Principal | null> {
+  if (op.auth === 'public') return null
+  const principal = await authenticate(core.context, authorization)
+  authorizeFor(op.auth, principal, params, origin)
+  return principal
+}
+
+/** Runs an admitted request and turns its answer into the response: ETag and 304, 204 without a body. */
+export async function dispatch(core: Core, op: Operation, principal: Principal | null, request: RawRequest): Promise<HostResponse> {
+  const answer = await op.run(core.context, principal, request)
+  const headers: Record<string, string> = { ...answer.headers }
+  if (answer.etag) {
+    // A browser keeps the body and revalidates it with If-None-Match by itself (private: it is one trip's).
+    headers.etag = answer.etag
+    headers['cache-control'] = 'private, no-cache'
+    if (matchesEtag(request.header('if-none-match'), answer.etag)) return { status: 304, headers, body: null }
+  }
+  if (answer.status === 204) return { status: 204, headers, body: null }
+  headers['content-type'] = JSON_CONTENT_TYPE
+  return { status: answer.status, headers, body: answer.body instanceof Rendered ? answer.body : JSON.stringify(answer.body) }
+}
+
+/** Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 §13.1.2; `*` matches any). */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false
+  const bare = (t: string) => t.trim().replace(/^W\//, '')
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag))
+}
