@@ -137,6 +137,16 @@ function paramsOf(route: Route, match: RegExpExecArray): Record<string, string> 
   return params
 }
 
+/** The query as Fastify's parser (fast-querystring) gives it: a repeated name is an array, which a string schema refuses. */
+function queryOf(search: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null)
+  for (const [name, value] of search) {
+    const seen = query[name]
+    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
+  }
+  return query
+}
+
 export interface Host {
   /**
    * Answers a request for the API, or undefined when it is not one (the path is not under /v2.2/, or
@@ -158,8 +168,7 @@ export function createHost({ core, changed }: HostOptions): Host {
     // No origin: the sandbox answers any page (it has no CORS to enforce, see docs/sandbox.md).
     const principal = await admit(core, op, request.headers.get('authorization') ?? undefined, params, undefined)
     const body = BODYLESS.has(method) ? undefined : await readBody(request)
-    // Fastify's query parser: the last of repeated names wins.
-    const query = Object.fromEntries(new URL(request.url).searchParams)
+    const query = queryOf(new URL(request.url).searchParams)
     const res = await dispatch(core, op, principal, { params, query, header: (name) => request.headers.get(name) ?? undefined, body })
     const text = method === 'HEAD' || res.body === null ? null : typeof res.body === 'string' ? res.body : res.body.json
     return new Response(text, { status: res.status, headers: { 'x-request-id': requestId, ...res.headers } })

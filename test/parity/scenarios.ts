@@ -170,6 +170,8 @@ export const scenarios: Record<string, Scenario> = {
     await r.send('a percent-encoded id', 'GET', '/v2.2/trip/a%2Fb', { headers: key }, { status: 404, code: 'not_found' })
     // An empty segment is an empty id, refused by its schema (the sandbox answered 404; found by the fuzz suite).
     await r.send('an empty trip id', 'GET', '/v2.2/trip/', { headers: key }, bad)
+    // Fastify makes a repeated name an array, which the string schema refuses; the sandbox kept the last one (200).
+    await r.send('a repeated query name', 'GET', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}?product_types=bag&product_types=seat`, { headers: key }, bad)
     await r.send('an empty trip id before /basket', 'GET', '/v2.2/trip//basket', { headers: key }, bad)
     await r.send('a body with 5,000 members', 'PUT', `/v2.2/trip/${trip.trip_id}/basket`, { headers: json, raw: `[${Array(5000).fill('0').join(',')}]` }, bad)
     await r.send('a malformed Idempotency-Key', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': 'k'.repeat(256) }, json: tripPayload(r.clock.now()) }, bad)
