@@ -16,11 +16,8 @@ import { acceptableRequestId, admit, dispatch, PROBLEM_CONTENT_TYPE } from '../c
 import { isProblemError, ProblemError, toProblem } from '../core/errors.ts'
 import { parseJsonBody } from '../core/json-body.ts'
 import type { Core } from '../core/service.ts'
+import { BODY_LIMIT, MAX_PARAM_LENGTH, noRoute, paramTooLong } from '../core/api/http-rules.ts'
 
-/** The server's default `bodyLimit` (server/app.ts). */
-export const BODY_LIMIT = 256 * 1024
-/** The server's `routerOptions.maxParamLength` (server/app.ts). */
-export const MAX_PARAM_LENGTH = 256
 
 const BODYLESS = new Set(['GET', 'HEAD'])
 
@@ -95,16 +92,12 @@ function problemResponse(err: unknown, requestId: string, method: string, extra:
   return new Response(method === 'HEAD' ? null : JSON.stringify(toProblem(problem, requestId)), { status: problem.status, headers })
 }
 
-/** Fastify's answer for a path no route takes: 405 with `Allow` when the path is known under other methods, else 404. */
+/** Fastify's answer for a path no route takes (core/api/http-rules.ts). */
 function notFound(method: string, path: string, requestId: string): Response {
-  const shown = path.slice(0, 300)
-  const allowed = new Set<string>()
-  for (const r of routes) if (r.known.test(shown)) for (const m of r.methods) allowed.add(m)
-  if (allowed.size > 0 && !allowed.has(method)) {
-    return problemResponse(new ProblemError('method_not_allowed', `${method} is not allowed on ${shown}.`), requestId, method,
-      { allow: [...allowed].sort().join(', ') })
-  }
-  return problemResponse(new ProblemError('not_found', `No resource at ${method} ${shown}.`), requestId, method)
+  const { problem, allow } = noRoute(method, path, function* (shown) {
+    for (const r of routes) if (r.known.test(shown)) yield* r.methods
+  })
+  return problemResponse(problem, requestId, method, allow ? { allow } : {})
 }
 
 /** The body as server/plugins/validation.ts reads it: JSON only, an empty body is no body. */
@@ -131,7 +124,7 @@ function paramsOf(route: Route, match: RegExpExecArray): Record<string, string> 
     } catch {
       throw new ProblemError('validation_error', 'The request path is not valid: a segment is not properly percent-encoded.')
     }
-    if (value.length > MAX_PARAM_LENGTH) throw new ProblemError('validation_error', `A path segment is longer than ${MAX_PARAM_LENGTH} characters.`)
+    if (value.length > MAX_PARAM_LENGTH) throw paramTooLong()
     params[name] = value
   })
   return params

@@ -8,7 +8,8 @@ import type { Core } from '../core/service.ts'
 import type { Store } from '../core/ports.ts'
 import { genReqId, requestIdPlugin } from './plugins/request-id.ts'
 import { validationPlugin } from './plugins/validation.ts'
-import { clientErrorHandler, errorsPlugin, frameworkErrorHandler, MAX_PARAM_LENGTH } from './plugins/errors.ts'
+import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './plugins/errors.ts'
+import { BODY_LIMIT, MAX_PARAM_LENGTH } from '../core/api/http-rules.ts'
 import { corsPlugin } from './plugins/cors.ts'
 import { rateLimitPlugin, type RateLimitOptions } from './plugins/rate-limit.ts'
 import { openapiPlugin } from './plugins/openapi.ts'
@@ -74,7 +75,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     requestIdHeader: false,
     // Same name as the problem body's field, so a support engineer greps one word.
     logController: new OneLineLog({ requestIdLogLabel: 'request_id' }),
-    bodyLimit: opts.bodyLimit ?? 256 * 1024,
+    bodyLimit: opts.bodyLimit ?? BODY_LIMIT,
     trustProxy: opts.trustProxy ?? false,
     // Ids are up to 128 characters (core/schemas Id); longer segments would 404 before validation.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },

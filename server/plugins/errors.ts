@@ -10,9 +10,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHa
 import fp from 'fastify-plugin'
 import { ProblemError, isProblemError, toProblem, ERROR_CODES, type ErrorCode } from '../../core/errors.ts'
 import { PROBLEM_CONTENT_TYPE } from '../../core/api/dispatch.ts'
+import { noRoute, paramTooLong } from '../../core/api/http-rules.ts'
 
-/** Path parameters longer than this never reach a route (the router's `maxParamLength`). Ids are up to 128. */
-export const MAX_PARAM_LENGTH = 256
 
 /** Turns anything thrown during a request into the ProblemError the client will see. */
 export function asProblemError(err: unknown): ProblemError {
@@ -33,7 +32,7 @@ export function asProblemError(err: unknown): ProblemError {
     case 'FST_ERR_BAD_URL':
       return new ProblemError('validation_error', 'The request path is not valid: a segment is not properly percent-encoded.')
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new ProblemError('validation_error', `A path segment is longer than ${MAX_PARAM_LENGTH} characters.`)
+      return paramTooLong()
     default:
       break
   }
@@ -129,21 +128,17 @@ export const errorsPlugin = fp<ErrorsPluginOptions>(async (app, opts) => {
   })
 
   const notFound = async (req: FastifyRequest, reply: FastifyReply) => {
-    const path = ((req.raw.url ?? '/').split('?')[0] ?? '/').slice(0, 300)
+    const path = (req.raw.url ?? '/').split('?')[0] ?? '/'
     const method = req.raw.method ?? 'GET'
     // The CORS plugin hands a preflight to the not-found handler when it refused the origin.
     if (method === 'OPTIONS' && req.headers.origin && req.headers['access-control-request-method']) {
       return sendProblem(reply, new ProblemError('forbidden', 'This origin may not call the API from a browser.'), req.id)
     }
-    const allowed = new Set<string>()
-    for (const r of known.values()) {
-      if (r.pattern.test(path)) for (const m of r.methods) allowed.add(m)
-    }
-    if (allowed.size > 0 && !allowed.has(method)) {
-      reply.header('allow', [...allowed].filter((m) => m !== 'OPTIONS').sort().join(', '))
-      return sendProblem(reply, new ProblemError('method_not_allowed', `${method} is not allowed on ${path}.`), req.id)
-    }
-    return sendProblem(reply, new ProblemError('not_found', `No resource at ${method} ${path}.`), req.id)
+    const { problem, allow } = noRoute(method, path, function* (shown) {
+      for (const r of known.values()) if (r.pattern.test(shown)) yield* r.methods
+    })
+    if (allow) reply.header('allow', allow)
+    return sendProblem(reply, problem, req.id)
   }
   if (opts.notFoundPreHandler) app.setNotFoundHandler({ preHandler: opts.notFoundPreHandler }, notFound)
   else app.setNotFoundHandler(notFound)
