@@ -13,7 +13,7 @@
 //                                             locale table), loaded by svc.min.js only on `Svc.init({sandbox: true})`
 import { builtinModules } from 'node:module'
 import { join, relative, sep } from 'node:path'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import esbuild from 'rollup-plugin-esbuild'
 import terser from '@rollup/plugin-terser'
@@ -139,6 +139,10 @@ const ELEMENTS = elementEntries()
  */
 const esmTypes = {
   name: 'svc-esm-types',
+  // Chunk names carry a hash: without this, every build would leave its old chunks behind for npm pack.
+  buildStart() {
+    for (const dir of ['chunks', 'elements']) rmSync(join(root, 'dist', 'esm', dir), { recursive: true, force: true })
+  },
   generateBundle() {
     const dts = (fileName, target) => this.emitFile({ type: 'asset', fileName, source: `// Declarations: dist/types (npm run build:types).\nexport * from '${target}'\n` })
     dts('index.d.ts', '../types/sdk/esm.js')

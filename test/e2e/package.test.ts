@@ -80,7 +80,8 @@ before(async () => {
     if (!existsSync(join(project, 'node_modules', dep))) link(join(repoModules, dep), join(project, 'node_modules', dep))
   }
   // Type-checking tools, linked after the install (npm would drop them as extraneous).
-  if (existsSync(join(repoModules, '@types/react'))) link(join(repoModules, '@types/react'), join(project, 'node_modules/@types/react'))
+  // SVC_PACKAGE_REACT_STUB=1 tries the stub where @types/react is installed.
+  if (existsSync(join(repoModules, '@types/react')) && process.env.SVC_PACKAGE_REACT_STUB !== '1') link(join(repoModules, '@types/react'), join(project, 'node_modules/@types/react'))
   else writeReactStub()
   writeVueStub()
 
@@ -158,6 +159,11 @@ describe('the tarball', () => {
       assert.ok(files.has(`dist/esm/elements/${tag}.js`), `dist/esm/elements/${tag}.js`)
       assert.ok(files.has(`dist/esm/elements/${tag}.d.ts`), `dist/esm/elements/${tag}.d.ts`)
     }
+    // Every chunk is one an entry loads (rollup leaves no earlier build's chunks behind).
+    const esm = [...files].filter((f) => f.startsWith('dist/esm/') && f.endsWith('.js'))
+    const code = esm.map((f) => readFileSync(join(root, f), 'utf8')).join('\n')
+    const orphans = esm.filter((f) => f.startsWith('dist/esm/chunks/')).filter((f) => !code.includes(`/${f.split('/').at(-1)}'`))
+    assert.deepEqual(orphans, [], 'chunks no entry imports')
     const stray = [...files].filter((f) => /^(test|server|core|components|client|sdk|mock-server|scripts|examples|stories|bench)\//.test(f) || f.startsWith('dist/node/') || /\.test\.|(?<!\.d)\.ts$/.test(f))
     assert.deepEqual(stray, [])
   })
