@@ -1,14 +1,19 @@
 // The browser SDK's builds (`npm run build` runs this, then the .d.ts, the elements manifest and the size check):
 //   dist/javascript/v2.2/svc.min.js (+ .map)  IIFE for the <script> tag: Lit bundled, minified, sets window.Svc
 //   dist/esm/index.js (+ .map)                ESM for bundlers: every element class, Session, ApiClient, SvcError,
-//                                             formatPrice, createSvc; lit and @lit/context stay external peers
+//                                             formatPrice, createSvc, init/showUpsell; lit and @lit/context stay
+//                                             external peers
+//   dist/esm/elements/index.js                registers every element (`svc-ancillaries/elements`), and
+//   dist/esm/elements/<tag>.js                one per element, registering just that one; all of dist/esm shares
+//                                             its code through dist/esm/chunks, so mixing entries never loads an
+//                                             element class (or a context key) twice
 //   dist/javascript/v2.2/locales/<tag>.json   the translations svc.min.js fetches, and dist/esm/locales/<tag>.js
 //                                             for bundlers (scripts/rollup-locales.mjs)
 //   dist/javascript/v2.2/svc-sandbox.min.js   IIFE of the offline sandbox (msw, mock-server, core, airports, every
 //                                             locale table), loaded by svc.min.js only on `Svc.init({sandbox: true})`
 import { builtinModules } from 'node:module'
 import { join, relative, sep } from 'node:path'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import esbuild from 'rollup-plugin-esbuild'
 import terser from '@rollup/plugin-terser'
@@ -107,11 +112,42 @@ const licenseNotice = {
   renderChunk: (code) => ({ code: `${code}\n/*! svc browser SDK v2.2. Includes Lit and @lit/context, (c) Google LLC, BSD-3-Clause: https://github.com/lit/lit/blob/main/LICENSE */`, map: null }),
 }
 
-/** dist/esm/index.d.ts, so a bundler's TypeScript finds the declarations (made by tsconfig.build.json) beside the JS. */
+/**
+ * The registration module of each element: components/<dir>/<name>.ts calling `.define('svc-…')`, keyed by
+ * its tag. Found, not listed, so a new element gets its `svc-ancillaries/elements/<tag>.js` entry by itself.
+ */
+function elementEntries() {
+  const entries = {}
+  const walk = (dir) => {
+    for (const f of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, f.name)
+      if (f.isDirectory()) walk(path)
+      else if (/\.ts$/.test(f.name) && !/\.(test|component|styles|stories)\.ts$/.test(f.name)) {
+        for (const [, tag] of readFileSync(path, 'utf8').matchAll(/\.define\(\s*'(svc-[a-z-]+)'\s*\)/g)) entries[tag] = relative(root, path).split(sep).join('/')
+      }
+    }
+  }
+  walk(join(root, 'components'))
+  if (Object.keys(entries).length === 0) throw new Error('rollup: no element registration (`.define(\'svc-…\')`) found in components/')
+  return entries
+}
+const ELEMENTS = elementEntries()
+
+/**
+ * The .d.ts beside each dist/esm entry (the declarations themselves come from tsconfig.build.json into
+ * dist/types), so TypeScript finds them from the package's `exports` and from a plain path alike.
+ */
 const esmTypes = {
   name: 'svc-esm-types',
+  // Chunk names carry a hash: without this, every build would leave its old chunks behind for npm pack.
+  buildStart() {
+    for (const dir of ['chunks', 'elements']) rmSync(join(root, 'dist', 'esm', dir), { recursive: true, force: true })
+  },
   generateBundle() {
-    this.emitFile({ type: 'asset', fileName: 'index.d.ts', source: "// Declarations: dist/types (npm run build:types).\nexport * from '../types/sdk/esm.js'\n" })
+    const dts = (fileName, target) => this.emitFile({ type: 'asset', fileName, source: `// Declarations: dist/types (npm run build:types).\nexport * from '${target}'\n` })
+    dts('index.d.ts', '../types/sdk/esm.js')
+    dts('elements/index.d.ts', '../../types/components/index.js')
+    for (const [tag, src] of Object.entries(ELEMENTS)) dts(`elements/${tag}.d.ts`, `../../types/${src.replace(/\.ts$/, '.js')}`)
   },
 }
 
@@ -188,8 +224,15 @@ export default [
       terser({ ecma: 2022, toplevel: true, compress: { passes: 3 }, format: { comments: false } }), licenseNotice],
   },
   {
-    input: 'sdk/esm.ts',
-    output: { file: 'dist/esm/index.js', format: 'es', sourcemap: true, sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, '') },
+    input: { index: 'sdk/esm.ts', 'elements/index': 'components/index.ts', ...Object.fromEntries(Object.entries(ELEMENTS).map(([tag, src]) => [`elements/${tag}`, src])) },
+    output: {
+      dir: 'dist/esm',
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      sourcemap: true,
+      sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
+    },
     external: (id) => id === 'lit' || id.startsWith('lit/') || id.startsWith('@lit/'),
     plugins: [browserOnly(), nodeResolve({ browser: true }), minifyTemplates(), tsPlugin(false), esmTypes],
   },

@@ -2,7 +2,7 @@
 // components/i18n/locales/<tag>.ts becomes
 //   dist/javascript/v2.2/locales/<tag>.json  what svc.min.js fetches for the traveller's locale (sdk/svc.ts);
 //                                            the server sends it like the script (server/plugins/sdk-static.ts)
-//   dist/esm/locales/<tag>.js (+ .d.ts)      for bundlers: `import de from '<pkg>/dist/esm/locales/de-DE.js'`,
+//   dist/esm/locales/<tag>.js (+ .d.ts)      for bundlers: `import de from 'svc-ancillaries/locales/de-DE.js'`,
 //                                            then `addLocale('de-DE', de)` before the widgets render
 // en-US is the reference table inside svc.min.js and dist/esm/index.js, so it has neither.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
