@@ -1,8 +1,14 @@
-import { html, nothing } from 'lit'
+import { html, LitElement, nothing } from 'lit'
+import { property } from 'lit/decorators.js'
+import type { Session } from '../../client/session.ts'
 import type { BasketItem } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
-import { SvcSessionElement } from '../shared/session-element.ts'
+import { emit } from '../shared/element.ts'
+import { renderLoadError, renderLoading } from '../shared/frame.ts'
+import { SessionController } from '../controllers/session.ts'
+import { LocaleController } from '../controllers/locale.ts'
+import { ChangesController } from '../controllers/changes.ts'
 import { extras, itemContext, itemLabel, num, productNameOf } from '../shared/format.ts'
 import { renderBadge, renderValidity } from '../shared/validity.ts'
 import { styles } from './basket.styles.ts'
@@ -34,19 +40,30 @@ import '../shared/spinner/spinner.ts'
  * @cssproperty --svc-space - Spacing unit.
  * @tagname svc-basket
  */
-export class SvcBasket extends SvcSessionElement {
+export class SvcBasket extends LitElement {
   static override styles = [tokenVars, sharedStyles, styles]
 
-  protected override async chooseAnother(item: BasketItem): Promise<boolean> {
-    const removed = await super.chooseAnother(item)
+  readonly #trip: SessionController = new SessionController(this)
+  readonly #locale: LocaleController = new LocaleController(this, { own: () => this.locale, fallback: () => this.#trip.value?.state.trip?.language, provide: true })
+  readonly #changes: ChangesController = new ChangesController(this, this.#trip, this.#locale, { chooseAnother: (i) => this.#chooseAnother(i) })
+
+  /** The trip session (the SDK passes it; without it the element takes the one provided above). */
+  @property({ attribute: false }) session: Session | undefined
+  /** Locale tag of texts, prices and dates; by default the provider's, else the trip's language. */
+  @property() locale: string | undefined
+
+  private get l() { return this.#locale.l }
+
+  async #chooseAnother(item: BasketItem): Promise<boolean> {
+    const removed = await this.#changes.remove(item)
     const product = productNameOf(item.product_type)
-    if (removed && product) this.emit('svc-choose-another', { product })
+    if (removed && product) emit(this, 'svc-choose-another', { product })
     return removed
   }
 
   #renderItem(item: BasketItem) {
     const l = this.l
-    const trip = this.activeSession?.state.trip ?? null
+    const trip = this.#trip.value?.state.trip ?? null
     const name = itemLabel(l, item)
     const context = itemContext(l, trip, item)
     const changed = item.validity.status === 'price_changed'
@@ -61,24 +78,24 @@ export class SvcBasket extends SvcSessionElement {
           <svc-price .amount=${item.price.total} .previous=${changed ? item.validity.previous_price?.total : undefined}></svc-price>
         </div>
       </div>
-      ${renderValidity(l, item, this.validityActions(item), this.busy, { label: `${name}, ${context}`, prices: false })}
+      ${renderValidity(l, item, this.#changes.validityActions(item), this.#trip.busy, { label: `${name}, ${context}`, prices: false })}
     </li>`
   }
 
   override render() {
-    const st = this.activeSession?.state
+    const st = this.#trip.value?.state
     const l = this.l
     const items = extras(st?.basket ?? {})
     const loading = !st || st.status === 'loading'
     return html`<section class="view" part="base" aria-labelledby="heading" aria-busy=${loading ? 'true' : 'false'}>
       <h2 id="heading" part="title">${l.t.basket_title}</h2>
-      ${this.renderLive()}
-      ${this.renderFailure()}
-      ${loading ? this.renderLoading()
-        : st.status === 'error' ? this.renderLoadError()
+      ${this.#changes.renderLive()}
+      ${this.#changes.renderFailure()}
+      ${loading ? renderLoading(l)
+        : st.status === 'error' ? renderLoadError(l, this.#trip.retry)
         : items.length === 0 ? html`<p class="empty-text muted" part="empty">${l.t.basket_empty}</p>`
         : html`<ul class="items" part="list">${items.map((i) => this.#renderItem(i))}</ul>
-          <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.basketTotal(items)}></svc-price></p>`}
+          <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.#trip.total(items)}></svc-price></p>`}
     </section>`
   }
 }
