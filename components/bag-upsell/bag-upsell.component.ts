@@ -1,10 +1,9 @@
 import { html, LitElement, nothing } from 'lit'
-import { property } from 'lit/decorators.js'
-import type { Session } from '../../client/session.ts'
-import type { BasketItem, Display, Journey, Passenger } from '../../client/types.ts'
+import type { BasketItem, Journey, Passenger } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
 import { DisplayController } from '../controllers/display.ts'
+import { ProductView } from '../shared/element.ts'
 import {
   bagName, bagSize, bagSpec, extras, journeyTitle, num, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
 } from '../shared/format.ts'
@@ -50,30 +49,18 @@ const optionsKey = (journeyId: string, passengerId: string) => `${journeyId}|${p
  * @cssproperty --svc-space - Spacing unit.
  * @tagname svc-bag-upsell
  */
-export class SvcBagUpsell extends LitElement {
+export class SvcBagUpsell extends ProductView(LitElement) {
   static override styles = [tokenVars, sharedStyles, styles]
 
   readonly #frame: DisplayController = new DisplayController(this, {
     product: () => 'bags',
-    texts: () => {
-      const t = this.l.t
-      return { heading: t.bags_title, open: t.bags_open, edit: t.bags_edit, none: t.bags_none_selected, empty: t.bags_none_offered }
-    },
+    texts: () => ({ heading: 'bags_title', open: 'bags_open', edit: 'bags_edit', none: 'bags_none_selected', empty: 'bags_none_offered' }),
     panel: () => this.#renderPanel(),
     icon: () => bagIcon,
     focusOptions: (item) => this.#focusOptions(item),
   })
   readonly #trip = this.#frame.session
-  readonly #changes = this.#frame.changes
 
-  /** How the view is shown: `card`, `embedded` or `modal`. */
-  @property({ reflect: true }) display: Display = 'embedded'
-  /** Only the panel: a parent element provides the heading and the dialog (`<svc-upsell>` in modal display). */
-  @property({ type: Boolean, reflect: true }) framed = false
-  /** The trip session (the SDK passes it; without it the element takes the one provided above). */
-  @property({ attribute: false }) session: Session | undefined
-  /** Locale tag of texts, prices and dates; by default the provider's, else the trip's language. */
-  @property() locale: string | undefined
 
   /** Opens the dialog (card and modal displays). */
   show() { this.#frame.show() }
@@ -81,7 +68,7 @@ export class SvcBagUpsell extends LitElement {
   /** Closes the dialog. */
   hide() { this.#frame.hide() }
 
-  private get l() { return this.#frame.locale.l }
+  private get l() { return this.#trip.locale.l }
 
   #items(productId: string, passengerId: string): BasketItem[] {
     return extras(this.#trip.value?.state.basket ?? {})
@@ -97,14 +84,14 @@ export class SvcBagUpsell extends LitElement {
     const l = this.l
     const label = bagName(l, product.product_details as BagDetailsLike)
     const before = this.#items(product.product_id, passengerId).reduce((n, i) => n + i.quantity, 0)
-    return this.#changes.act('bags', async (s) => {
+    return this.#trip.act('bags', async (s) => {
       const items = this.#items(product.product_id, passengerId)
       const current = items.reduce((n, i) => n + i.quantity, 0)
       if (target === current) return
       if (target > current) return s.add(product.product_id, passengerId, target - current)
       for (const item of items) await s.remove(item.basket_item_id)
       if (target > 0) await s.add(product.product_id, passengerId, target)
-    }, () => l.format(target > before ? 'announce_added' : 'announce_removed', { item: label, total: this.#changes.totalText() }))
+    }, () => l.format(target > before ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }))
   }
 
   #focusOptions(item: BasketItem) {
@@ -186,7 +173,7 @@ export class SvcBagUpsell extends LitElement {
             ${quantity >= limit && quantity > 0 ? html`<span class="limit muted">${l.format('bag_limit_reached', { count: num(l, limit) })}</span>` : nothing}
           </div>`
         : html`<p class="reason muted">${reasonText(l, offer?.reason)}</p>`}
-      ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#changes.validityActions(i), busy, { label: `${name}, ${passenger}` }))}</div>` : nothing}
+      ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label: `${name}, ${passenger}` }))}</div>` : nothing}
     </li>`
   }
 

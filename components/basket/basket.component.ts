@@ -1,14 +1,10 @@
 import { html, LitElement, nothing } from 'lit'
-import { property } from 'lit/decorators.js'
-import type { Session } from '../../client/session.ts'
 import type { BasketItem } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
-import { emit } from '../shared/element.ts'
+import { emit, TripElement } from '../shared/element.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { SessionController } from '../controllers/session.ts'
-import { LocaleController } from '../controllers/locale.ts'
-import { ChangesController } from '../controllers/changes.ts'
 import { extras, itemContext, itemLabel, num, productNameOf } from '../shared/format.ts'
 import { renderBadge, renderValidity } from '../shared/validity.ts'
 import { styles } from './basket.styles.ts'
@@ -40,22 +36,16 @@ import '../shared/spinner/spinner.ts'
  * @cssproperty --svc-space - Spacing unit.
  * @tagname svc-basket
  */
-export class SvcBasket extends LitElement {
+export class SvcBasket extends TripElement(LitElement) {
   static override styles = [tokenVars, sharedStyles, styles]
 
-  readonly #trip: SessionController = new SessionController(this)
-  readonly #locale: LocaleController = new LocaleController(this, { own: () => this.locale, fallback: () => this.#trip.value?.state.trip?.language, provide: true })
-  readonly #changes: ChangesController = new ChangesController(this, this.#trip, this.#locale, { chooseAnother: (i) => this.#chooseAnother(i) })
+  readonly #trip: SessionController = new SessionController(this, { chooseAnother: (i) => this.#chooseAnother(i) })
 
-  /** The trip session (the SDK passes it; without it the element takes the one provided above). */
-  @property({ attribute: false }) session: Session | undefined
-  /** Locale tag of texts, prices and dates; by default the provider's, else the trip's language. */
-  @property() locale: string | undefined
 
-  private get l() { return this.#locale.l }
+  private get l() { return this.#trip.locale.l }
 
   async #chooseAnother(item: BasketItem): Promise<boolean> {
-    const removed = await this.#changes.remove(item)
+    const removed = await this.#trip.validityActions(item).remove()
     const product = productNameOf(item.product_type)
     if (removed && product) emit(this, 'svc-choose-another', { product })
     return removed
@@ -78,7 +68,7 @@ export class SvcBasket extends LitElement {
           <svc-price .amount=${item.price.total} .previous=${changed ? item.validity.previous_price?.total : undefined}></svc-price>
         </div>
       </div>
-      ${renderValidity(l, item, this.#changes.validityActions(item), this.#trip.busy, { label: `${name}, ${context}`, prices: false })}
+      ${renderValidity(l, item, this.#trip.validityActions(item), this.#trip.busy, { label: `${name}, ${context}`, prices: false })}
     </li>`
   }
 
@@ -89,8 +79,8 @@ export class SvcBasket extends LitElement {
     const loading = !st || st.status === 'loading'
     return html`<section class="view" part="base" aria-labelledby="heading" aria-busy=${loading ? 'true' : 'false'}>
       <h2 id="heading" part="title">${l.t.basket_title}</h2>
-      ${this.#changes.renderLive()}
-      ${this.#changes.renderFailure()}
+      ${this.#trip.renderLive()}
+      ${this.#trip.renderFailure()}
       ${loading ? renderLoading(l)
         : st.status === 'error' ? renderLoadError(l, this.#trip.retry)
         : items.length === 0 ? html`<p class="empty-text muted" part="empty">${l.t.basket_empty}</p>`

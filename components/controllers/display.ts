@@ -22,8 +22,7 @@ import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { emit } from '../shared/element.ts'
 import type { SvcModal } from '../shared/modal/modal.component.ts'
 import { SessionController } from './session.ts'
-import { LocaleController } from './locale.ts'
-import { ChangesController } from './changes.ts'
+import type { Strings } from '../i18n/index.ts'
 import '../shared/modal/modal.ts'
 import '../shared/price/price.ts'
 
@@ -31,12 +30,15 @@ type Host = ReactiveControllerHost & HTMLElement & {
   display: Display; framed: boolean; session: Session | undefined; locale: string | undefined; renderRoot: HTMLElement | DocumentFragment
 }
 
+/** Keys of a view's texts in the locale tables. */
+export type ViewTexts = Record<'heading' | 'open' | 'edit' | 'none' | 'empty', keyof Strings>
+
 /** What a product view fills the frame with. */
 export interface ViewSpec {
   /** The `allowProducts` name the view sells, used in events. */
   product(): ProductName
-  /** Its heading, the card's button before and after a choice, and its "nothing chosen" / "nothing on sale" texts. */
-  texts(): { heading: string; open: string; edit: string; none: string; empty: string }
+  /** The keys of its heading, the card's button before and after a choice, and its "nothing chosen" / "nothing on sale" texts. */
+  texts(): ViewTexts
   /** The panel once the offers are loaded. */
   panel(): unknown
   icon?(): TemplateResult
@@ -52,8 +54,6 @@ export interface ViewSpec {
  */
 export class DisplayController implements ReactiveController {
   readonly #session: SessionController
-  readonly #locale: LocaleController
-  readonly #changes: ChangesController
   readonly #host: Host
   readonly #spec: ViewSpec
   #display: Display | undefined
@@ -67,18 +67,15 @@ export class DisplayController implements ReactiveController {
   constructor(host: Host, spec: ViewSpec) {
     this.#host = host
     this.#spec = spec
-    const session: SessionController = this.#session = new SessionController(host, { offerTypes: () => [PRODUCT_TYPE[spec.product()]], basketEvents: (): boolean => session.standalone })
-    const locale = this.#locale = new LocaleController(host, { own: () => host.locale, fallback: () => session.value?.state.trip?.language, provide: true })
-    this.#changes = new ChangesController(host, session, locale, { display: () => host.display, chooseAnother: (i) => this.chooseAnother(i) })
+    const session: SessionController = this.#session = new SessionController(host, { offerTypes: () => [PRODUCT_TYPE[spec.product()]], basketEvents: (): boolean => session.standalone, chooseAnother: (i) => this.#chooseAnother(i) })
     host.addController(this)
   }
 
-  /** The trip session, the offers of the view's product loading with it. */
+  /**
+   * The trip session, the offers of the view's product loading with it; its `locale`, and the traveller's
+   * basket changes (refusals reported with the view's product and display).
+   */
   get session(): SessionController { return this.#session }
-  /** The view's locale (its `locale`, else the provided one, else the trip's language), provided to its parts. */
-  get locale(): LocaleController { return this.#locale }
-  /** The traveller's basket changes, refusals reported with the view's product and display. */
-  get changes(): ChangesController { return this.#changes }
 
   hostUpdate() {
     // A new display (or framing) starts closed, except the modal display, which opens on mount.
@@ -108,10 +105,10 @@ export class DisplayController implements ReactiveController {
       emit(this.#host, 'svc-fail', { product, display, error: st.error })
     }
     if (st.status !== 'ready') return
-    if (!this.offered()) {
+    if (!this.#offered()) {
       if (session.standalone && !this.#emptyReported) {
         this.#emptyReported = true
-        emit(this.#host, 'svc-fail', { product, display, error: new SvcError('no_products', this.#spec.texts().empty) })
+        emit(this.#host, 'svc-fail', { product, display, error: new SvcError('no_products', this.#text('empty')) })
       }
       return
     }
@@ -122,22 +119,24 @@ export class DisplayController implements ReactiveController {
     }
   }
 
+  #text(name: keyof ViewTexts): string { return this.#session.locale.l.t[this.#spec.texts()[name]] }
+
   get #dialog(): boolean { return !this.#host.framed && this.#host.display !== 'embedded' }
 
   get #loading(): boolean { return this.#session.loadState.status === 'loading' }
 
-  offered(): boolean { return this.#spec.offered?.() ?? isOffered(this.#session.value?.state.search ?? null, this.#spec.product()) }
+  #offered(): boolean { return this.#spec.offered?.() ?? isOffered(this.#session.value?.state.search ?? null, this.#spec.product()) }
 
   /** The basket items this view sells. */
-  selectedItems(): BasketItem[] {
+  #selectedItems(): BasketItem[] {
     const type = PRODUCT_TYPE[this.#spec.product()]
     return extras(this.#session.value?.state.basket ?? {}).filter((i) => i.product_type === type)
   }
 
   /** "Choose another": removes the item, opens the dialog (card and modal displays), focuses the options. */
-  async chooseAnother(item: BasketItem): Promise<boolean> {
-    if (!await this.#changes.remove(item)) return false
-    if (this.#dialog) this.#setOpen(true)
+  async #chooseAnother(item: BasketItem): Promise<boolean> {
+    if (!await this.#session.validityActions(item).remove()) return false
+    this.show()
     await this.#host.updateComplete
     await this.#host.renderRoot.querySelector<SvcModal>('svc-modal')?.updateComplete
     if (this.#spec.focusOptions) this.#spec.focusOptions(item)
@@ -162,22 +161,22 @@ export class DisplayController implements ReactiveController {
   /** The panel area in the session's current state. */
   #renderBody() {
     const st = this.#session.loadState
-    const l = this.#locale.l
+    const l = this.#session.locale.l
     if (st.status === 'loading') return renderLoading(l)
     if (st.status === 'error') return renderLoadError(l, this.#session.retry)
-    if (!this.offered()) return html`<div class="empty" part="empty"><p>${this.#spec.texts().empty}</p></div>`
+    if (!this.#offered()) return html`<div class="empty" part="empty"><p>${this.#text('empty')}</p></div>`
     return this.#spec.panel()
   }
 
   /** Total of this view's items (the card's summary and the dialog's footer). */
   #renderTotal() {
-    return html`<p class="total-line" part="total"><span>${this.#locale.l.t.total}</span><svc-price exact .amount=${this.#session.total(this.selectedItems())}></svc-price></p>`
+    return html`<p class="total-line" part="total"><span>${this.#session.locale.l.t.total}</span><svc-price exact .amount=${this.#session.total(this.#selectedItems())}></svc-price></p>`
   }
 
   #renderSummary() {
-    const items = this.selectedItems()
-    if (items.length === 0) return html`<p class="muted">${this.#spec.texts().none}</p>`
-    const l = this.#locale.l
+    const items = this.#selectedItems()
+    if (items.length === 0) return html`<p class="muted">${this.#text('none')}</p>`
+    const l = this.#session.locale.l
     const trip = this.#session.value?.state.trip ?? null
     return html`<ul class="summary" part="summary">
         ${items.map((i) => html`<li>
@@ -192,49 +191,48 @@ export class DisplayController implements ReactiveController {
   #renderFooter() {
     return html`<div slot="footer" class="footer">
       ${this.#renderTotal()}
-      <button type="button" class="btn primary" part="done-button" @click=${this.#onDone}>${this.#locale.l.t.done}</button>
+      <button type="button" class="btn primary" part="done-button" @click=${this.#onDone}>${this.#session.locale.l.t.done}</button>
     </div>`
   }
 
   #renderInDialog() {
     const open = this.#open
     return html`<svc-modal part="modal" exportparts="dialog, header, title: dialog-title, close-button, body, footer"
-        .open=${open} .label=${this.#spec.texts().heading} @svc-dialog-close=${this.#onDialogClose}>
-      ${open ? html`<div class="view" aria-busy=${this.#loading ? 'true' : 'false'}>${this.#changes.renderLive()}${this.#changes.renderFailure()}${this.#renderBody()}</div>` : nothing}
-      ${open && this.#session.loadState.status === 'ready' && this.offered() ? this.#renderFooter() : nothing}
+        .open=${open} .label=${this.#text('heading')} @svc-dialog-close=${this.#onDialogClose}>
+      ${open ? html`<div class="view" aria-busy=${this.#loading ? 'true' : 'false'}>${this.#session.renderLive()}${this.#session.renderFailure()}${this.#renderBody()}</div>` : nothing}
+      ${open && this.#session.loadState.status === 'ready' && this.#offered() ? this.#renderFooter() : nothing}
     </svc-modal>`
   }
 
   #renderCard() {
     const st = this.#session.loadState
-    const offered = st.status === 'ready' && this.offered()
-    const notices = offered ? this.selectedItems().filter((i) => i.validity.status !== 'valid') : []
-    const l = this.#locale.l
-    const texts = this.#spec.texts()
+    const offered = st.status === 'ready' && this.#offered()
+    const notices = offered ? this.#selectedItems().filter((i) => i.validity.status !== 'valid') : []
+    const l = this.#session.locale.l
     const trip = this.#session.value?.state.trip ?? null
     const busy = this.#session.busy
     return html`<div class="card" part="card base" aria-busy=${this.#loading ? 'true' : 'false'}>
         <div class="card-main">
-          <h2 class="card-title" part="title">${this.#spec.icon?.() ?? nothing}${texts.heading}</h2>
+          <h2 class="card-title" part="title">${this.#spec.icon?.() ?? nothing}${this.#text('heading')}</h2>
           ${st.status === 'loading' ? renderLoading(l)
             : st.status === 'error' ? renderLoadError(l, this.#session.retry)
-            : !offered ? html`<p class="muted" part="empty">${texts.empty}</p>`
+            : !offered ? html`<p class="muted" part="empty">${this.#text('empty')}</p>`
             : this.#renderSummary()}
         </div>
         ${offered ? html`<button type="button" class="btn primary" part="open-button" aria-haspopup="dialog" @click=${() => this.show()}>
-          ${this.selectedItems().length ? texts.edit : texts.open}</button>` : nothing}
-        ${notices.length ? html`<div class="notices">${notices.map((i) => renderValidity(l, i, this.#changes.validityActions(i), busy, { label: `${itemLabel(l, i)} · ${itemContext(l, trip, i)}`, visibleLabel: true, prices: false }))}</div>` : nothing}
-        ${this.#open ? nothing : html`${this.#changes.renderLive()}${this.#changes.renderFailure()}`}
+          ${this.#selectedItems().length ? this.#text('edit') : this.#text('open')}</button>` : nothing}
+        ${notices.length ? html`<div class="notices">${notices.map((i) => renderValidity(l, i, this.#session.validityActions(i), busy, { label: `${itemLabel(l, i)} · ${itemContext(l, trip, i)}`, visibleLabel: true, prices: false }))}</div>` : nothing}
+        ${this.#open ? nothing : html`${this.#session.renderLive()}${this.#session.renderFailure()}`}
       </div>
       ${this.#renderInDialog()}`
   }
 
   #renderSection() {
     const busy = this.#loading ? 'true' : 'false'
-    const body = html`${this.#changes.renderLive()}${this.#changes.renderFailure()}${this.#renderBody()}`
+    const body = html`${this.#session.renderLive()}${this.#session.renderFailure()}${this.#renderBody()}`
     if (this.#host.framed) return html`<div class="view" part="base" aria-busy=${busy}>${body}</div>`
     return html`<section class="view" part="base" aria-labelledby="heading" aria-busy=${busy}>
-      <h2 id="heading" class="card-title" part="title">${this.#spec.icon?.() ?? nothing}${this.#spec.texts().heading}</h2>
+      <h2 id="heading" class="card-title" part="title">${this.#spec.icon?.() ?? nothing}${this.#text('heading')}</h2>
       ${body}
     </section>`
   }

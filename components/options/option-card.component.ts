@@ -1,11 +1,10 @@
 import { html, LitElement, nothing } from 'lit'
 import { property } from 'lit/decorators.js'
-import type { Session } from '../../client/session.ts'
-import type { BasketItem, Display, Journey, ProductName } from '../../client/types.ts'
-import type { Strings } from '../i18n/index.ts'
+import type { BasketItem, Journey, ProductName } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
-import { DisplayController } from '../controllers/display.ts'
+import { DisplayController, type ViewTexts } from '../controllers/display.ts'
+import { ProductView } from '../shared/element.ts'
 import { extras, journeyTitle, passengerLabel, price, productsOf, reasonText, route, type Product } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { boardingIcon, checkIcon, checkInIcon, upgradeIcon } from '../shared/icons.ts'
@@ -13,11 +12,10 @@ import { styles } from './option-card.styles.ts'
 
 export type OptionProduct = Extract<ProductName, 'priority_boarding' | 'automatic_check_in' | 'fare_family_upsell'>
 
-type Key = keyof Strings
-const TEXT: Record<OptionProduct, { title: Key; open: Key; edit: Key }> = {
-  priority_boarding: { title: 'priority_boarding_title', open: 'priority_boarding_open', edit: 'priority_boarding_edit' },
-  automatic_check_in: { title: 'automatic_check_in_title', open: 'automatic_check_in_open', edit: 'automatic_check_in_edit' },
-  fare_family_upsell: { title: 'fare_family_title', open: 'fare_family_open', edit: 'fare_family_edit' },
+const TEXT: Record<OptionProduct, ViewTexts> = {
+  priority_boarding: { heading: 'priority_boarding_title', open: 'priority_boarding_open', edit: 'priority_boarding_edit', none: 'options_none_selected', empty: 'option_none_offered' },
+  automatic_check_in: { heading: 'automatic_check_in_title', open: 'automatic_check_in_open', edit: 'automatic_check_in_edit', none: 'options_none_selected', empty: 'option_none_offered' },
+  fare_family_upsell: { heading: 'fare_family_title', open: 'fare_family_open', edit: 'fare_family_edit', none: 'options_none_selected', empty: 'option_none_offered' },
 }
 
 /**
@@ -54,34 +52,21 @@ const TEXT: Record<OptionProduct, { title: Key; open: Key; edit: Key }> = {
  * @cssproperty --svc-space - Spacing unit.
  * @tagname svc-option-card
  */
-export class SvcOptionCard extends LitElement {
+export class SvcOptionCard extends ProductView(LitElement) {
   static override styles = [tokenVars, sharedStyles, styles]
 
   readonly #frame: DisplayController = new DisplayController(this, {
     product: () => this.product,
-    texts: () => {
-      const t = this.l.t
-      const keys = TEXT[this.product]
-      return { heading: t[keys.title], open: t[keys.open], edit: t[keys.edit], none: t.options_none_selected, empty: t.option_none_offered }
-    },
+    texts: () => TEXT[this.product],
     panel: () => this.#renderPanel(),
     icon: () => this.product === 'priority_boarding' ? boardingIcon : this.product === 'automatic_check_in' ? checkInIcon : upgradeIcon,
     focusOptions: (item) => this.#focusOptions(item),
   })
   readonly #trip = this.#frame.session
-  readonly #changes = this.#frame.changes
 
   /** Which extra: `priority_boarding`, `automatic_check_in` or `fare_family_upsell`. */
   @property({ reflect: true }) product: OptionProduct = 'priority_boarding'
 
-  /** How the view is shown: `card`, `embedded` or `modal`. */
-  @property({ reflect: true }) display: Display = 'embedded'
-  /** Only the panel: a parent element provides the heading and the dialog (`<svc-upsell>` in modal display). */
-  @property({ type: Boolean, reflect: true }) framed = false
-  /** The trip session (the SDK passes it; without it the element takes the one provided above). */
-  @property({ attribute: false }) session: Session | undefined
-  /** Locale tag of texts, prices and dates; by default the provider's, else the trip's language. */
-  @property() locale: string | undefined
 
   /** Opens the dialog (card and modal displays). */
   show() { this.#frame.show() }
@@ -89,9 +74,9 @@ export class SvcOptionCard extends LitElement {
   /** Closes the dialog. */
   hide() { this.#frame.hide() }
 
-  private get l() { return this.#frame.locale.l }
+  private get l() { return this.#trip.locale.l }
 
-  private get heading() { return this.l.t[TEXT[this.product].title] }
+  get #heading() { return this.l.t[TEXT[this.product].heading] }
 
   #items(productId: string, passengerId?: string): BasketItem[] {
     return extras(this.#trip.value?.state.basket ?? {})
@@ -100,19 +85,19 @@ export class SvcOptionCard extends LitElement {
 
   #toggle(product: Product, passengerId: string, on: boolean) {
     const l = this.l
-    const label = this.heading
-    return this.#changes.act(this.product, async (s) => {
+    const label = this.#heading
+    return this.#trip.act(this.product, async (s) => {
       const items = this.#items(product.product_id, passengerId)
       if (on && items.length === 0) await s.add(product.product_id, passengerId, 1)
       if (!on) for (const i of items) await s.remove(i.basket_item_id)
-    }, () => l.format(on ? 'announce_added' : 'announce_removed', { item: label, total: this.#changes.totalText() }))
+    }, () => l.format(on ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }))
   }
 
   /** One family for every passenger who can have it on the journey; the journey's other family goes. */
   #chooseFamily(journeyProducts: Product[], chosen: Product | null) {
     const l = this.l
-    const label = chosen ? l.format('fare_family_upgrade_to', { name: String(chosen.product_details['fare_family'] ?? '') }) : this.heading
-    return this.#changes.act('fare_family_upsell', async (s) => {
+    const label = chosen ? l.format('fare_family_upgrade_to', { name: String(chosen.product_details['fare_family'] ?? '') }) : this.#heading
+    return this.#trip.act('fare_family_upsell', async (s) => {
       for (const p of journeyProducts) {
         if (p === chosen) continue
         for (const i of this.#items(p.product_id)) await s.remove(i.basket_item_id)
@@ -121,7 +106,7 @@ export class SvcOptionCard extends LitElement {
       for (const [pid, offer] of Object.entries(chosen.price_and_availability)) {
         if (offer.available && this.#items(chosen.product_id, pid).length === 0) await s.add(chosen.product_id, pid, 1)
       }
-    }, () => l.format(chosen ? 'announce_added' : 'announce_removed', { item: label, total: this.#changes.totalText() }))
+    }, () => l.format(chosen ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }))
   }
 
   #focusOptions(item: BasketItem) {
@@ -155,7 +140,7 @@ export class SvcOptionCard extends LitElement {
         const items = this.#items(product.product_id, pid)
         const on = items.length > 0
         const who = passengerLabel(l, trip, pid)
-        const label = l.format('option_for', { product: this.heading, passenger: who, route: route(l, journey) })
+        const label = l.format('option_for', { product: this.#heading, passenger: who, route: route(l, journey) })
         return html`<li class="row" part="row">
           <span class="who">${who}${p.on_lap_of ? html` <span class="tag">${l.t.infant_on_lap}</span>` : nothing}</span>
           ${offer?.available && offer.price
@@ -169,7 +154,7 @@ export class SvcOptionCard extends LitElement {
               </span>`
             : offer?.reason === 'included' ? html`<span class="badge ok">${l.t.bag_included}</span>`
             : html`<span class="reason muted">${reasonText(l, offer?.reason)}</span>`}
-          ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#changes.validityActions(i), busy, { label }))}</div>` : nothing}
+          ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label }))}</div>` : nothing}
         </li>`
       })}
     </ul>`
@@ -203,7 +188,7 @@ export class SvcOptionCard extends LitElement {
                 ? html`<button type="button" class="btn" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#chooseFamily(products, null) }}>${l.t.fare_family_keep}</button>`
                 : each ? html`<button type="button" class="btn primary" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#chooseFamily(products, p) }}>${l.format('fare_family_choose', { name })}</button>` : nothing}
             </div>
-            ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#changes.validityActions(i), busy, { label: name }))}</div>` : nothing}
+            ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label: name }))}</div>` : nothing}
           </li>`
         })}
       </ul>`

@@ -1,10 +1,11 @@
 import { html, LitElement, nothing, svg } from 'lit'
-import { property, state } from 'lit/decorators.js'
+import { state } from 'lit/decorators.js'
 import type { Session } from '../../client/session.ts'
-import type { BasketItem, Display, TripView } from '../../client/types.ts'
+import type { BasketItem, TripView } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
 import { DisplayController } from '../controllers/display.ts'
+import { ProductView } from '../shared/element.ts'
 import { isOffered, passengerLabel, price } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { seatIcon } from '../shared/icons.ts'
@@ -90,22 +91,18 @@ const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewB
  * @cssproperty --svc-color-success - The current passenger's seat.
  * @tagname svc-seat-map
  */
-export class SvcSeatMap extends LitElement {
+export class SvcSeatMap extends ProductView(LitElement) {
   static override styles = [tokenVars, sharedStyles, seatMapStyles]
 
   readonly #frame: DisplayController = new DisplayController(this, {
     product: () => 'seats',
-    texts: () => {
-      const t = this.l.t
-      return { heading: t.seats_title, open: t.seats_open, edit: t.seats_edit, none: t.seats_none_selected, empty: t.seats_none_offered }
-    },
+    texts: () => ({ heading: 'seats_title', open: 'seats_open', edit: 'seats_edit', none: 'seats_none_selected', empty: 'seats_none_offered' }),
     panel: () => this.#renderPanel(),
     icon: () => seatIcon,
     offered: () => this.#offered(),
     focusOptions: (item) => this.#focusOptions(item),
   })
   readonly #trip = this.#frame.session
-  readonly #changes = this.#frame.changes
 
   /** A remove-then-add is on its way (the session is briefly not busy between the two calls). */
   #changing = false
@@ -116,14 +113,6 @@ export class SvcSeatMap extends LitElement {
   /** The seat holding the grid's tab stop. */
   @state() private focusKey: string | null = null
 
-  /** How the view is shown: `card`, `embedded` or `modal`. */
-  @property({ reflect: true }) display: Display = 'embedded'
-  /** Only the panel: a parent element provides the heading and the dialog (`<svc-upsell>` in modal display). */
-  @property({ type: Boolean, reflect: true }) framed = false
-  /** The trip session (the SDK passes it; without it the element takes the one provided above). */
-  @property({ attribute: false }) session: Session | undefined
-  /** Locale tag of texts, prices and dates; by default the provider's, else the trip's language. */
-  @property() locale: string | undefined
 
   /** Opens the dialog (card and modal displays). */
   show() { this.#frame.show() }
@@ -131,7 +120,7 @@ export class SvcSeatMap extends LitElement {
   /** Closes the dialog. */
   hide() { this.#frame.hide() }
 
-  private get l() { return this.#frame.locale.l }
+  private get l() { return this.#trip.locale.l }
 
   protected override willUpdate() {
     // Keep the chosen flight and passenger valid as the trip and basket change.
@@ -284,12 +273,12 @@ export class SvcSeatMap extends LitElement {
     const who = this.#name(trip, passengerId)
     if (seat.status === 'selected' && seat.item) {
       const id = seat.item.basket_item_id
-      await this.#guarded(() => this.#changes.act('seats', (s) => s.remove(id), () => this.l.format('seat_removed', { seat: seat.key, passenger: who })))
+      await this.#guarded(() => this.#trip.act('seats', (s) => s.remove(id), () => this.l.format('seat_removed', { seat: seat.key, passenger: who })))
       return
     }
     if (seat.status !== 'available' || !seat.product) return
     const productId = seat.product.product_id
-    await this.#guarded(() => this.#changes.act('seats', async (s: Session) => {
+    await this.#guarded(() => this.#trip.act('seats', async (s: Session) => {
       // One seat per passenger per flight (the API refuses a second): the old one goes first. Read the
       // basket as it is now, so that "Try again" after a refusal picks up where the last attempt stopped.
       const current = seatItemOf(s.state.basket, segmentId, passengerId)
@@ -363,7 +352,7 @@ export class SvcSeatMap extends LitElement {
       const label = this.l.format('seat_item', { seat: `${d.row}${d.column}`, passenger: this.#name(trip, d.passenger_id), route: seg ? this.#route(seg) : '' })
       return html`<div class="notice-item" data-item=${item.basket_item_id}>
         <p class="notice-label">${label}</p>
-        ${renderValidity(this.l, item, this.#changes.validityActions(item), this.#busy, { label })}
+        ${renderValidity(this.l, item, this.#trip.validityActions(item), this.#busy, { label })}
       </div>`
     })}</div>`
   }

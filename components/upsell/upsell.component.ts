@@ -2,14 +2,12 @@ import { html, LitElement, nothing, type CSSResultOrNative, type PropertyValues 
 import { property, state } from 'lit/decorators.js'
 import { SvcError } from '../../client/errors.ts'
 import { PRODUCT_NAMES, type Display, type ProductName, type Theme } from '../../client/types.ts'
-import type { Session } from '../../client/session.ts'
 import { adoptTheme, tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
-import { emit } from '../shared/element.ts'
+import { emit, TripElement } from '../shared/element.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { isOffered, PRODUCT_TYPE } from '../shared/format.ts'
 import { SessionController } from '../controllers/session.ts'
-import { LocaleController } from '../controllers/locale.ts'
 import type { Strings } from '../i18n/index.ts'
 import { styles } from './upsell.styles.ts'
 import '../shared/modal/modal.ts'
@@ -58,11 +56,10 @@ const TITLE: Record<ProductName, keyof Strings> = {
  * @cssproperty --svc-focus-ring - The focus ring, a box-shadow (theme `focusRing`).
  * @tagname svc-upsell
  */
-export class SvcUpsell extends LitElement {
+export class SvcUpsell extends TripElement(LitElement) {
   static override styles = [tokenVars, sharedStyles, styles]
 
   readonly #trip: SessionController = new SessionController(this, { offerTypes: () => this.#requested().map((n) => PRODUCT_TYPE[n]), basketEvents: () => true })
-  readonly #locale: LocaleController = new LocaleController(this, { own: () => this.locale, fallback: () => this.#trip.value?.state.trip?.language, provide: true })
   #failedWith: SvcError | null = null
   #emptyReported = false
 
@@ -74,12 +71,8 @@ export class SvcUpsell extends LitElement {
   @property({ attribute: false }) products: ProductName[] = [...PRODUCT_NAMES]
   /** The seller's theme; mapped onto the `--svc-*` tokens. */
   @property({ attribute: false }) theme: Theme | undefined
-  /** The trip session (the SDK passes it; without it the element takes the one provided above). */
-  @property({ attribute: false }) session: Session | undefined
-  /** Locale tag of texts, prices and dates; by default the provider's, else the trip's language. */
-  @property() locale: string | undefined
 
-  private get l() { return this.#locale.l }
+  private get l() { return this.#trip.locale.l }
 
   protected override willUpdate(changed: PropertyValues) {
     if (changed.has('display')) this.dialogOpen = this.display === 'modal'

@@ -75,22 +75,22 @@ export class SvcModal extends LitElement {
   override updated(changed: Map<string, unknown>) {
     if (changed.has('open')) {
       if (this.open) this.#show()
-      else if (this.dialog.open) this.dialog.close()
+      else if (this.#dialog.open) this.#dialog.close()
     }
   }
 
   // Getters rather than @query: the same lookup, without the decorator's code in the budgeted bundle.
-  private get dialog() { return this.renderRoot.querySelector('dialog')! }
-  private get titleEl() { return this.renderRoot.querySelector<HTMLElement>('.title')! }
+  get #dialog() { return this.renderRoot.querySelector('dialog')! }
+  get #titleEl() { return this.renderRoot.querySelector<HTMLElement>('.title')! }
 
   #show() {
-    if (this.dialog.open || !this.isConnected) return
+    if (this.#dialog.open || !this.isConnected) return
     const active = deepActiveElement()
     this.#opener = active instanceof HTMLElement && active !== document.body ? active : null
-    this.dialog.showModal()
+    this.#dialog.showModal()
     if (!this.#locked) { this.#locked = true; lockScroll() }
     // The title first: a screen reader reads where the traveller is, and Tab goes on to the controls.
-    this.titleEl.focus()
+    this.#titleEl.focus()
   }
 
   /** Asks the page first (`svc-request-close`); false when a listener called preventDefault(). */
@@ -117,14 +117,14 @@ export class SvcModal extends LitElement {
       if (this.#mayClose('escape')) this.close()
     }
     if (e.key !== 'Tab' || e.defaultPrevented) return
-    const items = tabbables(this.dialog)
+    const items = tabbables(this.#dialog)
     if (items.length === 0) { e.preventDefault(); return }
     const first = items[0]!
     const last = items[items.length - 1]!
     const active = deepActiveElement()
     const inside = items.some((el) => el === active)
     if (e.shiftKey && (active === first || !inside)) { e.preventDefault(); last.focus() }
-    else if (!e.shiftKey && (active === last || !containsDeep(this.dialog, active))) { e.preventDefault(); first.focus() }
+    else if (!e.shiftKey && (active === last || !containsDeep(this.#dialog, active))) { e.preventDefault(); first.focus() }
   }
 
   #onFooterChange = (e: Event) => {

@@ -19,7 +19,7 @@ import { styles } from './price.styles.ts'
 export class SvcPrice extends LitElement {
   static override styles = [tokenVars, styles]
 
-  readonly #locale = new LocaleController(this, { own: () => this.locale })
+  readonly #locale = new LocaleController(this)
 
   /** The price to show, `{amount, decimal_places, currency}` in minor units. */
   @property({ attribute: false }) amount: Amount | undefined
