@@ -8,7 +8,7 @@ export default {
   packagejson: false,
   plugins: [{
     // The manifest is the elements' public API (what Storybook's controls and docs, and editors, show):
-    // - the analyzer reads `new CustomEvent(name, …)` in SvcElement.emit as an event called "name" on
+    // - the analyzer may read a generic `new CustomEvent(name, …)` (as in an emit helper) as an event called "name" on
     //   every element; the real events are the `svc-*` ones each element declares with @event;
     // - protected and private members (and the static `define`) are how the elements are built, not
     //   what a page may use.

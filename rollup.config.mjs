@@ -84,7 +84,8 @@ function minifyTemplates() {
             const [a, b] = ranges[0]
             pending.push(transform(raw[0], { loader: 'css', minify: true, logLevel: 'silent' }).then((r) => {
               const min = r.code.trim()
-              if (!min.includes('`') && !min.includes('${') && !min.includes('\\')) edits.push([a, b, min + '\n'.repeat(raw[0].split('\n').length - 1)])
+              // The newlines go after the closing backtick, where the JS minifier drops them, rather than into the string.
+              if (!min.includes('`') && !min.includes('${') && !min.includes('\\')) edits.push([a, b + 1, min + '`' + '\n'.repeat(raw[0].split('\n').length - 1)])
             }, () => {})) // not plain CSS to esbuild: leave it as written
           } else if ((tag === 'html' || tag === 'svg') && !raw.some((r) => /<(pre|textarea)\b/i.test(r))) {
             ranges.forEach(([a, b], i) => edits.push([a, b, raw[i].replace(/[ \t]*\n[ \t]*/g, '\n')]))
@@ -99,6 +100,36 @@ function minifyTemplates() {
       let out = code
       for (const [a, b, text] of edits) out = out.slice(0, a) + text + out.slice(b)
       return { code: out, map: null }
+    },
+  }
+}
+
+/**
+ * esbuild gives every module with decorators its own copy of the `__decorateClass` helper (a dozen in
+ * the SDK); this makes them all import one. The helper's lines become one import line and blank lines,
+ * so nothing after it moves and the module's source map stays right.
+ */
+function sharedDecorateHelper() {
+  const ID = '\0svc-decorate-class'
+  const helper = /^var __decorateClass = \(decorators, target, key, kind\) => \{\n(?:.*\n)*?\};\n/m
+  return {
+    name: 'svc-shared-decorate-helper',
+    resolveId: (source) => (source === ID ? ID : null),
+    load: (id) => (id === ID ? [
+      'export const __decorateClass = (decorators, target, key, kind) => {',
+      '  var result = kind > 1 ? void 0 : kind ? Object.getOwnPropertyDescriptor(target, key) : target',
+      '  for (var i = decorators.length - 1, decorator; i >= 0; i--)',
+      '    if (decorator = decorators[i]) result = (kind ? decorator(target, key, result) : decorator(result)) || result',
+      '  if (kind && result) Object.defineProperty(target, key, result)',
+      '  return result',
+      '}',
+    ].join('\n') : null),
+    transform(code, id) {
+      if (id === ID) return null
+      const m = helper.exec(code)
+      if (!m) return null
+      const lines = m[0].split('\n').length - 1
+      return { code: code.slice(0, m.index) + `import { __decorateClass } from ${JSON.stringify(ID)};` + '\n'.repeat(lines) + code.slice(m.index + m[0].length), map: null }
     },
   }
 }
@@ -218,10 +249,11 @@ export default [
       sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
     },
     // Lit's production build (no dev-mode warnings), the browser variants of anything that has one.
-    // esbuild compiles; terser minifies (three passes; top level mangled: the IIFE has no globals of its own),
+    // esbuild compiles (one shared decorator helper); terser minifies (three passes; top level mangled: the
+    // IIFE has no globals of its own; `inline: 1` inlines only simple functions, which gzips smaller here),
     // which is what keeps the script inside its 35 KB budget.
-    plugins: [browserOnly(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false),
-      terser({ ecma: 2022, toplevel: true, compress: { passes: 3 }, format: { comments: false } }), licenseNotice],
+    plugins: [browserOnly(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(),
+      terser({ ecma: 2022, toplevel: true, compress: { passes: 3, inline: 1 }, format: { comments: false } }), licenseNotice],
   },
   {
     input: { index: 'sdk/esm.ts', 'elements/index': 'components/index.ts', ...Object.fromEntries(Object.entries(ELEMENTS).map(([tag, src]) => [`elements/${tag}`, src])) },
@@ -234,7 +266,7 @@ export default [
       sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
     },
     external: (id) => id === 'lit' || id.startsWith('lit/') || id.startsWith('@lit/'),
-    plugins: [browserOnly(), nodeResolve({ browser: true }), minifyTemplates(), tsPlugin(false), esmTypes],
+    plugins: [browserOnly(), nodeResolve({ browser: true }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(), esmTypes],
   },
   {
     input: 'sdk/sandbox-bundle.ts',

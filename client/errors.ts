@@ -24,3 +24,8 @@ export class SvcError extends Error {
     this.status = opts.status
   }
 }
+
+/** Anything thrown, as an SvcError (`internal` unless it is one). */
+export function asSvcError(e: unknown): SvcError {
+  return e instanceof SvcError ? e : new SvcError('internal', e instanceof Error ? e.message : String(e), { cause: e })
+}

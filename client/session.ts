@@ -8,7 +8,7 @@
 import type { Basket, BasketItem, CallbackBasketItem, Search, TripView } from './types.ts'
 import type { ProductTypeName } from '../core/schemas/trip.ts'
 import type { ApiClient, BasketView } from './api.ts'
-import { SvcError } from './errors.ts'
+import { SvcError, asSvcError } from './errors.ts'
 
 export type { ProductTypeName }
 
@@ -281,8 +281,4 @@ export class Session extends EventTarget {
     this.#state = { ...this.#state, ...patch }
     this.dispatchEvent(new Event('change'))
   }
-}
-
-export function asSvcError(e: unknown): SvcError {
-  return e instanceof SvcError ? e : new SvcError('internal', e instanceof Error ? e.message : String(e), { cause: e })
 }

@@ -9,9 +9,9 @@
  * widget.
  */
 import type { BasketChange, Display, EventCallbacks, InitOptions, ProductName, ShowUpsellOptions, Theme, WidgetEvent, WidgetFailure } from './types.ts'
-import { SvcError } from '../client/errors.ts'
+import { SvcError, asSvcError } from '../client/errors.ts'
 import { ApiClient } from '../client/api.ts'
-import { Session, asSvcError, toCallbackBasket } from '../client/session.ts'
+import { Session, toCallbackBasket } from '../client/session.ts'
 import { canonicalLocale, checkInitOptions, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
 import { isOffered, PRODUCT_TYPE } from '../client/offers.ts'
 import { addLocale, bestTag, hasLocale, LOCALES, formatPrice as intlPrice } from '../components/i18n/index.ts'

@@ -1,8 +1,9 @@
-import { html, nothing } from 'lit'
-import type { BasketItem, Journey, Passenger, ProductName } from '../../client/types.ts'
+import { html, LitElement, nothing } from 'lit'
+import type { BasketItem, Journey, Passenger } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
-import { SvcProductView } from '../shared/display/product-view.ts'
+import { DisplayController } from '../controllers/display.ts'
+import { ProductView } from '../shared/element.ts'
 import {
   bagName, bagSize, bagSpec, extras, journeyTitle, num, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
 } from '../shared/format.ts'
@@ -19,6 +20,7 @@ const optionsKey = (journeyId: string, passengerId: string) => `${journeyId}|${p
  *
  * @event svc-load - The bag offers are visible (`{product: 'bags', display}`).
  * @event svc-fail - Offers could not load (when alone), no bag is on sale (`no_products`, when alone), or a change was refused.
+ * @event svc-request-close - Cancelable, before the traveller closes the bag dialog (`{source}`: `close-button`, `escape` or `done-button`); `preventDefault()` keeps it open.
  * @event svc-modal-close - The traveller closed the bag dialog.
  * @event svc-basket-change - The basket changed (only when alone on the page; `<svc-upsell>` sends it otherwise).
  * @csspart base - The section (embedded), or the card.
@@ -47,19 +49,29 @@ const optionsKey = (journeyId: string, passengerId: string) => `${journeyId}|${p
  * @cssproperty --svc-space - Spacing unit.
  * @tagname svc-bag-upsell
  */
-export class SvcBagUpsell extends SvcProductView {
+export class SvcBagUpsell extends ProductView(LitElement) {
   static override styles = [tokenVars, sharedStyles, styles]
 
-  protected get productName(): ProductName { return 'bags' }
-  protected get heading() { return this.l.t.bags_title }
-  protected get openLabel() { return this.l.t.bags_open }
-  protected get editLabel() { return this.l.t.bags_edit }
-  protected get noneSelectedText() { return this.l.t.bags_none_selected }
-  protected get noneOfferedText() { return this.l.t.bags_none_offered }
-  protected override icon() { return bagIcon }
+  readonly #frame: DisplayController = new DisplayController(this, {
+    product: () => 'bags',
+    texts: () => ({ heading: 'bags_title', open: 'bags_open', edit: 'bags_edit', none: 'bags_none_selected', empty: 'bags_none_offered' }),
+    panel: () => this.#renderPanel(),
+    icon: () => bagIcon,
+    focusOptions: (item) => this.#focusOptions(item),
+  })
+  readonly #trip = this.#frame.session
+
+
+  /** Opens the dialog (card and modal displays). */
+  show() { this.#frame.show() }
+
+  /** Closes the dialog. */
+  hide() { this.#frame.hide() }
+
+  private get l() { return this.#trip.locale.l }
 
   #items(productId: string, passengerId: string): BasketItem[] {
-    return extras(this.activeSession?.state.basket ?? {})
+    return extras(this.#trip.value?.state.basket ?? {})
       .filter((i) => i.product_id === productId && i.product_details['passenger_id'] === passengerId)
   }
 
@@ -72,17 +84,17 @@ export class SvcBagUpsell extends SvcProductView {
     const l = this.l
     const label = bagName(l, product.product_details as BagDetailsLike)
     const before = this.#items(product.product_id, passengerId).reduce((n, i) => n + i.quantity, 0)
-    return this.act('bags', async (s) => {
+    return this.#trip.act('bags', async (s) => {
       const items = this.#items(product.product_id, passengerId)
       const current = items.reduce((n, i) => n + i.quantity, 0)
       if (target === current) return
       if (target > current) return s.add(product.product_id, passengerId, target - current)
       for (const item of items) await s.remove(item.basket_item_id)
       if (target > 0) await s.add(product.product_id, passengerId, target)
-    }, () => l.format(target > before ? 'announce_added' : 'announce_removed', { item: label, total: this.totalText() }))
+    }, () => l.format(target > before ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }))
   }
 
-  protected override focusOptions(item: BasketItem) {
+  #focusOptions(item: BasketItem) {
     const key = optionsKey(String(item.product_details['journey_id']), String(item.product_details['passenger_id']))
     const group = Array.from(this.renderRoot.querySelectorAll<HTMLElement>('[data-options]')).find((el) => el.dataset['options'] === key)
       ?? this.renderRoot.querySelector<HTMLElement>('[data-options]')
@@ -90,8 +102,8 @@ export class SvcBagUpsell extends SvcProductView {
     group?.focus()
   }
 
-  protected renderPanel() {
-    const st = this.activeSession!.state
+  #renderPanel() {
+    const st = this.#trip.value!.state
     const journeys = st.trip?.journeys ?? []
     const products = productsOf(st.search, 'bags')
     return html`${journeys.map((journey, j) => {
@@ -109,7 +121,7 @@ export class SvcBagUpsell extends SvcProductView {
 
   #renderPassenger(journey: Journey, j: number, passenger: Passenger, i: number, products: Product[]) {
     const l = this.l
-    const trip = this.activeSession!.state.trip
+    const trip = this.#trip.value!.state.trip
     const pid = passenger.passenger_id
     const id = `passenger-${j}-${i}`
     const included = products.filter((p) => p.included && p.price_and_availability[pid]?.reason === 'included')
@@ -132,14 +144,14 @@ export class SvcBagUpsell extends SvcProductView {
 
   #renderOption(product: Product, passengerId: string) {
     const l = this.l
-    const trip = this.activeSession!.state.trip
+    const trip = this.#trip.value!.state.trip
     const d = product.product_details as BagDetailsLike
     const offer = product.price_and_availability[passengerId]
     const items = this.#items(product.product_id, passengerId)
     const quantity = items.reduce((n, i) => n + i.quantity, 0)
     const name = bagName(l, d)
     const passenger = passengerLabel(l, trip, passengerId)
-    const busy = this.busy
+    const busy = this.#trip.busy
     const limit = offer?.quantity_limit ?? 0
     const canLess = !busy && quantity > 0
     const canMore = !busy && quantity < limit
@@ -161,7 +173,9 @@ export class SvcBagUpsell extends SvcProductView {
             ${quantity >= limit && quantity > 0 ? html`<span class="limit muted">${l.format('bag_limit_reached', { count: num(l, limit) })}</span>` : nothing}
           </div>`
         : html`<p class="reason muted">${reasonText(l, offer?.reason)}</p>`}
-      ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.validityActions(i), busy, { label: `${name}, ${passenger}` }))}</div>` : nothing}
+      ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label: `${name}, ${passenger}` }))}</div>` : nothing}
     </li>`
   }
+
+  override render() { return this.#frame.render() }
 }

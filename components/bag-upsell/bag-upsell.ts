@@ -1,7 +1,8 @@
+import { define } from '../shared/element.ts'
 import { SvcBagUpsell } from './bag-upsell.component.ts'
 
 export { SvcBagUpsell }
-SvcBagUpsell.define('svc-bag-upsell')
+define('svc-bag-upsell', SvcBagUpsell)
 
 declare global {
   interface HTMLElementTagNameMap { 'svc-bag-upsell': SvcBagUpsell }

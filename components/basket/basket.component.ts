@@ -1,8 +1,10 @@
-import { html, nothing } from 'lit'
+import { html, LitElement, nothing } from 'lit'
 import type { BasketItem } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
-import { SvcSessionElement } from '../shared/session-element.ts'
+import { emit, TripElement } from '../shared/element.ts'
+import { renderLoadError, renderLoading } from '../shared/frame.ts'
+import { SessionController } from '../controllers/session.ts'
 import { extras, itemContext, itemLabel, num, productNameOf } from '../shared/format.ts'
 import { renderBadge, renderValidity } from '../shared/validity.ts'
 import { styles } from './basket.styles.ts'
@@ -34,19 +36,24 @@ import '../shared/spinner/spinner.ts'
  * @cssproperty --svc-space - Spacing unit.
  * @tagname svc-basket
  */
-export class SvcBasket extends SvcSessionElement {
+export class SvcBasket extends TripElement(LitElement) {
   static override styles = [tokenVars, sharedStyles, styles]
 
-  protected override async chooseAnother(item: BasketItem): Promise<boolean> {
-    const removed = await super.chooseAnother(item)
+  readonly #trip: SessionController = new SessionController(this, { chooseAnother: (i) => this.#chooseAnother(i) })
+
+
+  private get l() { return this.#trip.locale.l }
+
+  async #chooseAnother(item: BasketItem): Promise<boolean> {
+    const removed = await this.#trip.validityActions(item).remove()
     const product = productNameOf(item.product_type)
-    if (removed && product) this.emit('svc-choose-another', { product })
+    if (removed && product) emit(this, 'svc-choose-another', { product })
     return removed
   }
 
   #renderItem(item: BasketItem) {
     const l = this.l
-    const trip = this.activeSession?.state.trip ?? null
+    const trip = this.#trip.value?.state.trip ?? null
     const name = itemLabel(l, item)
     const context = itemContext(l, trip, item)
     const changed = item.validity.status === 'price_changed'
@@ -61,24 +68,24 @@ export class SvcBasket extends SvcSessionElement {
           <svc-price .amount=${item.price.total} .previous=${changed ? item.validity.previous_price?.total : undefined}></svc-price>
         </div>
       </div>
-      ${renderValidity(l, item, this.validityActions(item), this.busy, { label: `${name}, ${context}`, prices: false })}
+      ${renderValidity(l, item, this.#trip.validityActions(item), this.#trip.busy, { label: `${name}, ${context}`, prices: false })}
     </li>`
   }
 
   override render() {
-    const st = this.activeSession?.state
+    const st = this.#trip.value?.state
     const l = this.l
     const items = extras(st?.basket ?? {})
     const loading = !st || st.status === 'loading'
     return html`<section class="view" part="base" aria-labelledby="heading" aria-busy=${loading ? 'true' : 'false'}>
       <h2 id="heading" part="title">${l.t.basket_title}</h2>
-      ${this.renderLive()}
-      ${this.renderFailure()}
-      ${loading ? this.renderLoading()
-        : st.status === 'error' ? this.renderLoadError()
+      ${this.#trip.renderLive()}
+      ${this.#trip.renderFailure()}
+      ${loading ? renderLoading(l)
+        : st.status === 'error' ? renderLoadError(l, this.#trip.retry)
         : items.length === 0 ? html`<p class="empty-text muted" part="empty">${l.t.basket_empty}</p>`
         : html`<ul class="items" part="list">${items.map((i) => this.#renderItem(i))}</ul>
-          <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.basketTotal(items)}></svc-price></p>`}
+          <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.#trip.total(items)}></svc-price></p>`}
     </section>`
   }
 }

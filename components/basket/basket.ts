@@ -1,8 +1,9 @@
+import { define } from '../shared/element.ts'
 import { SvcBasket } from './basket.component.ts'
 import type { ProductName } from '../../client/types.ts'
 
 export { SvcBasket }
-SvcBasket.define('svc-basket')
+define('svc-basket', SvcBasket)
 
 declare global {
   interface HTMLElementTagNameMap { 'svc-basket': SvcBasket }

@@ -1,10 +1,10 @@
-import { html, nothing } from 'lit'
+import { html, LitElement, nothing } from 'lit'
 import { property } from 'lit/decorators.js'
 import type { BasketItem, Journey, ProductName } from '../../client/types.ts'
-import type { Strings } from '../i18n/index.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
-import { SvcProductView } from '../shared/display/product-view.ts'
+import { DisplayController, type ViewTexts } from '../controllers/display.ts'
+import { ProductView } from '../shared/element.ts'
 import { extras, journeyTitle, passengerLabel, price, productsOf, reasonText, route, type Product } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { boardingIcon, checkIcon, checkInIcon, upgradeIcon } from '../shared/icons.ts'
@@ -12,11 +12,10 @@ import { styles } from './option-card.styles.ts'
 
 export type OptionProduct = Extract<ProductName, 'priority_boarding' | 'automatic_check_in' | 'fare_family_upsell'>
 
-type Key = keyof Strings
-const TEXT: Record<OptionProduct, { title: Key; open: Key; edit: Key }> = {
-  priority_boarding: { title: 'priority_boarding_title', open: 'priority_boarding_open', edit: 'priority_boarding_edit' },
-  automatic_check_in: { title: 'automatic_check_in_title', open: 'automatic_check_in_open', edit: 'automatic_check_in_edit' },
-  fare_family_upsell: { title: 'fare_family_title', open: 'fare_family_open', edit: 'fare_family_edit' },
+const TEXT: Record<OptionProduct, ViewTexts> = {
+  priority_boarding: { heading: 'priority_boarding_title', open: 'priority_boarding_open', edit: 'priority_boarding_edit', none: 'options_none_selected', empty: 'option_none_offered' },
+  automatic_check_in: { heading: 'automatic_check_in_title', open: 'automatic_check_in_open', edit: 'automatic_check_in_edit', none: 'options_none_selected', empty: 'option_none_offered' },
+  fare_family_upsell: { heading: 'fare_family_title', open: 'fare_family_open', edit: 'fare_family_edit', none: 'options_none_selected', empty: 'option_none_offered' },
 }
 
 /**
@@ -26,6 +25,7 @@ const TEXT: Record<OptionProduct, { title: Key; open: Key; edit: Key }> = {
  *
  * @event svc-load - The offers are visible (`{product, display}`).
  * @event svc-fail - Offers could not load (when alone), nothing is on sale (`no_products`, when alone), or a change was refused.
+ * @event svc-request-close - Cancelable, before the traveller closes the dialog (`{source}`: `close-button`, `escape` or `done-button`); `preventDefault()` keeps it open.
  * @event svc-modal-close - The traveller closed the dialog.
  * @event svc-basket-change - The basket changed (only when alone on the page).
  * @csspart base - The section (embedded), or the card.
@@ -52,42 +52,52 @@ const TEXT: Record<OptionProduct, { title: Key; open: Key; edit: Key }> = {
  * @cssproperty --svc-space - Spacing unit.
  * @tagname svc-option-card
  */
-export class SvcOptionCard extends SvcProductView {
+export class SvcOptionCard extends ProductView(LitElement) {
   static override styles = [tokenVars, sharedStyles, styles]
+
+  readonly #frame: DisplayController = new DisplayController(this, {
+    product: () => this.product,
+    texts: () => TEXT[this.product],
+    panel: () => this.#renderPanel(),
+    icon: () => this.product === 'priority_boarding' ? boardingIcon : this.product === 'automatic_check_in' ? checkInIcon : upgradeIcon,
+    focusOptions: (item) => this.#focusOptions(item),
+  })
+  readonly #trip = this.#frame.session
 
   /** Which extra: `priority_boarding`, `automatic_check_in` or `fare_family_upsell`. */
   @property({ reflect: true }) product: OptionProduct = 'priority_boarding'
 
-  protected get productName(): ProductName { return this.product }
-  protected get heading() { return this.l.t[TEXT[this.product].title] }
-  protected get openLabel() { return this.l.t[TEXT[this.product].open] }
-  protected get editLabel() { return this.l.t[TEXT[this.product].edit] }
-  protected get noneSelectedText() { return this.l.t.options_none_selected }
-  protected get noneOfferedText() { return this.l.t.option_none_offered }
-  protected override icon() {
-    return this.product === 'priority_boarding' ? boardingIcon : this.product === 'automatic_check_in' ? checkInIcon : upgradeIcon
-  }
+
+  /** Opens the dialog (card and modal displays). */
+  show() { this.#frame.show() }
+
+  /** Closes the dialog. */
+  hide() { this.#frame.hide() }
+
+  private get l() { return this.#trip.locale.l }
+
+  get #heading() { return this.l.t[TEXT[this.product].heading] }
 
   #items(productId: string, passengerId?: string): BasketItem[] {
-    return extras(this.activeSession?.state.basket ?? {})
+    return extras(this.#trip.value?.state.basket ?? {})
       .filter((i) => i.product_id === productId && (passengerId === undefined || i.product_details['passenger_id'] === passengerId))
   }
 
   #toggle(product: Product, passengerId: string, on: boolean) {
     const l = this.l
-    const label = this.heading
-    return this.act(this.product, async (s) => {
+    const label = this.#heading
+    return this.#trip.act(this.product, async (s) => {
       const items = this.#items(product.product_id, passengerId)
       if (on && items.length === 0) await s.add(product.product_id, passengerId, 1)
       if (!on) for (const i of items) await s.remove(i.basket_item_id)
-    }, () => l.format(on ? 'announce_added' : 'announce_removed', { item: label, total: this.totalText() }))
+    }, () => l.format(on ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }))
   }
 
   /** One family for every passenger who can have it on the journey; the journey's other family goes. */
   #chooseFamily(journeyProducts: Product[], chosen: Product | null) {
     const l = this.l
-    const label = chosen ? l.format('fare_family_upgrade_to', { name: String(chosen.product_details['fare_family'] ?? '') }) : this.heading
-    return this.act('fare_family_upsell', async (s) => {
+    const label = chosen ? l.format('fare_family_upgrade_to', { name: String(chosen.product_details['fare_family'] ?? '') }) : this.#heading
+    return this.#trip.act('fare_family_upsell', async (s) => {
       for (const p of journeyProducts) {
         if (p === chosen) continue
         for (const i of this.#items(p.product_id)) await s.remove(i.basket_item_id)
@@ -96,18 +106,18 @@ export class SvcOptionCard extends SvcProductView {
       for (const [pid, offer] of Object.entries(chosen.price_and_availability)) {
         if (offer.available && this.#items(chosen.product_id, pid).length === 0) await s.add(chosen.product_id, pid, 1)
       }
-    }, () => l.format(chosen ? 'announce_added' : 'announce_removed', { item: label, total: this.totalText() }))
+    }, () => l.format(chosen ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }))
   }
 
-  protected override focusOptions(item: BasketItem) {
+  #focusOptions(item: BasketItem) {
     const group = Array.from(this.renderRoot.querySelectorAll<HTMLElement>('[data-options]'))
       .find((el) => el.dataset['options'] === String(item.product_details['journey_id'])) ?? this.renderRoot.querySelector<HTMLElement>('[data-options]')
     group?.scrollIntoView({ block: 'nearest' })
     group?.focus()
   }
 
-  protected renderPanel() {
-    const st = this.activeSession!.state
+  #renderPanel() {
+    const st = this.#trip.value!.state
     const products = productsOf(st.search, this.product)
     return html`${(st.trip?.journeys ?? []).map((journey, j) => {
       const own = products.filter((p) => p.product_details['journey_id'] === journey.journey_id)
@@ -121,8 +131,8 @@ export class SvcOptionCard extends SvcProductView {
 
   #renderPassengers(journey: Journey, product: Product) {
     const l = this.l
-    const trip = this.activeSession!.state.trip
-    const busy = this.busy
+    const trip = this.#trip.value!.state.trip
+    const busy = this.#trip.busy
     return html`<ul class="rows" tabindex="-1" data-options=${journey.journey_id}>
       ${(trip?.passengers ?? []).map((p) => {
         const pid = p.passenger_id
@@ -130,21 +140,21 @@ export class SvcOptionCard extends SvcProductView {
         const items = this.#items(product.product_id, pid)
         const on = items.length > 0
         const who = passengerLabel(l, trip, pid)
-        const label = l.format('option_for', { product: this.heading, passenger: who, route: route(l, journey) })
+        const label = l.format('option_for', { product: this.#heading, passenger: who, route: route(l, journey) })
         return html`<li class="row" part="row">
           <span class="who">${who}${p.on_lap_of ? html` <span class="tag">${l.t.infant_on_lap}</span>` : nothing}</span>
           ${offer?.available && offer.price
             ? html`<span class="buy">
                 <svc-price .amount=${offer.price.total}></svc-price>
                 <button type="button" role="switch" class="switch" part="switch" aria-checked=${on ? 'true' : 'false'} aria-label=${label}
-                  aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.busy) void this.#toggle(product, pid, !on) }}>
+                  aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#toggle(product, pid, !on) }}>
                   <span class="track" aria-hidden="true"><span class="thumb"></span></span>
                   <span class="switch-text" aria-hidden="true">${on ? l.t.option_added : l.t.add}</span>
                 </button>
               </span>`
             : offer?.reason === 'included' ? html`<span class="badge ok">${l.t.bag_included}</span>`
             : html`<span class="reason muted">${reasonText(l, offer?.reason)}</span>`}
-          ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.validityActions(i), busy, { label }))}</div>` : nothing}
+          ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label }))}</div>` : nothing}
         </li>`
       })}
     </ul>`
@@ -152,7 +162,7 @@ export class SvcOptionCard extends SvcProductView {
 
   #renderFamilies(journey: Journey, products: Product[]) {
     const l = this.l
-    const busy = this.busy
+    const busy = this.#trip.busy
     const from = products[0]?.product_details['from_fare_family']
     const chosen = products.find((p) => this.#items(p.product_id).length > 0) ?? null
     return html`
@@ -175,12 +185,14 @@ export class SvcOptionCard extends SvcProductView {
             ${each ? html`<p class="per">${l.format('fare_family_per_traveller', { price: price(l, each) })}</p>` : html`<p class="muted">${l.t.not_available}</p>`}
             <div class="actions">
               ${selected
-                ? html`<button type="button" class="btn" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.busy) void this.#chooseFamily(products, null) }}>${l.t.fare_family_keep}</button>`
-                : each ? html`<button type="button" class="btn primary" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.busy) void this.#chooseFamily(products, p) }}>${l.format('fare_family_choose', { name })}</button>` : nothing}
+                ? html`<button type="button" class="btn" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#chooseFamily(products, null) }}>${l.t.fare_family_keep}</button>`
+                : each ? html`<button type="button" class="btn primary" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#chooseFamily(products, p) }}>${l.format('fare_family_choose', { name })}</button>` : nothing}
             </div>
-            ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.validityActions(i), busy, { label: name }))}</div>` : nothing}
+            ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label: name }))}</div>` : nothing}
           </li>`
         })}
       </ul>`
   }
+
+  override render() { return this.#frame.render() }
 }

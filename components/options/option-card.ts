@@ -1,8 +1,9 @@
+import { define } from '../shared/element.ts'
 import { SvcOptionCard } from './option-card.component.ts'
 
 export { SvcOptionCard }
 export type { OptionProduct } from './option-card.component.ts'
-SvcOptionCard.define('svc-option-card')
+define('svc-option-card', SvcOptionCard)
 
 declare global {
   interface HTMLElementTagNameMap { 'svc-option-card': SvcOptionCard }

@@ -1,10 +1,11 @@
-import { html, nothing, svg, type PropertyValues } from 'lit'
+import { html, LitElement, nothing, svg } from 'lit'
 import { state } from 'lit/decorators.js'
 import type { Session } from '../../client/session.ts'
-import type { BasketItem, ProductName, TripView } from '../../client/types.ts'
+import type { BasketItem, TripView } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
-import { SvcProductView } from '../shared/display/product-view.ts'
+import { DisplayController } from '../controllers/display.ts'
+import { ProductView } from '../shared/element.ts'
 import { isOffered, passengerLabel, price } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { seatIcon } from '../shared/icons.ts'
@@ -42,6 +43,7 @@ const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewB
  *
  * @event svc-load - The seat map is visible (`{product: 'seats', display}`).
  * @event svc-fail - The seats could not load (when alone), no seat is on sale (`no_products`, when alone), or a change was refused.
+ * @event svc-request-close - Cancelable, before the traveller closes the seat dialog (`{source}`: `close-button`, `escape` or `done-button`); `preventDefault()` keeps it open.
  * @event svc-modal-close - The traveller closed the seat dialog.
  * @event svc-basket-change - The basket changed (only when alone on the page; `<svc-upsell>` sends it otherwise).
  *
@@ -89,8 +91,18 @@ const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewB
  * @cssproperty --svc-color-success - The current passenger's seat.
  * @tagname svc-seat-map
  */
-export class SvcSeatMap extends SvcProductView {
+export class SvcSeatMap extends ProductView(LitElement) {
   static override styles = [tokenVars, sharedStyles, seatMapStyles]
+
+  readonly #frame: DisplayController = new DisplayController(this, {
+    product: () => 'seats',
+    texts: () => ({ heading: 'seats_title', open: 'seats_open', edit: 'seats_edit', none: 'seats_none_selected', empty: 'seats_none_offered' }),
+    panel: () => this.#renderPanel(),
+    icon: () => seatIcon,
+    offered: () => this.#offered(),
+    focusOptions: (item) => this.#focusOptions(item),
+  })
+  readonly #trip = this.#frame.session
 
   /** A remove-then-add is on its way (the session is briefly not busy between the two calls). */
   #changing = false
@@ -101,17 +113,18 @@ export class SvcSeatMap extends SvcProductView {
   /** The seat holding the grid's tab stop. */
   @state() private focusKey: string | null = null
 
-  protected get productName(): ProductName { return 'seats' }
-  protected get heading() { return this.l.t.seats_title }
-  protected get openLabel() { return this.l.t.seats_open }
-  protected get editLabel() { return this.l.t.seats_edit }
-  protected get noneSelectedText() { return this.l.t.seats_none_selected }
-  protected get noneOfferedText() { return this.l.t.seats_none_offered }
 
-  protected override willUpdate(changed: PropertyValues) {
-    super.willUpdate(changed)
+  /** Opens the dialog (card and modal displays). */
+  show() { this.#frame.show() }
+
+  /** Closes the dialog. */
+  hide() { this.#frame.hide() }
+
+  private get l() { return this.#trip.locale.l }
+
+  protected override willUpdate() {
     // Keep the chosen flight and passenger valid as the trip and basket change.
-    const s = this.activeSession?.state
+    const s = this.#trip.value?.state
     if (!s?.trip || !s.search) return
     const segments = segmentsWithMaps(s.trip, s.search)
     if (!segments.some((x) => x.segment.segment_id === this.segmentId)) {
@@ -122,23 +135,21 @@ export class SvcSeatMap extends SvcProductView {
     if (!seatable.some((p) => p.passenger_id === this.passengerId)) this.passengerId = seatable[0]?.passenger_id ?? null
   }
 
-  protected override icon() { return seatIcon }
-
   /** Seats are on sale only with a map to choose them on. */
-  protected override offered(): boolean {
-    const s = this.activeSession?.state
+  #offered(): boolean {
+    const s = this.#trip.value?.state
     return !!s?.trip && !!s.search && segmentsWithMaps(s.trip, s.search).length > 0 && isOffered(s.search, 'seats')
   }
 
   /** After "Choose another": the item's flight and passenger, focus on the cabin. */
-  protected override focusOptions(item: BasketItem) {
+  #focusOptions(item: BasketItem) {
     const d = seatDetails(item)
     if (d.segment_id) this.#selectSegment(d.segment_id)
     if (d.passenger_id) this.passengerId = d.passenger_id
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[role="grid"] [tabindex="0"]')?.focus())
   }
 
-  get #busy(): boolean { return this.#changing || this.busy }
+  get #busy(): boolean { return this.#changing || this.#trip.busy }
 
   #name(trip: TripView, passengerId: string | null | undefined): string {
     return passengerLabel(this.l, trip, passengerId)
@@ -255,19 +266,19 @@ export class SvcSeatMap extends SvcProductView {
 
   /** A click (or Enter) on a seat: take it, give it back, or nothing when it is not this passenger's to take. */
   async #choose(seat: SeatView) {
-    const trip = this.activeSession?.state.trip
+    const trip = this.#trip.value?.state.trip
     const segmentId = this.segmentId
     const passengerId = this.passengerId
     if (!trip || !segmentId || !passengerId || this.#busy) return
     const who = this.#name(trip, passengerId)
     if (seat.status === 'selected' && seat.item) {
       const id = seat.item.basket_item_id
-      await this.#guarded(() => this.act('seats', (s) => s.remove(id), () => this.l.format('seat_removed', { seat: seat.key, passenger: who })))
+      await this.#guarded(() => this.#trip.act('seats', (s) => s.remove(id), () => this.l.format('seat_removed', { seat: seat.key, passenger: who })))
       return
     }
     if (seat.status !== 'available' || !seat.product) return
     const productId = seat.product.product_id
-    await this.#guarded(() => this.act('seats', async (s: Session) => {
+    await this.#guarded(() => this.#trip.act('seats', async (s: Session) => {
       // One seat per passenger per flight (the API refuses a second): the old one goes first. Read the
       // basket as it is now, so that "Try again" after a refusal picks up where the last attempt stopped.
       const current = seatItemOf(s.state.basket, segmentId, passengerId)
@@ -280,7 +291,7 @@ export class SvcSeatMap extends SvcProductView {
   /** Moves on to the next passenger without a seat on this flight; the words to announce. */
   #afterChoosing(trip: TripView, segmentId: string, passengerId: string, key: string): string {
     const chosen = this.l.format('seat_chosen', { seat: key, passenger: this.#name(trip, passengerId) })
-    const basket = this.activeSession?.state.basket ?? {}
+    const basket = this.#trip.value?.state.basket ?? {}
     const list = seatablePassengers(trip)
     const start = list.findIndex((p) => p.passenger_id === passengerId)
     for (let k = 1; k < list.length; k++) {
@@ -307,7 +318,7 @@ export class SvcSeatMap extends SvcProductView {
 
   #renderPassengers(trip: TripView, segmentId: string) {
     const l = this.l
-    const basket = this.activeSession?.state.basket ?? {}
+    const basket = this.#trip.value?.state.basket ?? {}
     return html`<fieldset part="passengers" class="passengers">
       <legend>${l.t.seat_passengers}</legend>
       <div class="passengers-list">
@@ -332,7 +343,7 @@ export class SvcSeatMap extends SvcProductView {
 
   /** Seat items of every flight the traveller must act on (price changed, no longer available, expired). */
   #renderNotices(trip: TripView, segments: Array<{ segment: Segment }>) {
-    const items = Object.values(this.activeSession?.state.basket ?? {})
+    const items = Object.values(this.#trip.value?.state.basket ?? {})
       .filter((i) => i.product_type === 'seat' && i.validity.status !== 'valid' && i.validity.status !== 'checking')
     if (items.length === 0) return nothing
     return html`<div class="notices">${items.map((item) => {
@@ -341,7 +352,7 @@ export class SvcSeatMap extends SvcProductView {
       const label = this.l.format('seat_item', { seat: `${d.row}${d.column}`, passenger: this.#name(trip, d.passenger_id), route: seg ? this.#route(seg) : '' })
       return html`<div class="notice-item" data-item=${item.basket_item_id}>
         <p class="notice-label">${label}</p>
-        ${renderValidity(this.l, item, this.validityActions(item), this.#busy, { label })}
+        ${renderValidity(this.l, item, this.#trip.validityActions(item), this.#busy, { label })}
       </div>`
     })}</div>`
   }
@@ -432,15 +443,15 @@ export class SvcSeatMap extends SvcProductView {
     </div>`
   }
 
-  protected renderPanel() {
+  #renderPanel() {
     const l = this.l
-    const s = this.activeSession!.state
+    const s = this.#trip.value!.state
     const trip = s.trip!
     const segments = segmentsWithMaps(trip, s.search!)
     const current = Math.max(0, segments.findIndex((x) => x.segment.segment_id === this.segmentId))
     const { segment, map } = segments[current]!
     const passengerId = this.passengerId
-    if (!passengerId) return html`<div class="empty" part="empty"><p>${this.noneOfferedText}</p></div>`
+    if (!passengerId) return html`<div class="empty" part="empty"><p>${l.t.seats_none_offered}</p></div>`
 
     const products = s.search!.results.products['seat'] ?? {}
     const items = seatItemsOn(s.basket, segment.segment_id)
@@ -475,4 +486,6 @@ export class SvcSeatMap extends SvcProductView {
         : html`<div class="panel">${panel}</div>`}
     </div>`
   }
+
+  override render() { return this.#frame.render() }
 }

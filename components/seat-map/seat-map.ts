@@ -1,7 +1,8 @@
+import { define } from '../shared/element.ts'
 import { SvcSeatMap } from './seat-map.component.ts'
 
 export { SvcSeatMap }
-SvcSeatMap.define('svc-seat-map')
+define('svc-seat-map', SvcSeatMap)
 
 declare global {
   interface HTMLElementTagNameMap { 'svc-seat-map': SvcSeatMap }

@@ -1,7 +1,8 @@
+import { define } from '../shared/element.ts'
 import { SvcUpsell } from './upsell.component.ts'
 
 export { SvcUpsell }
-SvcUpsell.define('svc-upsell')
+define('svc-upsell', SvcUpsell)
 
 declare global {
   interface HTMLElementTagNameMap { 'svc-upsell': SvcUpsell }

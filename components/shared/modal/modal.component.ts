@@ -1,12 +1,13 @@
-import { html } from 'lit'
+import { html, LitElement } from 'lit'
 import { property, state } from 'lit/decorators.js'
-import { consume } from '@lit/context'
-import { SvcElement } from '../../base.ts'
-import { localeContext } from '../../context.ts'
-import { localeFor, type Locale } from '../../i18n/index.ts'
+import { LocaleController } from '../../controllers/locale.ts'
+import { emit } from '../element.ts'
 import { tokenVars } from '../../theme.ts'
 import { containsDeep, deepActiveElement, tabbables } from '../focus.ts'
 import { styles } from './modal.styles.ts'
+
+/** How the traveller closes a dialog: its close button, Escape, or a view's "Done" button. */
+export type SvcCloseSource = 'close-button' | 'escape' | 'done-button'
 
 /** Open dialogs; the page scrolls again when the last one closes. */
 let locks = 0
@@ -36,6 +37,7 @@ function unlockScroll() {
  * with a close button, focus kept inside on Tab (the native dialog lets Tab leave for the browser's UI),
  * initial focus on the title, focus returned to the opener, and the page's scroll locked while open.
  *
+ * @event svc-request-close - Cancelable, before the traveller closes the dialog (`{source}`: `close-button` or `escape`); `preventDefault()` keeps it open. `close()` and `open = false` close it without asking.
  * @event svc-dialog-close - The dialog closed (Escape, the close button, or `open = false`).
  * @slot - The dialog's content.
  * @slot footer - Actions and totals under the content (e.g. a "Done" button).
@@ -49,15 +51,13 @@ function unlockScroll() {
  * @cssproperty --svc-color-background - Background of the dialog.
  * @tagname svc-modal
  */
-export class SvcModal extends SvcElement {
+export class SvcModal extends LitElement {
   static override styles = [tokenVars, styles]
 
   #opener: HTMLElement | null = null
   #locked = false
-
-  @consume({ context: localeContext, subscribe: true })
-  @state()
-  protected contextLocale: Locale | undefined
+  /** The close button's name, in the locale provided above. */
+  readonly #locale = new LocaleController(this)
 
   @state() private hasFooter = false
 
@@ -75,23 +75,29 @@ export class SvcModal extends SvcElement {
   override updated(changed: Map<string, unknown>) {
     if (changed.has('open')) {
       if (this.open) this.#show()
-      else if (this.dialog.open) this.dialog.close()
+      else if (this.#dialog.open) this.#dialog.close()
     }
   }
 
   // Getters rather than @query: the same lookup, without the decorator's code in the budgeted bundle.
-  private get dialog() { return this.renderRoot.querySelector('dialog')! }
-  private get titleEl() { return this.renderRoot.querySelector<HTMLElement>('.title')! }
+  get #dialog() { return this.renderRoot.querySelector('dialog')! }
+  get #titleEl() { return this.renderRoot.querySelector<HTMLElement>('.title')! }
 
   #show() {
-    if (this.dialog.open || !this.isConnected) return
+    if (this.#dialog.open || !this.isConnected) return
     const active = deepActiveElement()
     this.#opener = active instanceof HTMLElement && active !== document.body ? active : null
-    this.dialog.showModal()
+    this.#dialog.showModal()
     if (!this.#locked) { this.#locked = true; lockScroll() }
     // The title first: a screen reader reads where the traveller is, and Tab goes on to the controls.
-    this.titleEl.focus()
+    this.#titleEl.focus()
   }
+
+  /** Asks the page first (`svc-request-close`); false when a listener called preventDefault(). */
+  #mayClose(source: SvcCloseSource) { return emit(this, 'svc-request-close', { source }, true) }
+
+  // Other close requests (a system back gesture) reach the dialog as `cancel`, prevented when the page keeps it open.
+  #onCancel = (e: Event) => { if (!this.#mayClose('escape')) e.preventDefault() }
 
   #onClose = () => {
     if (this.#locked) { this.#locked = false; unlockScroll() }
@@ -99,20 +105,26 @@ export class SvcModal extends SvcElement {
     const opener = this.#opener
     this.#opener = null
     if (opener?.isConnected) opener.focus()
-    this.emit('svc-dialog-close', {})
+    emit(this, 'svc-dialog-close', {})
   }
 
-  /** Tab and Shift+Tab wrap around inside the dialog (through slots and nested shadow roots). */
+  /** Tab and Shift+Tab wrap around inside the dialog (through slots and nested shadow roots); Escape asks, then closes. */
   #onKeydown = (e: KeyboardEvent) => {
+    // Escape closes the dialog here rather than by the native `cancel`, which Chromium makes uncancelable
+    // when there was no user activation since the last close request (the HTML close-watcher rules).
+    if (e.key === 'Escape' && !e.defaultPrevented) {
+      e.preventDefault()
+      if (this.#mayClose('escape')) this.close()
+    }
     if (e.key !== 'Tab' || e.defaultPrevented) return
-    const items = tabbables(this.dialog)
+    const items = tabbables(this.#dialog)
     if (items.length === 0) { e.preventDefault(); return }
     const first = items[0]!
     const last = items[items.length - 1]!
     const active = deepActiveElement()
     const inside = items.some((el) => el === active)
     if (e.shiftKey && (active === first || !inside)) { e.preventDefault(); last.focus() }
-    else if (!e.shiftKey && (active === last || !containsDeep(this.dialog, active))) { e.preventDefault(); first.focus() }
+    else if (!e.shiftKey && (active === last || !containsDeep(this.#dialog, active))) { e.preventDefault(); first.focus() }
   }
 
   #onFooterChange = (e: Event) => {
@@ -123,12 +135,12 @@ export class SvcModal extends SvcElement {
   close() { this.open = false }
 
   override render() {
-    const l = this.contextLocale ?? localeFor('en-US')
+    const l = this.#locale.l
     return html`
-      <dialog part="dialog" aria-labelledby="title" aria-modal="true" @close=${this.#onClose} @keydown=${this.#onKeydown}>
+      <dialog part="dialog" aria-labelledby="title" aria-modal="true" @cancel=${this.#onCancel} @close=${this.#onClose} @keydown=${this.#onKeydown}>
           <header part="header">
             <h2 id="title" class="title" part="title" tabindex="-1">${this.label}</h2>
-            <button type="button" class="close" part="close-button" aria-label=${l.t.close} @click=${() => this.close()}>
+            <button type="button" class="close" part="close-button" aria-label=${l.t.close} @click=${() => { if (this.#mayClose('close-button')) this.close() }}>
               <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
             </button>
           </header>

@@ -1,9 +1,7 @@
-import { html, nothing } from 'lit'
-import { property, state } from 'lit/decorators.js'
-import { consume } from '@lit/context'
-import { SvcElement } from '../../base.ts'
-import { localeContext } from '../../context.ts'
-import { localeFor, type Locale } from '../../i18n/index.ts'
+import { html, LitElement, nothing } from 'lit'
+import { property } from 'lit/decorators.js'
+import { LocaleController } from '../../controllers/locale.ts'
+import type { Locale } from '../../i18n/index.ts'
 import { tokenVars } from '../../theme.ts'
 import { price, type Amount } from '../format.ts'
 import { styles } from './price.styles.ts'
@@ -18,12 +16,10 @@ import { styles } from './price.styles.ts'
  * @cssproperty --svc-color-text-secondary - Colour of the old price.
  * @tagname svc-price
  */
-export class SvcPrice extends SvcElement {
+export class SvcPrice extends LitElement {
   static override styles = [tokenVars, styles]
 
-  @consume({ context: localeContext, subscribe: true })
-  @state()
-  protected contextLocale: Locale | undefined
+  readonly #locale = new LocaleController(this)
 
   /** The price to show, `{amount, decimal_places, currency}` in minor units. */
   @property({ attribute: false }) amount: Amount | undefined
@@ -34,7 +30,7 @@ export class SvcPrice extends SvcElement {
   /** Show zero as an amount (a total of nothing is €0.00), not as "Free" (a free seat is free). */
   @property({ type: Boolean }) exact = false
 
-  private get l(): Locale { return this.locale ?? this.contextLocale ?? localeFor('en-US') }
+  private get l(): Locale { return this.#locale.l }
 
   private text(a: Amount): string { return a.amount === 0 && !this.exact ? this.l.t.price_free : price(this.l, a) }
 

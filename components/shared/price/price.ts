@@ -1,7 +1,8 @@
+import { define } from '../element.ts'
 import { SvcPrice } from './price.component.ts'
 
 export { SvcPrice }
-SvcPrice.define('svc-price')
+define('svc-price', SvcPrice)
 
 declare global {
   interface HTMLElementTagNameMap { 'svc-price': SvcPrice }

@@ -1,6 +1,5 @@
-import { html } from 'lit'
+import { html, LitElement } from 'lit'
 import { property } from 'lit/decorators.js'
-import { SvcElement } from '../../base.ts'
 import { tokenVars } from '../../theme.ts'
 import { styles } from './spinner.styles.ts'
 
@@ -14,7 +13,7 @@ import { styles } from './spinner.styles.ts'
  * @cssproperty --svc-color-primary - Colour of the turning arc.
  * @tagname svc-spinner
  */
-export class SvcSpinner extends SvcElement {
+export class SvcSpinner extends LitElement {
   static override styles = [tokenVars, styles]
 
   /** What is in progress, e.g. "Checking availability…". */

@@ -1,7 +1,8 @@
+import { define } from '../element.ts'
 import { SvcSpinner } from './spinner.component.ts'
 
 export { SvcSpinner }
-SvcSpinner.define('svc-spinner')
+define('svc-spinner', SvcSpinner)
 
 declare global {
   interface HTMLElementTagNameMap { 'svc-spinner': SvcSpinner }

@@ -85,4 +85,35 @@ describe('<svc-modal>', () => {
     expect(deep<HTMLDialogElement>(modal, 'dialog')!.open).to.equal(false)
     expect(document.documentElement.style.overflow).to.equal('')
   })
+
+  it('asks before closing (svc-request-close): preventDefault keeps it open for the close button and Escape', async () => {
+    const modal = await mount<SvcModal>(html`<svc-modal label="Hi" open><p>Text</p><button>First</button></svc-modal>`)
+    const sources: string[] = []
+    let keep = true
+    const onRequest = (e: CustomEvent<{ source: string }>) => {
+      expect(e.cancelable && e.bubbles && e.composed).to.equal(true)
+      sources.push(e.detail.source)
+      if (keep) e.preventDefault()
+    }
+    document.addEventListener('svc-request-close', onRequest)
+    try {
+      const dialog = deep<HTMLDialogElement>(modal, 'dialog')!
+      button(modal, 'Close')!.click()
+      await settle(modal)
+      expect(dialog.open && modal.open).to.equal(true)
+      button(modal, 'First')!.focus()
+      await press('Escape')
+      await settle(modal)
+      expect(dialog.open && modal.open).to.equal(true)
+      expect(document.documentElement.style.overflow).to.equal('hidden')
+      keep = false
+      const closed = nextEvent(modal, 'svc-dialog-close')
+      await press('Escape')
+      await closed
+      expect(dialog.open || modal.open).to.equal(false)
+      expect(sources).to.deep.equal(['close-button', 'escape', 'escape'])
+    } finally {
+      document.removeEventListener('svc-request-close', onRequest)
+    }
+  })
 })
