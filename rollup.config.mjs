@@ -144,7 +144,7 @@ const licenseNotice = {
 }
 
 /**
- * The registration module of each element: components/<dir>/<name>.ts calling `.define('svc-…')`, keyed by
+ * The registration module of each element: components/<dir>/<name>.ts calling `define('svc-…', Class)`, keyed by
  * its tag. Found, not listed, so a new element gets its `svc-ancillaries/elements/<tag>.js` entry by itself.
  */
 function elementEntries() {
@@ -154,12 +154,12 @@ function elementEntries() {
       const path = join(dir, f.name)
       if (f.isDirectory()) walk(path)
       else if (/\.ts$/.test(f.name) && !/\.(test|component|styles|stories)\.ts$/.test(f.name)) {
-        for (const [, tag] of readFileSync(path, 'utf8').matchAll(/\.define\(\s*'(svc-[a-z-]+)'\s*\)/g)) entries[tag] = relative(root, path).split(sep).join('/')
+        for (const [, tag] of readFileSync(path, 'utf8').matchAll(/\bdefine\(\s*'(svc-[a-z-]+)'\s*,/g)) entries[tag] = relative(root, path).split(sep).join('/')
       }
     }
   }
   walk(join(root, 'components'))
-  if (Object.keys(entries).length === 0) throw new Error('rollup: no element registration (`.define(\'svc-…\')`) found in components/')
+  if (Object.keys(entries).length === 0) throw new Error('rollup: no element registration (`define(\'svc-…\', Class)`) found in components/')
   return entries
 }
 const ELEMENTS = elementEntries()
