@@ -43,9 +43,11 @@ export function rateLimitKey(req: FastifyRequest): string {
  * once may pass the limit by up to N × its rate × syncMs). A per-request round trip would cost more than
  * the read it guards: it halved GET basket's throughput on PostgreSQL (bench/api-load.ts).
  */
+interface Entry { shared: number; pending: number; max: number; windowMs: number; endsAt: number }
+
 export class SharedRateLimitCounter {
   /** Per key: the shared count last learnt, hits not yet sent, the limit, and when the window ends (this machine's ms). */
-  readonly #keys = new Map<string, { shared: number; pending: number; max: number; windowMs: number; endsAt: number }>()
+  readonly #keys = new Map<string, Entry>()
   readonly #timer: NodeJS.Timeout
   #flushing: Promise<void> | null = null
 
@@ -82,13 +84,14 @@ export class SharedRateLimitCounter {
   }
 
   async #send(): Promise<void> {
-    const sent = new Map<string, number>()
+    // The entry each batch was taken from: a window that ended meanwhile started a new entry, which this answer is not about.
+    const sent = new Map<string, { entry: Entry; hits: number }>()
     const batch: RateLimitHits[] = []
     const now = Date.now()
     this.#sweep(now, false)
     for (const [key, e] of this.#keys) {
       if (e.pending > 0 || (e.endsAt > now && e.shared * 2 >= e.max)) {
-        sent.set(key, e.pending)
+        sent.set(key, { entry: e, hits: e.pending })
         batch.push({ key, hits: e.pending, windowMs: e.windowMs })
       }
     }
@@ -103,8 +106,9 @@ export class SharedRateLimitCounter {
     const learnt = Date.now()
     for (const c of counts) {
       const e = this.#keys.get(c.key)
-      if (!e) continue
-      e.pending = Math.max(0, e.pending - (sent.get(c.key) ?? 0))
+      const batch = sent.get(c.key)
+      if (!e || !batch || batch.entry !== e) continue
+      e.pending = Math.max(0, e.pending - batch.hits)
       e.shared = c.count
       e.endsAt = learnt + c.ttlMs
     }

@@ -89,3 +89,24 @@ test('memory stays bounded under a flood of distinct keys', async () => {
     await counter.close()
   }
 })
+
+test('an answer about a window that ended while it was on its way leaves the new window alone', async () => {
+  // The first batch is answered when the test says; later ones (close's last flush) at once, and ignored.
+  let answer!: (v: { key: string; count: number; ttlMs: number }[]) => void
+  let calls = 0
+  const add = () => (calls++ === 0
+    ? new Promise<{ key: string; count: number; ttlMs: number }[]>((resolve) => { answer = resolve })
+    : Promise.resolve([]))
+  const counter = new SharedRateLimitCounter(add, () => {}, 60_000)
+  try {
+    for (let i = 0; i < 5; i++) counter.hit('k', 20, 10)
+    const flushing = counter.flush()
+    await new Promise((r) => setTimeout(r, 30)) // the 20 ms window ends before the database answers
+    assert.equal(counter.hit('k', 60_000, 10).count, 1, 'a new window')
+    answer([{ key: 'k', count: 5, ttlMs: 0 }])
+    await flushing
+    assert.equal(counter.hit('k', 60_000, 10).count, 2, 'the old window\'s count and hits are not the new one\'s')
+  } finally {
+    await counter.close()
+  }
+})
