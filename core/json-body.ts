@@ -40,14 +40,14 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
       if (depth > MAX_JSON_DEPTH) {
         throw new ProblemError('validation_error', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, [{ path: '/', message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }])
       }
-      const members = Array.isArray(node) ? node.length : Object.keys(node).length
-      if (members > MAX_JSON_MEMBERS) {
+      const members = Object.values(node)
+      if (members.length > MAX_JSON_MEMBERS) {
         throw new ProblemError('validation_error', `The request body has an array or object of more than ${MAX_JSON_MEMBERS} members.`, [{ path: '/', message: `has an array or object of more than ${MAX_JSON_MEMBERS} members` }])
       }
       if (Object.hasOwn(node, '__proto__')) throw notJson()
       const ctor = (node as { constructor?: unknown }).constructor
       if (Object.hasOwn(node, 'constructor') && ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) throw notJson()
-      for (const v of Object.values(node)) if (v && typeof v === 'object') next.push(v)
+      for (const v of members) if (v && typeof v === 'object') next.push(v)
     }
     level = next
   }
