@@ -291,6 +291,13 @@ export interface Store {
   getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined>
   /** Replaces the trip if its stored version is still `expectedVersion`; returns the new version, or null on a conflict. */
   updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null>
+  /**
+   * Where the store can say so: calls `onChange` with a trip's id after any process wrote the trip, until
+   * the returned stop is called; with null when changes may have been missed (the feed reconnected), so
+   * every followed trip is looked at again. A store without it (SQLite) has its followed trips' versions
+   * checked instead.
+   */
+  watchTrips?(onChange: (tripId: string | null) => void): Promise<() => Promise<void>>
 
   /** Stores a search that changes no trip (a failed one), with the seat maps it names. */
   putSearch(search: SearchRecord, seatMaps?: SupplierSeatMap[]): Promise<void>

@@ -27,6 +27,14 @@ export function supplierView(trip: TripRecord): SupplierTrip {
   return { trip_id: trip.trip_id, sandbox: trip.sandbox, journeys: trip.journeys, passengers: trip.passengers, tickets: trip.tickets }
 }
 
+/**
+ * What of its passengers the airline answers a search by: type, age, who holds a lap infant, loyalty.
+ * When this changes the trip's offers may no longer hold (an exit-row seat for a passenger now 14).
+ */
+export function offerInputs(trip: Pick<TripRecord, 'passengers'>): string {
+  return JSON.stringify(trip.passengers.map((p) => [p.passenger_id, p.type, p.date_of_birth, p.on_lap_of, p.loyalty_programs]))
+}
+
 /** What prices a trip's offers: its currency and the seller's mark-ups (both fixed when the trip is created). */
 export type TripPricing = Pick<TripRecord, 'currency' | 'markups'>
 

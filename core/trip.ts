@@ -272,7 +272,7 @@ export function computeStateHash(trip: TripRecord, now: Date): string {
  * When the effective validity of some item changes by time alone: the first `valid_to` after `now` of an
  * item that counts as valid or price_changed until then. Null when none will.
  */
-function nextExpiry(trip: TripRecord, now: Date): string | null {
+export function nextExpiry(trip: TripRecord, now: Date): string | null {
   let next: string | null = null
   for (const i of Object.values(trip.basket)) {
     const s = i.validity.status

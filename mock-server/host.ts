@@ -15,6 +15,7 @@ import { operations, type Operation } from '../core/api/operations.ts'
 import { acceptableRequestId, admit, dispatch, PROBLEM_CONTENT_TYPE } from '../core/api/dispatch.ts'
 import { isProblemError, ProblemError, toProblem } from '../core/errors.ts'
 import { parseJsonBody } from '../core/json-body.ts'
+import { EventStream } from '../core/rendered.ts'
 import type { Core } from '../core/service.ts'
 import { BODY_LIMIT, MAX_PARAM_LENGTH, noRoute, paramTooLong } from '../core/api/http-rules.ts'
 
@@ -163,8 +164,10 @@ export function createHost({ core, changed }: HostOptions): Host {
     const body = BODYLESS.has(method) ? undefined : await readBody(request)
     const query = queryOf(new URL(request.url).searchParams)
     const res = await dispatch(core, op, principal, { params, query, header: (name) => request.headers.get(name) ?? undefined, body })
+    const headers = { 'x-request-id': requestId, ...res.headers }
+    if (res.body instanceof EventStream) return new Response(method === 'HEAD' ? null : eventBody(res.body, request.signal), { status: res.status, headers })
     const text = method === 'HEAD' || res.body === null ? null : typeof res.body === 'string' ? res.body : res.body.json
-    return new Response(text, { status: res.status, headers: { 'x-request-id': requestId, ...res.headers } })
+    return new Response(text, { status: res.status, headers })
   }
 
   return {
@@ -193,4 +196,22 @@ export function createHost({ core, changed }: HostOptions): Host {
       }
     },
   }
+}
+
+/** An event stream as a response body: each event is pulled as the client reads, and ends when it cancels or aborts. */
+function eventBody(events: EventStream, requestSignal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  const abort = new AbortController()
+  requestSignal?.addEventListener('abort', () => abort.abort(), { once: true })
+  const iterator = events.open(abort.signal)[Symbol.asyncIterator]()
+  const encoder = new TextEncoder()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await iterator.next()
+      if (done) controller.close()
+      else controller.enqueue(encoder.encode(value))
+    },
+    cancel() {
+      abort.abort()
+    },
+  })
 }

@@ -168,6 +168,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     dispose() {
       if (timer !== undefined) clearInterval(timer)
       timer = undefined
+      // Streams a page abandoned without cancelling them end here.
+      void core.context.live.close()
     },
   }
 }

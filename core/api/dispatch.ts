@@ -13,7 +13,7 @@ import type { Answer, AuthRule, Context, Core, Principal } from '../service.ts'
 import { authenticate, authorizeFor, required } from '../service/auth.ts'
 import { idempotent } from '../service/idempotency.ts'
 import { validate } from '../validate.ts'
-import { Rendered } from '../rendered.ts'
+import { EventStream, Rendered } from '../rendered.ts'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
@@ -35,12 +35,15 @@ export interface RawRequest {
   body: unknown
 }
 
-/** What a host writes back. A `Rendered` body is serialized already (the server keeps compressed copies of it). */
+/**
+ * What a host writes back. A `Rendered` body is serialized already (the server keeps compressed copies of
+ * it); an EventStream is written as its events come, uncompressed (each must reach the client at once).
+ */
 export interface HostResponse {
   status: number
   headers: Record<string, string>
   /** null for 204 and 304. */
-  body: string | Rendered | null
+  body: string | Rendered | EventStream | null
 }
 
 /** An operation's request, validated: what its handler receives. */
@@ -48,6 +51,8 @@ export interface Input<P extends TSchema, Q extends TSchema, B extends TSchema> 
   params: Static<P>
   query: Static<Q>
   body: Static<B>
+  /** A request header the operation reads as it is (Last-Event-ID); the ones the pipeline handles are its own. */
+  header(name: string): string | undefined
 }
 
 interface About {
@@ -60,6 +65,8 @@ interface About {
   tags: string[]
   /** Response schemas by status code, for the OpenAPI document (errors are added by the host). */
   responses: Record<number, TSchema>
+  /** Answers with a `text/event-stream` (an EventStream body) instead of JSON. */
+  eventStream?: true
 }
 
 /**
@@ -118,6 +125,7 @@ export function defineOperation<P extends TSchema, Q extends TSchema, B extends 
         params: validate(params, request.params, 'request path'),
         query: validate(query, request.query, 'query string'),
         body: validate(body, request.body ?? null, 'request body'),
+        header: request.header,
       }
       if (spec.auth === 'public') return spec.handler(ctx, input)
       const caller = required(principal)
@@ -150,6 +158,11 @@ export async function dispatch(core: Core, op: Operation, principal: Principal |
     if (matchesEtag(request.header('if-none-match'), answer.etag)) return { status: 304, headers, body: null }
   }
   if (answer.status === 204) return { status: 204, headers, body: null }
+  if (answer.body instanceof EventStream) {
+    // no-transform and X-Accel-Buffering: proxies must neither compress nor hold back the events.
+    Object.assign(headers, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' })
+    return { status: answer.status, headers, body: answer.body }
+  }
   headers['content-type'] = JSON_CONTENT_TYPE
   return { status: answer.status, headers, body: answer.body instanceof Rendered ? answer.body : JSON.stringify(answer.body) }
 }

@@ -10,6 +10,7 @@ import * as S from '../schemas/index.ts'
 import * as trips from '../service/trips.ts'
 import * as searches from '../service/searches.ts'
 import * as basket from '../service/basket.ts'
+import * as events from '../service/events.ts'
 import { fulfill } from '../service/fulfillment.ts'
 import * as subscriptions from '../service/subscriptions.ts'
 import * as tokens from '../service/tokens.ts'
@@ -68,6 +69,18 @@ export const operations: Operation[] = [
     id: 'getTrip', method: 'GET', path: '/v2.2/trip/:trip_id', tags: ['trip'], auth: 'trip',
     summary: 'Read the trip', params: TripParams, responses: { 200: S.Trip },
     handler: async (ctx, p, i) => ok(await trips.getTrip(ctx, p, i.params.trip_id)),
+  }),
+  defineOperation({
+    ...takesNothing,
+    id: 'getTripEvents', method: 'GET', path: '/v2.2/trip/:trip_id/events', tags: ['trip'], auth: 'trip', eventStream: true,
+    summary: 'Follow the basket (Server-Sent Events)',
+    description: 'A `text/event-stream`. `event: basket` carries the basket as GET .../basket reads it whenever it changes (a change on any instance, a backend basket check, an item passing valid_to); `event: search` carries `{search_id}` when the trip\'s offers were replaced (after a passenger update). Each event\'s `id` is the trip version: send it back as `Last-Event-ID` to resume without the current state again. A comment line comes every 25 s; the stream ends when the access token expires (reconnect with a fresh one). Read it with fetch streaming: EventSource cannot send an Authorization header.',
+    params: TripParams, responses: { 200: Type.String({ description: 'text/event-stream' }) },
+    handler: async (ctx, p, i) => {
+      // Loaded here, so a trip that is not the caller's is a 404 problem, not a stream that ends at once.
+      const first = await ctx.trips.load(p, i.params.trip_id)
+      return { status: 200, body: events.tripEvents(ctx, p, first, i.header('last-event-id'), ctx.config.live) }
+    },
   }),
   defineOperation({
     ...takesNothing,

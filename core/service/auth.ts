@@ -33,7 +33,7 @@ export async function authenticate(ctx: Context, authorization: string | undefin
     if (!seller) throw new ProblemError('unauthorized', 'The token is not valid.')
     if (claims.token_use === 'trip_creation') return { kind: 'creation_token', seller }
     if (!claims.sub) throw new ProblemError('unauthorized', 'The token is not valid.')
-    return { kind: 'access_token', seller, trip_id: claims.sub, token: value, family: typeof claims.fam === 'string' ? claims.fam : null }
+    return { kind: 'access_token', seller, trip_id: claims.sub, token: value, family: typeof claims.fam === 'string' ? claims.fam : null, expires_at: claims.exp! }
   }
   throw new ProblemError('unauthorized', 'Use HTTP Basic with the API key, or a Bearer token.')
 }

@@ -1,5 +1,5 @@
 /** The basket operations: read it, change it, have it revalidated, accept a new price. */
-import type { TripRecord } from '../ports.ts'
+import type { TripRecord, Versioned } from '../ports.ts'
 import { ProblemError } from '../errors.ts'
 import type { BasketChangeRequest } from '../schemas/basket.ts'
 import { basketView, tripStateHash } from '../trip.ts'
@@ -23,8 +23,12 @@ export async function getBasket(ctx: Context, p: Principal, tripId: string) {
  * body is kept under it, and a widget polling an unchanged basket costs one small query.
  */
 export async function readBasket(ctx: Context, p: Principal, tripId: string): Promise<Rendered> {
-  const { value, version } = await ctx.trips.load(p, tripId)
-  const now = ctx.clock.now()
+  return renderBasket(ctx, await ctx.trips.load(p, tripId), ctx.clock.now())
+}
+
+/** The basket of a trip as read at `now`, rendered once per version and state hash (shared by GET and the event stream). */
+export function renderBasket(ctx: Pick<Context, 'searches'>, { value, version }: Versioned<TripRecord>, now: Date): Rendered {
+  const tripId = value.trip_id
   const etag = `W/"${version}.${tripStateHash(value, now).slice(0, 16)}"`
   const key = `${tripId}/${etag}`
   let rendered = ctx.searches.rendered.get(key)

@@ -25,6 +25,17 @@ export interface CoreConfig {
   signingKeySecret?: string
   /** A signing key signs for this long, then the next one does (SIGNING_KEY_ROTATION_DAYS). */
   signingKeyRotationDays: number
+  /** Trip event streams (api.md "Live basket updates"). */
+  live: LiveConfig
+}
+
+export interface LiveConfig {
+  /** A comment line on an idle stream this often (the spec's 25 s), so proxies keep it open. */
+  heartbeatMs: number
+  /** The reconnect delay told to clients (`retry:`). */
+  retryMs: number
+  /** How often followed trips' versions are checked when the store has no change feed (SQLite). */
+  pollMs: number
 }
 
 export interface Retention {
@@ -51,6 +62,7 @@ export const defaultConfig: CoreConfig = {
   idempotencyStaleMs: 5 * 60_000,
   retention: { searchHours: 24, tripDays: 30, idempotencyHours: 24, jobDays: 7 },
   signingKeyRotationDays: 30,
+  live: { heartbeatMs: 25_000, retryMs: 2_000, pollMs: 1_000 },
 }
 
 export interface CoreDeps {

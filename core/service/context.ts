@@ -6,11 +6,13 @@ import type { Ports } from './ports.ts'
 import { Sellers } from './sellers.ts'
 import { SearchCache } from './search-cache.ts'
 import { TripCache } from './trip-cache.ts'
+import { LiveTrips } from './live.ts'
 
 export interface Context extends Ports {
   readonly sellers: Sellers
   readonly searches: SearchCache
   readonly trips: TripCache
+  readonly live: LiveTrips
 }
 
 export function createContext(deps: CoreDeps): Context {
@@ -23,5 +25,9 @@ export function createContext(deps: CoreDeps): Context {
     config, store: deps.store, supplier: deps.supplier, clock: deps.clock, ids: deps.ids, webhooks: deps.webhooks ?? fetchSender(), tokens,
   }
   const searches = new SearchCache(ports)
-  return { ...ports, sellers: new Sellers(ports), searches, trips: new TripCache(ports, searches) }
+  const trips = new TripCache(ports, searches)
+  const live = new LiveTrips(ports, trips, config.live.pollMs)
+  // A write here wakes this process's streams on the trip at once; other processes learn it from the store.
+  trips.onWrite((tripId) => live.changed(tripId))
+  return { ...ports, sellers: new Sellers(ports), searches, trips, live }
 }

@@ -5,7 +5,7 @@ import type { SellerRecord } from '../ports.ts'
 export type Principal =
   | { kind: 'api_key'; seller: SellerRecord }
   | { kind: 'creation_token'; seller: SellerRecord }
-  | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string; family: string | null }
+  | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string; family: string | null; /** The token's `exp` (seconds). */ expires_at: number }
 
 /**
  * Who may call an operation (the matrix in design/api.md):

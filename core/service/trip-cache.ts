@@ -22,6 +22,7 @@ export class TripCache {
   readonly #searches: SearchCache
   /** Trips by id at their last known version (see read). */
   #trips = new LRUCache<string, Versioned<TripRecord>>({ max: 5_000 })
+  #written: ((tripId: string) => void)[] = []
 
   constructor(ports: Ports, searches: SearchCache) {
     this.#ports = ports
@@ -44,6 +45,9 @@ export class TripCache {
     if (!found.value) return kept
     return this.keep({ value: found.value, version: found.version })
   }
+
+  /** Calls `f` after each write this cache makes (the trip's event streams follow it). */
+  onWrite(f: (tripId: string) => void): void { this.#written.push(f) }
 
   keep(t: Versioned<TripRecord>): Versioned<TripRecord> {
     deepFreeze(t.value)
@@ -82,7 +86,9 @@ export class TripCache {
       const version = await this.#ports.store.updateTrip(stored, loaded.version, written)
       if (version !== null) {
         this.#searches.stored(written)
-        return this.keep({ value: stored, version }).value
+        const kept = this.keep({ value: stored, version }).value
+        for (const f of this.#written) f(tripId)
+        return kept
       }
     }
     throw new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.')

@@ -1,9 +1,9 @@
 /** Creating, reading and updating a trip. */
-import type { TripEffects } from '../ports.ts'
+import type { TripEffects, TripRecord } from '../ports.ts'
 import { ProblemError } from '../errors.ts'
 import type { TripCreateRequest, TripPatchRequest } from '../schemas/trip.ts'
 import { buildTrip, applyTripPatch, tripRepresentation, withStateHash } from '../trip.ts'
-import { runSearch, selectedTypes } from '../search.ts'
+import { offerInputs, runSearch, selectedTypes } from '../search.ts'
 import * as validity from '../validity.ts'
 import { isFulfilled } from '../fulfillment.ts'
 import type { Context } from './context.ts'
@@ -35,13 +35,34 @@ export async function getTrip(ctx: Context, p: Principal, tripId: string) {
   return tripRepresentation(value, ctx.clock.now(), { trip_access_token: await accessTokenFor(ctx, p, value) })
 }
 
-/** Passenger data changes; the items that depend on the changed passengers are checked again. */
+/**
+ * Passenger data changes; the items that depend on the changed passengers are checked again. A change of
+ * what the airline answers a search by (age, type, lap, loyalty) also runs a new search of the same types,
+ * which becomes the trip's (api.md "Live basket updates"): offers follow the passengers, and the widget
+ * learns of it from the trip's event stream. Basket items of the old search keep their ids and prices
+ * until their check says otherwise.
+ */
 export async function patchTrip(ctx: Context, p: Principal, tripId: string, patch: TripPatchRequest) {
-  const trip = await ctx.trips.mutate(p, tripId, (t) => {
+  const trip = await ctx.trips.mutate(p, tripId, async (t) => {
     if (isFulfilled(t)) throw new ProblemError('trip_state_conflict', 'The trip has been fulfilled; passengers can no longer change here.')
     const now = ctx.clock.now()
     const { trip: patched, changedPassengers } = applyTripPatch(t, patch, now)
-    return startCheck(ctx, { ...patched, updated_at: now.toISOString() }, validity.itemsOfPassengers(patched, changedPassengers))
+    const checked = startCheck(ctx, { ...patched, updated_at: now.toISOString() }, validity.itemsOfPassengers(patched, changedPassengers))
+    const found = await researched(ctx, t, patched)
+    if (!found) return checked
+    // As a search the seller starts (searches.ts): the airline's newer word clears what checks found of products.
+    const { trip: { checked_offers: _c, ...next }, jobs } = 'trip' in checked ? checked : { trip: checked, jobs: [] }
+    return { trip: { ...next, search_id: found.search.search_id }, jobs, effects: ctx.searches.effects(found) }
   })
   return tripRepresentation(trip, ctx.clock.now(), { trip_access_token: await accessTokenFor(ctx, p, trip) })
+}
+
+/** A new search for the patched trip when what offers depend on changed and it has a search; null otherwise, or when it failed. */
+async function researched(ctx: Context, before: TripRecord, patched: TripRecord) {
+  if (!before.search_id || offerInputs(before) === offerInputs(patched)) return null
+  const types = (await ctx.searches.view(before, before.search_id).catch(() => null))?.record.offers.types
+  if (!types?.length) return null
+  const found = await runSearch(patched, types, { supplier: ctx.supplier, clock: ctx.clock, searchId: ctx.ids.uuid() })
+  // A supplier outage keeps the trip on its current offers; the checks started above still run.
+  return found.search.status === 'success' ? found : null
 }

@@ -198,7 +198,17 @@ export class MemoryStore implements Store {
     const version = expectedVersion + 1
     this.trips.set(trip.trip_id, { value: copy(trip), version })
     apply()
+    // After the caller has its answer, as a database's notification comes after its commit.
+    for (const f of this.#watchers) queueMicrotask(() => f(trip.trip_id))
     return version
+  }
+
+  #watchers = new Set<(tripId: string) => void>()
+
+  async watchTrips(onChange: (tripId: string) => void): Promise<() => Promise<void>> {
+    const f = (tripId: string) => onChange(tripId)
+    this.#watchers.add(f)
+    return async () => { this.#watchers.delete(f) }
   }
 
   async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {

@@ -41,14 +41,16 @@ export const compressionPlugin = fp(async (app: FastifyInstance) => {
     const accept = req.headers['accept-encoding']
     const encoding = (typeof accept === 'string' ? negotiator.negotiate(accept) : null) as Encoding | null
     this.code(status).type(JSON_CONTENT_TYPE).header('vary', 'accept-encoding')
-    if (!encoding || rendered.json.length < 1024) return this.send(rendered.json)
-    const key = `${rendered.etag}\u0000${encoding}`
+    const compressed = encoding !== null && rendered.json.length >= 1024
+    const key = `${rendered.etag}\u0000${compressed ? encoding : 'identity'}`
     let body = kept.get(key)
     if (!body) {
-      body = compressOnce[encoding](rendered.json)
+      // Uncompressed bodies are kept too, as UTF-8 bytes: a body with one non-Latin-1 character (the
+      // basket's "→") is a two-byte string that Node would otherwise transcode on every send.
+      body = compressed ? compressOnce[encoding](rendered.json) : Buffer.from(rendered.json)
       kept.set(key, body)
     }
     // A set Content-Encoding tells @fastify/compress the body is compressed already.
-    return this.header('content-encoding', encoding).send(body)
+    return compressed ? this.header('content-encoding', encoding).send(body) : this.send(body)
   })
 }, { name: 'svc-compression', fastify: '5.x' })

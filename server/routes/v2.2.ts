@@ -3,11 +3,12 @@
  * pipeline (core/api/dispatch.ts), so this host and the offline sandbox expose the same paths, rules,
  * schemas and answers. What is left here is Fastify's part: routing, reading the body, writing the reply.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { operations, type Operation } from '../../core/api/operations.ts'
 import { admit, dispatch } from '../../core/api/dispatch.ts'
-import { Rendered } from '../../core/rendered.ts'
+import { EventStream, Rendered } from '../../core/rendered.ts'
+import { Readable } from 'node:stream'
 import type { Core, Principal } from '../../core/service.ts'
 import { Problem } from '../../core/schemas/problem.ts'
 import { securityFor } from '../plugins/openapi.ts'
@@ -45,7 +46,7 @@ export function responsesFor(op: Operation): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [status, schema] of Object.entries(op.responses)) {
     const description = STATUS_TEXT[Number(status)] ?? 'Success'
-    out[status] = status === '304' ? { description } : { description, content: { 'application/json': { schema } } }
+    out[status] = status === '304' ? { description } : { description, content: { [op.eventStream ? 'text/event-stream' : 'application/json']: { schema } } }
   }
   const errors = new Set<number>([429, 500])
   if (op.body || op.params) errors.add(400)
@@ -90,6 +91,8 @@ const validatedByTheCore = () => () => true
 
 export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
   app.decorateRequest('principal', null)
+  // Open event streams would hold app.close() forever: they end first, and their clients reconnect elsewhere.
+  app.addHook('preClose', () => core.context.live.close())
 
   for (const op of operations) {
     const schema: Record<string, unknown> = {
@@ -110,6 +113,8 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
       url: op.path,
       schema,
       validatorCompiler: validatedByTheCore,
+      // Events are written as they come: compressing them would hold each back until a block filled.
+      ...(op.eventStream ? { compress: false as const } : {}),
       // Credentials are checked before the body is even parsed, and after the rate limiter (onRequest), so
       // failed guesses still count.
       preParsing: async (req) => {
@@ -118,9 +123,17 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
       handler: async (req, reply) => {
         const res = await dispatch(core, op, req.principal, { params: req.params, query: req.query, header: (name) => headerOf(req, name), body: req.body })
         reply.headers(res.headers)
+        if (res.body instanceof EventStream) return sendEvents(reply, res.status, res.body)
         if (res.body instanceof Rendered) return reply.sendRendered(res.status, res.body)
         return res.body === null ? reply.code(res.status).send() : reply.code(res.status).send(res.body)
       },
     })
   }
+}
+
+/** Writes an event stream as its events come; the client going away (or the host closing) ends it. */
+function sendEvents(reply: FastifyReply, status: number, events: EventStream): FastifyReply {
+  const abort = new AbortController()
+  reply.raw.once('close', () => abort.abort())
+  return reply.code(status).send(Readable.from(events.open(abort.signal), { objectMode: false }))
 }

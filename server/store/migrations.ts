@@ -279,6 +279,23 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX rate_limits_reset ON rate_limits (reset_at);
     `,
   },
+  {
+    version: 5,
+    name: 'a notification per trip change, for the event streams of every instance (PostgreSQL)',
+    // A trigger rather than a NOTIFY in each statement: every write of a trip's version is announced,
+    // whichever statement makes it. Delivered at commit, so a listener that reads the trip sees the change.
+    // SQLite has no notifications: its instances check the versions of the trips they stream.
+    sqlite: `SELECT 1;`,
+    postgres: `
+      CREATE FUNCTION svc_trip_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('svc_trip_changed', NEW.trip_id);
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER trips_changed AFTER UPDATE OF version ON trips
+        FOR EACH ROW WHEN (OLD.version IS DISTINCT FROM NEW.version) EXECUTE FUNCTION svc_trip_changed();
+    `,
+  },
 ]
 
 export const schemaMigrationsTable = {

@@ -145,12 +145,19 @@ const toSubscription = (r: Row): SubscriptionRecord => ({
   created_at: iso(r.created_at),
 })
 
+/** The channel migration 5's trigger notifies on, with the trip's id as payload. */
+const TRIP_CHANNEL = 'svc_trip_changed'
+/** After the listening connection drops, how long before connecting again. */
+const RELISTEN_MS = 1_000
+
 export class PostgresStore implements Store {
   readonly pool: pg.Pool
+  readonly #config: pg.ClientConfig
 
   /** A connection string, or a pool config (e.g. with `options: '-c search_path=...'`). */
   constructor(config: string | pg.PoolConfig) {
-    this.pool = new pg.Pool({ max: DEFAULT_POOL_SIZE, ...(typeof config === 'string' ? { connectionString: config } : config) })
+    this.#config = typeof config === 'string' ? { connectionString: config } : config
+    this.pool = new pg.Pool({ max: DEFAULT_POOL_SIZE, ...this.#config })
     // An idle client that loses its connection emits here; without a listener that would crash the
     // process. The pool has already discarded the client and the next query opens a fresh one.
     this.pool.on('error', () => {})
@@ -174,6 +181,44 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     if (!this.pool.ended) await this.pool.end()
+  }
+
+  /**
+   * LISTENs on a connection of its own (not one of the pool's, which would be lost to queries), and on
+   * losing it connects again; a change made while it was away may have been missed, so it then says null.
+   */
+  async watchTrips(onChange: (tripId: string | null) => void): Promise<() => Promise<void>> {
+    let client: pg.Client | null = null
+    let stopped = false
+    let retry: ReturnType<typeof setTimeout> | null = null
+    const lost = (c: pg.Client) => {
+      if (stopped || client !== c) return
+      client = null
+      void c.end().catch(() => {})
+      retry = setTimeout(() => { listen().then(() => onChange(null), () => {}) }, RELISTEN_MS)
+    }
+    const listen = async (): Promise<void> => {
+      const c = new pg.Client(this.#config)
+      client = c
+      c.on('notification', (n) => { if (n.channel === TRIP_CHANNEL && n.payload) onChange(n.payload) })
+      c.on('error', () => lost(c))
+      c.on('end', () => lost(c))
+      try {
+        await c.connect()
+        await c.query(`LISTEN ${TRIP_CHANNEL}`)
+      } catch (e) {
+        lost(c)
+        throw e
+      }
+    }
+    // A first connection that fails is the caller's to handle (it checks versions instead): no retries.
+    await listen().catch((e) => { stopped = true; if (retry) clearTimeout(retry); throw e })
+    return async () => {
+      stopped = true
+      if (retry) clearTimeout(retry)
+      await client?.end().catch(() => {})
+      client = null
+    }
   }
 
   async ping(): Promise<void> {

@@ -275,7 +275,7 @@ function baseOf(op: Operation, t: Target, now: Date): Base {
   const auth = op.auth === 'public' ? undefined : basicAuth(t.apiKey)
   const b = (body?: Json, query = ''): Base => ({ op, params, query, body, auth })
   switch (op.id) {
-    case 'authorize': case 'getTrip': case 'getBasket': case 'removeFromBasket': case 'checkBasket': case 'acceptItem':
+    case 'authorize': case 'getTrip': case 'getBasket': case 'getTripEvents': case 'removeFromBasket': case 'checkBasket': case 'acceptItem':
     case 'listSubscriptions': case 'deleteSubscription': case 'jwks':
       return b()
     case 'getSearch':

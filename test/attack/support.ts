@@ -190,15 +190,23 @@ export async function makeTarget(send: Send, apiKey: string, otherApiKey: string
 // ---------------------------------------------------------------- transports
 
 /** The Fastify app through `app.inject`: no socket, so header values and methods reach the app as given. */
+const EVENT_STREAM = /^text\/event-stream/
+
 export function injectSend(app: { inject: (o: any) => Promise<any> }): Send {
   return async (req) => {
     const res = await app.inject({
       method: req.method, url: req.url, headers: req.headers,
       ...(req.body !== undefined ? { payload: Buffer.from(req.body) } : {}),
+      payloadAsStream: true,
     })
     const headers: Record<string, string> = {}
     for (const [k, v] of Object.entries(res.headers as Record<string, unknown>)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
-    return { status: res.statusCode, headers, raw: res.rawPayload as Buffer }
+    const stream = res.stream() as NodeJS.ReadableStream & { destroy(): void }
+    // An event stream never ends: what matters of it here is its status and headers.
+    if (EVENT_STREAM.test(headers['content-type'] ?? '')) { stream.destroy(); return { status: res.statusCode, headers, raw: Buffer.alloc(0) } }
+    const chunks: Buffer[] = []
+    for await (const c of stream) chunks.push(Buffer.from(c))
+    return { status: res.statusCode, headers, raw: Buffer.concat(chunks) }
   }
 }
 
@@ -216,9 +224,12 @@ export function fetchSend(origin: string): Send {
     } catch {
       return null
     }
-    const res = await fetch(request)
+    const hangUp = new AbortController()
+    const res = await fetch(request, { signal: hangUp.signal })
     const headers: Record<string, string> = {}
     res.headers.forEach((v, k) => { headers[k] = v })
+    // Not res.body.cancel(): msw/node keeps a copy of the body, and a cancel waits for both to end.
+    if (EVENT_STREAM.test(headers['content-type'] ?? '')) { hangUp.abort(); return { status: res.status, headers, raw: Buffer.alloc(0) } }
     return { status: res.status, headers, raw: Buffer.from(await res.arrayBuffer()) }
   }
 }

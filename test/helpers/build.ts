@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { Writable } from 'node:stream'
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import assert from 'node:assert/strict'
 import { buildApp, type BuildAppOptions } from '../../server/app.ts'
 import { createCore, type Core, type CoreConfig } from '../../core/service.ts'
@@ -122,6 +122,20 @@ export interface CreatedTrip {
   search_id: string | null
   trip_state_hash: string
   [k: string]: unknown
+}
+
+/**
+ * `app.inject`, but an event stream (which never ends) is answered with its status and headers and an
+ * empty body, and hung up on; any other response whole, as inject gives it.
+ */
+export async function injectUntilStreaming(app: FastifyInstance, opts: InjectOptions): Promise<LightMyRequestResponse> {
+  const res = await app.inject({ ...opts, payloadAsStream: true })
+  const stream = res.stream()
+  const chunks: Buffer[] = []
+  if (/^text\/event-stream/.test(String(res.headers['content-type']))) stream.destroy()
+  else for await (const chunk of stream) chunks.push(Buffer.from(chunk))
+  const body = Buffer.concat(chunks).toString('utf8')
+  return Object.assign(Object.create(res) as LightMyRequestResponse, { body, payload: body, json: () => JSON.parse(body) })
 }
 
 /** Creates a trip with the API key and returns the parsed 201 body. */

@@ -35,6 +35,8 @@ export interface Sent {
   json?: unknown
   /** Sent as these exact bytes (a string as UTF-8), with only the content type the headers give (none when they give none). */
   raw?: string | Uint8Array
+  /** An event stream is answered: read this many events (comments count), then hang up. Default 3. */
+  events?: number
 }
 
 export interface Received {
@@ -62,6 +64,20 @@ function decode(status: number, headers: Record<string, string>, text: string): 
   return { status, headers, body: json ? JSON.parse(text) : text }
 }
 
+const isEventStream = (headers: Record<string, string>) => /^text\/event-stream/.test(headers['content-type'] ?? '')
+
+/** The first `n` events of a stream's body, as text, once they have come (the caller then hangs up). */
+async function firstEvents(body: AsyncIterable<Uint8Array | string>, n: number): Promise<string> {
+  const decoder = new TextDecoder()
+  let text = ''
+  for await (const chunk of body) {
+    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
+    const blocks = text.split('\n\n')
+    if (blocks.length > n) return blocks.slice(0, n).join('\n\n') + '\n\n'
+  }
+  return text
+}
+
 /** Both transports see the same request target: what `fetch` would put on the wire for this path. */
 const target = (path: string) => {
   const u = new URL(path, SANDBOX_ORIGIN)
@@ -75,10 +91,14 @@ export function injectTransport(app: FastifyInstance): Transport {
       const res = await app.inject({
         method: method as 'GET', url: target(path), headers,
         ...(payload !== undefined ? { payload: Buffer.from(payload) } : {}),
+        payloadAsStream: true,
       })
       const h: Record<string, string> = {}
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
-      return decode(res.statusCode, h, res.body)
+      const stream = res.stream()
+      const text = isEventStream(h) ? await firstEvents(stream, sent.events ?? 3) : await firstEvents(stream, Infinity)
+      stream.destroy()
+      return decode(res.statusCode, h, text)
     },
   }
 }
@@ -88,11 +108,20 @@ export function fetchTransport(origin = SANDBOX_ORIGIN): Transport {
     async send(method, path, sent = {}) {
       const { headers, payload } = encode(sent)
       // Bytes, not a string: fetch would add `text/plain` to a string body that names no type.
+      const hangUp = new AbortController()
       const res = await fetch(`${origin}${target(path)}`, {
-        method, headers, ...(payload !== undefined ? { body: payload as Uint8Array<ArrayBuffer> } : {}),
+        method, headers, signal: hangUp.signal, ...(payload !== undefined ? { body: payload as Uint8Array<ArrayBuffer> } : {}),
       })
       const h: Record<string, string> = {}
       res.headers.forEach((v, k) => { h[k] = v })
+      if (isEventStream(h) && res.body) {
+        const reader = res.body.getReader()
+        const chunks = { async *[Symbol.asyncIterator]() { for (;;) { const r = await reader.read(); if (r.done) return; yield r.value } } }
+        const text = await firstEvents(chunks, sent.events ?? 3)
+        // Not reader.cancel(): msw/node keeps a copy of the body, and a cancel waits for both to end.
+        hangUp.abort()
+        return decode(res.status, h, text)
+      }
       return decode(res.status, h, await res.text())
     },
   }

@@ -348,6 +348,21 @@ export const scenarios: Record<string, Scenario> = {
     await readBasket(r, trip, 'after the re-check')
   },
 
+  async 'live basket: the event stream opens with search and basket, resumes by Last-Event-ID, follows a new search'(r) {
+    const { trip } = await tripWithBags(r)
+    const events = `/v2.2/trip/${trip.trip_id}/events`
+    const browser = bearer(trip.trip_access_token)
+    const opened = await r.send('open the event stream: retry, search, basket', 'GET', events, { headers: browser }, 200)
+    const version = /^id: (\d+)$/m.exec(opened.body as string)![1]!
+    await r.send('resume at the current version: nothing to catch up', 'GET', events, { headers: { ...browser, 'last-event-id': version }, events: 1 }, 200)
+    await r.send('PATCH passengers: p2 is 14, a new search', 'PATCH', `/v2.2/trip/${trip.trip_id}`, {
+      headers: basic(r.host.apiKey), json: { passengers: [{ passenger_id: 'p2', date_of_birth: '2012-03-04' }] },
+    }, 200)
+    await r.send('resume behind: the new search and the basket', 'GET', events, { headers: { ...browser, 'last-event-id': version } }, 200)
+    await r.send('follow with the API key', 'GET', events, { headers: basic(r.host.apiKey) }, 200)
+    await r.send('follow without credentials', 'GET', events, {}, { status: 401, code: 'unauthorized' })
+  },
+
   async 'sandbox 9001: price_changed, accept, reject by DELETE'(r) {
     const { trip, search } = await tripWithBags(r, '9001')
     await check(r, trip)

@@ -6,7 +6,7 @@ import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { operations, type Operation } from '../../core/api/operations.ts'
 import {
-  build, basic, bearer, body, assertProblem, createTrip, tripPayload, type Built, type CreatedTrip,
+  build, injectUntilStreaming, basic, bearer, body, assertProblem, createTrip, tripPayload, type Built, type CreatedTrip,
 } from '../helpers/build.ts'
 import { readSearch, checkedBag, changeBasket, readBasket, fulfillRequest } from '../helpers/flows.ts'
 
@@ -84,6 +84,7 @@ const EXAMPLES: Record<string, ExampleFactory> = {
   },
   refreshToken: async (_t, trip) => ({ method: 'POST', url: '/v2.2/refresh_token', payload: { refresh_token: trip.refresh_token } }),
   jwks: async () => ({ method: 'GET', url: '/v2.2/.well-known/jwks.json' }),
+  getTripEvents: async (_t, trip) => ({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/events` }),
 }
 
 describe('auth matrix: every operation × every kind of credential', () => {
@@ -125,7 +126,7 @@ describe('auth matrix: every operation × every kind of credential', () => {
         const trip = await createTrip(t)
         const req = await example(t, trip)
         const authorization = await credential(kind, trip)
-        const res = await t.app.inject({
+        const res = await injectUntilStreaming(t.app, {
           method: req.method as 'GET', url: req.url,
           headers: authorization ? { authorization } : {},
           ...(req.payload !== undefined ? { payload: req.payload as object } : {}),
@@ -133,7 +134,7 @@ describe('auth matrix: every operation × every kind of credential', () => {
         if (expected === 'ok') {
           const success = Object.keys(op.responses).map(Number)
           assert.ok(success.includes(res.statusCode), `expected ${success}, got ${res.statusCode}: ${res.body}`)
-          if (res.statusCode !== 204) assert.match(String(res.headers['content-type']), /^application\/json/)
+          if (res.statusCode !== 204) assert.match(String(res.headers['content-type']), op.eventStream ? /^text\/event-stream/ : /^application\/json/)
         } else {
           assertProblem(res, expected, expected === 401 ? 'unauthorized' : expected === 403 ? 'forbidden' : 'not_found')
         }

@@ -177,7 +177,7 @@ describe('OpenAPI and docs', () => {
       assert.ok(entry, `${op.method} ${path} is documented`)
       assert.equal(entry.operationId, op.id)
       for (const status of Object.keys(op.responses)) {
-        assert.ok(entry.responses[status]?.content?.['application/json']?.schema, `${op.id} ${status} schema`)
+        assert.ok(entry.responses[status]?.content?.[op.eventStream ? 'text/event-stream' : 'application/json']?.schema, `${op.id} ${status} schema`)
       }
       if (op.auth !== 'public') {
         assert.ok(entry.security.length > 0, `${op.id} security`)
