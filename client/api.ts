@@ -9,6 +9,14 @@ import { SvcError } from './errors.ts'
 
 export interface BasketView { trip_state_hash: string; basket: Basket; journeys: Journey[] }
 
+/** One event of the trip's stream (GET .../events), its data parsed. */
+export type TripEvent =
+  | { event: 'basket'; id: string | undefined; data: BasketView }
+  | { event: 'search'; id: string | undefined; data: { search_id: string } }
+
+/** The stream could not be had at all (no streaming body, or the service has no event stream): poll instead. */
+export class NoEventStream extends Error {}
+
 export interface ClientOptions {
   baseUrl: string
   tripId: string
@@ -97,25 +105,83 @@ export class ApiClient {
     this.#refresh = body.refresh_token
   }
 
+  /**
+   * The trip's events as they come (design/api.md "Live basket updates"), read with fetch streaming since
+   * EventSource cannot send the Authorization header. Ends when the service ends the stream (the token
+   * expired: the caller reconnects, with `lastEventId`) or `signal` aborts; throws NoEventStream when there
+   * is no stream to be had (then poll), an SvcError when the request failed.
+   */
+  async *events(lastEventId: string | undefined, signal: AbortSignal, onRetry?: (ms: number) => void): AsyncGenerator<TripEvent> {
+    const res = await this.#open('GET', '/events', undefined, { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal)
+      .catch((e: unknown) => {
+        // An older service (404, 405) or a proxy that refuses the type (406): the basket can still be polled
+        // (a trip that is really gone fails those reads too, and says so).
+        if (e instanceof SvcError && [404, 405, 406, 501].includes(e.status ?? 0)) throw new NoEventStream(e.message)
+        throw e
+      })
+    if (!res.body || !/^text\/event-stream/.test(res.headers.get('content-type') ?? '')) throw new NoEventStream('The response is not an event stream.')
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
+    const onAbort = () => { void reader.cancel().catch(() => {}) }
+    signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      let buffer = ''
+      let fields: { event?: string; data?: string; id?: string } = {}
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }))
+        if (done || signal.aborted) return
+        buffer += value
+        const lines = buffer.split(/\r\n|\r|\n/)
+        buffer = lines.pop()!
+        for (const line of lines) {
+          if (line === '') {
+            // A blank line ends an event (SSE): dispatched when it has data, of the two kinds this SDK knows.
+            if (fields.data !== undefined && (fields.event === 'basket' || fields.event === 'search')) {
+              yield { event: fields.event, id: fields.id, data: JSON.parse(fields.data) } as TripEvent
+            }
+            fields = {}
+            continue
+          }
+          const colon = line.indexOf(':')
+          if (colon === 0) continue // a comment (the heartbeat)
+          const name = colon < 0 ? line : line.slice(0, colon)
+          const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
+          if (name === 'data') fields.data = fields.data === undefined ? text : `${fields.data}\n${text}`
+          else if (name === 'event' || name === 'id') fields[name] = text
+          else if (name === 'retry' && /^\d+$/.test(text)) onRetry?.(Number(text))
+        }
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort)
+      void reader.cancel().catch(() => {})
+    }
+  }
+
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await (await this.#open(method, path, body)).json()) as T
+  }
+
+  /** A request on the trip, its token renewed first when due, and once more when it expired anyway. */
+  async #open(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
     await this.ensureFreshToken()
-    let res = await this.#send(method, `${this.#base}/v2.2/trip/${encodeURIComponent(this.tripId)}${path}`, body, true).catch((e: unknown) => e as SvcError)
+    const url = `${this.#base}/v2.2/trip/${encodeURIComponent(this.tripId)}${path}`
+    let res = await this.#send(method, url, body, true, headers, signal).catch((e: unknown) => e as SvcError)
     // A token that expired anyway (a sleeping laptop) is renewed once and the call retried.
     if (res instanceof SvcError && res.apiCode === 'token_expired' && (this.#refresh || this.#getAccessToken)) {
       await (this.#renewing ??= this.#renew().finally(() => { this.#renewing = null }))
-      res = await this.#send(method, `${this.#base}/v2.2/trip/${encodeURIComponent(this.tripId)}${path}`, body, true)
+      res = await this.#send(method, url, body, true, headers, signal)
     }
     if (res instanceof SvcError) throw res
-    return (await res.json()) as T
+    return res
   }
 
-  async #send(method: string, url: string, body: unknown, auth: boolean): Promise<Response> {
+  async #send(method: string, url: string, body: unknown, auth: boolean, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
     let res: Response
     try {
       res = await this.#fetch(url, {
         method,
-        headers: { ...(auth ? { authorization: `Bearer ${this.#token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { ...headers, ...(auth ? { authorization: `Bearer ${this.#token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(signal ? { signal } : {}),
       })
     } catch (cause) {
       throw new SvcError('network', 'The ancillaries service could not be reached.', { cause })

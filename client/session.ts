@@ -7,7 +7,7 @@
  */
 import type { Basket, BasketItem, CallbackBasketItem, Search, TripView } from './types.ts'
 import type { ProductTypeName } from '../core/schemas/trip.ts'
-import type { ApiClient, BasketView } from './api.ts'
+import { NoEventStream, type ApiClient, type BasketView } from './api.ts'
 import { SvcError, asSvcError } from './errors.ts'
 
 export type { ProductTypeName }
@@ -38,8 +38,14 @@ export interface SessionState {
 }
 
 export interface SessionOptions {
-  /** How often to re-read the basket while items are `checking`. */
+  /** How often to re-read the basket while items are `checking` and the event stream is not connected. */
   pollMs?: number
+  /**
+   * While following (`follow()`): the reconnect delay until the service names one, and how often the
+   * basket is polled where there is no event stream at all.
+   */
+  followRetryMs?: number
+  followPollMs?: number
   now?: () => number
 }
 
@@ -78,11 +84,21 @@ export class Session extends EventTarget {
   /** Changes (PATCH, DELETE, accept, check) still waiting for their answer. */
   #inFlight = 0
   #rereadFailures = 0
+  /** Following the trip's event stream: how to stop, whether it is connected, where it resumes. */
+  #following: AbortController | null = null
+  #streaming = false
+  #lastEventId: string | undefined
+  /** A stream event was set aside while a change was on its way: the basket is read again after it. */
+  #missed = false
+  #followRetryMs: number
+  #followPollMs: number
 
   constructor(client: ApiClient, opts: SessionOptions = {}) {
     super()
     this.client = client
     this.#pollMs = opts.pollMs ?? 1000
+    this.#followRetryMs = opts.followRetryMs ?? 2000
+    this.#followPollMs = opts.followPollMs ?? 10_000
     this.#now = opts.now ?? Date.now
   }
 
@@ -141,11 +157,93 @@ export class Session extends EventTarget {
     this.#applyRead(await this.client.getBasket(), seq)
   }
 
+  /** Re-reads the basket and the trip, and with it the offers when the trip's search changed (`Svc.refresh()`). */
+  async reload() {
+    await this.load()
+    const [trip] = await Promise.all([this.client.getTrip(), this.refresh()])
+    if (trip.search_id) this.#replaceSearch(trip.search_id)
+  }
+
+  /**
+   * Follows the trip's event stream, so changes made elsewhere (a backend basket check, another tab, a
+   * passenger update and the new search it ran, an item running out) show without asking: basket events
+   * are applied as reads, a search event loads the offers shown from the new search. A dropped stream is
+   * reconnected from the last event, and the basket is read again meanwhile; where there is no stream at
+   * all (an older service), the basket is polled (conditional GET, a 304 while unchanged).
+   */
+  follow(): void {
+    if (this.#following || this.#disposed) return
+    const abort = (this.#following = new AbortController())
+    const { signal } = abort
+    let retryMs = this.#followRetryMs
+    const pause = (ms: number) => new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
+    })
+    void (async () => {
+      let failures = 0
+      while (!signal.aborted) {
+        try {
+          for await (const e of this.client.events(this.#lastEventId, signal, (ms) => { retryMs = ms })) {
+            failures = 0
+            this.#setStreaming(true)
+            if (e.id !== undefined) this.#lastEventId = e.id
+            if (e.event === 'search') this.#replaceSearch(e.data.search_id)
+            else this.#applyEvent(e.data)
+          }
+        } catch (e) {
+          if (signal.aborted) break
+          this.#setStreaming(false)
+          if (e instanceof NoEventStream) {
+            // No stream to be had: poll the basket for as long as the session lives.
+            while (!signal.aborted) {
+              await pause(this.#followPollMs)
+              if (!signal.aborted) await this.reload().catch(() => {})
+            }
+            break
+          }
+          failures++
+        }
+        this.#setStreaming(false)
+        if (signal.aborted) break
+        // Reconnects come slower after failures (up to 16 × the delay); what changed meanwhile is read now.
+        await pause(retryMs * 2 ** Math.min(failures, 4))
+        if (failures > 0 && !signal.aborted) await this.refresh().catch(() => {})
+      }
+    })()
+  }
+
+  /** A basket the stream sent: shown as a read (a change on its way wins; the basket is read again after it). */
+  #applyEvent(view: BasketView) {
+    if (this.#inFlight > 0) {
+      this.#missed = true
+      return
+    }
+    this.#applyRead(view, ++this.#seq)
+  }
+
+  /** The trip's offers were replaced (a passenger update ran a new search): the offers shown are loaded again from it. */
+  #replaceSearch(searchId: string) {
+    const trip = this.#state.trip
+    if (!trip || trip.search_id === searchId) return
+    const shown = TYPES.filter((t) => this.#state.offers[t]?.status === 'ready')
+    this.#set({ trip: { ...trip, search_id: searchId }, offers: { ...this.#state.offers, ...Object.fromEntries(shown.map((t) => [t, undefined])) } })
+    // Loads of the old search still on their way follow the trip's search_id on their own (#fetchOffers).
+    if (shown.length > 0) this.loadOffers(shown).catch(() => {})
+  }
+
+  #setStreaming(on: boolean) {
+    if (this.#streaming === on) return
+    this.#streaming = on
+    this.#schedule()
+  }
+
   /** Stops timers for good; the session stays readable. */
   dispose() {
     // A refresh in flight would otherwise schedule new timers after this, and keep polling for a
     // session nobody shows any more (Svc.init called again).
     this.#disposed = true
+    this.#following?.abort()
     if (this.#poll) clearTimeout(this.#poll)
     if (this.#expiry) clearTimeout(this.#expiry)
   }
@@ -223,6 +321,10 @@ export class Session extends EventTarget {
       this.#set({ busy: this.#inFlight > 0 })
       // A poll skipped while this change was on its way must be re-armed even when the change failed.
       this.#schedule()
+      if (this.#inFlight === 0 && this.#missed) {
+        this.#missed = false
+        this.refresh().catch(() => {})
+      }
     }
   }
 
@@ -254,7 +356,8 @@ export class Session extends EventTarget {
     const items = Object.values(this.#state.basket)
     // After failed re-reads (network down), wait longer each time, up to 32 × the poll interval.
     const backoff = 2 ** Math.min(this.#rereadFailures, 5)
-    if (items.some((i) => i.validity.status === 'checking')) {
+    // While the event stream is connected, it brings the end of a check: no polling.
+    if (!this.#streaming && items.some((i) => i.validity.status === 'checking')) {
       this.#poll = setTimeout(() => this.#reread(), this.#pollMs * backoff)
     }
     const next = Math.min(...items.filter((i) => i.validity.status === 'valid' || i.validity.status === 'price_changed').map((i) => Date.parse(i.validity.valid_to)))

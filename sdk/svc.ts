@@ -35,6 +35,12 @@ export interface SvcApi {
   showUpsell(options: ShowUpsellOptions): Promise<void>
   /** A price for display, e.g. `formatPrice(2550, 2, 'EUR')` → `€25.50`, in the trip's locale once `init` resolved. */
   formatPrice(amount: number, decimal_places: number, currency: string): string
+  /**
+   * Reads the basket and the trip again, and the offers shown when the trip's search changed. Rarely
+   * needed: the SDK follows the trip's event stream, so changes made elsewhere (your backend's basket
+   * check, a passenger update) reach the widgets and your callbacks on their own.
+   */
+  refresh(): Promise<void>
   /** The SDK's error class, for `instanceof` checks: `err instanceof Svc.SvcError`. */
   readonly SvcError: typeof SvcError
   /** The offline sandbox of `init({ sandbox: true })`: its trips, reset, scenarios (sdk/sandbox.ts). */
@@ -186,6 +192,8 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
       session.addEventListener('basket-change', (e) => deliver(inst, (e as CustomEvent<BasketChange>).detail), { signal: inst.listeners.signal })
       // The basket as it stands (the ticket, and whatever an earlier page chose), so the seller starts in step.
       deliver(inst, { basket: toCallbackBasket(session.state.basket) })
+      // From now on, changes made elsewhere come to the page as they happen.
+      session.follow()
     })()
     return inst.ready
   }
@@ -275,5 +283,13 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     return intlPrice(amount, decimalPlaces, currency.toUpperCase(), tag)
   }
 
-  return Object.freeze({ version: '2.2' as const, init, showUpsell, formatPrice, SvcError, sandbox: sandbox.api })
+  async function refresh(): Promise<void> {
+    if (!current) await opening?.catch(() => {})
+    const inst = current
+    if (!inst) throw new SvcError('not_initialized', 'Call Svc.init before Svc.refresh.')
+    await inst.ready
+    await inst.session.reload().catch((e: unknown) => { throw asSvcError(e) })
+  }
+
+  return Object.freeze({ version: '2.2' as const, init, showUpsell, formatPrice, refresh, SvcError, sandbox: sandbox.api })
 }

@@ -326,3 +326,105 @@ test('offers wait for the trip: a failed load() fails them with the same error, 
   assert.equal(s.state.offers.bag?.status, 'ready')
   s.dispose()
 })
+
+// ---------------------------------------------------------------- following the trip's event stream
+
+/** A client whose event stream the test feeds; each connection is recorded with the Last-Event-ID it sent. */
+function streamingClient(opts: { noStream?: boolean } = {}) {
+  const f = fakeClient()
+  const connections: Array<{ lastEventId: string | undefined; push(e: unknown): void; end(): void }> = []
+  const searches: string[] = []
+  Object.assign(f.client, {
+    getTrip: () => Promise.resolve({ trip_id: 't', search_id: 's', currency: 'EUR', language: 'en-GB', journeys: [], passengers: [], tickets: [] }),
+    getSearch: (id: string) => { searches.push(id); return Promise.resolve({ search_id: id, status: 'success', results: { products: { bag: { [`bag-of-${id}`]: {} } }, seatmaps: [] } }) },
+    async *events(lastEventId: string | undefined, signal: AbortSignal) {
+      if (opts.noStream) {
+        const { NoEventStream } = await import('../../client/api.ts')
+        throw new NoEventStream('none here')
+      }
+      const queue: unknown[] = []
+      let wake: (() => void) | null = null
+      let ended = false
+      connections.push({ lastEventId, push: (e) => { queue.push(e); wake?.() }, end: () => { ended = true; wake?.() } })
+      signal.addEventListener('abort', () => { ended = true; wake?.() })
+      for (;;) {
+        while (queue.length) yield queue.shift()
+        if (ended) return
+        await new Promise<void>((r) => { wake = r })
+      }
+    },
+  })
+  return { ...f, connections, searches }
+}
+
+async function following(opts: { noStream?: boolean } = {}) {
+  const f = streamingClient(opts)
+  const s = new Session(f.client, { followRetryMs: 5, followPollMs: 5 })
+  const changes: string[][] = []
+  s.addEventListener('basket-change', (e) => changes.push(Object.keys((e as CustomEvent<{ basket: Basket }>).detail.basket).sort()))
+  const l = s.load()
+  await tick()
+  f.take('get').resolve(view('ticket'))
+  await l
+  changes.length = 0
+  s.follow()
+  await tick()
+  return { ...f, s, changes }
+}
+
+test('follow: a basket event from elsewhere is shown and announced once; a reconnect resumes from its id', async () => {
+  const { s, connections, changes } = await following()
+  assert.equal(connections.length, 1)
+  connections[0]!.push({ event: 'basket', id: '7', data: view('ticket', 'bag') })
+  await tick()
+  assert.deepEqual(ids(s), ['bag', 'ticket'])
+  assert.deepEqual(changes, [['bag', 'ticket']])
+  connections[0]!.push({ event: 'basket', id: '8', data: view('ticket', 'bag') })
+  await tick()
+  assert.deepEqual(changes, [['bag', 'ticket']], 'an unchanged basket is not announced again')
+  connections[0]!.end() // the service ended it (the token expired)
+  await new Promise((r) => setTimeout(r, 30))
+  assert.equal(connections.length, 2)
+  assert.equal(connections[1]!.lastEventId, '8')
+  s.dispose()
+  await tick()
+  await new Promise((r) => setTimeout(r, 30))
+  assert.equal(connections.length, 2, 'a disposed session does not reconnect')
+})
+
+test('follow: an event that comes while a change is on its way is set aside, and the basket read again after it', async () => {
+  const { s, connections, take } = await following()
+  const add = s.add('p-bag', 'p1')
+  await tick()
+  connections[0]!.push({ event: 'basket', id: '9', data: view('ticket', 'seat') })
+  await tick()
+  take('add').resolve(view('ticket', 'bag'))
+  await add
+  assert.deepEqual(ids(s), ['bag', 'ticket'], 'the change answered')
+  take('get').resolve(view('ticket', 'bag', 'seat')) // the read after it
+  await tick()
+  assert.deepEqual(ids(s), ['bag', 'seat', 'ticket'], 'the change made elsewhere is not lost')
+  s.dispose()
+})
+
+test('follow: a search event loads the offers shown from the new search', async () => {
+  const { s, connections, searches } = await following()
+  await s.loadOffers(['bag'])
+  assert.deepEqual(searches, ['s'])
+  connections[0]!.push({ event: 'search', id: '10', data: { search_id: 's2' } })
+  await tick(); await tick()
+  assert.equal(s.state.trip!.search_id, 's2')
+  await s.loadOffers(['bag'])
+  assert.deepEqual(searches, ['s', 's2'])
+  assert.deepEqual(Object.keys(s.state.search!.results.products.bag!), ['bag-of-s2'])
+  s.dispose()
+})
+
+test('follow: where there is no event stream, the basket is polled instead', async () => {
+  const { s, take } = await following({ noStream: true })
+  await new Promise((r) => setTimeout(r, 20))
+  take('get').resolve(view('ticket', 'bag'))
+  await tick(); await tick()
+  assert.deepEqual(ids(s), ['bag', 'ticket'])
+  s.dispose()
+})
