@@ -11,7 +11,8 @@ import type { OrderStatus } from './schemas/trip.ts'
 import { ProblemError, type FieldError } from './errors.ts'
 import { birthDateErrors, effectiveStatus } from './trip.ts'
 
-export interface RaisedEvent { event_name: EventName; fulfillment_id: string; data: Record<string, unknown> }
+/** An event a change raises: its fulfillment, or its cancellation, or both (an order moved by a cancellation). */
+export interface RaisedEvent { event_name: EventName; fulfillment_id?: string; cancellation_id?: string; data: Record<string, unknown> }
 
 export function isFulfilled(trip: TripRecord): boolean {
   return Object.keys(trip.fulfillments).length > 0
@@ -93,7 +94,8 @@ export function acceptFulfillment(trip: TripRecord, req: FulfillRequest, ctx: { 
   return { trip: next, fulfillment, orders, events }
 }
 
-const TERMINAL: OrderStatus[] = ['succeeded', 'failed']
+/** Where fulfillment leaves an order (cancellation.ts moves succeeded ones on, never this module). */
+const TERMINAL: OrderStatus[] = ['succeeded', 'failed', 'cancelling', 'cancelled']
 
 /** Moves an order; a move to the status it already has, or out of a final status, changes nothing. */
 export function moveOrder(trip: TripRecord, orderId: string, status: OrderStatus, now: Date, extra: { failure_reason?: string; supplier_reference?: string } = {}) {

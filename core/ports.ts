@@ -6,7 +6,8 @@ import type { BasketItem } from './schemas/basket.ts'
 import type {
   ContactDetails, Journey, MarkupConfig, OrderStatus, Passenger, ProductTypeName, Ticket,
 } from './schemas/trip.ts'
-import type { Price, OriginalMoney } from './schemas/common.ts'
+import type { Money, Price, OriginalMoney } from './schemas/common.ts'
+import type { ToCancelItem } from './schemas/fulfillment.ts'
 import type { TargetPolicy } from './network.ts'
 
 // ---------------------------------------------------------------- clock and ids
@@ -63,6 +64,10 @@ export interface Order {
   failure_reason?: string
   /** The airline's booking reference once the order succeeded. */
   supplier_reference?: string
+  /** The cancellation that moved it to `cancelling`; its refund once `cancelled`, or why the airline refused. */
+  cancellation_id?: string
+  refund?: Money
+  cancellation_failure_reason?: string
   created_at: string
   updated_at: string
 }
@@ -74,6 +79,22 @@ export interface FulfillmentRecord {
   payment_type: string
   created_at: string
   completed_at: string | null
+}
+
+/** A confirmed cancellation: its orders move cancelling → cancelled | back to succeeded, each by a durable job. */
+export interface CancellationRecord {
+  cancellation_id: string
+  status: 'queued' | 'completed'
+  order_ids: string[]
+  created_at: string
+  completed_at: string | null
+}
+
+/** The airline's latest cancellation quote for some ordered items (POST .../to_cancel), until it expires or is confirmed. */
+export interface CancellationQuote {
+  quote_expires_at: string
+  /** By basket_item_id (null-prototype when built: ids are the caller's). */
+  items: Record<string, ToCancelItem>
 }
 
 /** The stored trip aggregate. The API representation is derived from it (core/trip.ts). */
@@ -107,6 +128,9 @@ export interface TripRecord {
    */
   checked_offers?: Record<string, CheckedOffer>
   fulfillments: Record<string, FulfillmentRecord>
+  /** The current cancellation quote, if any; cleared when confirmed. */
+  to_cancel?: CancellationQuote | null
+  cancellations?: Record<string, CancellationRecord>
   /** Refresh families revoked after a reused refresh token: their access tokens are refused on every instance. */
   revoked_families?: string[]
   /**
@@ -449,7 +473,18 @@ export interface Supplier {
   recheck(trip: SupplierTrip, items: SupplierItem[]): Promise<{ results: RecheckResult[]; delayMs?: number }>
   /** Books one order with the airline. Idempotent per order_id: a repeated call returns the first outcome. */
   fulfill(trip: SupplierTrip, order: Order, item: SupplierItem): Promise<{ ok: true; reference: string } | { ok: false; reason: string }>
+  /**
+   * What cancelling each ordered item would refund now, by the airline's rules (product, time to departure),
+   * in the trip currency. A quote, not a promise: `cancel` may still refuse.
+   */
+  quoteCancellation(trip: SupplierTrip, orders: SupplierOrder[], now: Date): Promise<SupplierCancellationQuote[]>
+  /** Cancels one order with the airline. Idempotent per order_id: a repeated call returns the first outcome. */
+  cancel(trip: SupplierTrip, order: SupplierOrder, now: Date): Promise<{ ok: true; refund: Money } | { ok: false; reason: string }>
 }
+
+/** An order with the basket item it books. */
+export interface SupplierOrder { order: Order; item: BasketItem }
+export interface SupplierCancellationQuote { order_id: string; cancellable: boolean; refund: Money | null; reason?: string }
 
 /**
  * Delivers one webhook request; resolves with the HTTP status, rejects on a network failure, a time-out, or

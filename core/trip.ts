@@ -311,7 +311,7 @@ export function tripRepresentation(trip: TripRecord, now: Date, extra: { trip_ac
     language: trip.language,
     journeys: trip.journeys,
     orders: trip.orders,
-    to_cancel: {},
+    to_cancel: trip.to_cancel ? { ...trip.to_cancel.items } : {},
     basket: extra.emptyBasket ? {} : basketAt(trip, now),
     passengers: trip.passengers,
     contact_details: trip.contact_details ?? {},

@@ -12,6 +12,7 @@ import * as searches from '../service/searches.ts'
 import * as basket from '../service/basket.ts'
 import * as events from '../service/events.ts'
 import { fulfill } from '../service/fulfillment.ts'
+import * as cancellation from '../service/cancellation.ts'
 import * as subscriptions from '../service/subscriptions.ts'
 import * as tokens from '../service/tokens.ts'
 import { defineOperation, takesNothing, type Operation } from './dispatch.ts'
@@ -162,6 +163,28 @@ export const operations: Operation[] = [
     description: 'Refused (409) when trip_state_hash is not the current one or any basket item is not `valid`. On acceptance the tickets become `booked` and each ancillary becomes an order in `trip.orders` that moves queued → in_progress → succeeded | failed; follow it by reading the trip or with webhooks.',
     params: TripParams, body: S.FulfillRequest, responses: { 202: S.FulfillResponse },
     handler: async (ctx, p, i) => ok(await fulfill(ctx, p, i.params.trip_id, i.body), 202),
+  }),
+  defineOperation({
+    ...takesNothing,
+    id: 'quoteCancellation', method: 'POST', path: '/v2.2/trip/:trip_id/to_cancel', tags: ['after-sale'], auth: 'api_key',
+    summary: 'Ask the airline what cancelling ordered extras would refund',
+    description: 'Each basket item named must have an order that `succeeded` (else 409 `not_cancellable`; an item of no trip of yours, 404). The airline\'s answer becomes the trip\'s `to_cancel`, keyed by basket_item_id: `cancellable`, `refund` (or null and a `reason`), until `quote_expires_at`. A new quote replaces it; nothing is cancelled until POST .../to_cancel/confirm.',
+    params: TripParams, body: S.CancelQuoteRequest, responses: { 200: S.ToCancel },
+    handler: async (ctx, p, i) => ok(await cancellation.quoteCancel(ctx, p, i.params.trip_id, i.body)),
+  }),
+  defineOperation({
+    ...takesNothing,
+    id: 'getCancellationQuote', method: 'GET', path: '/v2.2/trip/:trip_id/to_cancel', tags: ['after-sale'], auth: 'api_key',
+    summary: 'Read the cancellation quote', params: TripParams, responses: { 200: S.ToCancel },
+    handler: async (ctx, p, i) => ok(await cancellation.readQuote(ctx, p, i.params.trip_id)),
+  }),
+  defineOperation({
+    ...takesNothing,
+    id: 'confirmCancellation', method: 'POST', path: '/v2.2/trip/:trip_id/to_cancel/confirm', tags: ['after-sale'], auth: 'api_key', idempotent: true,
+    summary: 'Confirm the cancellation quote',
+    description: 'Refused (409) when the quote expired (`quote_expired`), or an item is not cancellable or its order moved since (`not_cancellable`). Otherwise each order becomes `cancelling` and the airline is asked, once per order: it ends `cancelled` with its `refund`, or back to `succeeded` with `cancellation_failure_reason`. Webhooks `order_status_changed` and `cancellation_completed` follow. The quote is used up: of two concurrent confirms, one cancels and the other is refused.',
+    params: TripParams, responses: { 202: S.CancellationStarted },
+    handler: async (ctx, p, i) => ok(await cancellation.confirmCancel(ctx, p, i.params.trip_id), 202),
   }),
   defineOperation({
     ...takesNothing,

@@ -1,6 +1,6 @@
 /** Fulfillment, orders and webhook subscriptions. */
 import { Type, type Static } from 'typebox'
-import { Id, IsoDate, Price, UtcTimestamp } from './common.ts'
+import { Id, IsoDate, Money, Price, UtcTimestamp } from './common.ts'
 import { ContactDetails, OrderStatus, PassengerType } from './trip.ts'
 
 export const FulfillRequest = Type.Object({
@@ -41,11 +41,43 @@ export const Order = Type.Object({
   status: OrderStatus,
   failure_reason: Type.Optional(Type.String()),
   supplier_reference: Type.Optional(Type.String()),
+  /** After a confirmed cancellation: what the airline refunds (`cancelled`), or why it refused (back to `succeeded`). */
+  cancellation_id: Type.Optional(Id),
+  refund: Type.Optional(Money),
+  cancellation_failure_reason: Type.Optional(Type.String()),
   created_at: UtcTimestamp,
   updated_at: UtcTimestamp,
 })
 
-export const EventName = Type.Union([Type.Literal('order_status_changed'), Type.Literal('fulfillment_completed')])
+/** POST /v2.2/trip/{trip_id}/to_cancel: the ordered items to have the airline quote a cancellation for. */
+export const CancelQuoteRequest = Type.Object({
+  basket_item_ids: Type.Array(Id, { minItems: 1, maxItems: 50, uniqueItems: true }),
+}, { additionalProperties: false })
+export type CancelQuoteRequest = Static<typeof CancelQuoteRequest>
+
+/** One item of a cancellation quote: whether the airline would cancel it, and what it would refund. */
+export const ToCancelItem = Type.Object({
+  basket_item_id: Id,
+  order_id: Id,
+  display_name: Type.String(),
+  cancellable: Type.Boolean(),
+  refund: Type.Union([Money, Type.Null()]),
+  reason: Type.Optional(Type.String({ description: 'why it is not cancellable (non_refundable, too_close_to_departure, departed)' })),
+})
+export type ToCancelItem = Static<typeof ToCancelItem>
+
+/** The trip's cancellation quote: `to_cancel` keyed by basket_item_id (as in the trip), valid until `quote_expires_at`. */
+export const ToCancel = Type.Object({
+  to_cancel: Type.Record(Type.String(), ToCancelItem),
+  quote_expires_at: Type.Union([UtcTimestamp, Type.Null()]),
+})
+
+export const CancellationStarted = Type.Object({
+  status: Type.Literal('queued'),
+  cancellation_id: Id,
+})
+
+export const EventName = Type.Union([Type.Literal('order_status_changed'), Type.Literal('fulfillment_completed'), Type.Literal('cancellation_completed')])
 export type EventName = Static<typeof EventName>
 
 export const SubscriptionRequest = Type.Object({
@@ -71,7 +103,10 @@ export const WebhookEvent = Type.Object({
   event_name: EventName,
   created_at: UtcTimestamp,
   trip_id: Id,
-  fulfillment_id: Id,
+  /** The fulfillment of the orders concerned; absent on `cancellation_completed`, whose orders may come from several. */
+  fulfillment_id: Type.Optional(Id),
+  /** The cancellation, on its events (`order_status_changed` to or from `cancelling`, `cancellation_completed`). */
+  cancellation_id: Type.Optional(Id),
   data: Type.Record(Type.String(), Type.Unknown()),
 })
 export type WebhookEvent = Static<typeof WebhookEvent>

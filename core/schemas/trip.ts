@@ -232,6 +232,7 @@ export type Ticket = Static<typeof Ticket>
 
 export const OrderStatus = Type.Union([
   Type.Literal('queued'), Type.Literal('in_progress'), Type.Literal('succeeded'), Type.Literal('failed'),
+  Type.Literal('cancelling'), Type.Literal('cancelled'),
 ])
 export type OrderStatus = Static<typeof OrderStatus>
 

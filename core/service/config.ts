@@ -25,6 +25,8 @@ export interface CoreConfig {
   signingKeySecret?: string
   /** A signing key signs for this long, then the next one does (SIGNING_KEY_ROTATION_DAYS). */
   signingKeyRotationDays: number
+  /** How long a cancellation quote may be confirmed, seconds. */
+  cancellationQuoteTtl: number
   /** Trip event streams (api.md "Live basket updates"). */
   live: LiveConfig
 }
@@ -58,7 +60,8 @@ export const defaultConfig: CoreConfig = {
   jobLeaseMs: 60_000,
   backoffBaseMs: 2_000,
   backoffCapMs: 10 * 60_000,
-  maxAttempts: { basket_check: 5, fulfill_order: 10, webhook: 12 },
+  maxAttempts: { basket_check: 5, fulfill_order: 10, cancel_order: 10, webhook: 12 },
+  cancellationQuoteTtl: 15 * 60,
   idempotencyStaleMs: 5 * 60_000,
   retention: { searchHours: 24, tripDays: 30, idempotencyHours: 24, jobDays: 7 },
   signingKeyRotationDays: 30,

@@ -26,6 +26,8 @@ function scripted() {
       state.fulfillCalls.push(order.order_id)
       return sandbox.fulfill(t, order, item)
     },
+    quoteCancellation: (t, orders, now) => sandbox.quoteCancellation(t, orders, now),
+    cancel: (t, o, now) => sandbox.cancel(t, o, now),
   }
   return { supplier, state }
 }

@@ -10,7 +10,7 @@ import { buildApp, type BuildAppOptions } from '../../server/app.ts'
 import { createCore, type Core, type CoreConfig } from '../../core/service.ts'
 import { MemoryStore, type MemorySnapshot } from '../../core/store/memory.ts'
 import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import type { Ids, SellerRecord, Store, Supplier } from '../../core/ports.ts'
+import type { Ids, SellerRecord, Store, Supplier, WebhookSender } from '../../core/ports.ts'
 import type { TripCreateRequest } from '../../core/schemas/trip.ts'
 import { defaultTripRequest } from '../../mock-server/fixtures.ts'
 
@@ -55,6 +55,8 @@ export interface BuildOptions {
   captureLogs?: boolean
   store?: Store
   supplier?: Supplier
+  /** Where webhooks go (default: the network, as in production). */
+  webhooks?: WebhookSender
 }
 
 export interface Built {
@@ -77,7 +79,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const store = opts.store ?? new MemoryStore()
   const clock = testClock()
   const core = createCore({
-    store, supplier: opts.supplier ?? createSandboxSupplier(), clock, ids: testIds(opts.ids), config: opts.config,
+    store, supplier: opts.supplier ?? createSandboxSupplier(), clock, ids: testIds(opts.ids), config: opts.config, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
   })
   await core.ensureSigningKey()
   const { seller, apiKey } = await core.createSeller({ name: 'Shop', origins: [SHOP_ORIGIN], sandbox: true })

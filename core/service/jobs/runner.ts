@@ -8,6 +8,7 @@ import type { Context } from '../context.ts'
 import { JOB_KINDS, parseJob, type Job, type JobKind } from './job.ts'
 import * as basketCheck from './basket-check.ts'
 import * as fulfillOrder from './fulfill-order.ts'
+import * as cancelOrder from './cancel-order.ts'
 import * as webhook from './webhook.ts'
 
 /** What one run of the job runner did, for the worker's log (ids and outcome only, never a payload). */
@@ -70,6 +71,7 @@ function run(ctx: Context, job: Job): Promise<Date | undefined> {
   switch (job.kind) {
     case 'basket_check': return basketCheck.run(ctx, job.payload)
     case 'fulfill_order': return fulfillOrder.run(ctx, job.payload)
+    case 'cancel_order': return cancelOrder.run(ctx, job.payload)
     case 'webhook': return webhook.run(ctx, job.payload)
   }
 }
@@ -77,6 +79,7 @@ function run(ctx: Context, job: Job): Promise<Date | undefined> {
 /** What giving up on a job means for the trip: an order fails, a check leaves its items `invalid`. */
 async function giveUp(ctx: Context, job: Job): Promise<void> {
   if (job.kind === 'fulfill_order') await fulfillOrder.giveUp(ctx, job.payload)
+  else if (job.kind === 'cancel_order') await cancelOrder.giveUp(ctx, job.payload)
   else if (job.kind === 'basket_check') await basketCheck.giveUp(ctx, job.payload)
 }
 

@@ -58,12 +58,13 @@
 import { LRUCache } from 'lru-cache'
 import type {
   RecheckResult, Supplier, SupplierItem, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
-  SupplierSeatOffers, SupplierTax, SupplierTrip,
+  SupplierSeatOffers, SupplierTax, SupplierTrip, SupplierOrder, SupplierCancellationQuote,
 } from '../../ports.ts'
+import { applyPercentage } from '../../money.ts'
 import { seatOfferKey, seatProducts } from '../../search.ts'
 import { own, table } from '../../records.ts'
 import type { BagDetails, BasketItem, FareFamilyDetails, JourneyProductDetails } from '../../schemas/basket.ts'
-import type { OriginalMoney } from '../../schemas/common.ts'
+import type { Money, OriginalMoney } from '../../schemas/common.ts'
 import type { Journey, Passenger, ProductTypeName, Segment } from '../../schemas/trip.ts'
 import { AIRCRAFT } from './aircraft.ts'
 import { AIRLINES, GENERIC_POLICY } from './airlines.ts'
@@ -76,6 +77,7 @@ export const SANDBOX_SCENARIOS = {
   unavailable: '9002',
   fulfillment_fails: '9003',
   slow_check: '9004',
+  cancellation_refused: '9005',
 } as const
 
 export interface SandboxSupplierOptions {
@@ -499,6 +501,31 @@ function itemSegments(trip: SupplierTrip, item: BasketItem): Segment[] {
   return scoped.length > 0 ? scoped : all
 }
 
+/** The sandbox airline's refund rules (design/api.md "After-sale"), in the trip currency, from what was paid. */
+const SEAT_CANCELLATION_FEE_PERCENT = 20
+const BAG_REFUND_UNTIL_MS = 24 * 3_600_000
+
+function cancellationQuote(trip: SupplierTrip, { order, item }: SupplierOrder, now: Date): SupplierCancellationQuote {
+  const no = (reason: string): SupplierCancellationQuote => ({ order_id: order.order_id, cancellable: false, refund: null, reason })
+  const yes = (refund: Money): SupplierCancellationQuote => ({ order_id: order.order_id, cancellable: true, refund })
+  const departs = Math.min(...itemSegments(trip, item).map((s) => Date.parse(s.departure_time)))
+  const left = departs - now.getTime()
+  if (!(left > 0)) return no('departed')
+  const paid = order.price.total
+  switch (item.product_type) {
+    // A bag or a check-in not yet used is refunded in full until a day before the journey.
+    case 'bag': case 'automatic_check_in':
+      return left >= BAG_REFUND_UNTIL_MS ? yes(paid) : no('too_close_to_departure')
+    // A seat is refunded less the airline's fee, rounded half away from zero, until departure.
+    case 'seat': {
+      const less = (m: { amount: number }) => m.amount - applyPercentage(m.amount, SEAT_CANCELLATION_FEE_PERCENT)
+      return yes({ ...paid, amount: less(paid), in_original_currency: { ...paid.in_original_currency, amount: less(paid.in_original_currency) } })
+    }
+    default:
+      return no('non_refundable')
+  }
+}
+
 const onFlight = (segments: Segment[], number: string): boolean => segments.some((s) => s.marketing_flight_number === number)
 
 function bagOptionFor(policy: AirlinePolicy, d: Record<string, unknown>): BagOption | undefined {
@@ -645,6 +672,19 @@ export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Sup
         return { ok: false, reason: 'The airline rejected the booking (sandbox scenario 9003)' }
       }
       return { ok: true, reference: bookingReference(order.order_id) }
+    },
+
+    async quoteCancellation(trip, orders, now) {
+      return orders.map((o) => cancellationQuote(trip, o, now))
+    },
+
+    async cancel(trip, o, now) {
+      // Deterministic, so a repeated call for the same order at the same time answers the same.
+      if ((ctx.scenariosAlways || trip.sandbox) && onFlight(itemSegments(trip, o.item), SANDBOX_SCENARIOS.cancellation_refused)) {
+        return { ok: false, reason: 'The airline refused the cancellation (sandbox scenario 9005)' }
+      }
+      const quote = cancellationQuote(trip, o, now)
+      return quote.cancellable && quote.refund ? { ok: true, refund: quote.refund } : { ok: false, reason: quote.reason ?? 'not_cancellable' }
     },
   }
 }

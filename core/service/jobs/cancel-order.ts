@@ -1,0 +1,28 @@
+/** One order cancelled with the airline: cancelling → cancelled (with its refund) | back to succeeded. */
+import { finishCancel } from '../../cancellation.ts'
+import { supplierView } from '../../search.ts'
+import type { Context } from '../context.ts'
+import type { Job } from './job.ts'
+
+type Payload = Extract<Job, { kind: 'cancel_order' }>['payload']
+
+/**
+ * Asks the airline, then records its answer. A worker that dies between the two leaves the job to run
+ * again: the airline's cancel is idempotent per order (the port's contract), so the order still ends
+ * once, with the first answer.
+ */
+export async function run(ctx: Context, { trip_id, order_id }: Payload): Promise<undefined> {
+  const trip = (await ctx.trips.read(trip_id))?.value
+  const order = trip?.orders[order_id]
+  if (!trip || !order || order.status !== 'cancelling') return undefined
+  const item = trip.basket[order.basket_item_id]
+  if (!item) throw new Error(`order ${order_id} of trip ${trip_id} has lost its basket item`)
+  const outcome = await ctx.supplier.cancel(supplierView(trip), { order, item }, ctx.clock.now())
+  await ctx.trips.mutate(null, trip_id, (t) => finishCancel(t, order_id, outcome, ctx.clock.now()))
+  return undefined
+}
+
+/** A cancellation the airline never answered: the order stays booked, and says why. */
+export async function giveUp(ctx: Context, { trip_id, order_id }: Payload): Promise<void> {
+  await ctx.trips.mutate(null, trip_id, (t) => finishCancel(t, order_id, { ok: false, reason: 'The airline could not be reached to cancel this order.' }, ctx.clock.now()))
+}
