@@ -41,11 +41,15 @@ export function textOf(el: Element): string {
   return parts.join(' ').replace(/\s+/g, ' ').trim()
 }
 
-/** Waits for the finite animations and transitions under `el` (spinners run forever and are skipped). */
+/**
+ * Waits for the finite animations and transitions under `el`. Spinners run forever, and scroll-driven
+ * animations (the seat map's faded edges) follow the scroll position rather than time: both are skipped.
+ */
 export async function animationsDone(el: Element) {
   // document.getAnimations() leaves out shadow trees in Chromium: ask every element.
   const animations = [el, ...deepAll(el, '*')].flatMap((e) => e.getAnimations())
-  await Promise.all(animations.filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => {})))
+  const timed = (a: Animation) => (!a.timeline || a.timeline instanceof DocumentTimeline) && a.effect?.getComputedTiming().iterations !== Infinity
+  await Promise.all(animations.filter(timed).map((a) => a.finished.catch(() => {})))
 }
 
 /**

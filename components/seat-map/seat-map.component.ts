@@ -73,10 +73,10 @@ const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewB
  * @csspart empty - The "no seat map" message.
  * @csspart live - The polite live region (visually hidden).
  *
- * @cssproperty --svc-seat-size - Seat width and height (2rem).
- * @cssproperty --svc-seat-size-compact - Seat size when the widget is 420px wide or less (1.75rem, the 28px touch target).
- * @cssproperty --svc-seat-gap - Space between seats.
- * @cssproperty --svc-seat-aisle - Width of an aisle.
+ * @cssproperty --svc-seat-size - Seat width and height where the widget has room (2rem).
+ * @cssproperty --svc-seat-size-min - The smallest a seat gets in a narrow widget (24px, the WCAG 2.2 minimum target size); a cabin that does not fit even so scrolls sideways in its box.
+ * @cssproperty --svc-seat-gap - Space between seats (2px to 4px with the widget's width).
+ * @cssproperty --svc-seat-aisle - Width of an aisle (6px to 0.6 seat with the widget's width).
  * @cssproperty --svc-seat-map-height - Largest height of the cabin before it scrolls (70vh).
  * @cssproperty --svc-seat-band-1 - Colour of the cheapest available seats.
  * @cssproperty --svc-seat-band-2 - Colour of the middle price band.
@@ -401,8 +401,9 @@ export class SvcSeatMap extends ProductView(LitElement) {
       ?? seats.find((s) => s.status === 'selected')?.key
       ?? seats.find((s) => s.status === 'available')?.key
       ?? seats[0]?.key ?? null
-    return html`<div class="scroller" part="map">
-      <div role="grid" part="grid" class="grid" dir="ltr" aria-label=${label} aria-describedby="map-hint" data-deck=${deck.deck}
+    // The box is left to right too: an overflowing cabin then starts at its first letter, as it reads.
+    return html`<div class="scroller" part="map" dir="ltr">
+      <div role="grid" part="grid" class="grid" aria-label=${label} aria-describedby="map-hint" data-deck=${deck.deck}
         @keydown=${(e: KeyboardEvent) => this.#onGridKeydown(e, deck)}
         @focusin=${(e: FocusEvent) => this.#onGridFocusin(e)}
         @click=${(e: MouseEvent) => this.#onGridClick(e, deck)}>

@@ -9,10 +9,15 @@ export const seatMapStyles = css`
   :host {
     min-inline-size: 0;
     max-inline-size: 100%;
+    /* The gaps, aisles, edges and row numbers scale with the widget's width (cqi: of .seat-map, the
+       container), and the seats take what is left, from --seat-size down to --seat-min (flex, below): on
+       a 320 px phone, 9 abreast get about 26 px a seat and 10 abreast 24 px, with no measuring in script. */
     --seat-size: var(--svc-seat-size, 2rem);
-    --seat-gap: var(--svc-seat-gap, 4px);
-    --seat-aisle: var(--svc-seat-aisle, calc(var(--seat-size) * 0.6));
-    --seat-side: 14px;
+    --seat-min: var(--svc-seat-size-min, 24px);
+    --seat-gap: var(--svc-seat-gap, clamp(2px, 1cqi - 1px, 4px));
+    --seat-aisle: var(--svc-seat-aisle, clamp(6px, 2.5cqi - 2px, var(--seat-size) * 0.6));
+    --seat-side: clamp(4px, 2cqi - 2px, 14px);
+    --seat-row: clamp(1rem, 5cqi, var(--seat-size) * 0.9);
     --seat-outline: var(--svc-seat-outline, var(--_text-2));
     --seat-band-1: var(--svc-seat-band-1, color-mix(in srgb, var(--_primary) 14%, var(--_bg)));
     --seat-band-2: var(--svc-seat-band-2, color-mix(in srgb, var(--_primary) 40%, var(--_bg)));
@@ -84,42 +89,57 @@ export const seatMapStyles = css`
   .aircraft, .hint { font-size: 0.8125rem; color: var(--_text-2); }
   .deck-panel { display: flex; flex-direction: column; gap: var(--_space); min-inline-size: 0; }
   .scroller {
-    /* The page never scrolls sideways: a cabin wider than the widget scrolls inside this box. */
-    max-inline-size: 100%;
+    /* The page never scrolls sideways: a cabin wider than the widget even at --seat-min scrolls inside
+       this box, its row numbers kept in view (sticky) and its cut edges faded (below). The padding keeps
+       a seat reached by the keyboard out from under the sticky row numbers and letters. */
     max-block-size: var(--svc-seat-map-height, 70vh);
     overflow: auto;
     overscroll-behavior-inline: contain;
+    scroll-padding: 2rem 1.5rem 0 2.5rem;
     border: 1px solid var(--_border); border-radius: var(--_radius);
     background: var(--_surface);
   }
+  /* In a narrow widget the cabin's box takes half the margin around it (the section's, or the dialog's:
+     twice the space, in every display), since the seats need the width more than the margin does. */
+  @container (max-width: 420px) { .scroller { margin-inline: calc(var(--_space) * -1); } }
+  /* As wide as the box, or as its rows at their smallest when that is wider (then the box scrolls). */
   .grid {
     display: flex; flex-direction: column; gap: var(--seat-gap);
-    inline-size: max-content; margin-inline: auto;
-    padding-block: 0 var(--_space); padding-inline: var(--_space);
+    min-inline-size: min-content;
+    padding-block: 0 var(--_space); padding-inline: clamp(0px, 3cqi - 10px, 8px);
   }
-  .row { display: flex; align-items: center; gap: var(--seat-gap); }
+  /* Every row has the same cells with the same flex, so the columns line up in every row. */
+  .row { display: flex; align-items: center; justify-content: center; gap: var(--seat-gap); }
   .row.head {
     position: sticky; inset-block-start: 0; z-index: 4;
     padding-block: var(--_space) 2px; background: var(--_surface);
   }
-  .cell { position: relative; flex: none; inline-size: var(--seat-size); block-size: var(--seat-size); }
-  .colhead {
-    flex: none; inline-size: var(--seat-size); text-align: center;
-    font-size: 0.8125rem; font-weight: 600; color: var(--_text-2);
-  }
-  .aisle-before { margin-inline-start: calc(var(--seat-aisle)); }
+  .cell, .colhead { position: relative; flex: 0 1 var(--seat-size); min-inline-size: var(--seat-min); }
+  .colhead { text-align: center; font-size: 0.8125rem; font-weight: 600; color: var(--_text-2); }
+  .aisle-before { margin-inline-start: var(--seat-aisle); }
   .rowhead {
-    flex: none; inline-size: calc(var(--seat-size) * 0.9); text-align: center;
-    font-size: 0.8125rem; font-variant-numeric: tabular-nums; color: var(--_text-2);
+    flex: none; inline-size: var(--seat-row); text-align: center;
+    font-size: min(0.8125rem, 4cqi); font-variant-numeric: tabular-nums; white-space: nowrap; color: var(--_text-2);
+    position: sticky; inset-inline-start: 0; z-index: 3; background: var(--_surface);
   }
   .side { flex: none; align-self: stretch; inline-size: var(--seat-side); display: grid; place-items: center; }
+  .row > .side:last-child { position: sticky; inset-inline-end: 0; z-index: 3; --fade: -10px; }
   /* Rows over the wing: the sides shade into one band, as the wing on a real seat map. */
   .row.wing .side { background: var(--seat-wing); margin-block: calc(var(--seat-gap) / -2); }
-  .exit-mark { inline-size: 10px; block-size: 10px; color: var(--seat-exit); }
+  .exit-mark { inline-size: 100%; max-inline-size: 10px; block-size: auto; aspect-ratio: 1; color: var(--seat-exit); }
   .row.exit .rowhead { color: var(--seat-exit); font-weight: 700; }
+  /* Where the box scrolls sideways, the seats fade out under the row numbers, and at the far edge, while
+     there is more to see that way (a scroll-driven animation: none at all when the cabin fits). It moves
+     only with the traveller's own scrolling, so it keeps its duration under reduced motion (tokenVars
+     sets every animation's to 0s there, which would pin the fades to their end). */
+  @supports (animation-timeline: scroll()) {
+    .rowhead, .row > .side:last-child { animation: seat-fade linear both; animation-timeline: scroll(nearest x); animation-duration: auto !important; }
+    .row > .side:last-child { animation-direction: reverse; }
+  }
+  @keyframes seat-fade { from { box-shadow: none; } 3%, to { box-shadow: var(--fade, 10px) 0 8px 2px var(--_surface); } }
 
   .seat {
-    position: relative; inline-size: 100%; block-size: 100%; padding: 0; cursor: pointer;
+    position: relative; inline-size: 100%; aspect-ratio: 1; padding: 0; cursor: pointer;
     display: grid; place-items: center;
     border: 1.5px solid var(--seat-outline); border-radius: 7px 7px 3px 3px;
     background: var(--_bg); color: var(--_text);
@@ -142,8 +162,10 @@ export const seatMapStyles = css`
   .seat.selected { border-color: var(--seat-selected); background: var(--seat-selected); color: var(--_on-primary); }
   .seat.busy { cursor: progress; }
   .seat:focus-visible { outline: 2px solid var(--_text); outline-offset: 1px; box-shadow: var(--_focus); z-index: 2; }
+  /* Only a pointer that hovers opens a tip: after a tap, a touch screen would leave it over the row above. */
   @media (hover: hover) {
     .seat.available:hover { border-color: var(--_primary); border-width: 2.5px; }
+    .seat:hover .tip { display: block; }
   }
   .spin {
     display: inline-block; inline-size: 0.85rem; block-size: 0.85rem;
@@ -155,11 +177,15 @@ export const seatMapStyles = css`
   .tip {
     display: none; position: absolute; z-index: 3; pointer-events: none;
     inset-block-end: calc(100% + 4px); inset-inline-start: 50%; transform: translateX(-50%);
-    padding-block: 3px; padding-inline: 6px; border-radius: 4px; white-space: nowrap;
+    inline-size: max-content; max-inline-size: 8rem; text-align: center;
+    padding-block: 3px; padding-inline: 6px; border-radius: 4px;
     font-size: 0.75rem; font-weight: 600;
     background: var(--_text); color: var(--_bg);
   }
-  .seat:hover .tip, .seat:focus-visible .tip { display: block; }
+  /* The outer three seats of a row open their tip inwards, so it stays in a cabin as wide as the widget. */
+  .cell:nth-child(-n+5) .tip { inset-inline-start: 0; transform: none; }
+  .cell:nth-last-child(-n+4) .tip { inset-inline-start: auto; inset-inline-end: 0; transform: none; }
+  .seat:focus-visible .tip { display: block; }
   /* The first row's tip would hide under the sticky letters: it opens downwards. */
   .row.first .tip { inset-block-end: auto; inset-block-start: calc(100% + 4px); }
 
@@ -174,10 +200,6 @@ export const seatMapStyles = css`
   .swatch-wing { inline-size: 10px; block-size: 1.25rem; border-radius: 2px; background: var(--seat-wing); }
   .swatch-exit { display: inline-grid; place-items: center; inline-size: 1.25rem; }
 
-  @container (max-width: 420px) {
-    .scroller { --seat-size: var(--svc-seat-size-compact, 1.75rem); --seat-gap: 3px; --seat-side: 10px; }
-    .grid { padding-inline: 4px; }
-  }
   @media (forced-colors: active) {
     .seat.selected, .seat.other { forced-color-adjust: none; background: Highlight; color: HighlightText; border-color: Highlight; }
     .seat.taken, .seat.restricted { border-color: GrayText; color: GrayText; }

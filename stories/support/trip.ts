@@ -33,6 +33,8 @@ export interface StoryTrip {
   language?: string
   /** Which products the state's items are: what the component on show sells. */
   products: ProductTypeName[]
+  /** The marketing flight number of every segment, for its aircraft (BA 1: an A380); a state's own flight wins. */
+  flight?: string
 }
 
 export const ALL_PRODUCTS: ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
@@ -59,7 +61,7 @@ const PASSENGERS: Record<Party, PassengerRequest[]> = {
 /** The sandbox's default trip, searched for every product, with a fare the airline sells upgrades from. */
 function tripRequest(o: StoryTrip): TripCreateRequest {
   const base = defaultTripRequest(new Date())
-  const flight = o.state === 'price_changed' ? '9001' : o.state === 'unavailable' ? '9002' : undefined
+  const flight = o.state === 'price_changed' ? '9001' : o.state === 'unavailable' ? '9002' : o.flight
   return {
     ...base,
     language: o.language ?? base.language,

@@ -36,6 +36,10 @@ export interface StoryParams {
   look?: Look
   /** `<svc-option-card>`'s product, when not the meta's. */
   product?: string
+  /** The flight number of the trip's segments, for its aircraft (BA 1: an A380, ten abreast). */
+  flight?: string
+  /** The width of the seller's column the element sits in (e.g. `260px`), narrower than the screen. */
+  column?: string
 }
 
 export type WidgetStory = StoryObj<WidgetArgs>
@@ -55,7 +59,8 @@ export function darkDeclarations(): string {
   return [...block.matchAll(/--_[\w-]+:\s*var\((--svc-[\w-]+),\s*([^;]+)\);/g)].map(([, prop, value]) => `${prop}: ${value};`).join(' ')
 }
 
-function page(look: Look | undefined, content: TemplateResult): TemplateResult {
+function page(look: Look | undefined, content: TemplateResult, column?: string): TemplateResult {
+  if (column) return html`<div style="inline-size: ${column}">${page(look, content)}</div>`
   if (look === 'dark') return html`<div style="${darkDeclarations()} background: #0d1117; color-scheme: dark; padding: 16px">${content}</div>`
   if (look === 'seller') return html`<div style=${themeDeclarations(SELLER_THEME)}>${content}</div>`
   return content
@@ -126,7 +131,7 @@ export function widgetStories(tag: string, products: ProductTypeName[], o: { des
     loaders: [async ({ parameters }) => ({ session: await storySession({ ...(parameters['svc'] as StoryParams), products }) })],
     render: (args, { loaded, parameters }) => page((parameters['svc'] as StoryParams).look, staticHtml`
       <${t} display=${ifDefined(o.displays === false ? undefined : args.display)} locale=${ifDefined(args.locale)} product=${ifDefined(args.product)}
-        .session=${loaded['session'] as Session}></${t}>`),
+        .session=${loaded['session'] as Session}></${t}>`, (parameters['svc'] as StoryParams).column),
   }
 }
 
@@ -165,6 +170,52 @@ export function story(display: Display, state: StoryState, variant: Omit<StoryPa
       if (!el) throw new Error(`no <${String(component)}> rendered`)
       await shows(el, loaded['session'] as Session, p)
       keepsPromises(el, p, args.display)
+    },
+  }
+}
+
+/**
+ * Phone screens for the viewport toolbar, and for `npm run test:stories`, which sizes the page to the
+ * story's viewport: the narrowest phone in use and the common small one, held upright.
+ */
+export const PHONES = {
+  phone320: { name: 'Phone, 320 px', styles: { width: '320px', height: '640px' }, type: 'mobile' },
+  phone375: { name: 'Phone, 375 px', styles: { width: '375px', height: '667px' }, type: 'mobile' },
+} as const
+
+/**
+ * A story on a phone `width` px wide, the element as wide as the screen (a phone page's content) unless
+ * the variant gives it a narrower `column`. Its play function opens the card's dialog and checks that
+ * the seat map fits: no sideways scrolling, each seat on the screen and at least 24 × 24 px; in a
+ * column too narrow for the cabin, the cabin's own box scrolls instead, its row numbers kept in view.
+ */
+export function phoneStory(width: 320 | 375, display: Display, state: StoryState, variant: Omit<StoryParams, 'state'> = {}): WidgetStory {
+  const base = story(display, state, variant)
+  return {
+    ...base,
+    globals: { viewport: { value: `phone${width}`, isRotated: false } },
+    parameters: { ...base.parameters, layout: 'fullscreen', viewport: { options: PHONES } },
+    play: async (context) => {
+      await base.play!(context)
+      const el = context.canvasElement.querySelector(String(context.component))!
+      if (context.args.display === 'card') {
+        deep<HTMLButtonElement>(el, '[part~="open-button"]')!.click()
+        await waitFor(() => expect(deep(el, '[role="grid"]'), 'the dialog with the cabin').not.toBeNull(), { timeout: 8000 })
+        await animationsDone(el)
+      }
+      expect(window.innerWidth, 'the story runs at the phone width').toBe(width)
+      expect(document.documentElement.scrollWidth, 'no sideways scrolling').toBeLessThanOrEqual(width)
+      const box = deep(el, '[part="map"]')!
+      const seats = deepAll(el, 'button[data-seat]').map((b) => b.getBoundingClientRect())
+      expect(seats.length).toBeGreaterThan(100)
+      for (const r of seats) expect(Math.min(r.width, r.height), 'a 24 px target').toBeGreaterThanOrEqual(24)
+      if (variant.column) {
+        expect(box.scrollWidth, 'the cabin scrolls in its own box').toBeGreaterThan(box.clientWidth)
+        expect(getComputedStyle(deep(el, '[role="rowheader"]')!).position, 'row numbers stay in view').toBe('sticky')
+        return
+      }
+      expect(box.scrollWidth, 'the cabin fits its box').toBeLessThanOrEqual(box.clientWidth)
+      for (const r of seats) expect(r.left >= 0 && r.right <= width, 'each seat on the screen').toBe(true)
     },
   }
 }

@@ -1,5 +1,5 @@
 import type { Meta } from '@storybook/web-components-vite'
-import { story, variant, widgetStories, type WidgetArgs } from '../support/widget.ts'
+import { phoneStory, story, variant, widgetStories, type WidgetArgs } from '../support/widget.ts'
 
 export default {
   title: 'Widgets/Seat map',
@@ -57,3 +57,14 @@ export const ModalLongNames = variant('modal', 'LongNames')
 export const ModalRightToLeft = variant('modal', 'RightToLeft')
 export const ModalDarkTheme = variant('modal', 'DarkTheme')
 export const ModalSellerTheme = variant('modal', 'SellerTheme')
+
+// phones: every column of a wide-body cabin on the screen, seats at least 24 px (phoneStory checks it)
+export const PhoneCard320 = phoneStory(320, 'card', 'valid')
+export const PhoneEmbedded320 = phoneStory(320, 'embedded', 'offers')
+export const PhoneModal375 = phoneStory(375, 'modal', 'valid')
+export const PhoneRightToLeft320 = phoneStory(320, 'modal', 'valid', { language: 'ar-SA' })
+export const PhoneDarkTheme375 = phoneStory(375, 'embedded', 'valid', { look: 'dark' })
+/** An A380, ten abreast (3-4-3): still 24 px seats on a 320 px screen. */
+export const PhoneTenAbreast320 = phoneStory(320, 'embedded', 'offers', { flight: '1' })
+/** The A380 in a seller's 260 px column: the cabin scrolls in its own box, row numbers kept, the cut edge faded. */
+export const PhoneNarrowColumn320 = phoneStory(320, 'embedded', 'offers', { flight: '1', column: '260px' })

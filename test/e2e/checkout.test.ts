@@ -44,10 +44,14 @@ after(async () => {
 
 interface Session { context: BrowserContext; page: Page; problems: string[]; fromShop: string[]; tap: (l: Locator) => Promise<void> }
 
+/** How a test sets the page up before it opens: `setup` runs on the fresh profile, `ready` says the page is usable. */
+interface Opening { setup?: (context: BrowserContext) => Promise<void>; ready?: (page: Page) => Locator }
+
 /** A fresh browser profile on the checkout page, recording what the shop's backend sent the page. */
-async function openCheckout(options: BrowserContextOptions): Promise<Session> {
+async function openCheckout(options: BrowserContextOptions, opening: Opening = {}): Promise<Session> {
   const context = await browser.newContext(options)
   context.setDefaultTimeout(20_000)
+  await opening.setup?.(context)
   const page = await context.newPage()
   const { problems } = watchPage(page)
   const fromShop: string[] = []
@@ -59,7 +63,7 @@ async function openCheckout(options: BrowserContextOptions): Promise<Session> {
   })
   await page.goto(`${server.base}/`)
   // The page starts a normal checkout by itself: the widgets appear once the trip has loaded.
-  await bagButton(page, 'London', 'Passenger 1').waitFor()
+  await (opening.ready?.(page) ?? bagButton(page, 'London', 'Passenger 1')).waitFor()
   const tap = options.hasTouch ? (l: Locator) => l.tap() : (l: Locator) => l.click()
   return { context, page, problems, fromShop, tap }
 }
@@ -173,8 +177,8 @@ async function shot(page: Page, name: string) {
 }
 
 /** Runs a traveller's session; on failure, saves a screenshot and adds what the page said to the error. */
-async function session(options: BrowserContextOptions, name: string, run: (s: Session) => Promise<void>) {
-  const s = await openCheckout(options)
+async function session(options: BrowserContextOptions, name: string, run: (s: Session) => Promise<void>, opening: Opening = {}) {
+  const s = await openCheckout(options, opening)
   try {
     await run(s)
   } catch (e) {
@@ -254,6 +258,104 @@ async function happyPath(s: Session, name: string) {
   assert.deepEqual(truth.passengers.map((p) => p.first_names), ['Ada', 'Charles', 'Byron'])
   assert.deepEqual(truth.payment && { status: truth.payment.status, amount: truth.payment.amount }, { status: 'captured', amount: total })
   return truth
+}
+
+// ---------------------------------------------------------------- phones
+
+/** A phone `width` CSS px wide, held upright: touch, overlay scrollbars, 2× pixels. */
+const phone = (width: number, more: BrowserContextOptions = {}): BrowserContextOptions =>
+  ({ ...UK, viewport: { width, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, ...more })
+
+/**
+ * The shop's page with one change to its own script, as a seller would make it (checked to apply, so a
+ * changed demo fails here rather than quietly testing something else).
+ */
+function rewriteApp(from: string, to: string): Opening['setup'] {
+  return async (context) => {
+    await context.route('**/demo/app.js', async (route) => {
+      const response = await route.fetch()
+      const text = await response.text()
+      assert.ok(text.includes(from), `the demo's app.js no longer has ${from}`)
+      await route.fulfill({ response, body: text.replace(from, to) })
+    })
+  }
+}
+
+/** Locale-free handles on the seat card (data attributes and parts, not texts). */
+const seatCard = (page: Page) => page.locator('#seats svc-seat-map')
+const seatCardReady = (page: Page) => seatCard(page).locator('[part~="open-button"]')
+
+/** The seat widget on a phone: the page's width, what sticks out of the screen, seats under 24 px. */
+interface PhoneFit { pageWidth: number; screen: number; outside: string[]; small: string[]; seats: number; columns: string }
+
+async function phoneFit(page: Page): Promise<PhoneFit> {
+  // No named inner functions: tsx would wrap them in a helper that the page does not have.
+  return page.evaluate(() => {
+    const screen = window.innerWidth
+    const all: Element[] = []
+    const roots: Array<Element | ShadowRoot> = [document.getElementById('seats')!]
+    for (let root = roots.pop(); root; root = roots.pop()) {
+      for (const el of Array.from(root.querySelectorAll('*'))) {
+        all.push(el)
+        if (el.shadowRoot) roots.push(el.shadowRoot)
+      }
+    }
+    const seen = all.map((e) => {
+      const r = e.getBoundingClientRect()
+      const part = e.getAttribute('part')
+      const name = `${e.localName}${part ? `[part="${part}"]` : typeof e.className === 'string' && e.className ? `.${e.className.replaceAll(' ', '.')}` : ''}${e.getAttribute('data-seat') ?? ''}`
+      return { e, r, name }
+    })
+    const outside = seen.filter(({ r }) => r.width > 0 && r.height > 0 && (r.left < -0.5 || r.right > screen + 0.5))
+      .map(({ r, name }) => `${name} ${Math.round(r.left)}–${Math.round(r.right)}`)
+    const seats = seen.filter(({ e }) => e.matches('button[data-seat]'))
+    const small = seats.filter(({ r }) => r.width < 24 || r.height < 24).map(({ r, name }) => `${name} ${r.width.toFixed(1)} × ${r.height.toFixed(1)}`)
+    const columns = all.filter((e) => e.matches('.colhead')).map((e) => e.textContent).join('')
+    return { pageWidth: document.documentElement.scrollWidth, screen, outside, small, seats: seats.length, columns }
+  })
+}
+
+async function assertFitsPhone(page: Page, what: string) {
+  const fit = await phoneFit(page)
+  assert.ok(fit.seats > 200, `${what}: the cabin is drawn (${fit.seats} seats)`)
+  assert.equal(fit.columns, 'ABCDEFHJK', `${what}: every column of the 787-9`)
+  assert.ok(fit.pageWidth <= fit.screen, `${what}: no sideways scrolling (page ${fit.pageWidth} px on a ${fit.screen} px screen)`)
+  assert.deepEqual(fit.outside, [], `${what}: nothing of the widget outside the screen`)
+  assert.deepEqual(fit.small, [], `${what}: every seat a 24 × 24 px target or larger`)
+}
+
+/** Opens the seat card's dialog with a tap and waits until it has settled. */
+async function openSeatDialog(s: Session) {
+  await s.tap(seatCardReady(s.page))
+  await seatCard(s.page).locator('[role="grid"]').waitFor()
+  await seatCard(s.page).locator('[part~="modal"]').evaluate((m) => Promise.all((m.shadowRoot?.querySelector('dialog')?.getAnimations() ?? []).map((a) => a.finished)))
+}
+
+/** Taps the second passenger, then a free window seat of column K (the column a 375 px screen used to cut off); its code. */
+async function tapSeatInColumnK(s: Session): Promise<string> {
+  const card = seatCard(s.page)
+  await s.tap(card.locator('[part~="passenger"]').nth(1))
+  const seat = card.locator('button[data-seat$="K"][data-status="available"]').first()
+  const code = (await seat.getAttribute('data-seat'))!
+  await s.tap(seat)
+  await eventually(`seat ${code} in the booking summary`, async () => (await summaryLines(s.page, new RegExp(`Seat ${code}`)).count()) === 1)
+  // The map moves on to the next passenger without a seat; the second one's chip names the seat.
+  await expectText(card.locator('[part~="passenger"]').nth(1), new RegExp(code))
+  return code
+}
+
+/** The dialog as the traveller sees it, then scrolled to its end (the legend), as PNGs in the screenshot folder. */
+async function shootDialog(s: Session, name: string) {
+  await s.page.screenshot({ path: join(shots, `${name}.png`) })
+  await seatCard(s.page).locator('[part~="legend"]').scrollIntoViewIfNeeded()
+  await s.page.screenshot({ path: join(shots, `${name}-legend.png`) })
+}
+
+/** Done closes the dialog, and the card lists the seat. */
+async function closeSeatDialog(s: Session, code: string) {
+  await s.tap(seatCard(s.page).locator('[part~="done-button"]'))
+  await seatCard(s.page).locator('[role="grid"]').waitFor({ state: 'hidden' })
+  await expectText(seatCard(s.page).locator('[part~="summary"]'), new RegExp(code))
 }
 
 // ---------------------------------------------------------------- the tests
@@ -403,4 +505,59 @@ test('(f) slow check (BA 9004): the page says it is still checking while the air
   const truth = await apiTruth(page)
   assert.deepEqual(Object.values(truth.orders).map((o) => o.status), ['succeeded'])
   assertCleanPage(s)
+}))
+
+for (const width of [320, 375]) {
+  test(`(g) a ${width} px phone: the seat dialog fits the screen, every column A–K shown and at least 24 px; a tapped K seat reaches the booking summary`, { timeout: TEST_TIMEOUT }, async () => session(phone(width), `g-${width}`, async (s) => {
+    await openSeatDialog(s)
+    await assertFitsPhone(s.page, `${width} px`)
+    const code = await tapSeatInColumnK(s)
+    await assertFitsPhone(s.page, `${width} px, a seat chosen`)
+    await shootDialog(s, `seats-${width}`)
+    await closeSeatDialog(s, code)
+    assert.equal(await summaryLines(s.page, /^Seat/).count(), 1)
+    await expectText(summaryLines(s.page, /^Seat/), new RegExp(`Seat ${code}.*Passenger 2`))
+    assert.ok((await s.page.evaluate(() => document.documentElement.scrollWidth)) <= width, 'no sideways scrolling after the dialog')
+    assertCleanPage(s)
+  }, { ready: seatCardReady }))
+}
+
+test('(g) a 320 px phone in Arabic (the shop shows the widgets in ar-SA): right to left, the cabin still A to K from the left, fits, and a tap chooses a seat', { timeout: TEST_TIMEOUT }, async () => session(phone(320, { locale: 'ar-SA' }), 'g-ar', async (s) => {
+  assert.equal(await seatCard(s.page).evaluate((e) => getComputedStyle(e).direction), 'rtl')
+  await openSeatDialog(s)
+  await assertFitsPhone(s.page, '320 px, ar-SA')
+  const letters = await seatCard(s.page).locator('[data-row] button[data-seat]').evaluateAll((bs) => {
+    const row = bs.filter((b) => b.closest('[data-row]') === bs[0]!.closest('[data-row]'))
+    return row.map((b) => [b.getAttribute('data-seat')!.replace(/\d+/, ''), b.getBoundingClientRect().left] as const)
+  })
+  assert.deepEqual(letters.map(([c]) => c).join(''), 'ABCDEFHJK')
+  assert.ok(letters.every(([, x], i) => i === 0 || x > letters[i - 1]![1]), 'A on the left, K on the right')
+  assert.equal(await seatCard(s.page).locator('[part="map"]').evaluate((e) => getComputedStyle(e).direction), 'ltr')
+  assert.equal(await seatCard(s.page).locator('[part~="passengers"]').evaluate((e) => getComputedStyle(e).direction), 'rtl')
+  const code = await tapSeatInColumnK(s)
+  await assertFitsPhone(s.page, '320 px, ar-SA, a seat chosen')
+  await shootDialog(s, 'seats-320-ar-SA')
+  await closeSeatDialog(s, code)
+  assertCleanPage(s)
+}, { setup: rewriteApp("locale: 'en-GB'", "locale: 'ar-SA'"), ready: seatCardReady }))
+
+test('(g) a 375 px phone in dark mode (the shop gives the widget dark colours in theme.dark): the dark tokens reach the cabin, it fits, and a tap chooses a seat', { timeout: TEST_TIMEOUT }, async () => session(phone(375, { colorScheme: 'dark' }), 'g-dark', async (s) => {
+  await openSeatDialog(s)
+  await assertFitsPhone(s.page, '375 px, dark')
+  const card = seatCard(s.page)
+  // The widget's own dark palette (tokenVars) where the shop sets nothing, the shop's dark theme where it does.
+  assert.equal(await card.locator('[part="map"]').evaluate((e) => getComputedStyle(e).backgroundColor), 'rgb(22, 27, 34)')
+  assert.equal(await card.locator('.map-title').evaluate((e) => getComputedStyle(e).color), 'rgb(230, 237, 243)')
+  const code = await tapSeatInColumnK(s)
+  await s.tap(card.locator('[part~="passenger"]').nth(1))
+  assert.equal(await card.locator(`button[data-seat="${code}"]`).evaluate((e) => getComputedStyle(e).backgroundColor), 'rgb(63, 185, 80)', 'the chosen seat in the dark success colour')
+  await shootDialog(s, 'seats-375-dark')
+  await closeSeatDialog(s, code)
+  assertCleanPage(s)
+}, {
+  // The demo itself is light only: it sets --svc-color-text (its ink) and a light primary for every colour
+  // scheme, so on a dark phone the widget's dark background would meet the shop's dark ink. A shop that
+  // supports dark mode gives the widget its dark colours too, as here.
+  setup: rewriteApp("focusRing: '#f5a623' }", "focusRing: '#f5a623', dark: { textPrimary: '#e6edf3', primary: '#4c8dff', primaryText: '#0d1117' } }"),
+  ready: seatCardReady,
 }))

@@ -4,7 +4,7 @@
  * BA 1–99 on the A380 (two decks).
  */
 import { expect } from '@esm-bundle/chai'
-import { sendKeys, setViewport } from '@web/test-runner-commands'
+import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands'
 import 'axe-core'
 import { ApiClient } from '../../../client/api.ts'
 import { Session, type SessionState } from '../../../client/session.ts'
@@ -14,6 +14,7 @@ import { localeContext, sessionContext } from '../../../components/context.ts'
 import { localeFor } from '../../../components/i18n/index.ts'
 import '../../../components/seat-map/seat-map.ts'
 import type { SvcSeatMap } from '../../../components/seat-map/seat-map.component.ts'
+import { animationsDone } from '../../dom.ts'
 
 declare const axe: typeof import('axe-core')
 
@@ -325,19 +326,149 @@ describe('svc-seat-map', function () {
     await checkA11y(el)
   })
 
-  it('keeps the page from scrolling sideways at 320 px; the map scrolls inside its own box', async () => {
-    await setViewport({ width: 320, height: 640 })
+  it('fits 320 and 375 px phones in every display, 9 and 10 abreast: each column in view, each seat at least 24 × 24 px', async () => {
+    // A phone page with no margin of its own: the widget is the width of the screen (the card's and the
+    // modal's dialogs are too). 787-9 (BA 117): 3-3-3; A380 (BA 1): 3-4-3, the widest cabin of the sandbox.
+    document.body.style.margin = '0'
+    try {
+      for (const width of [320, 375]) {
+        await setViewport({ width, height: 700 })
+        for (const [flight, columns] of [['117', 'ABCDEFHJK'], ['1', 'ABCDEFGHJK']] as const) {
+          for (const display of ['embedded', 'card', 'modal'] as const) {
+            const what = `${width} px, BA ${flight}, ${display}`
+            const session = await loadedSession({ flight })
+            const el = document.createElement('svc-seat-map')
+            el.display = display
+            el.session = session
+            document.body.append(el)
+            await el.updateComplete
+            if (display === 'card') el.show()
+            await until(() => root(el).querySelector('[role="grid"]'), `the map (${what})`)
+            await animationsDone(el)
+            expect(all(el, '.colhead').map((h) => h.textContent).join(''), what).to.equal(columns)
+            expect(document.documentElement.scrollWidth, `the page does not scroll sideways (${what})`).to.be.at.most(width)
+            const box = one(el, '[part="map"]')
+            expect(box.scrollWidth, `the cabin fits its box (${what})`).to.be.at.most(box.clientWidth)
+            const edges = box.getBoundingClientRect()
+            for (const b of seats(el)) {
+              const r = b.getBoundingClientRect()
+              const where = `${b.dataset.seat} (${what}): ${r.left.toFixed(1)}–${r.right.toFixed(1)}, ${r.width.toFixed(1)} × ${r.height.toFixed(1)}`
+              expect(r.left >= Math.max(0, edges.left) && r.right <= Math.min(width, edges.right), `in view: ${where}`).to.equal(true)
+              expect(r.width >= 24 && r.height >= 24, `a 24 px target: ${where}`).to.equal(true)
+            }
+            el.remove()
+            session.dispose()
+          }
+        }
+      }
+    } finally {
+      document.body.style.margin = ''
+    }
+  })
+
+  it('takes 375 px seats larger than 320 px ones, and no larger than --svc-seat-size on a wide screen', async () => {
     const session = await loadedSession()
     const el = await mount(session)
+    const size = () => seat(el, '21A').getBoundingClientRect().width
+    expect(size()).to.be.closeTo(32, 0.5)
+    await setViewport({ width: 375, height: 700 })
     await new Promise((r) => requestAnimationFrame(r))
-    expect(document.documentElement.scrollWidth).to.be.at.most(320)
-    const scroller = one(el, '[part="map"]')
-    expect(scroller.getBoundingClientRect().right).to.be.at.most(320)
-    expect(getComputedStyle(scroller).overflowX).to.equal('auto')
-    const size = seat(el, '21A').getBoundingClientRect()
-    expect(size.width).to.be.at.least(28)
-    expect(size.height).to.be.at.least(28)
-    await checkA11y(el)
+    const at375 = size()
+    await setViewport({ width: 320, height: 700 })
+    await new Promise((r) => requestAnimationFrame(r))
+    expect(at375).to.be.greaterThan(size())
+    expect(size()).to.be.at.least(24)
+  })
+
+  it('scrolls a cabin too wide for its widget inside its own box: row numbers stay, the cut edge fades, the keyboard reaches every seat', async () => {
+    // A seller's narrow column on a 320 px phone: 10 abreast cannot have 24 px seats in 260 px.
+    await setViewport({ width: 320, height: 700 })
+    const session = await loadedSession({ flight: '1' })
+    const column = document.createElement('div')
+    column.style.inlineSize = '260px'
+    document.body.append(column)
+    const el = document.createElement('svc-seat-map')
+    el.session = session
+    column.append(el)
+    await el.updateComplete
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+    // The fade is a box shadow of the box's own colour; at rest it interpolates to a zero shadow (or none).
+    const fades = (e: Element) => !/^none$|0px 0px 0px 0px/.test(getComputedStyle(e).boxShadow)
+    try {
+      await frame()
+      expect(document.documentElement.scrollWidth, 'the page does not scroll sideways').to.be.at.most(320)
+      const box = one(el, '[part="map"]')
+      expect(getComputedStyle(box).overflowX).to.equal('auto')
+      expect(box.scrollWidth).to.be.greaterThan(box.clientWidth)
+      for (const b of seats(el)) expect(b.getBoundingClientRect().width).to.be.at.least(24)
+      const rowhead = one(el, '[data-row="44"] [role="rowheader"]')
+      const lastSide = one(el, '[data-row="44"] > .side:last-child')
+      // At the start: the far edge fades (there is more that way), the row numbers cast nothing.
+      expect(fades(lastSide), 'the far edge fades').to.equal(true)
+      expect(fades(rowhead), 'nothing fades under the row numbers').to.equal(false)
+
+      // The keyboard: End in a row goes to its last seat, K, and the box scrolls it into view.
+      const first = seat(el, '44A')
+      first.focus()
+      await sendKeys({ press: 'End' })
+      expect((root(el).activeElement as HTMLElement).dataset['seat']).to.equal('44K')
+      await frame()
+      const edges = box.getBoundingClientRect()
+      expect(box.scrollLeft).to.be.greaterThan(0)
+      expect(seat(el, '44K').getBoundingClientRect().right).to.be.at.most(edges.right)
+      // The row number is still in view at the box's start, over the seats that scrolled under it.
+      expect(rowhead.getBoundingClientRect().left).to.be.closeTo(edges.left + 1, 1)
+      await sendKeys({ press: 'Home' })
+      await frame()
+      expect((root(el).activeElement as HTMLElement).dataset['seat']).to.equal('44A')
+      expect(first.getBoundingClientRect().left, '44A clear of the row numbers').to.be.at.least(rowhead.getBoundingClientRect().right)
+
+      box.scrollLeft = box.scrollWidth
+      await frame()
+      expect(fades(rowhead), 'the seats fade under the row numbers').to.equal(true)
+      expect(fades(lastSide), 'nothing more at the far edge').to.equal(false)
+      await checkA11y(el)
+
+      // Reduced motion stops timed animations, not these: they follow the traveller's own scrolling.
+      await emulateMedia({ reducedMotion: 'reduce' })
+      box.scrollLeft = 0
+      await frame()
+      expect(fades(lastSide), 'reduced motion: the far edge fades').to.equal(true)
+      expect(fades(rowhead), 'reduced motion: nothing under the row numbers at the start').to.equal(false)
+    } finally {
+      await emulateMedia({ reducedMotion: 'no-preference' })
+      column.remove()
+    }
+  })
+
+  it('fits 320 px right to left (ar-SA): the texts wrap, the cabin keeps A on the left and starts there', async () => {
+    await setViewport({ width: 320, height: 700 })
+    document.body.style.margin = '0'
+    try {
+      const session = await loadedSession({ language: 'ar-SA', flight: '1' })
+      const el = await mount(session)
+      await new Promise((r) => requestAnimationFrame(r))
+      expect(el.dir).to.equal('rtl')
+      expect(document.documentElement.scrollWidth).to.be.at.most(320)
+      const box = one(el, '[part="map"]')
+      expect(getComputedStyle(box).direction).to.equal('ltr')
+      expect(box.scrollWidth).to.be.at.most(box.clientWidth)
+      const row = all<HTMLButtonElement>(el, '[data-row="44"] button[data-seat]')
+      expect(row.map((b) => b.dataset.seat!.replace(/\d+/, '')).join('')).to.equal('ABCDEFGHJK')
+      expect(row[0]!.getBoundingClientRect().left).to.be.lessThan(row.at(-1)!.getBoundingClientRect().left)
+      for (const b of seats(el)) {
+        const r = b.getBoundingClientRect()
+        expect(r.left >= 0 && r.right <= 320 && r.width >= 24, b.dataset.seat).to.equal(true)
+      }
+      const base = one(el, '[part="base"]').getBoundingClientRect()
+      for (const part of ['passengers', 'legend', 'segments']) {
+        const r = one(el, `[part="${part}"]`).getBoundingClientRect()
+        expect(r.left >= base.left && r.right <= base.right, `${part} wraps inside the widget`).to.equal(true)
+      }
+      await checkA11y(el)
+    } finally {
+      document.body.style.margin = ''
+    }
   })
 
   it('renders right to left for ar-SA with the seat letters in aircraft order', async () => {

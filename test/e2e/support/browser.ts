@@ -3,7 +3,7 @@
  * downloads a browser here: it is only ever given an executablePath). Set CHROMIUM_PATH to use another.
  */
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
@@ -20,9 +20,14 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 })
 }
 
-/** A temporary folder for screenshots (never the repo); its path is printed so people can look. */
+/**
+ * A temporary folder for screenshots (never the repo); its path is printed so people can look.
+ * SVC_E2E_SCREENSHOTS names a folder to use instead, to keep them where one looks (e.g. /tmp/phones).
+ */
 export function screenshotDir(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `svc-e2e-${name}-`))
+  const chosen = process.env['SVC_E2E_SCREENSHOTS']
+  const dir = chosen ? join(chosen, name) : mkdtempSync(join(tmpdir(), `svc-e2e-${name}-`))
+  if (chosen) mkdirSync(dir, { recursive: true })
   console.log(`# screenshots: ${dir}`)
   return dir
 }
