@@ -26,7 +26,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Missing, unknown or expired credentials (`unauthorized`, `token_expired`)',
   403: 'These credentials may not do this (`forbidden`)',
   404: 'No such resource for this seller (`not_found`)',
-  409: 'The trip or basket does not allow this now (`trip_state_conflict`, `basket_not_valid`, `basket_rule_violation`, `product_unavailable`)',
+  409: 'The trip or basket does not allow this now (`trip_state_conflict`, `basket_not_valid`, `basket_rule_violation`, `product_unavailable`, `not_cancellable`, `quote_expired`)',
   413: 'Request body too large (`payload_too_large`)',
   415: 'Request body is not JSON (`unsupported_media_type`)',
   422: 'Idempotency-Key reused with a different request (`idempotency_conflict`)',

@@ -308,6 +308,11 @@ function baseOf(op: Operation, t: Target, now: Date): Base {
       })
     case 'createSubscription':
       return b({ delivery_method: 'http', target: 'https://hooks.shop.example/fuzz', event_name: 'fulfillment_completed' })
+    // On the target's fulfilled trip, whose bag's order succeeded and has a quote to confirm.
+    case 'quoteCancellation':
+      return { op, params: { trip_id: t.booked.trip_id }, query: '', body: { basket_item_ids: [t.booked.bag] }, auth }
+    case 'getCancellationQuote': case 'confirmCancellation':
+      return { op, params: { trip_id: t.booked.trip_id }, query: '', auth }
     case 'refreshToken':
       return b({ refresh_token: t.trip.refresh_token })
     default:
@@ -580,6 +585,8 @@ interface HostUnderTest {
   apiKey: string
   otherApiKey: string
   now: Date
+  /** Runs the due jobs (the fulfilled trip of the target needs its orders to have succeeded). */
+  drain(): Promise<unknown>
   close(): Promise<void>
 }
 
@@ -592,7 +599,7 @@ async function serverHost(): Promise<HostUnderTest> {
   const other = await t.otherSeller()
   return {
     name: 'server', send: injectSend(t.app), store: t.store as MemoryStore, apiKey: t.apiKey, otherApiKey: other.apiKey,
-    now: t.clock.now(), close: () => t.close(),
+    now: t.clock.now(), drain: () => t.core.drainJobs(), close: () => t.close(),
   }
 }
 
@@ -614,7 +621,7 @@ async function sandboxHost(): Promise<HostUnderTest> {
     return path.startsWith('/v2.2/') ? viaFetch(req) : null
   }
   return {
-    name: 'sandbox', send, store: sandbox.store, apiKey: sandbox.apiKey, otherApiKey: other.apiKey, now: clock.now(),
+    name: 'sandbox', send, store: sandbox.store, apiKey: sandbox.apiKey, otherApiKey: other.apiKey, now: clock.now(), drain: () => sandbox.runJobs(),
     close: async () => { sandbox.dispose(); msw.resetHandlers() },
   }
 }
@@ -630,7 +637,7 @@ const excerpt = (res: Res) => {
 }
 
 async function fuzz(host: HostUnderTest) {
-  const target = await makeTarget(host.send, host.apiKey, host.otherApiKey, host.now)
+  const target = await makeTarget(host.send, host.apiKey, host.otherApiKey, host.now, host.drain)
   const cases = casesFor(target, host.otherApiKey, host.now)
   const writes = watchWrites(host.store)
   // The store every case meets: after each case that wrote, the store is put back to it.

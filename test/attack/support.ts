@@ -11,6 +11,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { MemoryStore } from '../../core/store/memory.ts'
 import { tripPayload } from '../helpers/build.ts'
+import { fulfillRequest } from '../helpers/flows.ts'
 
 export interface Req {
   method: string
@@ -115,6 +116,8 @@ export interface Target {
   stateHash: string
   basketEtag: string
   searchEtag: string
+  /** A trip fulfilled, its bag ordered (succeeded) and quoted for cancellation: what the after-sale calls name. */
+  booked: { trip_id: string; bag: string }
 }
 
 function jsonReq(method: string, url: string, auth: string | undefined, body?: unknown, extra: Record<string, string> = {}): Req {
@@ -134,7 +137,7 @@ async function call(send: Send, req: Req, expect: number): Promise<Res> {
  * Builds the target over HTTP, as a seller would: the trip of docs/api.md's walk-through (two adults and a lap
  * infant, LHR ⇄ JFK, bags and seats searched), a checked bag for p1 and a seat for p2 in its basket.
  */
-export async function makeTarget(send: Send, apiKey: string, otherApiKey: string, now: Date): Promise<Target> {
+export async function makeTarget(send: Send, apiKey: string, otherApiKey: string, now: Date, drain: () => Promise<unknown>): Promise<Target> {
   const key = basicAuth(apiKey)
   const created = json(await call(send, jsonReq('POST', '/v2.2/trip', key, tripPayload(now)), 201))
   const search = json(await call(send, jsonReq('GET', `/v2.2/trip/${created.trip_id}/search/${created.search_id}`, key), 200))
@@ -162,6 +165,15 @@ export async function makeTarget(send: Send, apiKey: string, otherApiKey: string
     delivery_method: 'http', target: 'https://hooks.shop.example/svc', event_name: 'order_status_changed',
   }), 201))
 
+  const booked = json(await call(send, jsonReq('POST', '/v2.2/trip', key, siblingPayload), 201))
+  const bookedSearch = json(await call(send, jsonReq('GET', `/v2.2/trip/${booked.trip_id}/search/${booked.search_id}`, key), 200))
+  const bookedProduct = (Object.values(bookedSearch.results.products.bag) as any[]).find((p) => p.product_details.checked === true && p.price_and_availability.p1?.available)
+  const bookedBasket = json(await call(send, jsonReq('PATCH', `/v2.2/trip/${booked.trip_id}/basket`, key, [{ product_id: bookedProduct.product_id, passenger_id: 'p1', quantity: 1 }]), 200))
+  const bookedBag = (Object.values(bookedBasket.basket) as any[]).find((i) => i.product_type === 'bag').basket_item_id
+  await call(send, jsonReq('POST', `/v2.2/trip/${booked.trip_id}/fulfill`, key, fulfillRequest(booked, bookedBasket.trip_state_hash)), 202)
+  await drain()
+  await call(send, jsonReq('POST', `/v2.2/trip/${booked.trip_id}/to_cancel`, key, { basket_item_ids: [bookedBag] }), 200)
+
   return {
     apiKey,
     creationToken: creation.trip_creation_token,
@@ -184,6 +196,7 @@ export async function makeTarget(send: Send, apiKey: string, otherApiKey: string
     stateHash: json(read).trip_state_hash,
     basketEtag: read.headers.etag!,
     searchEtag: searchRead.headers.etag!,
+    booked: { trip_id: booked.trip_id, bag: bookedBag },
   }
 }
 

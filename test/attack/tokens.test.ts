@@ -79,7 +79,7 @@ async function serverHost(): Promise<Host> {
   return {
     name: 'server', send, clock: t.clock, store, apiKey: t.apiKey, otherApiKey: other.apiKey, writes, snap: null,
     signer: await signerOf(store),
-    target: await makeTarget(send, t.apiKey, other.apiKey, t.clock.now()),
+    target: await makeTarget(send, t.apiKey, other.apiKey, t.clock.now(), () => t.core.drainJobs()),
     async sendRepeated(url, values) {
       // light-my-request takes an array as repeated lines: every one in rawHeaders, the first in req.headers,
       // as Node's parser does (its types say string only).
@@ -106,7 +106,7 @@ async function sandboxHost(): Promise<Host> {
   return {
     name: 'sandbox', send, clock, store: sandbox.store, apiKey: sandbox.apiKey, otherApiKey: other.apiKey, writes, snap: null,
     signer: await signerOf(sandbox.store),
-    target: await makeTarget(send, sandbox.apiKey, other.apiKey, clock.now()),
+    target: await makeTarget(send, sandbox.apiKey, other.apiKey, clock.now(), () => sandbox.runJobs()),
     async sendRepeated(url, values) {
       const headers = new Headers()
       for (const v of values) headers.append('authorization', v) // fetch joins them with ", "

@@ -4,11 +4,13 @@
  * the SDK's parser, which the browser tests cover), so a parser bug cannot hide a server bug.
  */
 import assert from 'node:assert/strict'
+import { request, type IncomingMessage } from 'node:http'
 
 export interface SseEvent { event: string; id: string | undefined; data: string; retry?: number }
 
 export interface EventReader {
-  response: Response
+  /** Status and headers (node:http, not fetch: after an abort, Node's fetch opens a spare connection that holds a server's graceful close). */
+  response: { status: number; headers: { get(name: string): string | null } }
   /** The next event (comment lines are skipped and counted); fails after `ms` or when the stream ends first. */
   next(ms?: number): Promise<SseEvent>
   /** Resolves true once the server ended the stream within `ms`. */
@@ -20,8 +22,12 @@ export interface EventReader {
 }
 
 export async function openEvents(url: string, headers: Record<string, string>): Promise<EventReader> {
-  const abort = new AbortController()
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal })
+  const req = request(url, { headers: { accept: 'text/event-stream', ...headers } })
+  const res = await new Promise<IncomingMessage>((resolve, reject) => { req.once('response', resolve); req.once('error', reject); req.end() })
+  const response = {
+    status: res.statusCode ?? 0,
+    headers: { get: (name: string) => { const v = res.headers[name.toLowerCase()]; return v === undefined ? null : String(v) } },
+  }
   const queue: SseEvent[] = []
   let done = false
   const waiter: { wake: (() => void) | null } = { wake: null }
@@ -45,14 +51,14 @@ export async function openEvents(url: string, headers: Record<string, string>): 
       await new Promise((r) => setTimeout(r, ms))
       assert.deepEqual(queue.map((e) => e.event), [], 'no event')
     },
-    close: () => abort.abort(),
+    close: () => { req.destroy() },
   }
-  if (!response.ok || !response.body) return reader
+  if (response.status !== 200) { res.resume(); return reader }
   void (async () => {
     const decoder = new TextDecoder()
     let buffer = ''
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of res as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true })
         let end: number
         while ((end = buffer.indexOf('\n\n')) >= 0) {

@@ -409,6 +409,40 @@ export const scenarios: Record<string, Scenario> = {
     await r.send('add the unavailable bag back', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: basic(r.host.apiKey), json: [line(checkedBag(search, 'p1'), 'p1')] }, { status: 409, code: 'product_unavailable' })
   },
 
+  async 'after-sale: quote, confirm, refunds; not_cancellable, quote_expired, two confirms, 9005 refused'(r) {
+    const key = basic(r.host.apiKey)
+    const book = async (flight: string) => {
+      const { trip, basket } = await tripWithBags(r, flight, true)
+      const fresh = await readBasket(r, trip, 'the basket to pay for')
+      await fulfill(r, trip, fresh.trip_state_hash, 'fulfill', 202)
+      await r.drain('the orders')
+      return { trip, bag: itemOf(basket, 'bag', 'p1').basket_item_id, seat: itemOf(basket, 'seat').basket_item_id }
+    }
+    const b = await book('117')
+    const toCancel = `/v2.2/trip/${b.trip.trip_id}/to_cancel`
+    await r.send('no quote yet', 'GET', toCancel, { headers: key }, 200)
+    await r.send('confirm without a quote', 'POST', `${toCancel}/confirm`, { headers: key }, { status: 409, code: 'not_cancellable' })
+    await r.send('quote an item of no trip', 'POST', toCancel, { headers: key, json: { basket_item_ids: ['no-such-item'] } }, { status: 404, code: 'not_found' })
+    await r.send('quote the bag and the seat', 'POST', toCancel, { headers: key, json: { basket_item_ids: [b.bag, b.seat] } }, 200)
+    r.clock.advance(15 * MIN)
+    await r.send('confirm after the quote expired', 'POST', `${toCancel}/confirm`, { headers: key }, { status: 409, code: 'quote_expired' })
+    await r.send('quote again', 'POST', toCancel, { headers: key, json: { basket_item_ids: [b.bag, b.seat] } }, 200)
+    await r.send('read the quote', 'GET', toCancel, { headers: key }, 200)
+    await r.send('confirm', 'POST', `${toCancel}/confirm`, { headers: { ...key, 'idempotency-key': 'cancel-1' } }, 202)
+    await r.send('the same confirm again (Idempotency-Key)', 'POST', `${toCancel}/confirm`, { headers: { ...key, 'idempotency-key': 'cancel-1' } }, 202)
+    await r.send('another confirm: the quote is used up', 'POST', `${toCancel}/confirm`, { headers: key }, { status: 409, code: 'not_cancellable' })
+    await r.send('orders cancelling', 'GET', `/v2.2/trip/${b.trip.trip_id}`, { headers: key }, 200)
+    await r.drain('the cancellations')
+    await r.send('orders cancelled with refunds', 'GET', `/v2.2/trip/${b.trip.trip_id}`, { headers: key }, 200)
+    await r.send('quote a cancelled item', 'POST', toCancel, { headers: key, json: { basket_item_ids: [b.bag] } }, { status: 409, code: 'not_cancellable' })
+    const refused = await book('9005')
+    await r.send('9005: quote', 'POST', `/v2.2/trip/${refused.trip.trip_id}/to_cancel`, { headers: key, json: { basket_item_ids: [refused.bag] } }, 200)
+    await r.send('9005: confirm', 'POST', `/v2.2/trip/${refused.trip.trip_id}/to_cancel/confirm`, { headers: key }, 202)
+    await r.drain('the airline refuses')
+    await r.send('9005: back to succeeded with the reason', 'GET', `/v2.2/trip/${refused.trip.trip_id}`, { headers: key }, 200)
+    r.note('webhooks', r.host.deliveries().length)
+  },
+
   async 'sandbox 9004: still checking, valid after 5 s'(r) {
     const { trip } = await tripWithBags(r, '9004')
     await check(r, trip)

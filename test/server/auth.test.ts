@@ -85,6 +85,24 @@ const EXAMPLES: Record<string, ExampleFactory> = {
   refreshToken: async (_t, trip) => ({ method: 'POST', url: '/v2.2/refresh_token', payload: { refresh_token: trip.refresh_token } }),
   jwks: async () => ({ method: 'GET', url: '/v2.2/.well-known/jwks.json' }),
   getTripEvents: async (_t, trip) => ({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/events` }),
+  quoteCancellation: async (t, trip) => ({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel`, payload: { basket_item_ids: [await orderedBag(t, trip)] } }),
+  getCancellationQuote: async (_t, trip) => ({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/to_cancel` }),
+  confirmCancellation: async (t, trip) => {
+    const res = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel`, headers: { authorization: basic(t.apiKey) }, payload: { basket_item_ids: [await orderedBag(t, trip)] } })
+    assert.equal(res.statusCode, 200, res.body)
+    return { method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel/confirm` }
+  },
+}
+
+/** A bag bought and ordered (the trip fulfilled, its order succeeded): what a cancellation can name. */
+async function orderedBag(t: Built, trip: CreatedTrip): Promise<string> {
+  const bag = checkedBag(await readSearch(t, trip))
+  const res = await changeBasket(t, trip, 'PATCH', [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
+  const item = Object.values<{ basket_item_id: string; product_id: string }>(body(res).basket).find((i) => i.product_id === bag.product_id)!
+  const fulfilled = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, headers: { authorization: basic(t.apiKey) }, payload: fulfillRequest(trip, (await readBasket(t, trip)).trip_state_hash) })
+  assert.equal(fulfilled.statusCode, 202, fulfilled.body)
+  await t.core.drainJobs()
+  return item.basket_item_id
 }
 
 describe('auth matrix: every operation × every kind of credential', () => {

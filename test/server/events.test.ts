@@ -201,3 +201,20 @@ describe('trip events', () => {
     assert.ok(await r.ended(1_000))
   })
 })
+
+test('a client that hangs up mid-stream leaves no connection behind: the server closes at once', async () => {
+  const own = await build()
+  await own.app.listen({ port: 0, host: '127.0.0.1' })
+  const trip = await createTrip(own)
+  const r = await openEvents(`http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}/v2.2/trip/${trip.trip_id}/events`,
+    { authorization: bearer(trip.trip_access_token) })
+  await r.next()
+  r.close()
+  for (let i = 0; i < 50 && own.core.context.live.streams > 0; i++) await new Promise((res) => setTimeout(res, 20))
+  const open = await new Promise<number>((res) => own.app.server.getConnections((_e, n) => res(n)))
+  assert.equal(open, 0, 'the hung-up connection is closed')
+  const started = Date.now()
+  await own.close()
+  // An open stream's socket would hold app.close() until a timeout; the hung-up one is gone.
+  assert.ok(Date.now() - started < 2_000, `closed in ${Date.now() - started} ms`)
+})
