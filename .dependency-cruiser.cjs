@@ -8,7 +8,7 @@
 //   client      → core (types only)
 //   server      → core
 //   mock-server → core
-//   core        → nothing of ours outside core
+//   core        → nothing of ours outside core, and no metrics library (prom-client is the server's)
 //
 // and no import cycle anywhere. Type-only imports count: a layer's types are part of what it depends on.
 const OURS = ['core', 'server', 'mock-server', 'client', 'sdk', 'components', 'examples', 'test', 'bench', 'scripts', 'stories', '\\.storybook']
@@ -31,6 +31,13 @@ module.exports = {
       comment: 'core/ is the pure rules: it knows no host (server, mock-server), no browser layer and no demo.',
       from: { path: under('core') },
       to: { path: except('core') },
+    },
+    {
+      name: 'core-knows-no-metrics-library',
+      severity: 'error',
+      comment: 'core/ also runs in the offline sandbox: the server counts what the core reports through Core.observe (server/metrics.ts), the core never imports prom-client.',
+      from: { path: under('core') },
+      to: { path: '(^|/)node_modules/prom-client/' },
     },
     {
       name: 'server-imports-only-core',

@@ -360,6 +360,11 @@ export interface Store {
   getJob(jobId: string): Promise<JobRecord | undefined>
   /** Jobs of some kinds in every status, oldest first (tests and operator views). */
   listJobs(kinds: string[]): Promise<JobRecord[]>
+  /**
+   * Pending jobs (due or waiting for a retry, leased or not) by kind, for the queue-depth gauge of /metrics:
+   * one aggregate over the pending jobs, which are few next to the finished ones. Kinds with none are left out.
+   */
+  countPendingJobs(): Promise<Record<string, number>>
 
   /**
    * Deletes what retention allows (see PurgeCutoffs), in batches of at most `batch` rows per statement so no

@@ -25,6 +25,7 @@ import * as tokens from './service/tokens.ts'
 import { purgeExpired } from './service/retention.ts'
 import { drainJobs, processNextJob, type JobReport } from './service/jobs/runner.ts'
 import { JOB_KINDS, type JobKind } from './service/jobs/job.ts'
+import type { CoreObserver } from './service/observe.ts'
 
 export { defaultConfig, type CoreConfig, type CoreDeps, type Retention } from './service/config.ts'
 export { normaliseOrigin } from './service/sellers.ts'
@@ -33,6 +34,7 @@ export type { Answer } from './service/idempotency.ts'
 export type { Context } from './service/context.ts'
 export { JOB_KINDS, type Job, type JobKind } from './service/jobs/job.ts'
 export type { JobReport } from './service/jobs/runner.ts'
+export type { CoreObserver } from './service/observe.ts'
 
 export class Core {
   /** What the operations work with; the request pipeline (core/api/) calls them with it. */
@@ -90,6 +92,11 @@ export class Core {
   purgeExpired(): Promise<PurgeCounts> { return purgeExpired(this.context) }
   processNextJob(kinds: JobKind[] = JOB_KINDS): Promise<JobReport | null> { return processNextJob(this.context, kinds) }
   drainJobs(kinds: JobKind[] = JOB_KINDS, limit = 1000): Promise<number> { return drainJobs(this.context, kinds, limit) }
+
+  // ------------------------------------------------------------ observing
+
+  /** Tells `observer` of the core's work from now on (the server's /metrics counters); returns the way to stop. */
+  observe(observer: CoreObserver): () => void { return this.context.observers.add(observer) }
 }
 
 export function createCore(deps: CoreDeps): Core { return new Core(deps) }

@@ -16,6 +16,7 @@ import { openapiPlugin } from './plugins/openapi.ts'
 import { sdkStaticPlugin } from './plugins/sdk-static.ts'
 import { compressionPlugin } from './plugins/compression.ts'
 import { healthRoutes } from './routes/health.ts'
+import { Metrics, metricsPlugin, UNMATCHED_ROUTE } from './metrics.ts'
 import { v22Routes } from './routes/v2.2.ts'
 
 export interface BuildAppOptions {
@@ -32,6 +33,13 @@ export interface BuildAppOptions {
   bodyLimit?: number
   /** Where the built browser SDK is (default `<repo>/dist`); tests point it elsewhere. */
   sdkDistDir?: string
+  /**
+   * What GET /metrics shows. Give the one whose `countStoreErrors` wraps the store the core was built on, so
+   * store errors are counted; a new one (without them) by default.
+   */
+  metrics?: Metrics
+  /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN); unset, it is open. */
+  metricsToken?: string
 }
 
 /**
@@ -69,6 +77,7 @@ class OneLineLog extends LogController {
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const metrics = opts.metrics ?? new Metrics()
   const app = Fastify({
     logger: loggerOptions(opts.logger),
     genReqId,
@@ -79,7 +88,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     trustProxy: opts.trustProxy ?? false,
     // Ids are up to 128 characters (core/schemas Id); longer segments would 404 before validation.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors: frameworkErrorHandler,
+    frameworkErrors: (err, req, reply) => {
+      frameworkErrorHandler(err, req, reply)
+      // The router refused these before any route or hook ran, so the metrics' onResponse hook never sees them.
+      metrics.request(req.method, UNMATCHED_ROUTE, reply.statusCode, null)
+    },
     clientErrorHandler,
   })
 
@@ -89,6 +102,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const add = opts.store.addRateLimitHits?.bind(opts.store)
   await app.register(rateLimitPlugin, { ...opts.rateLimit, ...(add ? { shared: { add, ...(opts.rateLimitSyncMs ? { syncMs: opts.rateLimitSyncMs } : {}) } } : {}) })
   await app.register(errorsPlugin, { notFoundPreHandler: app.rateLimit() })
+  await app.register(metricsPlugin, {
+    metrics, core: opts.core, store: opts.store,
+    ...(opts.metricsToken !== undefined ? { token: opts.metricsToken } : {}),
+  })
   await app.register(corsPlugin, { isAllowedOrigin: (origin) => opts.core.isAllowedOrigin(origin) })
   await app.register(compressionPlugin)
   await app.register(openapiPlugin)

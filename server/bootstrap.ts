@@ -9,6 +9,7 @@ import { createCore, type Core, type CoreConfig } from '../core/service.ts'
 import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
 import { webhookSender } from './webhook-sender.ts'
 import type { Ids, Store } from '../core/ports.ts'
+import type { Metrics } from './metrics.ts'
 
 export const systemIds: Ids = { uuid: () => randomUUID(), secret: (bytes: number) => randomBytes(bytes).toString('base64url') }
 
@@ -32,9 +33,13 @@ export async function openDatabase(databaseUrl: string, poolSize?: number): Prom
   return store
 }
 
-/** The production wiring of the core: wall clock, crypto-random ids, the sandbox airline. */
-export async function startCore(config: ServerConfig): Promise<{ store: Store; core: Core }> {
-  const store = await openDatabase(config.databaseUrl, config.databasePoolSize)
+/**
+ * The production wiring of the core: wall clock, crypto-random ids, the sandbox airline. With `metrics`,
+ * the core is built on a store whose errors it counts (GET /metrics).
+ */
+export async function startCore(config: ServerConfig, metrics?: Metrics): Promise<{ store: Store; core: Core }> {
+  const opened = await openDatabase(config.databaseUrl, config.databasePoolSize)
+  const store = metrics ? metrics.countStoreErrors(opened) : opened
   const core = createCore({
     store, supplier: createSandboxSupplier(), clock: { now: () => new Date() }, ids: systemIds, config: coreConfigFrom(config),
     webhooks: webhookSender(),

@@ -9,6 +9,7 @@ import { buildApp } from './app.ts'
 import { loadConfigOrExit, type ServerConfig } from './config.ts'
 import { startCore } from './bootstrap.ts'
 import { startWorker, type Worker } from './worker.ts'
+import { Metrics } from './metrics.ts'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../core/service.ts'
 import type { Store } from '../core/ports.ts'
@@ -78,6 +79,7 @@ function banner(config: ServerConfig, demo: DemoSeller | null, extra: string[]):
     `  Docs       ${base}/docs`,
     `  OpenAPI    ${base}/v2.2/openapi.json`,
     `  Health     ${base}/healthz`,
+    `  Metrics    ${base}/metrics ${config.metricsToken ? '(Bearer METRICS_TOKEN)' : '(open to all who reach it: set METRICS_TOKEN in production)'}`,
     `  Worker     ${config.worker ? 'in this process (WORKER=off to run it apart: npm run worker)' : 'off here (WORKER=off): run npm run worker'}`,
     ...(config.signingKeySecret ? [] : ['  Keys       token signing keys are stored unencrypted: set SIGNING_KEY_SECRET in production']),
     ...(!config.worker && ['memory:', 'sqlite::memory:'].includes(config.databaseUrl)
@@ -107,10 +109,13 @@ function banner(config: ServerConfig, demo: DemoSeller | null, extra: string[]):
 export async function serve(hooks: ServeHooks = {}): Promise<void> {
   const config = loadConfigOrExit()
 
-  const { store, core } = await startCore(config)
+  // Made before the core, so the store the core is built on counts its errors for GET /metrics.
+  const metrics = new Metrics()
+  const { store, core } = await startCore(config, metrics)
 
   const app = await buildApp({
-    core, store,
+    core, store, metrics,
+    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     logger: { level: config.logLevel },
     rateLimit: { max: config.rateLimitMax, timeWindow: config.rateLimitWindowMs },
     // A hop count becomes proxy-addr's own form: trust the first n hops.

@@ -7,12 +7,15 @@ import { Sellers } from './sellers.ts'
 import { SearchCache } from './search-cache.ts'
 import { TripCache } from './trip-cache.ts'
 import { LiveTrips } from './live.ts'
+import { Observers } from './observe.ts'
 
 export interface Context extends Ports {
   readonly sellers: Sellers
   readonly searches: SearchCache
   readonly trips: TripCache
   readonly live: LiveTrips
+  /** Who the host has asked to be told of the core's work (job outcomes). */
+  readonly observers: Observers
 }
 
 export function createContext(deps: CoreDeps): Context {
@@ -29,5 +32,5 @@ export function createContext(deps: CoreDeps): Context {
   const live = new LiveTrips(ports, trips, config.live.pollMs)
   // A write here wakes this process's streams on the trip at once; other processes learn it from the store.
   trips.onWrite((tripId) => live.changed(tripId))
-  return { ...ports, sellers: new Sellers(ports), searches, trips, live }
+  return { ...ports, sellers: new Sellers(ports), searches, trips, live, observers: new Observers() }
 }

@@ -328,6 +328,12 @@ export class MemoryStore implements Store {
       .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.job_id, b.job_id)))
   }
 
+  async countPendingJobs(): Promise<Record<string, number>> {
+    const n: Record<string, number> = {}
+    for (const j of this.jobs.values()) if (j.status === 'pending') n[j.kind] = (n[j.kind] ?? 0) + 1
+    return n
+  }
+
   // ---------------------------------------------------------------- retention
 
   async purge(c: PurgeCutoffs): Promise<PurgeCounts> {

@@ -24,9 +24,9 @@ export interface RateLimitOptions {
 
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 600, timeWindow: 60_000 }
 
-/** Operational and documentation routes: probes and humans reading docs must never be throttled away. */
+/** Operational and documentation routes: probes, scrapers and humans reading docs must never be throttled away. */
 const EXEMPT = (url: string | undefined) =>
-  url === '/healthz' || url === '/readyz' || url === '/v2.2/openapi.json' ||
+  url === '/healthz' || url === '/readyz' || url === '/metrics' || url === '/v2.2/openapi.json' ||
   url === '/docs' || (url?.startsWith('/docs/') ?? false)
 
 export function rateLimitKey(req: FastifyRequest): string {

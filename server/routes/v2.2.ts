@@ -113,8 +113,9 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
       url: op.path,
       schema,
       validatorCompiler: validatedByTheCore,
-      // Events are written as they come: compressing them would hold each back until a block filled.
-      ...(op.eventStream ? { compress: false as const } : {}),
+      // Events are written as they come: compressing them would hold each back until a block filled. A
+      // stream's lifetime is no latency: server/metrics.ts counts it but does not time it.
+      ...(op.eventStream ? { compress: false as const, config: { stream: true } } : {}),
       // Credentials are checked before the body is even parsed, and after the rate limiter (onRequest), so
       // failed guesses still count.
       preParsing: async (req) => {

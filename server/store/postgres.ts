@@ -441,6 +441,12 @@ export class PostgresStore implements Store {
     return rows.map(toJob)
   }
 
+  async countPendingJobs(): Promise<Record<string, number>> {
+    // The partial index of pending jobs (jobs_due) answers the WHERE; finished jobs are never read.
+    const { rows } = await this.run('countPendingJobs', `SELECT kind, count(*)::int AS n FROM jobs WHERE status = 'pending' GROUP BY kind`)
+    return Object.fromEntries(rows.map((r: { kind: string; n: number }) => [r.kind, r.n]))
+  }
+
   // ---------------------------------------------------------------- rate limits
 
   async addRateLimitHits(hits: ReadonlyArray<RateLimitHits>): Promise<RateLimitCount[]> {

@@ -327,6 +327,12 @@ export class SqliteStore implements Store {
       .all(json(kinds)) as Row[]).map(toJob)
   }
 
+  async countPendingJobs(): Promise<Record<string, number>> {
+    // The partial index of pending jobs (jobs_due) answers the WHERE; finished jobs are never read.
+    const rows = this.q(`SELECT kind, count(*) AS n FROM jobs WHERE status = 'pending' GROUP BY kind`).all() as Array<{ kind: string; n: number }>
+    return Object.fromEntries(rows.map((r) => [r.kind, r.n]))
+  }
+
   // ---------------------------------------------------------------- retention
 
   async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {

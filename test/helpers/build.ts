@@ -7,6 +7,7 @@ import { Writable } from 'node:stream'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import assert from 'node:assert/strict'
 import { buildApp, type BuildAppOptions } from '../../server/app.ts'
+import { Metrics } from '../../server/metrics.ts'
 import { createCore, type Core, type CoreConfig } from '../../core/service.ts'
 import { MemoryStore, type MemorySnapshot } from '../../core/store/memory.ts'
 import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
@@ -57,6 +58,8 @@ export interface BuildOptions {
   supplier?: Supplier
   /** Where webhooks go (default: the network, as in production). */
   webhooks?: WebhookSender
+  /** GET /metrics asks for this bearer token (METRICS_TOKEN). */
+  metricsToken?: string
 }
 
 export interface Built {
@@ -64,6 +67,8 @@ export interface Built {
   core: Core
   store: Store
   clock: TestClock
+  /** What GET /metrics shows; the core's store counts its errors into it, as `npm start` wires it. */
+  metrics: Metrics
   seller: SellerRecord
   apiKey: string
   /** Raw log lines, when `captureLogs` was set. */
@@ -76,7 +81,8 @@ export interface Built {
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
-  const store = opts.store ?? new MemoryStore()
+  const metrics = new Metrics()
+  const store = metrics.countStoreErrors(opts.store ?? new MemoryStore())
   const clock = testClock()
   const core = createCore({
     store, supplier: opts.supplier ?? createSandboxSupplier(), clock, ids: testIds(opts.ids), config: opts.config, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
@@ -91,11 +97,12 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     logger: opts.captureLogs ? { level: 'trace', stream } : false,
     rateLimit: opts.rateLimit ?? { max: 100_000, timeWindow: 60_000 },
     ...(opts.rateLimitSyncMs ? { rateLimitSyncMs: opts.rateLimitSyncMs } : {}),
+    metrics, ...(opts.metricsToken ? { metricsToken: opts.metricsToken } : {}),
   })
   await app.ready()
   let others = 0
   return {
-    app, core, store, clock, seller, apiKey, logs,
+    app, core, store, clock, metrics, seller, apiKey, logs,
     snapshot: () => {
       if (!(store instanceof MemoryStore)) throw new Error('snapshot() needs the memory store')
       return store.snapshot()

@@ -15,6 +15,7 @@ test('defaults: loopback on 3000, SQLite under ./data, spec token lifetimes left
   assert.equal(c.rateLimitWindowMs, 60_000)
   assert.equal(c.trustProxy, false)
   assert.equal(c.worker, true, 'npm start runs the job worker unless told otherwise')
+  assert.equal(c.metricsToken, undefined, 'GET /metrics is open unless a token is set')
 })
 
 test('every variable is read', () => {
@@ -24,12 +25,13 @@ test('every variable is read', () => {
     RATE_LIMIT_WINDOW_SECONDS: '10', TRUST_PROXY: '10.0.0.0/8, 192.168.0.1', WORKER: 'off',
     RETENTION_SEARCH_HOURS: '12', RETENTION_TRIP_DAYS: '14', RETENTION_IDEMPOTENCY_HOURS: '48', RETENTION_JOB_DAYS: '3',
     DATABASE_POOL_SIZE: '20', SIGNING_KEY_SECRET: 's'.repeat(32), SIGNING_KEY_ROTATION_DAYS: '7',
+    METRICS_TOKEN: 'scrape-0123456789abcdef',
   })
   assert.deepEqual(c, {
     port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db/svc', demoApiKey: 'svc_test_demo_key_123', logLevel: 'debug',
     accessTokenTtl: 300, refreshTokenTtl: 900, rateLimitMax: 50, rateLimitWindowMs: 10_000, trustProxy: ['10.0.0.0/8', '192.168.0.1'],
     worker: false, retention: { searchHours: 12, tripDays: 14, idempotencyHours: 48, jobDays: 3 }, databasePoolSize: 20,
-    signingKeySecret: 's'.repeat(32), signingKeyRotationDays: 7,
+    signingKeySecret: 's'.repeat(32), signingKeyRotationDays: 7, metricsToken: 'scrape-0123456789abcdef',
   })
   assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
   assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
@@ -40,15 +42,23 @@ test('bad values are all reported at once, naming the variable', () => {
     loadConfig({
       PORT: 'http', DATABASE_URL: 'mysql://x', SVC_DEMO_API_KEY: 'short:key', LOG_LEVEL: 'loud',
       ACCESS_TOKEN_TTL_SECONDS: '-5', RATE_LIMIT_MAX: '0', TRUST_PROXY: 'everyone', WORKER: 'maybe',
+      METRICS_TOKEN: 'short',
     })
     assert.fail('expected a ConfigError')
   } catch (e) {
     assert.ok(e instanceof ConfigError)
-    for (const name of ['PORT', 'DATABASE_URL', 'SVC_DEMO_API_KEY', 'LOG_LEVEL', 'ACCESS_TOKEN_TTL_SECONDS', 'RATE_LIMIT_MAX', 'TRUST_PROXY', 'WORKER']) {
+    for (const name of ['PORT', 'DATABASE_URL', 'SVC_DEMO_API_KEY', 'LOG_LEVEL', 'ACCESS_TOKEN_TTL_SECONDS', 'RATE_LIMIT_MAX', 'TRUST_PROXY', 'WORKER', 'METRICS_TOKEN']) {
       assert.ok(e.problems.some((p) => p.startsWith(name)), `${name} reported: ${e.message}`)
     }
     assert.ok(!e.message.includes('mysql://x'), 'a database URL may hold a password; only its start is echoed')
   }
+})
+
+test('METRICS_TOKEN is at least 16 visible ASCII characters, with no spaces (it is sent in a header)', () => {
+  assert.equal(loadConfig({ METRICS_TOKEN: '  0123456789abcdef  ' }).metricsToken, '0123456789abcdef', 'surrounding blanks are trimmed')
+  assert.throws(() => loadConfig({ METRICS_TOKEN: '0123456789abcde' }), /METRICS_TOKEN/)
+  assert.throws(() => loadConfig({ METRICS_TOKEN: '0123456789 abcdef' }), /METRICS_TOKEN/)
+  assert.throws(() => loadConfig({ METRICS_TOKEN: '0123456789abcdéf' }), /METRICS_TOKEN/)
 })
 
 test('a refresh token must outlive the access token it renews', () => {

@@ -18,12 +18,21 @@ test('npm start: serves on the configured port, keeps the demo key, and stops cl
   const dir = mkdtempSync(join(tmpdir(), 'svc-main-'))
   const key = 'svc_test_demo_0123456789abcdef'
   // A nested path: the SQLite file's directory is created on first start.
-  const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'nested', 'svc.db')}`, SVC_DEMO_API_KEY: key })
+  const metricsToken = 'scrape-0123456789abcdef'
+  const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'nested', 'svc.db')}`, SVC_DEMO_API_KEY: key, METRICS_TOKEN: metricsToken })
   try {
     assert.ok(server.output().includes(key), 'the banner shows the demo key given by env')
     const authorize = await fetch(`${server.base}/v2.2/authorize`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } })
     assert.equal(authorize.status, 200)
     assert.equal((await fetch(`${server.base}/readyz`)).status, 200)
+    // GET /metrics as npm start wires it: METRICS_TOKEN asked for, the core's jobs, store and requests shown.
+    assert.match(server.output(), /Metrics +http:\S+\/metrics \(Bearer METRICS_TOKEN\)/)
+    assert.equal((await fetch(`${server.base}/metrics`)).status, 401)
+    const metrics = await (await fetch(`${server.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text()
+    assert.match(metrics, /^svc_http_requests_total\{method="POST",route="\/v2\.2\/authorize",status_code="200"\} 1$/m)
+    assert.match(metrics, /^svc_jobs_pending\{kind="basket_check"\} 0$/m)
+    assert.match(metrics, /^# TYPE svc_store_errors_total counter$/m)
+    assert.match(metrics, /^svc_process_cpu_user_seconds_total /m)
     // The demo seller may call from the server's own pages.
     const preflight = await fetch(`${server.base}/v2.2/trip`, {
       method: 'OPTIONS', headers: { origin: `http://localhost:${server.port}`, 'access-control-request-method': 'POST' },

@@ -756,6 +756,29 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       assert.deepEqual(await s.getJob('j0'), job('j0', { created_at: iso(5), kind: 'report' }))
     })
 
+    it('countPendingJobs counts the pending jobs of each kind: due, leased or waiting for a retry, never finished ones', async (s) => {
+      assert.deepEqual(await s.countPendingJobs(), {})
+      await s.enqueueJob(job('j1'))
+      await s.enqueueJob(job('j2'))
+      await s.enqueueJob(job('j3', { run_at: iso(600) }))
+      await s.enqueueJob(job('w1', { kind: 'webhook' }))
+      await s.enqueueJob(job('w2', { kind: 'webhook' }))
+      await s.enqueueJob(job('r1', { kind: 'report' }))
+      assert.deepEqual(await s.countPendingJobs(), { fulfillment: 3, webhook: 2, report: 1 })
+
+      // Leased (j1), rescheduled after a failure (w1): still pending. Done (j2), dead (w2, r1): not.
+      assert.equal((await s.claimJob(['fulfillment'], at(0), 30_000))?.job_id, 'j1')
+      const j2 = await s.claimJob(['fulfillment'], at(0), 30_000)
+      assert.equal(await s.completeJob('j2', j2!.locked_until!), true)
+      const w1 = await s.claimJob(['webhook'], at(0), 30_000)
+      assert.equal(await s.failJob('w1', w1!.locked_until!, 'HTTP 500', at(120)), true)
+      const w2 = await s.claimJob(['webhook'], at(0), 30_000)
+      assert.equal(await s.failJob('w2', w2!.locked_until!, 'HTTP 500', null), true)
+      const r1 = await s.claimJob(['report'], at(0), 30_000)
+      assert.equal(await s.failJob('r1', r1!.locked_until!, 'gave up', null), true)
+      assert.deepEqual(await s.countPendingJobs(), { fulfillment: 2, webhook: 1 })
+    })
+
     it('claimJob takes only the kinds asked for, oldest run_at first', async (s) => {
       await s.enqueueJob(job('j1', { kind: 'webhook', run_at: iso(5) }))
       await s.enqueueJob(job('j2', { kind: 'fulfillment', run_at: iso(3) }))

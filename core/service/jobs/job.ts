@@ -19,6 +19,18 @@ export type Job = Static<typeof JobSchema>
 export type JobKind = Job['kind']
 export const JOB_KINDS: JobKind[] = ['basket_check', 'fulfill_order', 'cancel_order', 'webhook']
 
+/** What one run of the job runner did, for the worker's log (ids and outcome only, never a payload). */
+export interface JobReport {
+  job_id: string
+  kind: string
+  attempt: number
+  max_attempts: number
+  /** done; waiting (the supplier's answer is not ready); retry (failed, will run again); dead (given up); lease_lost. */
+  outcome: 'done' | 'waiting' | 'retry' | 'dead' | 'lease_lost'
+  error?: string
+  retry_at?: string
+}
+
 /** What making a job needs of the core's ports (named here, not imported, so config.ts may name JobKind). */
 interface JobPorts { clock: Clock; ids: Ids; config: { maxAttempts: Record<JobKind, number> } }
 

@@ -5,26 +5,25 @@
  */
 import { backoffMs } from '../../webhooks.ts'
 import type { Context } from '../context.ts'
-import { JOB_KINDS, parseJob, type Job, type JobKind } from './job.ts'
+import { JOB_KINDS, parseJob, type Job, type JobKind, type JobReport } from './job.ts'
 import * as basketCheck from './basket-check.ts'
 import * as fulfillOrder from './fulfill-order.ts'
 import * as cancelOrder from './cancel-order.ts'
 import * as webhook from './webhook.ts'
 
-/** What one run of the job runner did, for the worker's log (ids and outcome only, never a payload). */
-export interface JobReport {
-  job_id: string
-  kind: string
-  attempt: number
-  max_attempts: number
-  /** done; waiting (the supplier's answer is not ready); retry (failed, will run again); dead (given up); lease_lost. */
-  outcome: 'done' | 'waiting' | 'retry' | 'dead' | 'lease_lost'
-  error?: string
-  retry_at?: string
+export type { JobReport } from './job.ts'
+
+/**
+ * Claims and runs one due job; null when none was due. Its report also goes to the host's observers (the
+ * server's job counters); a store failure around the job throws instead, and reports nothing.
+ */
+export async function processNextJob(ctx: Context, kinds: JobKind[] = JOB_KINDS): Promise<JobReport | null> {
+  const report = await runNextJob(ctx, kinds)
+  if (report) ctx.observers.jobFinished(report)
+  return report
 }
 
-/** Claims and runs one due job; null when none was due. */
-export async function processNextJob(ctx: Context, kinds: JobKind[] = JOB_KINDS): Promise<JobReport | null> {
+async function runNextJob(ctx: Context, kinds: JobKind[]): Promise<JobReport | null> {
   const { store, clock, config } = ctx
   const record = await store.claimJob(kinds, clock.now(), config.jobLeaseMs)
   if (!record) return null
