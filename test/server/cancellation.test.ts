@@ -7,7 +7,7 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, basic, bearer, body, assertProblem, type Built, type CreatedTrip } from '../helpers/build.ts'
-import { readSearch, checkedBag, seats, productsOf, readBasket, addItems, fulfill, fulfillRequest, createTripOnFlight, readTrip, itemWhere } from '../helpers/flows.ts'
+import { readSearch, checkedBag, seats, productsOf, addItems, fulfill, fulfillRequest, createTripOnFlight, readTrip, itemWhere } from '../helpers/flows.ts'
 import { createTrip } from '../helpers/build.ts'
 import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
 import { MemoryStore } from '../../core/store/memory.ts'
