@@ -140,7 +140,33 @@ function sharedDecorateHelper() {
  */
 const licenseNotice = {
   name: 'svc-license-notice',
-  renderChunk: (code) => ({ code: `${code}\n/*! svc browser SDK v2.2. Includes Lit and @lit/context, (c) Google LLC, BSD-3-Clause: https://github.com/lit/lit/blob/main/LICENSE */`, map: null }),
+  renderChunk: (code, chunk) => (chunk.isEntry ? { code: `${code}\n/*! svc browser SDK v2.2. Includes Lit and @lit/context, (c) Google LLC, BSD-3-Clause: https://github.com/lit/lit/blob/main/LICENSE */`, map: null } : null),
+}
+
+/** The hook svc.min.js and its chunks define their modules with (sdk/chunk-loader.ts, which installs it). */
+const DEFINE_KEY = 'svc.v2.2.define'
+/** sdk/chunk-loader.ts as the script it is (no module: nothing imports it), for the head of svc.min.js. */
+const CHUNK_LOADER = await (async () => {
+  const src = readFileSync(join(root, 'sdk', 'chunk-loader.ts'), 'utf8')
+  if (!src.includes(`Symbol.for('${DEFINE_KEY}')`)) throw new Error(`rollup: sdk/chunk-loader.ts must install Symbol.for('${DEFINE_KEY}')`)
+  return (await transform(src, { loader: 'ts', format: 'iife', target: 'es2022', legalComments: 'none' })).code
+})()
+
+/**
+ * svc.min.js's chunks (dist/javascript/v2.2/chunks): old ones are removed before a build (their names
+ * carry a hash), and the build fails if the bundle itself would need one to start, since the loader runs
+ * the bundle at once (sdk/chunk-loader.ts).
+ */
+function sdkChunks() {
+  return {
+    name: 'svc-sdk-chunks',
+    buildStart() { rmSync(join(root, 'dist', 'javascript', 'v2.2', 'chunks'), { recursive: true, force: true }) },
+    generateBundle(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && chunk.isEntry && chunk.imports.length > 0) this.error(`${chunk.fileName} imports ${chunk.imports.join(', ')} statically: the bundle must start without a chunk`)
+      }
+    },
+  }
 }
 
 /**
@@ -240,19 +266,30 @@ function sandboxBundle() {
 
 export default [
   {
-    input: 'sdk/index.ts',
+    input: { 'svc.min': 'sdk/index.ts' },
+    // The bundle exports nothing to the page (it sets window.Svc); what it exports, its chunks import.
+    preserveEntrySignatures: false,
     output: {
-      file: 'dist/javascript/v2.2/svc.min.js',
-      format: 'iife',
+      dir: 'dist/javascript/v2.2',
+      // AMD for the chunk loader at its head (sdk/chunk-loader.ts): the bundle runs at once, as a plain
+      // script; each dynamic import becomes a chunk fetched beside it, importing the bundle's own modules.
+      format: 'amd',
+      amd: { define: `self[Symbol.for(${JSON.stringify(DEFINE_KEY)})]` },
+      banner: (chunk) => (chunk.isEntry ? CHUNK_LOADER : ''),
+      entryFileNames: '[name].js',
+      // Named by content: a chunk's URL never serves other code, so it may be cached for good.
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      minifyInternalExports: true,
+      esModule: false,
+      generatedCode: { preset: 'es2015', symbols: false },
       sourcemap: true,
       // The map names sources relative to the repo, not this machine's paths.
       sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
     },
     // Lit's production build (no dev-mode warnings), the browser variants of anything that has one.
     // esbuild compiles (one shared decorator helper); terser minifies (three passes; top level mangled: the
-    // IIFE has no globals of its own; `inline: 1` inlines only simple functions, which gzips smaller here),
-    // which is what keeps the script inside its 35 KB budget.
-    plugins: [browserOnly(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(),
+    // script has no globals of its own; `inline: 1` inlines only simple functions, which gzips smaller here).
+    plugins: [browserOnly(), sdkChunks(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(),
       terser({ ecma: 2022, toplevel: true, compress: { passes: 3, inline: 1 }, format: { comments: false } }), licenseNotice],
   },
   {

@@ -10,7 +10,9 @@
  * </script>
  * ```
  */
-import '../components/index.ts'
+// The widget and what its first view needs; the seat map, option cards and dialog come on demand
+// (components/shared/lazy.ts), each from its own file beside this one.
+import '../components/upsell/upsell.ts'
 import { createSvc, type SvcApi } from './svc.ts'
 
 export type { SvcApi, CreateSvcOptions, UpsellElementProps } from './svc.ts'
