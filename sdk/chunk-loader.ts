@@ -27,6 +27,8 @@ if (!g[KEY]) {
   const modules = new Map<string, Promise<Exports>>()
   /** The chunk scripts on their way, each with where its module goes. */
   const pending = new WeakMap<Element, (m: Promise<Exports>) => void>()
+  /** Failed fetches by URL: a retry asks for `?retry=<n>`, since Chromium answers the same URL again with the failure it keeps. */
+  const failures = new Map<string, number>()
 
   /** Module `id` (`./chunks/x`, `../svc.min`) of the script at `base`, fetched unless asked for before. */
   const load = (id: string, base: string): Promise<Exports> => {
@@ -34,15 +36,17 @@ if (!g[KEY]) {
     let m = modules.get(src)
     if (!m) {
       const s = document.createElement('script')
+      const failed = failures.get(src)
       modules.set(src, m = new Promise((resolve, reject) => {
         pending.set(s, resolve)
         // `load` comes after the chunk's define (and then changes nothing), or instead of it.
         s.onload = s.onerror = () => reject(new Error(`${src} did not load`))
-        s.src = src
+        s.src = failed ? `${src}?retry=${failed}` : src
         document.head.append(s)
       }))
       m.catch(() => {
         modules.delete(src)
+        failures.set(src, (failed ?? 0) + 1)
         s.remove()
       })
     }

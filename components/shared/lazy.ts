@@ -44,7 +44,8 @@ export function loadLazy(lazy: Lazy, host: ReactiveControllerHost, again = false
   let hosts = waiting.get(lazy)
   if (!hosts) {
     waiting.set(lazy, hosts = new Set())
-    failed.delete(lazy)
+    // "Try again": the error state gives way to the loading state.
+    if (failed.delete(lazy)) host.requestUpdate()
     const done = hosts
     lazy.load()
       .then(() => { if (!lazy.ready()) throw new Error('it did not register') })
