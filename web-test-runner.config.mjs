@@ -16,10 +16,38 @@ const freePort = () => new Promise((resolve, reject) => {
 const PORT = Number(process.env.WTR_PORT) || await freePort()
 const api = await startTestApi(`http://localhost:${PORT}`)
 
+/**
+ * A chunk outage for test/browser/sdk-chunks-failure.test.ts: under /__outage/ the repo is served as at /,
+ * except that after GET /__fixture/chunks?fail=1 every request for svc.min.js's chunks there fails with a
+ * 503, and after ?delay=400 they are answered 400 ms late (GET /__fixture/chunks: as usual). The page
+ * loads svc.min.js from /__outage/dist/..., so its chunk URLs are its own: never ones another test file's
+ * page has in the browser's cache.
+ */
+const OUTAGE = '/__outage/'
+let chunks = { fail: false, delay: 0 }
+const chunkOutage = async (ctx, next) => {
+  if (!ctx.path.startsWith(OUTAGE)) return next()
+  ctx.url = ctx.url.slice(OUTAGE.length - 1)
+  if (ctx.path.startsWith('/dist/javascript/v2.2/chunks/')) {
+    if (chunks.delay) await new Promise((r) => setTimeout(r, chunks.delay))
+    if (chunks.fail) {
+      ctx.status = 503
+      ctx.body = 'chunk outage (test fixture)'
+      return
+    }
+  }
+  return next()
+}
+
 /** GET /__fixture/trip?flight=9001&accessTtl=5 → { baseUrl, tripId, accessToken, refreshToken } */
 const fixtures = {
   name: 'svc-fixtures',
   async serve(ctx) {
+    if (ctx.path === '/__fixture/chunks') {
+      const q = new URLSearchParams(ctx.querystring)
+      chunks = { fail: q.get('fail') === '1', delay: Number(q.get('delay')) || 0 }
+      return { body: JSON.stringify(chunks), type: 'application/json' }
+    }
     if (ctx.path !== '/__fixture/trip') return undefined
     const q = Object.fromEntries(new URLSearchParams(ctx.querystring))
     const opts = {
@@ -53,7 +81,7 @@ export default {
   concurrency: 1,
   testsFinishTimeout: 5 * 60_000,
   testFramework: { config: { timeout: 15_000 } },
-  middleware: [strictCsp],
+  middleware: [strictCsp, chunkOutage],
   plugins: [
     fixtures,
     // es2022 keeps our legacy decorators transformed (esnext would hand them to Chromium raw).
