@@ -6,13 +6,17 @@
  */
 import { html, nothing } from 'lit'
 import type { ProductName } from '../../client/types.ts'
-import type { Strings } from '../i18n/index.ts'
 import { itemContext, itemLabel, num } from '../shared/format.ts'
 import { renderBadge, renderValidity } from '../shared/validity.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
+import { addEnglish, type Strings } from '../i18n/index.ts'
+import { dialogFramesTexts } from '../i18n/en-US/dialog-frames.ts'
 import { useDialogFrames, type Framed, type UpsellFramed } from './dialog.ts'
 import '../shared/modal/modal.ts'
 import '../shared/price/price.ts'
+
+// Their English texts come with them (svc.min.js fetches them when a widget first shows a card or a dialog).
+addEnglish(dialogFramesTexts)
 
 const busy = (v: Framed) => (v.session.loadState.status === 'loading' ? 'true' : 'false')
 

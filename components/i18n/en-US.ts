@@ -4,8 +4,9 @@
  * translation, or one too many, fails the typecheck. `{name}` placeholders are filled by `format()`.
  *
  * It comes in parts (./en-US/), so that svc.min.js carries only the texts of the views in it
- * (./en-US/core.ts): the seat map, the option cards and the basket view bring theirs, which they register
- * with `addEnglish` as they load. i18n/index.ts reads the parts, never this whole table.
+ * (./en-US/core.ts): the card and modal displays, the seat map, the option cards and the basket view bring
+ * theirs, which they register with `addEnglish` as they load. i18n/index.ts reads the parts, never this
+ * whole table.
  *
  * A text that counts something is a `Plural`: one form per plural category of the language, chosen by
  * `format()` from `values.count` with `Intl.PluralRules` (English one/other, Polish one/few/many/other,
@@ -16,11 +17,12 @@ import { coreTexts } from './en-US/core.ts'
 import { seatMapTexts } from './en-US/seat-map.ts'
 import { optionCardTexts } from './en-US/option-card.ts'
 import { basketTexts } from './en-US/basket.ts'
+import { dialogFramesTexts } from './en-US/dialog-frames.ts'
 
 /** The forms of a counted text, by `Intl.PluralRules` category; `other` is always there. */
 export type Plural = { [C in Intl.LDMLPluralRule]?: string } & { other: string }
 
-const table = { ...coreTexts, ...seatMapTexts, ...optionCardTexts, ...basketTexts }
+const table = { ...coreTexts, ...dialogFramesTexts, ...seatMapTexts, ...optionCardTexts, ...basketTexts }
 
 /** Every key of the reference table: a plain text, or a `Plural` where en-US has one. */
 export type Strings = { [K in keyof typeof table]: (typeof table)[K] extends string ? string : Plural }

@@ -1,19 +1,17 @@
 /**
- * The English texts svc.min.js carries: those of the widget, the bag view, the dialog, basket items and
- * their states, and the titles of every product. The seat map, the option cards and the basket view bring
- * theirs (./seat-map.ts, ./option-card.ts, ./basket.ts) when they arrive. Together: ../en-US.ts.
+ * The English texts svc.min.js carries: those of the widget, the bag view, basket items and their states,
+ * and the titles of every product. The card and modal displays, the seat map, the option cards and the
+ * basket view bring theirs (./dialog-frames.ts, ./seat-map.ts, ./option-card.ts, ./basket.ts) when they
+ * arrive. Together: ../en-US.ts.
  */
 export const coreTexts = {
   loading: 'Loading options…',
   retry: 'Try again',
   close: 'Close',
-  done: 'Done',
   error_load: 'Extras could not be loaded.',
   error_change: 'Your selection could not be saved. Please try again.',
   // bags
   bags_title: 'Bags',
-  bags_open: 'Add bags',
-  bags_edit: 'Change bags',
   bags_none_offered: 'No extra bags can be added on this flight.',
   bags_selected: { one: '{count} bag selected', other: '{count} bags selected' },
   bag_cabin: 'Cabin bag',
@@ -47,7 +45,6 @@ export const coreTexts = {
   announce_added: '{item} added. Basket total {total}.',
   announce_removed: '{item} removed. Basket total {total}.',
   // added with the views (upsell, bags, options, basket)
-  extras_title: 'Extras for your trip',
   no_extras: 'There are no extras to add on this flight.',
   journey_title: '{from} → {to} · {date}',
   route: '{from} → {to}',
@@ -56,7 +53,6 @@ export const coreTexts = {
   bag_pieces: '{count} × {item}',
   bag_dimensions: '{length} × {width} × {height}',
   included_line: '{item} · {spec}',
-  bags_none_selected: 'No extra bags selected yet.',
   bag_limit_reached: 'Maximum {count}',
   quantity_for: 'Quantity of {item} for {passenger}',
   reason_lap_infant: 'Not available for an infant on lap',
