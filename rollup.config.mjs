@@ -1,5 +1,15 @@
 // The browser SDK's builds (`npm run build` runs this, then the .d.ts, the elements manifest and the size check):
-//   dist/javascript/v2.2/svc.min.js (+ .map)  IIFE for the <script> tag: Lit bundled, minified, sets window.Svc
+//   dist/javascript/v2.2/svc.min.js (+ .map)  the <script> tag's script: Lit bundled, minified, sets window.Svc at
+//                                             once; the widget, the bag view and their parts (the first bag
+//                                             control). AMD modules behind the small loader at its head
+//                                             (sdk/chunk-loader.ts), so that:
+//   dist/javascript/v2.2/chunks/<name>-<sha256>.js (+ <name>-<hash>.js.map)
+//                                             the seat map, the option cards and the card/modal displays (the
+//                                             dynamic imports of components/), each fetched by svc.min.js with a
+//                                             <script> tag beside it the first time a widget shows it, importing
+//                                             svc.min.js's own Lit, classes and context keys (one copy per page);
+//                                             named by the SHA-256 of their bytes, which the loader checks as
+//                                             their integrity, and which lets the server cache them for good
 //   dist/esm/index.js (+ .map)                ESM for bundlers: every element class, Session, ApiClient, SvcError,
 //                                             formatPrice, createSvc, init/showUpsell; lit and @lit/context stay
 //                                             external peers
@@ -13,6 +23,7 @@
 //                                             locale table), loaded by svc.min.js only on `Svc.init({sandbox: true})`
 import { builtinModules } from 'node:module'
 import { join, relative, sep } from 'node:path'
+import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import esbuild from 'rollup-plugin-esbuild'
@@ -152,18 +163,39 @@ const CHUNK_LOADER = await (async () => {
   return (await transform(src, { loader: 'ts', format: 'iife', target: 'es2022', legalComments: 'none' })).code
 })()
 
+/** A chunk's name as rollup writes it: a placeholder of the length of the digest that replaces it (sdkChunks). */
+const CHUNK_FILE_NAMES = `chunks/[name]-[hash:21]${'_'.repeat(22)}.js`
+const DIGEST_PLACEHOLDER = /-([A-Za-z0-9_-]{21}_{22})\.js$/
+
 /**
- * svc.min.js's chunks (dist/javascript/v2.2/chunks): old ones are removed before a build (their names
- * carry a hash), and the build fails if the bundle itself would need one to start, since the loader runs
- * the bundle at once (sdk/chunk-loader.ts).
+ * svc.min.js's chunks (dist/javascript/v2.2/chunks): old ones are removed before a build; the build fails
+ * if the bundle itself would need one to start, since the loader runs the bundle at once; and each chunk
+ * is named by the SHA-256 of its bytes as written (base64url), which sdk/chunk-loader.ts also uses as the
+ * chunk's Subresource Integrity, so pinning svc.min.js pins its chunks. The digest replaces a placeholder
+ * of its length, so svc.min.js's source map stays right; a chunk's own map is named apart
+ * (`sourcemapFileNames`), since a chunk naming itself could not be named by its own digest.
  */
 function sdkChunks() {
   return {
     name: 'svc-sdk-chunks',
     buildStart() { rmSync(join(root, 'dist', 'javascript', 'v2.2', 'chunks'), { recursive: true, force: true }) },
     generateBundle(_, bundle) {
-      for (const chunk of Object.values(bundle)) {
-        if (chunk.type === 'chunk' && chunk.isEntry && chunk.imports.length > 0) this.error(`${chunk.fileName} imports ${chunk.imports.join(', ')} statically: the bundle must start without a chunk`)
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk')
+      const entry = chunks.find((c) => c.isEntry)
+      if (entry.imports.length > 0) this.error(`${entry.fileName} imports ${entry.imports.join(', ')} statically: the bundle must start without a chunk`)
+      for (const chunk of chunks.filter((c) => !c.isEntry)) {
+        const placeholder = DIGEST_PLACEHOLDER.exec(chunk.fileName)?.[1]
+        if (!placeholder) this.error(`${chunk.fileName}: a chunk's name must end in the digest placeholder (CHUNK_FILE_NAMES)`)
+        // Only the bundle names the chunks (a chunk naming another would change that one's digest).
+        if ([...chunk.imports, ...chunk.dynamicImports].some((f) => f !== entry.fileName)) this.error(`${chunk.fileName} imports another chunk: name the chunks in their order`)
+        const digest = createHash('sha256').update(chunk.code).digest('base64url')
+        delete bundle[chunk.fileName]
+        chunk.fileName = chunk.fileName.replace(placeholder, digest)
+        bundle[chunk.fileName] = chunk
+        const map = chunk.sourcemapFileName && bundle[chunk.sourcemapFileName]
+        if (map?.type === 'asset') map.source = String(map.source).replace(placeholder, digest)
+        if (!entry.code.includes(placeholder)) this.error(`${entry.fileName} does not name ${chunk.fileName}`)
+        entry.code = entry.code.replaceAll(placeholder, digest)
       }
     },
   }
@@ -277,8 +309,10 @@ export default [
       amd: { define: `self[Symbol.for(${JSON.stringify(DEFINE_KEY)})]` },
       banner: (chunk) => (chunk.isEntry ? CHUNK_LOADER : ''),
       entryFileNames: '[name].js',
-      // Named by content: a chunk's URL never serves other code, so it may be cached for good.
-      chunkFileNames: 'chunks/[name]-[hash].js',
+      // Named by content (the SHA-256 of its bytes, also its integrity; sdkChunks): a chunk's URL never
+      // serves other code, so it may be cached for good.
+      chunkFileNames: CHUNK_FILE_NAMES,
+      sourcemapFileNames: (chunk) => (chunk.isEntry ? '[name].js.map' : 'chunks/[name]-[hash].js.map'),
       minifyInternalExports: true,
       esModule: false,
       generatedCode: { preset: 'es2015', symbols: false },

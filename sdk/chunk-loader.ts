@@ -12,6 +12,11 @@
  *   Lit, element classes and context keys, one copy of each per page. A failed fetch is forgotten, so
  *   asking again ("Try again") fetches it again.
  *
+ * A chunk's name is `<name>-<sha256 of its bytes, base64url>.js` (rollup.config.mjs), and the loader
+ * fetches it with that digest as its Subresource Integrity, so a page that pins svc.min.js with
+ * `integrity=` runs no chunk but the ones that build made. Not from a page opened from disk: a file: URL
+ * cannot be fetched with CORS, which integrity needs (and no network is in the way there).
+ *
  * The hook is a non-enumerable property under a registered symbol: nothing a page's own code sees on
  * `window` or could collide with. A second copy of svc.min.js on the page uses the first one's loader.
  */
@@ -37,10 +42,15 @@ if (!g[KEY]) {
     if (!m) {
       const s = document.createElement('script')
       const failed = failures.get(src)
+      const digest = /^https?:.*-([\w-]{43})\.js$/.exec(src)?.[1]
+      if (digest) {
+        s.integrity = `sha256-${digest.replace(/-/g, '+').replace(/_/g, '/')}`
+        s.crossOrigin = 'anonymous'
+      }
       modules.set(src, m = new Promise((resolve, reject) => {
         pending.set(s, resolve)
         // `load` comes after the chunk's define (and then changes nothing), or instead of it.
-        s.onload = s.onerror = () => reject(new Error(`${src} did not load`))
+        s.onload = s.onerror = () => reject(new Error(src))
         s.src = failed ? `${src}?retry=${failed}` : src
         document.head.append(s)
       }))

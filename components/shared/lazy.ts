@@ -49,7 +49,7 @@ export function loadLazy(lazy: Lazy, host: ReactiveControllerHost, again = false
     const done = hosts
     lazy.load()
       .then(() => { if (!lazy.ready()) throw new Error('it did not register') })
-      .catch((e: unknown) => { failed.set(lazy, { status: 'error', error: new SvcError('network', `${lazy.name} did not load: ${(e as Error)?.message ?? e}`, { cause: e }) }) })
+      .catch((e: unknown) => { failed.set(lazy, { status: 'error', error: new SvcError('network', `${lazy.name} did not load (${(e as Error)?.message ?? e})`, { cause: e }) }) })
       .finally(() => {
         waiting.delete(lazy)
         for (const h of done) h.requestUpdate()

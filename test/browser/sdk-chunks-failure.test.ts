@@ -3,7 +3,8 @@
  * its own (a chunk once loaded stays loaded) and from /__outage/ (web-test-runner.config.mjs), where the
  * test runner answers every chunk request with a 503 (`/__fixture/chunks?fail=1`) or late (`?delay=`). The widget shows its error state, the seller hears
  * of it (showUpsell rejects with `network`, the fail callback), and "Try again" fetches the chunk again;
- * while a chunk is on its way the widget shows its loading state.
+ * while a chunk is on its way the widget shows its loading state. A chunk whose bytes are not the ones
+ * built is refused (the integrity its name carries), as from a compromised CDN.
  */
 import { expect } from '@esm-bundle/chai'
 import type { SvcApi, WidgetEvent, WidgetFailure } from '../../sdk/index.ts'
@@ -78,5 +79,25 @@ describe('a chunk that does not load', () => {
     const dialog = await waitFor(() => root.querySelector('svc-bag-upsell')!.shadowRoot!.querySelector('svc-modal')?.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'), 'the open dialog')
     expect(dialog.open).to.equal(true)
     expect(chunkFetches('dialog-frames')).to.have.length(2)
+  })
+
+  it('a chunk whose bytes are not the ones built is refused (its integrity): the error state, and no code of it runs', async () => {
+    await chunks('tamper=1')
+    const f = await trip()
+    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {} })
+    container('options')
+    const e = await rejection(Svc.showUpsell({ container: 'options', display: 'embedded', allowProducts: ['priority_boarding'] }))
+    expect(e.code).to.equal('network')
+    const script = document.head.querySelector<HTMLScriptElement>('script[src*="/chunks/option-card-"]')
+    expect(script, 'the failed chunk\'s tag is removed').to.equal(null)
+    expect((window as unknown as { __tampered?: boolean }).__tampered).to.equal(undefined)
+    expect(customElements.get('svc-option-card')).to.equal(undefined)
+    const root = upsellIn('options')!.shadowRoot!
+    const retry = await waitFor(() => tryAgain(root), 'the option view\'s error state')
+
+    await chunks('')
+    retry.click()
+    await waitFor(() => root.querySelector('svc-option-card'), 'the option card')
+    expect((window as unknown as { __tampered?: boolean }).__tampered).to.equal(undefined)
   })
 })

@@ -101,4 +101,18 @@ describe('svc.min.js and its chunks', () => {
     expect(upsellIn('options')!.shadowRoot!.querySelectorAll('svc-option-card')).to.have.length(2)
     expect(chunkFetches('option-card')).to.have.length(1)
   })
+
+  it('each chunk is named by the SHA-256 of its bytes, and fetched with it as its integrity', async () => {
+    const scripts = Array.from(document.head.querySelectorAll<HTMLScriptElement>('script[src*="/chunks/"]'))
+    expect(scripts.map((s) => new URL(s.src).pathname.split('/').pop()!.replace(/-[\w-]{43}\.js$/, '')).sort())
+      .to.deep.equal(['dialog-frames', 'option-card', 'seat-map'])
+    for (const s of scripts) {
+      const digest = /-([\w-]{43})\.js$/.exec(s.src)![1]!
+      const bytes = await (await fetch(s.src)).arrayBuffer()
+      const actual = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))))
+      expect(actual.replace(/=$/, ''), s.src).to.equal(digest.replace(/-/g, '+').replace(/_/g, '/'))
+      expect(s.integrity).to.equal(`sha256-${actual.replace(/=$/, '')}`)
+      expect(s.crossOrigin).to.equal('anonymous')
+    }
+  })
 })
