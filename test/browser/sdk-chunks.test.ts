@@ -43,6 +43,11 @@ describe('svc.min.js and its chunks', () => {
     container('bags-only')
     await Svc.showUpsell({ container: 'bags-only', display: 'embedded', allowProducts: ['bags'] })
     await enabledPlus('bags-only')
+    // The minified templates keep what the page shows: the bag icon's rect and path are siblings (a
+    // self-closing slash dropped from an svg`` fragment would nest the path in the rect, unseen).
+    const bagRoot = upsellIn('bags-only')!.shadowRoot!.querySelector('svc-bag-upsell')!.shadowRoot!
+    expect(bagRoot.querySelector('svg.icon > rect + path'), 'the bag icon as drawn').to.exist
+    expect(bagRoot.querySelector('svg.icon rect > *')).to.equal(null)
     expect(customElements.get('svc-seat-map')).to.equal(undefined)
     expect(customElements.get('svc-option-card')).to.equal(undefined)
     expect(customElements.get('svc-modal')).to.equal(undefined)
