@@ -29,7 +29,7 @@ import { gzipSync } from 'node:zlib'
 import esbuild from 'rollup-plugin-esbuild'
 import terser from '@rollup/plugin-terser'
 import { transform } from 'esbuild'
-import ts from 'typescript'
+import { literalsHtmlCssMinifier } from '@literals/rollup-plugin-html-css-minifier'
 import { nodeResolve } from '@rollup/plugin-node-resolve'
 import commonjs from '@rollup/plugin-commonjs'
 import { localeBuild } from './scripts/rollup-locales.mjs'
@@ -65,55 +65,18 @@ function browserOnly() {
 
 /**
  * Minifies the text of the elements' Lit templates, which the JS minifier leaves alone (a third of the
- * elements' code): css`...` through esbuild's CSS minifier, html`...`/svg`...` by dropping the
- * indentation after each newline (HTML collapses that whitespace anyway; templates with <pre> or
- * <textarea> are left as written). Templates are found with the TypeScript parser, so strings, comments
- * and expressions are never touched; css literals with `${}` or backslashes are skipped. Every newline
- * stays, so the source maps of the code around a template stay right.
+ * elements' code): html`...`/svg`...` through html-minifier-next, css`...` through lightningcss, with the
+ * templates found by the TypeScript parser (@literals/rollup-plugin-html-css-minifier, maintained; it
+ * replaced our own). Before esbuild, on the sources, so the source maps it makes follow the edits. The
+ * options keep what the page shows: whitespace collapses to one space rather than away (a trailing
+ * "Label: " in a visually hidden span is read aloud), and `<path/>` keeps its slash (in an svg`...`
+ * fragment, an unclosed element would swallow its siblings); attribute quotes go where HTML allows.
  */
-function minifyTemplates() {
-  return {
-    name: 'svc-minify-templates',
-    async transform(code, id) {
-      if (!/\/components\/.*\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return null
-      const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
-      const edits = [] // [start, end, text] of template text between its delimiters
-      const pending = []
-      const visit = (node) => {
-        if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag)) {
-          const tag = node.tag.text
-          const t = node.template
-          const pieces = ts.isNoSubstitutionTemplateLiteral(t) ? [t] : [t.head, ...t.templateSpans.map((s) => s.literal)]
-          // Text between the delimiters: ` or } before, ${ or ` after.
-          const ranges = pieces.map((p) => {
-            const start = p.getStart(file) + 1
-            const end = p.end - (p.kind === ts.SyntaxKind.TemplateHead || p.kind === ts.SyntaxKind.TemplateMiddle ? 2 : 1)
-            return [start, end]
-          })
-          const raw = ranges.map(([a, b]) => code.slice(a, b))
-          if (tag === 'css' && pieces.length === 1 && !raw[0].includes('\\')) {
-            const [a, b] = ranges[0]
-            pending.push(transform(raw[0], { loader: 'css', minify: true, logLevel: 'silent' }).then((r) => {
-              const min = r.code.trim()
-              // The newlines go after the closing backtick, where the JS minifier drops them, rather than into the string.
-              if (!min.includes('`') && !min.includes('${') && !min.includes('\\')) edits.push([a, b + 1, min + '`' + '\n'.repeat(raw[0].split('\n').length - 1)])
-            }, () => {})) // not plain CSS to esbuild: leave it as written
-          } else if ((tag === 'html' || tag === 'svg') && !raw.some((r) => /<(pre|textarea)\b/i.test(r))) {
-            ranges.forEach(([a, b], i) => edits.push([a, b, raw[i].replace(/[ \t]*\n[ \t]*/g, '\n')]))
-          }
-        }
-        ts.forEachChild(node, visit)
-      }
-      visit(file)
-      await Promise.all(pending)
-      if (edits.length === 0) return null
-      edits.sort((x, y) => y[0] - x[0])
-      let out = code
-      for (const [a, b, text] of edits) out = out.slice(0, a) + text + out.slice(b)
-      return { code: out, map: null }
-    },
-  }
-}
+const minifyTemplates = () => literalsHtmlCssMinifier({
+  include: /\/components\/.*\.ts$/,
+  failOnError: true,
+  options: { minifyOptions: { conservativeCollapse: true, keepClosingSlash: true, removeAttributeQuotes: true } },
+})
 
 /**
  * esbuild gives every module with decorators its own copy of the `__decorateClass` helper (a dozen in
