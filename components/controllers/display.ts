@@ -74,7 +74,7 @@ export class DisplayController implements ReactiveController, Framed {
     this.#spec = spec
     const session: SessionController = this.#session = new SessionController(host, {
       offerTypes: () => [PRODUCT_TYPE[spec.product()]], basketEvents: (): boolean => session.standalone, chooseAnother: (i) => this.#chooseAnother(i),
-      elements: () => (this.#dialog ? [DIALOG] : []),
+      needs: () => (this.#dialog ? [DIALOG] : []),
     })
     host.addController(this)
   }

@@ -33,8 +33,8 @@ export interface SessionOptions {
   basketEvents?: () => boolean
   /** "Choose another" of an unavailable item; by default it removes the item. */
   chooseAnother?: (item: BasketItem) => Promise<boolean>
-  /** Elements the host cannot show itself without (the dialog of the card and modal displays), loaded with the session. */
-  elements?: () => readonly Lazy[]
+  /** Code the host cannot show itself without (the card and modal displays' frames), loaded with the session. */
+  needs?: () => readonly Lazy[]
 }
 
 export interface Failure { error: SvcError; retry: () => void }
@@ -72,12 +72,12 @@ export class SessionController implements ReactiveController {
 
   get #types(): readonly ProductTypeName[] { return this.#opts.offerTypes?.() ?? [] }
 
-  get #elements(): readonly Lazy[] { return this.#opts.elements?.() ?? [] }
+  get #needs(): readonly Lazy[] { return this.#opts.needs?.() ?? [] }
 
-  /** Trip, basket, the offers the host shows and the elements it needs together: loading until all are there, else the error. */
+  /** Trip, basket, the offers the host shows and the code it needs together: loading until all are there, else the error. */
   get loadState(): OffersState {
     const st = this.value?.state
-    const all = [...(st ? [st, ...this.#types.map((t) => st.offers[t] ?? LOADING)] : [LOADING]), ...this.#elements.map(lazyState)]
+    const all = [...(st ? [st, ...this.#types.map((t) => st.offers[t] ?? LOADING)] : [LOADING]), ...this.#needs.map(lazyState)]
     return all.find((o) => o.status === 'error') ?? all.find((o) => o.status === 'loading') ?? READY
   }
 
@@ -89,10 +89,10 @@ export class SessionController implements ReactiveController {
     return totalOf(items, this.value?.state.trip?.currency ?? 'EUR')
   }
 
-  /** Loads the session (and the host's offers and elements) again after a failed load. */
+  /** Loads the session (and the host's offers and the code it needs) again after a failed load. */
   retry = () => {
     this.value?.loadOffers(this.#types).catch(() => {})
-    for (const el of this.#elements) loadLazy(el, this.#host, true)
+    for (const lazy of this.#needs) loadLazy(lazy, this.#host, true)
   }
 
   hostConnected() { this.#listen(this.value) }
@@ -105,7 +105,7 @@ export class SessionController implements ReactiveController {
     // The offers the host shows, unless asked for already (a failed load waits for "Try again").
     const missing = this.#types.filter((t) => !s?.state.offers[t])
     if (s && missing.length > 0) s.loadOffers(missing).catch(() => {})
-    for (const el of this.#elements) loadLazy(el, this.#host)
+    for (const lazy of this.#needs) loadLazy(lazy, this.#host)
     this.#provider.setValue(s)
   }
 

@@ -64,7 +64,7 @@ export class SvcUpsell extends TripElement(LitElement) {
   readonly #trip: SessionController = new SessionController(this, {
     offerTypes: () => this.#requested().map((n) => PRODUCT_TYPE[n]), basketEvents: () => true,
     // The card and modal displays open dialogs: the widget waits for their frames, as for the trip.
-    elements: () => (this.display === 'embedded' ? [] : [DIALOG]),
+    needs: () => (this.display === 'embedded' ? [] : [DIALOG]),
   })
   #failedWith: SvcError | null = null
   /** The element load error reported for each product, so each is reported once. */
