@@ -1,5 +1,15 @@
 // The browser SDK's builds (`npm run build` runs this, then the .d.ts, the elements manifest and the size check):
-//   dist/javascript/v2.2/svc.min.js (+ .map)  IIFE for the <script> tag: Lit bundled, minified, sets window.Svc
+//   dist/javascript/v2.2/svc.min.js (+ .map)  the <script> tag's script: Lit bundled, minified, sets window.Svc at
+//                                             once; the widget, the bag view and their parts (the first bag
+//                                             control). AMD modules behind the small loader at its head
+//                                             (sdk/chunk-loader.ts), so that:
+//   dist/javascript/v2.2/chunks/<name>-<sha256>.js (+ <name>-<hash>.js.map)
+//                                             the seat map, the option cards and the card/modal displays (the
+//                                             dynamic imports of components/), each fetched by svc.min.js with a
+//                                             <script> tag beside it the first time a widget shows it, importing
+//                                             svc.min.js's own Lit, classes and context keys (one copy per page);
+//                                             named by the SHA-256 of their bytes, which the loader checks as
+//                                             their integrity, and which lets the server cache them for good
 //   dist/esm/index.js (+ .map)                ESM for bundlers: every element class, Session, ApiClient, SvcError,
 //                                             formatPrice, createSvc, init/showUpsell; lit and @lit/context stay
 //                                             external peers
@@ -13,12 +23,13 @@
 //                                             locale table), loaded by svc.min.js only on `Svc.init({sandbox: true})`
 import { builtinModules } from 'node:module'
 import { join, relative, sep } from 'node:path'
+import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import esbuild from 'rollup-plugin-esbuild'
 import terser from '@rollup/plugin-terser'
 import { transform } from 'esbuild'
-import ts from 'typescript'
+import { literalsHtmlCssMinifier } from '@literals/rollup-plugin-html-css-minifier'
 import { nodeResolve } from '@rollup/plugin-node-resolve'
 import commonjs from '@rollup/plugin-commonjs'
 import { localeBuild } from './scripts/rollup-locales.mjs'
@@ -54,55 +65,18 @@ function browserOnly() {
 
 /**
  * Minifies the text of the elements' Lit templates, which the JS minifier leaves alone (a third of the
- * elements' code): css`...` through esbuild's CSS minifier, html`...`/svg`...` by dropping the
- * indentation after each newline (HTML collapses that whitespace anyway; templates with <pre> or
- * <textarea> are left as written). Templates are found with the TypeScript parser, so strings, comments
- * and expressions are never touched; css literals with `${}` or backslashes are skipped. Every newline
- * stays, so the source maps of the code around a template stay right.
+ * elements' code): html`...`/svg`...` through html-minifier-next, css`...` through lightningcss, with the
+ * templates found by the TypeScript parser (@literals/rollup-plugin-html-css-minifier, maintained; it
+ * replaced our own). Before esbuild, on the sources, so the source maps it makes follow the edits. The
+ * options keep what the page shows: whitespace collapses to one space rather than away (a trailing
+ * "Label: " in a visually hidden span is read aloud), and `<path/>` keeps its slash (in an svg`...`
+ * fragment, an unclosed element would swallow its siblings); attribute quotes go where HTML allows.
  */
-function minifyTemplates() {
-  return {
-    name: 'svc-minify-templates',
-    async transform(code, id) {
-      if (!/\/components\/.*\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return null
-      const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
-      const edits = [] // [start, end, text] of template text between its delimiters
-      const pending = []
-      const visit = (node) => {
-        if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag)) {
-          const tag = node.tag.text
-          const t = node.template
-          const pieces = ts.isNoSubstitutionTemplateLiteral(t) ? [t] : [t.head, ...t.templateSpans.map((s) => s.literal)]
-          // Text between the delimiters: ` or } before, ${ or ` after.
-          const ranges = pieces.map((p) => {
-            const start = p.getStart(file) + 1
-            const end = p.end - (p.kind === ts.SyntaxKind.TemplateHead || p.kind === ts.SyntaxKind.TemplateMiddle ? 2 : 1)
-            return [start, end]
-          })
-          const raw = ranges.map(([a, b]) => code.slice(a, b))
-          if (tag === 'css' && pieces.length === 1 && !raw[0].includes('\\')) {
-            const [a, b] = ranges[0]
-            pending.push(transform(raw[0], { loader: 'css', minify: true, logLevel: 'silent' }).then((r) => {
-              const min = r.code.trim()
-              // The newlines go after the closing backtick, where the JS minifier drops them, rather than into the string.
-              if (!min.includes('`') && !min.includes('${') && !min.includes('\\')) edits.push([a, b + 1, min + '`' + '\n'.repeat(raw[0].split('\n').length - 1)])
-            }, () => {})) // not plain CSS to esbuild: leave it as written
-          } else if ((tag === 'html' || tag === 'svg') && !raw.some((r) => /<(pre|textarea)\b/i.test(r))) {
-            ranges.forEach(([a, b], i) => edits.push([a, b, raw[i].replace(/[ \t]*\n[ \t]*/g, '\n')]))
-          }
-        }
-        ts.forEachChild(node, visit)
-      }
-      visit(file)
-      await Promise.all(pending)
-      if (edits.length === 0) return null
-      edits.sort((x, y) => y[0] - x[0])
-      let out = code
-      for (const [a, b, text] of edits) out = out.slice(0, a) + text + out.slice(b)
-      return { code: out, map: null }
-    },
-  }
-}
+const minifyTemplates = () => literalsHtmlCssMinifier({
+  include: /\/components\/.*\.ts$/,
+  failOnError: true,
+  options: { minifyOptions: { conservativeCollapse: true, keepClosingSlash: true, removeAttributeQuotes: true } },
+})
 
 /**
  * esbuild gives every module with decorators its own copy of the `__decorateClass` helper (a dozen in
@@ -140,7 +114,54 @@ function sharedDecorateHelper() {
  */
 const licenseNotice = {
   name: 'svc-license-notice',
-  renderChunk: (code) => ({ code: `${code}\n/*! svc browser SDK v2.2. Includes Lit and @lit/context, (c) Google LLC, BSD-3-Clause: https://github.com/lit/lit/blob/main/LICENSE */`, map: null }),
+  renderChunk: (code, chunk) => (chunk.isEntry ? { code: `${code}\n/*! svc browser SDK v2.2. Includes Lit and @lit/context, (c) Google LLC, BSD-3-Clause: https://github.com/lit/lit/blob/main/LICENSE */`, map: null } : null),
+}
+
+/** The hook svc.min.js and its chunks define their modules with (sdk/chunk-loader.ts, which installs it). */
+const DEFINE_KEY = 'svc.v2.2.define'
+/** sdk/chunk-loader.ts as the script it is (no module: nothing imports it), for the head of svc.min.js. */
+const CHUNK_LOADER = await (async () => {
+  const src = readFileSync(join(root, 'sdk', 'chunk-loader.ts'), 'utf8')
+  if (!src.includes(`Symbol.for('${DEFINE_KEY}')`)) throw new Error(`rollup: sdk/chunk-loader.ts must install Symbol.for('${DEFINE_KEY}')`)
+  return (await transform(src, { loader: 'ts', format: 'iife', target: 'es2022', legalComments: 'none' })).code
+})()
+
+/** A chunk's name as rollup writes it: a placeholder of the length of the digest that replaces it (sdkChunks). */
+const CHUNK_FILE_NAMES = `chunks/[name]-[hash:21]${'_'.repeat(22)}.js`
+const DIGEST_PLACEHOLDER = /-([A-Za-z0-9_-]{21}_{22})\.js$/
+
+/**
+ * svc.min.js's chunks (dist/javascript/v2.2/chunks): old ones are removed before a build; the build fails
+ * if the bundle itself would need one to start, since the loader runs the bundle at once; and each chunk
+ * is named by the SHA-256 of its bytes as written (base64url), which sdk/chunk-loader.ts also uses as the
+ * chunk's Subresource Integrity, so pinning svc.min.js pins its chunks. The digest replaces a placeholder
+ * of its length, so svc.min.js's source map stays right; a chunk's own map is named apart
+ * (`sourcemapFileNames`), since a chunk naming itself could not be named by its own digest.
+ */
+function sdkChunks() {
+  return {
+    name: 'svc-sdk-chunks',
+    buildStart() { rmSync(join(root, 'dist', 'javascript', 'v2.2', 'chunks'), { recursive: true, force: true }) },
+    generateBundle(_, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk')
+      const entry = chunks.find((c) => c.isEntry)
+      if (entry.imports.length > 0) this.error(`${entry.fileName} imports ${entry.imports.join(', ')} statically: the bundle must start without a chunk`)
+      for (const chunk of chunks.filter((c) => !c.isEntry)) {
+        const placeholder = DIGEST_PLACEHOLDER.exec(chunk.fileName)?.[1]
+        if (!placeholder) this.error(`${chunk.fileName}: a chunk's name must end in the digest placeholder (CHUNK_FILE_NAMES)`)
+        // Only the bundle names the chunks (a chunk naming another would change that one's digest).
+        if ([...chunk.imports, ...chunk.dynamicImports].some((f) => f !== entry.fileName)) this.error(`${chunk.fileName} imports another chunk: name the chunks in their order`)
+        const digest = createHash('sha256').update(chunk.code).digest('base64url')
+        delete bundle[chunk.fileName]
+        chunk.fileName = chunk.fileName.replace(placeholder, digest)
+        bundle[chunk.fileName] = chunk
+        const map = chunk.sourcemapFileName && bundle[chunk.sourcemapFileName]
+        if (map?.type === 'asset') map.source = String(map.source).replace(placeholder, digest)
+        if (!entry.code.includes(placeholder)) this.error(`${entry.fileName} does not name ${chunk.fileName}`)
+        entry.code = entry.code.replaceAll(placeholder, digest)
+      }
+    },
+  }
 }
 
 /**
@@ -240,19 +261,32 @@ function sandboxBundle() {
 
 export default [
   {
-    input: 'sdk/index.ts',
+    input: { 'svc.min': 'sdk/index.ts' },
+    // The bundle exports nothing to the page (it sets window.Svc); what it exports, its chunks import.
+    preserveEntrySignatures: false,
     output: {
-      file: 'dist/javascript/v2.2/svc.min.js',
-      format: 'iife',
+      dir: 'dist/javascript/v2.2',
+      // AMD for the chunk loader at its head (sdk/chunk-loader.ts): the bundle runs at once, as a plain
+      // script; each dynamic import becomes a chunk fetched beside it, importing the bundle's own modules.
+      format: 'amd',
+      amd: { define: `self[Symbol.for(${JSON.stringify(DEFINE_KEY)})]` },
+      banner: (chunk) => (chunk.isEntry ? CHUNK_LOADER : ''),
+      entryFileNames: '[name].js',
+      // Named by content (the SHA-256 of its bytes, also its integrity; sdkChunks): a chunk's URL never
+      // serves other code, so it may be cached for good.
+      chunkFileNames: CHUNK_FILE_NAMES,
+      sourcemapFileNames: (chunk) => (chunk.isEntry ? '[name].js.map' : 'chunks/[name]-[hash].js.map'),
+      minifyInternalExports: true,
+      esModule: false,
+      generatedCode: { preset: 'es2015', symbols: false },
       sourcemap: true,
       // The map names sources relative to the repo, not this machine's paths.
       sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
     },
     // Lit's production build (no dev-mode warnings), the browser variants of anything that has one.
     // esbuild compiles (one shared decorator helper); terser minifies (three passes; top level mangled: the
-    // IIFE has no globals of its own; `inline: 1` inlines only simple functions, which gzips smaller here),
-    // which is what keeps the script inside its 35 KB budget.
-    plugins: [browserOnly(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(),
+    // script has no globals of its own; `inline: 1` inlines only simple functions, which gzips smaller here).
+    plugins: [browserOnly(), sdkChunks(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(),
       terser({ ecma: 2022, toplevel: true, compress: { passes: 3, inline: 1 }, format: { comments: false } }), licenseNotice],
   },
   {

@@ -3,6 +3,8 @@
  * page that uses the elements without the SDK may import it too.
  */
 import './events.ts'
+// The card and modal displays' frames, which svc.min.js loads only when a widget first shows one.
+import './controllers/dialog-frames.ts'
 export { SvcModal } from './shared/modal/modal.ts'
 export { SvcPrice } from './shared/price/price.ts'
 export { SvcSpinner } from './shared/spinner/spinner.ts'

@@ -1,6 +1,7 @@
 /**
- * The browser SDK's script (`/javascript/v2.2/svc.min.js`, an IIFE built by rollup): registers the svc
- * elements and puts the `Svc` object on `window`.
+ * The browser SDK's script (`/javascript/v2.2/svc.min.js`, built by rollup behind ./chunk-loader.ts):
+ * registers `<svc-upsell>` and its bag view, and puts the `Svc` object on `window` at once. The seat map,
+ * the option cards and the card and modal displays are its chunks, fetched beside it when first shown.
  *
  * ```html
  * <script src="https://svc.example/javascript/v2.2/svc.min.js" integrity="sha384-..." crossorigin="anonymous"></script>
@@ -10,7 +11,9 @@
  * </script>
  * ```
  */
-import '../components/index.ts'
+// The widget and what its first view needs; the seat map, option cards and dialog come on demand
+// (components/shared/lazy.ts), each from its own file beside this one.
+import '../components/upsell/upsell.ts'
 import { createSvc, type SvcApi } from './svc.ts'
 
 export type { SvcApi, CreateSvcOptions, UpsellElementProps } from './svc.ts'

@@ -7,9 +7,14 @@ import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { SessionController } from '../controllers/session.ts'
 import { extras, itemContext, itemLabel, num, productNameOf } from '../shared/format.ts'
 import { renderBadge, renderValidity } from '../shared/validity.ts'
+import { addEnglish } from '../i18n/index.ts'
+import { basketTexts } from '../i18n/en-US/basket.ts'
 import { styles } from './basket.styles.ts'
 import '../shared/price/price.ts'
 import '../shared/spinner/spinner.ts'
+
+// The basket view's English texts come with it (svc.min.js has no basket view).
+addEnglish(basketTexts)
 
 /**
  * The traveller's extras as a summary a seller places beside its checkout: every item with its name,

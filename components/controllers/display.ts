@@ -6,7 +6,10 @@
  * - `modal`: the panel in a dialog opened on mount (`show()` opens it again after the traveller closed it);
  * - `framed`: only the panel, for a parent that frames several views in one dialog (`<svc-upsell>`).
  * Every state is visible in every display: loading (skeleton, aria-busy), load error with "Try again",
- * nothing offered, refused change, and each item's validity.
+ * nothing offered, refused change, and each item's validity. The card and modal displays are drawn by
+ * ./dialog-frames.ts (the card, the dialog and `<svc-modal>`), which svc.min.js fetches the first time a
+ * view is shown in one of them (./dialog.ts, ../shared/lazy.ts): until it is there the view shows its
+ * loading state as a section, and if it cannot load, its error state.
  *
  * Events: `svc-load` once the offers are visible, `svc-fail` on a load error (when alone on the page; in
  * `<svc-upsell>` the root reports it once) or when nothing is offered, `svc-request-close` (cancelable)
@@ -16,15 +19,17 @@ import { html, nothing, type ReactiveController, type ReactiveControllerHost, ty
 import { SvcError } from '../../client/errors.ts'
 import type { Session } from '../../client/session.ts'
 import type { BasketItem, Display, ProductName } from '../../client/types.ts'
-import { extras, isOffered, itemContext, itemLabel, num, PRODUCT_TYPE } from '../shared/format.ts'
-import { renderBadge, renderValidity } from '../shared/validity.ts'
+import { extras, isOffered, PRODUCT_TYPE } from '../shared/format.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { emit } from '../shared/element.ts'
+import type { Lazy } from '../shared/lazy.ts'
 import type { SvcModal } from '../shared/modal/modal.component.ts'
+import { dialogFrames, type Framed } from './dialog.ts'
 import { SessionController } from './session.ts'
 import type { Strings } from '../i18n/index.ts'
-import '../shared/modal/modal.ts'
-import '../shared/price/price.ts'
+
+/** The card and modal displays' frames and `<svc-modal>` (`<svc-upsell>`'s dialog too), loaded the first time one is shown. */
+export const DIALOG: Lazy = { name: 'the dialog', ready: () => !!dialogFrames(), load: () => import('./dialog-frames.ts') }
 
 type Host = ReactiveControllerHost & HTMLElement & {
   display: Display; framed: boolean; session: Session | undefined; locale: string | undefined; renderRoot: HTMLElement | DocumentFragment
@@ -52,7 +57,7 @@ export interface ViewSpec {
  * A product view composes this one controller: it brings the view's session (with the offers of its
  * product), its locale and its basket changes, and frames the view's panel in its display.
  */
-export class DisplayController implements ReactiveController {
+export class DisplayController implements ReactiveController, Framed {
   readonly #session: SessionController
   readonly #host: Host
   readonly #spec: ViewSpec
@@ -67,7 +72,10 @@ export class DisplayController implements ReactiveController {
   constructor(host: Host, spec: ViewSpec) {
     this.#host = host
     this.#spec = spec
-    const session: SessionController = this.#session = new SessionController(host, { offerTypes: () => [PRODUCT_TYPE[spec.product()]], basketEvents: (): boolean => session.standalone, chooseAnother: (i) => this.#chooseAnother(i) })
+    const session: SessionController = this.#session = new SessionController(host, {
+      offerTypes: () => [PRODUCT_TYPE[spec.product()]], basketEvents: (): boolean => session.standalone, chooseAnother: (i) => this.#chooseAnother(i),
+      needs: () => (this.#dialog ? [DIALOG] : []),
+    })
     host.addController(this)
   }
 
@@ -105,10 +113,10 @@ export class DisplayController implements ReactiveController {
       emit(this.#host, 'svc-fail', { product, display, error: st.error })
     }
     if (st.status !== 'ready') return
-    if (!this.#offered()) {
+    if (!this.offered()) {
       if (session.standalone && !this.#emptyReported) {
         this.#emptyReported = true
-        emit(this.#host, 'svc-fail', { product, display, error: new SvcError('no_products', this.#text('empty')) })
+        emit(this.#host, 'svc-fail', { product, display, error: new SvcError('no_products', this.text('empty')) })
       }
       return
     }
@@ -119,16 +127,19 @@ export class DisplayController implements ReactiveController {
     }
   }
 
-  #text(name: keyof ViewTexts): string { return this.#session.locale.l.t[this.#spec.texts()[name]] }
+  // What the dialog frames read (./dialog.ts).
+  get open(): boolean { return this.#open }
+
+  text(name: keyof ViewTexts): string { return this.#session.locale.l.t[this.#spec.texts()[name]] }
+
+  offered(): boolean { return this.#spec.offered?.() ?? isOffered(this.#session.value?.state.search ?? null, this.#spec.product()) }
+
+  icon(): unknown { return this.#spec.icon?.() ?? nothing }
 
   get #dialog(): boolean { return !this.#host.framed && this.#host.display !== 'embedded' }
 
-  get #loading(): boolean { return this.#session.loadState.status === 'loading' }
-
-  #offered(): boolean { return this.#spec.offered?.() ?? isOffered(this.#session.value?.state.search ?? null, this.#spec.product()) }
-
   /** The basket items this view sells. */
-  #selectedItems(): BasketItem[] {
+  items(): BasketItem[] {
     const type = PRODUCT_TYPE[this.#spec.product()]
     return extras(this.#session.value?.state.basket ?? {}).filter((i) => i.product_type === type)
   }
@@ -150,89 +161,30 @@ export class DisplayController implements ReactiveController {
   /** Closes the dialog. */
   hide() { this.#setOpen(false) }
 
-  #onDialogClose = (e: Event) => {
+  close = (e: Event) => {
     e.stopPropagation()
     this.#setOpen(false)
     emit(this.#host, 'svc-modal-close', { product: this.#spec.product(), display: this.#host.display })
   }
 
-  #onDone = () => { if (emit(this.#host, 'svc-request-close', { source: 'done-button' }, true)) this.hide() }
+  done = () => { if (emit(this.#host, 'svc-request-close', { source: 'done-button' }, true)) this.hide() }
 
   /** The panel area in the session's current state. */
-  #renderBody() {
+  body() {
     const st = this.#session.loadState
     const l = this.#session.locale.l
     if (st.status === 'loading') return renderLoading(l)
     if (st.status === 'error') return renderLoadError(l, this.#session.retry)
-    if (!this.#offered()) return html`<div class="empty" part="empty"><p>${this.#text('empty')}</p></div>`
+    if (!this.offered()) return html`<div class="empty" part="empty"><p>${this.text('empty')}</p></div>`
     return this.#spec.panel()
   }
 
-  /** Total of this view's items (the card's summary and the dialog's footer). */
-  #renderTotal() {
-    return html`<p class="total-line" part="total"><span>${this.#session.locale.l.t.total}</span><svc-price exact .amount=${this.#session.total(this.#selectedItems())}></svc-price></p>`
-  }
-
-  #renderSummary() {
-    const items = this.#selectedItems()
-    if (items.length === 0) return html`<p class="muted">${this.#text('none')}</p>`
-    const l = this.#session.locale.l
-    const trip = this.#session.value?.state.trip ?? null
-    return html`<ul class="summary" part="summary">
-        ${items.map((i) => html`<li>
-          <span class="what">${i.quantity > 1 ? l.format('times', { item: itemLabel(l, i), count: num(l, i.quantity) }) : itemLabel(l, i)}
-            <span class="context">${itemContext(l, trip, i)}</span></span>
-          <span class="actions">${i.validity.status === 'valid' ? nothing : renderBadge(l, i)}<svc-price .amount=${i.price.total} .previous=${i.validity.status === 'price_changed' ? i.validity.previous_price?.total : undefined}></svc-price></span>
-        </li>`)}
-      </ul>
-      ${this.#renderTotal()}`
-  }
-
-  #renderFooter() {
-    return html`<div slot="footer" class="footer">
-      ${this.#renderTotal()}
-      <button type="button" class="btn primary" part="done-button" @click=${this.#onDone}>${this.#session.locale.l.t.done}</button>
-    </div>`
-  }
-
-  #renderInDialog() {
-    const open = this.#open
-    return html`<svc-modal part="modal" exportparts="dialog, header, title: dialog-title, close-button, body, footer"
-        .open=${open} .label=${this.#text('heading')} @svc-dialog-close=${this.#onDialogClose}>
-      ${open ? html`<div class="view" aria-busy=${this.#loading ? 'true' : 'false'}>${this.#session.renderLive()}${this.#session.renderFailure()}${this.#renderBody()}</div>` : nothing}
-      ${open && this.#session.loadState.status === 'ready' && this.#offered() ? this.#renderFooter() : nothing}
-    </svc-modal>`
-  }
-
-  #renderCard() {
-    const st = this.#session.loadState
-    const offered = st.status === 'ready' && this.#offered()
-    const notices = offered ? this.#selectedItems().filter((i) => i.validity.status !== 'valid') : []
-    const l = this.#session.locale.l
-    const trip = this.#session.value?.state.trip ?? null
-    const busy = this.#session.busy
-    return html`<div class="card" part="card base" aria-busy=${this.#loading ? 'true' : 'false'}>
-        <div class="card-main">
-          <h2 class="card-title" part="title">${this.#spec.icon?.() ?? nothing}${this.#text('heading')}</h2>
-          ${st.status === 'loading' ? renderLoading(l)
-            : st.status === 'error' ? renderLoadError(l, this.#session.retry)
-            : !offered ? html`<p class="muted" part="empty">${this.#text('empty')}</p>`
-            : this.#renderSummary()}
-        </div>
-        ${offered ? html`<button type="button" class="btn primary" part="open-button" aria-haspopup="dialog" @click=${() => this.show()}>
-          ${this.#selectedItems().length ? this.#text('edit') : this.#text('open')}</button>` : nothing}
-        ${notices.length ? html`<div class="notices">${notices.map((i) => renderValidity(l, i, this.#session.validityActions(i), busy, { label: `${itemLabel(l, i)} · ${itemContext(l, trip, i)}`, visibleLabel: true, prices: false }))}</div>` : nothing}
-        ${this.#open ? nothing : html`${this.#session.renderLive()}${this.#session.renderFailure()}`}
-      </div>
-      ${this.#renderInDialog()}`
-  }
-
   #renderSection() {
-    const busy = this.#loading ? 'true' : 'false'
-    const body = html`${this.#session.renderLive()}${this.#session.renderFailure()}${this.#renderBody()}`
+    const busy = this.#session.loadState.status === 'loading' ? 'true' : 'false'
+    const body = html`${this.#session.renderLive()}${this.#session.renderFailure()}${this.body()}`
     if (this.#host.framed) return html`<div class="view" part="base" aria-busy=${busy}>${body}</div>`
     return html`<section class="view" part="base" aria-labelledby="heading" aria-busy=${busy}>
-      <h2 id="heading" class="card-title" part="title">${this.#spec.icon?.() ?? nothing}${this.#text('heading')}</h2>
+      <h2 id="heading" class="card-title" part="title">${this.icon()}${this.text('heading')}</h2>
       ${body}
     </section>`
   }
@@ -240,8 +192,9 @@ export class DisplayController implements ReactiveController {
   /** The host's whole template in its display. */
   render() {
     const { display, framed } = this.#host
-    if (framed || display === 'embedded') return this.#renderSection()
-    if (display === 'modal') return this.#renderInDialog()
-    return this.#renderCard()
+    const frames = dialogFrames()
+    // Until the dialog frames are here (loading, or their load failed), the view shows that state as a section.
+    if (framed || display === 'embedded' || !frames) return this.#renderSection()
+    return display === 'modal' ? frames.dialog(this) : frames.card(this)
   }
 }

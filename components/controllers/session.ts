@@ -21,6 +21,7 @@ import type { BasketChange, BasketItem, Display, ProductName } from '../../clien
 import { extras, itemLabel, price, productNameOf, totalOf, type Amount } from '../shared/format.ts'
 import type { ValidityActions } from '../shared/validity.ts'
 import { emit } from '../shared/element.ts'
+import { lazyState, loadLazy, type Lazy } from '../shared/lazy.ts'
 import { LocaleController } from './locale.ts'
 
 type Host = ReactiveControllerHost & HTMLElement & { session: Session | undefined; locale: string | undefined; display?: Display }
@@ -32,6 +33,8 @@ export interface SessionOptions {
   basketEvents?: () => boolean
   /** "Choose another" of an unavailable item; by default it removes the item. */
   chooseAnother?: (item: BasketItem) => Promise<boolean>
+  /** Code the host cannot show itself without (the card and modal displays' frames), loaded with the session. */
+  needs?: () => readonly Lazy[]
 }
 
 export interface Failure { error: SvcError; retry: () => void }
@@ -69,10 +72,12 @@ export class SessionController implements ReactiveController {
 
   get #types(): readonly ProductTypeName[] { return this.#opts.offerTypes?.() ?? [] }
 
-  /** Trip, basket and the offers the host shows together: loading until all are there, else the error. */
+  get #needs(): readonly Lazy[] { return this.#opts.needs?.() ?? [] }
+
+  /** Trip, basket, the offers the host shows and the code it needs together: loading until all are there, else the error. */
   get loadState(): OffersState {
     const st = this.value?.state
-    const all = st ? [st, ...this.#types.map((t) => st.offers[t] ?? LOADING)] : [LOADING]
+    const all = [...(st ? [st, ...this.#types.map((t) => st.offers[t] ?? LOADING)] : [LOADING]), ...this.#needs.map(lazyState)]
     return all.find((o) => o.status === 'error') ?? all.find((o) => o.status === 'loading') ?? READY
   }
 
@@ -84,8 +89,11 @@ export class SessionController implements ReactiveController {
     return totalOf(items, this.value?.state.trip?.currency ?? 'EUR')
   }
 
-  /** Loads the session (and the host's offers) again after a failed load. */
-  retry = () => { this.value?.loadOffers(this.#types).catch(() => {}) }
+  /** Loads the session (and the host's offers and the code it needs) again after a failed load. */
+  retry = () => {
+    this.value?.loadOffers(this.#types).catch(() => {})
+    for (const lazy of this.#needs) loadLazy(lazy, this.#host, true)
+  }
 
   hostConnected() { this.#listen(this.value) }
 
@@ -97,6 +105,7 @@ export class SessionController implements ReactiveController {
     // The offers the host shows, unless asked for already (a failed load waits for "Try again").
     const missing = this.#types.filter((t) => !s?.state.offers[t])
     if (s && missing.length > 0) s.loadOffers(missing).catch(() => {})
+    for (const lazy of this.#needs) loadLazy(lazy, this.#host)
     this.#provider.setValue(s)
   }
 

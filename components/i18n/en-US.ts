@@ -3,151 +3,26 @@
  * built to JSON the SDK fetches). Every other locale `satisfies Strings`, so a key missing in a
  * translation, or one too many, fails the typecheck. `{name}` placeholders are filled by `format()`.
  *
+ * It comes in parts (./en-US/), so that svc.min.js carries only the texts of the views in it
+ * (./en-US/core.ts): the card and modal displays, the seat map, the option cards and the basket view bring
+ * theirs, which they register with `addEnglish` as they load. i18n/index.ts reads the parts, never this
+ * whole table.
+ *
  * A text that counts something is a `Plural`: one form per plural category of the language, chosen by
  * `format()` from `values.count` with `Intl.PluralRules` (English one/other, Polish one/few/many/other,
  * Arabic zero/one/two/few/many/other, Japanese and Chinese other only). The type asks only for `other`;
  * test/sdk/locales.test.ts checks that each locale has exactly the categories its language uses.
  */
+import { coreTexts } from './en-US/core.ts'
+import { seatMapTexts } from './en-US/seat-map.ts'
+import { optionCardTexts } from './en-US/option-card.ts'
+import { basketTexts } from './en-US/basket.ts'
+import { dialogFramesTexts } from './en-US/dialog-frames.ts'
 
 /** The forms of a counted text, by `Intl.PluralRules` category; `other` is always there. */
 export type Plural = { [C in Intl.LDMLPluralRule]?: string } & { other: string }
 
-const table = {
-  loading: 'Loading options…',
-  retry: 'Try again',
-  close: 'Close',
-  done: 'Done',
-  error_load: 'Extras could not be loaded.',
-  error_change: 'Your selection could not be saved. Please try again.',
-  // bags
-  bags_title: 'Bags',
-  bags_open: 'Add bags',
-  bags_edit: 'Change bags',
-  bags_none_offered: 'No extra bags can be added on this flight.',
-  bags_selected: { one: '{count} bag selected', other: '{count} bags selected' },
-  bag_cabin: 'Cabin bag',
-  bag_checked: 'Checked bag',
-  bag_included: 'Included',
-  bag_up_to: 'Up to {weight}, {size}',
-  journey_to: 'To {city}',
-  passenger_n: 'Passenger {n}',
-  infant_on_lap: 'Infant on lap',
-  add: 'Add',
-  remove: 'Remove',
-  increase: 'Add one {item} for {passenger}',
-  decrease: 'Remove one {item} for {passenger}',
-  quantity: 'Quantity',
-  not_available: 'Not available',
-  // seats
-  seats_title: 'Seats',
-  seats_open: 'Choose seats',
-  seat_n: 'Seat {seat}',
-  seat_taken: 'Taken',
-  seat_restricted: 'Not available for this passenger',
-  seat_exit: 'Exit row',
-  seat_extra_legroom: 'Extra legroom',
-  seat_window: 'Window',
-  seat_aisle: 'Aisle',
-  seat_legend: 'Legend',
-  seat_for: 'Seat for {passenger}',
-  deck: 'Deck {n}',
-  seat_flights: 'Flights',
-  seat_route: '{from} → {to}',
-  seat_flight_number: '{airline} {number}',
-  seat_passengers: 'Passengers',
-  seat_no_seat: 'No seat yet',
-  seat_infant_on_lap_of: 'Infant on lap of {passenger}',
-  seat_map_label: 'Seat map, {route}',
-  seat_map_hint: 'Arrow keys move between seats; Enter chooses.',
-  seat_aircraft: 'Aircraft: {aircraft}',
-  seat_row: 'Row',
-  seat_decks: 'Decks',
-  seat_deck_main: 'Main deck',
-  seat_deck_upper: 'Upper deck',
-  seat_available: 'Available',
-  seat_price_from: 'From {price}',
-  seat_selected: 'Selected',
-  seat_selected_other: 'Another passenger’s seat',
-  seat_wing: 'Over the wing',
-  seat_name_window: 'window',
-  seat_name_aisle: 'aisle',
-  seat_name_exit: 'exit row',
-  seat_name_extra_legroom: 'extra legroom',
-  seat_name_limited_recline: 'limited recline',
-  seat_name_bassinet: 'bassinet position',
-  seat_name_taken: 'taken',
-  seat_name_restricted: 'not available for this passenger',
-  seat_name_selected_by: 'selected by {passenger}',
-  seat_reason_lap_infant: 'An infant on a lap has no seat of their own.',
-  seat_reason_exit_row: 'Exit-row seats are not for children or for passengers with an infant on their lap.',
-  seat_reason_exit_row_age: 'Exit-row seats are for passengers aged 16 or over.',
-  seat_item: 'Seat {seat} for {passenger}, {route}',
-  seat_chosen: 'Seat {seat} chosen for {passenger}.',
-  seat_removed: 'Seat {seat} removed for {passenger}.',
-  seat_now_choosing: 'Now choosing a seat for {passenger}.',
-  // other products
-  priority_boarding_title: 'Priority boarding',
-  automatic_check_in_title: 'Automatic check-in',
-  fare_family_title: 'Upgrade your fare',
-  // basket and validity
-  basket_title: 'Your extras',
-  basket_empty: 'No extras selected yet.',
-  total: 'Total',
-  state_checking: 'Checking availability…',
-  state_price_changed: 'The price changed from {old} to {new}.',
-  state_unavailable: 'This extra is no longer available.',
-  state_invalid: 'This price has expired and must be checked again.',
-  accept_price: 'Accept new price',
-  choose_again: 'Choose another',
-  announce_added: '{item} added. Basket total {total}.',
-  announce_removed: '{item} removed. Basket total {total}.',
-  // added with the views (upsell, bags, options, basket)
-  extras_title: 'Extras for your trip',
-  no_extras: 'There are no extras to add on this flight.',
-  journey_title: '{from} → {to} · {date}',
-  route: '{from} → {to}',
-  times: '{item} × {count}',
-  bag_label: '{kind} · {weight}',
-  bag_pieces: '{count} × {item}',
-  bag_dimensions: '{length} × {width} × {height}',
-  included_line: '{item} · {spec}',
-  bags_none_selected: 'No extra bags selected yet.',
-  bag_limit_reached: 'Maximum {count}',
-  quantity_for: 'Quantity of {item} for {passenger}',
-  reason_lap_infant: 'Not available for an infant on lap',
-  reason_infant_only: 'Only for an infant on lap',
-  reason_infant_age: 'Not available at this passenger’s age',
-  reason_included: 'Already included in the fare',
-  seats_edit: 'Change seats',
-  seats_none_selected: 'No seats chosen yet.',
-  seats_none_offered: 'Seats cannot be reserved on this flight.',
-  priority_boarding_open: 'Add priority boarding',
-  priority_boarding_edit: 'Change priority boarding',
-  automatic_check_in_open: 'Add automatic check-in',
-  automatic_check_in_edit: 'Change automatic check-in',
-  fare_family_open: 'See fare upgrades',
-  fare_family_edit: 'Change fare upgrade',
-  fare_family_current: 'Your fare: {name}',
-  fare_family_upgrade_to: 'Upgrade to {name}',
-  fare_family_choose: 'Choose {name}',
-  fare_family_keep: 'Keep my current fare',
-  fare_family_selected: 'Selected',
-  fare_family_per_traveller: '{price} per traveler',
-  option_for: '{product} for {passenger}, {route}',
-  option_added: 'Added',
-  option_none_offered: 'Not available on this flight.',
-  options_none_selected: 'Nothing selected yet.',
-  price_was: 'Old price {price}',
-  price_now: 'New price {price}',
-  price_free: 'Free',
-  badge_valid: 'Available',
-  badge_checking: 'Checking',
-  badge_price_changed: 'Price changed',
-  badge_unavailable: 'Unavailable',
-  badge_invalid: 'Expired',
-  check_again: 'Check again',
-  announce_accepted: 'New price accepted for {item}. Basket total {total}.',
-}
+const table = { ...coreTexts, ...dialogFramesTexts, ...seatMapTexts, ...optionCardTexts, ...basketTexts }
 
 /** Every key of the reference table: a plain text, or a `Plural` where en-US has one. */
 export type Strings = { [K in keyof typeof table]: (typeof table)[K] extends string ? string : Plural }

@@ -1,11 +1,14 @@
 /**
  * Locales: texts by table, numbers, prices, weights, sizes and dates by Intl.
  *
- * Only the en-US table is in the bundle. The others (locales/<tag>.ts) are built to
- * `/javascript/v2.2/locales/<tag>.json`, which the SDK fetches for the trip's locale and registers with
- * `addLocale`, and to `dist/esm/locales/<tag>.js` for bundlers (`addLocale('de-DE', de)`).
+ * Only the en-US table is in the bundle, and of it only the texts of the views in svc.min.js: a view that
+ * comes later (the seat map, the option cards) registers its English texts as it loads (`addEnglish`).
+ * The other tables (locales/<tag>.ts) are built to `/javascript/v2.2/locales/<tag>.json`, which the SDK
+ * fetches for the trip's locale and registers with `addLocale`, and to `dist/esm/locales/<tag>.js` for
+ * bundlers (`addLocale('de-DE', de)`).
  */
-import { enUS, type Plural, type Strings } from './en-US.ts'
+import type { Plural, Strings } from './en-US.ts'
+import { coreTexts } from './en-US/core.ts'
 
 export type { Plural, Strings }
 
@@ -15,7 +18,9 @@ export type Texts = { [K in keyof Strings]: string }
 /** The tables we translate, en-US first: the SDK fetches the best of these for the chosen locale. */
 export const LOCALES: readonly string[] = 'en-US en-GB de-DE fr-FR es-ES it-IT nl-NL pl-PL pt-PT ja-JP zh-CN ar-SA'.split(' ')
 
-const TABLES: Record<string, Strings> = { 'en-US': enUS }
+/** The English texts registered so far: the en-US table, and what every other table falls back on. */
+const english = { ...coreTexts } as Strings
+const TABLES: Record<string, Strings> = { 'en-US': english }
 const RTL = new Set(['ar', 'he', 'fa', 'ur'])
 
 export interface Locale {
@@ -36,12 +41,17 @@ export interface Locale {
 
 /**
  * Registers a translation under its canonical tag (a RangeError for a tag that is none): the SDK does it
- * with the JSON it fetched, bundlers with the module they import. Keys it lacks read in English, so an
- * older table never leaves a hole.
+ * with the JSON it fetched, bundlers with the module they import. Keys it lacks read in English (the
+ * English registered by then or later), so an older table never leaves a hole.
  */
 export function addLocale(tag: string, strings: Strings) {
-  TABLES[Intl.getCanonicalLocales(tag)[0]!] = { ...enUS, ...strings }
+  TABLES[Intl.getCanonicalLocales(tag)[0]!] = Object.setPrototypeOf({ ...strings }, english) as Strings
   cache.clear()
+}
+
+/** Registers the English texts of a view that arrives after the rest (../en-US.ts); Locales made before see them. */
+export function addEnglish(texts: Partial<Strings>) {
+  Object.assign(english, texts)
 }
 
 /** A table is registered under this tag. */
@@ -84,7 +94,8 @@ export function localeFor(requested: string | undefined): Locale {
   l = {
     tag,
     dir: RTL.has(tag.split('-')[0]!) ? 'rtl' : 'ltr',
-    t: Object.fromEntries(Object.entries(table).map(([k, v]) => [k, (v as Plural).other ?? v])) as Texts,
+    // Read through, so texts registered later (addEnglish) are there too; a counted text reads as its `other` form.
+    t: new Proxy(table, { get: (tb, k) => { const v = tb[k as keyof Strings]; return (v as Plural | undefined)?.other ?? v } }) as unknown as Texts,
     format: (key, values = {}) => {
       const v: string | Plural = table[key]
       return (typeof v === 'string' ? v : v[plural.select(Number(values['count']))] ?? v.other)

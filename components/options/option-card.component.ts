@@ -1,4 +1,4 @@
-import { html, LitElement, nothing } from 'lit'
+import { html, LitElement, nothing, svg } from 'lit'
 import { property } from 'lit/decorators.js'
 import type { BasketItem, Journey, ProductName } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
@@ -7,8 +7,17 @@ import { DisplayController, type ViewTexts } from '../controllers/display.ts'
 import { ProductView } from '../shared/element.ts'
 import { extras, journeyTitle, passengerLabel, price, productsOf, reasonText, route, type Product } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
-import { boardingIcon, checkIcon, checkInIcon, upgradeIcon } from '../shared/icons.ts'
+import { checkIcon, icon } from '../shared/icons.ts'
+import { addEnglish } from '../i18n/index.ts'
+import { optionCardTexts } from '../i18n/en-US/option-card.ts'
 import { styles } from './option-card.styles.ts'
+
+// The cards' English texts come with them (svc.min.js fetches the cards when a widget first shows one).
+addEnglish(optionCardTexts)
+
+const boardingIcon = icon(svg`<path d="M3 12h13M12 7l5 5-5 5M20 4v16"/>`)
+const checkInIcon = icon(svg`<rect x="4" y="3" width="16" height="18" rx="2"/><path d="M8 12l3 3 5-6"/>`)
+const upgradeIcon = icon(svg`<path d="M12 19V5M6 11l6-6 6 6"/>`)
 
 export type OptionProduct = Extract<ProductName, 'priority_boarding' | 'automatic_check_in' | 'fare_family_upsell'>
 

@@ -8,12 +8,19 @@ import { DisplayController } from '../controllers/display.ts'
 import { ProductView } from '../shared/element.ts'
 import { isOffered, passengerLabel, price } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
-import { seatIcon } from '../shared/icons.ts'
+import { icon } from '../shared/icons.ts'
+import { addEnglish } from '../i18n/index.ts'
+import { seatMapTexts } from '../i18n/en-US/seat-map.ts'
 import {
   allSeats, deckView, lapInfants, NAV_KEYS, navigate, priceBands, seatablePassengers, seatDetails, seatItemOf,
   seatItemsOn, segmentsWithMaps, type DeckView, type NavKey, type PriceBand, type SeatMap, type SeatView, type Segment,
 } from './seat-map.model.ts'
 import { seatMapStyles } from './seat-map.styles.ts'
+
+// The seat map's English texts come with it (svc.min.js fetches it when a widget first shows seats).
+addEnglish(seatMapTexts)
+
+const seatIcon = icon(svg`<path d="M7 4v9a2 2 0 0 0 2 2h7M7 13h9l2 6M9 15l-2 5"/>`)
 
 /** Restriction reasons the sandbox airline gives, each with its own explanation. */
 const REASON_KEY = {

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type CSSResultOrNative, type PropertyValues } from 'lit'
+import { html, LitElement, type CSSResultOrNative, type PropertyValues } from 'lit'
 import { property, state } from 'lit/decorators.js'
 import { SvcError } from '../../client/errors.ts'
 import { PRODUCT_NAMES, type Display, type ProductName, type Theme } from '../../client/types.ts'
@@ -7,28 +7,30 @@ import { sharedStyles } from '../shared/styles.ts'
 import { emit, TripElement } from '../shared/element.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { isOffered, PRODUCT_TYPE } from '../shared/format.ts'
+import { lazyElement, lazyState, loadLazy, type Lazy } from '../shared/lazy.ts'
 import { SessionController } from '../controllers/session.ts'
-import type { Strings } from '../i18n/index.ts'
+import { DIALOG } from '../controllers/display.ts'
+import { dialogFrames } from '../controllers/dialog.ts'
 import { styles } from './upsell.styles.ts'
-import '../shared/modal/modal.ts'
 import '../shared/price/price.ts'
 import '../shared/spinner/spinner.ts'
 import '../bag-upsell/bag-upsell.ts'
-import '../options/option-card.ts'
-import '../seat-map/seat-map.ts'
 
-const TITLE: Record<ProductName, keyof Strings> = {
-  bags: 'bags_title',
-  seats: 'seats_title',
-  priority_boarding: 'priority_boarding_title',
-  automatic_check_in: 'automatic_check_in_title',
-  fare_family_upsell: 'fare_family_title',
+/**
+ * The views that come when first shown (svc.min.js fetches each from its own file; ../shared/lazy.ts):
+ * the bag view is in the script itself, for the first bag control.
+ */
+const OPTION_CARD = lazyElement('svc-option-card', () => import('../options/option-card.ts'))
+const LAZY_VIEW: Partial<Record<ProductName, Lazy>> = {
+  seats: lazyElement('svc-seat-map', () => import('../seat-map/seat-map.ts')), priority_boarding: OPTION_CARD, automatic_check_in: OPTION_CARD, fare_family_upsell: OPTION_CARD,
 }
 
 /**
  * The widget `Svc.showUpsell` mounts: one view per product type that is both asked for and on sale on
  * this trip, in one display. It provides the session and the locale to every view (context), carries
  * `lang` and `dir`, applies the seller's theme, and is where the page hears about the basket.
+ * A view whose element has not arrived yet shows the loading state in its place (the others show
+ * meanwhile), and its error state, reported as `svc-fail` for its product, if it cannot load.
  *
  * In `card` and `embedded` display each product is its own card or section; in `modal` display one dialog
  * opened on mount holds them all.
@@ -59,8 +61,14 @@ const TITLE: Record<ProductName, keyof Strings> = {
 export class SvcUpsell extends TripElement(LitElement) {
   static override styles = [tokenVars, sharedStyles, styles]
 
-  readonly #trip: SessionController = new SessionController(this, { offerTypes: () => this.#requested().map((n) => PRODUCT_TYPE[n]), basketEvents: () => true })
+  readonly #trip: SessionController = new SessionController(this, {
+    offerTypes: () => this.#requested().map((n) => PRODUCT_TYPE[n]), basketEvents: () => true,
+    // The card and modal displays open dialogs: the widget waits for their frames, as for the trip.
+    needs: () => (this.display === 'embedded' ? [] : [DIALOG]),
+  })
   #failedWith: SvcError | null = null
+  /** The element load error reported for each product, so each is reported once. */
+  readonly #viewFailures = new Map<ProductName, SvcError>()
   #emptyReported = false
 
   @state() private dialogOpen = false
@@ -76,6 +84,8 @@ export class SvcUpsell extends TripElement(LitElement) {
 
   protected override willUpdate(changed: PropertyValues) {
     if (changed.has('display')) this.dialogOpen = this.display === 'modal'
+    // The elements of the views to show start loading as soon as the trip's offers name them.
+    if (this.#trip.value?.state.search) for (const n of this.visibleProducts) if (LAZY_VIEW[n]) loadLazy(LAZY_VIEW[n], this)
   }
 
   protected override updated(changed: PropertyValues) {
@@ -106,6 +116,15 @@ export class SvcUpsell extends TripElement(LitElement) {
       const error = new SvcError('no_products', this.l.t.no_extras)
       for (const product of this.#requested()) emit(this, 'svc-fail', { product, display: this.display, error })
     }
+    if (st.status !== 'ready') return
+    for (const product of this.visibleProducts) {
+      const lazy = LAZY_VIEW[product]
+      const error = lazy && lazyState(lazy).error
+      if (error && this.#viewFailures.get(product) !== error) {
+        this.#viewFailures.set(product, error)
+        emit(this, 'svc-fail', { product, display: this.display, error })
+      }
+    }
   }
 
   /** Opens the dialog again (modal display). */
@@ -122,6 +141,12 @@ export class SvcUpsell extends TripElement(LitElement) {
 
   #view(name: ProductName, framed: boolean) {
     const d = this.display
+    const lazy = LAZY_VIEW[name]
+    const st = lazy ? lazyState(lazy) : null
+    if (lazy && st && st.status !== 'ready') {
+      return html`<div class="state-box" aria-busy=${st.status === 'loading' ? 'true' : 'false'}>
+        ${st.status === 'error' ? renderLoadError(this.l, () => loadLazy(lazy, this, true)) : renderLoading(this.l)}</div>`
+    }
     if (name === 'bags') return html`<svc-bag-upsell display=${d} ?framed=${framed}></svc-bag-upsell>`
     if (name === 'seats') return html`<svc-seat-map display=${d} ?framed=${framed}></svc-seat-map>`
     return html`<svc-option-card product=${name} display=${d} ?framed=${framed}></svc-option-card>`
@@ -136,23 +161,15 @@ export class SvcUpsell extends TripElement(LitElement) {
 
   override render() {
     const shown = this.#trip.loadState.status === 'ready' ? this.visibleProducts : []
-    const body = shown.length === 0 ? this.#renderState() : nothing
-    if (this.display !== 'modal') {
-      return html`${shown.length ? html`<div class="views" part="base">${shown.map((n) => this.#view(n, false))}</div>` : body}`
+    const frames = dialogFrames()
+    // The modal display's dialog is drawn by the dialog frames; until they are here (loading, or their load
+    // failed), it shows that state inline.
+    if (this.display === 'modal' && frames) {
+      return frames.upsell({
+        open: this.dialogOpen, l: this.l, shown, view: (n, framed) => this.#view(n, framed), state: () => this.#renderState(),
+        total: () => this.#trip.total(), close: this.#onDialogClose, done: this.#onDone,
+      })
     }
-    const l = this.l
-    const title = shown.length === 1 ? l.t[TITLE[shown[0]!]] : l.t.extras_title
-    return html`<svc-modal part="modal" exportparts="dialog, header, title: dialog-title, close-button, body, footer"
-        .open=${this.dialogOpen} .label=${title} @svc-dialog-close=${this.#onDialogClose}>
-      ${this.dialogOpen ? html`
-        ${shown.length === 0 ? body
-          : shown.length === 1 ? this.#view(shown[0]!, true)
-          : html`<div class="sections">${shown.map((n, i) => html`<section class="section" part="section" aria-labelledby="section-${i}">
-              <h3 id="section-${i}">${l.t[TITLE[n]]}</h3>${this.#view(n, true)}</section>`)}</div>`}
-        <div slot="footer" class="footer">
-          ${shown.length ? html`<p class="total-line" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.#trip.total()}></svc-price></p>` : html`<span></span>`}
-          <button type="button" class="btn primary" part="done-button" @click=${this.#onDone}>${shown.length ? l.t.done : l.t.close}</button>
-        </div>` : nothing}
-    </svc-modal>`
+    return shown.length ? html`<div class="views" part="base">${shown.map((n) => this.#view(n, false))}</div>` : this.#renderState()
   }
 }

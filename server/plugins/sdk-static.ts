@@ -3,12 +3,16 @@
  * source map, and its Subresource Integrity hash (`.sri` as text, `integrity.json` as JSON) so sellers
  * can load it with `integrity=`; and beside it the offline sandbox `svc-sandbox.min.js` (+ map), which
  * svc.min.js loads from its own folder on `Svc.init({ sandbox: true })`, with the same headers, as are
- * the translations it fetches for the traveller's locale (`locales/<tag>.json`).
+ * the translations it fetches for the traveller's locale (`locales/<tag>.json`), and its chunks
+ * (`chunks/<name>-<hash>.js` + map: the seat map, the option cards, the card and modal displays), which it
+ * fetches the first time a widget shows them.
  *
  * Caching: the URL carries the API version, not a content hash, so a release replaces the file under the
  * same URL. A year of `immutable` would pin visitors to an old build; instead browsers and CDNs keep it
  * five minutes and then revalidate with the strong ETag (a 304 costs no body), serving the cached copy
- * meanwhile for up to a day (`stale-while-revalidate`).
+ * meanwhile for up to a day (`stale-while-revalidate`). A chunk's name is its content's hash, so a chunk
+ * URL never serves other code: chunks are `immutable` for a year (a new build names new chunks, which only
+ * the new svc.min.js asks for).
  *
  * Sellers' pages load it from their own origin, so it is public to every origin (CORS `*`, CORP
  * `cross-origin`; `crossorigin="anonymous"` with `integrity=` needs the CORS header). Files are read once
@@ -28,8 +32,12 @@ export const SDK_FILE = 'svc.min.js'
 /** The sandbox bundle (sdk/sandbox.ts SANDBOX_FILE), fetched only in sandbox mode. */
 export const SANDBOX_FILE = 'svc-sandbox.min.js'
 export const SDK_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400'
+/** The chunks' (named by their content's hash, rollup.config.mjs). */
+export const CHUNK_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 /** A translation's file name under `locales/`: a BCP 47 tag and `.json` (never a path). */
 const LOCALE_FILE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})+\.json$/
+/** A chunk's file name under `chunks/`: `<name>-<hash>.js` or its `.map` (one dot-free name: never a path). */
+const CHUNK_FILE = /^[A-Za-z0-9_-]+\.js(\.map)?$/
 
 export interface SdkStaticOptions {
   /** The build output folder (holding javascript/v2.2/svc.min.js); default `<repo>/dist`. */
@@ -141,11 +149,11 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
    * `compress`, brotli or gzip as the client accepts; each encoding is its own representation with its
    * own strong ETag.
    */
-  function send(req: FastifyRequest, reply: FastifyReply, r: { tag: string; type: string; body: (enc: Encoding) => Buffer | string; compress: boolean }) {
+  function send(req: FastifyRequest, reply: FastifyReply, r: { tag: string; type: string; body: (enc: Encoding) => Buffer | string; compress: boolean; cache?: string }) {
     const enc = r.compress ? pickEncoding(req.headers['accept-encoding']) : 'identity'
     const etag = `"${r.tag}${enc === 'identity' ? '' : enc === 'br' ? '-br' : '-gz'}"`
     common(reply)
-    reply.header('cache-control', SDK_CACHE_CONTROL).header('etag', etag)
+    reply.header('cache-control', r.cache ?? SDK_CACHE_CONTROL).header('etag', etag)
     if (r.compress) reply.header('vary', 'Accept-Encoding')
     if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send()
     if (enc !== 'identity') reply.header('content-encoding', enc)
@@ -199,5 +207,24 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
       return reply.callNotFound()
     }
     return send(req, reply, { tag: json.sha256, type: 'application/json; charset=utf-8', body: (enc) => compressed(json, enc), compress: true })
+  })
+
+  /**
+   * svc.min.js's chunks, with the script's headers but cached for good (their names are their content's
+   * hash; the maps keep the script's caching). An unknown name is a 404 with CORS `*`, as for a locale.
+   */
+  app.get(`${SDK_PREFIX}/chunks/:file`, route, async (req, reply) => {
+    const { file } = req.params as { file: string }
+    const asset = CHUNK_FILE.test(file) ? await load(`chunks/${file}`) : null
+    if (!asset) {
+      if (!(await load(SDK_FILE))) return notBuilt(req, reply)
+      common(reply)
+      return reply.callNotFound()
+    }
+    const map = file.endsWith('.map')
+    return send(req, reply, {
+      tag: asset.sha256, type: map ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8',
+      body: (enc) => compressed(asset, enc), compress: true, ...(map ? {} : { cache: CHUNK_CACHE_CONTROL }),
+    })
   })
 }

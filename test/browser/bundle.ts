@@ -64,6 +64,17 @@ export function enabledPlus(container: string, doc: Document = document, timeout
   }, `an enabled "+" bag button in #${container}`, timeout)
 }
 
+/**
+ * The files of svc.min.js's chunks (dist/javascript/v2.2/chunks/) this page has fetched, one entry per
+ * fetch (`name`: only that chunk's). Call `performance.setResourceTimingBufferSize` first in a long file.
+ */
+export function chunkFetches(name?: string): string[] {
+  const dir = '/dist/javascript/v2.2/chunks/'
+  return performance.getEntriesByType('resource')
+    .map((e) => new URL(e.name).pathname)
+    .filter((p) => p.includes(dir) && p.endsWith('.js') && (!name || p.includes(`${dir}${name}-`)))
+}
+
 export function loadScript(src: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const s = document.createElement('script')

@@ -324,9 +324,12 @@ describe('under a strict Content-Security-Policy', () => {
     expect(el.shadowRoot!.adoptedStyleSheets.length).to.be.greaterThan(0)
     ;(await enabledPlus('extras', doc)).click()
     await waitFor(() => changes.some((c) => bagsIn(c).length > 0), 'a bag under CSP')
-    // And the dialog display, whose <dialog> and focus handling must not need anything the policy forbids.
-    doc.body.insertAdjacentHTML('beforeend', '<div id="extras-modal"></div>')
+    // And the dialog display, whose <dialog> and focus handling must not need anything the policy forbids,
+    // and the seat map: both are chunks svc.min.js fetches from its own origin, which script-src allows.
+    doc.body.insertAdjacentHTML('beforeend', '<div id="extras-modal"></div><div id="extras-seats"></div>')
     await w.Svc.showUpsell({ container: 'extras-modal', display: 'modal', allowProducts: ['bags'] })
+    await w.Svc.showUpsell({ container: 'extras-seats', display: 'embedded', allowProducts: ['seats'] })
+    expect(upsellIn('extras-seats', doc)!.shadowRoot!.querySelector('svc-seat-map')).to.exist
     await sleep(200)
     expect(failures).to.deep.equal([])
     expect(w.__cspViolations.filter((v) => !isDeliberate(v))).to.deep.equal([])

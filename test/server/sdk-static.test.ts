@@ -15,7 +15,7 @@ import { buildApp } from '../../server/app.ts'
 import { createCore } from '../../core/service.ts'
 import { MemoryStore } from '../../core/store/memory.ts'
 import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import { etagMatches, pickEncoding, SDK_CACHE_CONTROL } from '../../server/plugins/sdk-static.ts'
+import { CHUNK_CACHE_CONTROL, etagMatches, pickEncoding, SDK_CACHE_CONTROL } from '../../server/plugins/sdk-static.ts'
 import { assertProblem, body } from '../helpers/build.ts'
 
 const JS = '/javascript/v2.2/svc.min.js'
@@ -357,6 +357,90 @@ describe('GET /javascript/v2.2/locales/<tag>.json', () => {
         const res = await b.inject({ method: 'GET', url: `/javascript/v2.2/locales/${tag}.json` })
         assert.equal(res.statusCode, 200, tag)
         assert.equal(typeof body<Record<string, unknown>>(res)['bags_title'], 'string', tag)
+      }
+    } finally {
+      await b.close()
+    }
+  })
+})
+
+describe('GET /javascript/v2.2/chunks/<name>-<hash>.js', () => {
+  const NAME = 'seat-map-Bx3_9-kQ.js'
+  const URL_CHUNK = `/javascript/v2.2/chunks/${NAME}`
+  const CHUNK = `self[Symbol.for("svc.v2.2.define")](["exports","../svc.min"],function(e,s){${'e.x=s.a;'.repeat(300)}});\n//# sourceMappingURL=${NAME}.map\n`
+  let dir: string
+  let a: FastifyInstance
+  before(async () => {
+    dir = distWith(SCRIPT)
+    mkdirSync(join(dir, 'javascript', 'v2.2', 'chunks'))
+    writeFileSync(join(dir, 'javascript', 'v2.2', 'chunks', NAME), CHUNK)
+    writeFileSync(join(dir, 'javascript', 'v2.2', 'chunks', `${NAME}.map`), '{"version":3,"sources":[],"mappings":""}')
+    a = await app(dir)
+  })
+  after(async () => {
+    await a.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('served as JavaScript to any origin, cached for good (its name is its content\'s hash), with a strong ETag', async () => {
+    const res = await a.inject({ method: 'GET', url: URL_CHUNK, headers: { origin: 'https://unknown.example' } })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.body, CHUNK)
+    assert.equal(res.headers['content-type'], 'text/javascript; charset=utf-8')
+    assert.equal(res.headers['cache-control'], CHUNK_CACHE_CONTROL)
+    assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable')
+    assert.equal(res.headers['access-control-allow-origin'], '*')
+    assert.equal(res.headers['cross-origin-resource-policy'], 'cross-origin')
+    assert.equal(res.headers['x-content-type-options'], 'nosniff')
+    assert.equal(res.headers.etag, `"${sha256(CHUNK)}"`)
+    const again = await a.inject({ method: 'GET', url: URL_CHUNK, headers: { 'if-none-match': String(res.headers.etag) } })
+    assert.equal(again.statusCode, 304)
+    const gz = await a.inject({ method: 'GET', url: URL_CHUNK, headers: { 'accept-encoding': 'gzip' } })
+    assert.equal(gz.headers['content-encoding'], 'gzip')
+    assert.equal(gunzipSync(gz.rawPayload).toString(), CHUNK)
+  })
+
+  test('its source map is JSON with the script\'s short caching', async () => {
+    const res = await a.inject({ method: 'GET', url: `${URL_CHUNK}.map` })
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8')
+    assert.equal(res.headers['cache-control'], SDK_CACHE_CONTROL)
+    assert.equal(body<{ version: number }>(res).version, 3)
+  })
+
+  test('an unknown chunk is a 404 the page can read (CORS `*`); anything but a file name is never a path', async () => {
+    const none = await a.inject({ method: 'GET', url: '/javascript/v2.2/chunks/seat-map-00000000.js' })
+    assertProblem(none, 404, 'not_found')
+    assert.equal(none.headers['access-control-allow-origin'], '*')
+    for (const url of ['/javascript/v2.2/chunks/..%2Fsvc.min.js', '/javascript/v2.2/chunks/%2e%2e%2fsvc.min.js', '/javascript/v2.2/chunks/x.min.js', '/javascript/v2.2/chunks/x.txt']) {
+      assertProblem(await a.inject({ method: 'GET', url }), 404, 'not_found')
+    }
+  })
+
+  test('without a build: 503 naming `npm run build`', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'svc-dist-empty-'))
+    const b = await app(empty)
+    try {
+      const res = await b.inject({ method: 'GET', url: URL_CHUNK })
+      assert.match(assertProblem(res, 503, 'unavailable').detail, /npm run build/)
+      assert.equal(res.headers['access-control-allow-origin'], '*')
+    } finally {
+      await b.close()
+      rmSync(empty, { recursive: true, force: true })
+    }
+  })
+
+  test('the repo\'s build: every chunk svc.min.js names is served', async () => {
+    const b = await app()
+    try {
+      const js = await b.inject({ method: 'GET', url: JS })
+      if (js.statusCode !== 200) return // not built: the tests above cover the route
+      const names = [...js.body.matchAll(/"\.\/chunks\/([A-Za-z0-9_-]+)"/g)].map((m) => m[1]!)
+      assert.ok(names.length >= 3, `chunks named in svc.min.js: ${names.join(', ')}`)
+      for (const name of names) {
+        const res = await b.inject({ method: 'GET', url: `/javascript/v2.2/chunks/${name}.js` })
+        assert.equal(res.statusCode, 200, name)
+        assert.match(res.body, /^self\[Symbol\.for\("svc\.v2\.2\.define"\)\]\(\[("exports",)?"\.\.\/svc\.min"/, name)
       }
     } finally {
       await b.close()
