@@ -12,8 +12,14 @@ export type { Plural, Strings }
 /** Every text of a Locale as a string (a counted text as its `other` form: use `format` with `count`). */
 export type Texts = { [K in keyof Strings]: string }
 
-/** The tables we translate, en-US first: the SDK fetches the best of these for the chosen locale. */
-export const LOCALES: readonly string[] = 'en-US en-GB de-DE fr-FR es-ES it-IT nl-NL pl-PL pt-PT ja-JP zh-CN ar-SA'.split(' ')
+/**
+ * The tables we translate, en-US first: the SDK fetches the best of these for the chosen locale (the
+ * first of a language is its fallback: en-NZ → en-US, ar-AE → ar-SA, zh-TW → zh-HK by script). A bare
+ * language stands for itself in its most likely region (CLDR likely subtags: da → da-DK, ar → ar-EG,
+ * zh → zh-CN), which keeps the list short in svc.min.js; test/sdk/locales.test.ts checks the thirty tags.
+ */
+export const LOCALES: readonly string[] = 'en en-GB en-AU en-CA ar-SA ar da de el es et fi fr id it ja ko lt lv nb nl pl pt-PT ro sv th tr vi zh zh-HK'
+  .split(' ').map((t) => (t[2] ? t : `${t}-${new Intl.Locale(t).maximize().region}`))
 
 const TABLES: Record<string, Strings> = { 'en-US': enUS }
 const RTL = new Set(['ar', 'he', 'fa', 'ur'])
