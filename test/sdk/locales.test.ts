@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { enUS, type Plural, type Strings } from '../../components/i18n/en-US.ts'
-import { addLocale, bestTag, hasLocale, LOCALES, localeFor } from '../../components/i18n/index.ts'
+import { addLocale, bestTag, hasLocale, LOCALES, localeFor, setStrings } from '../../components/i18n/index.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 const dir = join(root, 'components', 'i18n', 'locales')
@@ -199,6 +199,41 @@ describe('Locale.format and the tables', () => {
     assert.equal(de.format('seat_chosen', { seat: '12A', passenger: 'Anna' }), 'Sitzplatz 12A für Anna ausgewählt.')
     assert.equal(de.format('bag_limit_reached', { count: '3' }), 'Höchstens 3')
     assert.equal(de.format('bag_up_to', { weight: '23 kg' }), 'Bis 23 kg, {size}')
+  })
+
+  test('right to left: names, codes and flight numbers put in are isolated (U+2068 FSI … U+2069 PDI)', () => {
+    const [fsi, pdi] = ['\u2068', '\u2069']
+    const ar = localeFor('ar-SA')
+    // Today's seat-map heading read "JFK ← Amelia Clarke، LHR": the Latin run swallowed the comma and the route.
+    const route = ar.format('seat_route', { from: 'JFK', to: 'LHR' })
+    assert.equal(route, `${fsi}JFK${pdi} \u200F←\u200F ${fsi}LHR${pdi}`)
+    assert.equal(ar.format('seat_item', { seat: '12A', passenger: 'Amelia Clarke', route }),
+      `المقعد ${fsi}12A${pdi} لـ ${fsi}Amelia Clarke${pdi}، ${fsi}${route}${pdi}`)
+    assert.equal(ar.format('seat_flight_number', { airline: 'BA', number: '117' }), `${fsi}BA${pdi} ${fsi}117${pdi}`)
+    assert.equal(localeFor('ar-EG').format('seat_for', { passenger: 'Amelia Clarke' }), `مقعد ${fsi}Amelia Clarke${pdi}`)
+    // Every isolate is closed, and numbers (in the locale's digits) need none.
+    assert.equal(ar.format('bag_limit_reached', { count: 3 }), 'الحد الأقصى ٣')
+    // Left-to-right locales are unchanged.
+    assert.equal(localeFor('de-DE').format('seat_route', { from: 'JFK', to: 'LHR' }), 'JFK → LHR')
+    assert.equal(localeFor('en-US').format('seat_for', { passenger: 'Amelia Clarke' }), 'Seat for Amelia Clarke')
+  })
+
+  test('setStrings: the seller\'s texts over every locale, plural forms or one string, replaced by the next call', () => {
+    try {
+      setStrings({ bags_title: 'Luggage & more', bags_selected: '{count} × bag', seat_for: 'Pick a seat, {passenger}' })
+      assert.equal(localeFor('en-US').t.bags_title, 'Luggage & more')
+      assert.equal(localeFor('de-DE').t.bags_title, 'Luggage & more')
+      assert.equal(localeFor('de-DE').t.seats_title, 'Sitzplätze')
+      assert.equal(localeFor('en-US').format('bags_selected', { count: 1 }), '1 × bag')
+      assert.equal(localeFor('en-US').format('seat_for', { passenger: 'Ann' }), 'Pick a seat, Ann')
+      setStrings({ bags_selected: { one: 'One case', other: '{count} cases' } })
+      assert.equal(localeFor('en-GB').t.bags_title, 'Luggage')
+      assert.equal(localeFor('en-GB').format('bags_selected', { count: 1 }), 'One case')
+      assert.equal(localeFor('en-GB').format('bags_selected', { count: 4 }), '4 cases')
+    } finally {
+      setStrings()
+    }
+    assert.equal(localeFor('en-US').t.bags_title, 'Bags')
   })
 
   test('a locale without a table of its own: the same language and script, else en-US; numbers stay its own', () => {
