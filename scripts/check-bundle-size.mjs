@@ -33,6 +33,17 @@ for (const sub of ['chunks', 'locales']) {
   }
 }
 
+// Every translation module must have been emitted (scripts/rollup-locales.mjs): a missing JSON means the
+// SDK would fall back to English for that locale.
+const locales = join(dir, 'locales')
+const modules = join(import.meta.dirname, '..', 'components', 'i18n', 'locales')
+const missing = readdirSync(modules).filter((f) => f.endsWith('.ts')).map((f) => `${f.slice(0, -3)}.json`)
+  .filter((name) => !existsSync(join(locales, name)))
+if (missing.length > 0) {
+  console.error(`locale JSON missing from ${locales}: ${missing.join(', ')}`)
+  process.exit(1)
+}
+
 if (gz > BUDGET_GZIP) {
   console.error(`bundle size over budget: ${line}`)
   process.exit(1)

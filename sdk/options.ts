@@ -4,6 +4,7 @@
  */
 import { PRODUCT_NAMES, type BasketChange, type Display, type EventCallbacks, type InitOptions, type ProductName, type Theme } from './types.ts'
 import { SvcError } from '../client/errors.ts'
+import { canonicalTag, type CustomStrings, type Plural } from '../components/i18n/index.ts'
 
 /** Every callback the SDK knows; any other name (a newer SDK's, a typo) is ignored. */
 export const CALLBACK_NAMES = [
@@ -34,14 +35,8 @@ function invalid(fn: string, problems: string[]): SvcError {
   return new SvcError('invalid_options', `${fn}: ${problems.join('; ')}.`)
 }
 
-/** A locale tag in canonical form, or null when `Intl` does not accept it. */
-export function canonicalLocale(tag: string): string | null {
-  try {
-    return Intl.getCanonicalLocales(tag)[0] ?? null
-  } catch {
-    return null
-  }
-}
+/** A locale tag in canonical form, or undefined when `Intl` does not accept it. */
+export const canonicalLocale = canonicalTag
 
 export interface CheckedInit {
   /** In sandbox mode empty when not given: the sandbox then names the trip (sdk/sandbox.ts). */
@@ -51,6 +46,8 @@ export interface CheckedInit {
   callbacks: ResolvedCallbacks
   baseUrl: string
   locale: string | null
+  /** The seller's texts by en-US key, over the locale's (components/i18n setStrings). */
+  strings: CustomStrings | undefined
   refreshToken: string | undefined
   getAccessToken: (() => Promise<string>) | undefined
 }
@@ -98,8 +95,14 @@ export function checkInitOptions(options: unknown, defaultBaseUrl: string | null
 
   let locale: string | null = null
   if (o.locale !== undefined) {
-    locale = typeof o.locale === 'string' ? canonicalLocale(o.locale) : null
+    locale = (typeof o.locale === 'string' && canonicalTag(o.locale)) || null
     if (!locale) problems.push('locale must be a BCP 47 tag such as en-GB')
+  }
+  // Texts by en-US key: a string, or plural forms ({ one, other }) for a counted text.
+  if (o.strings !== undefined) {
+    const strings = isObject(o.strings) ? o.strings : {}
+    if (strings !== o.strings) problems.push('strings must be an object of texts')
+    for (const [k, v] of Object.entries(strings)) if (typeof v !== 'string' && typeof (v as Plural | null)?.other !== 'string') problems.push(`strings.${k} must be a string`)
   }
   if (o.refreshToken !== undefined && !nonEmptyString(o.refreshToken)) problems.push('refreshToken must be a string')
   if (o.getAccessToken !== undefined && typeof o.getAccessToken !== 'function') problems.push('getAccessToken must be a function returning a Promise of a token')
@@ -115,6 +118,7 @@ export function checkInitOptions(options: unknown, defaultBaseUrl: string | null
     // In sandbox mode the sandbox replaces it (the page's origin, or a name that never reaches a network).
     baseUrl: baseUrl ?? '',
     locale,
+    strings: o.strings as CustomStrings | undefined,
     refreshToken: o.refreshToken,
     getAccessToken: o.getAccessToken,
   }
@@ -195,3 +199,4 @@ function checkTheme(input: Record<string, unknown>, out: Theme, unknown: string[
 /** Items the seller must act on before charging. */
 export const needsAction = (change: BasketChange) =>
   Object.values(change.basket).some((i) => i.validity.state === 'price_changed' || i.validity.state === 'unavailable' || i.validity.state === 'invalid')
+

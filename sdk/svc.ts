@@ -14,7 +14,7 @@ import { ApiClient } from '../client/api.ts'
 import { Session, toCallbackBasket } from '../client/session.ts'
 import { canonicalLocale, checkInitOptions, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
 import { isOffered, PRODUCT_TYPE } from '../client/offers.ts'
-import { addLocale, bestTag, hasLocale, LOCALES, formatPrice as intlPrice } from '../components/i18n/index.ts'
+import { addLocale, bestTag, hasLocale, LOCALES, setStrings, formatPrice as intlPrice } from '../components/i18n/index.ts'
 import type { SvcFailDetail, SvcLifecycleDetail } from '../components/events.ts'
 import { sandboxLoader, type SvcSandbox } from './sandbox.ts'
 
@@ -153,6 +153,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
 
   async function start(options: InitOptions): Promise<void> {
     const o = checkInitOptions(options, defaultBaseUrl)
+    setStrings(o.strings)
     if (current) close(current)
     current = null
     const n = ++inits

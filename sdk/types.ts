@@ -5,6 +5,7 @@
  */
 import type { BasketChange, Display, ProductName, Theme } from '../client/types.ts'
 import type { SvcError } from '../client/errors.ts'
+import type { CustomStrings } from '../components/i18n/index.ts'
 
 export type * from '../client/types.ts'
 export { PRODUCT_NAMES } from '../client/types.ts'
@@ -49,6 +50,13 @@ export interface TripInitOptions extends Partial<EventCallbacks> {
   baseUrl?: string
   /** Locale of texts, prices and dates; by default the trip's language. */
   locale?: string
+  /**
+   * Your wording for any text, by its key (components/i18n/en-US.ts): `{ bags_title: 'Luggage' }`, put over
+   * the locale the widgets show (give them in that language). A counted text takes a string or its plural
+   * forms (`{ one: '{count} case', other: '{count} cases' }`); keep the `{placeholders}`. An unknown key is
+   * an `invalid_options` SvcError that lists it.
+   */
+  strings?: CustomStrings
   /** Refresh token, so the SDK renews the access token itself before it expires. */
   refreshToken?: string
   /** Or a function that returns a fresh access token (e.g. from your backend). */

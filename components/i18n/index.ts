@@ -15,20 +15,28 @@ export type { Plural, Strings }
 /** Every text of a Locale as a string (a counted text as its `other` form: use `format` with `count`). */
 export type Texts = { [K in keyof Strings]: string }
 
-/** The tables we translate, en-US first: the SDK fetches the best of these for the chosen locale. */
-export const LOCALES: readonly string[] = 'en-US en-GB de-DE fr-FR es-ES it-IT nl-NL pl-PL pt-PT ja-JP zh-CN ar-SA'.split(' ')
+/**
+ * The tables we translate, en-US first: the SDK fetches the best of these for the chosen locale (the
+ * first of a language is its fallback: en-NZ → en-US, ar-AE → ar-SA, zh-TW → zh-HK by script). A bare
+ * language stands for itself in its most likely region (CLDR likely subtags: da → da-DK, ar → ar-EG,
+ * zh → zh-CN), which keeps the list short in svc.min.js; test/sdk/locales.test.ts checks the thirty tags.
+ */
+export const LOCALES: readonly string[] = 'en en-GB en-AU en-CA ar-SA ar da de el es et fi fr id it ja ko lt lv nb nl pl pt-PT ro sv th tr vi zh zh-HK'
+  .split(' ').map((t) => (t[2] ? t : `${t}-${new Intl.Locale(t).maximize().region}`))
 
 /** The English texts registered so far: the en-US table, and what every other table falls back on. */
 const english = { ...coreTexts } as Strings
 const TABLES: Record<string, Strings> = { 'en-US': english }
-const RTL = new Set(['ar', 'he', 'fa', 'ur'])
+/** Languages written right to left (of those we might be given: Arabic, Hebrew, Persian, Urdu). */
+const RTL = /^(ar|he|fa|ur)\b/
 
 export interface Locale {
   tag: string
   dir: 'ltr' | 'rtl'
   t: Texts
   /**
-   * The text of `key` with its `{placeholders}` filled: numbers in the locale's digits, strings as given.
+   * The text of `key` with its `{placeholders}` filled: numbers in the locale's digits, strings as given
+   * (in a right-to-left locale between U+2068 FSI and U+2069 PDI, so a Latin name or code stays whole).
    * A counted text (a `Plural`) takes the form for `values.count`, which must then be a number.
    */
   format(key: keyof Strings, values?: Record<string, string | number>): string
@@ -54,6 +62,30 @@ export function addEnglish(texts: Partial<Strings>) {
   Object.assign(english, texts)
 }
 
+/** `tag` in canonical form (de-de → de-DE), or undefined when it is no BCP 47 tag. */
+export function canonicalTag(tag: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(tag)[0]
+  } catch {
+    return undefined
+  }
+}
+
+/** A seller's texts by key (`Svc.init({ strings })`): a text, or plural forms for a counted one. */
+export type CustomStrings = { [K in keyof Strings]?: string | Plural }
+
+let custom: CustomStrings = {}
+
+/**
+ * Puts the seller's `strings` over every locale's table (they replace the last call's; none: `{}`), for
+ * the locale the widgets show: a text given as a plain string is used for every count. Keys must be en-US
+ * keys: `Svc.init` refuses others (here they are inert).
+ */
+export function setStrings(strings: CustomStrings = {}) {
+  custom = strings
+  cache.clear()
+}
+
 /** A table is registered under this tag. */
 export const hasLocale = (tag: string): boolean => tag in TABLES
 
@@ -77,13 +109,14 @@ export function formatPrice(amount: number, decimalPlaces: number, currency: str
 const cache = new Map<string, Locale>()
 
 export function localeFor(requested: string | undefined): Locale {
-  let tag = requested ?? 'en-US'
-  try { tag = Intl.getCanonicalLocales(tag)[0] ?? 'en-US' } catch { tag = 'en-US' }
+  const tag = canonicalTag(requested ?? 'en-US') ?? 'en-US'
   let l = cache.get(tag)
   if (l) return l
   // Texts (and their plural rules) from the best table, numbers and dates in the tag itself.
   const from = bestTag(tag, Object.keys(TABLES)) ?? 'en-US'
-  const table = TABLES[from]!
+  // The seller's texts over the table, read through to it (and from it to the English registered later).
+  const table = Object.setPrototypeOf({ ...custom }, TABLES[from]!) as Strings
+  const rtl = RTL.test(tag)
   const plural = new Intl.PluralRules(from)
   const nf = new Intl.NumberFormat(tag)
   const unit = (unit: string) => new Intl.NumberFormat(tag, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })
@@ -93,13 +126,15 @@ export function localeFor(requested: string | undefined): Locale {
   const time = new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })
   l = {
     tag,
-    dir: RTL.has(tag.split('-')[0]!) ? 'rtl' : 'ltr',
+    dir: rtl ? 'rtl' : 'ltr',
     // Read through, so texts registered later (addEnglish) are there too; a counted text reads as its `other` form.
     t: new Proxy(table, { get: (tb, k) => { const v = tb[k as keyof Strings]; return (v as Plural | undefined)?.other ?? v } }) as unknown as Texts,
+    // In right-to-left text a string put in (a name, an airport code, a flight number, a route made by an
+    // earlier format) is isolated, FSI … PDI, so its own direction never reorders the words around it.
     format: (key, values = {}) => {
       const v: string | Plural = table[key]
       return (typeof v === 'string' ? v : v[plural.select(Number(values['count']))] ?? v.other)
-        .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? (typeof values[k] === 'number' ? nf.format(values[k]) : values[k]!) : m))
+        .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? (typeof values[k] === 'number' ? nf.format(values[k]) : rtl ? `\u2068${values[k]}\u2069` : values[k]!) : m))
     },
     price: (amount, dp, currency) => formatPrice(amount, dp, currency, tag),
     weight: (v) => kg.format(v),

@@ -82,7 +82,10 @@ export class LiveTrips {
   #start(): void {
     if (this.#feed) return
     const watch = this.#store.watchTrips?.bind(this.#store)
-    this.#feed = watch ? watch((tripId) => this.changed(tripId)).catch(() => null) : Promise.resolve(null)
+    // Once listening, every stream looks again: a change made while the feed was connecting sent no word.
+    this.#feed = watch
+      ? watch((tripId) => this.changed(tripId)).then((stop) => { this.changed(null); return stop }, () => null)
+      : Promise.resolve(null)
     void this.#feed.then((stop) => {
       if (stop || this.#poll) return
       this.#poll = setInterval(() => void this.#check(), this.#pollMs)

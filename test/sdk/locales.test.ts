@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { enUS, type Plural, type Strings } from '../../components/i18n/en-US.ts'
-import { addLocale, bestTag, hasLocale, LOCALES, localeFor } from '../../components/i18n/index.ts'
+import { addLocale, bestTag, hasLocale, LOCALES, localeFor, setStrings } from '../../components/i18n/index.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 const dir = join(root, 'components', 'i18n', 'locales')
@@ -33,6 +33,7 @@ const SAME_WORD: Record<string, Key[]> = {
   'fr-FR': ['total'], // "Total"
   'es-ES': ['total'],
   'pt-PT': ['total'],
+  'nb-NO': ['option_for'], // "{product} for {passenger}, {route}": Norwegian "for"
 }
 
 /**
@@ -45,7 +46,18 @@ function numbersOf(tag: string, category: string): number[] {
   return candidates.filter((n) => rules.select(n) === category)
 }
 
+/** The product's locales (issue "Thirty locales"): what LOCALES must list, no more, no less. */
+const PRODUCT_LOCALES = [
+  'ar-EG', 'ar-SA', 'da-DK', 'de-DE', 'el-GR', 'en-AU', 'en-CA', 'en-GB', 'en-US', 'es-ES', 'et-EE', 'fi-FI', 'fr-FR', 'id-ID', 'it-IT',
+  'ja-JP', 'ko-KR', 'lt-LT', 'lv-LV', 'nl-NL', 'nb-NO', 'pl-PL', 'pt-PT', 'ro-RO', 'sv-SE', 'th-TH', 'tr-TR', 'vi-VN', 'zh-CN', 'zh-HK',
+]
+
 describe('the locale tables', () => {
+  test('LOCALES is the product\'s thirty, each once, en-US first', () => {
+    assert.deepEqual([...LOCALES].sort(), [...PRODUCT_LOCALES].sort())
+    assert.equal(new Set(LOCALES).size, 30)
+  })
+
   test('one module per shipped locale, and every shipped locale but en-US has a module', () => {
     assert.deepEqual([...tables.keys()].sort(), LOCALES.filter((t) => t !== 'en-US').sort())
     assert.equal(LOCALES[0], 'en-US')
@@ -104,6 +116,22 @@ describe('the locale tables', () => {
     })
   }
 
+  test('en-AU and en-CA: whole tables, British or Canadian spelling where en-US differs', () => {
+    const au = tables.get('en-AU')!
+    const ca = tables.get('en-CA')!
+    assert.equal(au.bags_title, 'Baggage')
+    assert.equal(au.bag_cabin, 'Carry-on bag')
+    for (const t of [au, ca]) {
+      assert.equal(t.fare_family_per_traveller, '{price} per traveller')
+      for (const k of KEYS) for (const s of forms(t[k])) assert.doesNotMatch(s, /\b(traveler|canceled)\b/i, k)
+    }
+  })
+
+  test('ar-EG, like ar-SA, is right to left', () => {
+    assert.equal(localeFor('ar-EG').dir, 'rtl')
+    assert.match(tables.get('ar-EG')!.route, /\u200F←\u200F/)
+  })
+
   test('en-GB says it the British way where that differs', () => {
     const gb = tables.get('en-GB')!
     assert.equal(gb.bags_title, 'Luggage')
@@ -116,8 +144,12 @@ describe('the locale tables', () => {
   test('the built JSON is the module, when the SDK is built', (t) => {
     const out = join(root, 'dist', 'javascript', 'v2.2', 'locales')
     if (!existsSync(out)) return t.skip('not built (npm run build)')
-    const built = Math.min(...[...tables.keys()].map((tag) => (existsSync(join(out, `${tag}.json`)) ? statSync(join(out, `${tag}.json`)).mtimeMs : 0)))
+    // Fresh when every module is older than every JSON there; then each shipped locale but en-US (inside
+    // svc.min.js) must have its JSON, and nothing else may be there (a table since removed).
+    const emitted = readdirSync(out).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort()
+    const built = Math.min(...emitted.map((tag) => statSync(join(out, `${tag}.json`)).mtimeMs))
     if (files.some((f) => statSync(join(dir, f)).mtimeMs > built)) return t.skip('the build is older than the tables (npm run build)')
+    assert.deepEqual(emitted, LOCALES.filter((tag) => tag !== 'en-US').sort(), 'a JSON per shipped locale but en-US')
     for (const [tag, table] of tables) {
       assert.deepEqual(JSON.parse(readFileSync(join(out, `${tag}.json`), 'utf8')), table, tag)
       assert.ok(existsSync(join(root, 'dist', 'esm', 'locales', `${tag}.js`)), `dist/esm/locales/${tag}.js`)
@@ -169,15 +201,53 @@ describe('Locale.format and the tables', () => {
     assert.equal(de.format('bag_up_to', { weight: '23 kg' }), 'Bis 23 kg, {size}')
   })
 
+  test('right to left: names, codes and flight numbers put in are isolated (U+2068 FSI … U+2069 PDI)', () => {
+    const [fsi, pdi] = ['\u2068', '\u2069']
+    const ar = localeFor('ar-SA')
+    // Today's seat-map heading read "JFK ← Amelia Clarke، LHR": the Latin run swallowed the comma and the route.
+    const route = ar.format('seat_route', { from: 'JFK', to: 'LHR' })
+    assert.equal(route, `${fsi}JFK${pdi} \u200F←\u200F ${fsi}LHR${pdi}`)
+    assert.equal(ar.format('seat_item', { seat: '12A', passenger: 'Amelia Clarke', route }),
+      `المقعد ${fsi}12A${pdi} لـ ${fsi}Amelia Clarke${pdi}، ${fsi}${route}${pdi}`)
+    assert.equal(ar.format('seat_flight_number', { airline: 'BA', number: '117' }), `${fsi}BA${pdi} ${fsi}117${pdi}`)
+    assert.equal(localeFor('ar-EG').format('seat_for', { passenger: 'Amelia Clarke' }), `مقعد ${fsi}Amelia Clarke${pdi}`)
+    // Every isolate is closed, and numbers (in the locale's digits) need none.
+    assert.equal(ar.format('bag_limit_reached', { count: 3 }), 'الحد الأقصى ٣')
+    // Left-to-right locales are unchanged.
+    assert.equal(localeFor('de-DE').format('seat_route', { from: 'JFK', to: 'LHR' }), 'JFK → LHR')
+    assert.equal(localeFor('en-US').format('seat_for', { passenger: 'Amelia Clarke' }), 'Seat for Amelia Clarke')
+  })
+
+  test('setStrings: the seller\'s texts over every locale, plural forms or one string, replaced by the next call', () => {
+    try {
+      setStrings({ bags_title: 'Luggage & more', bags_selected: '{count} × bag', seat_for: 'Pick a seat, {passenger}' })
+      assert.equal(localeFor('en-US').t.bags_title, 'Luggage & more')
+      assert.equal(localeFor('de-DE').t.bags_title, 'Luggage & more')
+      assert.equal(localeFor('de-DE').t.seats_title, 'Sitzplätze')
+      assert.equal(localeFor('en-US').format('bags_selected', { count: 1 }), '1 × bag')
+      assert.equal(localeFor('en-US').format('seat_for', { passenger: 'Ann' }), 'Pick a seat, Ann')
+      setStrings({ bags_selected: { one: 'One case', other: '{count} cases' } })
+      assert.equal(localeFor('en-GB').t.bags_title, 'Luggage')
+      assert.equal(localeFor('en-GB').format('bags_selected', { count: 1 }), 'One case')
+      assert.equal(localeFor('en-GB').format('bags_selected', { count: 4 }), '4 cases')
+    } finally {
+      setStrings()
+    }
+    assert.equal(localeFor('en-US').t.bags_title, 'Bags')
+  })
+
   test('a locale without a table of its own: the same language and script, else en-US; numbers stay its own', () => {
     assert.equal(localeFor('de-AT').t.bags_title, 'Gepäck')
     assert.equal(localeFor('de-AT').tag, 'de-AT')
     assert.equal(localeFor('pt-BR').t.bags_title, 'Bagagem')
-    assert.equal(localeFor('zh-TW').t.bags_title, 'Bags')
+    assert.equal(localeFor('zh-TW').t.bags_open, '加購行李') // Traditional characters: zh-HK
+    assert.equal(localeFor('zh-SG').t.bags_open, '添加行李') // Simplified: zh-CN
     assert.equal(localeFor('en-GB').t.bags_title, 'Luggage')
-    const sv = localeFor('sv-SE')
-    assert.equal(sv.t.bags_title, 'Bags')
-    assert.equal(sv.price(7598, 2, 'EUR'), new Intl.NumberFormat('sv-SE', { style: 'currency', currency: 'EUR' }).format(75.98))
+    assert.equal(localeFor('en-NZ').t.bags_title, 'Bags')
+    assert.equal(localeFor('ar-AE').tag, 'ar-AE')
+    const uk = localeFor('uk-UA')
+    assert.equal(uk.t.bags_title, 'Bags')
+    assert.equal(uk.price(7598, 2, 'EUR'), new Intl.NumberFormat('uk-UA', { style: 'currency', currency: 'EUR' }).format(75.98))
   })
 
   test('bestTag: the exact tag, else the first of the same language and script', () => {
@@ -185,25 +255,31 @@ describe('Locale.format and the tables', () => {
     assert.equal(bestTag('de-AT', LOCALES), 'de-DE')
     assert.equal(bestTag('de-CH', LOCALES), 'de-DE')
     assert.equal(bestTag('en-GB', LOCALES), 'en-GB')
-    assert.equal(bestTag('en-AU', LOCALES), 'en-US')
+    assert.equal(bestTag('en-AU', LOCALES), 'en-AU')
+    assert.equal(bestTag('en-NZ', LOCALES), 'en-US')
     assert.equal(bestTag('pt-BR', LOCALES), 'pt-PT')
-    assert.equal(bestTag('ar-EG', LOCALES), 'ar-SA')
+    assert.equal(bestTag('ar-EG', LOCALES), 'ar-EG')
+    assert.equal(bestTag('ar-AE', LOCALES), 'ar-SA')
     assert.equal(bestTag('zh-SG', LOCALES), 'zh-CN')
     assert.equal(bestTag('zh-Hans-HK', LOCALES), 'zh-CN')
-    assert.equal(bestTag('zh-TW', LOCALES), undefined)
-    assert.equal(bestTag('zh-Hant', LOCALES), undefined)
-    assert.equal(bestTag('sv-SE', LOCALES), undefined)
-    assert.equal(bestTag('nb-NO', LOCALES), undefined)
+    assert.equal(bestTag('zh-HK', LOCALES), 'zh-HK')
+    assert.equal(bestTag('zh-TW', LOCALES), 'zh-HK')
+    assert.equal(bestTag('zh-Hant', LOCALES), 'zh-HK')
+    assert.equal(bestTag('sv-SE', LOCALES), 'sv-SE')
+    assert.equal(bestTag('sv-FI', LOCALES), 'sv-SE')
+    assert.equal(bestTag('nb-NO', LOCALES), 'nb-NO')
+    assert.equal(bestTag('uk-UA', LOCALES), undefined)
+    assert.equal(bestTag('he-IL', LOCALES), undefined)
   })
 
   test('addLocale: canonical tags, English for keys a table lacks, and Locales made before it see the table', () => {
-    assert.equal(hasLocale('fi-FI'), false)
-    assert.equal(localeFor('fi-FI').t.bags_title, 'Bags')
-    addLocale('fi-fi', { bags_title: 'Matkatavarat' } as unknown as Strings)
-    assert.equal(hasLocale('fi-FI'), true)
-    assert.equal(localeFor('fi-FI').t.bags_title, 'Matkatavarat')
-    assert.equal(localeFor('fi-FI').t.seats_title, 'Seats')
-    assert.equal(localeFor('fi-FI').format('bags_selected', { count: 1 }), '1 bag selected')
+    assert.equal(hasLocale('uk-UA'), false)
+    assert.equal(localeFor('uk-UA').t.bags_title, 'Bags')
+    addLocale('uk-ua', { bags_title: 'Багаж' } as unknown as Strings)
+    assert.equal(hasLocale('uk-UA'), true)
+    assert.equal(localeFor('uk-UA').t.bags_title, 'Багаж')
+    assert.equal(localeFor('uk-UA').t.seats_title, 'Seats')
+    assert.equal(localeFor('uk-UA').format('bags_selected', { count: 1 }), '1 bag selected')
     assert.throws(() => addLocale('not a tag', enUS), RangeError)
   })
 })

@@ -52,6 +52,15 @@ test('init: base URL defaults to the script origin; without one it is required; 
   rejects(() => checkInitOptions({ tripId: 't', tripAccessToken: 'a', onBasketChange: noop, baseUrl: 'javascript:alert(1)' }, BASE), 'invalid_options', /baseUrl must be an absolute http\(s\) URL/)
 })
 
+test('init: strings by en-US key; values must be texts or plural forms', () => {
+  const ok = { tripId: 't', tripAccessToken: 'a', onBasketChange: noop }
+  const strings = { bags_title: 'Luggage', bags_selected: { one: '{count} case', other: '{count} cases' } }
+  assert.deepEqual(checkInitOptions({ ...ok, strings }, BASE).strings, strings)
+  assert.equal(checkInitOptions(ok, BASE).strings, undefined)
+  rejects(() => checkInitOptions({ ...ok, strings: { bags_title: 3, seats_title: { one: 'x' }, close: null } as never }, BASE), 'invalid_options', /strings\.bags_title must be a string.*strings\.seats_title must be a string.*strings\.close must be a string/)
+  rejects(() => checkInitOptions({ ...ok, strings: 'Luggage' as never }, BASE), 'invalid_options', /strings must be an object of texts/)
+})
+
 test('init: locale is canonicalised; a malformed one is refused', () => {
   assert.equal(checkInitOptions({ tripId: 't', tripAccessToken: 'a', onBasketChange: noop, locale: 'de-de' }, BASE).locale, 'de-DE')
   assert.equal(checkInitOptions({ tripId: 't', tripAccessToken: 'a', onBasketChange: noop }, BASE).locale, null)

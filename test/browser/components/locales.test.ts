@@ -9,22 +9,43 @@ import { html } from 'lit'
 import '../../../components/index.ts'
 import { addLocale, LOCALES, type Strings } from '../../../components/i18n/index.ts'
 import { enUS } from '../../../components/i18n/en-US.ts'
+import arEG from '../../../components/i18n/locales/ar-EG.ts'
 import arSA from '../../../components/i18n/locales/ar-SA.ts'
+import daDK from '../../../components/i18n/locales/da-DK.ts'
 import deDE from '../../../components/i18n/locales/de-DE.ts'
+import elGR from '../../../components/i18n/locales/el-GR.ts'
+import enAU from '../../../components/i18n/locales/en-AU.ts'
+import enCA from '../../../components/i18n/locales/en-CA.ts'
 import enGB from '../../../components/i18n/locales/en-GB.ts'
 import esES from '../../../components/i18n/locales/es-ES.ts'
+import etEE from '../../../components/i18n/locales/et-EE.ts'
+import fiFI from '../../../components/i18n/locales/fi-FI.ts'
 import frFR from '../../../components/i18n/locales/fr-FR.ts'
+import idID from '../../../components/i18n/locales/id-ID.ts'
 import itIT from '../../../components/i18n/locales/it-IT.ts'
 import jaJP from '../../../components/i18n/locales/ja-JP.ts'
+import koKR from '../../../components/i18n/locales/ko-KR.ts'
+import ltLT from '../../../components/i18n/locales/lt-LT.ts'
+import lvLV from '../../../components/i18n/locales/lv-LV.ts'
+import nbNO from '../../../components/i18n/locales/nb-NO.ts'
 import nlNL from '../../../components/i18n/locales/nl-NL.ts'
 import plPL from '../../../components/i18n/locales/pl-PL.ts'
 import ptPT from '../../../components/i18n/locales/pt-PT.ts'
+import roRO from '../../../components/i18n/locales/ro-RO.ts'
+import svSE from '../../../components/i18n/locales/sv-SE.ts'
+import thTH from '../../../components/i18n/locales/th-TH.ts'
+import trTR from '../../../components/i18n/locales/tr-TR.ts'
+import viVN from '../../../components/i18n/locales/vi-VN.ts'
 import zhCN from '../../../components/i18n/locales/zh-CN.ts'
+import zhHK from '../../../components/i18n/locales/zh-HK.ts'
 import { addBag, axe, cleanup, deep, deepAll, expectNoOverflow, mount, session, textOf, until } from '../helpers.ts'
 
 const TABLES: Record<string, Strings> = {
-  'en-US': enUS, 'en-GB': enGB, 'de-DE': deDE, 'fr-FR': frFR, 'es-ES': esES, 'it-IT': itIT, 'nl-NL': nlNL,
-  'pl-PL': plPL, 'pt-PT': ptPT, 'ja-JP': jaJP, 'zh-CN': zhCN, 'ar-SA': arSA,
+  'en-US': enUS, 'ar-EG': arEG, 'ar-SA': arSA, 'da-DK': daDK, 'de-DE': deDE, 'el-GR': elGR, 'en-AU': enAU,
+  'en-CA': enCA, 'en-GB': enGB, 'es-ES': esES, 'et-EE': etEE, 'fi-FI': fiFI, 'fr-FR': frFR, 'id-ID': idID,
+  'it-IT': itIT, 'ja-JP': jaJP, 'ko-KR': koKR, 'lt-LT': ltLT, 'lv-LV': lvLV, 'nb-NO': nbNO, 'nl-NL': nlNL,
+  'pl-PL': plPL, 'pt-PT': ptPT, 'ro-RO': roRO, 'sv-SE': svSE, 'th-TH': thTH, 'tr-TR': trTR, 'vi-VN': viVN,
+  'zh-CN': zhCN, 'zh-HK': zhHK,
 }
 for (const [tag, table] of Object.entries(TABLES)) if (tag !== 'en-US') addLocale(tag, table)
 
@@ -44,7 +65,7 @@ describe('every locale in the embedded bag view', () => {
       const s = await session({ language: tag })
       const el = await mount(html`<svc-bag-upsell .session=${s}></svc-bag-upsell>`, { width: 320 })
       expect(el.lang).to.equal(tag)
-      expect(el.dir).to.equal(tag === 'ar-SA' ? 'rtl' : 'ltr')
+      expect(el.dir).to.equal(tag.startsWith('ar-') ? 'rtl' : 'ltr')
       expect(deep(el, 'h2')!.textContent).to.contain(t.bags_title)
       expect(textOf(el)).to.contain(t.bag_checked).and.contain(t.infant_on_lap)
       expect(everything(el), 'placeholder braces in the page').not.to.match(/[{}]/)
