@@ -9,7 +9,8 @@ import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { enUS, type Plural, type Strings } from '../../components/i18n/en-US.ts'
-import { addLocale, bestTag, hasLocale, LOCALES, localeFor, setStrings } from '../../components/i18n/index.ts'
+import { addEnglish, addLocale, bestTag, hasLocale, LOCALES, localeFor, setStrings } from '../../components/i18n/index.ts'
+import { seatMapTexts } from '../../components/i18n/en-US/seat-map.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 const dir = join(root, 'components', 'i18n', 'locales')
@@ -213,7 +214,8 @@ describe('Locale.format and the tables', () => {
     assert.equal(localeFor('ar-EG').format('seat_for', { passenger: 'Amelia Clarke' }), `مقعد ${fsi}Amelia Clarke${pdi}`)
     // Every isolate is closed, and numbers (in the locale's digits) need none.
     assert.equal(ar.format('bag_limit_reached', { count: 3 }), 'الحد الأقصى ٣')
-    // Left-to-right locales are unchanged.
+    // Left-to-right locales are unchanged. (en-US's seat-map texts arrive with the seat map's chunk, as here.)
+    addEnglish(seatMapTexts)
     assert.equal(localeFor('de-DE').format('seat_route', { from: 'JFK', to: 'LHR' }), 'JFK → LHR')
     assert.equal(localeFor('en-US').format('seat_for', { passenger: 'Amelia Clarke' }), 'Seat for Amelia Clarke')
   })
