@@ -62,6 +62,23 @@ export function toCallbackBasket(basket: Basket): Record<string, CallbackBasketI
   }))
 }
 
+/** Whether the page is in a hidden tab (never outside a browser). */
+const isHidden = () => globalThis.document?.visibilityState === 'hidden'
+
+/** Resolves when the page is shown again, or `signal` aborts. */
+function untilShown(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      if (isHidden() && !signal.aborted) return
+      globalThis.document?.removeEventListener('visibilitychange', done)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    globalThis.document?.addEventListener('visibilitychange', done)
+    signal.addEventListener('abort', done)
+  })
+}
+
 /** What changes for the seller: the set of items and each one's quantity, price and validity. */
 const fingerprint = (b: Basket) => JSON.stringify(Object.values(b).map((i) => [i.basket_item_id, i.quantity, i.price.total.amount, i.validity.status]).sort())
 
@@ -183,8 +200,21 @@ export class Session extends EventTarget {
     void (async () => {
       let failures = 0
       while (!signal.aborted) {
+        // A hidden tab holds no stream: over HTTP/1.1 a browser opens at most six connections to the API's
+        // origin for all its tabs, and a few checkout tabs left open would stall every call. Back in view,
+        // the basket is read once and the stream resumes from its last event.
+        if (isHidden()) {
+          await untilShown(signal)
+          if (signal.aborted) break
+          await this.refresh().catch(() => {})
+        }
+        const connection = new AbortController()
+        const hang = () => connection.abort()
+        const onHide = () => { if (isHidden()) hang() }
+        signal.addEventListener('abort', hang)
+        globalThis.document?.addEventListener('visibilitychange', onHide)
         try {
-          for await (const e of this.client.events(this.#lastEventId, signal, (ms) => { retryMs = ms })) {
+          for await (const e of this.client.events(this.#lastEventId, connection.signal, (ms) => { retryMs = ms })) {
             failures = 0
             this.#setStreaming(true)
             if (e.id !== undefined) this.#lastEventId = e.id
@@ -192,20 +222,23 @@ export class Session extends EventTarget {
             else this.#applyEvent(e.data)
           }
         } catch (e) {
-          if (signal.aborted) break
+          if (connection.signal.aborted) continue
           this.#setStreaming(false)
           if (e instanceof NoEventStream) {
             // No stream to be had: poll the basket for as long as the session lives.
             while (!signal.aborted) {
               await pause(this.#followPollMs)
-              if (!signal.aborted) await this.reload().catch(() => {})
+              if (!signal.aborted && !isHidden()) await this.reload().catch(() => {})
             }
             break
           }
           failures++
+        } finally {
+          signal.removeEventListener('abort', hang)
+          globalThis.document?.removeEventListener('visibilitychange', onHide)
+          this.#setStreaming(false)
         }
-        this.#setStreaming(false)
-        if (signal.aborted) break
+        if (signal.aborted || connection.signal.aborted) continue
         // Reconnects come slower after failures (up to 16 × the delay); what changed meanwhile is read now.
         await pause(retryMs * 2 ** Math.min(failures, 4))
         if (failures > 0 && !signal.aborted) await this.refresh().catch(() => {})

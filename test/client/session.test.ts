@@ -428,3 +428,30 @@ test('follow: where there is no event stream, the basket is polled instead', asy
   assert.deepEqual(ids(s), ['bag', 'ticket'])
   s.dispose()
 })
+
+test('follow: a hidden tab holds no stream; shown again, it reads the basket and resumes from the last event', async () => {
+  const page = Object.assign(new EventTarget(), { visibilityState: 'visible' as 'visible' | 'hidden' })
+  const saved = Object.getOwnPropertyDescriptor(globalThis, 'document')
+  Object.defineProperty(globalThis, 'document', { value: page, configurable: true })
+  try {
+    const { s, connections, take } = await following()
+    connections[0]!.push({ event: 'basket', id: '5', data: view('ticket') })
+    await tick()
+    page.visibilityState = 'hidden'
+    page.dispatchEvent(new Event('visibilitychange'))
+    await new Promise((r) => setTimeout(r, 30))
+    assert.equal(connections.length, 1, 'no new stream while hidden')
+    page.visibilityState = 'visible'
+    page.dispatchEvent(new Event('visibilitychange'))
+    await tick()
+    take('get').resolve(view('ticket', 'bag')) // the catch-up read
+    await new Promise((r) => setTimeout(r, 30))
+    assert.deepEqual(ids(s), ['bag', 'ticket'])
+    assert.equal(connections.length, 2)
+    assert.equal(connections[1]!.lastEventId, '5')
+    s.dispose()
+  } finally {
+    if (saved) Object.defineProperty(globalThis, 'document', saved)
+    else delete (globalThis as { document?: unknown }).document
+  }
+})
