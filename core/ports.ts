@@ -72,6 +72,39 @@ export interface Order {
   updated_at: string
 }
 
+/**
+ * An order as the orders feed shows it (GET /v2.2/orders): what a seller reconciles its books with. The
+ * store keeps one per order beside the trip document, written in the same transaction as the trip.
+ */
+export interface OrderFeedItem {
+  order_id: string
+  trip_id: string
+  basket_item_id: string
+  display_name: string
+  product_type: ProductTypeName
+  price: Price
+  status: OrderStatus
+  /** Once `cancelled`: what the airline refunds. */
+  refund?: Money
+  updated_at: string
+}
+
+/**
+ * An order in its seller's feed. `seq` is the seller's change number: each write that creates or changes
+ * orders gives them the seller's next numbers, in the transaction of the write, so numbers follow commit
+ * order (a reader that has seen number n never later finds a change numbered n or lower).
+ */
+export interface OrderFeedEntry { seq: number; order: OrderFeedItem }
+
+/** Which of a seller's orders to list (`listOrders`): those numbered above `after`, lowest first. */
+export interface OrderFeedQuery {
+  after: number
+  status?: OrderStatus
+  /** Only orders whose `updated_at` is at or after this instant. */
+  updatedSince?: string
+  limit: number
+}
+
 export interface FulfillmentRecord {
   fulfillment_id: string
   status: 'queued' | 'completed'
@@ -256,10 +289,15 @@ export interface PurgeCounts {
 /**
  * Written in the same transaction as a trip insert or update, so a change and what comes with it never
  * part: the jobs it asks for, the search it ran (with seat maps not stored yet; a key already stored is
- * kept as it is), the refresh token of a new session.
+ * kept as it is), the refresh token of a new session, the orders it moved (the feed's index of them).
  */
 export interface TripEffects {
   jobs?: JobRecord[]
+  /**
+   * The trip's orders this write creates or changes, as the feed shows them: each gets the seller's next
+   * change number, in this order (core/orders.ts `changedOrders` sorts them by updated_at, then order_id).
+   */
+  orders?: OrderFeedItem[]
   search?: SearchRecord
   seatMaps?: SupplierSeatMap[]
   refreshToken?: RefreshTokenRecord
@@ -322,6 +360,13 @@ export interface Store {
    * checked instead.
    */
   watchTrips?(onChange: (tripId: string | null) => void): Promise<() => Promise<void>>
+
+  /**
+   * A seller's orders feed: its orders numbered above `query.after`, lowest number first, at most
+   * `query.limit`, filtered by status and updated_at. Every order is listed once, at the number of its last
+   * change (TripEffects.orders); one that changes again moves to a higher number.
+   */
+  listOrders(sellerId: string, query: OrderFeedQuery): Promise<OrderFeedEntry[]>
 
   /** Stores a search that changes no trip (a failed one), with the seat maps it names. */
   putSearch(search: SearchRecord, seatMaps?: SupplierSeatMap[]): Promise<void>

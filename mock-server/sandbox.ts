@@ -160,7 +160,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async reset() {
       const s = store.snapshot()
       // The seller, its key and the signing keys stay (tokens the page holds then fail as unknown trips, not as forged).
-      store.restore({ ...s, trips: [], searches: [], seatMaps: [], refreshTokens: [], idempotency: [], jobs: [] })
+      store.restore({ ...s, trips: [], searches: [], seatMaps: [], refreshTokens: [], idempotency: [], jobs: [], orders: [] })
       deliveries.length = 0
       if (storage && storageKey) storage.removeItem(storageKey)
     },
@@ -186,6 +186,7 @@ function newest(s: StoredSnapshot, keep: number): StoredSnapshot {
     searches,
     seatMaps: (s.seatMaps ?? []).filter((m) => maps.has(m.key)),
     refreshTokens: s.refreshTokens.filter((x) => kept.has(x.trip_id)),
+    ...(s.orders ? { orders: s.orders.filter((o) => kept.has(o.order.trip_id)) } : {}),
     jobs: s.jobs.filter((j) => {
       const p = j.payload as { trip_id?: string; event?: { trip_id?: string } }
       const tripId = p.trip_id ?? p.event?.trip_id

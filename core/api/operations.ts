@@ -13,6 +13,7 @@ import * as basket from '../service/basket.ts'
 import * as events from '../service/events.ts'
 import { fulfill } from '../service/fulfillment.ts'
 import * as cancellation from '../service/cancellation.ts'
+import * as orders from '../service/orders.ts'
 import * as subscriptions from '../service/subscriptions.ts'
 import * as tokens from '../service/tokens.ts'
 import { defineOperation, takesNothing, type Operation } from './dispatch.ts'
@@ -185,6 +186,14 @@ export const operations: Operation[] = [
     description: 'Refused (409) when the quote expired (`quote_expired`), or an item is not cancellable or its order moved since (`not_cancellable`). Otherwise each order becomes `cancelling` and the airline is asked, once per order: it ends `cancelled` with its `refund`, or back to `succeeded` with `cancellation_failure_reason`. Webhooks `order_status_changed` and `cancellation_completed` follow. The quote is used up: of two concurrent confirms, one cancels and the other is refused.',
     params: TripParams, responses: { 202: S.CancellationStarted },
     handler: async (ctx, p, i) => ok(await cancellation.confirmCancel(ctx, p, i.params.trip_id), 202),
+  }),
+  defineOperation({
+    ...takesNothing,
+    id: 'listOrders', method: 'GET', path: '/v2.2/orders', tags: ['after-sale'], auth: 'api_key',
+    summary: 'The orders feed: every order of your trips, by change',
+    description: 'For reconciliation. Orders are listed by change: an order created or moved (queued, in_progress, succeeded, failed, cancelling, cancelled) takes the next place of your feed, in the same transaction as the change, so paging with `cursor` while orders keep moving never skips one. An order that changes after you read it comes again, later, as it is now. `next_cursor` is always given: a page shorter than `limit` means nothing more for now, and the same cursor asked again later lists what changed since. Filters: `status` (as it is now), `updated_since`. A cursor carries the filters of its first page. Only your own orders.',
+    query: S.OrdersQuery, responses: { 200: S.OrdersPage },
+    handler: async (ctx, p, i) => ok(await orders.listOrders(ctx, p, i.query)),
   }),
   defineOperation({
     ...takesNothing,

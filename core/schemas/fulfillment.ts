@@ -1,7 +1,7 @@
 /** Fulfillment, orders and webhook subscriptions. */
 import { Type, type Static } from 'typebox'
 import { Id, IsoDate, Money, Price, UtcTimestamp } from './common.ts'
-import { ContactDetails, OrderStatus, PassengerType } from './trip.ts'
+import { ContactDetails, ORDER_STATUSES, OrderStatus, PassengerType, ProductTypeName } from './trip.ts'
 
 export const FulfillRequest = Type.Object({
   trip_state_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'the hash of the basket the traveller was charged for' }),
@@ -47,6 +47,47 @@ export const Order = Type.Object({
   cancellation_failure_reason: Type.Optional(Type.String()),
   created_at: UtcTimestamp,
   updated_at: UtcTimestamp,
+})
+
+/** The most orders one page of the feed holds, and how many when the client does not say. */
+export const ORDERS_PAGE_MAX = 200
+export const ORDERS_PAGE_DEFAULT = 50
+
+/**
+ * GET /v2.2/orders: the seller's orders feed. Query values are strings as the URL carries them; a name
+ * given twice is an array, which every field refuses.
+ */
+export const OrdersQuery = Type.Object({
+  status: Type.Optional(Type.Unsafe<OrderStatus>(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)), { description: 'only orders in this status now' }))),
+  updated_since: Type.Optional(Type.String({ format: 'date-time', description: 'only orders whose updated_at is at or after this instant (ISO 8601 with Z or an offset)', examples: ['2026-11-22T00:00:00Z'] })),
+  limit: Type.Optional(Type.String({
+    // 1 to 200, exactly: the schema says what it admits, so the OpenAPI document does too.
+    pattern: '^([1-9]|[1-9][0-9]|1[0-9][0-9]|200)$',
+    description: `how many orders at most, 1–${ORDERS_PAGE_MAX} (${ORDERS_PAGE_DEFAULT} when absent)`, examples: ['100'],
+  })),
+  cursor: Type.Optional(Type.String({
+    pattern: '^[A-Za-z0-9_-]{1,512}$',
+    description: 'the next_cursor of the page before, as it was given; it carries that page\'s status and updated_since (repeat them or leave them out)',
+  })),
+}, { additionalProperties: false })
+export type OrdersQuery = Static<typeof OrdersQuery>
+
+/** One order of the feed. */
+export const OrderFeedItem = Type.Object({
+  order_id: Id,
+  trip_id: Id,
+  basket_item_id: Id,
+  display_name: Type.String(),
+  product_type: ProductTypeName,
+  price: Price,
+  status: OrderStatus,
+  refund: Type.Optional(Money),
+  updated_at: UtcTimestamp,
+})
+
+export const OrdersPage = Type.Object({
+  data: Type.Array(OrderFeedItem),
+  next_cursor: Type.String({ description: 'where the next page starts; always given, so a client keeps it to ask later for what changed since. A page shorter than `limit` means there is nothing more for now.' }),
 })
 
 /** POST /v2.2/trip/{trip_id}/to_cancel: the ordered items to have the airline quote a cancellation for. */

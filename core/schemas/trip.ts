@@ -230,11 +230,9 @@ export const Ticket = Type.Object({
 })
 export type Ticket = Static<typeof Ticket>
 
-export const OrderStatus = Type.Union([
-  Type.Literal('queued'), Type.Literal('in_progress'), Type.Literal('succeeded'), Type.Literal('failed'),
-  Type.Literal('cancelling'), Type.Literal('cancelled'),
-])
-export type OrderStatus = Static<typeof OrderStatus>
+export const ORDER_STATUSES = ['queued', 'in_progress', 'succeeded', 'failed', 'cancelling', 'cancelled'] as const
+export const OrderStatus = Type.Unsafe<(typeof ORDER_STATUSES)[number]>(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s))))
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 /** The trip representation of GET and PATCH (create adds the tokens). */
 export const Trip = Type.Object({

@@ -7,13 +7,14 @@ import type { JobRecord, TripEffects, TripRecord, Versioned } from '../ports.ts'
 import type { RaisedEvent } from '../fulfillment.ts'
 import { ProblemError } from '../errors.ts'
 import { withStateHash } from '../trip.ts'
+import { changedOrders } from '../orders.ts'
 import type { Ports } from './ports.ts'
 import type { Principal } from './principal.ts'
 import type { SearchCache } from './search-cache.ts'
 import { eventJobs } from './jobs/events.ts'
 
 /** What a change to a trip produces: the new trip, the events it raises (stored with it as webhook jobs), and what else it stores with it. */
-export type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[]; effects?: Omit<TripEffects, 'jobs'> }
+export type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[]; effects?: Omit<TripEffects, 'jobs' | 'orders'> }
 
 const MAX_RETRIES = 8
 
@@ -68,8 +69,9 @@ export class TripCache {
 
   /**
    * Optimistic read-modify-write: a concurrent change makes the write fail, and the change is re-applied on
-   * fresh state. The jobs a change asks for, and the webhook deliveries of the events it raises, are written
-   * in the same transaction as the trip, so a change and its follow-up work are never parted.
+   * fresh state. The jobs a change asks for, the webhook deliveries of the events it raises, and the orders
+   * feed's rows of the orders it moved are written in the same transaction as the trip, so a change and its
+   * follow-up work are never parted.
    * Without a principal (the job runner) the trip is loaded as the system; an unchanged trip is not written.
    */
   async mutate(p: Principal | null, tripId: string, change: (t: TripRecord) => Change | Promise<Change>): Promise<TripRecord> {
@@ -82,7 +84,9 @@ export class TripCache {
       const all = [...jobs, ...(await eventJobs(this.#ports, trip, events))]
       // The state hash is worked out once here, for every read until an item's validity window passes.
       const stored = withStateHash(trip, this.#ports.clock.now())
-      const written: TripEffects = { ...effects, ...(all.length ? { jobs: all } : {}) }
+      // The orders it created or moved go to the seller's orders feed in the same transaction (core/orders.ts).
+      const orders = changedOrders(loaded.value, trip)
+      const written: TripEffects = { ...effects, ...(all.length ? { jobs: all } : {}), ...(orders.length ? { orders } : {}) }
       const version = await this.#ports.store.updateTrip(stored, loaded.version, written)
       if (version !== null) {
         this.#searches.stored(written)

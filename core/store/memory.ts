@@ -7,10 +7,14 @@
  * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
  */
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord,
-  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
+  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
+  RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../ports.ts'
 import { isFulfilled } from '../fulfillment.ts'
+import { changedOrders } from '../orders.ts'
+
+/** An order of the feed as the store keeps it: its seller and change number (the SQL stores' orders table). */
+export interface StoredOrder { seller_id: string; seq: number; order: OrderFeedItem }
 
 /** Everything the store holds, as plain JSON-compatible data (e.g. for localStorage). */
 export interface MemorySnapshot {
@@ -24,13 +28,18 @@ export interface MemorySnapshot {
   idempotency: IdempotencyRecord[]
   jobs: JobRecord[]
   subscriptions: SubscriptionRecord[]
+  /** The orders feed's rows, and each seller's last change number (numbers are never given twice). */
+  orders: StoredOrder[]
+  orderFeeds: Array<{ seller_id: string; seq: number }>
 }
 
 /**
  * What `restore` accepts: a snapshot saved before subscriptions or seat maps existed restores without any,
- * and searches stored in the earlier full form are dropped (their trips search again).
+ * searches stored in the earlier full form are dropped (their trips search again), and one saved before the
+ * orders feed gets its feed built from the trips' orders (as the SQL migration does).
  */
-export type StoredSnapshot = Omit<MemorySnapshot, 'subscriptions' | 'seatMaps'> & Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps'>>
+export type StoredSnapshot = Omit<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds'>
+  & Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds'>>
 
 // Through JSON, not structuredClone: the SQL stores keep documents as JSON, so `undefined` fields vanish
 // there too and the sandbox stores exactly what production stores.
@@ -59,6 +68,7 @@ const job = (j: JobRecord): JobRecord => ({
   ...copy(j), run_at: iso(j.run_at), locked_until: isoOrNull(j.locked_until), created_at: iso(j.created_at),
 })
 const subscription = (x: SubscriptionRecord): SubscriptionRecord => ({ ...copy(x), created_at: iso(x.created_at) })
+const feedItem = (o: OrderFeedItem): OrderFeedItem => ({ ...copy(o), updated_at: iso(o.updated_at) })
 
 export class MemoryStore implements Store {
   private sellers = new Map<string, SellerRecord>()
@@ -73,6 +83,9 @@ export class MemoryStore implements Store {
   private idempotency = new Map<string, IdempotencyRecord>()
   private jobs = new Map<string, JobRecord>()
   private subscriptions = new Map<string, SubscriptionRecord>()
+  /** The orders feed: by order_id, with each seller's last change number. */
+  private orders = new Map<string, StoredOrder>()
+  private orderFeeds = new Map<string, number>()
 
   constructor(snapshot?: StoredSnapshot) {
     if (snapshot) this.restore(snapshot)
@@ -91,6 +104,8 @@ export class MemoryStore implements Store {
       idempotency: [...this.idempotency.values()],
       jobs: [...this.jobs.values()],
       subscriptions: [...this.subscriptions.values()],
+      orders: [...this.orders.values()],
+      orderFeeds: [...this.orderFeeds].map(([seller_id, seq]) => ({ seller_id, seq })),
     })
   }
 
@@ -112,6 +127,11 @@ export class MemoryStore implements Store {
     this.idempotency = new Map(s.idempotency.map((x) => [idemKey(x.scope, x.key), x]))
     this.jobs = new Map(s.jobs.map((x) => [x.job_id, x]))
     this.subscriptions = new Map((s.subscriptions ?? []).map((x) => [x.subscription_id, x]))
+    // As a foreign key would: no order of a trip the snapshot does not hold (a sandbox that kept fewer trips).
+    this.orders = new Map((s.orders ?? feedOf([...this.trips.values()].map((t) => t.value)))
+      .filter((o) => this.trips.has(o.order.trip_id)).map((o) => [o.order.order_id, o]))
+    this.orderFeeds = new Map((s.orderFeeds ?? []).map((f) => [f.seller_id, f.seq]))
+    for (const o of this.orders.values()) this.orderFeeds.set(o.seller_id, Math.max(o.seq, this.orderFeeds.get(o.seller_id) ?? 0))
   }
 
   async migrate(): Promise<void> {}
@@ -174,7 +194,7 @@ export class MemoryStore implements Store {
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
     if (this.trips.has(trip.trip_id)) throw new Error(`trip ${trip.trip_id} already exists`)
     this.requireSeller(trip.seller_id)
-    const apply = this.checkEffects(trip.trip_id, effects, true)
+    const apply = this.checkEffects(trip, effects, true)
     this.trips.set(trip.trip_id, { value: copy(trip), version: 1 })
     apply()
   }
@@ -194,7 +214,7 @@ export class MemoryStore implements Store {
     const current = this.trips.get(trip.trip_id)
     // As the SQL stores: the version and the seller must match (a trip never changes seller).
     if (!current || current.version !== expectedVersion || current.value.seller_id !== trip.seller_id) return null
-    const apply = this.checkEffects(trip.trip_id, effects, false)
+    const apply = this.checkEffects(trip, effects, false)
     const version = expectedVersion + 1
     this.trips.set(trip.trip_id, { value: copy(trip), version })
     apply()
@@ -213,12 +233,24 @@ export class MemoryStore implements Store {
 
   async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
     this.requireTrip(s.trip_id)
-    this.checkEffects(s.trip_id, { search: s, seatMaps }, false)()
+    this.checkEffects(this.trips.get(s.trip_id)!.value, { search: s, seatMaps }, false)()
   }
 
   async getSearch(searchId: string): Promise<SearchRecord | undefined> {
     const s = this.searches.get(searchId)
     return s && copy(s)
+  }
+
+  async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
+    const since = q.updatedSince === undefined ? undefined : Date.parse(q.updatedSince)
+    const found: StoredOrder[] = []
+    for (const o of this.orders.values()) {
+      if (o.seller_id !== sellerId || o.seq <= q.after) continue
+      if (q.status !== undefined && o.order.status !== q.status) continue
+      if (since !== undefined && Date.parse(o.order.updated_at) < since) continue
+      found.push(o)
+    }
+    return copy(found.sort((a, b) => a.seq - b.seq).slice(0, Math.max(0, q.limit)).map((o) => ({ seq: o.seq, order: o.order })))
   }
 
   async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
@@ -355,6 +387,8 @@ export class MemoryStore implements Store {
     for (const [key, used] of this.seatMapUsed) {
       if (before(used, c.seatMapsBefore)) { this.seatMaps.delete(key); this.seatMapUsed.delete(key); n.seat_maps++ }
     }
+    // Orders go with their trip only (a fulfilled trip, the only kind with orders, is kept).
+    for (const [id, o] of this.orders) if (gone.has(o.order.trip_id)) this.orders.delete(id)
     for (const [h, t] of this.refreshTokens) {
       if (gone.has(t.trip_id) || before(t.expires_at, c.tokensBefore)) { this.refreshTokens.delete(h); n.refresh_tokens++ }
     }
@@ -405,8 +439,11 @@ export class MemoryStore implements Store {
    * Checks what a trip write brings along, throwing before anything is written if it cannot all be stored
    * (a key taken: a primary key violation in SQL), and returns what stores it.
    */
-  private checkEffects(tripId: string, effects: TripEffects = {}, newTrip: boolean): () => void {
+  private checkEffects(trip: Pick<TripRecord, 'trip_id' | 'seller_id'>, effects: TripEffects = {}, newTrip: boolean): () => void {
+    const tripId = trip.trip_id
     const jobs = this.checkNewJobs(effects.jobs ?? [])
+    const orders = (effects.orders ?? []).map(feedItem)
+    for (const o of orders) if (o.trip_id !== tripId) throw new Error(`order ${o.order_id} belongs to trip ${o.trip_id}`)
     const { search: s, seatMaps = [], refreshToken: t } = effects
     if (s && s.trip_id !== tripId) throw new Error(`search ${s.search_id} belongs to trip ${s.trip_id}`)
     if (s && this.searches.has(s.search_id)) throw new Error(`search ${s.search_id} already exists`)
@@ -425,6 +462,10 @@ export class MemoryStore implements Store {
         if (last === undefined || Date.parse(last) < Date.parse(usedAt) - 3600_000) this.seatMapUsed.set(m.key, usedAt)
       }
       if (t) this.refreshTokens.set(t.token_hash, refreshToken(t))
+      // The seller's next change numbers, in the order given (ports.ts OrderFeedEntry).
+      let seq = this.orderFeeds.get(trip.seller_id) ?? 0
+      for (const order of orders) this.orders.set(order.order_id, { seller_id: trip.seller_id, seq: ++seq, order })
+      if (orders.length) this.orderFeeds.set(trip.seller_id, seq)
     }
   }
 
@@ -437,4 +478,16 @@ export class MemoryStore implements Store {
     }
     return jobs.map(job)
   }
+}
+
+/**
+ * The feed of trips stored before it existed: every order of every trip, numbered per seller by updated_at
+ * then order_id (what the SQL stores' migration does).
+ */
+function feedOf(trips: TripRecord[]): StoredOrder[] {
+  const bySeller = new Map<string, OrderFeedItem[]>()
+  for (const t of trips) bySeller.set(t.seller_id, [...(bySeller.get(t.seller_id) ?? []), ...changedOrders(undefined, t)])
+  return [...bySeller].flatMap(([seller_id, items]) => items
+    .sort((a, b) => compare(a.updated_at, b.updated_at) || compare(a.order_id, b.order_id))
+    .map((order, i) => ({ seller_id, seq: i + 1, order: feedItem(order) })))
 }

@@ -49,7 +49,7 @@ export function responsesFor(op: Operation): Record<string, unknown> {
     out[status] = status === '304' ? { description } : { description, content: { [op.eventStream ? 'text/event-stream' : 'application/json']: { schema } } }
   }
   const errors = new Set<number>([429, 500])
-  if (op.body || op.params) errors.add(400)
+  if (op.body || op.params || op.query) errors.add(400)
   if (op.body) { errors.add(413); errors.add(415) }
   if (op.auth !== 'public') { errors.add(401); errors.add(403) }
   if (op.auth === 'public' && op.body) errors.add(401) // refresh: the token in the body is the credential

@@ -296,6 +296,82 @@ export const migrations: readonly Migration[] = [
         FOR EACH ROW WHEN (OLD.version IS DISTINCT FROM NEW.version) EXECUTE FUNCTION svc_trip_changed();
     `,
   },
+  {
+    version: 6,
+    name: 'the orders feed: one row per order beside its trip, numbered per seller by change',
+    // core/orders.ts says why a change number rather than updated_at orders the feed. order_feeds holds each
+    // seller's last number: a write that moves orders adds to it (its row stays locked until the write
+    // commits, so numbers follow commit order) and numbers its orders below the new value. A counter rather
+    // than max(seq) + 1, which two PostgreSQL writers would both read alike, and which would hand out again
+    // a number a deleted row had. orders.doc is the order as the feed shows it; its columns are what the
+    // feed is filtered and paged by: (seller_id, seq) pages, (seller_id, status, seq) pages a status,
+    // (seller_id, updated_at, seq) finds where updated_since starts, (trip_id) goes with the trip.
+    // Orders already in trip documents are numbered per seller by updated_at, then order_id.
+    sqlite: `
+      CREATE TABLE order_feeds (
+        seller_id  TEXT PRIMARY KEY REFERENCES sellers (seller_id),
+        seq        INTEGER NOT NULL
+      );
+      CREATE TABLE orders (
+        order_id   TEXT PRIMARY KEY,
+        seller_id  TEXT NOT NULL REFERENCES sellers (seller_id),
+        trip_id    TEXT NOT NULL REFERENCES trips (trip_id),
+        seq        INTEGER NOT NULL,
+        status     TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        doc        TEXT NOT NULL              -- JSON, OrderFeedItem
+      );
+      INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc)
+        SELECT o.key, t.seller_id, t.trip_id,
+          row_number() OVER (PARTITION BY t.seller_id ORDER BY json_extract(o.value, '$.updated_at'), o.key),
+          json_extract(o.value, '$.status'), json_extract(o.value, '$.updated_at'),
+          json_patch(json_object(
+            'order_id', o.key, 'trip_id', t.trip_id, 'basket_item_id', json_extract(o.value, '$.basket_item_id'),
+            'display_name', json_extract(o.value, '$.display_name'),
+            'product_type', (SELECT json_extract(b.value, '$.product_type') FROM json_each(t.doc, '$.basket') b
+              WHERE b.key = json_extract(o.value, '$.basket_item_id')),
+            'price', o.value -> '$.price', 'status', json_extract(o.value, '$.status'),
+            'updated_at', json_extract(o.value, '$.updated_at')),
+          CASE WHEN json_type(o.value, '$.refund') = 'object' THEN json_object('refund', o.value -> '$.refund') ELSE '{}' END)
+        FROM trips t, json_each(t.doc, '$.orders') o;
+      INSERT INTO order_feeds (seller_id, seq) SELECT seller_id, max(seq) FROM orders GROUP BY seller_id;
+      CREATE UNIQUE INDEX orders_feed ON orders (seller_id, seq);
+      CREATE INDEX orders_status ON orders (seller_id, status, seq);
+      CREATE INDEX orders_updated ON orders (seller_id, updated_at, seq);
+      CREATE INDEX orders_trip ON orders (trip_id);
+    `,
+    postgres: `
+      CREATE TABLE order_feeds (
+        seller_id  text PRIMARY KEY REFERENCES sellers (seller_id),
+        seq        bigint NOT NULL
+      );
+      CREATE TABLE orders (
+        order_id   text PRIMARY KEY,
+        seller_id  text NOT NULL REFERENCES sellers (seller_id),
+        trip_id    text NOT NULL REFERENCES trips (trip_id),
+        seq        bigint NOT NULL,
+        status     text NOT NULL,
+        updated_at timestamptz NOT NULL,
+        doc        json NOT NULL
+      );
+      INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc)
+        SELECT o.key, t.seller_id, t.trip_id,
+          row_number() OVER (PARTITION BY t.seller_id ORDER BY (o.value->>'updated_at')::timestamptz, o.key),
+          o.value->>'status', (o.value->>'updated_at')::timestamptz,
+          (jsonb_build_object(
+            'order_id', o.key, 'trip_id', t.trip_id, 'basket_item_id', o.value->>'basket_item_id',
+            'display_name', o.value->>'display_name',
+            'product_type', t.doc->'basket'->(o.value->>'basket_item_id')->>'product_type',
+            'price', o.value->'price', 'status', o.value->>'status', 'updated_at', o.value->>'updated_at')
+          || CASE WHEN json_typeof(o.value->'refund') = 'object' THEN jsonb_build_object('refund', o.value->'refund') ELSE '{}'::jsonb END)::json
+        FROM trips t, json_each(t.doc->'orders') o;
+      INSERT INTO order_feeds (seller_id, seq) SELECT seller_id, max(seq) FROM orders GROUP BY seller_id;
+      CREATE UNIQUE INDEX orders_feed ON orders (seller_id, seq);
+      CREATE INDEX orders_status ON orders (seller_id, status, seq);
+      CREATE INDEX orders_updated ON orders (seller_id, updated_at, seq);
+      CREATE INDEX orders_trip ON orders (trip_id);
+    `,
+  },
 ]
 
 export const schemaMigrationsTable = {

@@ -10,8 +10,9 @@
  */
 import pg from 'pg'
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, PurgeCounts, PurgeCutoffs, RateLimitCount, RateLimitHits, RefreshTokenRecord, SearchRecord,
-  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
+  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
+  RateLimitCount, RateLimitHits, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap,
+  TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { isFulfilled } from '../../core/fulfillment.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
@@ -73,24 +74,38 @@ const toSearch = (r: Row): SearchRecord => ({
 const tripDoc = ({ search_id: _s, ...doc }: TripRecord): string => json(doc)
 
 /**
- * What a trip write brings along, as the JSON parameters of the CTEs below (empty arrays when absent).
- * Seat maps come with the search that names them and take its time as their use.
+ * What a trip write brings along, as the JSON parameters of the CTEs below (empty arrays when absent), and
+ * how many orders it moves. Seat maps come with the search that names them and take its time as their use.
+ * Each order carries its place `i` (1, 2, ...) among them: it is numbered the seller's counter less the
+ * count plus `i`.
  */
-function effectParams(e: TripEffects = {}): string[] {
+function effectParams(tripId: string, e: TripEffects = {}): Array<string | number> {
   const usedAt = e.search?.created_at ?? new Date().toISOString()
+  const orders = e.orders ?? []
+  for (const o of orders) if (o.trip_id !== tripId) throw new Error(`order ${o.order_id} belongs to trip ${o.trip_id}`)
   return [
     json(e.search ? [{ ...e.search, offers: e.search.offers }] : []),
     json((e.seatMaps ?? []).map((m) => ({ key: m.key, doc: m, used_at: usedAt }))),
     json(e.refreshToken ? [e.refreshToken] : []),
     json(e.jobs ?? []),
+    json(orders.map((o, i) => {
+      const doc: OrderFeedItem = { ...o, updated_at: new Date(o.updated_at).toISOString() }
+      return { i: i + 1, order_id: o.order_id, status: o.status, updated_at: doc.updated_at, doc }
+    })),
+    orders.length,
   ]
 }
-const hasEffects = (e: TripEffects = {}) => !!(e.search || e.seatMaps?.length || e.refreshToken || e.jobs?.length)
+const hasEffects = (e: TripEffects = {}) => !!(e.search || e.seatMaps?.length || e.refreshToken || e.jobs?.length || e.orders?.length)
 
 /**
  * The CTEs that store a trip write's effects, after the trip's own statement (CTE `t`, which must return
- * trip_id): each inserts only when `t` wrote its row, so a version conflict stores nothing.
- * $e1..$e4 are effectParams' order. A seat map in use gets used_at refreshed at most hourly.
+ * trip_id and seller_id): each inserts only when `t` wrote its row, so a version conflict stores nothing.
+ * $e1..$e6 are effectParams' order. A seat map in use gets used_at refreshed at most hourly.
+ *
+ * Orders (the feed, core/orders.ts): `n` moves the seller's counter on by their number, and keeps its row
+ * locked until the statement commits, so a concurrent write of the same seller's orders waits for it and
+ * takes the numbers after: numbers follow commit order. The trip's row is locked first (`t`), the
+ * counter after, in every write, so two writes never wait on each other in a cycle.
  */
 const effectsCtes = (e: number) => `
   s AS (INSERT INTO searches (search_id, trip_id, status, created_at, offers)
@@ -106,7 +121,13 @@ const effectsCtes = (e: number) => `
   j AS (INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
     SELECT x.job_id, x.kind, x.payload, x.run_at, x.attempts, x.max_attempts, x.locked_until, x.last_error, x.status, x.created_at
     FROM t, json_to_recordset($${e + 3}::json) AS x(job_id text, kind text, payload jsonb, run_at timestamptz, attempts integer,
-      max_attempts integer, locked_until timestamptz, last_error text, status text, created_at timestamptz))`
+      max_attempts integer, locked_until timestamptz, last_error text, status text, created_at timestamptz)),
+  n AS (INSERT INTO order_feeds AS f (seller_id, seq) SELECT t.seller_id, $${e + 5}::bigint FROM t WHERE $${e + 5}::bigint > 0
+    ON CONFLICT (seller_id) DO UPDATE SET seq = f.seq + excluded.seq RETURNING seq),
+  o AS (INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc)
+    SELECT x.order_id, t.seller_id, t.trip_id, n.seq - $${e + 5}::bigint + x.i, x.status, x.updated_at, x.doc
+    FROM t, n, json_to_recordset($${e + 4}::json) AS x(i bigint, order_id text, status text, updated_at timestamptz, doc json)
+    ON CONFLICT (order_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, updated_at = excluded.updated_at, doc = excluded.doc)`
 const toRefreshToken = (r: Row): RefreshTokenRecord => ({
   token_hash: r.token_hash as string,
   family_id: r.family_id as string,
@@ -280,10 +301,10 @@ export class PostgresStore implements Store {
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
     await this.run('insertTrip', `WITH t AS (
         INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES ($1, $2, 1, $3, $4, $5, $6, $7)
-        RETURNING trip_id),
+        RETURNING trip_id, seller_id),
       ${effectsCtes(8)}
       SELECT 1`,
-    [trip.trip_id, trip.seller_id, trip.updated_at, tripDoc(trip), trip.search_id, !isFulfilled(trip), trip.created_at, ...effectParams(effects)])
+    [trip.trip_id, trip.seller_id, trip.updated_at, tripDoc(trip), trip.search_id, !isFulfilled(trip), trip.created_at, ...effectParams(trip.trip_id, effects)])
   }
 
   async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
@@ -305,21 +326,40 @@ export class PostgresStore implements Store {
         WHERE trip_id = $6 AND version = $7 AND seller_id = $2`
     // The common change (a basket edit) brings nothing along: one conditional UPDATE, no transaction.
     const { rows: [r] } = hasEffects(effects)
-      ? await this.run('updateTripWith', `WITH t AS (${set} RETURNING trip_id, version), ${effectsCtes(8)} SELECT version FROM t`,
-        [...values, ...effectParams(effects)])
+      ? await this.run('updateTripWith', `WITH t AS (${set} RETURNING trip_id, seller_id, version), ${effectsCtes(8)} SELECT version FROM t`,
+        [...values, ...effectParams(trip.trip_id, effects)])
       : await this.run('updateTrip', `${set} RETURNING version`, values)
     return r ? (r.version as number) : null
   }
 
   async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
-    await this.run('putSearch', `WITH t AS (SELECT trip_id FROM trips WHERE trip_id = $1), ${effectsCtes(2)}
-      SELECT (SELECT count(*) FROM t) AS found`, [s.trip_id, ...effectParams({ search: s, seatMaps })])
+    await this.run('putSearch', `WITH t AS (SELECT trip_id, seller_id FROM trips WHERE trip_id = $1), ${effectsCtes(2)}
+      SELECT (SELECT count(*) FROM t) AS found`, [s.trip_id, ...effectParams(s.trip_id, { search: s, seatMaps })])
       .then(({ rows: [r] }) => { if (Number(r!.found) === 0) throw new Error(`unknown trip ${s.trip_id}`) })
   }
 
   async getSearch(searchId: string): Promise<SearchRecord | undefined> {
     const { rows: [r] } = await this.run('getSearch', 'SELECT * FROM searches WHERE search_id = $1', [searchId])
     return r && toSearch(r)
+  }
+
+  async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
+    const where = ['seller_id = $1', 'seq > $2']
+    const args: unknown[] = [sellerId, q.after]
+    let name = 'listOrders'
+    if (q.status !== undefined) { args.push(q.status); where.push(`status = $${args.length}`); name += 'S' }
+    if (q.updatedSince !== undefined) {
+      args.push(q.updatedSince)
+      const since = `$${args.length}::timestamptz`
+      where.push(`updated_at >= ${since}`)
+      name += 'U'
+      // On the first page, start at the first order changed since then (found in orders_updated) rather
+      // than walk the seller's whole history in orders_feed: every order changed since has a number from there.
+      if (q.after === 0) { where.push(`seq >= (SELECT coalesce(min(seq), 0) FROM orders WHERE seller_id = $1 AND updated_at >= ${since})`); name += '0' }
+    }
+    args.push(q.limit)
+    const { rows } = await this.run(name, `SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${args.length}`, args)
+    return rows.map((r) => ({ seq: Number(r.seq), order: r.doc as OrderFeedItem }))
   }
 
   async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
@@ -474,6 +514,7 @@ export class PostgresStore implements Store {
           SELECT trip_id FROM trips WHERE created_at < $1 AND open LIMIT $2 FOR UPDATE SKIP LOCKED),
         s AS (DELETE FROM searches WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1),
         r AS (DELETE FROM refresh_tokens WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1),
+        o AS (DELETE FROM orders WHERE trip_id IN (SELECT trip_id FROM t)),
         d AS (DELETE FROM trips WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1)
         SELECT (SELECT count(*) FROM t) AS picked, (SELECT count(*) FROM s) AS searches,
           (SELECT count(*) FROM r) AS tokens, (SELECT count(*) FROM d) AS trips`, [c.tripsBefore, batch])

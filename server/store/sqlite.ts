@@ -14,8 +14,8 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord,
-  SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
+  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
+  RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { isFulfilled } from '../../core/fulfillment.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
@@ -182,6 +182,7 @@ export class SqliteStore implements Store {
       this.q('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES (?, ?, 1, ?, ?, ?, ?, ?)')
         .run(trip.trip_id, trip.seller_id, iso(trip.updated_at), tripDoc(trip), trip.search_id, isFulfilled(trip) ? 0 : 1, iso(trip.created_at))
       this.storeEffects(effects)
+      this.storeOrders(trip, effects?.orders)
     })
   }
 
@@ -205,6 +206,7 @@ export class SqliteStore implements Store {
         .run(tripDoc(trip), iso(trip.updated_at), trip.search_id, isFulfilled(trip) ? 0 : 1, trip.trip_id, expectedVersion, trip.seller_id)
       if (r.changes === 0) return null
       this.storeEffects(effects)
+      this.storeOrders(trip, effects?.orders)
       return expectedVersion + 1
     })
   }
@@ -216,6 +218,22 @@ export class SqliteStore implements Store {
   async getSearch(searchId: string): Promise<SearchRecord | undefined> {
     const r = this.q('SELECT * FROM searches WHERE search_id = ?').get(searchId) as Row | undefined
     return r && toSearch(r)
+  }
+
+  async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
+    const where = ['seller_id = ?', 'seq > ?']
+    const args: unknown[] = [sellerId, q.after]
+    if (q.status !== undefined) { where.push('status = ?'); args.push(q.status) }
+    if (q.updatedSince !== undefined) {
+      const since = iso(q.updatedSince)
+      where.push('updated_at >= ?')
+      args.push(since)
+      // On the first page, start at the first order changed since then (found in orders_updated) rather
+      // than walk the seller's whole history in orders_feed: every order changed since has a number from there.
+      if (q.after === 0) { where.push('seq >= (SELECT coalesce(min(seq), 0) FROM orders WHERE seller_id = ? AND updated_at >= ?)'); args.push(sellerId, since) }
+    }
+    const rows = this.q(`SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, q.limit) as Row[]
+    return rows.map((r) => ({ seq: r.seq as number, order: parse<OrderFeedItem>(r.doc) }))
   }
 
   async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
@@ -346,6 +364,8 @@ export class SqliteStore implements Store {
       const list = json(ids)
       n.searches += this.q('DELETE FROM searches WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
       n.refresh_tokens += this.q('DELETE FROM refresh_tokens WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
+      // An open trip has no orders (fulfilling one closes it); were there any, they would go with it.
+      this.q('DELETE FROM orders WHERE trip_id IN (SELECT value FROM json_each(?))').run(list)
       n.trips += this.q('DELETE FROM trips WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
       return ids.length
     })
@@ -408,7 +428,7 @@ export class SqliteStore implements Store {
    */
   private write<T>(effects: TripEffects | undefined, run: () => T): T {
     const jobs = (effects?.jobs?.length ?? 0) > 0
-    const single = !jobs && !effects?.search && !effects?.refreshToken && !effects?.seatMaps?.length
+    const single = !jobs && !effects?.search && !effects?.refreshToken && !effects?.seatMaps?.length && !effects?.orders?.length
     if (single) return run()
     if (!jobs) return this.db.transaction(run).immediate()
     this.db.pragma('synchronous = FULL')
@@ -437,6 +457,24 @@ export class SqliteStore implements Store {
     }
     const t = effects.refreshToken
     if (t) this.insertToken(t)
+  }
+
+  /**
+   * The orders feed's rows of the orders a trip write created or moved, inside its transaction: the seller's
+   * counter moves on by their number and they take the numbers up to it, in the order given. The write
+   * holds SQLite's one write lock until it commits, so numbers follow commit order.
+   */
+  private storeOrders(trip: TripRecord, orders: OrderFeedItem[] = []): void {
+    if (orders.length === 0) return
+    for (const o of orders) if (o.trip_id !== trip.trip_id) throw new Error(`order ${o.order_id} belongs to trip ${o.trip_id}`)
+    const last = this.q(`INSERT INTO order_feeds (seller_id, seq) VALUES (?, ?)
+      ON CONFLICT (seller_id) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`).pluck().get(trip.seller_id, orders.length) as number
+    const upsert = this.q(`INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (order_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, updated_at = excluded.updated_at, doc = excluded.doc`)
+    orders.forEach((o, i) => {
+      const item = { ...o, updated_at: iso(o.updated_at) }
+      upsert.run(o.order_id, trip.seller_id, trip.trip_id, last - orders.length + 1 + i, o.status, item.updated_at, json(item))
+    })
   }
 
   private insertToken(t: RefreshTokenRecord): void {

@@ -280,6 +280,8 @@ function baseOf(op: Operation, t: Target, now: Date): Base {
       return b()
     case 'getSearch':
       return b(undefined, '?product_types=bag')
+    case 'listOrders':
+      return b(undefined, '?status=succeeded&updated_since=2026-01-01T00:00:00Z&limit=10')
     case 'createTrip':
       return b(fullTripRequest(now))
     case 'patchTrip':
@@ -443,6 +445,16 @@ const PRODUCT_TYPES = [
   '', 'bag,', ',bag', 'BAG', 'bag,,seat', 'bag,bag', 'ticket', '__proto__', 'constructor', 'toString', 'seat',
   'bag,seat,priority_boarding,automatic_check_in,fare_family_upsell', "bag'%20OR%201=1%20--", 'bag%00', 'bag%2Cseat', 'x'.repeat(5_000), '%E0%A4%A', 'bag%20',
 ]
+/** Values of any query parameter (sent as they are): numbers out of range, times that are none, cursors that are not ours. */
+const QUERY_VALUES = [
+  '', '0', '-1', '1', '200', '201', '1e2', '0x10', '1.5', '050', '9'.repeat(400), 'null', 'true', '__proto__', 'constructor',
+  'succeeded', 'SUCCEEDED', 'in_progress', "'%20OR%201=1%20--", '%00', '%E0%A4%A', 'x'.repeat(5_000),
+  '2026-12-22T23:59:60Z', '2026-02-30T10:00:00Z', '9999-12-31T23:59:59-23:59', '9999-12-31T23:59:59.999Z', '0000-01-01T00:00:00Z',
+  '%2B275760-09-13T00:00:00Z', '2026-12-22T10:00:00%2B05:45', '2026-12-22',
+  // Cursor-like: base64url of a position without, or with a wrong, checksum; base64url that is not UTF-8.
+  Buffer.from('[1,0,null,null]').toString('base64url'), Buffer.from('[1,0,null,null].0000000000000000').toString('base64url'),
+  Buffer.from('[1,-1,null,null].0000000000000000').toString('base64url'), Buffer.from([0xff, 0xfe, 0x2e]).toString('base64url'), 'AAAA', '_-_-',
+]
 const CONTENT_TYPES = [
   'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonp',
   'application/problem+json', 'application/merge-patch+json', 'application/json; charset=latin1', 'application/json; charset=utf-16',
@@ -534,7 +546,12 @@ function casesFor(t: Target, otherApiKey: string, now: Date): Case[] {
 
     // The query string.
     for (const q of QUERIES) add(op, `query ${show(q)}`, request(base, { query: q }))
-    if (op.query) for (const v of PRODUCT_TYPES) add(op, `product_types=${show(v)}`, request(base, { query: `?product_types=${v}` }))
+    if (op.query) {
+      // Each parameter the operation declares, alone, with what each kind of parameter is given wrong.
+      for (const name of Object.keys((op.query as { properties?: object }).properties ?? {})) {
+        for (const v of name === 'product_types' ? PRODUCT_TYPES : QUERY_VALUES) add(op, `${name}=${show(v)}`, request(base, { query: `?${name}=${v}` }))
+      }
+    }
 
     // Credentials.
     for (const [label, value] of credentials(t, otherApiKey)) add(op, `auth: ${label}`, request(base, { headers: { authorization: value } }))

@@ -443,6 +443,42 @@ export const scenarios: Record<string, Scenario> = {
     r.note('webhooks', r.host.deliveries().length)
   },
 
+  async 'orders feed: pages while orders move, filters, a cursor that carries them, refusals, another seller'(r) {
+    const key = basic(r.host.apiKey)
+    const orders = (step: string, query: string, expect: Expect | number = 200, headers = key) => r.send(step, 'GET', `/v2.2/orders${query}`, { headers }, expect)
+    const book = async (flight: string) => {
+      const { trip } = await tripWithBags(r, flight, true)
+      const fresh = await readBasket(r, trip, 'the basket to pay for')
+      await fulfill(r, trip, fresh.trip_state_hash, 'fulfill', 202)
+      return trip
+    }
+    await orders('no orders yet', '')
+    await book('117')
+    const first = (await orders('the first page: two of three orders, queued', '?limit=2')).body as { next_cursor: string }
+    await r.drain('the worker books them')
+    const second = (await orders('the next page: every order again, succeeded', `?limit=2&cursor=${first.next_cursor}`)).body as { next_cursor: string }
+    const third = (await orders('and the last', `?limit=2&cursor=${second.next_cursor}`)).body as { next_cursor: string }
+    await orders('caught up: nothing more', `?cursor=${third.next_cursor}`)
+    r.clock.advance(MIN)
+    const since = r.clock.now().toISOString()
+    await book('9003')
+    await r.drain('the airline refuses them')
+    await orders('failed only', '?status=failed')
+    const succeeded = (await orders('succeeded only, one a page', '?status=succeeded&limit=1')).body as { next_cursor: string }
+    await orders('the cursor keeps the filter', `?limit=1&cursor=${succeeded.next_cursor}`)
+    await orders('changed since', `?updated_since=${since}`)
+    const bad = { status: 400, code: 'validation_error' }
+    await orders('a cursor with another filter', `?status=failed&cursor=${succeeded.next_cursor}`, bad)
+    await orders('a cursor tampered with', `?cursor=${succeeded.next_cursor.slice(0, 5)}${succeeded.next_cursor[5] === 'A' ? 'B' : 'A'}${succeeded.next_cursor.slice(6)}`, bad)
+    await orders('limit 201', '?limit=201', bad)
+    await orders('an unknown status', '?status=shipped', bad)
+    await orders('a time that is not one', '?updated_since=2026-12-22T23:59:60Z', bad)
+    await orders('an unknown parameter', '?page=2', bad)
+    await r.host.core.createSeller({ name: 'Other', origins: [], sandbox: true, apiKey: OTHER_SELLER_KEY })
+    await orders('another seller sees none of them', '', 200, basic(OTHER_SELLER_KEY))
+    await orders('nor may it use our cursor', `?cursor=${succeeded.next_cursor}`, bad, basic(OTHER_SELLER_KEY))
+  },
+
   async 'sandbox 9004: still checking, valid after 5 s'(r) {
     const { trip } = await tripWithBags(r, '9004')
     await check(r, trip)

@@ -86,6 +86,7 @@ const EXAMPLES: Record<string, ExampleFactory> = {
   jwks: async () => ({ method: 'GET', url: '/v2.2/.well-known/jwks.json' }),
   getTripEvents: async (_t, trip) => ({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/events` }),
   quoteCancellation: async (t, trip) => ({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel`, payload: { basket_item_ids: [await orderedBag(t, trip)] } }),
+  listOrders: async () => ({ method: 'GET', url: '/v2.2/orders?limit=10' }),
   getCancellationQuote: async (_t, trip) => ({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/to_cancel` }),
   confirmCancellation: async (t, trip) => {
     const res = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel`, headers: { authorization: basic(t.apiKey) }, payload: { basket_item_ids: [await orderedBag(t, trip)] } })

@@ -25,6 +25,7 @@ test('the docs/api.md walk-through runs against npm start', async (t) => {
     assert.match(run.stdout, /^trip [0-9a-f-]+, search [0-9a-f-]+$/m)
     assert.match(run.stdout, /^cancellation [0-9a-f-]+ queued$/m)
     assert.match(run.stdout, /^order .*: cancelled, refunded \d+$/m)
+    assert.match(run.stdout, /^feed (bag|seat) [0-9a-f-]+: cancelled at \S+$/m)
     assert.match(run.stdout, /creation token expires in 600 s/)
     assert.match(run.stdout, /\d+ paths in the OpenAPI document/)
   } finally {

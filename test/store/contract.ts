@@ -6,9 +6,10 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type {
-  IdempotencyRecord, JobRecord, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store,
+  IdempotencyRecord, JobRecord, OrderFeedItem, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store,
   SubscriptionRecord, SupplierSeatMap, TripRecord,
 } from '../../core/ports.ts'
+import type { Money, Price } from '../../core/schemas/common.ts'
 
 const T0 = new Date('2030-01-01T00:00:00.000Z')
 /** `T0` plus `seconds`, as a Date. */
@@ -112,6 +113,29 @@ const subscription = (subscription_id: string, seller_id = 's1', over: Partial<S
   ...over,
 })
 
+const money = (amount: number): Money => ({ amount, currency: 'EUR', decimal_places: 2, in_original_currency: { amount, currency: 'GBP', decimal_places: 2 } })
+const price = (amount: number): Price => ({ base: money(amount), total: money(amount), markups: [], taxes: [], fees: [] })
+
+/** An order of trip `trip_id` as the feed shows it; it books basket item `bi-<order_id>`. */
+export const feedOrder = (trip_id: string, order_id: string, over: Partial<OrderFeedItem> = {}): OrderFeedItem => ({
+  order_id, trip_id, basket_item_id: `bi-${order_id}`, display_name: `Checked bag 23 kg — “${order_id}”`, product_type: 'bag',
+  price: price(2500), status: 'queued', updated_at: iso(0), ...over,
+})
+
+/** A fulfilled trip holding these orders and the basket items they book, as the core stores it. */
+export const tripWithOrders = (trip_id: string, seller_id: string, orders: OrderFeedItem[]): TripRecord => trip(trip_id, seller_id, {
+  basket: Object.fromEntries(orders.map((o) => [o.basket_item_id, {
+    basket_item_id: o.basket_item_id, display_name: o.display_name, product_id: `prod-${o.order_id}`, product_type: o.product_type,
+    quantity: 1, ticket_id: 'tk1', benefits: [], price: o.price, product_details: { passenger_id: 'p1' },
+    validity: { status: 'valid', valid_from: iso(0), valid_to: iso(1800) },
+  }])),
+  orders: Object.fromEntries(orders.map((o) => [o.order_id, {
+    order_id: o.order_id, fulfillment_id: 'f1', basket_item_id: o.basket_item_id, display_name: o.display_name, price: o.price,
+    status: o.status, ...(o.refund ? { refund: o.refund } : {}), created_at: iso(0), updated_at: o.updated_at,
+  }])),
+  fulfillments: { f1: { fulfillment_id: 'f1', status: 'queued', order_ids: orders.map((o) => o.order_id), payment_type: 'x', created_at: iso(0), completed_at: null } },
+})
+
 /**
  * A store whose migrate() can stop after a version, to leave a database as an older release left it.
  * The memory store has no schema and ignores the argument.
@@ -124,6 +148,11 @@ export interface ContractOptions {
    * migration 3): SQL stores use raw SQL, since their insertTrip writes today's schema.
    */
   insertV1Trip?(s: MigratableStore, trip: TripRecord): Promise<void>
+  /**
+   * Writes a trip as a release before the orders feed (migration 5) did, its orders in its document only;
+   * without it, `insertTrip` with no effects (the memory store: a snapshot saved before the feed, restored).
+   */
+  insertPreFeedTrip?(s: MigratableStore, trip: TripRecord): Promise<void>
 }
 
 export function storeContract(name: string, make: () => Promise<MigratableStore>, opts: ContractOptions = {}): void {
@@ -403,6 +432,154 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x3' }), 1, { search: search('x3'), seatMaps: [seatMap('map-3')] }), 2)
       assert.deepEqual(await s.getSearch('x3'), search('x3'))
       assert.equal((await s.getTrip('t1'))?.value.search_id, 'x3')
+    })
+
+    // ------------------------------------------------------------ the orders feed
+
+    /** Sellers s1 and s2; s1's trips t1 (orders a, b) and t2 (c), s2's trip u1 (x): numbered 1, 2, 3 and 1. */
+    const withOrders = async (s: Store) => {
+      await s.createSeller(seller('s1'))
+      await s.createSeller(seller('s2'))
+      const a = feedOrder('t1', 'a', { updated_at: iso(10) })
+      const b = feedOrder('t1', 'b', { updated_at: iso(10), product_type: 'seat', display_name: 'Seat 12A' })
+      const c = feedOrder('t2', 'c', { updated_at: iso(5) })
+      const x = feedOrder('u1', 'x', { updated_at: iso(1) })
+      await s.insertTrip(tripWithOrders('t1', 's1', [a, b]), { orders: [a, b] })
+      await s.insertTrip(trip('t2'))
+      assert.equal(await s.updateTrip(tripWithOrders('t2', 's1', [c]), 1, { orders: [c] }), 2)
+      await s.insertTrip(tripWithOrders('u1', 's2', [x]), { orders: [x] })
+      return { a, b, c, x }
+    }
+    const all = { after: 0, limit: 100 }
+
+    it('orders feed: a trip write numbers the orders it moves per seller, and the feed lists them by number', async (s) => {
+      const { a, b, c, x } = await withOrders(s)
+      // By number, i.e. by commit: c was written after a and b though its updated_at is earlier.
+      assert.deepEqual(await s.listOrders('s1', all), [{ seq: 1, order: a }, { seq: 2, order: b }, { seq: 3, order: c }])
+      assert.deepEqual(await s.listOrders('s2', all), [{ seq: 1, order: x }], 'each seller has numbers of its own')
+      assert.deepEqual(await s.listOrders('ghost', all), [])
+
+      // An order that moves takes the next number: it leaves its old place and comes after the others.
+      const a2 = { ...a, status: 'succeeded' as const, updated_at: iso(20) }
+      const b2 = { ...b, status: 'cancelled' as const, refund: money(2000), updated_at: iso(20) }
+      assert.equal(await s.updateTrip(tripWithOrders('t1', 's1', [a2, b2]), 1, { orders: [a2, b2] }), 2)
+      assert.deepEqual(await s.listOrders('s1', all), [{ seq: 3, order: c }, { seq: 4, order: a2 }, { seq: 5, order: b2 }])
+      assert.deepEqual(await s.listOrders('s1', { after: 3, limit: 100 }), [{ seq: 4, order: a2 }, { seq: 5, order: b2 }])
+      assert.deepEqual(await s.listOrders('s1', { after: 3, limit: 1 }), [{ seq: 4, order: a2 }])
+      assert.deepEqual(await s.listOrders('s1', { after: 5, limit: 100 }), [])
+      assert.deepEqual(await s.listOrders('s1', { after: 99, limit: 100 }), [])
+      // A write with no orders numbers nothing; the other seller's numbers never moved.
+      assert.equal(await s.updateTrip(tripWithOrders('t2', 's1', [c]), 2), 3)
+      assert.deepEqual((await s.listOrders('s1', all)).map((e) => e.seq), [3, 4, 5])
+      assert.deepEqual(await s.listOrders('s2', all), [{ seq: 1, order: x }])
+    })
+
+    it('orders feed: filtered by status and by updated_at, from any number', async (s) => {
+      const { a, b, c } = await withOrders(s)
+      const a2 = { ...a, status: 'succeeded' as const, updated_at: iso(30) }
+      await s.updateTrip(tripWithOrders('t1', 's1', [a2, b]), 1, { orders: [a2] })
+      // s1: b (2, queued, 10 s), c (3, queued, 5 s), a2 (4, succeeded, 30 s).
+      assert.deepEqual(await s.listOrders('s1', { ...all, status: 'queued' }), [{ seq: 2, order: b }, { seq: 3, order: c }])
+      assert.deepEqual(await s.listOrders('s1', { ...all, status: 'queued', after: 2 }), [{ seq: 3, order: c }])
+      assert.deepEqual(await s.listOrders('s1', { ...all, status: 'cancelled' }), [])
+      assert.deepEqual(await s.listOrders('s1', { ...all, updatedSince: iso(10) }), [{ seq: 2, order: b }, { seq: 4, order: a2 }], 'at or after')
+      assert.deepEqual(await s.listOrders('s1', { after: 2, limit: 100, updatedSince: iso(10) }), [{ seq: 4, order: a2 }])
+      assert.deepEqual(await s.listOrders('s1', { ...all, updatedSince: iso(10.001) }), [{ seq: 4, order: a2 }])
+      // An instant with an offset is that instant: 00:00:10+00:00 written as 01:00:10+01:00.
+      assert.deepEqual(await s.listOrders('s1', { ...all, updatedSince: '2030-01-01T01:00:10+01:00' }), [{ seq: 2, order: b }, { seq: 4, order: a2 }])
+      assert.deepEqual(await s.listOrders('s1', { ...all, status: 'queued', updatedSince: iso(6) }), [{ seq: 2, order: b }])
+      assert.deepEqual(await s.listOrders('s1', { ...all, updatedSince: iso(31) }), [])
+      assert.deepEqual(await s.listOrders('s1', { ...all, limit: 2, updatedSince: iso(0) }), [{ seq: 2, order: b }, { seq: 3, order: c }])
+    })
+
+    it('orders feed: times come back canonical, records are copies, and each order is written for its own trip', async (s) => {
+      await s.createSeller(seller('s1'))
+      const o = feedOrder('t1', 'o1', { updated_at: '2030-01-01T01:00:07+01:00', refund: money(100) })
+      await s.insertTrip(tripWithOrders('t1', 's1', [o]), { orders: [o] })
+      const stored = { ...feedOrder('t1', 'o1', { refund: money(100) }), updated_at: iso(7) }
+      const [got] = await s.listOrders('s1', all)
+      assert.deepEqual(got, { seq: 1, order: stored })
+      got!.order.price.total.amount = 1
+      o.display_name = 'changed'
+      assert.deepEqual(await s.listOrders('s1', all), [{ seq: 1, order: stored }])
+
+      // An order of another trip fails the whole write: no trip, no number taken.
+      await assert.rejects(s.insertTrip(trip('t2'), { orders: [feedOrder('t1', 'o2')] }))
+      assert.equal(await s.getTrip('t2'), undefined)
+      const o3 = feedOrder('t1', 'o3')
+      assert.equal(await s.updateTrip(tripWithOrders('t1', 's1', [o, o3]), 1, { orders: [o3] }), 2)
+      assert.deepEqual((await s.listOrders('s1', all)).map((e) => [e.seq, e.order.order_id]), [[1, 'o1'], [2, 'o3']], 'numbers have no gap')
+    })
+
+    it('orders feed: a write that loses its race or fails stores no order and takes no number', async (s) => {
+      const { a, b, c } = await withOrders(s)
+      const a2 = { ...a, status: 'in_progress' as const, updated_at: iso(40) }
+      assert.equal(await s.updateTrip(tripWithOrders('t1', 's1', [a2, b]), 7, { orders: [a2] }), null)
+      // A job id that is taken fails the write after the orders would have been numbered.
+      await s.enqueueJob(job('j1'))
+      await assert.rejects(s.updateTrip(tripWithOrders('t1', 's1', [a2, b]), 1, { orders: [a2], jobs: [job('j1')] }))
+      assert.deepEqual(await s.listOrders('s1', all), [{ seq: 1, order: a }, { seq: 2, order: b }, { seq: 3, order: c }])
+      assert.equal(await s.updateTrip(tripWithOrders('t1', 's1', [a2, b]), 1, { orders: [a2] }), 2)
+      assert.deepEqual((await s.listOrders('s1', { after: 3, limit: 100 })), [{ seq: 4, order: a2 }])
+    })
+
+    it('orders feed: concurrent writes of one seller\'s orders each get numbers of their own', async (s) => {
+      await s.createSeller(seller('s1'))
+      const trips = Array.from({ length: 8 }, (_, i) => `t${i}`)
+      for (const id of trips) await s.insertTrip(trip(id))
+      const results = await Promise.all(trips.map((id) => {
+        const orders = [feedOrder(id, `${id}-a`), feedOrder(id, `${id}-b`)]
+        return s.updateTrip(tripWithOrders(id, 's1', orders), 1, { orders })
+      }))
+      assert.deepEqual(results, trips.map(() => 2))
+      const feed = await s.listOrders('s1', all)
+      assert.deepEqual(feed.map((e) => e.seq), Array.from({ length: 16 }, (_, i) => i + 1))
+      // The two orders of one write are numbered together, in the order given.
+      for (const id of trips) {
+        const [first, second] = feed.filter((e) => e.order.trip_id === id)
+        assert.equal(first!.order.order_id, `${id}-a`)
+        assert.equal(second!.seq, first!.seq + 1)
+      }
+    })
+
+    it('orders feed: orders stay as long as their trip', async (s) => {
+      await s.createSeller(seller('s1'))
+      const kept = feedOrder('tF', 'kept')
+      await s.insertTrip(tripWithOrders('tF', 's1', [kept]), { orders: [kept] })
+      // An open trip with orders cannot come from the core (fulfilling closes it); if one did, its orders go with it.
+      const open = feedOrder('tO', 'gone')
+      await s.insertTrip({ ...tripWithOrders('tO', 's1', [open]), fulfillments: {} }, { orders: [open] })
+      const later = at(86_400 * 365)
+      await s.purge({ tripsBefore: later, searchesBefore: later, seatMapsBefore: later, tokensBefore: later, idempotencyBefore: later, jobsBefore: later, signingKeysBefore: later })
+      assert.equal(await s.getTrip('tO'), undefined)
+      assert.deepEqual(await s.listOrders('s1', all), [{ seq: 1, order: kept }])
+    })
+
+    test('orders feed: the orders of trips stored before it existed are in it, numbered by updated_at then order_id', async () => {
+      const s = await make()
+      try {
+        await s.migrate(5)
+        await s.createSeller(seller('s1'))
+        await s.createSeller(seller('s2'))
+        const a = feedOrder('t1', 'a', { updated_at: iso(20), status: 'succeeded' })
+        const b = feedOrder('t1', 'b', { updated_at: iso(10), status: 'cancelled', refund: money(2000), product_type: 'seat' })
+        const c = feedOrder('t2', 'c', { updated_at: iso(10), status: 'failed' })
+        const x = feedOrder('u1', 'x', { updated_at: iso(30), product_type: 'priority_boarding' })
+        const insert = opts.insertPreFeedTrip ?? ((store: MigratableStore, t: TripRecord) => store.insertTrip(t))
+        await insert(s, tripWithOrders('t1', 's1', [a, b]))
+        await insert(s, tripWithOrders('t2', 's1', [c]))
+        await insert(s, tripWithOrders('u1', 's2', [x]))
+        await insert(s, trip('t3'))
+        await s.migrate()
+        assert.deepEqual(await s.listOrders('s1', all), [{ seq: 1, order: b }, { seq: 2, order: c }, { seq: 3, order: a }])
+        assert.deepEqual(await s.listOrders('s2', all), [{ seq: 1, order: x }])
+        // New changes are numbered after them.
+        const d = feedOrder('t3', 'd', { updated_at: iso(5) })
+        assert.equal(await s.updateTrip(tripWithOrders('t3', 's1', [d]), 1, { orders: [d] }), 2)
+        assert.deepEqual(await s.listOrders('s1', { after: 3, limit: 10 }), [{ seq: 4, order: d }])
+      } finally {
+        await s.close()
+      }
     })
 
     // ------------------------------------------------------------ retention

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict'
 import { MemoryStore } from '../../core/store/memory.ts'
 import { storeContract, seller, trip, job } from './contract.ts'
 
-storeContract('memory', async () => new MemoryStore())
+storeContract('memory', async () => new MemoryStore(), {
+  // A sandbox snapshot saved before the orders feed: restoring it builds the feed from the trips' orders.
+  insertPreFeedTrip: async (s, t) => {
+    const m = s as MemoryStore
+    const { orders: _o, orderFeeds: _f, ...before } = m.snapshot()
+    m.restore({ ...before, trips: [...before.trips, { value: t, version: 1 }] })
+  },
+})
 
 test('a memory store restored from a JSON snapshot carries on where the first left off', async () => {
   const first = new MemoryStore()

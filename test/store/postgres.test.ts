@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import pg from 'pg'
 import { PostgresStore } from '../../server/store/postgres.ts'
 import { migrations } from '../../server/store/migrations.ts'
-import { storeContract, seller, trip, job } from './contract.ts'
+import { storeContract, seller, trip, job, feedOrder, tripWithOrders } from './contract.ts'
 
 const url = process.env.DATABASE_URL_PG
 
@@ -30,6 +30,11 @@ if (!url) {
     insertV1Trip: async (s, t) => {
       await (s as PostgresStore).pool.query('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc) VALUES ($1, $2, 1, $3, $4)',
         [t.trip_id, t.seller_id, t.updated_at, JSON.stringify(t)])
+    },
+    // Its insertTrip names the orders tables (in one statement with the trip), which migration 6 adds.
+    insertPreFeedTrip: async (s, { search_id, ...doc }) => {
+      await (s as PostgresStore).pool.query(`INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at)
+        VALUES ($1, $2, 1, $3, $4, $5, $6, $7)`, [doc.trip_id, doc.seller_id, doc.updated_at, JSON.stringify(doc), search_id, Object.keys(doc.fulfillments).length === 0, doc.created_at])
     },
   })
 
@@ -67,6 +72,37 @@ if (!url) {
         assert.deepEqual(await stores[1]!.listSubscriptions('s1'), [])
       } finally {
         await Promise.all(stores.map((s) => s.close()))
+      }
+    })
+
+    test('orders feed: a write of a seller\'s orders waits for one still holding the seller\'s counter, so numbers follow commit order', async () => {
+      const schema = await freshSchema()
+      const [a, b] = [open(schema), open(schema)]
+      const holder = await a.pool.connect()
+      try {
+        await a.migrate()
+        await a.createSeller(seller('s1'))
+        const o1 = feedOrder('t1', 'o1')
+        await a.insertTrip(tripWithOrders('t1', 's1', [o1]), { orders: [o1] })
+        await a.insertTrip(trip('t2'))
+        // A write in flight that has taken number 2 and not committed yet (as one slowed between its
+        // statement and its commit would be).
+        await holder.query('BEGIN')
+        await holder.query(`UPDATE order_feeds SET seq = seq + 1 WHERE seller_id = 's1'`)
+        const o2 = feedOrder('t2', 'o2')
+        let settled = false
+        const write = b.updateTrip(tripWithOrders('t2', 's1', [o2]), 1, { orders: [o2] }).finally(() => { settled = true })
+        await new Promise((r) => setTimeout(r, 300))
+        assert.equal(settled, false, 'the second write waits for the counter')
+        // A reader meanwhile sees neither: nothing can be committed behind the number it pages from.
+        assert.deepEqual((await a.listOrders('s1', { after: 0, limit: 10 })).map((e) => e.seq), [1])
+        await holder.query('COMMIT')
+        assert.equal(await write, 2)
+        assert.deepEqual((await a.listOrders('s1', { after: 1, limit: 10 })).map((e) => [e.seq, e.order.order_id]), [[3, 'o2']])
+      } finally {
+        holder.release()
+        await a.close()
+        await b.close()
       }
     })
 
