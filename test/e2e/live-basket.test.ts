@@ -52,13 +52,15 @@ test('server: a basket check by the seller\'s backend shows in the open demo che
   const page = await context.newPage()
   const { problems } = watchPage(page)
   await page.goto(`${server.base}/`)
+  const firstBag = () => page.locator('svc-bag-upsell .journey').first().getByRole('button', { name: /^Add one (Checked|Hold) bag\W+23 kg for Passenger 1$/ })
+  // The page starts a normal checkout by itself; a scenario chosen before it has loaded would be replaced by it.
+  await firstBag().waitFor({ timeout: 20_000 })
   // The price-change flight: its next check prices bags 20 % higher.
   await page.getByText('Demo: sandbox scenario').click()
   await page.getByRole('radio', { name: /^Price change/ }).check()
   await page.getByRole('button', { name: 'Start a new checkout' }).click()
   await expectText(page.getByRole('region', { name: 'Your flights' }), /BA 9001\b/)
-  const bag = page.locator('svc-bag-upsell .journey').first().getByRole('button', { name: /^Add one (Checked|Hold) bag\W+23 kg for Passenger 1$/ })
-  await bag.click()
+  await firstBag().click()
   const summary = page.getByRole('complementary', { name: 'Booking summary' })
   await eventually('the bag in the booking summary', async () => (await summary.getByRole('listitem').filter({ hasText: /Checked bag/ }).count()) === 1)
   await markWidget(page, '#bags svc-upsell')
