@@ -41,7 +41,7 @@ export function ordersToCancel(trip: TripRecord, basketItemIds: string[]): Order
     else if (order.status !== 'succeeded') refused.push({ path, message: `${item.display_name} is ${order.status}: only an order that succeeded can be cancelled` })
     else orders.push(order)
   })
-  if (missing.length) throw new ProblemError('not_found', `Basket item ${basketItemIds[Number(missing[0]!.path.split('/').pop())]} does not exist on this trip.`, missing)
+  if (missing.length) throw new ProblemError('not_found', `Basket item ${basketItemIds.find((id) => !own(trip.basket, id))} does not exist on this trip.`, missing)
   if (refused.length) throw new ProblemError('not_cancellable', `${refused.length === 1 ? 'An item' : `${refused.length} items`} cannot be cancelled: ${refused[0]!.message}.`, refused)
   return orders
 }
