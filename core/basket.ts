@@ -10,7 +10,7 @@ import type { ProductTypeName } from './schemas/trip.ts'
 import { ProblemError, invalid } from './errors.ts'
 import { own } from './records.ts'
 import { priceFor, unitOfferOf, type SearchView } from './search.ts'
-import { journeyOfSegment, ticketOfJourney } from './trip.ts'
+import { assertNotPurchased, journeyOfSegment, ticketOfJourney } from './trip.ts'
 import { checkedOffer, checkedOfferKey, samePrice } from './validity.ts'
 
 export interface BasketContext {
@@ -56,11 +56,14 @@ function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, a
   const ticket = journeyId ? ticketOfJourney(trip, journeyId) : undefined
   if (!ticket) throw invalid(`${at}/product_id`, "does not belong to this trip's journeys")
 
-  const items = Object.values(trip.basket)
-  const existing = items.find((i) => i.product_id === line.product_id && i.product_details.passenger_id === line.passenger_id)
+  const items = Object.values(trip.basket).filter((i) => holds(trip, i))
+  const mine = items.filter((i) => i.product_id === line.product_id && i.product_details.passenger_id === line.passenger_id)
+  // An ordered item stays as it was bought: more of the product is a new item, ordered by the next fulfill.
+  const existing = mine.find((i) => i.order_id === undefined)
   const quantity = (existing?.quantity ?? 0) + line.quantity
-  if (quantity > offer.quantity_limit) {
-    throw rule(`${product.display_name}: at most ${offer.quantity_limit} per passenger on this ${type === 'seat' ? 'flight' : 'journey'}; the basket would hold ${quantity}.`, `${at}/quantity`)
+  const held = mine.reduce((n, i) => n + i.quantity, 0) + line.quantity
+  if (held > offer.quantity_limit) {
+    throw rule(`${product.display_name}: at most ${offer.quantity_limit} per passenger on this ${type === 'seat' ? 'flight' : 'journey'}; the basket would hold ${held}.`, `${at}/quantity`)
   }
   if (type === 'seat') {
     const d = product.product_details
@@ -104,14 +107,16 @@ function copy(trip: TripRecord, now: Date): TripRecord {
   return { ...trip, basket: { ...trip.basket }, tickets: [...trip.tickets], updated_at: now.toISOString() }
 }
 
-function assertOpen(trip: TripRecord) {
-  if (trip.tickets.some((t) => t.status === 'booked')) {
-    throw new ProblemError('trip_state_conflict', 'The trip has been fulfilled; its basket can no longer change.')
-  }
+/**
+ * Whether an item takes its product's place (the quantity limit, a seat): every item but an ordered one
+ * whose order failed or was cancelled, which stays in the basket as the record of that order.
+ */
+function holds(trip: TripRecord, item: BasketItem): boolean {
+  const order = item.order_id === undefined ? undefined : trip.orders[item.order_id]
+  return order === undefined || (order.status !== 'failed' && order.status !== 'cancelled')
 }
 
 export function addToBasket(trip: TripRecord, search: SearchView | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
-  assertOpen(trip)
   if (!search) throw invalid('/0/product_id', 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
   const next = copy(trip, ctx.now)
   lines.forEach((line, i) => addLine(next, search, line, `/${i}`, ctx))
@@ -121,10 +126,10 @@ export function addToBasket(trip: TripRecord, search: SearchView | undefined, li
 /**
  * A line the basket already holds as asked (same product, passenger and quantity) keeps its item: its
  * basket_item_id, validity and window. So a retried PUT changes nothing (no write, the same state hash), and
- * sending the basket again neither renews an expired window nor undoes a check.
+ * sending the basket again neither renews an expired window nor undoes a check. The lines replace the
+ * items not yet ordered: ordered ones (and the flight) stay as they are, and count toward each limit.
  */
 export function replaceBasket(trip: TripRecord, search: SearchView | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
-  assertOpen(trip)
   // Lines of one product for one passenger add up, as they would in a PATCH.
   const wanted = new Map<string, number>()
   for (const l of lines) {
@@ -135,7 +140,7 @@ export function replaceBasket(trip: TripRecord, search: SearchView | undefined, 
   const kept = new Set<string>()
   let removed = 0
   for (const item of Object.values(trip.basket)) {
-    if (item.product_type === 'ticket') continue
+    if (item.product_type === 'ticket' || item.order_id !== undefined) continue
     const key = checkedOfferKey(item.product_id, item.product_details.passenger_id)
     if (wanted.get(key) === item.quantity) kept.add(key)
     else { removeItem(next, item.basket_item_id); removed++ }
@@ -153,10 +158,10 @@ function removeItem(trip: TripRecord, itemId: string) {
 }
 
 export function removeFromBasket(trip: TripRecord, itemId: string, ctx: BasketContext): TripRecord {
-  assertOpen(trip)
   const item = own(trip.basket, itemId)
   if (!item) throw new ProblemError('not_found', `Basket item ${itemId} is not in this trip's basket.`)
   if (item.product_type === 'ticket') throw rule('The ticket itself cannot be removed from the basket.', '/basket_item_id')
+  assertNotPurchased(trip, item)
   const next = copy(trip, ctx.now)
   removeItem(next, itemId)
   return next

@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   basket_not_valid: { status: 409, title: 'Basket not valid' },
   basket_rule_violation: { status: 409, title: 'Basket rule violated' },
   product_unavailable: { status: 409, title: 'Product unavailable' },
+  item_ordered: { status: 409, title: 'Item already ordered' },
   not_cancellable: { status: 409, title: 'Not cancellable' },
   quote_expired: { status: 409, title: 'Cancellation quote expired' },
   payload_too_large: { status: 413, title: 'Payload too large' },

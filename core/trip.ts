@@ -229,19 +229,39 @@ export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest, now: D
   return { trip: { ...trip, passengers, contact_details: contact }, changedPassengers: changed }
 }
 
-/** What the API reports: a priced item past its `valid_to` is `invalid` until a basket check. */
-export function effectiveStatus(item: BasketItem, now: Date): ValidityStatus {
+/**
+ * Bought already: an ancillary a fulfill ordered, or a flight whose ticket is booked. Such an item is
+ * read-only, and no basket check, expiry or later fulfill looks at it again.
+ */
+export function isPurchased(trip: TripRecord, item: BasketItem): boolean {
+  return item.order_id !== undefined || (item.product_type === 'ticket' && trip.tickets.some((t) => t.ticket_id === item.ticket_id && t.status === 'booked'))
+}
+
+/** An ordered item is read-only: changing it is refused with what to do instead. */
+export function assertNotPurchased(trip: TripRecord, item: BasketItem): void {
+  if (!isPurchased(trip, item)) return
+  const order = item.order_id === undefined ? undefined : trip.orders[item.order_id]
+  throw new ProblemError('item_ordered', order
+    ? `${item.display_name} (basket item ${item.basket_item_id}) was ordered (order ${order.order_id}, ${order.status}); an ordered item cannot change. To undo it, cancel it: POST /v2.2/trip/${trip.trip_id}/to_cancel.`
+    : `${item.display_name} (basket item ${item.basket_item_id}) is the booked flight; it cannot change.`,
+  [{ path: '/basket_item_id', message: 'is already ordered' }])
+}
+
+/** What the API reports: a priced item past its `valid_to` is `invalid` until a basket check; a bought one stays as it was bought. */
+export function effectiveStatus(trip: TripRecord, item: BasketItem, now: Date): ValidityStatus {
   const s = item.validity.status
-  if ((s === 'valid' || s === 'price_changed') && Date.parse(item.validity.valid_to) < now.getTime()) return 'invalid'
+  if ((s === 'valid' || s === 'price_changed') && Date.parse(item.validity.valid_to) < now.getTime() && !isPurchased(trip, item)) return 'invalid'
   return s
 }
 
-/** The basket as the API shows it: effective validity, and a ticket's journeys in its details. */
+/** The basket as the API shows it: effective validity, an ordered item's order status, and a ticket's journeys in its details. */
 export function basketAt(trip: TripRecord, now: Date): Basket {
   const out: Basket = {}
   for (const [id, item] of Object.entries(trip.basket)) {
-    const validity = { ...item.validity, status: effectiveStatus(item, now) }
-    out[id] = item.product_type === 'ticket' ? { ...item, product_details: { ...item.product_details, journeys: ticketJourneys(trip, item.ticket_id) }, validity } : { ...item, validity }
+    const validity = { ...item.validity, status: effectiveStatus(trip, item, now) }
+    const order = item.order_id === undefined ? undefined : trip.orders[item.order_id]
+    const shown = order ? { ...item, validity, order_status: order.status } : { ...item, validity }
+    out[id] = item.product_type === 'ticket' ? { ...shown, product_details: { ...item.product_details, journeys: ticketJourneys(trip, item.ticket_id) } } : shown
   }
   return out
 }
@@ -263,7 +283,8 @@ export function computeStateHash(trip: TripRecord, now: Date): string {
     tickets: trip.tickets.map((t) => ({ ticket_id: t.ticket_id, status: t.status, basket_item_ids: t.basket_item_ids })),
     basket: Object.values(trip.basket).map((i) => ({
       id: i.basket_item_id, product: i.product_id, details: i.product_details, quantity: i.quantity,
-      total: i.price.total.amount, currency: i.price.total.currency, status: effectiveStatus(i, now),
+      total: i.price.total.amount, currency: i.price.total.currency, status: effectiveStatus(trip, i, now),
+      ...(i.order_id === undefined ? {} : { order: i.order_id }),
     })),
   }))
 }
@@ -276,7 +297,7 @@ export function nextExpiry(trip: TripRecord, now: Date): string | null {
   let next: string | null = null
   for (const i of Object.values(trip.basket)) {
     const s = i.validity.status
-    if ((s === 'valid' || s === 'price_changed') && Date.parse(i.validity.valid_to) >= now.getTime() && (next === null || i.validity.valid_to < next)) {
+    if ((s === 'valid' || s === 'price_changed') && !isPurchased(trip, i) && Date.parse(i.validity.valid_to) >= now.getTime() && (next === null || i.validity.valid_to < next)) {
       next = i.validity.valid_to
     }
   }

@@ -16,7 +16,7 @@ import type { BasketItem } from './schemas/basket.ts'
 import type { ProductTypeName } from './schemas/trip.ts'
 import { ProblemError } from './errors.ts'
 import { own, table } from './records.ts'
-import { effectiveStatus } from './trip.ts'
+import { assertNotPurchased, effectiveStatus, isPurchased } from './trip.ts'
 import { priceFor } from './search.ts'
 
 export interface ValidityContext { now: Date; holdWindow: number }
@@ -37,10 +37,10 @@ export function checkedOffer(trip: TripRecord, productId: string, passengerId: s
   return found && Date.parse(found.valid_to) >= now.getTime() ? found : undefined
 }
 
-/** Items a check revalidates: all of them but those already `unavailable`, or the given ones. */
+/** Items a check revalidates: all of them but those already `unavailable` or bought, or the given ones. */
 export function checkableItems(trip: TripRecord, only?: string[]): string[] {
   return Object.values(trip.basket)
-    .filter((i) => i.validity.status !== 'unavailable' && (!only || only.includes(i.basket_item_id)))
+    .filter((i) => i.validity.status !== 'unavailable' && !isPurchased(trip, i) && (!only || only.includes(i.basket_item_id)))
     .map((i) => i.basket_item_id)
 }
 
@@ -117,7 +117,8 @@ export function abandonCheck(trip: TripRecord, checkId: string, now: Date): Trip
 export function acceptPrice(trip: TripRecord, itemId: string, now: Date): TripRecord {
   const item = own(trip.basket, itemId)
   if (!item) throw new ProblemError('not_found', `Basket item ${itemId} is not in this trip's basket.`)
-  const status = effectiveStatus(item, now)
+  assertNotPurchased(trip, item)
+  const status = effectiveStatus(trip, item, now)
   if (status === 'invalid') throw new ProblemError('basket_rule_violation', 'The new price has expired; start a basket check to get a current one.')
   if (status !== 'price_changed') throw new ProblemError('basket_rule_violation', `Only an item whose price changed can be accepted; this one is ${status}.`)
   const { previous_price: _p, ...validity } = item.validity

@@ -17,6 +17,7 @@ export function coreConfigFrom(config: ServerConfig): Partial<CoreConfig> {
   return {
     retention: config.retention,
     signingKeyRotationDays: config.signingKeyRotationDays,
+    ticketingTimeoutHours: config.ticketingTimeoutHours,
     ...(config.signingKeySecret ? { signingKeySecret: config.signingKeySecret } : {}),
     ...(config.accessTokenTtl !== undefined ? { accessTokenTtl: config.accessTokenTtl } : {}),
     ...(config.refreshTokenTtl !== undefined ? { refreshTokenTtl: config.refreshTokenTtl } : {}),

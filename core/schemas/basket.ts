@@ -66,6 +66,11 @@ export const BasketProductType = Type.Union([
 ])
 export type BasketProductType = Static<typeof BasketProductType>
 
+/** `awaiting_ticketing`: ordered on a trip fulfilled with `is_ticketed: false`, held until its tickets are issued. */
+export const ORDER_STATUSES = ['awaiting_ticketing', 'queued', 'in_progress', 'succeeded', 'failed', 'cancelling', 'cancelled'] as const
+export const OrderStatus = Type.Unsafe<(typeof ORDER_STATUSES)[number]>(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s))))
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
 export const BasketItem = Type.Object({
   basket_item_id: Id,
   display_name: Type.String(),
@@ -77,6 +82,12 @@ export const BasketItem = Type.Object({
   price: Price,
   product_details: Type.Record(Type.String(), Type.Unknown()),
   validity: Validity,
+  /**
+   * Set once the item was ordered (by a fulfill): the order that bought it, and that order's status. An
+   * ordered item is read-only; to undo it, cancel it (POST .../to_cancel).
+   */
+  order_id: Type.Optional(Id),
+  order_status: Type.Optional(OrderStatus),
 })
 export type BasketItem = Static<typeof BasketItem>
 

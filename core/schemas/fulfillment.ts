@@ -3,24 +3,31 @@ import { Type, type Static } from 'typebox'
 import { Id, IsoDate, Money, Price, UtcTimestamp } from './common.ts'
 import { ContactDetails, ORDER_STATUSES, OrderStatus, PassengerType, ProductTypeName } from './trip.ts'
 
+/**
+ * POST .../fulfill. The first fulfill of a trip books its tickets, so `contact_details`, `passengers` and
+ * `tickets` are required then (the core says so by path); a later one orders the items added since, and may
+ * leave them out. `is_ticketed: false` (the tickets are booked but not issued: a record locator and no ticket
+ * numbers yet) holds the orders in `awaiting_ticketing` until a fulfill with the ticket numbers.
+ */
 export const FulfillRequest = Type.Object({
   trip_state_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'the hash of the basket the traveller was charged for' }),
-  contact_details: ContactDetails,
-  passengers: Type.Array(Type.Object({
+  contact_details: Type.Optional(ContactDetails),
+  passengers: Type.Optional(Type.Array(Type.Object({
     passenger_id: Id,
     first_names: Type.String({ minLength: 1, maxLength: 100 }),
     surname: Type.String({ minLength: 1, maxLength: 100 }),
     date_of_birth: IsoDate,
     passenger_type: PassengerType,
-  }, { additionalProperties: false }), { minItems: 1, maxItems: 9 }),
-  tickets: Type.Array(Type.Object({
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 9, description: 'required on the first fulfill of a trip' })),
+  tickets: Type.Optional(Type.Array(Type.Object({
     ticket_id: Id,
     access_details: Type.Object({
       record_locator: Type.String({ pattern: '^[A-Z0-9]{5,8}$' }),
-      ticket_number: Type.String({ pattern: '^[0-9]{13}$', description: '13-digit e-ticket number' }),
+      ticket_number: Type.Optional(Type.String({ pattern: '^[0-9]{13}$', description: '13-digit e-ticket number; required unless is_ticketed is false' })),
     }, { additionalProperties: false }),
     status: Type.Literal('booked'),
-  }, { additionalProperties: false }), { minItems: 1, maxItems: 4 }),
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 4, description: 'required on the first fulfill of a trip, and to issue tickets booked with is_ticketed: false' })),
+  is_ticketed: Type.Optional(Type.Boolean({ description: 'false when the tickets are booked but not yet issued: the orders wait (awaiting_ticketing) until a fulfill with the ticket numbers. Default true.' })),
   payment_details: Type.Object({
     payment_type: Type.String({ minLength: 1, maxLength: 64, description: 'e.g. service_settlement' }),
   }, { additionalProperties: false }),

@@ -230,9 +230,7 @@ export const Ticket = Type.Object({
 })
 export type Ticket = Static<typeof Ticket>
 
-export const ORDER_STATUSES = ['queued', 'in_progress', 'succeeded', 'failed', 'cancelling', 'cancelled'] as const
-export const OrderStatus = Type.Unsafe<(typeof ORDER_STATUSES)[number]>(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s))))
-export type OrderStatus = (typeof ORDER_STATUSES)[number]
+export { ORDER_STATUSES, OrderStatus } from './basket.ts'
 
 /** The trip representation of GET and PATCH (create adds the tokens). */
 export const Trip = Type.Object({

@@ -1,13 +1,11 @@
 /** The basket operations: read it, change it, have it revalidated, accept a new price. */
 import type { TripRecord, Versioned } from '../ports.ts'
-import { ProblemError } from '../errors.ts'
 import type { BasketChangeRequest } from '../schemas/basket.ts'
 import { basketView, tripStateHash } from '../trip.ts'
 import type { SearchView } from '../search.ts'
 import { Rendered } from '../rendered.ts'
 import * as basket from '../basket.ts'
 import * as validity from '../validity.ts'
-import { isFulfilled } from '../fulfillment.ts'
 import type { Context } from './context.ts'
 import type { Principal } from './principal.ts'
 import { startCheck } from './jobs/basket-check.ts'
@@ -51,12 +49,9 @@ export function removeFromBasket(ctx: Context, p: Principal, tripId: string, ite
   return changeBasket(ctx, p, tripId, (t, _s, c) => basket.removeFromBasket(t, itemId, c))
 }
 
-/** Starts revalidating the basket in the background: items become `checking`; poll GET .../basket. */
+/** Starts revalidating the basket in the background: items not yet bought become `checking`; poll GET .../basket. */
 export async function checkBasket(ctx: Context, p: Principal, tripId: string) {
-  const trip = await ctx.trips.mutate(p, tripId, (t) => {
-    if (isFulfilled(t)) throw new ProblemError('trip_state_conflict', 'The trip has been fulfilled; its basket is final.')
-    return startCheck(ctx, t, validity.checkableItems(t))
-  })
+  const trip = await ctx.trips.mutate(p, tripId, (t) => startCheck(ctx, t, validity.checkableItems(t)))
   return basketView(trip, ctx.clock.now())
 }
 

@@ -27,6 +27,8 @@ export interface CoreConfig {
   signingKeyRotationDays: number
   /** How long a cancellation quote may be confirmed, seconds. */
   cancellationQuoteTtl: number
+  /** Orders of a trip fulfilled with `is_ticketed: false` fail with `ticketing_timeout` after this long unissued (TICKETING_TIMEOUT_HOURS). */
+  ticketingTimeoutHours: number
   /** Trip event streams (api.md "Live basket updates"). */
   live: LiveConfig
 }
@@ -60,8 +62,9 @@ export const defaultConfig: CoreConfig = {
   jobLeaseMs: 60_000,
   backoffBaseMs: 2_000,
   backoffCapMs: 10 * 60_000,
-  maxAttempts: { basket_check: 5, fulfill_order: 10, cancel_order: 10, webhook: 12 },
+  maxAttempts: { basket_check: 5, fulfill_order: 10, cancel_order: 10, ticketing_timeout: 10, webhook: 12 },
   cancellationQuoteTtl: 15 * 60,
+  ticketingTimeoutHours: 72,
   idempotencyStaleMs: 5 * 60_000,
   retention: { searchHours: 24, tripDays: 30, idempotencyHours: 24, jobDays: 7 },
   signingKeyRotationDays: 30,

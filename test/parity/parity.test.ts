@@ -29,7 +29,7 @@ export const NOT_COMPARED = {
 /** Error codes of the API that both hosts answer: all of core/errors.ts but those only the excluded parts raise. */
 const EXPECTED_CODES = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => !['rate_limited', 'unavailable', 'request_timeout', 'headers_too_large'].includes(c))
 const EXPECTED_VALIDITY = ['checking', 'valid', 'price_changed', 'unavailable', 'invalid']
-const EXPECTED_ORDERS = ['queued', 'succeeded', 'failed', 'cancelling', 'cancelled']
+const EXPECTED_ORDERS = ['awaiting_ticketing', 'queued', 'succeeded', 'failed', 'cancelling', 'cancelled']
 
 const msw = setupServer()
 before(() => msw.listen({ onUnhandledRequest: 'error' }))

@@ -314,12 +314,8 @@ export const scenarios: Record<string, Scenario> = {
     await fulfill(r, trip, valid.trip_state_hash, 'fulfill', 202, { headers: { 'idempotency-key': 'charge-7' } })
     await fulfill(r, trip, valid.trip_state_hash, 'the same key, another body', { status: 422, code: 'idempotency_conflict' }, { headers: { 'idempotency-key': 'charge-7' }, over: { payment_details: { payment_type: 'card' } } })
     await fulfill(r, trip, valid.trip_state_hash, 'fulfill again without the key', { status: 409, code: 'trip_state_conflict' })
-    const done = { status: 409, code: 'trip_state_conflict' }
-    await patch('add after fulfillment', [line(checkedBag(search, 'p2'), 'p2')], done)
-    await r.send('replace after fulfillment', 'PUT', `/v2.2/trip/${trip.trip_id}/basket`, { headers: key, json: [] }, done)
-    await r.send('remove after fulfillment', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(basket, 'bag', 'p1').basket_item_id}`, { headers: key }, done)
-    await r.send('check after fulfillment', 'POST', `/v2.2/trip/${trip.trip_id}/basket/check`, { headers: key }, done)
-    await r.send('PATCH passengers after fulfillment', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: key, json: { passengers: [{ passenger_id: 'p2', date_of_birth: '1990-01-01' }] } }, done)
+    await r.send('remove an ordered item', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(basket, 'bag', 'p1').basket_item_id}`, { headers: key }, { status: 409, code: 'item_ordered' })
+    await r.send('PATCH passengers after fulfillment', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: key, json: { passengers: [{ passenger_id: 'p2', date_of_birth: '1990-01-01' }] } }, { status: 409, code: 'trip_state_conflict' })
 
     const payload = tripPayload(r.clock.now())
     await r.send('create with a key', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': 'order-42' }, json: payload }, 201)
@@ -441,6 +437,42 @@ export const scenarios: Record<string, Scenario> = {
     await r.drain('the airline refuses')
     await r.send('9005: back to succeeded with the reason', 'GET', `/v2.2/trip/${refused.trip.trip_id}`, { headers: key }, 200)
     r.note('webhooks', r.host.deliveries().length)
+  },
+
+  async 'after booking: extras ordered by a later fulfill, ordered items read-only, delayed ticketing released and timed out'(r) {
+    const key = basic(r.host.apiKey)
+    const later = (trip: Trip, hash: string, step: string, expect: Expect | number, over: Record<string, unknown> = {}) =>
+      r.send(step, 'POST', `/v2.2/trip/${trip.trip_id}/fulfill`, { headers: key, json: { trip_state_hash: hash, payment_details: { payment_type: 'service_settlement' }, ...over } }, expect)
+    const { trip, search, basket } = await tripWithBags(r, '117')
+    await fulfill(r, trip, (await readBasket(r, trip, 'the basket to pay for')).trip_state_hash, 'fulfill', 202)
+    await r.drain('the orders')
+    const bag = itemOf(basket, 'bag', 'p1').basket_item_id
+    await r.send('remove an ordered bag', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${bag}`, { headers: key }, { status: 409, code: 'item_ordered' })
+    await r.send('add a seat after booking', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: key, json: [line(seat(search, 'p1'), 'p1')] }, 200)
+    const added = await readBasket(r, trip, 'ordered items with their order, the seat without')
+    await later(trip, added.trip_state_hash, 'a later fulfill orders the seat only', 202)
+    await later(trip, added.trip_state_hash, 'the same fulfill again: stale', { status: 409, code: 'trip_state_conflict' })
+    await r.drain('the seat\'s order')
+    await r.send('three orders succeeded', 'GET', `/v2.2/trip/${trip.trip_id}`, { headers: key }, 200)
+
+    const unissued = (t: Trip, numbers: boolean) => (t.tickets as Array<{ ticket_id: string }>).map((tk, i) => ({
+      ticket_id: tk.ticket_id, access_details: { record_locator: 'PNR123', ...(numbers ? { ticket_number: `125000000001${i}` } : {}) }, status: 'booked',
+    }))
+    const held = await tripWithBags(r, '117')
+    await fulfill(r, held.trip, (await readBasket(r, held.trip, 'the basket to pay for')).trip_state_hash, 'fulfill before the tickets are issued', 202, { over: { is_ticketed: false, tickets: unissued(held.trip, false) } })
+    await r.drain('nothing runs for orders awaiting ticketing')
+    await r.send('orders awaiting_ticketing', 'GET', `/v2.2/trip/${held.trip.trip_id}`, { headers: key }, 200)
+    const hash = (await readBasket(r, held.trip, 'the basket, orders awaiting')).trip_state_hash
+    await later(held.trip, hash, 'issue without ticket numbers', { status: 400, code: 'validation_error' })
+    await later(held.trip, hash, 'issue the tickets', 202, { tickets: unissued(held.trip, true) })
+    await r.drain('the released orders')
+    await r.send('released orders succeeded', 'GET', `/v2.2/trip/${held.trip.trip_id}`, { headers: key }, 200)
+
+    const late = await tripWithBags(r, '117')
+    await fulfill(r, late.trip, (await readBasket(r, late.trip, 'the basket to pay for')).trip_state_hash, 'fulfill, tickets never issued', 202, { over: { is_ticketed: false, tickets: unissued(late.trip, false) } })
+    r.clock.advance(72 * 60 * MIN + MIN)
+    await r.drain('the ticketing deadline')
+    await r.send('orders failed with ticketing_timeout', 'GET', `/v2.2/trip/${late.trip.trip_id}`, { headers: key }, 200)
   },
 
   async 'orders feed: pages while orders move, filters, a cursor that carries them, refusals, another seller'(r) {

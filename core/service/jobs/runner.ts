@@ -9,6 +9,7 @@ import { JOB_KINDS, parseJob, type Job, type JobKind, type JobReport } from './j
 import * as basketCheck from './basket-check.ts'
 import * as fulfillOrder from './fulfill-order.ts'
 import * as cancelOrder from './cancel-order.ts'
+import * as ticketingTimeout from './ticketing-timeout.ts'
 import * as webhook from './webhook.ts'
 
 export type { JobReport } from './job.ts'
@@ -71,6 +72,7 @@ function run(ctx: Context, job: Job): Promise<Date | undefined> {
     case 'basket_check': return basketCheck.run(ctx, job.payload)
     case 'fulfill_order': return fulfillOrder.run(ctx, job.payload)
     case 'cancel_order': return cancelOrder.run(ctx, job.payload)
+    case 'ticketing_timeout': return ticketingTimeout.run(ctx, job.payload)
     case 'webhook': return webhook.run(ctx, job.payload)
   }
 }
@@ -80,5 +82,6 @@ async function giveUp(ctx: Context, job: Job): Promise<void> {
   if (job.kind === 'fulfill_order') await fulfillOrder.giveUp(ctx, job.payload)
   else if (job.kind === 'cancel_order') await cancelOrder.giveUp(ctx, job.payload)
   else if (job.kind === 'basket_check') await basketCheck.giveUp(ctx, job.payload)
+  else if (job.kind === 'ticketing_timeout') await ticketingTimeout.giveUp(ctx, job.payload)
 }
 
