@@ -35,6 +35,15 @@ export function isOffered(search: Search | null, name: ProductName): boolean {
   return productsOf(search, name).some((p) => !p.included && Object.values(p.price_and_availability).some((o) => o.available))
 }
 
+/** Items the traveller chose here and has not paid for yet: a later fulfill orders them (and the total counts them). */
 export function extras(basket: Basket): BasketItem[] {
-  return Object.values(basket).filter(isExtra)
+  return Object.values(basket).filter((i) => isExtra(i) && i.order_id === undefined)
+}
+
+/** An item takes its product's place (a seat, a quantity) unless its order failed or was cancelled. */
+export const holds = (i: BasketItem): boolean => i.order_status !== 'failed' && i.order_status !== 'cancelled'
+
+/** Items bought by an earlier fulfill and still held: read-only, shown as purchased. */
+export function purchased(basket: Basket): BasketItem[] {
+  return Object.values(basket).filter((i) => isExtra(i) && i.order_id !== undefined && holds(i))
 }

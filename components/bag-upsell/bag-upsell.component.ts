@@ -8,6 +8,7 @@ import {
   bagName, bagSize, bagSpec, extras, journeyTitle, num, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
 } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
+import { purchased } from '../../client/offers.ts'
 import { bagIcon, checkIcon, minusIcon, plusIcon } from '../shared/icons.ts'
 import { styles } from './bag-upsell.styles.ts'
 
@@ -126,15 +127,20 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     const id = `passenger-${j}-${i}`
     const included = products.filter((p) => p.included && p.price_and_availability[pid]?.reason === 'included')
     const forSale = products.filter((p) => !p.included)
+    const bought = purchased(this.#trip.value!.state.basket).filter((i) => i.product_details['passenger_id'] === pid && forSale.some((p) => p.product_id === i.product_id))
     return html`<li class="passenger" part="passenger">
       <div class="passenger-head">
         <h4 id=${id}>${passengerLabel(l, trip, pid)}</h4>
         ${passenger.on_lap_of ? html`<span class="tag">${l.t.infant_on_lap}</span>` : nothing}
       </div>
-      ${included.length ? html`<ul class="included" part="included">${included.map((p) => {
-        const d = p.product_details as BagDetailsLike
-        return html`<li>${checkIcon}<span class="what">${l.format('included_line', { item: bagName(l, d), spec: bagSize(l, d) })}</span>
-          <span class="badge ok">${l.t.bag_included}</span></li>`
+      ${included.length || bought.length ? html`<ul class="included" part="included">${[
+        ...included.map((p) => [p, 1, l.t.bag_included] as const),
+        // Bought by an earlier fulfill: listed with the allowance, out of the steppers (which choose what is added now).
+        ...bought.map((i) => [forSale.find((p) => p.product_id === i.product_id), i.quantity, l.t.purchased] as const),
+      ].map(([p, n, badge]) => {
+        const d = p?.product_details as BagDetailsLike | undefined
+        return d ? html`<li>${checkIcon}<span class="what">${n > 1 ? `${num(l, n)} × ` : ''}${l.format('included_line', { item: bagName(l, d), spec: bagSize(l, d) })}</span>
+          <span class="badge ok">${badge}</span></li>` : nothing
       })}</ul>` : nothing}
       <ul class="options" tabindex="-1" aria-labelledby=${id} data-options=${optionsKey(journey.journey_id, pid)}>
         ${forSale.map((p) => this.#renderOption(p, pid))}
@@ -152,7 +158,9 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     const name = bagName(l, d)
     const passenger = passengerLabel(l, trip, passengerId)
     const busy = this.#trip.busy
-    const limit = offer?.quantity_limit ?? 0
+    // Bags bought earlier take their places under the offer's limit.
+    const limit = (offer?.quantity_limit ?? 0) - purchased(this.#trip.value!.state.basket)
+      .filter((i) => i.product_id === product.product_id && i.product_details['passenger_id'] === passengerId).reduce((n, i) => n + i.quantity, 0)
     const canLess = !busy && quantity > 0
     const canMore = !busy && quantity < limit
     return html`<li class="option" part="option">

@@ -7,6 +7,7 @@ import { DisplayController, type ViewTexts } from '../controllers/display.ts'
 import { ProductView } from '../shared/element.ts'
 import { extras, journeyTitle, passengerLabel, price, productsOf, reasonText, route, type Product } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
+import { purchased } from '../../client/offers.ts'
 import { checkIcon, icon } from '../shared/icons.ts'
 import { addEnglish } from '../i18n/index.ts'
 import { optionCardTexts } from '../i18n/en-US/option-card.ts'
@@ -92,6 +93,12 @@ export class SvcOptionCard extends ProductView(LitElement) {
       .filter((i) => i.product_id === productId && (passengerId === undefined || i.product_details['passenger_id'] === passengerId))
   }
 
+  /** Bought by an earlier fulfill: shown as purchased, and not offered again. */
+  #bought(productId: string, passengerId?: string): boolean {
+    return purchased(this.#trip.value?.state.basket ?? {})
+      .some((i) => i.product_id === productId && (passengerId === undefined || i.product_details['passenger_id'] === passengerId))
+  }
+
   #toggle(product: Product, passengerId: string, on: boolean) {
     const l = this.l
     const label = this.#heading
@@ -152,7 +159,8 @@ export class SvcOptionCard extends ProductView(LitElement) {
         const label = l.format('option_for', { product: this.#heading, passenger: who, route: route(l, journey) })
         return html`<li class="row" part="row">
           <span class="who">${who}${p.on_lap_of ? html` <span class="tag">${l.t.infant_on_lap}</span>` : nothing}</span>
-          ${offer?.available && offer.price
+          ${this.#bought(product.product_id, pid) ? html`<span class="badge ok">${l.t.purchased}</span>`
+            : offer?.available && offer.price
             ? html`<span class="buy">
                 <svc-price .amount=${offer.price.total}></svc-price>
                 <button type="button" role="switch" class="switch" part="switch" aria-checked=${on ? 'true' : 'false'} aria-label=${label}
@@ -173,7 +181,8 @@ export class SvcOptionCard extends ProductView(LitElement) {
     const l = this.l
     const busy = this.#trip.busy
     const from = products[0]?.product_details['from_fare_family']
-    const chosen = products.find((p) => this.#items(p.product_id).length > 0) ?? null
+    const bought = products.find((p) => this.#bought(p.product_id))
+    const chosen = bought ?? products.find((p) => this.#items(p.product_id).length > 0) ?? null
     return html`
       ${typeof from === 'string' ? html`<p class="muted">${l.format('fare_family_current', { name: from })}</p>` : nothing}
       <ul class="families" tabindex="-1" data-options=${journey.journey_id}>
@@ -188,12 +197,12 @@ export class SvcOptionCard extends ProductView(LitElement) {
           return html`<li class="family ${selected ? 'selected' : ''}" part="family">
             <div class="family-head">
               <h4 id=${id}>${name}</h4>
-              ${selected ? html`<span class="badge valid">${l.t.fare_family_selected}</span>` : nothing}
+              ${selected ? html`<span class="badge ${bought ? 'ok' : 'valid'}">${bought ? l.t.purchased : l.t.fare_family_selected}</span>` : nothing}
             </div>
             ${benefits.length ? html`<ul class="benefits">${benefits.map((b) => html`<li>${checkIcon}<span>${b}</span></li>`)}</ul>` : nothing}
             ${each ? html`<p class="per">${l.format('fare_family_per_traveller', { price: price(l, each) })}</p>` : html`<p class="muted">${l.t.not_available}</p>`}
             <div class="actions">
-              ${selected
+              ${bought ? nothing : selected
                 ? html`<button type="button" class="btn" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#chooseFamily(products, null) }}>${l.t.fare_family_keep}</button>`
                 : each ? html`<button type="button" class="btn primary" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#chooseFamily(products, p) }}>${l.format('fare_family_choose', { name })}</button>` : nothing}
             </div>

@@ -278,6 +278,8 @@ export class SvcSeatMap extends ProductView(LitElement) {
     const passengerId = this.passengerId
     if (!trip || !segmentId || !passengerId || this.#busy) return
     const who = this.#name(trip, passengerId)
+    // A seat bought by an earlier fulfill stays the passenger's (the API refuses to change it).
+    if (seatItemOf(this.#trip.value!.state.basket, segmentId, passengerId)?.order_id !== undefined) return
     if (seat.status === 'selected' && seat.item) {
       const id = seat.item.basket_item_id
       await this.#guarded(() => this.#trip.act('seats', (s) => s.remove(id), () => this.l.format('seat_removed', { seat: seat.key, passenger: who })))
@@ -373,16 +375,17 @@ export class SvcSeatMap extends ProductView(LitElement) {
     </div>`
   }
 
-  #renderSeat(seat: SeatView, trip: TripView, tabStop: string | null, aisleBefore: boolean) {
+  #renderSeat(seat: SeatView, trip: TripView, tabStop: string | null, aisleBefore: boolean, bought: boolean) {
     const l = this.l
     const busy = this.#busy
-    const selectable = seat.status === 'available' || seat.status === 'selected'
     const holder = seat.item ? seatDetails(seat.item).passenger_id : undefined
+    const selectable = !bought && (seat.status === 'available' || seat.status === 'selected')
     const number = holder ? trip.passengers.findIndex((p) => p.passenger_id === holder) + 1 : 0
     const checking = seat.item?.validity.status === 'checking'
     const tip = seat.status === 'taken' ? l.t.seat_taken
       : seat.status === 'restricted' ? l.t.seat_restricted
       : seat.status === 'other' ? l.format('seat_name_selected_by', { passenger: this.#name(trip, holder) })
+      : seat.item?.order_id !== undefined ? l.t.purchased
       : this.#price(seat)
     return html`<div role="gridcell" class="cell ${aisleBefore ? 'aisle-before' : ''}">
       <button type="button" part="seat seat-${seat.status}" data-seat=${seat.key} data-status=${seat.status}
@@ -403,6 +406,8 @@ export class SvcSeatMap extends ProductView(LitElement) {
   #renderGrid(deck: DeckView, trip: TripView, label: string) {
     const l = this.l
     const seats = allSeats(deck)
+    // The passenger's seat here was bought by an earlier fulfill: the map shows it, and no seat can be chosen.
+    const bought = seats.some((s) => s.status === 'selected' && s.item?.order_id !== undefined)
     // The one tab stop: the seat last focused, else the passenger's own, else the first they can take.
     const tabStop = (this.focusKey && seats.some((s) => s.key === this.focusKey) ? this.focusKey : null)
       ?? seats.find((s) => s.status === 'selected')?.key
@@ -424,7 +429,7 @@ export class SvcSeatMap extends ProductView(LitElement) {
           data-row=${r.row} ?data-exit=${r.exit} ?data-wing=${r.wing}>
           <span class="side" aria-hidden="true">${r.exit ? exitArrow('start') : nothing}</span>
           <span role="rowheader" class="rowhead">${r.row}${r.exit ? html`<span class="sr-only">, ${l.t.seat_name_exit}</span>` : nothing}</span>
-          ${r.cells.map((seat, i) => seat ? this.#renderSeat(seat, trip, tabStop, deck.aisleBefore[i] ?? false)
+          ${r.cells.map((seat, i) => seat ? this.#renderSeat(seat, trip, tabStop, deck.aisleBefore[i] ?? false, bought)
             : html`<div role="gridcell" class="cell ${deck.aisleBefore[i] ? 'aisle-before' : ''}"></div>`)}
           <span class="side" aria-hidden="true">${r.exit ? exitArrow('end') : nothing}</span>
         </div>`)}

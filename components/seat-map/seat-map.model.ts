@@ -4,6 +4,7 @@
  * lead. No DOM here, so the rules read (and change) in one place.
  */
 import type { BasketItem, Passenger, Search, TripView } from '../../client/types.ts'
+import { holds } from '../../client/offers.ts'
 
 export type SeatMap = Search['results']['seatmaps'][number]
 export type Deck = SeatMap['decks'][number]
@@ -75,7 +76,7 @@ export const lapInfants = (trip: TripView) => trip.passengers.filter(isLapInfant
 export function seatItemsOn(basket: Record<string, BasketItem>, segmentId: string): Map<string, BasketItem> {
   const out = new Map<string, BasketItem>()
   for (const item of Object.values(basket)) {
-    if (item.product_type !== 'seat') continue
+    if (item.product_type !== 'seat' || !holds(item)) continue
     const d = seatDetails(item)
     if (d.segment_id === segmentId && d.row !== undefined && d.column !== undefined) out.set(seatKey(d.row, d.column), item)
   }
@@ -84,7 +85,7 @@ export function seatItemsOn(basket: Record<string, BasketItem>, segmentId: strin
 
 /** The passenger's seat item on a segment, if any. */
 export function seatItemOf(basket: Record<string, BasketItem>, segmentId: string, passengerId: string): BasketItem | null {
-  return Object.values(basket).find((i) => i.product_type === 'seat' && seatDetails(i).segment_id === segmentId && seatDetails(i).passenger_id === passengerId) ?? null
+  return Object.values(basket).find((i) => i.product_type === 'seat' && holds(i) && seatDetails(i).segment_id === segmentId && seatDetails(i).passenger_id === passengerId) ?? null
 }
 
 /** Price bands of the seats a passenger can buy on a map: each distinct price its own band, up to MAX_BANDS. */

@@ -17,6 +17,7 @@ export const coreTexts = {
   bag_cabin: 'Cabin bag',
   bag_checked: 'Checked bag',
   bag_included: 'Included',
+  purchased: 'Purchased',
   bag_up_to: 'Up to {weight}, {size}',
   journey_to: 'To {city}',
   passenger_n: 'Passenger {n}',

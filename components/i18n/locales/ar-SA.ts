@@ -22,6 +22,7 @@ export default {
   bag_cabin: 'حقيبة اليد',
   bag_checked: 'حقيبة مسجّلة',
   bag_included: 'مشمولة',
+  purchased: 'تم الشراء',
   bag_up_to: 'حتى {weight}، {size}',
   journey_to: 'إلى {city}',
   passenger_n: 'المسافر {n}',

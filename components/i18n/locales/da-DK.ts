@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Håndbagage',
   bag_checked: 'Indchecket bagage',
   bag_included: 'Inkluderet',
+  purchased: 'Købt',
   bag_up_to: 'Op til {weight}, {size}',
   journey_to: 'Til {city}',
   passenger_n: 'Passager {n}',

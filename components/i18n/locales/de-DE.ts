@@ -19,6 +19,7 @@ export default {
   bag_cabin: 'Handgepäck',
   bag_checked: 'Aufgabegepäck',
   bag_included: 'Inklusive',
+  purchased: 'Gekauft',
   bag_up_to: 'Bis {weight}, {size}',
   journey_to: 'Nach {city}',
   passenger_n: 'Fluggast {n}',

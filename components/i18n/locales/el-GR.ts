@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Χειραποσκευή',
   bag_checked: 'Παραδιδόμενη αποσκευή',
   bag_included: 'Περιλαμβάνεται',
+  purchased: 'Αγοράστηκε',
   bag_up_to: 'Έως {weight}, {size}',
   journey_to: 'Προς {city}',
   passenger_n: 'Επιβάτης {n}',

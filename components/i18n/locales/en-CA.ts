@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Carry-on bag',
   bag_checked: 'Checked bag',
   bag_included: 'Included',
+  purchased: 'Purchased',
   bag_up_to: 'Up to {weight}, {size}',
   journey_to: 'To {city}',
   passenger_n: 'Passenger {n}',

@@ -19,6 +19,7 @@ export default {
   bag_cabin: 'Equipaje de mano',
   bag_checked: 'Equipaje facturado',
   bag_included: 'Incluido',
+  purchased: 'Comprado',
   bag_up_to: 'Hasta {weight}, {size}',
   journey_to: 'A {city}',
   passenger_n: 'Pasajero {n}',

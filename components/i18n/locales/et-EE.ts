@@ -21,6 +21,7 @@ export default {
   bag_cabin: 'Käsipagas',
   bag_checked: 'Registreeritud pagas',
   bag_included: 'Hinna sees',
+  purchased: 'Ostetud',
   bag_up_to: 'Kuni {weight}, {size}',
   journey_to: 'Sihtkoht: {city}',
   passenger_n: 'Reisija {n}',

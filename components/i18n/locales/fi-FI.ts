@@ -21,6 +21,7 @@ export default {
   bag_cabin: 'Käsimatkatavara',
   bag_checked: 'Ruumaan menevä laukku',
   bag_included: 'Sisältyy',
+  purchased: 'Ostettu',
   bag_up_to: 'Enintään {weight}, {size}',
   journey_to: 'Kohde: {city}',
   passenger_n: 'Matkustaja {n}',

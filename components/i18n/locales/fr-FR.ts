@@ -19,6 +19,7 @@ export default {
   bag_cabin: 'Bagage cabine',
   bag_checked: 'Bagage en soute',
   bag_included: 'Inclus',
+  purchased: 'Acheté',
   bag_up_to: 'Jusqu’à {weight}, {size}',
   journey_to: 'Vers {city}',
   passenger_n: 'Passager {n}',

@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Bagasi kabin',
   bag_checked: 'Bagasi terdaftar',
   bag_included: 'Termasuk',
+  purchased: 'Sudah dibeli',
   bag_up_to: 'Hingga {weight}, {size}',
   journey_to: 'Ke {city}',
   passenger_n: 'Penumpang {n}',

@@ -19,6 +19,7 @@ export default {
   bag_cabin: 'Bagaglio a mano',
   bag_checked: 'Bagaglio da stiva',
   bag_included: 'Incluso',
+  purchased: 'Acquistato',
   bag_up_to: 'Fino a {weight}, {size}',
   journey_to: 'Per {city}',
   passenger_n: 'Passeggero {n}',

@@ -20,6 +20,7 @@ export default {
   bag_cabin: '機内持ち込み手荷物',
   bag_checked: '受託手荷物',
   bag_included: '含まれています',
+  purchased: '購入済み',
   bag_up_to: '最大{weight}、{size}',
   journey_to: '{city}行き',
   passenger_n: '搭乗者{n}',

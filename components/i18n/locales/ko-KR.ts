@@ -21,6 +21,7 @@ export default {
   bag_cabin: '기내 수하물',
   bag_checked: '위탁 수하물',
   bag_included: '포함됨',
+  purchased: '구매 완료',
   bag_up_to: '최대 {weight}, {size}',
   journey_to: '{city}행',
   passenger_n: '승객 {n}',

@@ -21,6 +21,7 @@ export default {
   bag_cabin: 'Rankinis bagažas',
   bag_checked: 'Registruotas bagažas',
   bag_included: 'Įskaičiuota',
+  purchased: 'Nupirkta',
   bag_up_to: 'Iki {weight}, {size}',
   journey_to: 'Į {city}',
   passenger_n: 'Keleivis {n}',

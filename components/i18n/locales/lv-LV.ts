@@ -21,6 +21,7 @@ export default {
   bag_cabin: 'Rokas bagāža',
   bag_checked: 'Reģistrētā bagāža',
   bag_included: 'Iekļauts',
+  purchased: 'Nopirkts',
   bag_up_to: 'Līdz {weight}, {size}',
   journey_to: 'Uz {city}',
   passenger_n: 'Pasažieris {n}',

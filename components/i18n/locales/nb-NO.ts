@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Håndbagasje',
   bag_checked: 'Innsjekket bagasje',
   bag_included: 'Inkludert',
+  purchased: 'Kjøpt',
   bag_up_to: 'Opptil {weight}, {size}',
   journey_to: 'Til {city}',
   passenger_n: 'Passasjer {n}',

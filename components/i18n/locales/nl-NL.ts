@@ -19,6 +19,7 @@ export default {
   bag_cabin: 'Handbagage',
   bag_checked: 'Ruimbagage',
   bag_included: 'Inbegrepen',
+  purchased: 'Gekocht',
   bag_up_to: 'Tot {weight}, {size}',
   journey_to: 'Naar {city}',
   passenger_n: 'Passagier {n}',

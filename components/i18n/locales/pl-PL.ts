@@ -21,6 +21,7 @@ export default {
   bag_cabin: 'Bagaż podręczny',
   bag_checked: 'Bagaż rejestrowany',
   bag_included: 'W cenie',
+  purchased: 'Kupione',
   bag_up_to: 'Do {weight}, {size}',
   journey_to: 'Do: {city}',
   passenger_n: 'Pasażer {n}',

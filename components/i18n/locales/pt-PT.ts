@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Bagagem de mão',
   bag_checked: 'Bagagem de porão',
   bag_included: 'Incluído',
+  purchased: 'Comprado',
   bag_up_to: 'Até {weight}, {size}',
   journey_to: 'Para {city}',
   passenger_n: 'Passageiro {n}',

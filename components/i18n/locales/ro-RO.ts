@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Bagaj de mână',
   bag_checked: 'Bagaj de cală',
   bag_included: 'Inclus',
+  purchased: 'Cumpărat',
   bag_up_to: 'Până la {weight}, {size}',
   journey_to: 'Spre {city}',
   passenger_n: 'Pasagerul {n}',

@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Handbagage',
   bag_checked: 'Incheckat bagage',
   bag_included: 'Ingår',
+  purchased: 'Köpt',
   bag_up_to: 'Upp till {weight}, {size}',
   journey_to: 'Till {city}',
   passenger_n: 'Resenär {n}',

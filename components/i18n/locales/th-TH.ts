@@ -21,6 +21,7 @@ export default {
   bag_cabin: 'สัมภาระถือขึ้นเครื่อง',
   bag_checked: 'สัมภาระลงทะเบียน',
   bag_included: 'รวมอยู่แล้ว',
+  purchased: 'ซื้อแล้ว',
   bag_up_to: 'สูงสุด {weight}, {size}',
   journey_to: 'ไป {city}',
   passenger_n: 'ผู้โดยสาร {n}',

@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Kabin bagajı',
   bag_checked: 'Kayıtlı bagaj',
   bag_included: 'Dahil',
+  purchased: 'Satın alındı',
   bag_up_to: 'En fazla {weight}, {size}',
   journey_to: 'Varış: {city}',
   passenger_n: 'Yolcu {n}',

@@ -20,6 +20,7 @@ export default {
   bag_cabin: 'Hành lý xách tay',
   bag_checked: 'Hành lý ký gửi',
   bag_included: 'Đã bao gồm',
+  purchased: 'Đã mua',
   bag_up_to: 'Tối đa {weight}, {size}',
   journey_to: 'Đến {city}',
   passenger_n: 'Hành khách {n}',

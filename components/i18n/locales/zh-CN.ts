@@ -20,6 +20,7 @@ export default {
   bag_cabin: '手提行李',
   bag_checked: '托运行李',
   bag_included: '已包含',
+  purchased: '已购买',
   bag_up_to: '最多 {weight}，{size}',
   journey_to: '前往{city}',
   passenger_n: '乘客 {n}',

@@ -22,6 +22,7 @@ export default {
   bag_cabin: '手提行李',
   bag_checked: '寄艙行李',
   bag_included: '已包括',
+  purchased: '已購買',
   bag_up_to: '最多 {weight}，{size}',
   journey_to: '前往{city}',
   passenger_n: '乘客 {n}',
