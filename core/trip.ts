@@ -264,6 +264,8 @@ export function computeStateHash(trip: TripRecord, now: Date): string {
     basket: Object.values(trip.basket).map((i) => ({
       id: i.basket_item_id, product: i.product_id, details: i.product_details, quantity: i.quantity,
       total: i.price.total.amount, currency: i.price.total.currency, status: effectiveStatus(i, now),
+      // A mark-up of 0 set or removed leaves the total as it was, but is a change the seller made.
+      ...(i.markup ? { markup: i.markup.amount } : {}),
     })),
   }))
 }
