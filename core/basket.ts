@@ -5,9 +5,11 @@
  * pure: it returns a new trip or throws, so a refused change leaves nothing behind.
  */
 import type { TripRecord } from './ports.ts'
-import type { BasketChangeLine, BasketItem } from './schemas/basket.ts'
+import type { BasketChangeLine, BasketItem, ItemMarkup } from './schemas/basket.ts'
+import type { Price } from './schemas/common.ts'
 import type { ProductTypeName } from './schemas/trip.ts'
 import { ProblemError, invalid } from './errors.ts'
+import { checkItemMarkup } from './pricing.ts'
 import { own } from './records.ts'
 import { priceFor, unitOfferOf, type SearchView } from './search.ts'
 import { assertNotPurchased, journeyOfSegment, ticketOfJourney } from './trip.ts'
@@ -75,15 +77,17 @@ function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, a
     }
   }
 
-  const quoted = priceFor(trip, type, unitOfferOf(offer.price!), quantity)!
-  const price = checked ? priceFor(trip, type, checked, quantity)! : quoted
+  // The seller's mark-up for the item: this line's, else the one the item already has.
+  const markup = line.markup ? { ...line.markup } : existing?.markup
+  const quoted = priceFor(trip, type, unitOfferOf(offer.price!), quantity, markup)!
+  const price = checked ? priceFor(trip, type, checked, quantity, markup)! : quoted
   // At a price the check found, the item is as the check left it: changed from the search's, for the
   // traveller to accept, until that price's window ends.
   const validity: BasketItem['validity'] = checked && !samePrice(price, quoted)
     ? { status: 'price_changed', valid_from: checked.valid_from, valid_to: checked.valid_to, previous_price: quoted }
     : { status: 'valid', valid_from: ctx.now.toISOString(), valid_to: new Date(ctx.now.getTime() + ctx.holdWindow * 1000).toISOString() }
   if (existing) {
-    trip.basket[existing.basket_item_id] = { ...existing, quantity, price, validity }
+    trip.basket[existing.basket_item_id] = { ...existing, quantity, price, ...(markup ? { markup } : {}), validity }
     return
   }
   const basket_item_id = ctx.newId()
@@ -96,6 +100,7 @@ function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, a
     ticket_id: ticket.ticket_id,
     benefits: [],
     price,
+    ...(markup ? { markup } : {}),
     product_details: { ...product.product_details, passenger_id: line.passenger_id },
     validity,
   }
@@ -116,7 +121,29 @@ function holds(trip: TripRecord, item: BasketItem): boolean {
   return order === undefined || (order.status !== 'failed' && order.status !== 'cancelled')
 }
 
+/** Each line's mark-up is in the trip's currency; checked before anything changes, naming `/N/markup/...`. */
+function checkMarkups(trip: TripRecord, lines: BasketChangeLine[]) {
+  lines.forEach((l, i) => { if (l.markup) checkItemMarkup(l.markup, trip.currency, `/${i}/markup`) })
+}
+
+/**
+ * The item at another mark-up of the seller's, re-priced from its own supplier price (the one a check
+ * found, if any): its id, validity and window stay, since the airline's price did not change. A price still
+ * awaiting the traveller (`previous_price`) is re-priced alike, so the two still differ by the airline's change only.
+ */
+function withMarkup(trip: TripRecord, item: BasketItem, markup: ItemMarkup | undefined): BasketItem {
+  const type = item.product_type as ProductTypeName
+  const at = (price: Price) => priceFor(trip, type, unitOfferOf(price, item.quantity), item.quantity, markup)!
+  const { markup: _old, ...rest } = item
+  const { previous_price, ...validity } = item.validity
+  return {
+    ...rest, price: at(item.price), ...(markup ? { markup: { ...markup } } : {}),
+    validity: previous_price ? { ...validity, previous_price: at(previous_price) } : validity,
+  }
+}
+
 export function addToBasket(trip: TripRecord, search: SearchView | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
+  checkMarkups(trip, lines)
   if (!search) throw invalid('/0/product_id', 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
   const next = copy(trip, ctx.now)
   lines.forEach((line, i) => addLine(next, search, line, `/${i}`, ctx))
@@ -124,29 +151,35 @@ export function addToBasket(trip: TripRecord, search: SearchView | undefined, li
 }
 
 /**
- * A line the basket already holds as asked (same product, passenger and quantity) keeps its item: its
- * basket_item_id, validity and window. So a retried PUT changes nothing (no write, the same state hash), and
- * sending the basket again neither renews an expired window nor undoes a check. The lines replace the
- * items not yet ordered: ordered ones (and the flight) stay as they are, and count toward each limit.
+ * A line the basket already holds as asked (same product, passenger, quantity and mark-up) keeps its item:
+ * its basket_item_id, validity and window. So a retried PUT changes nothing (no write, the same state hash),
+ * and sending the basket again neither renews an expired window nor undoes a check. Only the mark-up
+ * differing, the item keeps all that too and is re-priced with the new one (a line without one removes it).
+ * The lines replace the items not yet ordered: ordered ones (and the flight) stay as they are, and count
+ * toward each limit.
  */
 export function replaceBasket(trip: TripRecord, search: SearchView | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
-  // Lines of one product for one passenger add up, as they would in a PATCH.
-  const wanted = new Map<string, number>()
+  checkMarkups(trip, lines)
+  // Lines of one product for one passenger add up, as they would in a PATCH, and the last mark-up among them is the item's.
+  const wanted = new Map<string, { quantity: number; markup: ItemMarkup | undefined }>()
   for (const l of lines) {
     const key = checkedOfferKey(l.product_id, l.passenger_id)
-    wanted.set(key, (wanted.get(key) ?? 0) + l.quantity)
+    const w = wanted.get(key)
+    wanted.set(key, { quantity: (w?.quantity ?? 0) + l.quantity, markup: l.markup ?? w?.markup })
   }
   const next = copy(trip, ctx.now)
   const kept = new Set<string>()
-  let removed = 0
+  let changed = 0
   for (const item of Object.values(trip.basket)) {
     if (item.product_type === 'ticket' || item.order_id !== undefined) continue
     const key = checkedOfferKey(item.product_id, item.product_details.passenger_id)
-    if (wanted.get(key) === item.quantity) kept.add(key)
-    else { removeItem(next, item.basket_item_id); removed++ }
+    const w = wanted.get(key)
+    if (w?.quantity !== item.quantity) { removeItem(next, item.basket_item_id); changed++; continue }
+    kept.add(key)
+    if (w.markup?.amount !== item.markup?.amount) { next.basket[item.basket_item_id] = withMarkup(trip, item, w.markup); changed++ }
   }
   const added = lines.map((line, i) => ({ line, i })).filter(({ line }) => !kept.has(checkedOfferKey(line.product_id, line.passenger_id)))
-  if (added.length === 0) return removed === 0 ? trip : next
+  if (added.length === 0) return changed === 0 ? trip : next
   if (!search) throw invalid(`/${added[0]!.i}/product_id`, 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
   for (const { line, i } of added) addLine(next, search, line, `/${i}`, ctx)
   return next

@@ -20,6 +20,8 @@ export interface OfferPricing {
   markup: MarkupRule | undefined
   /** Product type the mark-up entry is labelled with, e.g. `bag`. */
   markupType: string
+  /** The basket item's own mark-up per unit (checkItemMarkup), listed after the type's as `markup_type: "item"`. */
+  itemMarkup?: OriginalMoney | undefined
 }
 
 /** The product type's rule, else the `default` rule, else none. */
@@ -30,7 +32,8 @@ export function markupRuleFor(config: MarkupConfig | undefined, productType: Pro
 /**
  * Price of `quantity` units of a supplier offer. Base and each tax are converted after multiplying by the
  * quantity, so each is rounded once (three bags cost convert(3 × unit), not 3 × convert(unit)).
- * The mark-up is `percentage` of the converted base plus `fixed` per unit, both in the trip currency.
+ * The mark-up is `percentage` of the converted base plus `fixed` per unit, both in the trip currency; an
+ * item's own mark-up is one more `fixed` per unit, in an entry of its own after the type's.
  * A mark-up entry appears exactly when a rule applies, even if it comes to 0, so the seller can see the
  * rule was applied; with no rule, `markups` is empty.
  */
@@ -42,10 +45,27 @@ export function priceOffer(o: OfferPricing): Price {
   const timesQuantity = (amount: number): OriginalMoney => ({ ...o.unitBase, amount: toMinorUnits(toBig(amount) * q) })
   const base = convertMoney(timesQuantity(o.unitBase.amount), o.tripCurrency)
   const taxes = o.taxes.map((t) => ({ ...convertMoney(timesQuantity(t.amount), o.tripCurrency), tax_type: t.tax_type }))
-  const markups = o.markup
-    ? [{ ...tripMoney(markupAmount(base.amount, o.markup, q), o.tripCurrency), markup_type: o.markupType }]
-    : []
+  const markups: Price['markups'] = []
+  if (o.markup) markups.push({ ...tripMoney(markupAmount(base.amount, o.markup, q), o.tripCurrency), markup_type: o.markupType })
+  if (o.itemMarkup) {
+    // checkItemMarkup refused any other currency with the request: this is a bug, not the seller's mistake.
+    if (o.itemMarkup.currency !== o.tripCurrency) {
+      throw new ProblemError('internal', `A ${o.itemMarkup.currency} item mark-up cannot price a ${o.tripCurrency} trip.`)
+    }
+    markups.push({ ...tripMoney(markupAmount(base.amount, { fixed: o.itemMarkup.amount }, q), o.tripCurrency), markup_type: 'item' })
+  }
   return assemble(base, markups, taxes)
+}
+
+/**
+ * A basket line's mark-up must be in the trip's currency, with that currency's decimal places: the
+ * seller states the unit so that 250 is never taken for 2.50 EUR when 250 JPY was meant. `at` is the
+ * line's `/N/markup`, so the error names the field.
+ */
+export function checkItemMarkup(m: OriginalMoney, tripCurrency: string, at: string): void {
+  if (m.currency !== tripCurrency) throw invalid(`${at}/currency`, `must be the trip's currency, ${tripCurrency}`)
+  const places = decimalPlaces(tripCurrency)
+  if (m.decimal_places !== places) throw invalid(`${at}/decimal_places`, `must be ${places} for ${tripCurrency}`)
 }
 
 function markupAmount(base: number, rule: MarkupRule, quantity: bigint): number {

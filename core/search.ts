@@ -14,7 +14,8 @@ import type {
 } from './ports.ts'
 import { PRODUCT_TYPE_NAMES, type MarkupConfig, type ProductTypeName, type SearchSelection } from './schemas/trip.ts'
 import type { Product, PriceAndAvailability, Search, SeatMap } from './schemas/search.ts'
-import type { Price } from './schemas/common.ts'
+import type { OriginalMoney, Price } from './schemas/common.ts'
+import type { ItemMarkup } from './schemas/basket.ts'
 import { uuidFromHash } from './crypto.ts'
 import { own, table } from './records.ts'
 import { priceOffer, markupRuleFor } from './pricing.ts'
@@ -38,20 +39,28 @@ export function offerInputs(trip: Pick<TripRecord, 'passengers'>): string {
 /** What prices a trip's offers: its currency and the seller's mark-ups (both fixed when the trip is created). */
 export type TripPricing = Pick<TripRecord, 'currency' | 'markups'>
 
-/** Prices one passenger's unit offer in the trip currency with the seller's mark-up for the product type. */
-export function priceFor(trip: TripPricing, type: ProductTypeName, offer: Pick<SupplierPassengerOffer, 'base' | 'taxes'>, quantity: number): Price | null {
+/**
+ * Prices one passenger's unit offer in the trip currency with the seller's mark-up for the product type,
+ * and a basket item's own mark-up when it has one (`BasketItem.markup`). Every price of the service but a
+ * ticket's is made here: search results, basket changes, checks.
+ */
+export function priceFor(trip: TripPricing, type: ProductTypeName, offer: Pick<SupplierPassengerOffer, 'base' | 'taxes'>, quantity: number, itemMarkup?: ItemMarkup): Price | null {
   if (!offer.base) return null
   return priceOffer({
     unitBase: offer.base, taxes: offer.taxes, quantity, tripCurrency: trip.currency,
-    markup: markupRuleFor(trip.markups, type), markupType: type,
+    markup: markupRuleFor(trip.markups, type), markupType: type, itemMarkup,
   })
 }
 
-/** The supplier original of a priced unit offer, to re-price another quantity exactly. */
-export function unitOfferOf(price: Price): Pick<SupplierPassengerOffer, 'base' | 'taxes'> {
+/**
+ * The supplier original of one unit of a price made for `quantity` units, to re-price it exactly (for
+ * another quantity or mark-up): priceOffer multiplied each original by the quantity, so this divides evenly.
+ */
+export function unitOfferOf(price: Price, quantity = 1): Pick<SupplierPassengerOffer, 'base' | 'taxes'> {
+  const unit = (m: OriginalMoney): OriginalMoney => ({ ...m, amount: m.amount / quantity })
   return {
-    base: price.base.in_original_currency,
-    taxes: price.taxes.map((t) => ({ tax_type: t.tax_type, amount: t.in_original_currency.amount })),
+    base: unit(price.base.in_original_currency),
+    taxes: price.taxes.map((t) => ({ tax_type: t.tax_type, amount: unit(t.in_original_currency).amount })),
   }
 }
 

@@ -285,6 +285,8 @@ export function computeStateHash(trip: TripRecord, now: Date): string {
       id: i.basket_item_id, product: i.product_id, details: i.product_details, quantity: i.quantity,
       total: i.price.total.amount, currency: i.price.total.currency, status: effectiveStatus(trip, i, now),
       ...(i.order_id === undefined ? {} : { order: i.order_id }),
+      // A mark-up of 0 set or removed leaves the total as it was, but is a change the seller made.
+      ...(i.markup ? { markup: i.markup.amount } : {}),
     })),
   }))
 }

@@ -93,7 +93,8 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
       if (key) checked[key] = { status: 'unavailable', reason: r.reason, valid_to: window(ctx).valid_to }
     } else if (r.outcome === 'price_changed' && key) {
       checked[key] = { status: 'price_changed', base: r.base, taxes: r.taxes, ...window(ctx) }
-      const price = priceFor(trip, item.product_type as ProductTypeName, { base: r.base, taxes: r.taxes }, item.quantity)!
+      // With the seller's own mark-up for the item, which outlives the airline's price changes.
+      const price = priceFor(trip, item.product_type as ProductTypeName, { base: r.base, taxes: r.taxes }, item.quantity, item.markup)!
       const before = agreed ?? item.price
       // Back at the price the traveller agreed to is valid; anything else is a change to show them.
       basket[id] = samePrice(price, before) ? { ...item, price, validity: { status: 'valid', ...window(ctx) } } : changedFrom(price, before)

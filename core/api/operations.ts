@@ -124,14 +124,16 @@ export const operations: Operation[] = [
   defineOperation({
     ...takesNothing,
     id: 'addToBasket', method: 'PATCH', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',
-    summary: 'Add products to the basket', params: TripParams, body: S.BasketAddRequest, responses: { 200: BasketView },
+    summary: 'Add products to the basket',
+    description: "A line may carry `markup` (per unit, in the trip's currency and decimal places): the item's own mark-up, listed in `price.markups` as `markup_type: \"item\"` and kept through checks and price changes. A line for an item the basket holds adds to its quantity; with `markup` it sets the item's, without it keeps it.",
+    params: TripParams, body: S.BasketAddRequest, responses: { 200: BasketView },
     handler: async (ctx, p, i) => ok(await basket.addToBasket(ctx, p, i.params.trip_id, i.body)),
   }),
   defineOperation({
     ...takesNothing,
     id: 'replaceBasket', method: 'PUT', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',
     summary: 'Replace every ancillary in the basket',
-    description: 'A line the basket already holds with the same product, passenger and quantity keeps its item (basket_item_id, validity and window); sending the current basket again changes nothing, so a retry is safe. After a fulfill, the lines replace the items not yet ordered: ordered items stay, and count toward each product\'s limit.',
+    description: 'A line the basket already holds with the same product, passenger, quantity and `markup` keeps its item (basket_item_id, validity and window); sending the current basket again changes nothing, so a retry is safe. Only the `markup` differing, the item keeps all that and is re-priced with the new one (none when the line has none). After a fulfill, the lines replace the items not yet ordered: ordered items stay, and count toward each product\'s limit.',
     params: TripParams, body: S.BasketReplaceRequest, responses: { 200: BasketView },
     handler: async (ctx, p, i) => ok(await basket.replaceBasket(ctx, p, i.params.trip_id, i.body)),
   }),

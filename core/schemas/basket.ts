@@ -1,6 +1,6 @@
 /** Basket items, product details per product type, validity, and the basket change requests. */
 import { Type, type Static } from 'typebox'
-import { Id, Price, UtcTimestamp, Nullable } from './common.ts'
+import { CurrencyCode, DecimalPlaces, Id, Price, UtcTimestamp, Nullable } from './common.ts'
 
 export const BagDetails = Type.Object({
   checked: Type.Boolean(),
@@ -71,6 +71,19 @@ export const ORDER_STATUSES = ['awaiting_ticketing', 'queued', 'in_progress', 's
 export const OrderStatus = Type.Unsafe<(typeof ORDER_STATUSES)[number]>(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s))))
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
+/**
+ * The seller's own mark-up on one basket item (docs/api.md "A mark-up of your own on one item"): an amount per
+ * unit, in the trip currency's minor units, added to the product type's mark-up. `currency` and `decimal_places` must be
+ * the trip's (core/pricing.ts checkItemMarkup); they are asked for so that an amount is never read in the
+ * wrong unit. The bound is a type rule's `fixed` one: nine units of it stay exact (money.ts MAX_MINOR_UNITS).
+ */
+export const ItemMarkup = Type.Object({
+  amount: Type.Integer({ minimum: 0, maximum: 2 ** 40 }),
+  currency: CurrencyCode,
+  decimal_places: DecimalPlaces,
+}, { additionalProperties: false, description: "the seller's mark-up per unit of this item, in the trip currency; shown in price.markups with markup_type `item`" })
+export type ItemMarkup = Static<typeof ItemMarkup>
+
 export const BasketItem = Type.Object({
   basket_item_id: Id,
   display_name: Type.String(),
@@ -80,6 +93,8 @@ export const BasketItem = Type.Object({
   ticket_id: Id,
   benefits: Type.Array(Type.Unknown()),
   price: Price,
+  /** Present when a basket line set one: every pricing of the item (checks, price changes) applies it. */
+  markup: Type.Optional(ItemMarkup),
   product_details: Type.Record(Type.String(), Type.Unknown()),
   validity: Validity,
   /**
@@ -99,6 +114,8 @@ export const BasketChangeLine = Type.Object({
   product_id: Id,
   passenger_id: Id,
   quantity: Type.Integer({ minimum: 1, maximum: 9 }),
+  /** Sets the item's mark-up; a line without one leaves an existing item's as it is (PATCH) or removes it (PUT). */
+  markup: Type.Optional(ItemMarkup),
 }, { additionalProperties: false })
 export type BasketChangeLine = Static<typeof BasketChangeLine>
 

@@ -297,7 +297,7 @@ function baseOf(op: Operation, t: Target, now: Date): Base {
     case 'startSearch':
       return b({ bag: { search: true }, priority_boarding: { search: true } })
     case 'addToBasket':
-      return b([{ product_id: t.products.bagP2, passenger_id: 'p2', quantity: 1 }])
+      return b([{ product_id: t.products.bagP2, passenger_id: 'p2', quantity: 1, markup: { amount: 250, currency: 'EUR', decimal_places: 2 } }])
     case 'replaceBasket':
       return b([{ product_id: t.products.bag, passenger_id: 'p1', quantity: 1 }, { product_id: t.products.otherSeat, passenger_id: 'p2', quantity: 1 }])
     case 'fulfill':

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { isPriceConsistent, markupRuleFor, priceOffer, sumPrices, ticketPrice } from '../../core/pricing.ts'
+import { checkItemMarkup, isPriceConsistent, markupRuleFor, priceOffer, sumPrices, ticketPrice } from '../../core/pricing.ts'
 import { convert, decimalPlaces } from '../../core/money.ts'
 import { EXCHANGE_RATES } from '../../core/data/exchange-rates.ts'
 import { ProblemError } from '../../core/errors.ts'
@@ -49,6 +49,31 @@ test('priceOffer: quantity 3, two taxes, 12.5 % plus a fixed amount per unit', (
   assert.deepEqual(price.taxes, [{ ...inTrip(1200, 'EUR'), tax_type: 'vat' }, { ...inTrip(399, 'EUR'), tax_type: 'airport' }])
   assert.deepEqual(price.total, inTrip(8796, 'EUR'))
   assert.ok(isPriceConsistent(price))
+})
+
+test("priceOffer: an item's own mark-up is per unit, in the trip currency, listed after the type's", () => {
+  const price = priceOffer({
+    unitBase: orig(1999, 'EUR'), taxes: [{ tax_type: 'vat', amount: 400 }],
+    quantity: 3, tripCurrency: 'EUR', markup: { percentage: 12.5, fixed: 150 }, markupType: 'bag', itemMarkup: orig(275, 'EUR'),
+  })
+  assert.deepEqual(price.markups, [{ ...inTrip(1200, 'EUR'), markup_type: 'bag' }, { ...inTrip(825, 'EUR'), markup_type: 'item' }])
+  assert.deepEqual(price.total, inTrip(5997 + 1200 + 825 + 1200, 'EUR'))
+  assert.ok(isPriceConsistent(price))
+  // From a GBP offer: the item's entry is in EUR from the start, so the total has no single original.
+  const converted = priceOffer({ unitBase: orig(6500, 'GBP'), taxes: [], quantity: 1, tripCurrency: 'EUR', markup: undefined, markupType: 'bag', itemMarkup: orig(0, 'EUR') })
+  assert.deepEqual(converted.markups, [{ ...inTrip(0, 'EUR'), markup_type: 'item' }], 'a mark-up of 0 is listed')
+  assert.deepEqual(converted.total.in_original_currency, orig(converted.total.amount, 'EUR'))
+  assert.ok(isPriceConsistent(converted))
+  // A mark-up in another currency never reaches pricing (checkItemMarkup refuses it): if it did, it is a bug.
+  assert.throws(() => priceOffer({ unitBase: orig(100, 'EUR'), taxes: [], quantity: 1, tripCurrency: 'EUR', markup: undefined, markupType: 'bag', itemMarkup: orig(1, 'GBP') }),
+    (e: unknown) => e instanceof ProblemError && e.code === 'internal')
+})
+
+test("checkItemMarkup: the trip's currency with its decimal places, else a validation error naming the field", () => {
+  checkItemMarkup(orig(100, 'JPY'), 'JPY', '/0/markup')
+  checkItemMarkup(orig(100, 'KWD'), 'KWD', '/0/markup')
+  assert.throws(() => checkItemMarkup(orig(100, 'EUR'), 'JPY', '/2/markup'), errorAt('/2/markup/currency'))
+  assert.throws(() => checkItemMarkup({ amount: 100, currency: 'JPY', decimal_places: 2 }, 'JPY', '/0/markup'), errorAt('/0/markup/decimal_places'))
 })
 
 test('priceOffer: 0.01 % and percentage mark-ups that land exactly on a half', () => {

@@ -384,6 +384,31 @@ export const scenarios: Record<string, Scenario> = {
     await r.send('orders', 'GET', `/v2.2/trip/${trip.trip_id}`, { headers: basic(r.host.apiKey) }, 200)
   },
 
+  async 'item mark-ups: a line sets one, refusals change nothing, a 9001 check and acceptance keep it, PUT compares it'(r) {
+    const key = basic(r.host.apiKey)
+    const payload = tripPayload(r.clock.now())
+    payload.tickets[0]!.journeys[0]!.segments[0]!.marketing_flight_number = '9001'
+    payload.markups = { bag: { percentage: 10 } }
+    const trip = (await r.send('create a trip on flight 9001 with a bag rule', 'POST', '/v2.2/trip', { headers: key, json: payload }, 201)).body as Trip
+    const search = await readSearch(r, trip)
+    const url = `/v2.2/trip/${trip.trip_id}/basket`
+    const eur = (amount: number) => ({ amount, currency: 'EUR', decimal_places: 2 })
+    const bag = { ...line(checkedBag(search, 'p1'), 'p1'), markup: eur(250) }
+    await r.send('a bag with a mark-up of its own', 'PATCH', url, { headers: bearer(trip.trip_access_token), json: [bag] }, 200)
+    const bad = { status: 400, code: 'validation_error' }
+    await r.send('a mark-up in another currency', 'PATCH', url, { headers: key, json: [{ ...bag, markup: { ...eur(250), currency: 'GBP' } }] }, bad)
+    await r.send('a mark-up with other decimal places', 'PUT', url, { headers: key, json: [{ ...bag, markup: { ...eur(250), decimal_places: 3 } }] }, bad)
+    await r.send('a negative mark-up', 'PATCH', url, { headers: key, json: [{ ...bag, markup: eur(-1) }] }, bad)
+    await r.send('one more bag without a mark-up keeps the item\'s', 'PATCH', url, { headers: key, json: [line(checkedBag(search, 'p1'), 'p1')] }, 200)
+    await check(r, trip)
+    await r.drain()
+    const changed = await readBasket(r, trip, 'price_changed: the mark-up in the new price and the previous one')
+    const two = { ...line(checkedBag(search, 'p1'), 'p1', 2), markup: eur(250) }
+    await r.send('PUT the same basket: nothing changes', 'PUT', url, { headers: key, json: [two] }, 200)
+    await r.send('PUT another mark-up: the item is re-priced in place', 'PUT', url, { headers: key, json: [{ ...two, markup: eur(400) }] }, 200)
+    await r.send('accept the new price', 'POST', `${url}/${itemOf(changed, 'bag', 'p1').basket_item_id}/accept`, { headers: key }, 200)
+  },
+
   async 'sandbox 9001: accepting after the new price expired'(r) {
     const { trip } = await tripWithBags(r, '9001')
     await check(r, trip)
