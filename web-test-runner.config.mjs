@@ -81,6 +81,7 @@ const fixtures = {
       ...(q.currency ? { currency: q.currency } : {}),
       ...(q.passengers ? { passengers: JSON.parse(q.passengers) } : {}),
       ...(q.search === 'false' ? { search: false } : {}),
+      ...(q.booked === 'true' ? { booked: true } : {}),
     }
     return { body: JSON.stringify(await api.createTrip(opts)), type: 'application/json' }
   },

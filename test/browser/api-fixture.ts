@@ -10,6 +10,9 @@ import { createCore } from '../../core/service.ts'
 import { MemoryStore } from '../../core/store/memory.ts'
 import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
 import { tripPayload } from '../helpers/build.ts'
+import { fulfillRequest } from '../helpers/flows.ts'
+import type { Core } from '../../core/service.ts'
+import type { Principal } from '../../core/service/principal.ts'
 import type { TripCreateRequest } from '../../core/schemas/trip.ts'
 
 export interface FixtureOptions {
@@ -22,6 +25,11 @@ export interface FixtureOptions {
   currency?: string
   /** Search every product type (default), or none. */
   search?: boolean
+  /**
+   * Booked already: a checked bag and priority boarding for p1 and a seat for p2 on the first flight, fulfilled
+   * and their orders succeeded (what a widget opened after the sale shows as purchased).
+   */
+  booked?: boolean
 }
 
 export async function startTestApi(pageOrigin: string) {
@@ -45,7 +53,9 @@ export async function startTestApi(pageOrigin: string) {
       ...(o.currency ? { currency: o.currency } : {}),
     })
     if (o.flight) for (const t of payload.tickets) for (const j of t.journeys) for (const s of j.segments) s.marketing_flight_number = o.flight
-    const trip = await core.createTrip({ kind: 'api_key', seller }, payload)
+    const principal: Principal = { kind: 'api_key', seller }
+    const trip = await core.createTrip(principal, payload)
+    if (o.booked) await book(core, principal, trip)
     const accessToken = o.accessTtl ? await core.tokens.sign('trip_access', seller.seller_id, o.accessTtl, trip.trip_id) : trip.trip_access_token!
     return { baseUrl, apiKey, tripId: trip.trip_id, accessToken, refreshToken: trip.refresh_token! }
   }
@@ -58,4 +68,17 @@ export async function startTestApi(pageOrigin: string) {
       await app.close()
     },
   }
+}
+
+/** Buys a checked bag and priority boarding for p1 and a seat for p2, as a seller's backend would, and runs the orders. */
+async function book(core: Core, p: Principal, trip: { trip_id: string; search_id: string | null; tickets: unknown[] }) {
+  const search = await core.getSearch(p, trip.trip_id, trip.search_id!)
+  const products = (type: string) => Object.values(search.results.products[type as 'bag'] ?? {})
+  const forSale = (type: string, pid: string) => products(type).filter((x) => !x.included && x.price_and_availability[pid]?.available)
+  const bag = forSale('bag', 'p1').find((x) => x.product_details['checked'] === true)!
+  const lines = [bag, forSale('priority_boarding', 'p1')[0]!].map((x) => ({ product_id: x.product_id, passenger_id: 'p1', quantity: 1 }))
+  lines.push({ product_id: forSale('seat', 'p2')[0]!.product_id, passenger_id: 'p2', quantity: 1 })
+  const basket = await core.addToBasket(p, trip.trip_id, lines)
+  await core.fulfill(p, trip.trip_id, fulfillRequest(trip as never, basket.trip_state_hash))
+  await core.drainJobs()
 }

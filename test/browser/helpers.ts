@@ -28,6 +28,8 @@ export interface SessionOpts {
   language?: string
   currency?: string
   passengers?: Array<Record<string, unknown>>
+  /** A trip fulfilled already: p1's checked bag and priority boarding and p2's seat bought (api-fixture.ts). */
+  booked?: boolean
   /** Wraps the client's fetch (see the stubs below). */
   fetch?: typeof fetch
   pollMs?: number
@@ -48,6 +50,7 @@ export async function fixture(o: SessionOpts = {}): Promise<Fixture> {
   if (o.language) q.set('language', o.language)
   if (o.currency) q.set('currency', o.currency)
   if (o.passengers) q.set('passengers', JSON.stringify(o.passengers))
+  if (o.booked) q.set('booked', 'true')
   const res = await fetch(`/__fixture/trip?${q}`)
   if (!res.ok) throw new Error(`fixture: ${res.status} ${await res.text()}`)
   return (await res.json()) as Fixture

@@ -457,3 +457,30 @@ describe('<svc-bag-upsell> modal', () => {
     expect(body.scrollWidth).to.be.at.most(body.clientWidth)
   })
 })
+
+describe('<svc-bag-upsell> after the sale', () => {
+  it('lists the bag bought earlier as Purchased beside the allowance; the stepper adds more within what is left of the limit, and the total counts only those', async () => {
+    const s = await session({ booked: true })
+    // The fulfill named the passengers: the widget calls them by name now.
+    const plus = PLUS_P1.replace('Passenger 1', 'Ada Lovelace')
+    const minus = MINUS_P1.replace('Passenger 1', 'Ada Lovelace')
+    const el = await mount<SvcBagUpsell>(html`<div><svc-bag-upsell .session=${s}></svc-bag-upsell><svc-basket .session=${s}></svc-basket></div>`)
+    const bags = el.querySelector('svc-bag-upsell')!
+    await settle(el)
+    const p1 = deepAll(bags, '[part=passenger]')[0]!
+    const lines = deepAll(p1, '[part=included] li').map((li) => li.textContent!.replace(/\s+/g, ' ').trim())
+    expect(lines.some((t) => t.includes('Checked bag · 23 kg') && t.endsWith('Purchased')), lines.join(' | ')).to.equal(true)
+    // The stepper chooses what is added now: none yet, and nothing to take away (the bought bag is read-only).
+    expect(button(bags, plus)!.parentElement!.textContent).to.contain('0')
+    expect(button(bags, minus)!.getAttribute('aria-disabled')).to.equal('true')
+    expect(textOf(el.querySelector('svc-basket')!)).to.contain('No extras selected yet.')
+    button(bags, plus)!.click()
+    await until(() => extrasOf(s).filter((i) => i.order_id === undefined).length === 1 && !s.state.busy, 'the new bag in the basket')
+    await settle(el)
+    expect(button(bags, plus)!.parentElement!.textContent).to.contain('1')
+    await until(() => live(bags).textContent?.includes('Basket total'), 'the announcement')
+    expect(live(bags).textContent).to.equal('Checked bag · 23 kg added. Basket total €75.98.')
+    expect(extrasOf(s).filter((i) => i.order_status === 'succeeded').map((i) => i.product_type).sort()).to.deep.equal(['bag', 'priority_boarding', 'seat'])
+    await axe(el)
+  })
+})

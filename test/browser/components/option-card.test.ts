@@ -135,3 +135,18 @@ describe('<svc-option-card>', () => {
     expectNoOverflow(b.parentElement!)
   })
 })
+
+describe('<svc-option-card> after the sale', () => {
+  it('priority boarding bought earlier reads Purchased, with no switch for that passenger and journey', async () => {
+    const s = await session({ booked: true })
+    const el = await mount<SvcOptionCard>(html`<svc-option-card product="priority_boarding" .session=${s}></svc-option-card>`)
+    await settle(el)
+    const rows = deepAll(el, '[part=row]')
+    expect(rows[0]!.textContent).to.contain('Ada Lovelace').and.contain('Purchased')
+    expect(deep(rows[0]!, '[role=switch]')).to.equal(null)
+    // The other adult, and the way back, can still have it.
+    expect(switches(el)).to.have.length(3)
+    expect(switches(el).every((b) => b.getAttribute('aria-checked') === 'false')).to.equal(true)
+    await axe(el)
+  })
+})

@@ -588,3 +588,27 @@ describe('svc-seat-map', function () {
     expect(all<HTMLInputElement>(el, 'input[name="passenger"]').find((r) => r.checked)!.value).to.equal('p1')
   })
 })
+
+describe('svc-seat-map after the sale', function () {
+  this.timeout(30_000)
+
+  it('shows the seat bought earlier as the passenger’s, marked purchased, and lets no other seat replace it', async () => {
+    const session = await loadedSession({ booked: 'true' })
+    const el = await mount(session)
+    el.passengerId = 'p2'
+    await el.updateComplete
+    const bought = seatItems(session, 'p2', firstSegment(session))
+    expect(bought).to.have.length(1)
+    const key = `${String(bought[0]!.product_details.row)}${String(bought[0]!.product_details.column)}`
+    expect(seat(el, key).dataset.status).to.equal('selected')
+    expect(seat(el, key).getAttribute('aria-disabled')).to.equal('true')
+    expect(seat(el, key).textContent).to.contain('Purchased')
+    const other = pickAvailable(el)
+    expect(other.getAttribute('aria-disabled')).to.equal('true')
+    other.click()
+    await new Promise((r) => setTimeout(r, 300))
+    expect(session.state.busy).to.equal(false)
+    expect(seatItems(session, 'p2', firstSegment(session)).map((i) => i.basket_item_id)).to.deep.equal([bought[0]!.basket_item_id])
+    await checkA11y(el)
+  })
+})
