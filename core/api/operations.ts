@@ -201,7 +201,7 @@ export const operations: Operation[] = [
     ...takesNothing,
     id: 'createSubscription', method: 'POST', path: '/v2.2/callback_subscription', tags: ['webhooks'], auth: 'api_key',
     summary: 'Subscribe to webhook events',
-    description: 'Events `order_status_changed` and `fulfillment_completed` are POSTed to the target at least once, each with an `event_id`, signed in the `Svc-Signature: t=<unix>,v1=<hex>` header: HMAC-SHA256 of `<t>.<raw body>` keyed by the `secret` returned here (once).',
+    description: 'Events `order_status_changed`, `fulfillment_completed` and `cancellation_completed` are POSTed to the target at least once, each with an `event_id`, signed in the `Svc-Signature: t=<unix>,v1=<hex>` header: HMAC-SHA256 of `<t>.<raw body>` keyed by the `secret` returned here (once).',
     body: S.SubscriptionRequest, responses: { 201: S.Subscription },
     handler: async (ctx, p, i) => ok(await subscriptions.createSubscription(ctx, p, i.body), 201),
   }),
