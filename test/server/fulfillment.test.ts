@@ -9,7 +9,7 @@ import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, basic, bearer, body, assertProblem, assertFields, createTrip, type Built, type CreatedTrip } from '../helpers/build.ts'
 import {
-  readSearch, checkedBag, seats, readBasket, changeBasket, checkBasket, acceptItem, patchTrip, readTrip, addItems, fulfill,
+  readSearch, checkedBag, seats, readBasket, checkBasket, acceptItem, patchTrip, readTrip, addItems, fulfill,
   fulfillRequest, itemWhere, createTripOnFlight, FULFILL_PASSENGERS,
 } from '../helpers/flows.ts'
 import { ACCESS_DETAILS } from '../helpers/spec-fields.ts'
