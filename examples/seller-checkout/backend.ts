@@ -13,10 +13,16 @@
  *   DELETE /demo/api/checkout/:tripId/item/:item    remove an item
  *   GET    /demo/api/checkout/:tripId/status        the trip as the API has it: tickets, orders, basket
  *
+ * Managing the booking afterwards (the after-sale):
+ *
+ *   POST   /demo/api/checkout/:tripId/cancellation          {basket_item_ids} → the airline's refund quote (to_cancel)
+ *   POST   /demo/api/checkout/:tripId/cancellation/confirm  {expected} → confirms the quote the traveller saw
+ *   POST   /demo/api/checkout/:tripId/extras/pay            check, charge and fulfill the extras added after booking
+ *
  * Each checkout belongs to the browser that started it (an HttpOnly cookie); its refresh token stays in
  * this process's memory. API refusals reach the page as the API's problem+json, with their codes.
  */
-import { randomBytes, randomInt, randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -36,6 +42,7 @@ export const SCENARIOS = {
   unavailable: '9002',
   slow_check: '9004',
   fulfillment_fails: '9003',
+  cancellation_refused: '9005',
 } as const
 export type Scenario = keyof typeof SCENARIOS
 
@@ -50,8 +57,14 @@ const problem = (status: number, code: string, detail: string, errors?: Problem[
 
 type Money = { amount: number; currency: string; decimal_places: number }
 type Validity = { status: string; valid_from: string; valid_to: string; reason?: string; previous_price?: unknown }
-interface BasketItem { basket_item_id: string; display_name: string; product_type: string; product_details: Record<string, unknown>; price: { total: Money }; validity: Validity }
+interface BasketItem {
+  basket_item_id: string; display_name: string; product_type: string; product_details: Record<string, unknown>; price: { total: Money }; validity: Validity
+  /** Set once a fulfill ordered the item: it is bought, read-only, and only a cancellation undoes it. */
+  order_id?: string; order_status?: string
+}
 type Basket = Record<string, BasketItem>
+interface QuoteItem { basket_item_id: string; order_id: string; display_name: string; cancellable: boolean; refund: Money | null; reason?: string }
+interface Quote { to_cancel: Record<string, QuoteItem>; quote_expires_at: string | null }
 interface Passenger { passenger_id: string; type: string; on_lap_of: string | null; first_names: string | null; surname: string | null; date_of_birth: string | null }
 interface Segment { departure_time: string }
 interface Trip {
@@ -59,7 +72,8 @@ interface Trip {
   journeys: Array<{ journey_id: string; segments: Segment[] }>
   passengers: Passenger[]; tickets: Array<{ ticket_id: string; status: string }>
   contact_details: { contact_details_type?: string; email?: string; phone_number?: string | null }
-  basket: Basket; orders: Record<string, { status: string }>
+  basket: Basket
+  orders: Record<string, { status: string; basket_item_id: string; display_name: string; refund?: Money; cancellation_failure_reason?: string }>
 }
 
 /** What this backend remembers about one checkout. */
@@ -71,8 +85,11 @@ interface Checkout {
   /** One refresh at a time: presenting a spent refresh token twice would revoke the whole session. */
   refreshing: Promise<string> | null
   /** The fake card payment: taken before fulfillment, given back when fulfillment is refused. */
-  payment: { reference: string; amount: number; currency: string; decimal_places: number; status: 'captured' | 'refunded'; record_locator: string } | null
+  payment: Payment & { record_locator: string } | null
+  /** The payments for extras added after booking, each for the items it bought, in order. */
+  extraPayments: Array<Payment & { basket_item_ids: string[] }>
 }
+interface Payment { reference: string; amount: number; currency: string; decimal_places: number; status: 'captured' | 'refunded' }
 
 const COOKIE = 'skyshop_session'
 const MAX_CHECKOUTS = 1000
@@ -182,15 +199,54 @@ export const recordLocator = () => Array.from({ length: 6 }, () => CODE_ALPHABET
 /** A 13-digit e-ticket number: British Airways' code 125, then ten digits. */
 export const ticketNumber = () => `125${String(randomInt(1e10)).padStart(10, '0')}`
 
-const basketTotal = (basket: Basket) => Object.values(basket).reduce((sum, i) => sum + i.price.total.amount, 0)
+const itemsTotal = (items: BasketItem[]) => items.reduce((sum, i) => sum + i.price.total.amount, 0)
 
-/** Whether the page's basket (item ids and total) is exactly the basket about to be charged. */
-function sameAsShown(basket: Basket, expected: unknown): boolean {
+/** Whether the page's items (ids and total) are exactly the items about to be charged. */
+function sameAsShown(items: BasketItem[], expected: unknown): boolean {
   const e = (expected ?? {}) as { items?: unknown; total?: unknown; currency?: unknown }
-  const items = Object.values(basket)
   if (!Array.isArray(e.items) || e.items.length !== items.length) return false
   if (!items.every((i) => (e.items as unknown[]).includes(i.basket_item_id))) return false
-  return e.total === basketTotal(basket) && items.every((i) => i.price.total.currency === e.currency)
+  return e.total === itemsTotal(items) && items.every((i) => i.price.total.currency === e.currency)
+}
+
+/** Added after booking and not paid for yet: an extra no fulfill has ordered (the booked flight is bought). */
+const isNewExtra = (i: BasketItem) => i.product_type !== 'ticket' && i.order_id === undefined
+
+// ---------------------------------------------------------------- helpers for the after-sale
+
+const ITEM_ID = /^[A-Za-z0-9_-]{1,128}$/
+
+/** The items the traveller asks to cancel: 1 to 20 distinct basket item ids. */
+export function checkCancelRequest(body: unknown): { basket_item_ids: string[] } {
+  const list = ((body ?? {}) as { basket_item_ids?: unknown }).basket_item_ids
+  if (!Array.isArray(list) || list.length === 0 || list.length > 20) {
+    throw problem(400, 'validation_error', 'Say which extras to cancel.', [{ path: '/basket_item_ids', message: 'must list 1 to 20 basket item ids' }])
+  }
+  const errors = list.flatMap((id, i) => (typeof id === 'string' && ITEM_ID.test(id) ? [] : [{ path: `/basket_item_ids/${i}`, message: 'is not a basket item id' }]))
+  if (new Set(list).size !== list.length) errors.push({ path: '/basket_item_ids', message: 'names an item twice' })
+  if (errors.length) throw problem(400, 'validation_error', 'Say which extras to cancel.', errors)
+  return { basket_item_ids: list as string[] }
+}
+
+/** What the page showed before the traveller confirmed: the items quoted, the refund and the quote's expiry. */
+interface ShownQuote { basket_item_ids: string[]; refund: number; quote_expires_at: string }
+
+export function checkShownQuote(expected: unknown): ShownQuote {
+  const e = (expected ?? {}) as Partial<Record<keyof ShownQuote, unknown>>
+  const { basket_item_ids } = checkCancelRequest(e)
+  const errors: Array<{ path: string; message: string }> = []
+  if (!Number.isSafeInteger(e.refund) || (e.refund as number) < 0) errors.push({ path: '/expected/refund', message: 'must be the refund shown, in minor units' })
+  if (typeof e.quote_expires_at !== 'string' || Number.isNaN(Date.parse(e.quote_expires_at))) errors.push({ path: '/expected/quote_expires_at', message: 'must be the quote\'s expiry, as given' })
+  if (errors.length) throw problem(400, 'validation_error', 'Confirm the refund you were shown.', errors)
+  return { basket_item_ids, refund: e.refund as number, quote_expires_at: e.quote_expires_at as string }
+}
+
+/** Whether the trip's current quote is the one the page showed (same items, same total refund, same expiry). */
+function sameQuote(quote: Quote, shown: ShownQuote): boolean {
+  const items = Object.values(quote.to_cancel)
+  return quote.quote_expires_at === shown.quote_expires_at && items.length === shown.basket_item_ids.length &&
+    items.every((i) => shown.basket_item_ids.includes(i.basket_item_id)) &&
+    items.reduce((n, i) => n + (i.refund?.amount ?? 0), 0) === shown.refund
 }
 
 // ---------------------------------------------------------------- the plugin
@@ -242,7 +298,7 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
   /** The trip as the page may see it: no tokens, and this shop's own payment record beside it. */
   function view(trip: Trip, c: Checkout) {
     const { trip_access_token: _a, refresh_token: _r, ...rest } = trip
-    return { ...rest, scenario: c.scenario, payment: c.payment }
+    return { ...rest, scenario: c.scenario, payment: c.payment, extra_payments: c.extraPayments }
   }
 
   /** A fresh access token: from the refresh token (which rotates), else, once it has expired, from the trip read with the key. */
@@ -300,7 +356,7 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
       reply.header('set-cookie', `${COOKIE}=${owner}; Path=/demo/api; HttpOnly; SameSite=Strict`)
     }
     const trip = await api<Trip>('POST', '/v2.2/trip', tripRequest(scenario), { 'idempotency-key': randomUUID() })
-    const c: Checkout = { owner, tripId: trip.trip_id, scenario, refreshToken: trip.refresh_token!, refreshing: null, payment: null }
+    const c: Checkout = { owner, tripId: trip.trip_id, scenario, refreshToken: trip.refresh_token!, refreshing: null, payment: null, extraPayments: [] }
     checkouts.set(trip.trip_id, c)
     if (checkouts.size > MAX_CHECKOUTS) checkouts.delete(checkouts.keys().next().value!)
     return reply.code(201).send({ trip: view(trip, c), trip_access_token: trip.trip_access_token })
@@ -339,6 +395,34 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
   })
 
   /**
+   * The basket once the airline has checked it: the check a PATCH of the passengers may have started is let
+   * end, then a check of every item not yet bought, polled until no item is `checking`. A new price found by
+   * the first goes to the traveller as it is (checked again, it would come back `valid` at the new price,
+   * never accepted). `null` when the airline takes longer than `checkTimeoutMs`.
+   */
+  async function checkedBasket(c: Checkout): Promise<{ trip_state_hash: string; basket: Basket } | null> {
+    const deadline = Date.now() + checkTimeoutMs
+    const settled = async () => {
+      for (;;) {
+        const read = await api<{ trip_state_hash: string; basket: Basket }>('GET', `/v2.2/trip/${c.tripId}/basket`)
+        if (!Object.values(read.basket).some((i) => i.validity.status === 'checking')) return read
+        if (Date.now() > deadline) return null
+        await sleep(500)
+      }
+    }
+    const read = await settled()
+    if (read && Object.values(read.basket).some((i) => i.validity.status === 'price_changed')) return read
+    await api('POST', `/v2.2/trip/${c.tripId}/basket/check`)
+    return settled()
+  }
+
+  const currentBasket = async (c: Checkout) => (await api<{ basket: Basket }>('GET', `/v2.2/trip/${c.tripId}/basket`)).basket
+  const payment = (items: BasketItem[]): Payment => {
+    const m = items[0]!.price.total
+    return { reference: `PAY-${randomBytes(5).toString('hex').toUpperCase()}`, amount: itemsTotal(items), currency: m.currency, decimal_places: m.decimal_places, status: 'captured' }
+  }
+
+  /**
    * The pay step, in the order the rules for charging ask: have the airline check every item, charge
    * only when all are `valid` and the basket is exactly the one the traveller saw (`expected`: its item
    * ids and total), then fulfill with that basket's trip_state_hash. Anything to decide goes back to the
@@ -355,30 +439,14 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
         missing.map((p) => ({ path: `/passengers/${trip.passengers.indexOf(p)}`, message: 'has no name or date of birth yet' })))
     }
 
-    const deadline = Date.now() + checkTimeoutMs
-    /** The basket once no item is `checking` (polled), or null when the airline takes too long. */
-    const settled = async () => {
-      for (;;) {
-        const read = await api<{ trip_state_hash: string; basket: Basket }>('GET', `/v2.2/trip/${c.tripId}/basket`)
-        if (!Object.values(read.basket).some((i) => i.validity.status === 'checking')) return read
-        if (Date.now() > deadline) return null
-        await sleep(500)
-      }
-    }
-    // The passengers' PATCH may have started a check of their items: let it end. A new price it found goes
-    // to the traveller first (checked again, it would come back `valid` at the new price, never accepted).
-    let read = await settled()
-    if (read && Object.values(read.basket).some((i) => i.validity.status === 'price_changed')) return { outcome: 'action_needed', basket: read.basket }
-    await api('POST', `/v2.2/trip/${c.tripId}/basket/check`)
-    read = await settled()
-    if (!read) return { outcome: 'still_checking', basket: (await api<{ basket: Basket }>('GET', `/v2.2/trip/${c.tripId}/basket`)).basket }
+    const read = await checkedBasket(c)
+    if (!read) return { outcome: 'still_checking', basket: await currentBasket(c) }
     if (!Object.values(read.basket).every((i) => i.validity.status === 'valid')) return { outcome: 'action_needed', basket: read.basket }
-    if (!sameAsShown(read.basket, req.body?.expected)) return { outcome: 'total_changed', basket: read.basket }
+    if (!sameAsShown(Object.values(read.basket), req.body?.expected)) return { outcome: 'total_changed', basket: read.basket }
 
     // The card is charged here (a real shop calls its payment provider); the airline's booking gives the record locator.
-    const total = Object.values(read.basket)[0]!.price.total
     const locator = recordLocator()
-    c.payment = { reference: `PAY-${randomBytes(5).toString('hex').toUpperCase()}`, amount: basketTotal(read.basket), currency: total.currency, decimal_places: total.decimal_places, status: 'captured', record_locator: locator }
+    c.payment = { ...payment(Object.values(read.basket)), record_locator: locator }
     try {
       await api('POST', `/v2.2/trip/${c.tripId}/fulfill`, {
         trip_state_hash: read.trip_state_hash,
@@ -394,5 +462,67 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
       throw e
     }
     return { outcome: 'paid', trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
+  })
+
+  // ------------------------------------------------------------ after the booking
+
+  /** Only a booked trip is managed; before that, the checkout is where things change. */
+  function bookedCheckout(req: FastifyRequest<ById>): Checkout {
+    const c = checkoutOf(req)
+    if (c.payment?.status !== 'captured') throw problem(409, 'not_booked', 'This trip is not booked yet: pay for it first.')
+    return c
+  }
+
+  /**
+   * Extras added after booking (the widget adds them to the same trip's basket): the same rules as `pay`,
+   * for the new items only. The ordered ones are bought already, and no check touches them. Charges the
+   * new items' total, then a later fulfill with just the trip_state_hash and the payment orders them.
+   */
+  app.post<ById & { Body: { expected?: unknown } | undefined }>('/demo/api/checkout/:tripId/extras/pay', { schema: { hide: true } }, async (req) => {
+    const c = bookedCheckout(req)
+    if (!Object.values(await currentBasket(c)).some(isNewExtra)) throw problem(409, 'nothing_to_pay', 'There are no new extras to pay for.')
+    const read = await checkedBasket(c)
+    if (!read) return { outcome: 'still_checking', basket: await currentBasket(c) }
+    const added = Object.values(read.basket).filter(isNewExtra)
+    if (!added.every((i) => i.validity.status === 'valid')) return { outcome: 'action_needed', basket: read.basket }
+    if (added.length === 0 || !sameAsShown(added, req.body?.expected)) return { outcome: 'total_changed', basket: read.basket }
+
+    const paid = { ...payment(added), basket_item_ids: added.map((i) => i.basket_item_id) }
+    c.extraPayments.push(paid)
+    try {
+      await api('POST', `/v2.2/trip/${c.tripId}/fulfill`, {
+        trip_state_hash: read.trip_state_hash,
+        payment_details: { payment_type: 'service_settlement' },
+      }, { 'idempotency-key': `skyshop-${c.tripId}-${read.trip_state_hash.slice(0, 16)}` })
+    } catch (e) {
+      paid.status = 'refunded'
+      throw e
+    }
+    return { outcome: 'paid', trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
+  })
+
+  /** The airline's quote for cancelling ordered extras: what each would refund, or why it cannot be cancelled. */
+  app.post<ById>('/demo/api/checkout/:tripId/cancellation', { schema: { hide: true } }, async (req) => {
+    const c = bookedCheckout(req)
+    return api<Quote>('POST', `/v2.2/trip/${c.tripId}/to_cancel`, checkCancelRequest(req.body))
+  })
+
+  /**
+   * Confirms the quote the traveller saw (`expected`: its items, total refund and expiry), never another:
+   * a quote asked for since (another tab) comes back as `{outcome: 'quote_changed', quote}`. The key makes
+   * a retry of the same confirmation answer as the first did, rather than find the quote used up.
+   * `{outcome: 'confirmed', cancellation_id, trip}`: the orders are `cancelling`; the page follows them.
+   */
+  app.post<ById & { Body: { expected?: unknown } | undefined }>('/demo/api/checkout/:tripId/cancellation/confirm', { schema: { hide: true } }, async (req) => {
+    const c = bookedCheckout(req)
+    const shown = checkShownQuote(req.body?.expected)
+    const quote = await api<Quote>('GET', `/v2.2/trip/${c.tripId}/to_cancel`)
+    // No quote: used up by this very confirmation (a retry), or never there; the key tells which.
+    if (quote.quote_expires_at !== null && !sameQuote(quote, shown)) return { outcome: 'quote_changed', quote }
+    const key = createHash('sha256').update(JSON.stringify([c.tripId, shown.quote_expires_at, [...shown.basket_item_ids].sort()])).digest('hex').slice(0, 32)
+    const started = await api<{ status: string; cancellation_id: string }>('POST', `/v2.2/trip/${c.tripId}/to_cancel/confirm`, undefined, { 'idempotency-key': `skyshop-cancel-${key}` })
+    // A real shop refunds the card when the airline has cancelled (the cancellation_completed webhook);
+    // the page shows each order's refund as the API reports it.
+    return { outcome: 'confirmed', cancellation_id: started.cancellation_id, trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
   })
 }

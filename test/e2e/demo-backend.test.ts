@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { root, startServer } from '../helpers/process.ts'
-import { ageOn, checkTravellerForm, recordLocator, ticketNumber } from '../../examples/seller-checkout/backend.ts'
+import { ageOn, checkCancelRequest, checkShownQuote, checkTravellerForm, recordLocator, ticketNumber } from '../../examples/seller-checkout/backend.ts'
 
 const trip = {
   passengers: [
@@ -72,6 +72,24 @@ test('ages, record locators and ticket numbers', () => {
     assert.match(recordLocator(), /^[A-HJ-NP-Z2-9]{6}$/)
     assert.match(ticketNumber(), /^125\d{10}$/)
   }
+})
+
+test('the after-sale requests: which extras to cancel, and the quote the traveller was shown', () => {
+  assert.deepEqual(checkCancelRequest({ basket_item_ids: ['a-1', 'b_2'] }), { basket_item_ids: ['a-1', 'b_2'] })
+  for (const [body, paths] of [
+    [undefined, ['/basket_item_ids']], [{ basket_item_ids: [] }, ['/basket_item_ids']], [{ basket_item_ids: 'a' }, ['/basket_item_ids']],
+    [{ basket_item_ids: Array.from({ length: 21 }, (_, i) => `i${i}`) }, ['/basket_item_ids']],
+    [{ basket_item_ids: ['ok', '../x', 7] }, ['/basket_item_ids/1', '/basket_item_ids/2']],
+    [{ basket_item_ids: ['a', 'a'] }, ['/basket_item_ids']],
+  ] as const) {
+    const p = problemOf(() => checkCancelRequest(body))
+    assert.equal(p.status, 400)
+    assert.deepEqual(p.errors.map((e) => e.path), paths, JSON.stringify(body))
+  }
+  const shown = { basket_item_ids: ['a'], refund: 7150, quote_expires_at: '2026-11-22T10:15:00.000Z' }
+  assert.deepEqual(checkShownQuote(shown), shown)
+  const p = problemOf(() => checkShownQuote({ ...shown, refund: 71.5, quote_expires_at: 'soon' }))
+  assert.deepEqual(p.errors.map((e) => e.path), ['/expected/refund', '/expected/quote_expires_at'])
 })
 
 // ---------------------------------------------------------------- over HTTP
@@ -190,10 +208,10 @@ test('the shop backend: the page and its files, checkouts bound to their browser
     assert.match(paid.json.trip.tickets[0].access_details.record_locator, /^[A-Z2-9]{6}$/)
     assert.equal((await ada.call('POST', `/demo/api/checkout/${tripId}/pay`, { expected: {} })).json.code, 'already_paid')
 
-    // The API's refusals reach the page as the API wrote them.
+    // The API's refusals reach the page as the API wrote them: a bought item is read-only.
     const final = await ada.call('DELETE', `/demo/api/checkout/${tripId}/item/${items[1]!.basket_item_id}`)
     assert.equal(final.status, 409)
-    assert.equal(final.json.code, 'trip_state_conflict')
+    assert.equal(final.json.code, 'item_ordered')
     assert.match(final.json.request_id, /\w/)
     assert.match(final.type, /^application\/problem\+json/)
     const unknown = await ada.call('POST', `/demo/api/checkout/${tripId}/accept/no-such-item`)
@@ -207,6 +225,106 @@ test('the shop backend: the page and its files, checkouts bound to their browser
       await new Promise((r) => setTimeout(r, 250))
     }
     assert.deepEqual(Object.values(status.orders).map((o) => o.status), ['succeeded'])
+  } finally {
+    await server.stop()
+  }
+})
+
+test('the shop backend after booking: quotes a cancellation, confirms only the quote the traveller saw (a retry answers the same), and charges and orders a bag added later', { timeout: 120_000 }, async () => {
+  const server = await startServer({ DATABASE_URL: 'memory:', SVC_DEMO_API_KEY: KEY })
+  try {
+    const base = server.base
+    const ada = shopper(base)
+    const created = await ada.call('POST', '/demo/api/checkout', { scenario: 'normal' })
+    const tripId: string = created.json.trip.trip_id
+    const token: string = created.json.trip_access_token
+    const at = (path: string) => `/demo/api/checkout/${tripId}${path}`
+
+    // Nothing to manage before the booking is paid.
+    for (const [path, body] of [['/cancellation', { basket_item_ids: ['x'] }], ['/cancellation/confirm', {}], ['/extras/pay', {}]] as const) {
+      const early = await ada.call('POST', at(path), body)
+      assert.equal(early.status, 409, path)
+      assert.equal(early.json.code, 'not_booked')
+    }
+
+    type Search = { results: { products: { bag: Record<string, { product_id: string; product_details: { checked: boolean }; included?: boolean; price_and_availability: Record<string, { available: boolean }> }> } } }
+    const search = await (await fetch(`${base}/v2.2/trip/${tripId}/search/${created.json.trip.search_id}`, { headers: { authorization: `Bearer ${token}` } })).json() as Search
+    const bag = Object.values(search.results.products.bag).find((p) => p.product_details.checked && !p.included && p.price_and_availability['p1']!.available)!
+    const addBag = async (passenger: string) => {
+      const res = await fetch(`${base}/v2.2/trip/${tripId}/basket`, {
+        method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify([{ product_id: bag.product_id, passenger_id: passenger, quantity: 1 }]),
+      })
+      assert.equal(res.status, 200, await res.text())
+    }
+    type Item = { basket_item_id: string; product_type: string; order_id?: string; price: { total: { amount: number; currency: string } } }
+    type Status = { basket: Record<string, Item>; orders: Record<string, { status: string; basket_item_id: string; refund?: { amount: number } }>; extra_payments: Array<{ status: string; amount: number; basket_item_ids: string[] }> }
+    const status = async () => (await ada.call('GET', at('/status'))).json as Status
+    const settled = async (done: (s: Status) => boolean) => {
+      for (let i = 0; i < 80; i++) {
+        const s = await status()
+        if (done(s)) return s
+        await new Promise((r) => setTimeout(r, 250))
+      }
+      assert.fail('the orders did not settle')
+    }
+
+    await addBag('p1')
+    const infantDob = new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10)
+    const saved = await ada.call('PATCH', at('/passengers'), { ...good, passengers: [good.passengers[0], { ...good.passengers[1], date_of_birth: '1981-12-26' }, { ...good.passengers[2], date_of_birth: infantDob }] })
+    assert.equal(saved.status, 200, saved.text)
+    const before = Object.values((await status()).basket)
+    const paid = await ada.call('POST', at('/pay'), { expected: { items: before.map((i) => i.basket_item_id), total: before.reduce((n, i) => n + i.price.total.amount, 0), currency: 'GBP' } })
+    assert.equal(paid.json.outcome, 'paid', paid.text)
+    const booked = await settled((s) => Object.values(s.orders).every((o) => o.status === 'succeeded'))
+    const bagItem = Object.values(booked.basket).find((i) => i.product_type === 'bag')!.basket_item_id
+
+    // Nothing new to pay for yet; a malformed or foreign cancellation is refused as problem+json.
+    assert.equal((await ada.call('POST', at('/extras/pay'), { expected: {} })).json.code, 'nothing_to_pay')
+    const bad = await ada.call('POST', at('/cancellation'), { basket_item_ids: [] })
+    assert.equal(bad.status, 400)
+    assert.match(bad.type, /^application\/problem\+json/)
+    assert.deepEqual(bad.json.errors.map((e: { path: string }) => e.path), ['/basket_item_ids'])
+    const unknown = await ada.call('POST', at('/cancellation'), { basket_item_ids: ['no-such-item'] })
+    assert.equal(unknown.status, 404, 'the API\'s refusal, passed through')
+    assert.equal((await shopper(base).call('POST', at('/cancellation'), { basket_item_ids: [bagItem] })).status, 404, 'another browser cannot cancel it')
+
+    const quote = await ada.call('POST', at('/cancellation'), { basket_item_ids: [bagItem] })
+    assert.equal(quote.status, 200, quote.text)
+    assert.deepEqual(Object.keys(quote.json), ['to_cancel', 'quote_expires_at'])
+    const quoted = quote.json.to_cancel[bagItem]
+    assert.equal(quoted.cancellable, true)
+    assert.equal(quoted.refund.amount, 7150)
+    const shown = { basket_item_ids: [bagItem], refund: 7150, quote_expires_at: quote.json.quote_expires_at }
+
+    // A refund other than the one quoted (the page showed an older quote) is not confirmed.
+    const other = await ada.call('POST', at('/cancellation/confirm'), { expected: { ...shown, refund: 7000 } })
+    assert.equal(other.json.outcome, 'quote_changed', other.text)
+    assert.equal(other.json.quote.to_cancel[bagItem].refund.amount, 7150)
+    assert.equal((await status()).orders[booked.basket[bagItem]!.order_id!]!.status, 'succeeded', 'nothing was cancelled')
+
+    const confirmed = await ada.call('POST', at('/cancellation/confirm'), { expected: shown })
+    assert.equal(confirmed.json.outcome, 'confirmed', confirmed.text)
+    assert.match(confirmed.json.cancellation_id, /\w/)
+    assert.ok(!('trip_access_token' in confirmed.json.trip))
+    const retried = await ada.call('POST', at('/cancellation/confirm'), { expected: shown })
+    assert.equal(retried.json.cancellation_id, confirmed.json.cancellation_id, 'a retry answers as the first confirmation did')
+    const cancelled = await settled((s) => Object.values(s.orders).every((o) => o.status !== 'cancelling'))
+    assert.deepEqual(Object.values(cancelled.orders).map((o) => [o.status, o.refund?.amount]), [['cancelled', 7150]])
+
+    // A bag after booking: the page's total must be the new items' total; then one charge, one new order.
+    await addBag('p2')
+    const added = Object.values((await status()).basket).filter((i) => i.product_type === 'bag' && !i.order_id)
+    assert.equal(added.length, 1)
+    const stale = await ada.call('POST', at('/extras/pay'), { expected: { items: added.map((i) => i.basket_item_id), total: 1, currency: 'GBP' } })
+    assert.equal(stale.json.outcome, 'total_changed', stale.text)
+    assert.deepEqual((await status()).extra_payments, [], 'nothing charged')
+    const later = await ada.call('POST', at('/extras/pay'), { expected: { items: added.map((i) => i.basket_item_id), total: 7150, currency: 'GBP' } })
+    assert.equal(later.json.outcome, 'paid', later.text)
+    assert.deepEqual(later.json.trip.extra_payments.map((p: { status: string; amount: number; basket_item_ids: string[] }) => [p.status, p.amount, p.basket_item_ids]), [['captured', 7150, [added[0]!.basket_item_id]]])
+    const done = await settled((s) => Object.values(s.orders).every((o) => o.status === 'succeeded' || o.status === 'cancelled'))
+    assert.deepEqual(Object.values(done.orders).map((o) => [o.basket_item_id, o.status]).sort(), [[bagItem, 'cancelled'], [added[0]!.basket_item_id, 'succeeded']].sort())
+    assert.equal((await ada.call('POST', at('/pay'), { expected: {} })).json.code, 'already_paid', 'the booking itself is paid once')
   } finally {
     await server.stop()
   }
