@@ -5,12 +5,26 @@
 
 const API = '/demo/api'
 const STORAGE_KEY = 'skyshop.checkout'
+/** Which view of a booked trip a reload comes back to: the confirmation, or 'manage'. */
+const VIEW_KEY = 'skyshop.view'
 const SCENARIO_NAMES = {
   normal: 'Normal', price_change: 'Price change', unavailable: 'Unavailable', slow_check: 'Slow check', fulfillment_fails: 'Fulfillment fails',
+  cancellation_refused: 'Cancellation refused',
 }
 const THEME = { primary: '#0b4f9c', primaryText: '#ffffff', radius: '10px', font: 'inherit', focusRing: '#f5a623' }
 const STATE_TEXT = { valid: 'Confirmed price', checking: 'Checking…', price_changed: 'Price changed', unavailable: 'Unavailable', invalid: 'Price expired' }
-const ORDER_TEXT = { queued: 'Waiting', in_progress: 'Booking with the airline…', succeeded: 'Confirmed', failed: 'Not booked' }
+const ORDER_TEXT = {
+  awaiting_ticketing: 'Waiting for the tickets', queued: 'Waiting', in_progress: 'Booking with the airline…', succeeded: 'Confirmed', failed: 'Not booked',
+  cancelling: 'Cancelling…', cancelled: 'Cancelled',
+}
+/** Why the airline will not cancel an extra (a quote's `reason`). */
+const CANCEL_REASONS = {
+  non_refundable: 'The airline does not refund this extra.',
+  too_close_to_departure: 'It is too close to departure: the airline refunds it only until 24 hours before the flight.',
+  departed: 'The flight has already left.',
+  no_answer: 'The airline did not answer. Please try again later.',
+  not_cancellable: 'The airline cannot cancel it.',
+}
 const REASONS = {
   sandbox_unavailable: 'The airline no longer sells it.',
   no_longer_offered: 'The airline no longer offers it.',
@@ -38,10 +52,18 @@ const state = {
   tokenAt: 0,
   /** The trip basket as onBasketChange last gave it (validity.state), or as the backend last read it. */
   basket: {},
-  /** 'shopping' | 'paying' | 'review' | 'paid' | 'blocked' */
+  /** 'shopping' | 'paying' | 'review' | 'paid' | 'blocked' | 'manage' */
   phase: 'shopping',
   ordersTimer: null,
   generation: 0,
+  /** Managing the booked trip. */
+  manage: {
+    /** basket_item_id → where cancelling that extra stands: {step: 'quoting' | 'quote' | 'refused' | 'confirming' | 'error', quote?, error?, retry?}. */
+    cancels: new Map(),
+    /** While orders move (being booked or cancelled), the trip is read again every second. */
+    timer: null,
+    paying: false,
+  },
 }
 
 // ---------------------------------------------------------------- small helpers
@@ -137,12 +159,17 @@ const asCallbackBasket = (basket) => Object.fromEntries(Object.entries(basket).m
 const items = () => Object.values(state.basket)
 const ticketItems = () => items().filter((i) => i.product_type === 'ticket')
 const extraItems = () => items().filter((i) => i.product_type !== 'ticket')
-function basketTotal() {
-  const all = items()
-  if (all.length === 0) return null
-  const first = all[0].price.total
-  return { amount: all.reduce((n, i) => n + i.price.total.amount, 0), currency: first.currency, decimal_places: first.decimal_places }
+/** The total of some items, as money (integer minor units); null for none. */
+function sumOf(list) {
+  if (list.length === 0) return null
+  const first = list[0].price.total
+  return { amount: list.reduce((n, i) => n + i.price.total.amount, 0), currency: first.currency, decimal_places: first.decimal_places }
 }
+const basketTotal = () => sumOf(items())
+/** After booking: an extra added since, that no payment has ordered yet (the booked flight is bought). */
+const isNewExtra = (i) => i.product_type !== 'ticket' && !i.order_id
+/** Part of the booking as it stands: the flight, and the extras ordered and neither cancelled nor failed. */
+const isBooked = (i) => !isNewExtra(i) && !['cancelled', 'failed'].includes(i.order_status)
 
 // ---------------------------------------------------------------- trip summary
 
@@ -186,6 +213,11 @@ function renderTrip() {
 
 function badge(item) {
   const s = statusOf(item)
+  if (state.phase === 'manage') {
+    // After booking: what became of each bought extra, and which are new (not paid for yet).
+    if (item.order_status && item.order_status !== 'succeeded') return h('span', { class: `badge badge-order-${item.order_status}` }, ORDER_TEXT[item.order_status] ?? item.order_status)
+    if (isNewExtra(item) && s === 'valid') return h('span', { class: 'badge badge-new' }, 'New, not paid yet')
+  }
   if (s === 'valid') return null
   return h('span', { class: `badge badge-${s}` }, STATE_TEXT[s] ?? s)
 }
@@ -193,7 +225,8 @@ function badge(item) {
 function renderBasket() {
   const lines = items().sort((a, b) => (a.product_type === 'ticket' ? -1 : b.product_type === 'ticket' ? 1 : 0)).map((item) => {
     const prev = item.validity.previous_price?.total
-    return h('li', { class: `line line-${statusOf(item)}`, 'data-item': item.basket_item_id, 'data-type': item.product_type },
+    const ended = state.phase === 'manage' && ['cancelled', 'failed'].includes(item.order_status)
+    return h('li', { class: `line line-${statusOf(item)}${ended ? ' line-ended' : ''}`, 'data-item': item.basket_item_id, 'data-type': item.product_type },
       h('div', { class: 'line-what' },
         h('span', { class: 'line-name' }, item.quantity > 1 ? `${item.display_name} × ${item.quantity}` : item.display_name),
         item.product_type === 'ticket'
@@ -206,9 +239,13 @@ function renderBasket() {
   })
   if (extraItems().length === 0) lines.push(h('li', { class: 'line empty muted' }, 'No extras yet'))
   $('basket-lines').replaceChildren(...lines)
-  const total = basketTotal()
+  const managing = state.phase === 'manage'
+  const total = managing ? sumOf(items().filter(isBooked)) : basketTotal()
   $('basket-total').textContent = total ? money(total) : '–'
-  $('basket-total-label').textContent = state.phase === 'paid' ? 'Total paid' : 'Total to pay'
+  $('basket-total-label').textContent = managing ? 'Your booking' : state.phase === 'paid' ? 'Total paid' : 'Total to pay'
+  const added = managing ? sumOf(items().filter(isNewExtra)) : null
+  $('basket-new').hidden = !added
+  $('basket-new-total').textContent = added ? money(added) : ''
   updatePayButton()
 }
 
@@ -227,6 +264,7 @@ function onBasketChange({ basket }) {
   state.basket = basket
   renderBasket()
   if (state.phase === 'review' || state.phase === 'blocked') renderReview()
+  if (state.phase === 'manage') renderNewExtras()
 }
 
 // ---------------------------------------------------------------- the widgets
@@ -245,29 +283,32 @@ const WIDGETS = [
   { container: 'more-extras', display: 'card', allowProducts: ['priority_boarding', 'automatic_check_in', 'fare_family_upsell'] },
 ]
 
-function showWidget(w) {
+/** The bag widget again once the trip is booked: bags added then are ordered by a later payment. */
+const MANAGE_WIDGETS = [{ container: 'manage-bags', display: 'embedded', allowProducts: ['bags'], errorBox: 'manage-extras-error' }]
+
+function showWidget({ errorBox, ...w }) {
   const el = $(w.container)
   el.hidden = false
   return Svc.showUpsell({ ...w, theme: THEME }).catch((err) => {
     // A replaced widget (a later init) is expected; nothing to sell here hides the box.
     if (err.code === 'no_products') el.hidden = true
-    else if (err.code !== 'not_initialized' && err.code !== 'internal') showExtrasError(err)
+    else if (err.code !== 'not_initialized' && err.code !== 'internal') showExtrasError(err, errorBox)
   })
 }
 
-function showExtrasError(err) {
-  const box = $('extras-error')
+function showExtrasError(err, errorBox = 'extras-error') {
+  const box = $(errorBox)
   box.textContent = `Some extras could not be shown: ${err.message}`
   box.hidden = false
 }
 
 /**
- * Opens the trip in the SDK and shows the widgets. Called again after the backend changed the basket
- * (a check, an accepted price, a removal): a new init reads the basket as it is now.
+ * Opens the trip in the SDK and shows the widgets (the checkout's, or `widgets`). Called again after the
+ * backend changed the basket (a check, an accepted price, a removal): a new init reads the basket as it is now.
  */
-async function openWidgets() {
+async function openWidgets(widgets = WIDGETS) {
   const gen = ++state.generation
-  $('extras-error').hidden = true
+  for (const w of widgets) $(w.errorBox ?? 'extras-error').hidden = true
   // Tokens live 30 minutes; an old one is renewed first so the widgets start with a good one.
   if (!state.token || Date.now() - state.tokenAt > 20 * 60_000) await freshToken()
   await Svc.init({
@@ -280,7 +321,7 @@ async function openWidgets() {
     onSeatFail: ({ error }) => { if (error.code !== 'no_products') announce(`Seats: ${error.message}`) },
   })
   if (gen !== state.generation) return
-  await Promise.all(WIDGETS.map(showWidget))
+  await Promise.all(widgets.map(showWidget))
 }
 
 function lockExtras(locked) {
@@ -427,7 +468,7 @@ function setStep(step) {
 
 function setPhase(phase) {
   state.phase = phase
-  lockExtras(phase === 'paying' || phase === 'paid' || phase === 'blocked')
+  lockExtras(phase === 'paying' || phase === 'paid' || phase === 'blocked' || phase === 'manage')
   $('checkout-form').classList.toggle('busy', phase === 'paying')
   $('checkout-form').setAttribute('aria-busy', phase === 'paying' ? 'true' : 'false')
   updatePayButton()
@@ -652,9 +693,13 @@ function pollOrders() {
   const started = Date.now()
   const tick = async () => {
     try {
-      state.trip = await backend('GET', `/checkout/${state.trip.trip_id}/status`)
+      const trip = await backend('GET', `/checkout/${state.trip.trip_id}/status`)
+      // The traveller moved on (managing the booking, or a new checkout) while this read was on its way.
+      if (state.phase !== 'paid') return
+      state.trip = trip
       renderConfirmation()
     } catch { /* a missed poll is retried */ }
+    if (state.phase !== 'paid') return
     const orders = Object.values(state.trip.orders)
     if (orders.every(ended)) return summarise(orders)
     if (Date.now() - started > 120_000) {
@@ -684,14 +729,379 @@ function summarise(orders) {
     h('p', {}, `We are refunding ${Svc.formatPrice(refund, m.decimal_places, m.currency)} to your card.`)))
 }
 
+// ---------------------------------------------------------------- manage booking: cancel extras, add bags
+
+const timeFmt = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' })
+/** Orders still moving: the airline is booking or cancelling them (awaiting_ticketing waits on the shop, not the airline). */
+const moving = (o) => o.status === 'queued' || o.status === 'in_progress' || o.status === 'cancelling'
+const orderLabel = (o) => {
+  const item = state.trip.basket[o.basket_item_id]
+  const context = item ? itemContext(item) : ''
+  return context ? `${o.display_name}, ${context}` : o.display_name
+}
+
+/** Opens the manage step: the extras bought, with their cancellation, and the bag widget on the same trip. */
+async function showManage() {
+  clearTimeout(state.ordersTimer)
+  setPhase('manage')
+  setStep('manage')
+  sessionStorage.setItem(VIEW_KEY, 'manage')
+  $('checkout-form').hidden = true
+  $('extras').hidden = true
+  $('confirmation').hidden = true
+  $('manage').hidden = false
+  state.basket = asCallbackBasket(state.trip.basket)
+  renderBasket()
+  renderManageFacts()
+  renderNewExtras()
+  $('manage-title').focus()
+  await loadManage()
+  void openWidgets(MANAGE_WIDGETS).catch((err) => showExtrasError(err, 'manage-extras-error'))
+}
+
+/** Reads the trip as it is now (an order may have moved since the confirmation), showing that it is loading. */
+async function loadManage() {
+  const status = $('manage-status')
+  const list = $('purchased')
+  list.setAttribute('aria-busy', 'true')
+  list.replaceChildren()
+  status.replaceChildren(h('p', { class: 'progress' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', {}, 'Loading your booking…')))
+  try {
+    const trip = await backend('GET', `/checkout/${state.trip.trip_id}/status`)
+    status.replaceChildren()
+    applyTrip(trip)
+  } catch (err) {
+    const retry = h('button', { type: 'button', class: 'btn secondary small', onclick: () => { void loadManage().then(() => $('manage-title').focus()) } }, 'Try again')
+    status.replaceChildren(h('div', { class: 'notice error' }, h('p', {}, `Your booking could not be loaded: ${err.message}`), h('div', { class: 'actions' }, retry)))
+  } finally {
+    list.removeAttribute('aria-busy')
+  }
+}
+
+/** Takes the trip as the backend read it: re-renders, says what moved, and keeps reading while orders move. */
+function applyTrip(trip) {
+  const before = state.trip.orders ?? {}
+  state.trip = trip
+  state.basket = asCallbackBasket(trip.basket)
+  renderBasket()
+  const said = []
+  for (const o of Object.values(trip.orders)) {
+    const was = before[o.order_id]?.status
+    if (!was || was === o.status) continue
+    const name = orderLabel(o)
+    if (o.status === 'cancelled') said.push(`${name} cancelled. ${o.refund ? `${money(o.refund)} refunded to your card.` : 'No refund.'}`)
+    else if (was === 'cancelling' && o.status === 'succeeded') said.push(`The airline did not cancel ${name}: ${o.cancellation_failure_reason ?? 'no reason given'}. Nothing was refunded.`)
+    else if (o.status === 'succeeded') said.push(`${name} confirmed by the airline.`)
+    else if (o.status === 'failed') said.push(`The airline could not book ${name}. We are refunding ${money(o.price.total)} to your card.`)
+  }
+  if (said.length) announce(said.join(' '))
+  renderManage()
+  followOrders()
+}
+
+function followOrders() {
+  clearTimeout(state.manage.timer)
+  if (state.phase !== 'manage' || !Object.values(state.trip.orders).some(moving)) return
+  state.manage.timer = setTimeout(async () => {
+    try {
+      applyTrip(await backend('GET', `/checkout/${state.trip.trip_id}/status`))
+    } catch {
+      followOrders() // a missed read is tried again
+    }
+  }, 1000)
+}
+
+function renderManage() {
+  renderManageFacts()
+  renderPurchased()
+  renderNewExtras()
+}
+
+function renderManageFacts() {
+  const trip = state.trip
+  const paid = [trip.payment, ...(trip.extra_payments ?? [])].filter((p) => p?.status === 'captured')
+  const refunded = Object.values(trip.orders).filter((o) => o.status === 'cancelled' && o.refund)
+  const m = paid[0]
+  const sum = (list, f) => list.reduce((n, x) => n + f(x), 0)
+  $('manage-lead').replaceChildren(
+    h('dl', { class: 'facts' },
+      h('dt', {}, 'Booking reference'), h('dd', { class: 'locator' }, trip.tickets[0].access_details.record_locator ?? ''),
+      h('dt', {}, 'Travellers'), h('dd', {}, trip.passengers.map((p, i) => passengerName(p.passenger_id) || `Passenger ${i + 1}`).join(', ')),
+      m ? [h('dt', {}, 'Paid'), h('dd', {}, Svc.formatPrice(sum(paid, (p) => p.amount), m.decimal_places, m.currency))] : null,
+      refunded.length ? [h('dt', {}, 'Refunded'), h('dd', { 'data-refunded': '' }, Svc.formatPrice(sum(refunded, (o) => o.refund.amount), refunded[0].refund.decimal_places, refunded[0].refund.currency))] : null))
+}
+
+/**
+ * The extras bought, one line per order. A line is rebuilt only when what it shows changed, and in place,
+ * so the reads every second never take the keyboard focus away from a button the traveller is on.
+ */
+function renderPurchased() {
+  const list = $('purchased')
+  const orders = Object.values(state.trip.orders).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.display_name.localeCompare(b.display_name))
+  if (orders.length === 0) {
+    list.replaceChildren(h('li', { class: 'muted' }, 'No extras on this booking yet. Add a bag below.'))
+    return
+  }
+  const old = new Map([...list.children].map((li) => [li.dataset.order, li]))
+  const next = orders.map((o) => {
+    const ui = state.manage.cancels.get(o.basket_item_id)
+    const sig = JSON.stringify([o.status, o.refund, o.supplier_reference, o.failure_reason, o.cancellation_failure_reason, orderLabel(o), ui && [ui.step, ui.quote?.quote_expires_at, ui.error?.code, ui.error?.detail, ui.changed]])
+    const prev = old.get(o.order_id)
+    if (prev?.dataset.sig === sig) return prev
+    const li = purchasedLine(o, ui)
+    li.dataset.sig = sig
+    return li
+  })
+  for (const li of [...list.children]) if (!next.includes(li)) li.remove()
+  next.forEach((li, i) => { if (list.children[i] !== li) list.insertBefore(li, list.children[i] ?? null) })
+}
+
+function purchasedLine(o, ui) {
+  const item = state.trip.basket[o.basket_item_id]
+  const label = orderLabel(o)
+  const shown = [h('span', { class: `badge badge-order-${o.status}` }, o.status === 'cancelling' ? [h('span', { class: 'spinner small', 'aria-hidden': 'true' }), ' Cancelling…'] : ORDER_TEXT[o.status] ?? o.status)]
+  if (o.status === 'succeeded' && o.supplier_reference) shown.push(h('span', { class: 'muted small' }, `Airline reference ${o.supplier_reference}`))
+  if (o.status === 'cancelled') shown.push(h('span', { class: 'refund' }, o.refund && o.refund.amount > 0 ? `${money(o.refund)} refunded` : 'No refund'))
+  if (o.status === 'failed') shown.push(h('span', { class: 'muted small' }, `${money(o.price.total)} refunded to your card`))
+  return h('li', { class: `order managed order-${o.status}`, 'data-order': o.order_id, 'data-item': o.basket_item_id, 'data-status': o.status, tabindex: '-1', 'aria-label': `${label}: ${ORDER_TEXT[o.status] ?? o.status}` },
+    h('div', { class: 'order-what' },
+      h('span', { class: 'line-name' }, o.display_name),
+      h('span', { class: 'line-context' }, item ? itemContext(item) : ''),
+      h('span', { class: 'muted small' }, `Paid ${money(o.price.total)}`)),
+    h('div', { class: 'order-state' }, shown),
+    cancelPart(o, ui, label))
+}
+
+/** The cancellation of one extra, as far as it has gone: a button, a quote to confirm, a refusal, or an error to retry. */
+function cancelPart(o, ui, label) {
+  const id = o.basket_item_id
+  const box = (cls, title, ...body) => {
+    const titleId = `cancel-title-${id}`
+    return h('div', { class: `cancel-box ${cls}`, role: 'group', 'aria-labelledby': titleId, tabindex: '-1', 'data-cancel': id },
+      h('p', { class: 'cancel-title', id: titleId }, title), ...body)
+  }
+  const keep = (text = 'Keep it') => h('button', { type: 'button', class: 'btn secondary small', 'aria-label': `${text}: ${label}`, onclick: () => closeCancel(o) }, text)
+  if (!ui) {
+    if (o.status !== 'succeeded') return null
+    return h('div', { class: 'order-actions' },
+      o.cancellation_failure_reason ? h('p', { class: 'notice error small' }, `The airline did not cancel it: ${o.cancellation_failure_reason}. Nothing was refunded.`) : null,
+      o.cancellation_failure_reason
+        ? h('button', { type: 'button', class: 'btn secondary small', 'aria-label': `Try cancelling again: ${label}`, onclick: () => void askQuote(o) }, 'Try cancelling again')
+        : h('button', { type: 'button', class: 'btn secondary small', 'aria-label': `Cancel ${label}`, onclick: () => void askQuote(o) }, 'Cancel'))
+  }
+  const quoted = ui.quote?.to_cancel?.[id]
+  switch (ui.step) {
+    case 'quoting':
+      return box('busy', `Cancel ${o.display_name}?`, h('p', { class: 'progress' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', {}, 'Asking the airline what it refunds…')))
+    case 'quote': {
+      const fee = o.price.total.amount - quoted.refund.amount
+      return box('quote', `Cancel ${o.display_name}?`,
+        ui.changed ? h('p', { class: 'notice small' }, 'The refund offer changed since you asked: please check it again.') : null,
+        h('p', {}, 'The airline refunds ', h('strong', { class: 'refund' }, money(quoted.refund)), ' to your card',
+          fee > 0 ? ` (you paid ${money(o.price.total)}; its cancellation fee is ${Svc.formatPrice(fee, o.price.total.decimal_places, o.price.total.currency)}).` : ', all that you paid.'),
+        h('p', { class: 'muted small' }, `This offer holds until ${timeFmt.format(new Date(ui.quote.quote_expires_at))}.`),
+        h('div', { class: 'actions' },
+          // Accessible names start with the visible words (WCAG 2.5.3), then say which extra.
+          h('button', { type: 'button', class: 'btn danger small', 'aria-label': `Cancel it, refund ${money(quoted.refund)}: ${label}`, onclick: () => void confirmCancel(o) }, `Cancel it, refund ${money(quoted.refund)}`),
+          keep()))
+    }
+    case 'refused':
+      return box('refused', `${o.display_name} cannot be cancelled`,
+        h('p', {}, CANCEL_REASONS[quoted?.reason] ?? CANCEL_REASONS.not_cancellable),
+        h('div', { class: 'actions' }, keep('Close')))
+    case 'confirming':
+      return box('busy', `Cancelling ${o.display_name}`, h('p', { class: 'progress' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', {}, 'Cancelling with the airline…')))
+    default: {
+      const expired = ui.error?.code === 'quote_expired'
+      return box('error', expired ? 'The refund offer has expired' : 'The cancellation did not go through',
+        h('p', {}, expired ? 'Ask the airline again for what it refunds now.' : ui.error?.detail ?? 'Something went wrong.'),
+        ui.error?.code && !expired ? h('p', { class: 'muted small' }, `Code: ${ui.error.code}${ui.error.request_id ? ` · reference ${ui.error.request_id}` : ''}`) : null,
+        h('div', { class: 'actions' },
+          h('button', { type: 'button', class: 'btn primary small', 'aria-label': `${ui.retry === 'quote' ? 'Ask again' : 'Try again'}: ${label}`, onclick: () => void (ui.retry === 'quote' ? askQuote(o) : confirmCancel(o)) }, ui.retry === 'quote' ? 'Ask again' : 'Try again'),
+          keep()))
+    }
+  }
+}
+
+function setCancel(id, ui) {
+  if (ui) state.manage.cancels.set(id, ui)
+  else state.manage.cancels.delete(id)
+  renderPurchased()
+}
+
+/** Moves focus to an extra's cancellation box, else its line (the box is gone once it is cancelled). */
+function focusCancel(id) {
+  const line = document.querySelector(`#purchased li[data-item="${CSS.escape(id)}"]`)
+  ;(line?.querySelector('.cancel-box') ?? line)?.focus()
+}
+
+function closeCancel(o) {
+  setCancel(o.basket_item_id, null)
+  document.querySelector(`#purchased li[data-item="${CSS.escape(o.basket_item_id)}"] .order-actions button`)?.focus()
+}
+
+/** Asks the airline (through the shop's backend, which holds the API key) what cancelling one extra refunds. */
+async function askQuote(o) {
+  const id = o.basket_item_id
+  setCancel(id, { step: 'quoting' })
+  focusCancel(id)
+  try {
+    const quote = await backend('POST', `/checkout/${state.trip.trip_id}/cancellation`, { basket_item_ids: [id] })
+    const quoted = quote.to_cancel[id]
+    if (!quoted) throw new ProblemError({ code: 'no_answer', detail: 'The airline did not answer for this extra.' })
+    setCancel(id, { step: quoted.cancellable ? 'quote' : 'refused', quote })
+    announce(quoted.cancellable
+      ? `If you cancel ${orderLabel(o)}, the airline refunds ${money(quoted.refund)}. Confirm or keep it.`
+      : `${orderLabel(o)} cannot be cancelled. ${CANCEL_REASONS[quoted.reason] ?? CANCEL_REASONS.not_cancellable}`)
+  } catch (err) {
+    setCancel(id, { step: 'error', error: err.problem ?? { detail: err.message }, retry: 'quote' })
+    if (err.problem?.code === 'not_cancellable') void refreshTrip()
+  }
+  focusCancel(id)
+}
+
+/** Confirms the quote the traveller saw; the order then moves cancelling → cancelled (or back, refused). */
+async function confirmCancel(o) {
+  const id = o.basket_item_id
+  const { quote } = state.manage.cancels.get(id) ?? {}
+  if (!quote) return askQuote(o)
+  const quoted = Object.values(quote.to_cancel)
+  setCancel(id, { step: 'confirming', quote })
+  focusCancel(id)
+  announce(`Cancelling ${orderLabel(o)}…`)
+  try {
+    const result = await backend('POST', `/checkout/${state.trip.trip_id}/cancellation/confirm`, {
+      expected: { basket_item_ids: quoted.map((i) => i.basket_item_id), refund: quoted.reduce((n, i) => n + (i.refund?.amount ?? 0), 0), quote_expires_at: quote.quote_expires_at },
+    })
+    if (result.outcome === 'quote_changed') {
+      // Asked again elsewhere (another tab): show this extra's new offer, never confirm one unseen.
+      const again = result.quote.to_cancel[id]
+      if (again?.cancellable) {
+        setCancel(id, { step: 'quote', quote: result.quote, changed: true })
+        announce(`The refund offer for ${orderLabel(o)} changed: it is now ${money(again.refund)}.`)
+        focusCancel(id)
+        return
+      }
+      return askQuote(o)
+    }
+    state.manage.cancels.delete(id)
+    applyTrip(result.trip)
+  } catch (err) {
+    const code = err.problem?.code
+    // An expired quote, or an order that moved, needs a new quote; anything else (the network) the same confirmation again.
+    setCancel(id, { step: 'error', error: err.problem ?? { detail: err.message }, retry: code === 'quote_expired' || code === 'not_cancellable' ? 'quote' : 'confirm', quote })
+    if (code === 'not_cancellable') void refreshTrip()
+  }
+  focusCancel(id)
+}
+
+async function refreshTrip() {
+  try {
+    applyTrip(await backend('GET', `/checkout/${state.trip.trip_id}/status`))
+  } catch { /* the next action reads it again */ }
+}
+
+// ---- bags added after booking
+
+/** The new extras (added since the booking, not paid), with their total and the button that pays for them. */
+function renderNewExtras() {
+  if (state.phase !== 'manage') return
+  const added = items().filter(isNewExtra)
+  const box = $('new-extras')
+  box.hidden = added.length === 0 && $('extras-pay-error').hidden
+  $('new-extras-lines').replaceChildren(...added.map((item) => h('li', { class: `line line-${statusOf(item)}`, 'data-item': item.basket_item_id },
+    h('div', { class: 'line-what' },
+      h('span', { class: 'line-name' }, item.quantity > 1 ? `${item.display_name} × ${item.quantity}` : item.display_name),
+      h('span', { class: 'line-context' }, itemContext(item)),
+      statusOf(item) === 'valid' ? null : badge(item)),
+    h('div', { class: 'line-price' }, h('span', {}, money(item.price.total))))))
+  const total = sumOf(added)
+  const button = $('pay-extras')
+  button.textContent = total ? `Pay for the new extras ${money(total)}` : 'Pay for the new extras'
+  // A new price or an unavailable bag is decided in the widget first (accept or remove); an expired price is checked again on paying.
+  button.disabled = !total || state.manage.paying || added.some((i) => ['checking', 'price_changed', 'unavailable'].includes(statusOf(i)))
+  $('manage-add').setAttribute('aria-busy', state.manage.paying ? 'true' : 'false')
+}
+
+function extrasProgress(text) {
+  const box = $('extras-pay-progress')
+  box.replaceChildren(...(text ? [h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', {}, text)] : []))
+}
+
+function showExtrasPayError(what, p = {}) {
+  const box = $('extras-pay-error')
+  box.replaceChildren(h('p', {}, what), p.code ? h('p', { class: 'muted small' }, `Code: ${p.code}${p.request_id ? ` · reference ${p.request_id}` : ''}`) : null)
+  box.hidden = false
+  renderNewExtras()
+  box.focus()
+}
+
+/** Pays for the new extras: the backend checks them with the airline, charges their total and has them ordered. */
+async function payExtras() {
+  if (state.manage.paying) return
+  const added = items().filter(isNewExtra)
+  const total = sumOf(added)
+  if (!total) return
+  state.manage.paying = true
+  $('extras-pay-error').hidden = true
+  $('manage-bags').inert = true
+  renderNewExtras()
+  extrasProgress('Checking the new extras with the airline…')
+  try {
+    const result = await backend('POST', `/checkout/${state.trip.trip_id}/extras/pay`, {
+      expected: { items: added.map((i) => i.basket_item_id), total: total.amount, currency: total.currency },
+    })
+    extrasProgress(null)
+    if (result.outcome === 'paid') {
+      const before = new Set(Object.keys(state.trip.orders))
+      state.manage.paying = false
+      applyTrip(result.trip)
+      const fresh = Object.values(state.trip.orders).filter((o) => !before.has(o.order_id))
+      announce(`Paid ${money(total)}. The airline is booking ${fresh.map(orderLabel).join(' and ') || 'your new extras'}.`)
+      if (fresh[0]) focusCancel(fresh[0].basket_item_id)
+      return
+    }
+    state.basket = asCallbackBasket(result.basket)
+    renderBasket()
+    const now = sumOf(items().filter(isNewExtra))
+    showExtrasPayError({
+      action_needed: 'The airline changed something about your new extras: see them above (accept a new price or remove a bag), then pay again. Nothing was charged.',
+      total_changed: now ? `Your new extras now come to ${money(now)}. Check them, then pay again. Nothing was charged.` : 'Your new extras changed. Nothing was charged.',
+      still_checking: 'The airline is still checking your new extras. Please try paying again in a moment. Nothing was charged.',
+    }[result.outcome] ?? 'Nothing was charged; please try again.')
+    await openWidgets(MANAGE_WIDGETS).catch((err) => showExtrasError(err, 'manage-extras-error'))
+  } catch (err) {
+    extrasProgress(null)
+    const p = err.problem ?? {}
+    showExtrasPayError({
+      trip_state_conflict: 'Your booking changed while you were paying. Nothing was charged; please check the new extras and try again.',
+      nothing_to_pay: 'There are no new extras to pay for.',
+      network: p.detail,
+    }[p.code] ?? `${p.detail ?? 'Something went wrong.'} Nothing was charged; please try again.`, p)
+  } finally {
+    state.manage.paying = false
+    $('manage-bags').inert = false
+    renderNewExtras()
+  }
+}
+
 // ---------------------------------------------------------------- start and resume
 
 function resetPage() {
   clearTimeout(state.ordersTimer)
+  clearTimeout(state.manage.timer)
+  state.manage.cancels.clear()
+  state.manage.paying = false
+  sessionStorage.removeItem(VIEW_KEY)
   state.phase = 'shopping'
   state.basket = {}
   state.token = null
   $('confirmation').hidden = true
+  $('manage').hidden = true
+  $('purchased').replaceChildren()
+  $('manage-status').replaceChildren()
+  $('extras-pay-error').hidden = true
+  extrasProgress(null)
   $('orders-outcome').replaceChildren()
   $('checkout-form').hidden = false
   $('extras').hidden = false
@@ -727,7 +1137,8 @@ async function showTrip() {
   state.basket = asCallbackBasket(state.trip.basket)
   renderBasket()
   if (state.trip.payment?.status === 'captured') {
-    showConfirmation()
+    if (sessionStorage.getItem(VIEW_KEY) === 'manage') await showManage()
+    else showConfirmation()
     return
   }
   await openWidgets().catch(showExtrasError)
@@ -769,9 +1180,13 @@ function main() {
     if (state.phase === 'shopping') setStep('travellers')
   })
   $('fill-sample').addEventListener('click', fillSample)
-  $('new-booking').addEventListener('click', () => {
-    void startCheckout('normal').then(() => $('trip-title').focus())
-  })
+  for (const id of ['new-booking', 'manage-new-booking']) {
+    $(id).addEventListener('click', () => {
+      void startCheckout('normal').then(() => $('trip-title').focus())
+    })
+  }
+  $('manage-booking').addEventListener('click', () => { void showManage() })
+  $('pay-extras').addEventListener('click', () => { void payExtras() })
   void resume().then((resumed) => resumed || startCheckout('normal'))
 }
 
