@@ -595,7 +595,8 @@ describe('svc-seat-map after the sale', function () {
   it('shows the seat bought earlier as the passenger’s, marked purchased, and lets no other seat replace it', async () => {
     const session = await loadedSession({ booked: 'true' })
     const el = await mount(session)
-    el.passengerId = 'p2'
+    // The chosen passenger is the map's private state: set here as a tap on the second passenger would.
+    ;(el as unknown as { passengerId: string }).passengerId = 'p2'
     await el.updateComplete
     const bought = seatItems(session, 'p2', firstSegment(session))
     expect(bought).to.have.length(1)
