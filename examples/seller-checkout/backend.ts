@@ -88,6 +88,8 @@ interface Checkout {
   payment: Payment & { record_locator: string } | null
   /** The payments for extras added after booking, each for the items it bought, in order. */
   extraPayments: Array<Payment & { basket_item_ids: string[] }>
+  /** One payment for new extras at a time: two tabs paying at once would charge twice for one order. */
+  payingExtras: boolean
 }
 interface Payment { reference: string; amount: number; currency: string; decimal_places: number; status: 'captured' | 'refunded' }
 
@@ -356,7 +358,7 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
       reply.header('set-cookie', `${COOKIE}=${owner}; Path=/demo/api; HttpOnly; SameSite=Strict`)
     }
     const trip = await api<Trip>('POST', '/v2.2/trip', tripRequest(scenario), { 'idempotency-key': randomUUID() })
-    const c: Checkout = { owner, tripId: trip.trip_id, scenario, refreshToken: trip.refresh_token!, refreshing: null, payment: null, extraPayments: [] }
+    const c: Checkout = { owner, tripId: trip.trip_id, scenario, refreshToken: trip.refresh_token!, refreshing: null, payment: null, extraPayments: [], payingExtras: false }
     checkouts.set(trip.trip_id, c)
     if (checkouts.size > MAX_CHECKOUTS) checkouts.delete(checkouts.keys().next().value!)
     return reply.code(201).send({ trip: view(trip, c), trip_access_token: trip.trip_access_token })
@@ -480,25 +482,31 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
    */
   app.post<ById & { Body: { expected?: unknown } | undefined }>('/demo/api/checkout/:tripId/extras/pay', { schema: { hide: true } }, async (req) => {
     const c = bookedCheckout(req)
-    if (!Object.values(await currentBasket(c)).some(isNewExtra)) throw problem(409, 'nothing_to_pay', 'There are no new extras to pay for.')
-    const read = await checkedBasket(c)
-    if (!read) return { outcome: 'still_checking', basket: await currentBasket(c) }
-    const added = Object.values(read.basket).filter(isNewExtra)
-    if (!added.every((i) => i.validity.status === 'valid')) return { outcome: 'action_needed', basket: read.basket }
-    if (added.length === 0 || !sameAsShown(added, req.body?.expected)) return { outcome: 'total_changed', basket: read.basket }
-
-    const paid = { ...payment(added), basket_item_ids: added.map((i) => i.basket_item_id) }
-    c.extraPayments.push(paid)
+    if (c.payingExtras) throw problem(409, 'payment_in_progress', 'A payment for new extras is already on its way.')
+    c.payingExtras = true
     try {
-      await api('POST', `/v2.2/trip/${c.tripId}/fulfill`, {
-        trip_state_hash: read.trip_state_hash,
-        payment_details: { payment_type: 'service_settlement' },
-      }, { 'idempotency-key': `skyshop-${c.tripId}-${read.trip_state_hash.slice(0, 16)}` })
-    } catch (e) {
-      paid.status = 'refunded'
-      throw e
+      if (!Object.values(await currentBasket(c)).some(isNewExtra)) throw problem(409, 'nothing_to_pay', 'There are no new extras to pay for.')
+      const read = await checkedBasket(c)
+      if (!read) return { outcome: 'still_checking', basket: await currentBasket(c) }
+      const added = Object.values(read.basket).filter(isNewExtra)
+      if (!added.every((i) => i.validity.status === 'valid')) return { outcome: 'action_needed', basket: read.basket }
+      if (added.length === 0 || !sameAsShown(added, req.body?.expected)) return { outcome: 'total_changed', basket: read.basket }
+
+      const paid = { ...payment(added), basket_item_ids: added.map((i) => i.basket_item_id) }
+      c.extraPayments.push(paid)
+      try {
+        await api('POST', `/v2.2/trip/${c.tripId}/fulfill`, {
+          trip_state_hash: read.trip_state_hash,
+          payment_details: { payment_type: 'service_settlement' },
+        }, { 'idempotency-key': `skyshop-${c.tripId}-${read.trip_state_hash.slice(0, 16)}` })
+      } catch (e) {
+        paid.status = 'refunded'
+        throw e
+      }
+      return { outcome: 'paid', trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
+    } finally {
+      c.payingExtras = false
     }
-    return { outcome: 'paid', trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
   })
 
   /** The airline's quote for cancelling ordered extras: what each would refund, or why it cannot be cancelled. */

@@ -319,8 +319,13 @@ test('the shop backend after booking: quotes a cancellation, confirms only the q
     const stale = await ada.call('POST', at('/extras/pay'), { expected: { items: added.map((i) => i.basket_item_id), total: 1, currency: 'GBP' } })
     assert.equal(stale.json.outcome, 'total_changed', stale.text)
     assert.deepEqual((await status()).extra_payments, [], 'nothing charged')
-    const later = await ada.call('POST', at('/extras/pay'), { expected: { items: added.map((i) => i.basket_item_id), total: 7150, currency: 'GBP' } })
+    // Paid from two tabs at once: one charge, the other refused.
+    const both = await Promise.all([1, 2].map(() => ada.call('POST', at('/extras/pay'), { expected: { items: added.map((i) => i.basket_item_id), total: 7150, currency: 'GBP' } })))
+    const later = both.find((r) => r.status === 200)!
     assert.equal(later.json.outcome, 'paid', later.text)
+    const refused = both.find((r) => r !== later)!
+    assert.equal(refused.status, 409, refused.text)
+    assert.match(refused.json.code, /^(payment_in_progress|nothing_to_pay)$/)
     assert.deepEqual(later.json.trip.extra_payments.map((p: { status: string; amount: number; basket_item_ids: string[] }) => [p.status, p.amount, p.basket_item_ids]), [['captured', 7150, [added[0]!.basket_item_id]]])
     const done = await settled((s) => Object.values(s.orders).every((o) => o.status === 'succeeded' || o.status === 'cancelled'))
     assert.deepEqual(Object.values(done.orders).map((o) => [o.basket_item_id, o.status]).sort(), [[bagItem, 'cancelled'], [added[0]!.basket_item_id, 'succeeded']].sort())

@@ -1076,6 +1076,7 @@ async function payExtras() {
     showExtrasPayError({
       trip_state_conflict: 'Your booking changed while you were paying. Nothing was charged; please check the new extras and try again.',
       nothing_to_pay: 'There are no new extras to pay for.',
+      payment_in_progress: 'A payment for these extras is already on its way (in another tab?). Nothing more was charged.',
       network: p.detail,
     }[p.code] ?? `${p.detail ?? 'Something went wrong.'} Nothing was charged; please try again.`, p)
   } finally {
