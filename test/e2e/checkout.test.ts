@@ -561,3 +561,13 @@ test('(g) a 375 px phone in dark mode (the shop gives the widget dark colours in
   setup: rewriteApp("focusRing: '#f5a623' }", "focusRing: '#f5a623', dark: { textPrimary: '#e6edf3', primary: '#4c8dff', primaryText: '#0d1117' } }"),
   ready: seatCardReady,
 }))
+
+test('(h) the demo as it ships, on a phone set to dark: the light-only shop keeps the widget light, readable and passing axe', { timeout: TEST_TIMEOUT }, async () => session(phone(375, { colorScheme: 'dark' }), 'h-dark-shop', async (s) => {
+  await openSeatDialog(s)
+  const card = seatCard(s.page)
+  assert.equal(await card.locator('[part="map"]').evaluate((e) => getComputedStyle(e).backgroundColor), 'rgb(246, 248, 250)', 'the light surface, not the dark one')
+  assert.equal(await card.locator('.map-title').evaluate((e) => getComputedStyle(e).color), 'rgb(20, 33, 61)', "the shop's ink")
+  assert.deepEqual(await axeViolations(s.page), [], 'no serious accessibility violations (colour contrast included) with the dialog open')
+  await shootDialog(s, 'seats-375-dark-shop')
+  assertCleanPage(s)
+}, { ready: seatCardReady }))

@@ -12,6 +12,13 @@ const SCENARIO_NAMES = {
   cancellation_refused: 'Cancellation refused',
 }
 const THEME = { primary: '#0b4f9c', primaryText: '#ffffff', radius: '10px', font: 'inherit', focusRing: '#f5a623' }
+// The shop is light only (color-scheme: light), and its ink reaches the widgets (--svc-color-text): under a
+// dark system setting they keep its light colours too, rather than their own dark surfaces under its dark
+// ink. A shop with a dark mode gives its dark colours in THEME.dark instead, which wins.
+const LIGHT_ALWAYS = {
+  textPrimary: '#14213d', textSecondary: '#55627a', background: '#ffffff', surface: '#f6f8fa', primary: '#0b4f9c', primaryText: '#ffffff',
+  border: '#d0d7de', success: '#1a7f37', warning: '#9a6700', danger: '#cf222e',
+}
 const STATE_TEXT = { valid: 'Confirmed price', checking: 'Checking…', price_changed: 'Price changed', unavailable: 'Unavailable', invalid: 'Price expired' }
 const ORDER_TEXT = {
   awaiting_ticketing: 'Waiting for the tickets', queued: 'Waiting', in_progress: 'Booking with the airline…', succeeded: 'Confirmed', failed: 'Not booked',
@@ -289,7 +296,7 @@ const MANAGE_WIDGETS = [{ container: 'manage-bags', display: 'embedded', allowPr
 function showWidget({ errorBox, ...w }) {
   const el = $(w.container)
   el.hidden = false
-  return Svc.showUpsell({ ...w, theme: THEME }).catch((err) => {
+  return Svc.showUpsell({ ...w, theme: { dark: LIGHT_ALWAYS, ...THEME } }).catch((err) => {
     // A replaced widget (a later init) is expected; nothing to sell here hides the box.
     if (err.code === 'no_products') el.hidden = true
     else if (err.code !== 'not_initialized' && err.code !== 'internal') showExtrasError(err, errorBox)
