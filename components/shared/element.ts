@@ -65,16 +65,12 @@ export function TripElement<T extends Constructor<LitElement>>(base: T) {
 }
 
 /**
- * The `display`, `framed`, `session` and `locale` properties of a product view (read by its
- * DisplayController).
+ * The `display` and `framed` properties of a product view, over TripElement's `session` and `locale`
+ * (read by its DisplayController).
  * @mixin
  */
 export function ProductView<T extends Constructor<LitElement>>(base: T) {
-  class ProductView extends base {
-    /** The trip session (the SDK passes it; without it the element takes the one provided above). */
-    @property({ attribute: false }) session: Session | undefined
-    /** Locale tag of texts, prices and dates; by default the provider's, else the trip's language. */
-    @property() locale: string | undefined
+  class ProductView extends TripElement(base) {
     /** How the view is shown: `card`, `embedded` or `modal`. */
     @property({ reflect: true }) display: Display = 'embedded'
     /** Only the panel: a parent element provides the heading and the dialog (`<svc-upsell>` in modal display). */
