@@ -6,8 +6,9 @@
  */
 import { html, nothing } from 'lit'
 import type { ProductName } from '../../client/types.ts'
-import { itemContext, itemLabel, num } from '../shared/format.ts'
-import { renderBadge, renderValidity } from '../shared/validity.ts'
+import { itemLabel, num } from '../shared/format.ts'
+import { renderValidity } from '../shared/validity.ts'
+import { itemContext, renderBadge } from '../shared/item-summary.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { addEnglish, type Strings } from '../i18n/index.ts'
 import { dialogFramesTexts } from '../i18n/en-US/dialog-frames.ts'

@@ -40,10 +40,6 @@ export function totalOf(items: BasketItem[], currency: string): Amount {
 
 // ---------------------------------------------------------------- trip
 
-export function journeyOf(trip: TripView | null, journeyId: unknown): Journey | undefined {
-  return trip?.journeys.find((j) => j.journey_id === journeyId)
-}
-
 export function route(l: Locale, journey: Journey): string {
   const first = journey.segments[0]
   const last = journey.segments[journey.segments.length - 1]
@@ -116,20 +112,6 @@ export function itemLabel(l: Locale, item: Pick<BasketItem, 'product_type' | 'pr
     case 'fare_family_upsell': return typeof d['fare_family'] === 'string' ? l.format('fare_family_upgrade_to', { name: d['fare_family'] }) : item.display_name
     default: return item.display_name
   }
-}
-
-/** "Passenger 1 · London → New York" */
-export function itemContext(l: Locale, trip: TripView | null, item: BasketItem): string {
-  const d = item.product_details
-  const parts: string[] = []
-  if (d['passenger_id']) parts.push(passengerLabel(l, trip, d['passenger_id']))
-  let journey = journeyOf(trip, d['journey_id'])
-  if (!journey && d['segment_id']) {
-    const seg = trip?.journeys.flatMap((j) => j.segments).find((s) => s.segment_id === d['segment_id'])
-    if (seg) journey = { journey_id: '', segments: [seg] }
-  }
-  if (journey) parts.push(route(l, journey))
-  return parts.join(' · ')
 }
 
 /** Why a product is not for this passenger, in words. */

@@ -5,27 +5,13 @@
  */
 import { html, nothing } from 'lit'
 import type { Locale } from '../i18n/index.ts'
-import type { BasketItem, ValidityState } from '../../client/types.ts'
+import type { BasketItem } from '../../client/types.ts'
 
 export interface ValidityActions {
   accept(): Promise<boolean>
   remove(): Promise<boolean>
   check(): Promise<boolean>
   chooseAnother(): Promise<boolean>
-}
-
-const BADGE: Record<ValidityState, 'badge_valid' | 'badge_checking' | 'badge_price_changed' | 'badge_unavailable' | 'badge_invalid'> = {
-  valid: 'badge_valid',
-  checking: 'badge_checking',
-  price_changed: 'badge_price_changed',
-  unavailable: 'badge_unavailable',
-  invalid: 'badge_invalid',
-}
-
-/** A short state word with a coloured dot; the colour is never the only signal. */
-export function renderBadge(l: Locale, item: BasketItem) {
-  const state = item.validity.status
-  return html`<span class="badge ${state}" part="badge badge-${state}">${l.t[BADGE[state]]}</span>`
 }
 
 const previousOf = (item: BasketItem) => item.validity.previous_price?.total
