@@ -92,8 +92,15 @@ export const tokenVars = css`
   }
 `
 
-/** Adopts `themeCss(theme)` after an element's own styles (a theme is per instance, static styles are per class). */
-export function adoptTheme(root: ShadowRoot, base: readonly CSSStyleSheet[], theme: Theme | undefined) {
-  const sheet = theme ? themeCss(theme).styleSheet : undefined
-  root.adoptedStyleSheets = sheet ? [...base, sheet] : [...base]
+/** The sheets adoptTheme made: a new theme replaces the last one, and leaves the root's other sheets (the dialog frames') be. */
+const themeSheets = new WeakSet<CSSStyleSheet>()
+
+/** Adopts `themeCss(theme)` after the root's styles (a theme is per instance, static styles are per class). */
+export function adoptTheme(root: ShadowRoot, theme: Theme | undefined) {
+  // (A browser without constructable stylesheets, where Lit writes <style> elements, has no list to add to.)
+  if (!root.adoptedStyleSheets) return
+  const sheets = root.adoptedStyleSheets.filter((s) => !themeSheets.has(s))
+  const sheet = theme && themeCss(theme).styleSheet
+  if (sheet) themeSheets.add(sheet)
+  root.adoptedStyleSheets = sheet ? [...sheets, sheet] : sheets
 }

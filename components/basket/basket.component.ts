@@ -7,7 +7,7 @@ import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { SessionController } from '../controllers/session.ts'
 import { extras, itemLabel, num, productNameOf } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
-import { itemContext, renderBadge } from '../shared/item-summary.ts'
+import { itemContext, renderBadge, summaryStyles } from '../shared/item-summary.ts'
 import { addEnglish } from '../i18n/index.ts'
 import { basketTexts } from '../i18n/en-US/basket.ts'
 import { styles } from './basket.styles.ts'
@@ -43,7 +43,7 @@ addEnglish(basketTexts)
  * @tagname svc-basket
  */
 export class SvcBasket extends TripElement(LitElement) {
-  static override styles = [tokenVars, sharedStyles, styles]
+  static override styles = [tokenVars, sharedStyles, summaryStyles, styles]
 
   readonly #trip: SessionController = new SessionController(this, { chooseAnother: (i) => this.#chooseAnother(i) })
 

@@ -8,11 +8,12 @@ import { html, nothing } from 'lit'
 import type { ProductName } from '../../client/types.ts'
 import { itemLabel, num } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
-import { itemContext, renderBadge } from '../shared/item-summary.ts'
+import { itemContext, renderBadge, summaryStyles } from '../shared/item-summary.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { addEnglish, type Strings } from '../i18n/index.ts'
 import { dialogFramesTexts } from '../i18n/en-US/dialog-frames.ts'
 import { useDialogFrames, type Framed, type UpsellFramed } from './dialog.ts'
+import { styles } from './dialog-frames.styles.ts'
 import '../shared/modal/modal.ts'
 import '../shared/price/price.ts'
 
@@ -106,4 +107,4 @@ function renderUpsell(u: UpsellFramed) {
   </svc-modal>`
 }
 
-useDialogFrames({ card: renderCard, dialog: renderDialog, upsell: renderUpsell })
+useDialogFrames({ styles: [summaryStyles.styleSheet!, styles.styleSheet!], card: renderCard, dialog: renderDialog, upsell: renderUpsell })

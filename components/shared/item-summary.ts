@@ -3,7 +3,7 @@
  * options (the card display's summary, the basket view): where the item belongs, and its state as a
  * badge. svc.min.js leaves it to the card display's chunk: its own views show items among their options.
  */
-import { html } from 'lit'
+import { css, html } from 'lit'
 import type { Locale } from '../i18n/index.ts'
 import type { BasketItem, Journey, TripView, ValidityState } from '../../client/types.ts'
 import { passengerLabel, route } from './format.ts'
@@ -39,3 +39,12 @@ export function renderBadge(l: Locale, item: BasketItem) {
   const state = item.validity.status
   return html`<span class="badge ${state}" part="badge badge-${state}">${l.t[BADGE[state]]}</span>`
 }
+
+/** The badges' colours (by state), and a total line under the items. */
+export const summaryStyles = css`
+  .badge.valid { color: var(--_success); }
+  .badge.checking { color: var(--_text-2); }
+  .badge.price_changed, .badge.invalid { color: var(--_warning); }
+  .badge.unavailable { color: var(--_danger); }
+  .total-line { display: flex; flex-wrap: wrap; justify-content: space-between; gap: var(--_space); font-weight: 650; }
+`

@@ -1,6 +1,7 @@
 /**
- * Styles shared by the svc views: buttons, alerts, badges, skeletons, cards and the visually hidden text
- * of live regions. Logical properties only (margin-inline-start, not margin-left), so RTL needs nothing.
+ * Styles shared by the svc views: buttons, alerts, badges, skeletons, headings and the visually hidden
+ * text of live regions (the card display's come with the dialog frames: ../controllers/dialog-frames.styles.ts).
+ * Logical properties only (margin-inline-start, not margin-left), so RTL needs nothing.
  */
 import { css } from 'lit'
 
@@ -66,10 +67,6 @@ export const sharedStyles = css`
     border: 1px solid currentColor; border-radius: 999px; font-size: 0.8125rem; font-weight: 600; white-space: nowrap;
   }
   .badge::before { content: ''; inline-size: 0.5em; block-size: 0.5em; border-radius: 50%; background: var(--_dot, currentColor); }
-  .badge.valid { color: var(--_success); }
-  .badge.checking { color: var(--_text-2); }
-  .badge.price_changed, .badge.invalid { color: var(--_warning); }
-  .badge.unavailable { color: var(--_danger); }
   .badge.ok { color: var(--_success); }
 
   /* Loading: a skeleton of the panel, the words beside it. */
@@ -84,23 +81,7 @@ export const sharedStyles = css`
   .skeleton .bar.block { block-size: 3rem; }
   @keyframes svc-shimmer { from { background-position: 100% 0; } to { background-position: -100% 0; } }
 
-  /* Card display. */
-  .card {
-    display: flex; flex-wrap: wrap; align-items: center; gap: calc(var(--_space) * 2);
-    padding: calc(var(--_space) * 2); border: 1px solid var(--_border); border-radius: var(--_radius);
-    background: var(--_bg); overflow-wrap: anywhere;
-  }
-  .card-main { flex: 1 1 14rem; min-inline-size: 0; display: flex; flex-direction: column; gap: var(--_space); }
+  /* A view's heading (the dialog frames' card has it too). */
   .card-title { display: flex; align-items: center; gap: var(--_space); }
   .card-title svg { flex: none; color: var(--_primary); }
-  .card > .btn { flex: 0 0 auto; }
-  .summary { display: flex; flex-direction: column; gap: var(--_space); }
-  .summary li { display: flex; flex-wrap: wrap; justify-content: space-between; gap: var(--_space); }
-  .summary .what { min-inline-size: 0; }
-  .summary .context { display: block; color: var(--_text-2); font-size: 0.875rem; }
-  .total-line { display: flex; flex-wrap: wrap; justify-content: space-between; gap: var(--_space); font-weight: 650; }
-  .card .notices { display: flex; flex-direction: column; gap: var(--_space); flex-basis: 100%; }
-
-  .footer { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: calc(var(--_space) * 2); inline-size: 100%; }
-  .footer .total-line { gap: var(--_space); justify-content: flex-start; }
 `

@@ -1,4 +1,4 @@
-import { html, LitElement, type CSSResultOrNative, type PropertyValues } from 'lit'
+import { html, LitElement, type PropertyValues } from 'lit'
 import { SvcError } from '../../client/errors.ts'
 import { PRODUCT_NAMES, type Display, type ProductName, type Theme } from '../../client/types.ts'
 import { adoptTheme, tokenVars } from '../theme.ts'
@@ -88,10 +88,7 @@ export class SvcUpsell extends TripElement(LitElement) {
   }
 
   protected override updated(changed: PropertyValues) {
-    if (changed.has('theme') && this.shadowRoot) {
-      const base = (this.constructor as typeof SvcUpsell).elementStyles.map((s: CSSResultOrNative) => (s instanceof CSSStyleSheet ? s : s.styleSheet!))
-      adoptTheme(this.shadowRoot, base, this.theme)
-    }
+    if (changed.has('theme') && this.shadowRoot) adoptTheme(this.shadowRoot, this.theme)
     this.#report()
   }
 
@@ -160,10 +157,10 @@ export class SvcUpsell extends TripElement(LitElement) {
 
   override render() {
     const shown = this.#trip.loadState.status === 'ready' ? this.visibleProducts : []
-    const frames = dialogFrames()
+    const frames = this.display === 'modal' && dialogFrames(this.renderRoot)
     // The modal display's dialog is drawn by the dialog frames; until they are here (loading, or their load
     // failed), it shows that state inline.
-    if (this.display === 'modal' && frames) {
+    if (frames) {
       return frames.upsell({
         open: this.dialogOpen, l: this.l, shown, view: (n, framed) => this.#view(n, framed), state: () => this.#renderState(),
         total: () => this.#trip.total(), close: this.#onDialogClose, done: this.#onDone,
