@@ -4,31 +4,15 @@
  */
 import { css, unsafeCSS } from 'lit'
 import type { Theme } from '../client/types.ts'
+import { THEME_PROPS } from './theme-props.ts'
 
-const PROPS: Record<Exclude<keyof Theme, 'dark'>, string> = {
-  textPrimary: '--svc-color-text',
-  textSecondary: '--svc-color-text-secondary',
-  background: '--svc-color-background',
-  surface: '--svc-color-surface',
-  primary: '--svc-color-primary',
-  primaryText: '--svc-color-on-primary',
-  border: '--svc-color-border',
-  radius: '--svc-radius',
-  font: '--svc-font',
-  spacing: '--svc-space',
-  focusRing: '--svc-focus-ring',
-  success: '--svc-color-success',
-  warning: '--svc-color-warning',
-  danger: '--svc-color-danger',
-}
-
-export const THEME_KEYS = Object.keys(PROPS) as Array<keyof typeof PROPS>
+export { THEME_KEYS } from './theme-props.ts'
 
 /** CSS declarations for a theme; values that could break out of a declaration are dropped. */
 export function themeDeclarations(theme: Omit<Theme, 'dark'> = {}): string {
   return Object.entries(theme)
-    .filter(([k, v]) => k in PROPS && typeof v === 'string' && !/[;{}<>]/.test(v))
-    .map(([k, v]) => `${PROPS[k as keyof typeof PROPS]}: ${v};`)
+    .filter(([k, v]) => k in THEME_PROPS && typeof v === 'string' && !/[;{}<>]/.test(v))
+    .map(([k, v]) => `${THEME_PROPS[k as keyof typeof THEME_PROPS]}: ${v};`)
     .join(' ')
 }
 

@@ -5,6 +5,7 @@
 import { PRODUCT_NAMES, type BasketChange, type Display, type EventCallbacks, type InitOptions, type ProductName, type Theme } from './types.ts'
 import { SvcError } from '../client/errors.ts'
 import { canonicalTag, type CustomStrings, type Plural } from '../components/i18n/index.ts'
+import { THEME_KEYS } from '../components/theme-props.ts'
 
 /** Every callback the SDK knows; any other name (a newer SDK's, a typo) is ignored. */
 export const CALLBACK_NAMES = [
@@ -17,16 +18,6 @@ export type CallbackName = (typeof CALLBACK_NAMES)[number]
 export type ResolvedCallbacks = Partial<EventCallbacks> & { onBasketChange: (change: BasketChange) => void }
 
 export const DISPLAYS: readonly Display[] = ['card', 'embedded', 'modal']
-
-/**
- * Theme keys (components/theme.ts maps them to CSS properties; it imports Lit, so it is not imported in
- * this DOM-free module). A Record, so the typecheck fails when `Theme` gains a key this list lacks.
- */
-const THEME_KEY_SET: Record<Exclude<keyof Theme, 'dark'>, true> = {
-  textPrimary: true, textSecondary: true, background: true, surface: true, primary: true, primaryText: true, border: true,
-  radius: true, font: true, spacing: true, focusRing: true, success: true, warning: true, danger: true,
-}
-const THEME_KEYS = Object.keys(THEME_KEY_SET) as Array<Exclude<keyof Theme, 'dark'>>
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== ''
