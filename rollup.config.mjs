@@ -117,6 +117,20 @@ const licenseNotice = {
   renderChunk: (code, chunk) => (chunk.isEntry ? { code: `${code}\n/*! svc browser SDK v2.2. Includes Lit and @lit/context, (c) Google LLC, BSD-3-Clause: https://github.com/lit/lit/blob/main/LICENSE */`, map: null } : null),
 }
 
+/**
+ * esbuild's renaming of the identifiers, before terser's: terser names each private member (`#host`) once
+ * for the whole bundle, so they run to two letters and differ from class to class; esbuild names them
+ * class by class, most used first, and the same few short names repeat (about 130 B less gzip). Terser's
+ * own renaming after it keeps those names.
+ */
+const privateNames = {
+  name: 'svc-private-names',
+  renderChunk: async (code) => {
+    const { code: out, map } = await transform(code, { minifyIdentifiers: true, target: 'es2022', sourcemap: true })
+    return { code: out, map }
+  },
+}
+
 /** The hook svc.min.js and its chunks define their modules with (sdk/chunk-loader.ts, which installs it). */
 const DEFINE_KEY = 'svc.v2.2.define'
 /** sdk/chunk-loader.ts as the script it is (no module: nothing imports it), for the head of svc.min.js. */
@@ -284,9 +298,10 @@ export default [
       sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
     },
     // Lit's production build (no dev-mode warnings), the browser variants of anything that has one.
-    // esbuild compiles (one shared decorator helper); terser minifies (three passes; top level mangled: the
-    // script has no globals of its own; `inline: 1` inlines only simple functions, which gzips smaller here).
-    plugins: [browserOnly(), sdkChunks(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(),
+    // esbuild compiles (one shared decorator helper) and names the private members (privateNames); terser
+    // minifies (three passes; top level mangled: the script has no globals of its own; `inline: 1` inlines
+    // only simple functions, which gzips smaller here).
+    plugins: [browserOnly(), sdkChunks(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(), privateNames,
       terser({ ecma: 2022, toplevel: true, compress: { passes: 3, inline: 1 }, format: { comments: false } }), licenseNotice],
   },
   {
