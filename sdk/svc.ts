@@ -91,11 +91,13 @@ const LIFECYCLE: Partial<Record<ProductName, { load: keyof EventCallbacks; close
 /** Calls a seller callback so that nothing it does (throw, reject) can break the widget. */
 function safeCall<A>(name: string, fn: ((arg: A) => unknown) | undefined, arg: A) {
   if (!fn) return
+  // The error logged with it says whether the callback threw or its promise rejected.
+  const failed = (e: unknown) => console.error(`Svc: the ${name} callback failed; the widget carries on.`, e)
   try {
     const result = fn(arg)
-    if (result instanceof Promise) result.catch((e: unknown) => console.error(`Svc: the ${name} callback failed; the widget carries on.`, e))
+    if (result instanceof Promise) result.catch(failed)
   } catch (e) {
-    console.error(`Svc: the ${name} callback threw; the widget carries on.`, e)
+    failed(e)
   }
 }
 
