@@ -20,7 +20,6 @@ export const sharedStyles = css`
     overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;
   }
   .muted { color: var(--_text-2); }
-  .stack { display: flex; flex-direction: column; gap: calc(var(--_space) * 2); }
   .view { display: flex; flex-direction: column; gap: calc(var(--_space) * 2); min-inline-size: 0; overflow-wrap: anywhere; }
   /* Inline on the seller's page the view brings its own background, so dark-mode text never lands on a light page. */
   section.view { padding: calc(var(--_space) * 2); border-radius: var(--_radius); background: var(--_bg); color: var(--_text); }
@@ -37,8 +36,6 @@ export const sharedStyles = css`
   .btn:hover { background: var(--_surface); }
   .btn.primary { background: var(--_primary); border-color: var(--_primary); color: var(--_on-primary); }
   .btn.primary:hover { background: color-mix(in srgb, var(--_primary) 88%, var(--_text)); }
-  .btn.quiet { border-color: transparent; background: transparent; color: var(--_primary); padding-inline: var(--_space); text-decoration: underline; text-underline-offset: 0.2em; }
-  .btn.quiet:hover { background: var(--_surface); }
   .btn:disabled, .btn[aria-disabled='true'] { opacity: 0.45; cursor: not-allowed; }
   .btn:disabled:hover, .btn[aria-disabled='true']:hover { background: var(--_bg); }
   .btn.primary:disabled:hover, .btn.primary[aria-disabled='true']:hover { background: var(--_primary); }
@@ -50,10 +47,8 @@ export const sharedStyles = css`
     padding: calc(var(--_space) * 1.5); border-radius: var(--_radius);
     border: 1px solid var(--_border); border-inline-start-width: 4px; background: var(--_bg);
   }
-  .notice.info { border-inline-start-color: var(--_primary); }
   .notice.warning { border-inline-start-color: var(--_warning); }
   .notice.danger { border-inline-start-color: var(--_danger); }
-  .notice.success { border-inline-start-color: var(--_success); }
   .notice p { margin: 0; }
   .notice .title { display: block; font-weight: 600; }
   .empty {
