@@ -5,7 +5,7 @@ import { sharedStyles } from '../shared/styles.ts'
 import { DisplayController } from '../controllers/display.ts'
 import { ProductView } from '../shared/element.ts'
 import {
-  bagName, bagSize, bagSpec, extras, journeyTitle, num, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
+  bagName, bagSize, bagSpec, extras, journeyTitle, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
 } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { bagIcon, checkIcon, minusIcon, plusIcon } from '../shared/icons.ts'
@@ -166,11 +166,11 @@ export class SvcBagUpsell extends ProductView(LitElement) {
             <div class="stepper" part="stepper" role="group" aria-label=${l.format('quantity_for', { item: name, passenger })}>
               <button type="button" class="step" aria-label=${l.format('decrease', { item: name, passenger })} aria-disabled=${canLess ? 'false' : 'true'}
                 @click=${() => { if (canLess) void this.#setQuantity(product, passengerId, quantity - 1) }}>${minusIcon}</button>
-              <span class="count">${num(l, quantity)}</span>
+              <span class="count">${l.number(quantity)}</span>
               <button type="button" class="step" aria-label=${l.format('increase', { item: name, passenger })} aria-disabled=${canMore ? 'false' : 'true'}
                 @click=${() => { if (canMore) void this.#setQuantity(product, passengerId, quantity + 1) }}>${plusIcon}</button>
             </div>
-            ${quantity >= limit && quantity > 0 ? html`<span class="limit muted">${l.format('bag_limit_reached', { count: num(l, limit) })}</span>` : nothing}
+            ${quantity >= limit && quantity > 0 ? html`<span class="limit muted">${l.format('bag_limit_reached', { count: l.number(limit) })}</span>` : nothing}
           </div>`
         : html`<p class="reason muted">${reasonText(l, offer?.reason)}</p>`}
       ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label: `${name}, ${passenger}` }))}</div>` : nothing}

@@ -5,7 +5,7 @@ import { sharedStyles } from '../shared/styles.ts'
 import { emit, TripElement } from '../shared/element.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { SessionController } from '../controllers/session.ts'
-import { extras, itemLabel, num, productNameOf } from '../shared/format.ts'
+import { extras, itemLabel, productNameOf } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { itemContext, renderBadge, summaryStyles } from '../shared/item-summary.ts'
 import { addEnglish } from '../i18n/index.ts'
@@ -66,7 +66,7 @@ export class SvcBasket extends TripElement(LitElement) {
     return html`<li class="item" part="item">
       <div class="line">
         <div class="what">
-          <span class="name" part="item-name">${item.quantity > 1 ? l.format('times', { item: name, count: num(l, item.quantity) }) : name}</span>
+          <span class="name" part="item-name">${item.quantity > 1 ? l.format('times', { item: name, count: l.number(item.quantity) }) : name}</span>
           ${context ? html`<span class="context muted" part="item-context">${context}</span>` : nothing}
         </div>
         <div class="meta">

@@ -6,7 +6,7 @@
  */
 import { html, nothing } from 'lit'
 import type { ProductName } from '../../client/types.ts'
-import { itemLabel, num } from '../shared/format.ts'
+import { itemLabel } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { itemContext, renderBadge, summaryStyles } from '../shared/item-summary.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
@@ -34,7 +34,7 @@ function renderSummary(v: Framed) {
   const trip = v.session.value?.state.trip ?? null
   return html`<ul class="summary" part="summary">
       ${items.map((i) => html`<li>
-        <span class="what">${i.quantity > 1 ? l.format('times', { item: itemLabel(l, i), count: num(l, i.quantity) }) : itemLabel(l, i)}
+        <span class="what">${i.quantity > 1 ? l.format('times', { item: itemLabel(l, i), count: l.number(i.quantity) }) : itemLabel(l, i)}
           <span class="context">${itemContext(l, trip, i)}</span></span>
         <span class="actions">${i.validity.status === 'valid' ? nothing : renderBadge(l, i)}<svc-price .amount=${i.price.total} .previous=${i.validity.status === 'price_changed' ? i.validity.previous_price?.total : undefined}></svc-price></span>
       </li>`)}

@@ -12,13 +12,6 @@ export { PRODUCT_TYPE, productNameOf, isExtra, productsOf, isOffered, extras, ty
 /** A money amount as the API gives it (price.total and friends). */
 export interface Amount { amount: number; decimal_places: number; currency: string }
 
-const numbers = new Map<string, Intl.NumberFormat>()
-export function num(l: Locale, n: number): string {
-  let f = numbers.get(l.tag)
-  if (!f) numbers.set(l.tag, (f = new Intl.NumberFormat(l.tag)))
-  return f.format(n)
-}
-
 export function price(l: Locale, a: Amount): string {
   return l.price(a.amount, a.decimal_places, a.currency)
 }
@@ -64,7 +57,7 @@ export function passengerLabel(l: Locale, trip: TripView | null, passengerId: un
   const p = passengers[index]
   const name = [p?.first_names, p?.surname].filter(Boolean).join(' ').trim()
   if (name) return name
-  return l.format('passenger_n', { n: num(l, index >= 0 ? index + 1 : passengers.length + 1) })
+  return l.format('passenger_n', { n: l.number(index >= 0 ? index + 1 : passengers.length + 1) })
 }
 
 // ---------------------------------------------------------------- bags
@@ -81,13 +74,13 @@ export interface BagDetailsLike {
 export function bagName(l: Locale, d: BagDetailsLike): string {
   const kind = d.checked ? l.t.bag_checked : l.t.bag_cabin
   const name = typeof d.weight === 'number' ? l.format('bag_label', { kind, weight: l.weight(d.weight) }) : kind
-  return typeof d.pieces === 'number' && d.pieces > 1 ? l.format('bag_pieces', { count: num(l, d.pieces), item: name }) : name
+  return typeof d.pieces === 'number' && d.pieces > 1 ? l.format('bag_pieces', { count: l.number(d.pieces), item: name }) : name
 }
 
 /** "90 × 75 × 43 cm", or the sum of the sides when the airline gives only that. */
 export function bagSize(l: Locale, d: BagDetailsLike): string {
   if (d.dimensions) {
-    return l.format('bag_dimensions', { length: num(l, d.dimensions.length), width: num(l, d.dimensions.width), height: l.length(d.dimensions.height) })
+    return l.format('bag_dimensions', { length: l.number(d.dimensions.length), width: l.number(d.dimensions.width), height: l.length(d.dimensions.height) })
   }
   return typeof d.size === 'number' ? l.length(d.size) : ''
 }
