@@ -6,6 +6,7 @@
 import { html, nothing } from 'lit'
 import type { Locale } from '../i18n/index.ts'
 import type { BasketItem } from '../../client/types.ts'
+import { price } from './format.ts'
 
 export interface ValidityActions {
   accept(): Promise<boolean>
@@ -43,7 +44,7 @@ export function renderValidity(l: Locale, item: BasketItem, actions: ValidityAct
       const before = previousOf(item)
       const now = item.price.total
       return html`<div class="notice warning state" part="state state-price-changed">
-        <p>${name}${before ? l.format('state_price_changed', { old: l.price(before.amount, before.decimal_places, before.currency), new: l.price(now.amount, now.decimal_places, now.currency) }) : l.t.badge_price_changed}</p>
+        <p>${name}${before ? l.format('state_price_changed', { old: price(l, before), new: price(l, now) }) : l.t.badge_price_changed}</p>
         ${opts.prices === false ? nothing : html`<svc-price aria-hidden="true" .amount=${now} .previous=${before}></svc-price>`}
         <div class="actions">
           <button type="button" class="btn primary" aria-disabled=${busy ? 'true' : 'false'} @click=${wait(actions.accept)}>${l.t.accept_price}</button>
