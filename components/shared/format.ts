@@ -33,21 +33,17 @@ export function totalOf(items: BasketItem[], currency: string): Amount {
 
 // ---------------------------------------------------------------- trip
 
+/** Where a journey starts and ends, for `{from}` and `{to}`. */
+const ends = ({ segments }: Journey) => ({ from: segments[0]?.departure_city_name ?? '', to: segments.at(-1)?.arrival_city_name ?? '' })
+
 export function route(l: Locale, journey: Journey): string {
-  const first = journey.segments[0]
-  const last = journey.segments[journey.segments.length - 1]
-  return l.format('route', { from: first?.departure_city_name ?? '', to: last?.arrival_city_name ?? '' })
+  return l.format('route', ends(journey))
 }
 
 /** "London → New York · Tue, Dec 22" */
 export function journeyTitle(l: Locale, journey: Journey): string {
   const first = journey.segments[0]
-  const last = journey.segments[journey.segments.length - 1]
-  return l.format('journey_title', {
-    from: first?.departure_city_name ?? '',
-    to: last?.arrival_city_name ?? '',
-    date: first ? l.date(first.departure_time) : '',
-  })
+  return l.format('journey_title', { ...ends(journey), date: first ? l.date(first.departure_time) : '' })
 }
 
 /** The passenger's name when the seller gave it, else "Passenger 2" by position. */
