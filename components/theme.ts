@@ -30,7 +30,8 @@ export const themeCss = (theme: Theme = {}) => unsafeCSS(themeSheet(theme))
  * nested element reset the theme that `<svc-upsell>` (or the seller's CSS) set on an ancestor, so these
  * rules declare nothing under `--svc-*`: each element reads the inherited token, with its default as the
  * fallback, into a private `--_*` alias and styles itself with the alias. A theme set anywhere above
- * therefore reaches every nested element.
+ * therefore reaches every nested element. With them, what every element needs alike: box sizing, the
+ * focus ring, reduced motion, and the visually hidden text (`.sr-only`).
  */
 export const tokenVars = css`
   :host {
@@ -68,6 +69,11 @@ export const tokenVars = css`
       --_danger: var(--svc-color-danger, #f85149);
       --_focus: var(--svc-focus-ring, 0 0 0 3px rgb(76 141 255 / 60%));
     }
+  }
+  /* Text for assistive technology only (the live regions, words a symbol or a struck price stands for). */
+  .sr-only {
+    position: absolute; inline-size: 1px; block-size: 1px; padding: 0; margin: -1px;
+    overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;
   }
   /* The transparent outline keeps a visible ring in forced-colors mode, where box-shadow is dropped. */
   :focus-visible { outline: 2px solid transparent; outline-offset: 2px; box-shadow: var(--_focus); }

@@ -1,6 +1,7 @@
 /**
- * Styles shared by the svc views: buttons, alerts, badges, skeletons, headings and the visually hidden
- * text of live regions (the card display's come with the dialog frames: ../controllers/dialog-frames.styles.ts).
+ * Styles shared by the svc views: buttons, alerts, badges, skeletons and headings (the visually hidden
+ * text is every element's, in ../theme.ts; the card display's styles come with the dialog frames:
+ * ../controllers/dialog-frames.styles.ts).
  * Logical properties only (margin-inline-start, not margin-left), so RTL needs nothing.
  */
 import { css } from 'lit'
@@ -15,10 +16,6 @@ export const sharedStyles = css`
   h3 { font-size: 1.0625rem; line-height: 1.35; font-weight: 650; }
   h4 { font-size: 1rem; font-weight: 600; }
 
-  .sr-only {
-    position: absolute; inline-size: 1px; block-size: 1px; padding: 0; margin: -1px;
-    overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;
-  }
   .muted { color: var(--_text-2); }
   .view { display: flex; flex-direction: column; gap: calc(var(--_space) * 2); min-inline-size: 0; overflow-wrap: anywhere; }
   /* Inline on the seller's page the view brings its own background, so dark-mode text never lands on a light page. */
