@@ -101,6 +101,9 @@ function safeCall<A>(name: string, fn: ((arg: A) => unknown) | undefined, arg: A
   }
 }
 
+/** A widget of a trip a later `Svc.init` replaced (mounted, or still waiting for it). */
+const replaced = () => new SvcError('not_initialized', 'Svc.init was called again; this widget belonged to the earlier trip.')
+
 const documentLocale = () => canonicalLocale(document.documentElement.lang || 'en-US') ?? 'en-US'
 
 /**
@@ -139,7 +142,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
 
   function close(inst: Instance) {
     for (const container of [...inst.widgets.keys()]) {
-      unmount(inst, container, new SvcError('not_initialized', 'Svc.init was called again; this widget belonged to the earlier trip.'))
+      unmount(inst, container, replaced())
     }
     inst.listeners.abort()
     inst.session.dispose()
@@ -221,7 +224,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     // A failed load (network, say) rejects with its SvcError; a later showUpsell asks again.
     await offers
     // Checked once both are in: a later init may have replaced this trip while either loaded.
-    if (current !== inst) throw new SvcError('not_initialized', 'Svc.init was called again while this widget waited for the earlier one.')
+    if (current !== inst) throw replaced()
 
     // The widget's own rule for "on sale" (allowances alone are not an offer), so the products awaited
     // below are exactly the ones it shows and reports as loaded.
