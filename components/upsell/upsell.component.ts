@@ -95,7 +95,7 @@ export class SvcUpsell extends TripElement(LitElement) {
   /** Asked for and on sale, in the canonical order. */
   get visibleProducts(): ProductName[] {
     const search = this.#trip.value?.state.search ?? null
-    return PRODUCT_NAMES.filter((n) => this.products.includes(n) && isOffered(search, n))
+    return this.#requested().filter((n) => isOffered(search, n))
   }
 
   #requested(): ProductName[] { return PRODUCT_NAMES.filter((n) => this.products.includes(n)) }
