@@ -20,7 +20,6 @@ export const coreTexts = {
   bag_up_to: 'Up to {weight}, {size}',
   passenger_n: 'Passenger {n}',
   infant_on_lap: 'Infant on lap',
-  add: 'Add',
   remove: 'Remove',
   increase: 'Add one {item} for {passenger}',
   decrease: 'Remove one {item} for {passenger}',
