@@ -11,6 +11,9 @@ import { renderValidity } from '../shared/validity.ts'
 import { bagIcon, checkIcon, minusIcon, plusIcon } from '../shared/icons.ts'
 import { styles } from './bag-upsell.styles.ts'
 
+/** How many bags the items hold. */
+const bagsIn = (items: BasketItem[]) => items.reduce((n, i) => n + i.quantity, 0)
+
 const optionsKey = (journeyId: string, passengerId: string) => `${journeyId}|${passengerId}`
 
 /**
@@ -83,10 +86,10 @@ export class SvcBagUpsell extends ProductView(LitElement) {
   #setQuantity(product: Product, passengerId: string, target: number) {
     const l = this.l
     const label = bagName(l, product.product_details as BagDetailsLike)
-    const before = this.#items(product.product_id, passengerId).reduce((n, i) => n + i.quantity, 0)
+    const before = bagsIn(this.#items(product.product_id, passengerId))
     return this.#trip.act('bags', async (s) => {
       const items = this.#items(product.product_id, passengerId)
-      const current = items.reduce((n, i) => n + i.quantity, 0)
+      const current = bagsIn(items)
       if (target === current) return
       if (target > current) return s.add(product.product_id, passengerId, target - current)
       for (const item of items) await s.remove(item.basket_item_id)
@@ -148,7 +151,7 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     const d = product.product_details as BagDetailsLike
     const offer = product.price_and_availability[passengerId]
     const items = this.#items(product.product_id, passengerId)
-    const quantity = items.reduce((n, i) => n + i.quantity, 0)
+    const quantity = bagsIn(items)
     const name = bagName(l, d)
     const passenger = passengerLabel(l, trip, passengerId)
     const busy = this.#trip.busy
