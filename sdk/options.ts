@@ -1,6 +1,6 @@
 /**
- * Checks of what a seller passes to `Svc.init` and `Svc.showUpsell`, with no DOM, so the rules are
- * testable in Node and every problem is named at once (a seller fixes them in one round, not five).
+ * Checks of what a seller passes to `Svc.init`, `Svc.showUpsell` and `Svc.formatPrice`, with no DOM, so the
+ * rules are testable in Node and every problem is named at once (a seller fixes them in one round, not five).
  */
 import { PRODUCT_NAMES, type BasketChange, type Display, type EventCallbacks, type InitOptions, type ProductName, type Theme } from './types.ts'
 import { SvcError } from '../client/errors.ts'
@@ -185,6 +185,15 @@ function checkTheme(input: Record<string, unknown>, out: Theme, unknown: string[
     if (typeof v !== 'string') problems.push(`${path}.${k} must be a string (a CSS value)`)
     else out[k as Exclude<keyof Theme, 'dark'>] = v
   }
+}
+
+/** Validates the arguments of `Svc.formatPrice`. */
+export function checkPriceArgs(amount: unknown, decimalPlaces: unknown, currency: unknown) {
+  const problems: string[] = []
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) problems.push('amount must be a number (minor units)')
+  if (!Number.isInteger(decimalPlaces) || (decimalPlaces as number) < 0 || (decimalPlaces as number) > 20) problems.push('decimal_places must be an integer from 0 to 20')
+  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) problems.push('currency must be a three-letter code')
+  if (problems.length > 0) throw invalid('Svc.formatPrice', problems)
 }
 
 /** Items the seller must act on before charging. */

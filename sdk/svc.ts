@@ -12,7 +12,7 @@ import type { BasketChange, Display, EventCallbacks, InitOptions, ProductName, S
 import { SvcError, asSvcError } from '../client/errors.ts'
 import { ApiClient } from '../client/api.ts'
 import { Session, toCallbackBasket } from '../client/session.ts'
-import { canonicalLocale, checkInitOptions, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
+import { canonicalLocale, checkInitOptions, checkPriceArgs, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
 import { isOffered, PRODUCT_TYPE } from '../client/offers.ts'
 import { addLocale, bestTag, hasLocale, LOCALES, setStrings, formatPrice as intlPrice } from '../components/i18n/index.ts'
 import type { SvcFailDetail, SvcLifecycleDetail } from '../components/events.ts'
@@ -280,11 +280,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
   }
 
   function formatPrice(amount: number, decimalPlaces: number, currency: string): string {
-    const problems: string[] = []
-    if (typeof amount !== 'number' || !Number.isFinite(amount)) problems.push('amount must be a number (minor units)')
-    if (!Number.isInteger(decimalPlaces) || decimalPlaces < 0 || decimalPlaces > 20) problems.push('decimal_places must be an integer from 0 to 20')
-    if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) problems.push('currency must be a three-letter code')
-    if (problems.length > 0) throw new SvcError('invalid_options', `Svc.formatPrice: ${problems.join('; ')}.`)
+    checkPriceArgs(amount, decimalPlaces, currency)
     const tag = current?.locale ?? documentLocale()
     return intlPrice(amount, decimalPlaces, currency.toUpperCase(), tag)
   }
