@@ -21,7 +21,7 @@ export const sharedStyles = css`
   /* Inline on the seller's page the view brings its own background, so dark-mode text never lands on a light page. */
   section.view { padding: calc(var(--_space) * 2); border-radius: var(--_radius); background: var(--_bg); color: var(--_text); }
 
-  /* Buttons: 44 px targets; aria-disabled keeps focus on a control that is only waiting. */
+  /* Buttons: 44 px targets; aria-disabled (never disabled) keeps focus on a control that is only waiting. */
   .btn {
     display: inline-flex; align-items: center; justify-content: center; gap: var(--_space);
     min-block-size: 2.75rem; padding-block: calc(var(--_space) * 0.75); padding-inline: calc(var(--_space) * 2);
@@ -33,9 +33,9 @@ export const sharedStyles = css`
   .btn:hover { background: var(--_surface); }
   .btn.primary { background: var(--_primary); border-color: var(--_primary); color: var(--_on-primary); }
   .btn.primary:hover { background: color-mix(in srgb, var(--_primary) 88%, var(--_text)); }
-  .btn:disabled, .btn[aria-disabled='true'] { opacity: 0.45; cursor: not-allowed; }
-  .btn:disabled:hover, .btn[aria-disabled='true']:hover { background: var(--_bg); }
-  .btn.primary:disabled:hover, .btn.primary[aria-disabled='true']:hover { background: var(--_primary); }
+  .btn[aria-disabled='true'] { opacity: 0.45; cursor: not-allowed; }
+  .btn[aria-disabled='true']:hover { background: var(--_bg); }
+  .btn.primary[aria-disabled='true']:hover { background: var(--_primary); }
   .actions { display: flex; flex-wrap: wrap; gap: var(--_space); }
 
   /* States of items and views. */
