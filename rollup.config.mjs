@@ -80,8 +80,10 @@ const minifyTemplates = () => literalsHtmlCssMinifier({
 
 /**
  * esbuild gives every module with decorators its own copy of the `__decorateClass` helper (a dozen in
- * the SDK); this makes them all import one. The helper's lines become one import line and blank lines,
- * so nothing after it moves and the module's source map stays right.
+ * the SDK); this makes them all import one. The elements decorate fields only (`@property`, `@state`:
+ * components/shared/element.ts), so the one helper is esbuild's for fields alone, and the build fails on
+ * any other decorator (of a class, a method, an accessor) rather than run it wrong. The helper's lines
+ * become one import line and blank lines, so nothing after it moves and the module's source map stays right.
  */
 function sharedDecorateHelper() {
   const ID = '\0svc-decorate-class'
@@ -90,18 +92,18 @@ function sharedDecorateHelper() {
     name: 'svc-shared-decorate-helper',
     resolveId: (source) => (source === ID ? ID : null),
     load: (id) => (id === ID ? [
-      'export const __decorateClass = (decorators, target, key, kind) => {',
-      '  var result = kind > 1 ? void 0 : kind ? Object.getOwnPropertyDescriptor(target, key) : target',
-      '  for (var i = decorators.length - 1, decorator; i >= 0; i--)',
-      '    if (decorator = decorators[i]) result = (kind ? decorator(target, key, result) : decorator(result)) || result',
-      '  if (kind && result) Object.defineProperty(target, key, result)',
-      '  return result',
+      // A field's decorators, last first (kind 2: no descriptor, nothing to define).
+      'export const __decorateClass = (decorators, target, key) => {',
+      '  for (var i = decorators.length; i--; ) decorators[i](target, key)',
       '}',
     ].join('\n') : null),
     transform(code, id) {
       if (id === ID) return null
       const m = helper.exec(code)
       if (!m) return null
+      const calls = code.match(/\b__decorateClass\(/g)?.length ?? 0
+      const fields = code.match(/\], [\w$]+\.prototype, "[^"]+", 2\);/g)?.length ?? 0
+      if (calls !== fields) this.error("a decorator of something other than a field (the shared __decorateClass handles fields only)")
       const lines = m[0].split('\n').length - 1
       return { code: code.slice(0, m.index) + `import { __decorateClass } from ${JSON.stringify(ID)};` + '\n'.repeat(lines) + code.slice(m.index + m[0].length), map: null }
     },
@@ -115,6 +117,20 @@ function sharedDecorateHelper() {
 const licenseNotice = {
   name: 'svc-license-notice',
   renderChunk: (code, chunk) => (chunk.isEntry ? { code: `${code}\n/*! svc browser SDK v2.2. Includes Lit and @lit/context, (c) Google LLC, BSD-3-Clause: https://github.com/lit/lit/blob/main/LICENSE */`, map: null } : null),
+}
+
+/**
+ * esbuild's renaming of the identifiers, before terser's: terser names each private member (`#host`) once
+ * for the whole bundle, so they run to two letters and differ from class to class; esbuild names them
+ * class by class, most used first, and the same few short names repeat (about 130 B less gzip). Terser's
+ * own renaming after it keeps those names.
+ */
+const privateNames = {
+  name: 'svc-private-names',
+  renderChunk: async (code) => {
+    const { code: out, map } = await transform(code, { minifyIdentifiers: true, target: 'es2022', sourcemap: true })
+    return { code: out, map }
+  },
 }
 
 /** The hook svc.min.js and its chunks define their modules with (sdk/chunk-loader.ts, which installs it). */
@@ -284,9 +300,10 @@ export default [
       sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
     },
     // Lit's production build (no dev-mode warnings), the browser variants of anything that has one.
-    // esbuild compiles (one shared decorator helper); terser minifies (three passes; top level mangled: the
-    // script has no globals of its own; `inline: 1` inlines only simple functions, which gzips smaller here).
-    plugins: [browserOnly(), sdkChunks(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(),
+    // esbuild compiles (one shared decorator helper) and names the private members (privateNames); terser
+    // minifies (three passes; top level mangled: the script has no globals of its own; `inline: 1` inlines
+    // only simple functions, which gzips smaller here).
+    plugins: [browserOnly(), sdkChunks(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(), privateNames,
       terser({ ecma: 2022, toplevel: true, compress: { passes: 3, inline: 1 }, format: { comments: false } }), licenseNotice],
   },
   {

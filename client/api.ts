@@ -82,8 +82,12 @@ export class ApiClient {
     const exp = tokenExpiry(this.#token)
     if (exp === null || exp - this.#now() > this.#ahead) return
     if (!this.#refresh && !this.#getAccessToken) return
-    this.#renewing ??= this.#renew().finally(() => { this.#renewing = null })
-    return this.#renewing
+    return this.#renewOnce()
+  }
+
+  /** One renewal at a time: concurrent callers share it. */
+  #renewOnce(): Promise<void> {
+    return (this.#renewing ??= this.#renew().finally(() => { this.#renewing = null }))
   }
 
   async #renew(): Promise<void> {
@@ -167,7 +171,7 @@ export class ApiClient {
     let res = await this.#send(method, url, body, true, headers, signal).catch((e: unknown) => e as SvcError)
     // A token that expired anyway (a sleeping laptop) is renewed once and the call retried.
     if (res instanceof SvcError && res.apiCode === 'token_expired' && (this.#refresh || this.#getAccessToken)) {
-      await (this.#renewing ??= this.#renew().finally(() => { this.#renewing = null }))
+      await this.#renewOnce()
       res = await this.#send(method, url, body, true, headers, signal)
     }
     if (res instanceof SvcError) throw res

@@ -4,31 +4,15 @@
  */
 import { css, unsafeCSS } from 'lit'
 import type { Theme } from '../client/types.ts'
+import { THEME_PROPS } from './theme-props.ts'
 
-const PROPS: Record<Exclude<keyof Theme, 'dark'>, string> = {
-  textPrimary: '--svc-color-text',
-  textSecondary: '--svc-color-text-secondary',
-  background: '--svc-color-background',
-  surface: '--svc-color-surface',
-  primary: '--svc-color-primary',
-  primaryText: '--svc-color-on-primary',
-  border: '--svc-color-border',
-  radius: '--svc-radius',
-  font: '--svc-font',
-  spacing: '--svc-space',
-  focusRing: '--svc-focus-ring',
-  success: '--svc-color-success',
-  warning: '--svc-color-warning',
-  danger: '--svc-color-danger',
-}
-
-export const THEME_KEYS = Object.keys(PROPS) as Array<keyof typeof PROPS>
+export { THEME_KEYS } from './theme-props.ts'
 
 /** CSS declarations for a theme; values that could break out of a declaration are dropped. */
 export function themeDeclarations(theme: Omit<Theme, 'dark'> = {}): string {
   return Object.entries(theme)
-    .filter(([k, v]) => k in PROPS && typeof v === 'string' && !/[;{}<>]/.test(v))
-    .map(([k, v]) => `${PROPS[k as keyof typeof PROPS]}: ${v};`)
+    .filter(([k, v]) => k in THEME_PROPS && typeof v === 'string' && !/[;{}<>]/.test(v))
+    .map(([k, v]) => `${THEME_PROPS[k as keyof typeof THEME_PROPS]}: ${v};`)
     .join(' ')
 }
 
@@ -46,7 +30,8 @@ export const themeCss = (theme: Theme = {}) => unsafeCSS(themeSheet(theme))
  * nested element reset the theme that `<svc-upsell>` (or the seller's CSS) set on an ancestor, so these
  * rules declare nothing under `--svc-*`: each element reads the inherited token, with its default as the
  * fallback, into a private `--_*` alias and styles itself with the alias. A theme set anywhere above
- * therefore reaches every nested element.
+ * therefore reaches every nested element. With them, what every element needs alike: box sizing, the
+ * focus ring, reduced motion, and the visually hidden text (`.sr-only`).
  */
 export const tokenVars = css`
   :host {
@@ -85,6 +70,11 @@ export const tokenVars = css`
       --_focus: var(--svc-focus-ring, 0 0 0 3px rgb(76 141 255 / 60%));
     }
   }
+  /* Text for assistive technology only (the live regions, words a symbol or a struck price stands for). */
+  .sr-only {
+    position: absolute; inline-size: 1px; block-size: 1px; padding: 0; margin: -1px;
+    overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;
+  }
   /* The transparent outline keeps a visible ring in forced-colors mode, where box-shadow is dropped. */
   :focus-visible { outline: 2px solid transparent; outline-offset: 2px; box-shadow: var(--_focus); }
   @media (prefers-reduced-motion: reduce) {
@@ -92,8 +82,15 @@ export const tokenVars = css`
   }
 `
 
-/** Adopts `themeCss(theme)` after an element's own styles (a theme is per instance, static styles are per class). */
-export function adoptTheme(root: ShadowRoot, base: readonly CSSStyleSheet[], theme: Theme | undefined) {
-  const sheet = theme ? themeCss(theme).styleSheet : undefined
-  root.adoptedStyleSheets = sheet ? [...base, sheet] : [...base]
+/** The sheets adoptTheme made: a new theme replaces the last one, and leaves the root's other sheets (the dialog frames') be. */
+const themeSheets = new WeakSet<CSSStyleSheet>()
+
+/** Adopts `themeCss(theme)` after the root's styles (a theme is per instance, static styles are per class). */
+export function adoptTheme(root: ShadowRoot, theme: Theme | undefined) {
+  // (A browser without constructable stylesheets, where Lit writes <style> elements, has no list to add to.)
+  if (!root.adoptedStyleSheets) return
+  const sheets = root.adoptedStyleSheets.filter((s) => !themeSheets.has(s))
+  const sheet = theme && themeCss(theme).styleSheet
+  if (sheet) themeSheets.add(sheet)
+  root.adoptedStyleSheets = sheet ? [...sheets, sheet] : sheets
 }

@@ -1,10 +1,11 @@
 /**
- * Checks of what a seller passes to `Svc.init` and `Svc.showUpsell`, with no DOM, so the rules are
- * testable in Node and every problem is named at once (a seller fixes them in one round, not five).
+ * Checks of what a seller passes to `Svc.init`, `Svc.showUpsell` and `Svc.formatPrice`, with no DOM, so the
+ * rules are testable in Node and every problem is named at once (a seller fixes them in one round, not five).
  */
 import { PRODUCT_NAMES, type BasketChange, type Display, type EventCallbacks, type InitOptions, type ProductName, type Theme } from './types.ts'
 import { SvcError } from '../client/errors.ts'
 import { canonicalTag, type CustomStrings, type Plural } from '../components/i18n/index.ts'
+import { THEME_KEYS } from '../components/theme-props.ts'
 
 /** Every callback the SDK knows; any other name (a newer SDK's, a typo) is ignored. */
 export const CALLBACK_NAMES = [
@@ -17,16 +18,6 @@ export type CallbackName = (typeof CALLBACK_NAMES)[number]
 export type ResolvedCallbacks = Partial<EventCallbacks> & { onBasketChange: (change: BasketChange) => void }
 
 export const DISPLAYS: readonly Display[] = ['card', 'embedded', 'modal']
-
-/**
- * Theme keys (components/theme.ts maps them to CSS properties; it imports Lit, so it is not imported in
- * this DOM-free module). A Record, so the typecheck fails when `Theme` gains a key this list lacks.
- */
-const THEME_KEY_SET: Record<Exclude<keyof Theme, 'dark'>, true> = {
-  textPrimary: true, textSecondary: true, background: true, surface: true, primary: true, primaryText: true, border: true,
-  radius: true, font: true, spacing: true, focusRing: true, success: true, warning: true, danger: true,
-}
-const THEME_KEYS = Object.keys(THEME_KEY_SET) as Array<Exclude<keyof Theme, 'dark'>>
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== ''
@@ -194,6 +185,15 @@ function checkTheme(input: Record<string, unknown>, out: Theme, unknown: string[
     if (typeof v !== 'string') problems.push(`${path}.${k} must be a string (a CSS value)`)
     else out[k as Exclude<keyof Theme, 'dark'>] = v
   }
+}
+
+/** Validates the arguments of `Svc.formatPrice`. */
+export function checkPriceArgs(amount: unknown, decimalPlaces: unknown, currency: unknown) {
+  const problems: string[] = []
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) problems.push('amount must be a number (minor units)')
+  if (!Number.isInteger(decimalPlaces) || (decimalPlaces as number) < 0 || (decimalPlaces as number) > 20) problems.push('decimal_places must be an integer from 0 to 20')
+  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) problems.push('currency must be a three-letter code')
+  if (problems.length > 0) throw invalid('Svc.formatPrice', problems)
 }
 
 /** Items the seller must act on before charging. */

@@ -12,7 +12,7 @@ import type { BasketChange, Display, EventCallbacks, InitOptions, ProductName, S
 import { SvcError, asSvcError } from '../client/errors.ts'
 import { ApiClient } from '../client/api.ts'
 import { Session, toCallbackBasket } from '../client/session.ts'
-import { canonicalLocale, checkInitOptions, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
+import { canonicalLocale, checkInitOptions, checkPriceArgs, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
 import { isOffered, PRODUCT_TYPE } from '../client/offers.ts'
 import { addLocale, bestTag, hasLocale, LOCALES, setStrings, formatPrice as intlPrice } from '../components/i18n/index.ts'
 import type { SvcFailDetail, SvcLifecycleDetail } from '../components/events.ts'
@@ -91,13 +91,18 @@ const LIFECYCLE: Partial<Record<ProductName, { load: keyof EventCallbacks; close
 /** Calls a seller callback so that nothing it does (throw, reject) can break the widget. */
 function safeCall<A>(name: string, fn: ((arg: A) => unknown) | undefined, arg: A) {
   if (!fn) return
+  // The error logged with it says whether the callback threw or its promise rejected.
+  const failed = (e: unknown) => console.error(`Svc: the ${name} callback failed; the widget carries on.`, e)
   try {
     const result = fn(arg)
-    if (result instanceof Promise) result.catch((e: unknown) => console.error(`Svc: the ${name} callback failed; the widget carries on.`, e))
+    if (result instanceof Promise) result.catch(failed)
   } catch (e) {
-    console.error(`Svc: the ${name} callback threw; the widget carries on.`, e)
+    failed(e)
   }
 }
+
+/** A widget of a trip a later `Svc.init` replaced (mounted, or still waiting for it). */
+const replaced = () => new SvcError('not_initialized', 'Svc.init was called again; this widget belonged to the earlier trip.')
 
 const documentLocale = () => canonicalLocale(document.documentElement.lang || 'en-US') ?? 'en-US'
 
@@ -137,7 +142,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
 
   function close(inst: Instance) {
     for (const container of [...inst.widgets.keys()]) {
-      unmount(inst, container, new SvcError('not_initialized', 'Svc.init was called again; this widget belonged to the earlier trip.'))
+      unmount(inst, container, replaced())
     }
     inst.listeners.abort()
     inst.session.dispose()
@@ -219,7 +224,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     // A failed load (network, say) rejects with its SvcError; a later showUpsell asks again.
     await offers
     // Checked once both are in: a later init may have replaced this trip while either loaded.
-    if (current !== inst) throw new SvcError('not_initialized', 'Svc.init was called again while this widget waited for the earlier one.')
+    if (current !== inst) throw replaced()
 
     // The widget's own rule for "on sale" (allowances alone are not an offer), so the products awaited
     // below are exactly the ones it shows and reports as loaded.
@@ -275,11 +280,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
   }
 
   function formatPrice(amount: number, decimalPlaces: number, currency: string): string {
-    const problems: string[] = []
-    if (typeof amount !== 'number' || !Number.isFinite(amount)) problems.push('amount must be a number (minor units)')
-    if (!Number.isInteger(decimalPlaces) || decimalPlaces < 0 || decimalPlaces > 20) problems.push('decimal_places must be an integer from 0 to 20')
-    if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) problems.push('currency must be a three-letter code')
-    if (problems.length > 0) throw new SvcError('invalid_options', `Svc.formatPrice: ${problems.join('; ')}.`)
+    checkPriceArgs(amount, decimalPlaces, currency)
     const tag = current?.locale ?? documentLocale()
     return intlPrice(amount, decimalPlaces, currency.toUpperCase(), tag)
   }

@@ -5,12 +5,15 @@ import { sharedStyles } from '../shared/styles.ts'
 import { DisplayController } from '../controllers/display.ts'
 import { ProductView } from '../shared/element.ts'
 import {
-  bagName, bagSize, bagSpec, extras, journeyTitle, num, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
+  bagName, bagSize, bagSpec, extras, journeyTitle, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
 } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { purchased } from '../../client/offers.ts'
 import { bagIcon, checkIcon, minusIcon, plusIcon } from '../shared/icons.ts'
 import { styles } from './bag-upsell.styles.ts'
+
+/** How many bags the items hold. */
+const bagsIn = (items: BasketItem[]) => items.reduce((n, i) => n + i.quantity, 0)
 
 const optionsKey = (journeyId: string, passengerId: string) => `${journeyId}|${passengerId}`
 
@@ -84,10 +87,10 @@ export class SvcBagUpsell extends ProductView(LitElement) {
   #setQuantity(product: Product, passengerId: string, target: number) {
     const l = this.l
     const label = bagName(l, product.product_details as BagDetailsLike)
-    const before = this.#items(product.product_id, passengerId).reduce((n, i) => n + i.quantity, 0)
+    const before = bagsIn(this.#items(product.product_id, passengerId))
     return this.#trip.act('bags', async (s) => {
       const items = this.#items(product.product_id, passengerId)
-      const current = items.reduce((n, i) => n + i.quantity, 0)
+      const current = bagsIn(items)
       if (target === current) return
       if (target > current) return s.add(product.product_id, passengerId, target - current)
       for (const item of items) await s.remove(item.basket_item_id)
@@ -154,7 +157,7 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     const d = product.product_details as BagDetailsLike
     const offer = product.price_and_availability[passengerId]
     const items = this.#items(product.product_id, passengerId)
-    const quantity = items.reduce((n, i) => n + i.quantity, 0)
+    const quantity = bagsIn(items)
     const name = bagName(l, d)
     const passenger = passengerLabel(l, trip, passengerId)
     const busy = this.#trip.busy
@@ -174,11 +177,11 @@ export class SvcBagUpsell extends ProductView(LitElement) {
             <div class="stepper" part="stepper" role="group" aria-label=${l.format('quantity_for', { item: name, passenger })}>
               <button type="button" class="step" aria-label=${l.format('decrease', { item: name, passenger })} aria-disabled=${canLess ? 'false' : 'true'}
                 @click=${() => { if (canLess) void this.#setQuantity(product, passengerId, quantity - 1) }}>${minusIcon}</button>
-              <span class="count">${num(l, quantity)}</span>
+              <span class="count">${l.number(quantity)}</span>
               <button type="button" class="step" aria-label=${l.format('increase', { item: name, passenger })} aria-disabled=${canMore ? 'false' : 'true'}
                 @click=${() => { if (canMore) void this.#setQuantity(product, passengerId, quantity + 1) }}>${plusIcon}</button>
             </div>
-            ${quantity >= limit && quantity > 0 ? html`<span class="limit muted">${l.format('bag_limit_reached', { count: num(l, limit) })}</span>` : nothing}
+            ${quantity >= limit && quantity > 0 ? html`<span class="limit muted">${l.format('bag_limit_reached', { count: l.number(limit) })}</span>` : nothing}
           </div>`
         : html`<p class="reason muted">${reasonText(l, offer?.reason)}</p>`}
       ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label: `${name}, ${passenger}` }))}</div>` : nothing}

@@ -5,8 +5,9 @@ import { sharedStyles } from '../shared/styles.ts'
 import { emit, TripElement } from '../shared/element.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { SessionController } from '../controllers/session.ts'
-import { extras, itemContext, itemLabel, num, productNameOf } from '../shared/format.ts'
-import { renderBadge, renderValidity } from '../shared/validity.ts'
+import { extras, itemLabel, productNameOf } from '../shared/format.ts'
+import { renderValidity } from '../shared/validity.ts'
+import { itemContext, renderBadge, summaryStyles } from '../shared/item-summary.ts'
 import { addEnglish } from '../i18n/index.ts'
 import { basketTexts } from '../i18n/en-US/basket.ts'
 import { styles } from './basket.styles.ts'
@@ -42,7 +43,7 @@ addEnglish(basketTexts)
  * @tagname svc-basket
  */
 export class SvcBasket extends TripElement(LitElement) {
-  static override styles = [tokenVars, sharedStyles, styles]
+  static override styles = [tokenVars, sharedStyles, summaryStyles, styles]
 
   readonly #trip: SessionController = new SessionController(this, { chooseAnother: (i) => this.#chooseAnother(i) })
 
@@ -65,7 +66,7 @@ export class SvcBasket extends TripElement(LitElement) {
     return html`<li class="item" part="item">
       <div class="line">
         <div class="what">
-          <span class="name" part="item-name">${item.quantity > 1 ? l.format('times', { item: name, count: num(l, item.quantity) }) : name}</span>
+          <span class="name" part="item-name">${item.quantity > 1 ? l.format('times', { item: name, count: l.number(item.quantity) }) : name}</span>
           ${context ? html`<span class="context muted" part="item-context">${context}</span>` : nothing}
         </div>
         <div class="meta">

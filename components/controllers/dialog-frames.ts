@@ -6,12 +6,14 @@
  */
 import { html, nothing } from 'lit'
 import type { ProductName } from '../../client/types.ts'
-import { itemContext, itemLabel, num } from '../shared/format.ts'
-import { renderBadge, renderValidity } from '../shared/validity.ts'
+import { itemLabel } from '../shared/format.ts'
+import { renderValidity } from '../shared/validity.ts'
+import { itemContext, renderBadge, summaryStyles } from '../shared/item-summary.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { addEnglish, type Strings } from '../i18n/index.ts'
 import { dialogFramesTexts } from '../i18n/en-US/dialog-frames.ts'
 import { useDialogFrames, type Framed, type UpsellFramed } from './dialog.ts'
+import { styles } from './dialog-frames.styles.ts'
 import '../shared/modal/modal.ts'
 import '../shared/price/price.ts'
 
@@ -32,7 +34,7 @@ function renderSummary(v: Framed) {
   const trip = v.session.value?.state.trip ?? null
   return html`<ul class="summary" part="summary">
       ${items.map((i) => html`<li>
-        <span class="what">${i.quantity > 1 ? l.format('times', { item: itemLabel(l, i), count: num(l, i.quantity) }) : itemLabel(l, i)}
+        <span class="what">${i.quantity > 1 ? l.format('times', { item: itemLabel(l, i), count: l.number(i.quantity) }) : itemLabel(l, i)}
           <span class="context">${itemContext(l, trip, i)}</span></span>
         <span class="actions">${i.validity.status === 'valid' ? nothing : renderBadge(l, i)}<svc-price .amount=${i.price.total} .previous=${i.validity.status === 'price_changed' ? i.validity.previous_price?.total : undefined}></svc-price></span>
       </li>`)}
@@ -105,4 +107,4 @@ function renderUpsell(u: UpsellFramed) {
   </svc-modal>`
 }
 
-useDialogFrames({ card: renderCard, dialog: renderDialog, upsell: renderUpsell })
+useDialogFrames({ styles: [summaryStyles.styleSheet!, styles.styleSheet!], card: renderCard, dialog: renderDialog, upsell: renderUpsell })

@@ -49,6 +49,8 @@ export interface UpsellFramed {
 }
 
 export interface DialogFrames {
+  /** The styles of what the frames draw, for the shadow root of each host they draw in. */
+  readonly styles: readonly CSSStyleSheet[]
   /** The card display: a summary and the button that opens the dialog (with the dialog). */
   card(view: Framed): unknown
   /** The modal display: the view in the dialog. */
@@ -59,8 +61,17 @@ export interface DialogFrames {
 
 let registered: DialogFrames | undefined
 
-/** The frames, once they have arrived. */
-export const dialogFrames = (): DialogFrames | undefined => registered
+/**
+ * The frames, once they have arrived. With `root`, the shadow root of a host about to draw with them, their
+ * styles join the root's (after its own, once): svc.min.js carries no styles of theirs.
+ */
+export function dialogFrames(root?: HTMLElement | DocumentFragment): DialogFrames | undefined {
+  const r = root as ShadowRoot | undefined
+  const sheets = registered?.styles
+  // (A browser without constructable stylesheets, where Lit writes <style> elements, has no list to add to.)
+  if (sheets && r?.adoptedStyleSheets && !r.adoptedStyleSheets.includes(sheets[0]!)) r.adoptedStyleSheets = [...r.adoptedStyleSheets, ...sheets]
+  return registered
+}
 
 /** Called by ./dialog-frames.ts as it loads. */
 export function useDialogFrames(frames: DialogFrames) { registered = frames }

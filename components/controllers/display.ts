@@ -192,9 +192,9 @@ export class DisplayController implements ReactiveController, Framed {
   /** The host's whole template in its display. */
   render() {
     const { display, framed } = this.#host
-    const frames = dialogFrames()
+    const frames = !framed && display !== 'embedded' && dialogFrames(this.#host.renderRoot)
     // Until the dialog frames are here (loading, or their load failed), the view shows that state as a section.
-    if (framed || display === 'embedded' || !frames) return this.#renderSection()
+    if (!frames) return this.#renderSection()
     return display === 'modal' ? frames.dialog(this) : frames.card(this)
   }
 }

@@ -41,6 +41,8 @@ export interface Locale {
    */
   format(key: keyof Strings, values?: Record<string, string | number>): string
   price(amount: number, decimalPlaces: number, currency: string): string
+  /** A number in the locale's digits and separators. */
+  number(n: number): string
   weight(kg: number): string
   length(cm: number): string
   date(iso: string): string
@@ -137,6 +139,7 @@ export function localeFor(requested: string | undefined): Locale {
         .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? (typeof values[k] === 'number' ? nf.format(values[k]) : rtl ? `\u2068${values[k]}\u2069` : values[k]!) : m))
     },
     price: (amount, dp, currency) => formatPrice(amount, dp, currency, tag),
+    number: (n) => nf.format(n),
     weight: (v) => kg.format(v),
     length: (v) => cm.format(v),
     // Flight times are local to the airport: show the wall-clock time the ticket shows, from the offset form.

@@ -4,10 +4,21 @@
  * several elements have, declared once as mixins. The mixins hold declarations only: what a property
  * does is in the controllers that read it.
  */
-import type { LitElement } from 'lit'
-import { property } from 'lit/decorators.js'
+import type { LitElement, PropertyDeclaration, ReactiveElement } from 'lit'
 import type { Session } from '../../client/session.ts'
 import type { Display } from '../../client/types.ts'
+
+/**
+ * Lit's `@property` for what these elements use: legacy decorators (tsconfig: experimentalDecorators) on
+ * fields. Lit's own also handles standard decorators and accessors, some 200 B of svc.min.js (gzip) that
+ * nothing here calls. Named as Lit's, so the elements manifest (cem analyze) reads them as Lit's.
+ */
+export const property = (options?: PropertyDeclaration) => (proto: object, name: string) => {
+  (proto.constructor as typeof ReactiveElement).createProperty(name, options)
+}
+
+/** Lit's `@state`: a reactive property without an attribute (createProperty drops it for `state`). */
+export const state = () => property({ state: true })
 
 /** Registers a tag once, so two bundles on one page (the SDK's IIFE and a seller's import) or a hot reload never throw. */
 export function define(tag: string, ctor: CustomElementConstructor) {
@@ -54,16 +65,12 @@ export function TripElement<T extends Constructor<LitElement>>(base: T) {
 }
 
 /**
- * The `display`, `framed`, `session` and `locale` properties of a product view (read by its
- * DisplayController).
+ * The `display` and `framed` properties of a product view, over TripElement's `session` and `locale`
+ * (read by its DisplayController).
  * @mixin
  */
 export function ProductView<T extends Constructor<LitElement>>(base: T) {
-  class ProductView extends base {
-    /** The trip session (the SDK passes it; without it the element takes the one provided above). */
-    @property({ attribute: false }) session: Session | undefined
-    /** Locale tag of texts, prices and dates; by default the provider's, else the trip's language. */
-    @property() locale: string | undefined
+  class ProductView extends TripElement(base) {
     /** How the view is shown: `card`, `embedded` or `modal`. */
     @property({ reflect: true }) display: Display = 'embedded'
     /** Only the panel: a parent element provides the heading and the dialog (`<svc-upsell>` in modal display). */

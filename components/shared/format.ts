@@ -12,13 +12,6 @@ export { PRODUCT_TYPE, productNameOf, isExtra, productsOf, isOffered, extras, ty
 /** A money amount as the API gives it (price.total and friends). */
 export interface Amount { amount: number; decimal_places: number; currency: string }
 
-const numbers = new Map<string, Intl.NumberFormat>()
-export function num(l: Locale, n: number): string {
-  let f = numbers.get(l.tag)
-  if (!f) numbers.set(l.tag, (f = new Intl.NumberFormat(l.tag)))
-  return f.format(n)
-}
-
 export function price(l: Locale, a: Amount): string {
   return l.price(a.amount, a.decimal_places, a.currency)
 }
@@ -40,25 +33,17 @@ export function totalOf(items: BasketItem[], currency: string): Amount {
 
 // ---------------------------------------------------------------- trip
 
-export function journeyOf(trip: TripView | null, journeyId: unknown): Journey | undefined {
-  return trip?.journeys.find((j) => j.journey_id === journeyId)
-}
+/** Where a journey starts and ends, for `{from}` and `{to}`. */
+const ends = ({ segments }: Journey) => ({ from: segments[0]?.departure_city_name ?? '', to: segments.at(-1)?.arrival_city_name ?? '' })
 
 export function route(l: Locale, journey: Journey): string {
-  const first = journey.segments[0]
-  const last = journey.segments[journey.segments.length - 1]
-  return l.format('route', { from: first?.departure_city_name ?? '', to: last?.arrival_city_name ?? '' })
+  return l.format('route', ends(journey))
 }
 
 /** "London → New York · Tue, Dec 22" */
 export function journeyTitle(l: Locale, journey: Journey): string {
   const first = journey.segments[0]
-  const last = journey.segments[journey.segments.length - 1]
-  return l.format('journey_title', {
-    from: first?.departure_city_name ?? '',
-    to: last?.arrival_city_name ?? '',
-    date: first ? l.date(first.departure_time) : '',
-  })
+  return l.format('journey_title', { ...ends(journey), date: first ? l.date(first.departure_time) : '' })
 }
 
 /** The passenger's name when the seller gave it, else "Passenger 2" by position. */
@@ -68,7 +53,7 @@ export function passengerLabel(l: Locale, trip: TripView | null, passengerId: un
   const p = passengers[index]
   const name = [p?.first_names, p?.surname].filter(Boolean).join(' ').trim()
   if (name) return name
-  return l.format('passenger_n', { n: num(l, index >= 0 ? index + 1 : passengers.length + 1) })
+  return l.format('passenger_n', { n: l.number(index >= 0 ? index + 1 : passengers.length + 1) })
 }
 
 // ---------------------------------------------------------------- bags
@@ -85,13 +70,13 @@ export interface BagDetailsLike {
 export function bagName(l: Locale, d: BagDetailsLike): string {
   const kind = d.checked ? l.t.bag_checked : l.t.bag_cabin
   const name = typeof d.weight === 'number' ? l.format('bag_label', { kind, weight: l.weight(d.weight) }) : kind
-  return typeof d.pieces === 'number' && d.pieces > 1 ? l.format('bag_pieces', { count: num(l, d.pieces), item: name }) : name
+  return typeof d.pieces === 'number' && d.pieces > 1 ? l.format('bag_pieces', { count: l.number(d.pieces), item: name }) : name
 }
 
 /** "90 × 75 × 43 cm", or the sum of the sides when the airline gives only that. */
 export function bagSize(l: Locale, d: BagDetailsLike): string {
   if (d.dimensions) {
-    return l.format('bag_dimensions', { length: num(l, d.dimensions.length), width: num(l, d.dimensions.width), height: l.length(d.dimensions.height) })
+    return l.format('bag_dimensions', { length: l.number(d.dimensions.length), width: l.number(d.dimensions.width), height: l.length(d.dimensions.height) })
   }
   return typeof d.size === 'number' ? l.length(d.size) : ''
 }
@@ -116,20 +101,6 @@ export function itemLabel(l: Locale, item: Pick<BasketItem, 'product_type' | 'pr
     case 'fare_family_upsell': return typeof d['fare_family'] === 'string' ? l.format('fare_family_upgrade_to', { name: d['fare_family'] }) : item.display_name
     default: return item.display_name
   }
-}
-
-/** "Passenger 1 · London → New York" */
-export function itemContext(l: Locale, trip: TripView | null, item: BasketItem): string {
-  const d = item.product_details
-  const parts: string[] = []
-  if (d['passenger_id']) parts.push(passengerLabel(l, trip, d['passenger_id']))
-  let journey = journeyOf(trip, d['journey_id'])
-  if (!journey && d['segment_id']) {
-    const seg = trip?.journeys.flatMap((j) => j.segments).find((s) => s.segment_id === d['segment_id'])
-    if (seg) journey = { journey_id: '', segments: [seg] }
-  }
-  if (journey) parts.push(route(l, journey))
-  return parts.join(' · ')
 }
 
 /** Why a product is not for this passenger, in words. */

@@ -1,6 +1,8 @@
 /**
- * Styles shared by the svc views: buttons, alerts, badges, skeletons, cards and the visually hidden text
- * of live regions. Logical properties only (margin-inline-start, not margin-left), so RTL needs nothing.
+ * Styles shared by the svc views: buttons, alerts, badges, skeletons and headings (the visually hidden
+ * text is every element's, in ../theme.ts; the card display's styles come with the dialog frames:
+ * ../controllers/dialog-frames.styles.ts).
+ * Logical properties only (margin-inline-start, not margin-left), so RTL needs nothing.
  */
 import { css } from 'lit'
 
@@ -14,17 +16,12 @@ export const sharedStyles = css`
   h3 { font-size: 1.0625rem; line-height: 1.35; font-weight: 650; }
   h4 { font-size: 1rem; font-weight: 600; }
 
-  .sr-only {
-    position: absolute; inline-size: 1px; block-size: 1px; padding: 0; margin: -1px;
-    overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;
-  }
   .muted { color: var(--_text-2); }
-  .stack { display: flex; flex-direction: column; gap: calc(var(--_space) * 2); }
   .view { display: flex; flex-direction: column; gap: calc(var(--_space) * 2); min-inline-size: 0; overflow-wrap: anywhere; }
   /* Inline on the seller's page the view brings its own background, so dark-mode text never lands on a light page. */
   section.view { padding: calc(var(--_space) * 2); border-radius: var(--_radius); background: var(--_bg); color: var(--_text); }
 
-  /* Buttons: 44 px targets; aria-disabled keeps focus on a control that is only waiting. */
+  /* Buttons: 44 px targets; aria-disabled (never disabled) keeps focus on a control that is only waiting. */
   .btn {
     display: inline-flex; align-items: center; justify-content: center; gap: var(--_space);
     min-block-size: 2.75rem; padding-block: calc(var(--_space) * 0.75); padding-inline: calc(var(--_space) * 2);
@@ -36,11 +33,9 @@ export const sharedStyles = css`
   .btn:hover { background: var(--_surface); }
   .btn.primary { background: var(--_primary); border-color: var(--_primary); color: var(--_on-primary); }
   .btn.primary:hover { background: color-mix(in srgb, var(--_primary) 88%, var(--_text)); }
-  .btn.quiet { border-color: transparent; background: transparent; color: var(--_primary); padding-inline: var(--_space); text-decoration: underline; text-underline-offset: 0.2em; }
-  .btn.quiet:hover { background: var(--_surface); }
-  .btn:disabled, .btn[aria-disabled='true'] { opacity: 0.45; cursor: not-allowed; }
-  .btn:disabled:hover, .btn[aria-disabled='true']:hover { background: var(--_bg); }
-  .btn.primary:disabled:hover, .btn.primary[aria-disabled='true']:hover { background: var(--_primary); }
+  .btn[aria-disabled='true'] { opacity: 0.45; cursor: not-allowed; }
+  .btn[aria-disabled='true']:hover { background: var(--_bg); }
+  .btn.primary[aria-disabled='true']:hover { background: var(--_primary); }
   .actions { display: flex; flex-wrap: wrap; gap: var(--_space); }
 
   /* States of items and views. */
@@ -49,10 +44,8 @@ export const sharedStyles = css`
     padding: calc(var(--_space) * 1.5); border-radius: var(--_radius);
     border: 1px solid var(--_border); border-inline-start-width: 4px; background: var(--_bg);
   }
-  .notice.info { border-inline-start-color: var(--_primary); }
   .notice.warning { border-inline-start-color: var(--_warning); }
   .notice.danger { border-inline-start-color: var(--_danger); }
-  .notice.success { border-inline-start-color: var(--_success); }
   .notice p { margin: 0; }
   .notice .title { display: block; font-weight: 600; }
   .empty {
@@ -66,10 +59,6 @@ export const sharedStyles = css`
     border: 1px solid currentColor; border-radius: 999px; font-size: 0.8125rem; font-weight: 600; white-space: nowrap;
   }
   .badge::before { content: ''; inline-size: 0.5em; block-size: 0.5em; border-radius: 50%; background: var(--_dot, currentColor); }
-  .badge.valid { color: var(--_success); }
-  .badge.checking { color: var(--_text-2); }
-  .badge.price_changed, .badge.invalid { color: var(--_warning); }
-  .badge.unavailable { color: var(--_danger); }
   .badge.ok { color: var(--_success); }
 
   /* Loading: a skeleton of the panel, the words beside it. */
@@ -84,23 +73,7 @@ export const sharedStyles = css`
   .skeleton .bar.block { block-size: 3rem; }
   @keyframes svc-shimmer { from { background-position: 100% 0; } to { background-position: -100% 0; } }
 
-  /* Card display. */
-  .card {
-    display: flex; flex-wrap: wrap; align-items: center; gap: calc(var(--_space) * 2);
-    padding: calc(var(--_space) * 2); border: 1px solid var(--_border); border-radius: var(--_radius);
-    background: var(--_bg); overflow-wrap: anywhere;
-  }
-  .card-main { flex: 1 1 14rem; min-inline-size: 0; display: flex; flex-direction: column; gap: var(--_space); }
+  /* A view's heading (the dialog frames' card has it too). */
   .card-title { display: flex; align-items: center; gap: var(--_space); }
   .card-title svg { flex: none; color: var(--_primary); }
-  .card > .btn { flex: 0 0 auto; }
-  .summary { display: flex; flex-direction: column; gap: var(--_space); }
-  .summary li { display: flex; flex-wrap: wrap; justify-content: space-between; gap: var(--_space); }
-  .summary .what { min-inline-size: 0; }
-  .summary .context { display: block; color: var(--_text-2); font-size: 0.875rem; }
-  .total-line { display: flex; flex-wrap: wrap; justify-content: space-between; gap: var(--_space); font-weight: 650; }
-  .card .notices { display: flex; flex-direction: column; gap: var(--_space); flex-basis: 100%; }
-
-  .footer { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: calc(var(--_space) * 2); inline-size: 100%; }
-  .footer .total-line { gap: var(--_space); justify-content: flex-start; }
 `

@@ -5,27 +5,14 @@
  */
 import { html, nothing } from 'lit'
 import type { Locale } from '../i18n/index.ts'
-import type { BasketItem, ValidityState } from '../../client/types.ts'
+import type { BasketItem } from '../../client/types.ts'
+import { price } from './format.ts'
 
 export interface ValidityActions {
   accept(): Promise<boolean>
   remove(): Promise<boolean>
   check(): Promise<boolean>
   chooseAnother(): Promise<boolean>
-}
-
-const BADGE: Record<ValidityState, 'badge_valid' | 'badge_checking' | 'badge_price_changed' | 'badge_unavailable' | 'badge_invalid'> = {
-  valid: 'badge_valid',
-  checking: 'badge_checking',
-  price_changed: 'badge_price_changed',
-  unavailable: 'badge_unavailable',
-  invalid: 'badge_invalid',
-}
-
-/** A short state word with a coloured dot; the colour is never the only signal. */
-export function renderBadge(l: Locale, item: BasketItem) {
-  const state = item.validity.status
-  return html`<span class="badge ${state}" part="badge badge-${state}">${l.t[BADGE[state]]}</span>`
 }
 
 const previousOf = (item: BasketItem) => item.validity.previous_price?.total
@@ -57,7 +44,7 @@ export function renderValidity(l: Locale, item: BasketItem, actions: ValidityAct
       const before = previousOf(item)
       const now = item.price.total
       return html`<div class="notice warning state" part="state state-price-changed">
-        <p>${name}${before ? l.format('state_price_changed', { old: l.price(before.amount, before.decimal_places, before.currency), new: l.price(now.amount, now.decimal_places, now.currency) }) : l.t.badge_price_changed}</p>
+        <p>${name}${before ? l.format('state_price_changed', { old: price(l, before), new: price(l, now) }) : l.t.badge_price_changed}</p>
         ${opts.prices === false ? nothing : html`<svc-price aria-hidden="true" .amount=${now} .previous=${before}></svc-price>`}
         <div class="actions">
           <button type="button" class="btn primary" aria-disabled=${busy ? 'true' : 'false'} @click=${wait(actions.accept)}>${l.t.accept_price}</button>

@@ -1,10 +1,9 @@
-import { html, LitElement, type CSSResultOrNative, type PropertyValues } from 'lit'
-import { property, state } from 'lit/decorators.js'
+import { html, LitElement, type PropertyValues } from 'lit'
 import { SvcError } from '../../client/errors.ts'
 import { PRODUCT_NAMES, type Display, type ProductName, type Theme } from '../../client/types.ts'
 import { adoptTheme, tokenVars } from '../theme.ts'
 import { sharedStyles } from '../shared/styles.ts'
-import { emit, TripElement } from '../shared/element.ts'
+import { emit, property, state, TripElement } from '../shared/element.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { isOffered, PRODUCT_TYPE } from '../shared/format.ts'
 import { lazyElement, lazyState, loadLazy, type Lazy } from '../shared/lazy.ts'
@@ -89,17 +88,14 @@ export class SvcUpsell extends TripElement(LitElement) {
   }
 
   protected override updated(changed: PropertyValues) {
-    if (changed.has('theme') && this.shadowRoot) {
-      const base = (this.constructor as typeof SvcUpsell).elementStyles.map((s: CSSResultOrNative) => (s instanceof CSSStyleSheet ? s : s.styleSheet!))
-      adoptTheme(this.shadowRoot, base, this.theme)
-    }
+    if (changed.has('theme') && this.shadowRoot) adoptTheme(this.shadowRoot, this.theme)
     this.#report()
   }
 
   /** Asked for and on sale, in the canonical order. */
   get visibleProducts(): ProductName[] {
     const search = this.#trip.value?.state.search ?? null
-    return PRODUCT_NAMES.filter((n) => this.products.includes(n) && isOffered(search, n))
+    return this.#requested().filter((n) => isOffered(search, n))
   }
 
   #requested(): ProductName[] { return PRODUCT_NAMES.filter((n) => this.products.includes(n)) }
@@ -161,10 +157,10 @@ export class SvcUpsell extends TripElement(LitElement) {
 
   override render() {
     const shown = this.#trip.loadState.status === 'ready' ? this.visibleProducts : []
-    const frames = dialogFrames()
+    const frames = this.display === 'modal' && dialogFrames(this.renderRoot)
     // The modal display's dialog is drawn by the dialog frames; until they are here (loading, or their load
     // failed), it shows that state inline.
-    if (this.display === 'modal' && frames) {
+    if (frames) {
       return frames.upsell({
         open: this.dialogOpen, l: this.l, shown, view: (n, framed) => this.#view(n, framed), state: () => this.#renderState(),
         total: () => this.#trip.total(), close: this.#onDialogClose, done: this.#onDone,

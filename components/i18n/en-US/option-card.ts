@@ -16,6 +16,7 @@ export const optionCardTexts = {
   fare_family_selected: 'Selected',
   fare_family_per_traveller: '{price} per traveler',
   option_for: '{product} for {passenger}, {route}',
+  add: 'Add',
   option_added: 'Added',
   option_none_offered: 'Not available on this flight.',
   options_none_selected: 'Nothing selected yet.',

@@ -1,7 +1,6 @@
 import { html, LitElement } from 'lit'
-import { property, state } from 'lit/decorators.js'
 import { LocaleController } from '../../controllers/locale.ts'
-import { emit } from '../element.ts'
+import { emit, property, state } from '../element.ts'
 import { tokenVars } from '../../theme.ts'
 import { containsDeep, deepActiveElement, tabbables } from '../focus.ts'
 import { styles } from './modal.styles.ts'

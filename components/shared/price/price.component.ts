@@ -1,5 +1,5 @@
 import { html, LitElement, nothing } from 'lit'
-import { property } from 'lit/decorators.js'
+import { property } from '../element.ts'
 import { LocaleController } from '../../controllers/locale.ts'
 import type { Locale } from '../../i18n/index.ts'
 import { tokenVars } from '../../theme.ts'

@@ -1,5 +1,5 @@
 import { html, LitElement } from 'lit'
-import { property } from 'lit/decorators.js'
+import { property } from '../element.ts'
 import { tokenVars } from '../../theme.ts'
 import { styles } from './spinner.styles.ts'
 

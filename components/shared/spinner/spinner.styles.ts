@@ -7,6 +7,5 @@ export const styles = css`
     border: 0.18em solid var(--_border); border-block-start-color: var(--_primary);
     animation: spin 0.8s linear infinite;
   }
-  .sr-only { position: absolute; inline-size: 1px; block-size: 1px; margin: -1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   @keyframes spin { to { transform: rotate(1turn); } }
 `

@@ -192,6 +192,21 @@ describe('<svc-upsell>', () => {
     expect(getComputedStyle(open).backgroundColor).to.equal('rgb(11, 95, 255)')
   })
 
+  it('the dialog frames bring their styles to the views they draw, and a new theme leaves them there', async () => {
+    const s = await session()
+    const card = await mount<SvcUpsell>(html`<svc-upsell display="card" .session=${s} .products=${['bags']}></svc-upsell>`)
+    expect(getComputedStyle(deep(card, '[part~=card]')!).display).to.equal('flex')
+    const el = await mount<SvcUpsell>(html`<svc-upsell display="modal" .session=${s} .products=${['bags', 'priority_boarding']} .theme=${{ primary: 'rgb(122, 31, 162)' }}></svc-upsell>`)
+    await settle(el)
+    const section = () => getComputedStyle(el.shadowRoot!.querySelector('.section + .section')!)
+    expect(section().borderBlockStartStyle).to.equal('solid')
+    el.theme = { primary: 'rgb(11, 95, 255)' }
+    await settle(el)
+    await animationsDone(el)
+    expect(section().borderBlockStartStyle).to.equal('solid')
+    expect(getComputedStyle(button(el, 'Done')!).backgroundColor).to.equal('rgb(11, 95, 255)')
+  })
+
   it('fits 320 px without horizontal scrolling (embedded and card), and a 320 px screen (modal)', async () => {
     const s = await session()
     await addBag(s)
