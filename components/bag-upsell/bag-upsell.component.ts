@@ -142,7 +142,7 @@ export class SvcBagUpsell extends ProductView(LitElement) {
         ...bought.map((i) => [forSale.find((p) => p.product_id === i.product_id), i.quantity, l.t.purchased] as const),
       ].map(([p, n, badge]) => {
         const d = p?.product_details as BagDetailsLike | undefined
-        return d ? html`<li>${checkIcon}<span class="what">${n > 1 ? `${num(l, n)} × ` : ''}${l.format('included_line', { item: bagName(l, d), spec: bagSize(l, d) })}</span>
+        return d ? html`<li>${checkIcon}<span class="what">${n > 1 ? `${l.number(n)} × ` : ''}${l.format('included_line', { item: bagName(l, d), spec: bagSize(l, d) })}</span>
           <span class="badge ok">${badge}</span></li>` : nothing
       })}</ul>` : nothing}
       <ul class="options" tabindex="-1" aria-labelledby=${id} data-options=${optionsKey(journey.journey_id, pid)}>
