@@ -6,6 +6,7 @@ import { emit, TripElement } from '../shared/element.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { SessionController } from '../controllers/session.ts'
 import { extras, itemLabel, productNameOf } from '../shared/format.ts'
+import { purchased } from '../../client/offers.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { itemContext, renderBadge, summaryStyles } from '../shared/item-summary.ts'
 import { addEnglish } from '../i18n/index.ts'
@@ -26,7 +27,8 @@ addEnglish(basketTexts)
  * @event svc-choose-another - The traveller removed an unavailable item to choose another (`{product}`); show that product's view.
  * @csspart base - The section.
  * @csspart title - The heading.
- * @csspart list - The list of items.
+ * @csspart list - The list of items still to pay for.
+ * @csspart purchased - The list of items an earlier fulfill bought (read-only, not in the total).
  * @csspart item - One item.
  * @csspart item-name - An item's name.
  * @csspart item-context - An item's passenger and journey.
@@ -57,7 +59,8 @@ export class SvcBasket extends TripElement(LitElement) {
     return removed
   }
 
-  #renderItem(item: BasketItem) {
+  /** An item to pay for, with its state and actions; or, `bought`, one an earlier fulfill bought (read-only). */
+  #renderItem(item: BasketItem, bought = false) {
     const l = this.l
     const trip = this.#trip.value?.state.trip ?? null
     const name = itemLabel(l, item)
@@ -70,11 +73,11 @@ export class SvcBasket extends TripElement(LitElement) {
           ${context ? html`<span class="context muted" part="item-context">${context}</span>` : nothing}
         </div>
         <div class="meta">
-          ${renderBadge(l, item)}
+          ${bought ? html`<span class="badge ok" part="badge">${l.t.purchased}</span>` : renderBadge(l, item)}
           <svc-price .amount=${item.price.total} .previous=${changed ? item.validity.previous_price?.total : undefined}></svc-price>
         </div>
       </div>
-      ${renderValidity(l, item, this.#trip.validityActions(item), this.#trip.busy, { label: `${name}, ${context}`, prices: false })}
+      ${bought ? nothing : renderValidity(l, item, this.#trip.validityActions(item), this.#trip.busy, { label: `${name}, ${context}`, prices: false })}
     </li>`
   }
 
@@ -82,6 +85,7 @@ export class SvcBasket extends TripElement(LitElement) {
     const st = this.#trip.value?.state
     const l = this.l
     const items = extras(st?.basket ?? {})
+    const bought = purchased(st?.basket ?? {})
     const loading = !st || st.status === 'loading'
     return html`<section class="view" part="base" aria-labelledby="heading" aria-busy=${loading ? 'true' : 'false'}>
       <h2 id="heading" part="title">${l.t.basket_title}</h2>
@@ -89,9 +93,11 @@ export class SvcBasket extends TripElement(LitElement) {
       ${this.#trip.renderFailure()}
       ${loading ? renderLoading(l)
         : st.status === 'error' ? renderLoadError(l, this.#trip.retry)
-        : items.length === 0 ? html`<p class="empty-text muted" part="empty">${l.t.basket_empty}</p>`
-        : html`<ul class="items" part="list">${items.map((i) => this.#renderItem(i))}</ul>
-          <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.#trip.total(items)}></svc-price></p>`}
+        : html`${bought.length ? html`<ul class="items" part="purchased" aria-label=${l.t.purchased}>${bought.map((i) => this.#renderItem(i, true))}</ul>` : nothing}
+          ${items.length === 0 ? html`<p class="empty-text muted" part="empty">${l.t.basket_empty}</p>`
+          // The total is what is left to pay: what an earlier fulfill bought is paid for.
+          : html`<ul class="items" part="list">${items.map((i) => this.#renderItem(i))}</ul>
+            <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.#trip.total(items)}></svc-price></p>`}`}
     </section>`
   }
 }

@@ -18,8 +18,11 @@ import type { Sandbox } from '../../mock-server/types.ts'
 import type { PassengerRequest, TripCreateRequest } from '../../core/schemas/trip.ts'
 import type { ProductTypeName } from '../../core/schemas/trip.ts'
 
-export const STATES = ['offers', 'loading', 'valid', 'checking', 'price_changed', 'unavailable', 'expired', 'error', 'no_products'] as const
-/** `offers`: nothing chosen yet; the others as the issue and the validity states name them. */
+export const STATES = ['offers', 'loading', 'valid', 'checking', 'price_changed', 'unavailable', 'expired', 'error', 'no_products', 'purchased'] as const
+/**
+ * `offers`: nothing chosen yet; `purchased`: after the sale, the choices bought by a fulfill and their orders
+ * done (the widget opened again on a booked trip); the others as the issue and the validity states name them.
+ */
 export type StoryState = (typeof STATES)[number]
 
 export const PARTIES = ['family', 'one', 'five', 'long_names'] as const
@@ -118,6 +121,17 @@ export async function storySession(o: StoryTrip): Promise<Session> {
   if (state === 'offers' || state === 'no_products') return session
   await session.loadOffers(o.products)
   for (const line of choices(session, o.products)) await session.add(line.product_id, line.passenger_id)
+  if (state === 'purchased') {
+    // What the seller's backend does after the charge: fulfill with the API key; the worker books the orders.
+    const basic = { authorization: `Basic ${btoa(`${sandbox.apiKey}:`)}`, 'content-type': 'application/json' }
+    const url = `https://sandbox.invalid/v2.2/trip/${trip.tripId}`
+    const { trip_state_hash } = await (await sandbox.fetch(`${url}/basket`, { headers: basic })).json() as { trip_state_hash: string }
+    const fulfill = await sandbox.fetch(`${url}/fulfill`, { method: 'POST', headers: basic, body: JSON.stringify(fulfillRequest(session, trip_state_hash)) })
+    if (!fulfill.ok) throw new Error(`the story's fulfill: ${fulfill.status} ${await fulfill.text()}`)
+    await sandbox.runJobs()
+    await session.refresh()
+    return session
+  }
   if (state === 'expired') {
     offset = sandbox.core.config.holdWindow * 1000 + 60_000
     await session.refresh()
@@ -155,4 +169,20 @@ export function choices(session: Session, types: readonly ProductTypeName[]): Ar
     }
   }
   return out
+}
+
+/** A fulfill request for the story's trip as it stands (`hash`, its basket's): every passenger and ticket, booked and issued. */
+function fulfillRequest(session: Session, hash: string) {
+  const trip = session.state.trip
+  if (!trip) throw new Error('the story\'s trip is not loaded')
+  return {
+    trip_state_hash: hash,
+    contact_details: { contact_details_type: 'passenger', passenger_id: 'p1', email: 'traveller@example.com', phone_number: '+44 20 7946 0000' },
+    passengers: trip.passengers.map((p) => ({
+      passenger_id: p.passenger_id, first_names: p.first_names ?? 'Sam', surname: p.surname ?? 'Traveller',
+      date_of_birth: p.date_of_birth ?? (p.on_lap_of ? '2026-05-01' : p.type === 'child' ? '2017-05-04' : '1985-12-10'), passenger_type: p.type,
+    })),
+    tickets: trip.tickets.map((t, i) => ({ ticket_id: t.ticket_id, status: 'booked', access_details: { record_locator: 'STORY1', ticket_number: `125000000000${i}` } })),
+    payment_details: { payment_type: 'service_settlement' },
+  }
 }

@@ -66,7 +66,7 @@ function page(look: Look | undefined, content: TemplateResult, column?: string):
   return content
 }
 
-const PART: Record<Exclude<StoryState, 'offers' | 'loading' | 'valid' | 'error' | 'no_products'>, string> = {
+const PART: Record<Exclude<StoryState, 'offers' | 'loading' | 'valid' | 'error' | 'no_products' | 'purchased'>, string> = {
   checking: '[part~="state-checking"], [part~="badge-checking"]',
   price_changed: '[part~="state-price-changed"], [part~="badge-price_changed"]',
   unavailable: '[part~="state-unavailable"], [part~="badge-unavailable"]',
@@ -76,7 +76,7 @@ const PART: Record<Exclude<StoryState, 'offers' | 'loading' | 'valid' | 'error' 
 /** Waits until the element shows `state`, as a traveller would see it, and nothing moves any more. */
 async function shows(el: Element, session: Session, p: StoryParams) {
   const busy = () => deep(el, '[aria-busy="true"]')
-  const extras = () => Object.values(session.state.basket).filter((i) => i.product_type !== 'ticket')
+  const extras = () => Object.values(session.state.basket).filter((i) => i.product_type !== 'ticket' && i.order_id === undefined)
   await waitFor(() => {
     switch (p.state) {
       case 'loading': return expect(busy(), 'a skeleton marked aria-busy').not.toBeNull()
@@ -90,6 +90,13 @@ async function shows(el: Element, session: Session, p: StoryParams) {
         expect(extras().length, 'chosen items').toBeGreaterThan(0)
         expect(extras().every((i) => i.validity.status === 'valid')).toBe(true)
         return expect(deepAll(el, Object.values(PART).join(', ')), 'no item needing action').toHaveLength(0)
+      case 'purchased':
+        expect(busy()).toBeNull()
+        expect(Object.values(session.state.basket).filter((i) => i.order_status === 'succeeded').length, 'items bought').toBeGreaterThan(0)
+        expect(extras(), 'nothing left to pay for').toHaveLength(0)
+        // A card sums up what is chosen now; the panel (embedded, the modal's dialog) shows what was bought.
+        if (el.getAttribute('display') !== 'card') expect(textOf(el)).toContain('Purchased')
+        return
       default:
         return expect(deep(el, PART[p.state]), `an item shown as ${p.state}`).not.toBeNull()
     }

@@ -16,6 +16,7 @@ export const Expired = story('embedded', 'expired')
 // Not `Error`, which would hide the global in this module.
 export const LoadError = { ...story('embedded', 'error'), name: 'Error' }
 export const NoProducts = story('embedded', 'no_products')
+export const Purchased = story('embedded', 'purchased')
 export const OnePassenger = variant('embedded', 'OnePassenger')
 export const FivePassengersLapInfant = variant('embedded', 'FivePassengersLapInfant')
 export const LongNames = variant('embedded', 'LongNames')

@@ -6,13 +6,12 @@
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import { root, startServer, type RunningServer } from '../helpers/process.ts'
-import { eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
+import { axeViolations, eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
 
 const TEST_TIMEOUT = 150_000
 // A traveller in the UK, as the shop (and its en-GB trip) expects.
@@ -204,16 +203,6 @@ function assertCleanPage(s: Session) {
   const everything = s.fromShop.join('\n')
   assert.ok(s.fromShop.length > 0, 'the page talked to the shop backend')
   assert.doesNotMatch(everything, /refresh_token|rt_[A-Za-z0-9_-]{20}|svc_(test|live)_/, 'the page never sees a refresh token or an API key')
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-  await page.evaluate(source)
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe
-    const r = await axe.run(document, { resultTypes: ['violations'] })
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`)
-  })
 }
 
 async function happyPath(s: Session, name: string) {

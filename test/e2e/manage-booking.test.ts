@@ -11,13 +11,12 @@
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import { root, startServer, type RunningServer } from '../helpers/process.ts'
-import { eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
+import { axeViolations, eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
 
 const TEST_TIMEOUT = 180_000
 const DESKTOP: BrowserContextOptions = { locale: 'en-GB', timezoneId: 'Europe/London', viewport: { width: 1200, height: 900 } }
@@ -123,17 +122,6 @@ async function apiTruth(page: Page): Promise<TripTruth> {
     if (!res.ok) throw new Error(`status ${res.status}`)
     return res.json()
   }) as Promise<TripTruth>
-}
-
-/** Serious or critical accessibility violations axe finds in the page, as `rule (count)`. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-  await page.evaluate(source)
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe
-    const r = await axe.run(document, { resultTypes: ['violations'] })
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`)
-  })
 }
 
 /** The page at 1200 px and at 375 px wide (full page, from the top), then back to the desktop size. */

@@ -106,3 +106,26 @@ describe('<svc-basket>', () => {
     expectNoOverflow(el.parentElement!)
   })
 })
+
+describe('<svc-basket> after the sale', () => {
+  it('lists what an earlier fulfill bought as Purchased, apart, with no actions; the total is what the new extras cost', async () => {
+    const s = await session({ booked: true })
+    const el = await mount<SvcBasket>(html`<svc-basket .session=${s}></svc-basket>`)
+    await settle(el)
+    const bought = deepAll(deep(el, '[part=purchased]')!, '[part=item]')
+    expect(bought).to.have.length(3)
+    for (const li of bought) {
+      expect(li.textContent).to.contain('Purchased')
+      expect(deepAll(li, 'button')).to.have.length(0)
+    }
+    expect(deep(el, '[part=total]')).to.equal(null)
+    expect(textOf(el)).to.contain('No extras selected yet.')
+    const bag = await addBag(s, 'p2')
+    await until(() => deep(el, '[part=total]'), 'the total of the new bag')
+    await settle(el)
+    expect(deepAll(deep(el, '[part=list]')!, '[part=item]')).to.have.length(1)
+    expect(textOf(deep(el, '[part=total]')!)).to.contain(textOf(deep(deep(el, '[part=list]')!, 'svc-price')!))
+    expect(bag.order_id).to.equal(undefined)
+    await axe(el)
+  })
+})

@@ -3,7 +3,8 @@
  * downloads a browser here: it is only ever given an executablePath). Set CHROMIUM_PATH to use another.
  */
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
@@ -66,4 +67,15 @@ export async function expectText(locator: Locator, pattern: RegExp, timeoutMs = 
     return pattern.test(seen)
   }, timeoutMs).catch((e: Error) => assert.fail(`${e.message}\n  text was: ${seen}`))
   return seen
+}
+
+/** Serious or critical accessibility violations axe finds in the page, as `rule (count)`. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  await page.evaluate(source)
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe
+    const r = await axe.run(document, { resultTypes: ['violations'] })
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`)
+  })
 }
