@@ -151,37 +151,52 @@ export function addToBasket(trip: TripRecord, search: SearchView | undefined, li
 }
 
 /**
- * A line the basket already holds as asked (same product, passenger, quantity and mark-up) keeps its item:
- * its basket_item_id, validity and window. So a retried PUT changes nothing (no write, the same state hash),
- * and sending the basket again neither renews an expired window nor undoes a check. Only the mark-up
- * differing, the item keeps all that too and is re-priced with the new one (a line without one removes it).
- * The lines replace the items not yet ordered: ordered ones (and the flight) stay as they are, and count
- * toward each limit.
+ * A PUT lists the whole basket. A line the basket already holds as asked (same product, passenger, quantity
+ * and mark-up) keeps its item: its basket_item_id, validity and window. So a retried PUT changes nothing (no
+ * write, the same state hash), and sending the basket again neither renews an expired window nor undoes a
+ * check. Only the mark-up differing, the item keeps all that too and is re-priced with the new one (a line
+ * without one removes it). What an earlier fulfill bought stays as it is: its lines must still list it (a
+ * PUT that leaves an ordered item out is refused), and what they ask beyond it is the item to order next.
  */
 export function replaceBasket(trip: TripRecord, search: SearchView | undefined, lines: BasketChangeLine[], ctx: BasketContext): TripRecord {
   checkMarkups(trip, lines)
   // Lines of one product for one passenger add up, as they would in a PATCH, and the last mark-up among them is the item's.
-  const wanted = new Map<string, { quantity: number; markup: ItemMarkup | undefined }>()
-  for (const l of lines) {
+  const wanted = new Map<string, { line: BasketChangeLine; at: number; quantity: number; markup: ItemMarkup | undefined }>()
+  lines.forEach((l, at) => {
     const key = checkedOfferKey(l.product_id, l.passenger_id)
     const w = wanted.get(key)
-    wanted.set(key, { quantity: (w?.quantity ?? 0) + l.quantity, markup: l.markup ?? w?.markup })
+    wanted.set(key, { line: w?.line ?? l, at: w?.at ?? at, quantity: (w?.quantity ?? 0) + l.quantity, markup: l.markup ?? w?.markup })
+  })
+  const ordered = new Map<string, number>()
+  for (const item of Object.values(trip.basket)) {
+    if (item.order_id === undefined || !holds(trip, item)) continue
+    const key = checkedOfferKey(item.product_id, item.product_details.passenger_id)
+    const have = (ordered.get(key) ?? 0) + item.quantity
+    ordered.set(key, have)
+    if ((wanted.get(key)?.quantity ?? 0) < have) {
+      throw new ProblemError('item_ordered', `The basket would leave out ${item.display_name} (basket item ${item.basket_item_id}), which was ordered (order ${item.order_id}). A PUT lists the whole basket, ordered items included; to undo one, cancel it: POST /v2.2/trip/${trip.trip_id}/to_cancel.`,
+        [{ path: wanted.has(key) ? `/${wanted.get(key)!.at}/quantity` : '', message: `must list ${item.display_name} for ${String(item.product_details.passenger_id)}: ${have} ordered` }])
+    }
   }
+  // What the lines ask beyond what was ordered: the item not yet ordered.
+  const toOrder = (key: string) => (wanted.get(key)?.quantity ?? 0) - (ordered.get(key) ?? 0)
   const next = copy(trip, ctx.now)
   const kept = new Set<string>()
   let changed = 0
   for (const item of Object.values(trip.basket)) {
     if (item.product_type === 'ticket' || item.order_id !== undefined) continue
     const key = checkedOfferKey(item.product_id, item.product_details.passenger_id)
-    const w = wanted.get(key)
-    if (w?.quantity !== item.quantity) { removeItem(next, item.basket_item_id); changed++; continue }
+    if (toOrder(key) !== item.quantity) { removeItem(next, item.basket_item_id); changed++; continue }
     kept.add(key)
-    if (w.markup?.amount !== item.markup?.amount) { next.basket[item.basket_item_id] = withMarkup(trip, item, w.markup); changed++ }
+    const markup = wanted.get(key)!.markup
+    if (markup?.amount !== item.markup?.amount) { next.basket[item.basket_item_id] = withMarkup(trip, item, markup); changed++ }
   }
-  const added = lines.map((line, i) => ({ line, i })).filter(({ line }) => !kept.has(checkedOfferKey(line.product_id, line.passenger_id)))
+  const added = [...wanted].filter(([key]) => !kept.has(key) && toOrder(key) > 0)
   if (added.length === 0) return changed === 0 ? trip : next
-  if (!search) throw invalid(`/${added[0]!.i}/product_id`, 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
-  for (const { line, i } of added) addLine(next, search, line, `/${i}`, ctx)
+  if (!search) throw invalid(`/${added[0]![1].at}/product_id`, 'the trip has no search yet; run POST /v2.2/trip/{trip_id}/search first')
+  for (const [key, { line, at, markup }] of added) {
+    addLine(next, search, { product_id: line.product_id, passenger_id: line.passenger_id, quantity: toOrder(key), ...(markup ? { markup } : {}) }, `/${at}`, ctx)
+  }
   return next
 }
 

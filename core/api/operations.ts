@@ -133,7 +133,7 @@ export const operations: Operation[] = [
     ...takesNothing,
     id: 'replaceBasket', method: 'PUT', path: '/v2.2/trip/:trip_id/basket', tags: ['basket'], auth: 'trip',
     summary: 'Replace every ancillary in the basket',
-    description: 'A line the basket already holds with the same product, passenger, quantity and `markup` keeps its item (basket_item_id, validity and window); sending the current basket again changes nothing, so a retry is safe. Only the `markup` differing, the item keeps all that and is re-priced with the new one (none when the line has none). After a fulfill, the lines replace the items not yet ordered: ordered items stay, and count toward each product\'s limit.',
+    description: 'A line the basket already holds with the same product, passenger, quantity and `markup` keeps its item (basket_item_id, validity and window); sending the current basket again changes nothing, so a retry is safe. Only the `markup` differing, the item keeps all that and is re-priced with the new one (none when the line has none). The lines are the whole basket: after a fulfill they list the ordered items too (a PUT that leaves one out is refused with 409 `item_ordered`), and what they ask beyond those is the next item to order.',
     params: TripParams, body: S.BasketReplaceRequest, responses: { 200: BasketView },
     handler: async (ctx, p, i) => ok(await basket.replaceBasket(ctx, p, i.params.trip_id, i.body)),
   }),

@@ -85,7 +85,7 @@ describe('post-booking extras', () => {
     t.clock.set(new Date(t.clock.now().getTime() - HOLD_MS - 1000))
   })
 
-  test('ordered items are read-only: DELETE, accept → 409 item_ordered; PUT replaces only the items not yet ordered', async () => {
+  test('ordered items are read-only: DELETE, accept → 409 item_ordered; a PUT lists them with what to order next, and one leaving them out → 409', async () => {
     const { trip, search, bag, seat } = await bookedTrip(t)
     const snapshot = t.snapshot()
     for (const res of [await remove(t, trip, bag), await remove(t, trip, seat), await acceptItem(t, trip, bag)]) {
@@ -94,13 +94,26 @@ describe('post-booking extras', () => {
     }
     assert.deepEqual(t.snapshot(), snapshot, 'a refused change changed nothing')
 
-    const line = { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2', quantity: 1 }
-    const put = body(await changeBasket(t, trip, 'PUT', [line]))
+    // A PUT lists the whole basket: the ordered items, and what to order next.
+    const current = await readBasket(t, trip)
+    const lines = (b: any) => Object.values(b.basket).filter((i: any) => i.product_type !== 'ticket')
+      .map((i: any) => ({ product_id: i.product_id, passenger_id: i.product_details.passenger_id, quantity: i.quantity }))
+    const again = await changeBasket(t, trip, 'PUT', lines(current))
+    assert.equal(again.statusCode, 200, again.body)
+    assert.equal(body(again).trip_state_hash, current.trip_state_hash, 'the basket PUT back as it is changes nothing')
+    const more = { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2', quantity: 1 }
+    const put = body(await changeBasket(t, trip, 'PUT', [...lines(current), more]))
     const ids = (b: any) => Object.values(b.basket).filter((i: any) => i.product_type !== 'ticket').map((i: any) => i.basket_item_id).sort()
     assert.equal(ids(put).length, 3)
     assert.ok(ids(put).includes(bag) && ids(put).includes(seat))
-    const emptied = body(await changeBasket(t, trip, 'PUT', []))
-    assert.deepEqual(ids(emptied), [bag, seat].sort(), 'PUT [] removed the new item and kept the ordered ones')
+    const back = body(await changeBasket(t, trip, 'PUT', lines(current)))
+    assert.deepEqual(ids(back), [bag, seat].sort(), 'the new bag left out goes; the ordered ones stay')
+    const before = t.snapshot()
+    for (const partial of [[], lines(current).filter((l) => l.passenger_id !== 'p1')]) {
+      const p = assertProblem(await changeBasket(t, trip, 'PUT', partial), 409, 'item_ordered')
+      assert.match(p.detail, new RegExp(`leave out .*\\(basket item ${bag}\\), which was ordered .*to_cancel`))
+    }
+    assert.deepEqual(t.snapshot(), before, 'a PUT leaving an ordered item out changed nothing')
   })
 
   test('an ordered item counts toward its limits: a second seat on the flight, or the same seat → 409; more bags up to the limit', async () => {
