@@ -88,8 +88,8 @@ interface Checkout {
   payment: Payment & { record_locator: string } | null
   /** The payments for extras added after booking, each for the items it bought, in order. */
   extraPayments: Array<Payment & { basket_item_ids: string[] }>
-  /** One payment for new extras at a time: two tabs paying at once would charge twice for one order. */
-  payingExtras: boolean
+  /** One payment at a time (the booking, or new extras): two tabs paying at once would charge twice for one order. */
+  paying: boolean
 }
 interface Payment { reference: string; amount: number; currency: string; decimal_places: number; status: 'captured' | 'refunded' }
 
@@ -358,7 +358,7 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
       reply.header('set-cookie', `${COOKIE}=${owner}; Path=/demo/api; HttpOnly; SameSite=Strict`)
     }
     const trip = await api<Trip>('POST', '/v2.2/trip', tripRequest(scenario), { 'idempotency-key': randomUUID() })
-    const c: Checkout = { owner, tripId: trip.trip_id, scenario, refreshToken: trip.refresh_token!, refreshing: null, payment: null, extraPayments: [], payingExtras: false }
+    const c: Checkout = { owner, tripId: trip.trip_id, scenario, refreshToken: trip.refresh_token!, refreshing: null, payment: null, extraPayments: [], paying: false }
     checkouts.set(trip.trip_id, c)
     if (checkouts.size > MAX_CHECKOUTS) checkouts.delete(checkouts.keys().next().value!)
     return reply.code(201).send({ trip: view(trip, c), trip_access_token: trip.trip_access_token })
@@ -434,6 +434,10 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
   app.post<ById & { Body: { expected?: unknown } | undefined }>('/demo/api/checkout/:tripId/pay', { schema: { hide: true } }, async (req) => {
     const c = checkoutOf(req)
     if (c.payment?.status === 'captured') throw problem(409, 'already_paid', 'This booking is already paid.')
+    return onePayment(c, () => payBooking(c, req.body?.expected))
+  })
+
+  async function payBooking(c: Checkout, expected: unknown) {
     const trip = await api<Trip>('GET', `/v2.2/trip/${c.tripId}`)
     const missing = trip.passengers.filter((p) => !p.first_names || !p.surname || !p.date_of_birth)
     if (missing.length || !trip.contact_details.email) {
@@ -444,7 +448,7 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
     const read = await checkedBasket(c)
     if (!read) return { outcome: 'still_checking', basket: await currentBasket(c) }
     if (!Object.values(read.basket).every((i) => i.validity.status === 'valid')) return { outcome: 'action_needed', basket: read.basket }
-    if (!sameAsShown(Object.values(read.basket), req.body?.expected)) return { outcome: 'total_changed', basket: read.basket }
+    if (!sameAsShown(Object.values(read.basket), expected)) return { outcome: 'total_changed', basket: read.basket }
 
     // The card is charged here (a real shop calls its payment provider); the airline's booking gives the record locator.
     const locator = recordLocator()
@@ -464,7 +468,18 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
       throw e
     }
     return { outcome: 'paid', trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
-  })
+  }
+
+  /** Runs a payment unless another of this checkout's is on its way (a second tab): that one answers, this one is refused. */
+  async function onePayment<T>(c: Checkout, pay: () => Promise<T>): Promise<T> {
+    if (c.paying) throw problem(409, 'payment_in_progress', 'A payment for this booking is already on its way.')
+    c.paying = true
+    try {
+      return await pay()
+    } finally {
+      c.paying = false
+    }
+  }
 
   // ------------------------------------------------------------ after the booking
 
@@ -482,9 +497,7 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
    */
   app.post<ById & { Body: { expected?: unknown } | undefined }>('/demo/api/checkout/:tripId/extras/pay', { schema: { hide: true } }, async (req) => {
     const c = bookedCheckout(req)
-    if (c.payingExtras) throw problem(409, 'payment_in_progress', 'A payment for new extras is already on its way.')
-    c.payingExtras = true
-    try {
+    return onePayment(c, async () => {
       if (!Object.values(await currentBasket(c)).some(isNewExtra)) throw problem(409, 'nothing_to_pay', 'There are no new extras to pay for.')
       const read = await checkedBasket(c)
       if (!read) return { outcome: 'still_checking', basket: await currentBasket(c) }
@@ -504,9 +517,7 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
         throw e
       }
       return { outcome: 'paid', trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
-    } finally {
-      c.payingExtras = false
-    }
+    })
   })
 
   /** The airline's quote for cancelling ordered extras: what each would refund, or why it cannot be cancelled. */

@@ -274,8 +274,14 @@ test('the shop backend after booking: quotes a cancellation, confirms only the q
     const saved = await ada.call('PATCH', at('/passengers'), { ...good, passengers: [good.passengers[0], { ...good.passengers[1], date_of_birth: '1981-12-26' }, { ...good.passengers[2], date_of_birth: infantDob }] })
     assert.equal(saved.status, 200, saved.text)
     const before = Object.values((await status()).basket)
-    const paid = await ada.call('POST', at('/pay'), { expected: { items: before.map((i) => i.basket_item_id), total: before.reduce((n, i) => n + i.price.total.amount, 0), currency: 'GBP' } })
+    // Paid from two tabs at once: one charge; the other is refused while it is on its way (or finds it paid).
+    const expected = { items: before.map((i) => i.basket_item_id), total: before.reduce((n, i) => n + i.price.total.amount, 0), currency: 'GBP' }
+    const twice = await Promise.all([1, 2].map(() => ada.call('POST', at('/pay'), { expected })))
+    const paid = twice.find((r) => r.status === 200)!
     assert.equal(paid.json.outcome, 'paid', paid.text)
+    const second = twice.find((r) => r !== paid)!
+    assert.equal(second.status, 409, second.text)
+    assert.match(second.json.code, /^(payment_in_progress|already_paid)$/)
     const booked = await settled((s) => Object.values(s.orders).every((o) => o.status === 'succeeded'))
     const bagItem = Object.values(booked.basket).find((i) => i.product_type === 'bag')!.basket_item_id
 

@@ -499,6 +499,7 @@ function showPayError(err) {
     trip_state_conflict: 'Your booking changed while you were paying, or it is already complete. Nothing was charged; please check the summary and try again.',
     basket_not_valid: 'Some extras need your attention before you can pay.',
     already_paid: 'This booking is already paid.',
+    payment_in_progress: 'A payment for this booking is already on its way (in another tab?). Nothing more was charged.',
     network: p.detail,
   }[p.code] ?? p.detail ?? 'Something went wrong.'
   box.replaceChildren(h('p', {}, what), p.code ? h('p', { class: 'muted small' }, `Code: ${p.code}${p.request_id ? ` · reference ${p.request_id}` : ''}`) : null)
