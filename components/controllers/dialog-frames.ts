@@ -5,7 +5,7 @@
  * registers them.
  */
 import { html, nothing } from 'lit'
-import type { ProductName } from '../../client/types.ts'
+import type { BasketItem, ProductName } from '../../client/types.ts'
 import { itemLabel } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { itemContext, renderBadge, summaryStyles } from '../shared/item-summary.ts'
@@ -29,17 +29,20 @@ function renderTotal(v: Framed) {
 
 function renderSummary(v: Framed) {
   const items = v.items()
-  if (items.length === 0) return html`<p class="muted">${v.text('none')}</p>`
+  const bought = v.items(true)
   const l = v.session.locale.l
   const trip = v.session.value?.state.trip ?? null
-  return html`<ul class="summary" part="summary">
-      ${items.map((i) => html`<li>
+  const line = (i: BasketItem, badge: unknown) => html`<li>
         <span class="what">${i.quantity > 1 ? l.format('times', { item: itemLabel(l, i), count: l.number(i.quantity) }) : itemLabel(l, i)}
           <span class="context">${itemContext(l, trip, i)}</span></span>
-        <span class="actions">${i.validity.status === 'valid' ? nothing : renderBadge(l, i)}<svc-price .amount=${i.price.total} .previous=${i.validity.status === 'price_changed' ? i.validity.previous_price?.total : undefined}></svc-price></span>
-      </li>`)}
+        <span class="actions">${badge}<svc-price .amount=${i.price.total} .previous=${i.validity.status === 'price_changed' ? i.validity.previous_price?.total : undefined}></svc-price></span>
+      </li>`
+  // What an earlier fulfill bought comes first, marked; the total is what is left to pay.
+  return html`${bought.length ? html`<ul class="summary" part="summary purchased">${bought.map((i) => line(i, html`<span class="badge ok">${l.t.purchased}</span>`))}</ul>` : nothing}
+    ${items.length === 0 ? html`<p class="muted">${v.text('none')}</p>` : html`<ul class="summary" part="summary">
+      ${items.map((i) => line(i, i.validity.status === 'valid' ? nothing : renderBadge(l, i)))}
     </ul>
-    ${renderTotal(v)}`
+    ${renderTotal(v)}`}`
 }
 
 function renderFooter(v: Framed) {

@@ -16,8 +16,8 @@ export interface Framed {
   readonly open: boolean
   /** One of the view's texts. */
   text(name: 'heading' | 'open' | 'edit' | 'none' | 'empty'): string
-  /** The basket items the view sells. */
-  items(): BasketItem[]
+  /** The basket items the view sells, not yet paid for; and (`bought`) those an earlier fulfill bought. */
+  items(bought?: boolean): BasketItem[]
   /** Something of the view's kind is on sale on this trip. */
   offered(): boolean
   /** The view's icon, if any. */

@@ -20,6 +20,7 @@ import { SvcError } from '../../client/errors.ts'
 import type { Session } from '../../client/session.ts'
 import type { BasketItem, Display, ProductName } from '../../client/types.ts'
 import { extras, isOffered, PRODUCT_TYPE } from '../shared/format.ts'
+import { purchased } from '../../client/offers.ts'
 import { renderLoadError, renderLoading } from '../shared/frame.ts'
 import { emit } from '../shared/element.ts'
 import type { Lazy } from '../shared/lazy.ts'
@@ -138,10 +139,10 @@ export class DisplayController implements ReactiveController, Framed {
 
   get #dialog(): boolean { return !this.#host.framed && this.#host.display !== 'embedded' }
 
-  /** The basket items this view sells. */
-  items(): BasketItem[] {
+  /** The basket items this view sells, not yet paid for; or (`bought`) those an earlier fulfill bought. */
+  items(bought = false): BasketItem[] {
     const type = PRODUCT_TYPE[this.#spec.product()]
-    return extras(this.#session.value?.state.basket ?? {}).filter((i) => i.product_type === type)
+    return (bought ? purchased : extras)(this.#session.value?.state.basket ?? {}).filter((i) => i.product_type === type)
   }
 
   /** "Choose another": removes the item, opens the dialog (card and modal displays), focuses the options. */

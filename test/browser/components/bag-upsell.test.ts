@@ -484,3 +484,18 @@ describe('<svc-bag-upsell> after the sale', () => {
     await axe(el)
   })
 })
+
+describe('<svc-bag-upsell display="card"> after the sale', () => {
+  it('the card lists the bag bought earlier as Purchased, apart from what is chosen now, and no total until something is', async () => {
+    const s = await session({ booked: true })
+    const el = await mount<SvcBagUpsell>(html`<svc-bag-upsell display="card" .session=${s}></svc-bag-upsell>`)
+    await until(() => deep(el, '[part~=purchased]'), 'the purchased summary')
+    const bought = deep(el, '[part~=purchased]')!
+    expect(bought.textContent).to.contain('Checked bag · 23 kg').and.contain('Purchased')
+    expect(deep(el, '[part=total]')).to.equal(null)
+    await addBag(s, 'p2')
+    await until(() => deep(el, '[part=total]'), 'the total of the new bag')
+    expect(textOf(deep(el, '[part=total]')!)).to.contain('€75.98')
+    await axe(el)
+  })
+})
