@@ -6,12 +6,11 @@
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core'
-import { root, startServer, type RunningServer } from '../helpers/process.ts'
-import { axeViolations, eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
+import type { RunningServer } from '../helpers/process.ts'
+import { axeViolations, eventually, expectText, watchPage } from './support/browser.ts'
+import { startDemo, type Demo } from './support/demo.ts'
 
 const TEST_TIMEOUT = 150_000
 // A traveller in the UK, as the shop (and its en-GB trip) expects.
@@ -21,23 +20,15 @@ const DESKTOP: BrowserContextOptions = { ...UK, viewport: { width: 1280, height:
 
 let server: RunningServer
 let browser: Browser
-let dbDir: string
 let shots: string
+let demo: Demo | undefined
 
 before(async () => {
-  assert.ok(existsSync(join(root, 'dist/javascript/v2.2/svc.min.js')), 'the browser SDK is not built: run `npm run build` first')
-  dbDir = mkdtempSync(join(tmpdir(), 'svc-e2e-db-'))
-  // No SVC_DEMO_API_KEY: the first start creates the demo seller, and the demo checkout uses its key.
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dbDir, 'svc.db')}` }, { compiled: true }) // what npm start runs
-  browser = await launchChromium()
-  shots = screenshotDir('checkout')
+  demo = await startDemo('checkout')
+  ;({ server, browser, shots } = demo)
 })
 
-after(async () => {
-  await browser?.close()
-  await server?.stop()
-  if (dbDir) rmSync(dbDir, { recursive: true, force: true })
-})
+after(() => demo?.stop())
 
 // ---------------------------------------------------------------- the traveller's moves
 

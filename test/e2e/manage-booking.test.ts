@@ -11,34 +11,26 @@
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
-import { root, startServer, type RunningServer } from '../helpers/process.ts'
-import { axeViolations, eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
+import type { RunningServer } from '../helpers/process.ts'
+import { axeViolations, eventually, expectText, watchPage } from './support/browser.ts'
+import { startDemo, type Demo } from './support/demo.ts'
 
 const TEST_TIMEOUT = 180_000
 const DESKTOP: BrowserContextOptions = { locale: 'en-GB', timezoneId: 'Europe/London', viewport: { width: 1200, height: 900 } }
 
 let server: RunningServer
 let browser: Browser
-let dbDir: string
 let shots: string
+let demo: Demo | undefined
 
 before(async () => {
-  assert.ok(existsSync(join(root, 'dist/javascript/v2.2/svc.min.js')), 'the browser SDK is not built: run `npm run build` first')
-  dbDir = mkdtempSync(join(tmpdir(), 'svc-e2e-manage-'))
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dbDir, 'svc.db')}` }, { compiled: true })
-  browser = await launchChromium()
-  shots = screenshotDir('manage')
+  demo = await startDemo('manage')
+  ;({ server, browser, shots } = demo)
 })
 
-after(async () => {
-  await browser?.close()
-  await server?.stop()
-  if (dbDir) rmSync(dbDir, { recursive: true, force: true })
-})
+after(() => demo?.stop())
 
 // ---------------------------------------------------------------- the traveller's moves
 
