@@ -114,3 +114,28 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(v22Routes, { core: opts.core })
   return app
 }
+
+export interface WorkerAppOptions {
+  core: Core
+  store: Store
+  /** The worker's figures: its job runs and store errors (build the core on `metrics.countStoreErrors(store)`). */
+  metrics: Metrics
+  metricsToken?: string
+  logger?: boolean | Record<string, unknown>
+}
+
+/**
+ * What a separate worker process (`npm run worker` with METRICS_PORT) answers: GET /metrics with the job
+ * runs and store errors that happen only in it, and the /healthz and /readyz probes. No API.
+ */
+export async function buildWorkerApp(opts: WorkerAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger: loggerOptions(opts.logger), genReqId, requestIdHeader: false, logController: new OneLineLog({ requestIdLogLabel: 'request_id' }) })
+  await app.register(requestIdPlugin)
+  await app.register(errorsPlugin)
+  await app.register(metricsPlugin, {
+    metrics: opts.metrics, core: opts.core, store: opts.store,
+    ...(opts.metricsToken !== undefined ? { token: opts.metricsToken } : {}),
+  })
+  await app.register(healthRoutes, { store: opts.store })
+  return app
+}

@@ -27,6 +27,8 @@
  *   SIGNING_KEY_ROTATION_DAYS  a new signing key every this many days (default 30)
  *   TICKETING_TIMEOUT_HOURS    orders of a trip fulfilled with is_ticketed: false fail with ticketing_timeout
  *                              when its tickets are not issued within this (default 72)
+ *   METRICS_PORT               npm run worker only: serve GET /metrics, /healthz and /readyz on this port (0
+ *                              picks a free one; unset: none), on HOST
  *   METRICS_TOKEN              when set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` (at least
  *                              16 visible ASCII characters); unset, /metrics is open to whoever reaches the port
  */
@@ -50,6 +52,7 @@ export interface ServerConfig {
   signingKeySecret: string | undefined
   signingKeyRotationDays: number
   ticketingTimeoutHours: number
+  metricsPort: number | undefined
   /** What GET /metrics asks for as a bearer token; unset, it is open. */
   metricsToken: string | undefined
 }
@@ -135,12 +138,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (signingKeySecret !== undefined && signingKeySecret.length < 32) problems.push('SIGNING_KEY_SECRET must have at least 32 characters (e.g. openssl rand -base64 32)')
   const signingKeyRotationDays = integer('SIGNING_KEY_ROTATION_DAYS', 1, 365) ?? 30
   const ticketingTimeoutHours = integer('TICKETING_TIMEOUT_HOURS', 1, 24 * 365) ?? 72
+  const metricsPort = integer('METRICS_PORT', 0, 65535)
   const metricsToken = value('METRICS_TOKEN')
   // It travels in a header (no spaces or control characters), and a short one would be guessed.
   if (metricsToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) problems.push('METRICS_TOKEN must have at least 16 characters, all visible ASCII with no spaces (e.g. openssl rand -hex 32)')
 
   if (problems.length) throw new ConfigError(problems)
-  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsToken }
+  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken }
 }
 
 /** For the entry points (npm start, npm run worker): a configuration problem is a message and exit code 2, not a stack trace. */

@@ -1,12 +1,15 @@
 /**
  * `npm run worker`: the job worker alone, for deployments that run the API with WORKER=off and scale the
- * two apart. Same configuration as `npm start` (DATABASE_URL, LOG_LEVEL, token lifetimes). On SIGINT or
- * SIGTERM it finishes the job in hand, closes the database and exits 0.
+ * two apart. Same configuration as `npm start` (DATABASE_URL, LOG_LEVEL, token lifetimes); with METRICS_PORT
+ * it also answers GET /metrics (its own job runs and store errors, which no API instance sees), /healthz and
+ * /readyz on that port. On SIGINT or SIGTERM it finishes the job in hand, closes the database and exits 0.
  */
 import { loadConfigOrExit } from './config.ts'
 import { startCore } from './bootstrap.ts'
 import pino from 'pino'
 import { startWorker } from './worker.ts'
+import { buildWorkerApp } from './app.ts'
+import { Metrics } from './metrics.ts'
 
 async function main() {
   const config = loadConfigOrExit()
@@ -17,7 +20,16 @@ async function main() {
 
   // The same logger and JSON lines as the API process (Fastify logs through pino).
   const log = pino({ level: config.logLevel, base: { pid: process.pid, component: 'worker' } })
-  const { store, core } = await startCore(config)
+  // Made before the core, so the store the core is built on counts its errors for GET /metrics.
+  const metrics = new Metrics()
+  const { store, core } = await startCore(config, metrics)
+  // Before the worker starts, so its first job runs are counted.
+  let probes: Awaited<ReturnType<typeof buildWorkerApp>> | undefined
+  if (config.metricsPort !== undefined) {
+    probes = await buildWorkerApp({ core, store, metrics, ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}), logger: { level: config.logLevel, base: { pid: process.pid, component: 'worker' } } })
+    const url = await probes.listen({ port: config.metricsPort, host: config.host })
+    log.info({ url: `${url}/metrics`, token: config.metricsToken ? 'required' : 'none' }, 'metrics and probes listening')
+  }
   const worker = startWorker({ core, log })
 
   let stopping = false
@@ -32,6 +44,7 @@ async function main() {
     force.unref()
     try {
       await worker.stop()
+      await probes?.close()
       await store.close()
       process.exit(0)
     } catch (err) {

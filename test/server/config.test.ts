@@ -24,14 +24,14 @@ test('every variable is read', () => {
     LOG_LEVEL: 'DEBUG', ACCESS_TOKEN_TTL_SECONDS: '300', REFRESH_TOKEN_TTL_SECONDS: '900', RATE_LIMIT_MAX: '50',
     RATE_LIMIT_WINDOW_SECONDS: '10', TRUST_PROXY: '10.0.0.0/8, 192.168.0.1', WORKER: 'off',
     RETENTION_SEARCH_HOURS: '12', RETENTION_TRIP_DAYS: '14', RETENTION_IDEMPOTENCY_HOURS: '48', RETENTION_JOB_DAYS: '3',
-    DATABASE_POOL_SIZE: '20', SIGNING_KEY_SECRET: 's'.repeat(32), SIGNING_KEY_ROTATION_DAYS: '7', TICKETING_TIMEOUT_HOURS: '48',
+    DATABASE_POOL_SIZE: '20', SIGNING_KEY_SECRET: 's'.repeat(32), SIGNING_KEY_ROTATION_DAYS: '7', TICKETING_TIMEOUT_HOURS: '48', METRICS_PORT: '9464',
     METRICS_TOKEN: 'scrape-0123456789abcdef',
   })
   assert.deepEqual(c, {
     port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db/svc', demoApiKey: 'svc_test_demo_key_123', logLevel: 'debug',
     accessTokenTtl: 300, refreshTokenTtl: 900, rateLimitMax: 50, rateLimitWindowMs: 10_000, trustProxy: ['10.0.0.0/8', '192.168.0.1'],
     worker: false, retention: { searchHours: 12, tripDays: 14, idempotencyHours: 48, jobDays: 3 }, databasePoolSize: 20,
-    signingKeySecret: 's'.repeat(32), signingKeyRotationDays: 7, ticketingTimeoutHours: 48, metricsToken: 'scrape-0123456789abcdef',
+    signingKeySecret: 's'.repeat(32), signingKeyRotationDays: 7, ticketingTimeoutHours: 48, metricsPort: 9464, metricsToken: 'scrape-0123456789abcdef',
   })
   assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
   assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)

@@ -144,7 +144,7 @@ test('a worker SIGKILLed in the middle of a booking, then restarted, completes e
   assert.match(second.output(), /"msg":"job done"/)
 })
 
-test('npm run worker (server/worker-main.ts) runs the jobs the API queued in a shared database, and exits 0 on SIGTERM', { timeout: 60_000 }, async () => {
+test('npm run worker (server/worker-main.ts) runs the jobs the API queued in a shared database, shows its own job runs at METRICS_PORT, and exits 0 on SIGTERM', { timeout: 60_000 }, async () => {
   const dbUrl = `sqlite:${join(dir, 'worker-main.db')}`
   const db = await openDatabase(dbUrl)
   const api = await build({ store: db })
@@ -156,7 +156,7 @@ test('npm run worker (server/worker-main.ts) runs the jobs the API queued in a s
     assert.equal(res.statusCode, 202, res.body)
 
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/worker-main.ts'], {
-      cwd: root, env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'debug' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: root, env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: 'debug', METRICS_PORT: '0', METRICS_TOKEN: 'worker-scrape-0123456789' }, stdio: ['ignore', 'pipe', 'pipe'],
     })
     children.push(child)
     let out = ''
@@ -167,6 +167,18 @@ test('npm run worker (server/worker-main.ts) runs the jobs the API queued in a s
       const orders = Object.values((await db.getTrip(trip.trip_id))!.value.orders)
       return orders.length === 1 && orders[0]!.status === 'succeeded' ? true : undefined
     }).catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${out}`) })
+    // The worker's own figures: the API process never sees its job runs.
+    const metricsUrl = /"url":"(http:[^"]+\/metrics)"/.exec(out)?.[1]
+    assert.ok(metricsUrl, `the worker logs where its metrics are:\n${out}`)
+    assert.equal((await fetch(metricsUrl)).status, 401, 'METRICS_TOKEN is asked for')
+    // The order is stored succeeded a moment before the run's outcome is recorded: scrape until it is.
+    const runs = await until('the job run in the worker\'s metrics', 10_000, async () => {
+      const scraped = await fetch(metricsUrl, { headers: { authorization: 'Bearer worker-scrape-0123456789' } })
+      assert.equal(scraped.status, 200)
+      return /^svc_job_runs_total\{kind="fulfill_order",outcome="succeeded"\} (\d+)$/m.exec(await scraped.text())?.[1] === '1' ? true : undefined
+    })
+    assert.equal(runs, true)
+    assert.equal((await fetch(metricsUrl.replace(/metrics$/, 'readyz'))).status, 200)
     child.kill('SIGTERM')
     assert.equal(await exited, 0, out)
     const [job] = await db.listJobs(['fulfill_order'])
