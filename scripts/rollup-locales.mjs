@@ -7,6 +7,7 @@
 // en-US is the reference table inside svc.min.js and dist/esm/index.js, so it has neither.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import esbuild from 'rollup-plugin-esbuild'
 
 const root = join(import.meta.dirname, '..')
@@ -19,21 +20,16 @@ export function localeTags() {
 }
 
 /**
- * Turns each built module into its JSON: the module is plain data (its only import is a type), so its
- * default export is evaluated as it stands and serialised. Fails the build when one exports no table.
+ * Turns each built module into its JSON: once the modules are written, each one's default export is
+ * imported from its file (so a table built on another, en-AU on en-US, ar-EG on ar-SA, finds the chunk
+ * they share) and serialised. Fails the build when one exports no table.
  */
 function localeJson() {
-  const tables = new Map()
   return {
     name: 'svc-locale-json',
-    async generateBundle(_, bundle) {
-      tables.clear()
+    generateBundle(_, bundle) {
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk' || !chunk.isEntry) continue
-        const mod = await import(`data:text/javascript;base64,${Buffer.from(chunk.code).toString('base64')}`)
-        const table = mod.default
-        if (table === null || typeof table !== 'object' || Array.isArray(table)) this.error(`${chunk.name}: the module has no default export of a table`)
-        tables.set(chunk.name, JSON.stringify(table))
         this.emitFile({
           type: 'asset',
           fileName: `${chunk.name}.d.ts`,
@@ -41,9 +37,16 @@ function localeJson() {
         })
       }
     },
-    writeBundle() {
+    async writeBundle(options, bundle) {
       mkdirSync(LOCALE_JSON_DIR, { recursive: true })
-      for (const [tag, json] of tables) writeFileSync(join(LOCALE_JSON_DIR, `${tag}.json`), json)
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !chunk.isEntry) continue
+        // A query per build: a watching rollup must not get the module Node cached from the last one.
+        const mod = await import(`${pathToFileURL(join(options.dir, chunk.fileName)).href}?build=${Date.now()}`)
+        const table = mod.default
+        if (table === null || typeof table !== 'object' || Array.isArray(table)) this.error(`${chunk.name}: the module has no default export of a table`)
+        writeFileSync(join(LOCALE_JSON_DIR, `${chunk.name}.json`), JSON.stringify(table))
+      }
     },
   }
 }
@@ -51,7 +54,8 @@ function localeJson() {
 export function localeBuild() {
   return {
     input: Object.fromEntries(localeTags().map((tag) => [tag, `components/i18n/locales/${tag}.ts`])),
-    output: { dir: 'dist/esm/locales', format: 'es', entryFileNames: '[name].js' },
+    // A table others build on (en-US, ar-SA) is a chunk they share: kept apart from the tags a seller imports.
+    output: { dir: 'dist/esm/locales', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'shared/[name]-[hash].js' },
     plugins: [esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', charset: 'utf8' }), localeJson()],
   }
 }
