@@ -146,12 +146,13 @@ export class SvcBagUpsell extends ProductView(LitElement) {
           <span class="badge ok">${badge}</span></li>` : nothing
       })}</ul>` : nothing}
       <ul class="options" tabindex="-1" aria-labelledby=${id} data-options=${optionsKey(journey.journey_id, pid)}>
-        ${forSale.map((p) => this.#renderOption(p, pid))}
+        ${forSale.map((p) => this.#renderOption(p, pid, bought))}
       </ul>
     </li>`
   }
 
-  #renderOption(product: Product, passengerId: string) {
+  /** A bag on sale with its stepper; `bought`: the passenger's bags an earlier fulfill bought. */
+  #renderOption(product: Product, passengerId: string, bought: BasketItem[]) {
     const l = this.l
     const trip = this.#trip.value!.state.trip
     const d = product.product_details as BagDetailsLike
@@ -162,8 +163,7 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     const passenger = passengerLabel(l, trip, passengerId)
     const busy = this.#trip.busy
     // Bags bought earlier take their places under the offer's limit.
-    const limit = (offer?.quantity_limit ?? 0) - purchased(this.#trip.value!.state.basket)
-      .filter((i) => i.product_id === product.product_id && i.product_details['passenger_id'] === passengerId).reduce((n, i) => n + i.quantity, 0)
+    const limit = (offer?.quantity_limit ?? 0) - bagsIn(bought.filter((i) => i.product_id === product.product_id))
     const canLess = !busy && quantity > 0
     const canMore = !busy && quantity < limit
     return html`<li class="option" part="option">

@@ -481,6 +481,12 @@ describe('<svc-bag-upsell> after the sale', () => {
     await until(() => live(bags).textContent?.includes('Basket total'), 'the announcement')
     expect(live(bags).textContent).to.equal('Checked bag · 23 kg added. Basket total €75.98.')
     expect(extrasOf(s).filter((i) => i.order_status === 'succeeded').map((i) => i.product_type).sort()).to.deep.equal(['bag', 'priority_boarding', 'seat'])
+    // The offer's limit is 3 a passenger: the bag bought earlier takes one place, so the stepper stops at 2.
+    expect(button(bags, plus)!.getAttribute('aria-disabled')).to.equal('false')
+    button(bags, plus)!.click()
+    await until(() => extrasOf(s).filter((i) => i.order_id === undefined).reduce((n, i) => n + i.quantity, 0) === 2 && !s.state.busy, 'a second new bag')
+    await settle(el)
+    expect(button(bags, plus)!.getAttribute('aria-disabled')).to.equal('true')
     await axe(el)
   })
 })
