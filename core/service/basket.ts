@@ -24,13 +24,13 @@ export async function readBasket(ctx: Context, p: Principal, tripId: string): Pr
   return renderBasket(ctx, await ctx.trips.load(p, tripId), ctx.clock.now())
 }
 
-/** The basket of a trip as read at `now`, rendered once per version and state hash (shared by GET and the event stream). */
+/** The basket of a trip as read at `now`, rendered once per version and state hash and kept until the next (shared by GET and the event stream). */
 export function renderBasket(ctx: Pick<Context, 'searches'>, { value, version }: Versioned<TripRecord>, now: Date): Rendered {
   const tripId = value.trip_id
   const etag = `W/"${version}.${tripStateHash(value, now).slice(0, 16)}"`
-  const key = `${tripId}/${etag}`
+  const key = `${tripId}/basket`
   let rendered = ctx.searches.rendered.get(key)
-  if (!rendered) {
+  if (rendered?.etag !== etag) {
     rendered = new Rendered(JSON.stringify(basketView(value, now)), etag)
     ctx.searches.rendered.set(key, rendered)
   }

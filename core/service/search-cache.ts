@@ -18,8 +18,12 @@ export class SearchCache {
   #seatMaps = new LRUCache<string, SupplierSeatMap>({ max: 1_000 })
   /** When this process last stored each seat map: one is sent to the store at most hourly, not with every trip. */
   #seatMapsStored = new LRUCache<string, number>({ max: 10_000 })
-  /** Rendered bodies (JSON and ETag) of searches and baskets, bounded by their size in characters. */
-  readonly rendered = new LRUCache<string, Rendered>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (r) => r.json.length || 1 })
+  /**
+   * Rendered bodies (JSON, ETag and the host's encodings of them) of searches and baskets, bounded by what
+   * they weigh in bytes. A basket is kept at its newest version only (keyed by trip), so writes replace
+   * their trip's body rather than pile up one per version.
+   */
+  readonly rendered = new LRUCache<string, Rendered>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (r) => r.weight })
 
   constructor(ports: Ports) { this.#ports = ports }
 
