@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
   trip_state_conflict: { status: 409, title: 'Trip state conflict' },
+  idempotency_in_progress: { status: 409, title: 'Request in progress' },
   basket_not_valid: { status: 409, title: 'Basket not valid' },
   basket_rule_violation: { status: 409, title: 'Basket rule violated' },
   product_unavailable: { status: 409, title: 'Product unavailable' },
@@ -34,13 +35,16 @@ export class ProblemError extends Error {
   readonly code: ErrorCode
   readonly status: number
   readonly errors: FieldError[] | undefined
+  /** Response headers that go with the problem (`Retry-After` on `idempotency_in_progress`). */
+  readonly headers: Record<string, string> | undefined
 
-  constructor(code: ErrorCode, detail: string, errors?: FieldError[]) {
+  constructor(code: ErrorCode, detail: string, errors?: FieldError[], headers?: Record<string, string>) {
     super(detail)
     this.name = 'ProblemError'
     this.code = code
     this.status = ERROR_CODES[code].status
     this.errors = errors
+    this.headers = headers
   }
 }
 

@@ -230,9 +230,21 @@ export interface IdempotencyRecord {
   key: string
   request_hash: string
   /** null while the first request is still running. */
-  response: { status: number; body: unknown } | null
+  response: IdempotentResponse | null
   created_at: string
+  /** Who holds the reservation: one request of one process (`<instance>/<request>`). */
+  owner: string
+  /**
+   * Until when the holder is known to be alive: it renews this while its request runs. A reservation
+   * without a response whose lease has lapsed belonged to a process that died, and another request takes it.
+   */
+  lease_until: string
 }
+
+export interface IdempotentResponse { status: number; body: unknown }
+
+/** An idempotent request's answer, stored in the same transaction as what the request wrote (TripEffects). */
+export interface IdempotencyCompletion { scope: string; key: string; owner: string; response: IdempotentResponse }
 
 /** A durable job (fulfillment delivery, webhook delivery). Claimed with a lease; a lapsed lease is claimable again. */
 export interface JobRecord {
@@ -301,6 +313,11 @@ export interface TripEffects {
   search?: SearchRecord
   seatMaps?: SupplierSeatMap[]
   refreshToken?: RefreshTokenRecord
+  /**
+   * The answer of the idempotent request that makes this write, kept with it (if the request still holds
+   * its key): a crash after the commit leaves a key that replays the answer, never one that runs it again.
+   */
+  idempotency?: IdempotencyCompletion
 }
 
 // ---------------------------------------------------------------- the store
@@ -383,14 +400,18 @@ export interface Store {
   revokeRefreshFamily(familyId: string, now: Date): Promise<void>
 
   /**
-   * Reserves `key` in `scope` for a request with `requestHash`. Returns null when this caller won the
-   * reservation; otherwise the existing record (possibly still without a response). A reservation still
-   * without a response and created before `staleBefore` belonged to a process that died: it is taken over
-   * (replaced by `record`, returning null).
+   * Reserves `record.key` in `record.scope` for `record.owner` until `record.lease_until`. Returns null when
+   * this caller won the reservation; otherwise the existing record (possibly still without a response). A
+   * reservation still without a response whose lease ended before `now` belonged to a process that died:
+   * it is taken over (replaced by `record`, returning null). Without `now`, nothing is taken over.
    */
-  reserveIdempotency(record: IdempotencyRecord, staleBefore?: Date): Promise<IdempotencyRecord | null>
-  completeIdempotency(scope: string, key: string, response: { status: number; body: unknown }): Promise<void>
-  releaseIdempotency(scope: string, key: string): Promise<void>
+  reserveIdempotency(record: IdempotencyRecord, now?: Date): Promise<IdempotencyRecord | null>
+  /** Extends the lease of a reservation `owner` still holds without a response; false when it no longer does. */
+  renewIdempotency(scope: string, key: string, owner: string, leaseUntil: Date): Promise<boolean>
+  /** Stores the answer, if `owner` still holds the key; false when it no longer does (nothing changes). */
+  completeIdempotency(completion: IdempotencyCompletion): Promise<boolean>
+  /** Frees a key `owner` holds without a response (its request was refused, so a corrected retry may use it). */
+  releaseIdempotency(scope: string, key: string, owner: string): Promise<void>
 
   enqueueJob(job: JobRecord): Promise<void>
   /** Claims one due job (pending, run_at ≤ now, no live lease) and leases it until now + leaseMs. */

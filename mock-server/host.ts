@@ -89,7 +89,7 @@ function problemResponse(err: unknown, requestId: string, method: string, extra:
     console.error('[svc sandbox] request failed', err)
     problem = new ProblemError('internal', 'Internal error')
   }
-  const headers = { 'x-request-id': requestId, ...extra, 'content-type': PROBLEM_CONTENT_TYPE }
+  const headers = { 'x-request-id': requestId, ...extra, ...problem.headers, 'content-type': PROBLEM_CONTENT_TYPE }
   return new Response(method === 'HEAD' ? null : JSON.stringify(toProblem(problem, requestId)), { status: problem.status, headers })
 }
 

@@ -11,7 +11,7 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import type { Answer, AuthRule, Context, Core, Principal } from '../service.ts'
 import { authenticate, authorizeFor, required } from '../service/auth.ts'
-import { idempotent } from '../service/idempotency.ts'
+import { idempotent, type IdempotencyClaim } from '../service/idempotency.ts'
 import { validate } from '../validate.ts'
 import { EventStream, Rendered } from '../rendered.ts'
 
@@ -53,6 +53,8 @@ export interface Input<P extends TSchema, Q extends TSchema, B extends TSchema> 
   body: Static<B>
   /** A request header the operation reads as it is (Last-Event-ID); the ones the pipeline handles are its own. */
   header(name: string): string | undefined
+  /** The Idempotency-Key this request holds, when it sent one: a write stores its answer with it (TripEffects.idempotency). */
+  idempotency?: IdempotencyClaim
 }
 
 interface About {
@@ -112,6 +114,13 @@ export interface Operation extends About {
 
 const unless = (none: TSchema, schema: TSchema) => schema === none ? undefined : schema
 
+/** The one success status of an idempotent operation (what a replay answers with the kept body). */
+function successStatus(responses: Record<number, TSchema>): number {
+  const ok = Object.keys(responses).map(Number).filter((s) => s >= 200 && s < 300)
+  if (ok.length !== 1) throw new Error(`an idempotent operation answers one success status, not ${ok.join(', ')}`)
+  return ok[0]!
+}
+
 export function defineOperation<P extends TSchema, Q extends TSchema, B extends TSchema>(spec: OperationSpec<P, Q, B>): Operation {
   const { handler: _handler, params, query, body, ...about } = spec
   return {
@@ -129,8 +138,9 @@ export function defineOperation<P extends TSchema, Q extends TSchema, B extends 
       }
       if (spec.auth === 'public') return spec.handler(ctx, input)
       const caller = required(principal)
-      const answer = () => spec.handler(ctx, caller, input)
-      return spec.idempotent ? idempotent(ctx, caller, spec.id, request.header('idempotency-key'), input.body, answer) : answer()
+      if (!spec.idempotent) return spec.handler(ctx, caller, input)
+      return idempotent(ctx, caller, spec.id, successStatus(spec.responses), request.header('idempotency-key'), input.body,
+        (idempotency) => spec.handler(ctx, caller, { ...input, idempotency }))
     },
   }
 }

@@ -64,7 +64,7 @@ export const operations: Operation[] = [
     description: 'Creates the trip from the offered tickets and passengers, optionally starts a product search, and returns the trip with its access and refresh tokens. Send an Idempotency-Key header to make retries safe.',
     body: S.TripCreateRequest,
     responses: { 201: S.Trip },
-    handler: async (ctx, p, i) => ok(await trips.createTrip(ctx, p, i.body), 201),
+    handler: async (ctx, p, i) => ok(await trips.createTrip(ctx, p, i.body, i.idempotency), 201),
   }),
   defineOperation({
     ...takesNothing,
@@ -165,7 +165,7 @@ export const operations: Operation[] = [
     summary: 'Fulfill the trip after the charge',
     description: 'Refused (409) when trip_state_hash is not the current one, any basket item not yet ordered is not `valid`, or there is nothing to order. On acceptance the tickets become `booked` and each ancillary not yet ordered becomes an order in `trip.orders` that moves queued → in_progress → succeeded | failed; follow it by reading the trip or with webhooks. The basket item shows its `order_id` and `order_status`, and is read-only from then on (409 `item_ordered`). A fulfilled trip\'s basket takes new items: a later fulfill orders them, and may leave out `contact_details`, `passengers` and `tickets`. With `is_ticketed: false` (a record locator, no ticket numbers yet) the orders wait in `awaiting_ticketing` until a fulfill with the tickets\' numbers, or fail with `ticketing_timeout` after TICKETING_TIMEOUT_HOURS (72).',
     params: TripParams, body: S.FulfillRequest, responses: { 202: S.FulfillResponse },
-    handler: async (ctx, p, i) => ok(await fulfill(ctx, p, i.params.trip_id, i.body), 202),
+    handler: async (ctx, p, i) => ok(await fulfill(ctx, p, i.params.trip_id, i.body, i.idempotency), 202),
   }),
   defineOperation({
     ...takesNothing,
@@ -187,7 +187,7 @@ export const operations: Operation[] = [
     summary: 'Confirm the cancellation quote',
     description: 'Refused (409) when the quote expired (`quote_expired`), or an item is not cancellable or its order moved since (`not_cancellable`). Otherwise each order becomes `cancelling` and the airline is asked, once per order: it ends `cancelled` with its `refund`, or back to `succeeded` with `cancellation_failure_reason`. Webhooks `order_status_changed` and `cancellation_completed` follow. The quote is used up: of two concurrent confirms, one cancels and the other is refused.',
     params: TripParams, responses: { 202: S.CancellationStarted },
-    handler: async (ctx, p, i) => ok(await cancellation.confirmCancel(ctx, p, i.params.trip_id), 202),
+    handler: async (ctx, p, i) => ok(await cancellation.confirmCancel(ctx, p, i.params.trip_id, i.idempotency), 202),
   }),
   defineOperation({
     ...takesNothing,

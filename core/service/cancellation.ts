@@ -5,6 +5,7 @@ import { supplierView } from '../search.ts'
 import type { Context } from './context.ts'
 import type { Principal } from './principal.ts'
 import { newJob } from './jobs/job.ts'
+import type { IdempotencyClaim } from './idempotency.ts'
 
 /**
  * Asks the airline what cancelling these ordered items would refund, and keeps its answer as the trip's
@@ -26,11 +27,14 @@ export async function readQuote(ctx: Context, p: Principal, tripId: string) {
 }
 
 /** Confirms the quote: its orders become `cancelling`, one durable job each asks the airline to cancel. */
-export async function confirmCancel(ctx: Context, p: Principal, tripId: string) {
-  const cancellation_id = ctx.ids.uuid()
+export async function confirmCancel(ctx: Context, p: Principal, tripId: string, claim?: IdempotencyClaim) {
+  const answer = { status: 'queued' as const, cancellation_id: ctx.ids.uuid() }
   await ctx.trips.mutate(p, tripId, (t) => {
-    const r = confirmCancellation(t, ctx.clock.now(), cancellation_id)
-    return { trip: r.trip, events: r.events, jobs: r.cancellation.order_ids.map((order_id) => newJob(ctx, { kind: 'cancel_order', payload: { trip_id: tripId, order_id } })) }
+    const r = confirmCancellation(t, ctx.clock.now(), answer.cancellation_id)
+    return {
+      trip: r.trip, events: r.events, effects: { idempotency: claim?.completion(answer) },
+      jobs: r.cancellation.order_ids.map((order_id) => newJob(ctx, { kind: 'cancel_order', payload: { trip_id: tripId, order_id } })),
+    }
   })
-  return { status: 'queued' as const, cancellation_id }
+  return answer
 }

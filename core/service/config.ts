@@ -17,8 +17,11 @@ export interface CoreConfig {
   backoffBaseMs: number
   backoffCapMs: number
   maxAttempts: Record<JobKind, number>
-  /** An Idempotency-Key reserved this long ago without an answer belonged to a process that died. */
-  idempotencyStaleMs: number
+  /**
+   * A request holding an Idempotency-Key renews its lease on it while it runs (every third of this); a key
+   * without an answer whose lease has lapsed belonged to a process that died, and the next request takes it.
+   */
+  idempotencyLeaseMs: number
   /** How long rows are kept (api.md "Retention"); the retention job deletes what is older. */
   retention: Retention
   /** Seals signing keys at rest (SIGNING_KEY_SECRET); unset, they are stored in the clear. */
@@ -65,7 +68,7 @@ export const defaultConfig: CoreConfig = {
   maxAttempts: { basket_check: 5, fulfill_order: 10, cancel_order: 10, ticketing_timeout: 10, webhook: 12 },
   cancellationQuoteTtl: 15 * 60,
   ticketingTimeoutHours: 72,
-  idempotencyStaleMs: 5 * 60_000,
+  idempotencyLeaseMs: 10_000,
   retention: { searchHours: 24, tripDays: 30, idempotencyHours: 24, jobDays: 7 },
   signingKeyRotationDays: 30,
   live: { heartbeatMs: 25_000, retryMs: 2_000, pollMs: 1_000 },

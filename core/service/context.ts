@@ -16,6 +16,8 @@ export interface Context extends Ports {
   readonly live: LiveTrips
   /** Who the host has asked to be told of the core's work (job outcomes). */
   readonly observers: Observers
+  /** This process (this core), as it names itself where it holds something others may take over. */
+  readonly instance: string
 }
 
 export function createContext(deps: CoreDeps): Context {
@@ -32,5 +34,5 @@ export function createContext(deps: CoreDeps): Context {
   const live = new LiveTrips(ports, trips, config.live.pollMs)
   // A write here wakes this process's streams on the trip at once; other processes learn it from the store.
   trips.onWrite((tripId) => live.changed(tripId))
-  return { ...ports, sellers: new Sellers(ports), searches, trips, live, observers: new Observers() }
+  return { ...ports, sellers: new Sellers(ports), searches, trips, live, observers: new Observers(), instance: deps.ids.uuid() }
 }

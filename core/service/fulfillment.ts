@@ -5,12 +5,15 @@ import { acceptFulfillment } from '../fulfillment.ts'
 import type { Context } from './context.ts'
 import type { Principal } from './principal.ts'
 import { newJob } from './jobs/job.ts'
+import type { IdempotencyClaim } from './idempotency.ts'
+
+const answer = (fulfillment_id: string) => ({ status: 'queued' as const, fulfillment_id })
 
 /**
  * Books the tickets (first fulfill) and queues an order per ancillary not yet ordered, each a job; orders
  * waiting for their tickets get a deadline instead. Answers `queued`.
  */
-export async function fulfill(ctx: Context, p: Principal, tripId: string, req: FulfillRequest) {
+export async function fulfill(ctx: Context, p: Principal, tripId: string, req: FulfillRequest, claim?: IdempotencyClaim) {
   let fulfillment_id = ''
   await ctx.trips.mutate(p, tripId, async (t) => {
     const now = ctx.clock.now()
@@ -21,7 +24,7 @@ export async function fulfill(ctx: Context, p: Principal, tripId: string, req: F
       const deadline = new Date(now.getTime() + ctx.config.ticketingTimeoutHours * 3_600_000)
       jobs.push(newJob(ctx, { kind: 'ticketing_timeout', payload: { trip_id: t.trip_id, fulfillment_id } }, deadline))
     }
-    return { trip: r.trip, events: r.events, jobs }
+    return { trip: r.trip, events: r.events, jobs, effects: { idempotency: claim?.completion(answer(fulfillment_id)) } }
   })
-  return { status: 'queued' as const, fulfillment_id }
+  return answer(fulfillment_id)
 }

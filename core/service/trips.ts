@@ -10,8 +10,9 @@ import type { Context } from './context.ts'
 import type { Principal } from './principal.ts'
 import { accessTokenFor, newSession } from './sessions.ts'
 import { startCheck } from './jobs/basket-check.ts'
+import type { IdempotencyClaim } from './idempotency.ts'
 
-export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequest) {
+export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequest, claim?: IdempotencyClaim) {
   const now = ctx.clock.now()
   const trip = buildTrip(req, {
     sellerId: p.seller.seller_id, sandbox: p.seller.sandbox, clock: ctx.clock, ids: ctx.ids, holdWindow: ctx.config.holdWindow,
@@ -22,12 +23,13 @@ export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequ
   const session = newSession(ctx, trip, ctx.ids.uuid())
   // One transaction: the trip, its search (and the seat maps not stored yet), the session's refresh token.
   const stored = withStateHash(trip, now)
-  const effects: TripEffects = { ...ctx.searches.effects(found), refreshToken: session.record }
+  // The contract shows an empty basket in the create response; the ticket items are there from the first read.
+  const created = tripRepresentation(stored, now, { ...(await session.tokens()), emptyBasket: true })
+  const effects: TripEffects = { ...ctx.searches.effects(found), refreshToken: session.record, idempotency: claim?.completion(created) }
   await ctx.store.insertTrip(stored, effects)
   ctx.searches.stored(effects)
   ctx.trips.keep({ value: stored, version: 1 })
-  // The contract shows an empty basket in the create response; the ticket items are there from the first read.
-  return tripRepresentation(stored, now, { ...(await session.tokens()), emptyBasket: true })
+  return created
 }
 
 export async function getTrip(ctx: Context, p: Principal, tripId: string) {

@@ -7,7 +7,7 @@
  * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
  */
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
+  ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
   RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../ports.ts'
 import { isFulfilled } from '../fulfillment.ts'
@@ -63,7 +63,7 @@ const search = (s: SearchRecord): SearchRecord => ({ ...copy(s), created_at: iso
 const refreshToken = (t: RefreshTokenRecord): RefreshTokenRecord => ({
   ...copy(t), expires_at: iso(t.expires_at), used_at: isoOrNull(t.used_at), revoked_at: isoOrNull(t.revoked_at),
 })
-const idempotency = (r: IdempotencyRecord): IdempotencyRecord => ({ ...copy(r), created_at: iso(r.created_at) })
+const idempotency = (r: IdempotencyRecord): IdempotencyRecord => ({ ...copy(r), created_at: iso(r.created_at), lease_until: iso(r.lease_until) })
 const job = (j: JobRecord): JobRecord => ({
   ...copy(j), run_at: iso(j.run_at), locked_until: isoOrNull(j.locked_until), created_at: iso(j.created_at),
 })
@@ -287,24 +287,42 @@ export class MemoryStore implements Store {
 
   // ---------------------------------------------------------------- idempotency
 
-  async reserveIdempotency(record: IdempotencyRecord, staleBefore?: Date): Promise<IdempotencyRecord | null> {
+  async reserveIdempotency(record: IdempotencyRecord, now?: Date): Promise<IdempotencyRecord | null> {
     const k = idemKey(record.scope, record.key)
     const existing = this.idempotency.get(k)
-    // A reservation that never got its response and is older than staleBefore is abandoned: take it over.
-    const stale = existing !== undefined && staleBefore !== undefined && existing.response === null &&
-      existing.created_at < staleBefore.toISOString()
-    if (existing && !stale) return copy(existing)
+    // A reservation that never got its response and whose lease ended before now is abandoned: take it over.
+    const lapsed = existing !== undefined && now !== undefined && existing.response === null &&
+      Date.parse(existing.lease_until) < now.getTime()
+    if (existing && !lapsed) return copy(existing)
     this.idempotency.set(k, idempotency(record))
     return null
   }
 
-  async completeIdempotency(scope: string, key: string, response: { status: number; body: unknown }): Promise<void> {
-    const r = this.idempotency.get(idemKey(scope, key))
-    if (r) r.response = copy(response)
+  async renewIdempotency(scope: string, key: string, owner: string, leaseUntil: Date): Promise<boolean> {
+    const r = this.#held(scope, key, owner)
+    if (r) r.lease_until = leaseUntil.toISOString()
+    return r !== undefined
   }
 
-  async releaseIdempotency(scope: string, key: string): Promise<void> {
-    this.idempotency.delete(idemKey(scope, key))
+  async completeIdempotency(c: IdempotencyCompletion): Promise<boolean> {
+    return this.#complete(c)
+  }
+
+  async releaseIdempotency(scope: string, key: string, owner: string): Promise<void> {
+    if (this.#held(scope, key, owner)) this.idempotency.delete(idemKey(scope, key))
+  }
+
+  /** Stores an idempotent request's answer if its owner still holds the key (inside a trip's write, or alone). */
+  #complete(c: IdempotencyCompletion): boolean {
+    const r = this.#held(c.scope, c.key, c.owner)
+    if (r) r.response = copy(c.response)
+    return r !== undefined
+  }
+
+  /** The reservation `owner` holds without a response, if it still does. */
+  #held(scope: string, key: string, owner: string): IdempotencyRecord | undefined {
+    const r = this.idempotency.get(idemKey(scope, key))
+    return r && r.owner === owner && r.response === null ? r : undefined
   }
 
   // ---------------------------------------------------------------- jobs
@@ -462,6 +480,7 @@ export class MemoryStore implements Store {
         if (last === undefined || Date.parse(last) < Date.parse(usedAt) - 3600_000) this.seatMapUsed.set(m.key, usedAt)
       }
       if (t) this.refreshTokens.set(t.token_hash, refreshToken(t))
+      if (effects.idempotency) this.#complete(effects.idempotency)
       // The seller's next change numbers, in the order given (ports.ts OrderFeedEntry).
       let seq = this.orderFeeds.get(trip.seller_id) ?? 0
       for (const order of orders) this.orders.set(order.order_id, { seller_id: trip.seller_id, seq: ++seq, order })

@@ -55,6 +55,7 @@ export function asProblemError(err: unknown): ProblemError {
 }
 
 export function sendProblem(reply: FastifyReply, problem: ProblemError, requestId: string) {
+  if (problem.headers) reply.headers(problem.headers)
   return reply.code(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).send(toProblem(problem, requestId))
 }
 

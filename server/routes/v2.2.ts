@@ -26,7 +26,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Missing, unknown or expired credentials (`unauthorized`, `token_expired`)',
   403: 'These credentials may not do this (`forbidden`)',
   404: 'No such resource for this seller (`not_found`)',
-  409: 'The trip or basket does not allow this now (`trip_state_conflict`, `basket_not_valid`, `basket_rule_violation`, `product_unavailable`, `not_cancellable`, `quote_expired`)',
+  409: 'The trip or basket does not allow this now (`trip_state_conflict`, `basket_not_valid`, `basket_rule_violation`, `product_unavailable`, `not_cancellable`, `quote_expired`), or a request with this Idempotency-Key is still running (`idempotency_in_progress`, with Retry-After)',
   413: 'Request body too large (`payload_too_large`)',
   415: 'Request body is not JSON (`unsupported_media_type`)',
   422: 'Idempotency-Key reused with a different request (`idempotency_conflict`)',
@@ -37,7 +37,7 @@ const STATUS_TEXT: Record<number, string> = {
 // Documentation only: the core checks the key's form, so the sandbox words a bad key the same way.
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({
-    description: '1 to 255 visible ASCII characters. Makes a retry safe: a repeated key with the same body returns the first response (with `Idempotent-Replayed: true`); with a different body, 422.',
+    description: '1 to 255 visible ASCII characters. Makes a retry safe: a repeated key with the same body returns the first response (with `Idempotent-Replayed: true`), or 409 `idempotency_in_progress` with Retry-After while the first request still runs (retry then); with a different body, 422.',
   })),
 })
 
@@ -55,7 +55,7 @@ export function responsesFor(op: Operation): Record<string, unknown> {
   if (op.auth === 'public' && op.body) errors.add(401) // refresh: the token in the body is the credential
   if (op.params) errors.add(404)
   if (op.params && op.method !== 'GET') errors.add(409)
-  if (op.idempotent) errors.add(422)
+  if (op.idempotent) { errors.add(409); errors.add(422) }
   for (const status of [...errors].sort()) {
     out[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/problem+json': { schema: Problem } } }
   }

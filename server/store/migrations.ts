@@ -372,6 +372,20 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX orders_trip ON orders (trip_id);
     `,
   },
+  {
+    version: 7,
+    name: 'an Idempotency-Key reservation has an owner and a lease its request renews',
+    // A reservation made before this belonged to a process that has since stopped (this runs at start):
+    // its lease is long over, so the next request with its key takes it.
+    sqlite: `
+      ALTER TABLE idempotency_keys ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+      ALTER TABLE idempotency_keys ADD COLUMN lease_until TEXT NOT NULL DEFAULT '1970-01-01T00:00:00.000Z';
+    `,
+    postgres: `
+      ALTER TABLE idempotency_keys ADD COLUMN owner text NOT NULL DEFAULT '',
+        ADD COLUMN lease_until timestamptz NOT NULL DEFAULT 'epoch';
+    `,
+  },
 ]
 
 export const schemaMigrationsTable = {

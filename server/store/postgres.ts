@@ -10,7 +10,7 @@
  */
 import pg from 'pg'
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
+  ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
   RateLimitCount, RateLimitHits, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap,
   TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
@@ -93,14 +93,15 @@ function effectParams(tripId: string, e: TripEffects = {}): Array<string | numbe
       return { i: i + 1, order_id: o.order_id, status: o.status, updated_at: doc.updated_at, doc }
     })),
     orders.length,
+    json(e.idempotency ? [e.idempotency] : []),
   ]
 }
-const hasEffects = (e: TripEffects = {}) => !!(e.search || e.seatMaps?.length || e.refreshToken || e.jobs?.length || e.orders?.length)
+const hasEffects = (e: TripEffects = {}) => !!(e.search || e.seatMaps?.length || e.refreshToken || e.jobs?.length || e.orders?.length || e.idempotency)
 
 /**
  * The CTEs that store a trip write's effects, after the trip's own statement (CTE `t`, which must return
  * trip_id and seller_id): each inserts only when `t` wrote its row, so a version conflict stores nothing.
- * $e1..$e6 are effectParams' order. A seat map in use gets used_at refreshed at most hourly.
+ * $e1..$e7 are effectParams' order. A seat map in use gets used_at refreshed at most hourly.
  *
  * Orders (the feed, core/orders.ts): `n` moves the seller's counter on by their number, and keeps its row
  * locked until the statement commits, so a concurrent write of the same seller's orders waits for it and
@@ -127,7 +128,10 @@ const effectsCtes = (e: number) => `
   o AS (INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc)
     SELECT x.order_id, t.seller_id, t.trip_id, n.seq - $${e + 5}::bigint + x.i, x.status, x.updated_at, x.doc
     FROM t, n, json_to_recordset($${e + 4}::json) AS x(i bigint, order_id text, status text, updated_at timestamptz, doc json)
-    ON CONFLICT (order_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, updated_at = excluded.updated_at, doc = excluded.doc)`
+    ON CONFLICT (order_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, updated_at = excluded.updated_at, doc = excluded.doc),
+  i AS (UPDATE idempotency_keys k SET response = x.response::jsonb
+    FROM t, json_to_recordset($${e + 6}::json) AS x(scope text, key text, owner text, response json)
+    WHERE k.scope = x.scope AND k.key = x.key AND k.owner = x.owner AND k.response IS NULL)`
 const toRefreshToken = (r: Row): RefreshTokenRecord => ({
   token_hash: r.token_hash as string,
   family_id: r.family_id as string,
@@ -143,6 +147,8 @@ const toIdempotency = (r: Row): IdempotencyRecord => ({
   request_hash: r.request_hash as string,
   response: r.response as IdempotencyRecord['response'],
   created_at: iso(r.created_at),
+  owner: r.owner as string,
+  lease_until: iso(r.lease_until),
 })
 const toJob = (r: Row): JobRecord => ({
   job_id: r.job_id as string,
@@ -393,22 +399,22 @@ export class PostgresStore implements Store {
 
   // ---------------------------------------------------------------- idempotency
 
-  async reserveIdempotency(record: IdempotencyRecord, staleBefore?: Date): Promise<IdempotencyRecord | null> {
+  async reserveIdempotency(record: IdempotencyRecord, now?: Date): Promise<IdempotencyRecord | null> {
     const values = [record.scope, record.key, record.request_hash,
-      record.response === null ? null : json(record.response), record.created_at]
+      record.response === null ? null : json(record.response), record.created_at, record.owner, record.lease_until]
     // The holder may release its key between our insert and our read; then the key is free again, so retry.
     for (;;) {
-      // With staleBefore, one statement inserts or takes over a reservation abandoned without a response:
+      // With now, one statement inserts or takes over a reservation whose lease lapsed without a response:
       // concurrent takeovers queue on the row lock and each re-checks the WHERE against the row the one
-      // before it wrote, so exactly one wins (its fresh created_at is no longer stale).
-      const inserted = staleBefore === undefined
-        ? await this.run('reserveIdempotency', `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
-            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope, key) DO NOTHING`, values)
-        : await this.run('reserveIdempotency2', `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
-            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash,
-              response = excluded.response, created_at = excluded.created_at
-            WHERE idempotency_keys.response IS NULL AND idempotency_keys.created_at < $6::timestamptz`,
-          [...values, staleBefore.toISOString()])
+      // before it wrote, so exactly one wins (its fresh lease has not lapsed).
+      const inserted = now === undefined
+        ? await this.run('reserveIdempotency', `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at, owner, lease_until)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (scope, key) DO NOTHING`, values)
+        : await this.run('reserveIdempotency2', `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at, owner, lease_until)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash,
+              response = excluded.response, created_at = excluded.created_at, owner = excluded.owner, lease_until = excluded.lease_until
+            WHERE idempotency_keys.response IS NULL AND idempotency_keys.lease_until < $8::timestamptz`,
+          [...values, now.toISOString()])
       if (inserted.rowCount === 1) return null
       const { rows: [r] } = await this.run('reserveIdempotency3', 'SELECT * FROM idempotency_keys WHERE scope = $1 AND key = $2',
         [record.scope, record.key])
@@ -416,13 +422,21 @@ export class PostgresStore implements Store {
     }
   }
 
-  async completeIdempotency(scope: string, key: string, response: { status: number; body: unknown }): Promise<void> {
-    await this.run('completeIdempotency', 'UPDATE idempotency_keys SET response = $1 WHERE scope = $2 AND key = $3',
-      [json(response), scope, key])
+  async renewIdempotency(scope: string, key: string, owner: string, leaseUntil: Date): Promise<boolean> {
+    const r = await this.run('renewIdempotency', `UPDATE idempotency_keys SET lease_until = $4
+      WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL`, [scope, key, owner, leaseUntil.toISOString()])
+    return r.rowCount === 1
   }
 
-  async releaseIdempotency(scope: string, key: string): Promise<void> {
-    await this.run('releaseIdempotency', 'DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2', [scope, key])
+  async completeIdempotency(c: IdempotencyCompletion): Promise<boolean> {
+    const r = await this.run('completeIdempotency', `UPDATE idempotency_keys SET response = $4
+      WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL`, [c.scope, c.key, c.owner, json(c.response)])
+    return r.rowCount === 1
+  }
+
+  async releaseIdempotency(scope: string, key: string, owner: string): Promise<void> {
+    await this.run('releaseIdempotency', 'DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL',
+      [scope, key, owner])
   }
 
   // ---------------------------------------------------------------- jobs

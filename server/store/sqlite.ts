@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
+  ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
   RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { isFulfilled } from '../../core/fulfillment.ts'
@@ -66,6 +66,8 @@ const toIdempotency = (r: Row): IdempotencyRecord => ({
   request_hash: r.request_hash as string,
   response: r.response === null ? null : parse<IdempotencyRecord['response']>(r.response),
   created_at: r.created_at as string,
+  owner: r.owner as string,
+  lease_until: r.lease_until as string,
 })
 const toJob = (r: Row): JobRecord => ({
   job_id: r.job_id as string,
@@ -267,32 +269,37 @@ export class SqliteStore implements Store {
 
   // ---------------------------------------------------------------- idempotency
 
-  async reserveIdempotency(record: IdempotencyRecord, staleBefore?: Date): Promise<IdempotencyRecord | null> {
+  async reserveIdempotency(record: IdempotencyRecord, now?: Date): Promise<IdempotencyRecord | null> {
     const values = [record.scope, record.key, record.request_hash,
-      record.response === null ? null : json(record.response), iso(record.created_at)]
+      record.response === null ? null : json(record.response), iso(record.created_at), record.owner, iso(record.lease_until)]
     return this.db.transaction(() => {
-      // One statement inserts, or takes over a reservation abandoned without a response before staleBefore
-      // (the WHERE sees the stored row; `changes` counts the insert or the takeover).
-      const r = staleBefore === undefined
-        ? this.q(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
-            VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING`).run(...values)
-        : this.q(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
-            VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash,
-              response = excluded.response, created_at = excluded.created_at
-            WHERE idempotency_keys.response IS NULL AND idempotency_keys.created_at < ?`)
-          .run(...values, staleBefore.toISOString())
+      // One statement inserts, or takes over a reservation left without a response whose lease ended
+      // before now (the WHERE sees the stored row; `changes` counts the insert or the takeover).
+      const r = now === undefined
+        ? this.q(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at, owner, lease_until)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING`).run(...values)
+        : this.q(`INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at, owner, lease_until)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash,
+              response = excluded.response, created_at = excluded.created_at, owner = excluded.owner, lease_until = excluded.lease_until
+            WHERE idempotency_keys.response IS NULL AND idempotency_keys.lease_until < ?`)
+          .run(...values, now.toISOString())
       if (r.changes === 1) return null
       return toIdempotency(this.q('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?')
         .get(record.scope, record.key) as Row)
     }).immediate()
   }
 
-  async completeIdempotency(scope: string, key: string, response: { status: number; body: unknown }): Promise<void> {
-    this.q('UPDATE idempotency_keys SET response = ? WHERE scope = ? AND key = ?').run(json(response), scope, key)
+  async renewIdempotency(scope: string, key: string, owner: string, leaseUntil: Date): Promise<boolean> {
+    return this.q('UPDATE idempotency_keys SET lease_until = ? WHERE scope = ? AND key = ? AND owner = ? AND response IS NULL')
+      .run(leaseUntil.toISOString(), scope, key, owner).changes === 1
   }
 
-  async releaseIdempotency(scope: string, key: string): Promise<void> {
-    this.q('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?').run(scope, key)
+  async completeIdempotency(c: IdempotencyCompletion): Promise<boolean> {
+    return this.complete(c)
+  }
+
+  async releaseIdempotency(scope: string, key: string, owner: string): Promise<void> {
+    this.q('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND owner = ? AND response IS NULL').run(scope, key, owner)
   }
 
   // ---------------------------------------------------------------- jobs
@@ -428,7 +435,7 @@ export class SqliteStore implements Store {
    */
   private write<T>(effects: TripEffects | undefined, run: () => T): T {
     const jobs = (effects?.jobs?.length ?? 0) > 0
-    const single = !jobs && !effects?.search && !effects?.refreshToken && !effects?.seatMaps?.length && !effects?.orders?.length
+    const single = !jobs && !effects?.search && !effects?.refreshToken && !effects?.seatMaps?.length && !effects?.orders?.length && !effects?.idempotency
     if (single) return run()
     if (!jobs) return this.db.transaction(run).immediate()
     this.db.pragma('synchronous = FULL')
@@ -457,6 +464,13 @@ export class SqliteStore implements Store {
     }
     const t = effects.refreshToken
     if (t) this.insertToken(t)
+    if (effects.idempotency) this.complete(effects.idempotency)
+  }
+
+  /** Stores an idempotent request's answer if its owner still holds the key (inside a trip's write, or alone). */
+  private complete(c: IdempotencyCompletion): boolean {
+    return this.q('UPDATE idempotency_keys SET response = ? WHERE scope = ? AND key = ? AND owner = ? AND response IS NULL')
+      .run(json(c.response), c.scope, c.key, c.owner).changes === 1
   }
 
   /**

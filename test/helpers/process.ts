@@ -16,6 +16,8 @@ export interface RunningServer {
   output(): string
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>
+  /** Kills the process at once (SIGKILL: no shutdown, as a crash or the kernel's OOM killer), and resolves when it is gone. */
+  kill(): Promise<void>
 }
 
 export interface StartOptions {
@@ -38,6 +40,7 @@ export async function startServer(env: Record<string, string>, opts: StartOption
   child.stdout.on('data', (c) => { out += String(c) })
   child.stderr.on('data', (c) => { out += String(c) })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const gone = new Promise<void>((resolve) => child.on('exit', () => resolve()))
   const ready = /API\s+http:\/\/127\.0\.0\.1:(\d+)\/v2\.2/
   const deadline = Date.now() + 30_000
   while (!ready.test(out)) {
@@ -55,6 +58,10 @@ export async function startServer(env: Record<string, string>, opts: StartOption
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM')
       return exited
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      return gone
     },
   }
 }

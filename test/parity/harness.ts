@@ -179,7 +179,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const JWT = /^(eyJ[\w-]*\.eyJ[\w-]*)\.[\w-]+$/
 
 /** The response headers that are part of the contract; the rest (date, content-length, connection) are transport detail. */
-export const COMPARED_HEADERS = ['content-type', 'x-request-id', 'idempotent-replayed', 'allow', 'etag', 'cache-control'] as const
+export const COMPARED_HEADERS = ['content-type', 'x-request-id', 'idempotent-replayed', 'retry-after', 'allow', 'etag', 'cache-control'] as const
 
 export interface Entry {
   step: string

@@ -7,6 +7,7 @@
 import { tripPayload } from '../helpers/build.ts'
 import { fulfillRequest, FULFILL_PASSENGERS, type SearchProduct } from '../helpers/flows.ts'
 import type { Expect, Run } from './harness.ts'
+import { canonicalJson, sha256Hex } from '../../core/crypto.ts'
 
 const MIN = 60_000
 const basic = (apiKey: string) => ({ authorization: `Basic ${btoa(`${apiKey}:`)}` })
@@ -287,7 +288,7 @@ export const scenarios: Record<string, Scenario> = {
     await refresh('an expired refresh token', later.refresh_token, { status: 401, code: 'token_expired' })
   },
 
-  async 'conflicts: trip_state_conflict, basket_not_valid, basket_rule_violation, product_unavailable, idempotency_conflict'(r) {
+  async 'conflicts: trip_state_conflict, basket_not_valid, basket_rule_violation, product_unavailable, idempotency_conflict, idempotency_in_progress'(r) {
     const key = basic(r.host.apiKey)
     const { trip, search, basket } = await tripWithBags(r, '117', true)
     const rule = { status: 409, code: 'basket_rule_violation' }
@@ -311,7 +312,16 @@ export const scenarios: Record<string, Scenario> = {
     await fulfill(r, trip, checking.trip_state_hash, 'fulfill while checking', { status: 409, code: 'basket_not_valid' })
     await r.drain()
     const valid = await readBasket(r, trip)
-    await fulfill(r, trip, valid.trip_state_hash, 'fulfill', 202, { headers: { 'idempotency-key': 'charge-7' } })
+    // A key a process left mid-request (killed before it answered): the same request waits for its lease.
+    const now = r.clock.now()
+    await r.host.core.context.store.reserveIdempotency({
+      scope: `${(await r.host.core.findSellerByApiKey(r.host.apiKey))!.seller_id}:fulfill`, key: 'charge-7',
+      request_hash: sha256Hex(canonicalJson(fulfillRequest(trip as never, valid.trip_state_hash))), response: null,
+      created_at: now.toISOString(), owner: 'a-process-that-died/1', lease_until: new Date(now.getTime() + 5000).toISOString(),
+    })
+    await fulfill(r, trip, valid.trip_state_hash, 'a key whose holder died, within its lease', { status: 409, code: 'idempotency_in_progress' }, { headers: { 'idempotency-key': 'charge-7' } })
+    r.clock.advance(5001)
+    await fulfill(r, trip, valid.trip_state_hash, 'fulfill, once the lease lapsed', 202, { headers: { 'idempotency-key': 'charge-7' } })
     await fulfill(r, trip, valid.trip_state_hash, 'the same key, another body', { status: 422, code: 'idempotency_conflict' }, { headers: { 'idempotency-key': 'charge-7' }, over: { payment_details: { payment_type: 'card' } } })
     await fulfill(r, trip, valid.trip_state_hash, 'fulfill again without the key', { status: 409, code: 'trip_state_conflict' })
     await r.send('remove an ordered item', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(basket, 'bag', 'p1').basket_item_id}`, { headers: key }, { status: 409, code: 'item_ordered' })

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type {
-  IdempotencyRecord, JobRecord, OrderFeedItem, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store,
+  IdempotencyRecord, IdempotentResponse, JobRecord, OrderFeedItem, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store,
   SubscriptionRecord, SupplierSeatMap, TripRecord,
 } from '../../core/ports.ts'
 import type { Money, Price } from '../../core/schemas/common.ts'
@@ -63,8 +63,9 @@ const refreshToken = (token_hash: string, family_id: string, over: Partial<Refre
 })
 
 const idem = (key: string, over: Partial<IdempotencyRecord> = {}): IdempotencyRecord => ({
-  scope: 's1:POST /v2.2/trip', key, request_hash: 'h1', response: null, created_at: iso(0), ...over,
+  scope: 's1:POST /v2.2/trip', key, request_hash: 'h1', response: null, created_at: iso(0), owner: 'i1/r1', lease_until: iso(10), ...over,
 })
+const completion = (key: string, response: IdempotentResponse, owner = 'i1/r1') => ({ scope: 's1:POST /v2.2/trip', key, owner, response })
 
 const signingKey = (kid: string, over: Partial<SigningKeyRecord> = {}): SigningKeyRecord => ({
   kid,
@@ -153,6 +154,11 @@ export interface ContractOptions {
    * without it, `insertTrip` with no effects (the memory store: a snapshot saved before the feed, restored).
    */
   insertPreFeedTrip?(s: MigratableStore, trip: TripRecord): Promise<void>
+  /**
+   * Writes an Idempotency-Key reservation as a release before leases (migration 7) did: no owner or lease.
+   * Without it, `reserveIdempotency` (the memory store, which has no schema to be old).
+   */
+  insertV1Idempotency?(s: MigratableStore, record: Pick<IdempotencyRecord, 'scope' | 'key' | 'request_hash' | 'created_at'>): Promise<void>
 }
 
 export function storeContract(name: string, make: () => Promise<MigratableStore>, opts: ContractOptions = {}): void {
@@ -190,13 +196,17 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
         const old = trip('t1', 's1', { search_id: 'x-old' })
         await (opts.insertV1Trip ? opts.insertV1Trip(s, old) : s.insertTrip({ ...old, search_id: null }))
         await s.enqueueJob(job('j1'))
-        await s.reserveIdempotency(idem('k1'))
+        const oldKey = { scope: 's1:POST /v2.2/trip', key: 'k1', request_hash: 'h1', created_at: iso(0) }
+        const migratedKey = { ...oldKey, response: null, owner: '', lease_until: '1970-01-01T00:00:00.000Z' }
+        await (opts.insertV1Idempotency ? opts.insertV1Idempotency(s, oldKey) : s.reserveIdempotency(idem('k1', migratedKey)))
 
         await s.migrate()
         assert.deepEqual(await s.listSellers(), [seller('s1')])
         assert.deepEqual(await s.getTrip('t1'), { value: trip('t1'), version: 1 })
         assert.deepEqual(await s.getJob('j1'), job('j1'))
-        assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2' })), idem('k1'))
+        // A reservation from before leases has none left: the release that made it has stopped.
+        assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2' })), migratedKey)
+        assert.equal(await s.reserveIdempotency(idem('k1', { request_hash: 'h2' }), at(0)), null)
         // What migration 2 added works, and refers to what migration 1 held.
         await s.addSubscription(subscription('w1'))
         assert.deepEqual(await s.listSubscriptions('s1'), [subscription('w1')])
@@ -373,7 +383,7 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
 
       const response = { status: 201, body: { trip_id: 't1', list: [1] } }
       await s.reserveIdempotency(idem('k1'))
-      await s.completeIdempotency('s1:POST /v2.2/trip', 'k1', response)
+      await s.completeIdempotency(completion('k1', response))
       response.body.list.push(2)
       const existing = await s.reserveIdempotency(idem('k1'))
       ;(existing!.response!.body as { list: number[] }).list.push(3)
@@ -700,17 +710,25 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
 
     it('idempotency: reserve once, read the record back, complete, release', async (s) => {
       assert.equal(await s.reserveIdempotency(idem('k1')), null)
-      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(5) })), idem('k1'))
+      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(5), owner: 'i2/r2' })), idem('k1'))
       const response = { status: 201, body: { trip_id: 't1', nested: { ok: true } } }
-      await s.completeIdempotency('s1:POST /v2.2/trip', 'k1', response)
+      assert.equal(await s.completeIdempotency(completion('k1', response, 'i2/r2')), false, 'only the holder answers')
+      assert.equal(await s.completeIdempotency(completion('k1', response)), true)
+      assert.equal(await s.completeIdempotency(completion('k1', { status: 500, body: null })), false, 'an answer is kept, never replaced')
       assert.deepEqual(await s.reserveIdempotency(idem('k1')), idem('k1', { response }))
 
       // Keys are per scope.
       assert.equal(await s.reserveIdempotency(idem('k1', { scope: 's2:POST /v2.2/trip' })), null)
 
-      await s.releaseIdempotency('s1:POST /v2.2/trip', 'k1')
-      assert.equal(await s.reserveIdempotency(idem('k1', { request_hash: 'h3' })), null)
-      assert.deepEqual(await s.reserveIdempotency(idem('k1')), idem('k1', { request_hash: 'h3' }))
+      // An answered key is kept however it is released; a key without an answer is freed by its holder only.
+      await s.releaseIdempotency('s1:POST /v2.2/trip', 'k1', 'i1/r1')
+      assert.deepEqual(await s.reserveIdempotency(idem('k1')), idem('k1', { response }))
+      assert.equal(await s.reserveIdempotency(idem('k2')), null)
+      await s.releaseIdempotency('s1:POST /v2.2/trip', 'k2', 'i2/r2')
+      assert.deepEqual(await s.reserveIdempotency(idem('k2', { request_hash: 'h3' })), idem('k2'))
+      await s.releaseIdempotency('s1:POST /v2.2/trip', 'k2', 'i1/r1')
+      assert.equal(await s.reserveIdempotency(idem('k2', { request_hash: 'h3' })), null)
+      assert.deepEqual(await s.reserveIdempotency(idem('k2')), idem('k2', { request_hash: 'h3' }))
       assert.deepEqual(await s.reserveIdempotency(idem('k1', { scope: 's2:POST /v2.2/trip' })),
         idem('k1', { scope: 's2:POST /v2.2/trip' }))
     })
@@ -722,25 +740,36 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       for (const r of results) if (r !== null) assert.equal(r.request_hash, winner)
     })
 
-    it('idempotency takeover: only a reservation without a response created before staleBefore', async (s) => {
+    it('idempotency lease: renewed by its holder only, taken over once it lapsed without an answer', async (s) => {
       const scope = 's1:POST /v2.2/trip'
       assert.equal(await s.reserveIdempotency(idem('k1')), null)
-      // Fresh: created at or after staleBefore (strictly before is stale).
-      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(60) }), at(0)), idem('k1'))
-      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(60) }), at(-30)), idem('k1'))
-      // Without staleBefore a reservation is never taken over, however old.
-      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(86_400) })), idem('k1'))
+      // Held: the lease (until 10 s) has not ended before now (ended strictly before is lapsed).
+      const other = (over: Partial<IdempotencyRecord> = {}) => idem('k1', { request_hash: 'h2', created_at: iso(10), owner: 'i2/r2', lease_until: iso(20), ...over })
+      assert.deepEqual(await s.reserveIdempotency(other(), at(10)), idem('k1'))
+      assert.deepEqual(await s.reserveIdempotency(other(), at(0)), idem('k1'))
+      // Without now a reservation is never taken over, however old its lease.
+      assert.deepEqual(await s.reserveIdempotency(other({ created_at: iso(86_400) })), idem('k1'))
 
-      const taken = idem('k1', { request_hash: 'h2', created_at: iso(60) })
-      assert.equal(await s.reserveIdempotency(taken, at(0.001)), null)
-      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h3', created_at: iso(90) }), at(30)), taken,
-        'the new owner is fresh again')
+      // Its holder renews it (another request cannot); then it is held longer.
+      assert.equal(await s.renewIdempotency(scope, 'k1', 'i2/r2', at(100)), false)
+      assert.equal(await s.renewIdempotency(scope, 'k1', 'i1/r1', at(30)), true)
+      assert.deepEqual(await s.reserveIdempotency(other(), at(20)), idem('k1', { lease_until: iso(30) }))
 
-      // A completed record is kept for good, however old.
+      // Lapsed: the next request takes it, and the one that lost it can neither renew, answer nor free it.
+      assert.equal(await s.reserveIdempotency(other({ created_at: iso(31) }), at(30.001)), null)
+      const taken = other({ created_at: iso(31) })
+      assert.equal(await s.renewIdempotency(scope, 'k1', 'i1/r1', at(100)), false)
+      assert.equal(await s.completeIdempotency(completion('k1', { status: 201, body: { trip_id: 'lost' } })), false)
+      await s.releaseIdempotency(scope, 'k1', 'i1/r1')
+      assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h3', created_at: iso(32) }), at(19)), taken,
+        'the new holder holds it under its own lease')
+
+      // A completed record is kept for good, however old its lease.
       const response = { status: 201, body: { trip_id: 't1' } }
-      await s.completeIdempotency(scope, 'k1', response)
+      assert.equal(await s.completeIdempotency(completion('k1', response, 'i2/r2')), true)
       assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h4', created_at: iso(86_400) }), at(86_000)),
         { ...taken, response })
+      assert.equal(await s.renewIdempotency(scope, 'k1', 'i2/r2', at(100_000)), false, 'an answered key has no lease to renew')
 
       // A free key is simply reserved, and other scopes are untouched.
       assert.equal(await s.reserveIdempotency(idem('k2', { created_at: iso(100) }), at(200)), null)
@@ -749,14 +778,36 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       assert.deepEqual(await s.reserveIdempotency(idem('k1')), { ...taken, response })
     })
 
-    it('concurrent takeovers of a stale reservation: exactly one wins', async (s) => {
+    it('concurrent takeovers of a lapsed reservation: exactly one wins', async (s) => {
       assert.equal(await s.reserveIdempotency(idem('k1')), null)
       const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-        s.reserveIdempotency(idem('k1', { request_hash: `h${i}`, created_at: iso(120) }), at(60))))
+        s.reserveIdempotency(idem('k1', { request_hash: `h${i}`, owner: `i${i}/r`, created_at: iso(60), lease_until: iso(70) }), at(60))))
       assert.equal(results.filter((r) => r === null).length, 1, `results ${JSON.stringify(results)}`)
-      const winner = idem('k1', { request_hash: `h${results.indexOf(null)}`, created_at: iso(120) })
+      const i = results.indexOf(null)
+      const winner = idem('k1', { request_hash: `h${i}`, owner: `i${i}/r`, created_at: iso(60), lease_until: iso(70) })
       for (const r of results) if (r !== null) assert.deepEqual(r, winner)
       assert.deepEqual(await s.reserveIdempotency(idem('k1')), winner)
+    })
+
+    it('a trip write stores the answer of the request that holds its key, in its transaction', async (s) => {
+      await s.createSeller(seller('s1'))
+      const response = (trip_id: string) => ({ status: 201, body: { trip_id } })
+      assert.equal(await s.reserveIdempotency(idem('k1')), null)
+      await s.insertTrip(trip('t1'), { idempotency: completion('k1', response('t1')) })
+      assert.deepEqual((await s.reserveIdempotency(idem('k1')))?.response, response('t1'))
+
+      // An update, and one whose version conflicts: that one stores nothing.
+      assert.equal(await s.reserveIdempotency(idem('k2')), null)
+      assert.equal(await s.updateTrip(trip('t1'), 7, { idempotency: completion('k2', response('conflict')) }), null)
+      assert.equal((await s.reserveIdempotency(idem('k2')))?.response, null)
+      assert.equal(await s.updateTrip(trip('t1'), 1, { idempotency: completion('k2', response('t1')) }), 2)
+      assert.deepEqual((await s.reserveIdempotency(idem('k2')))?.response, response('t1'))
+
+      // A key taken over meanwhile keeps its new holder's answer: the write still commits, the answer does not.
+      assert.equal(await s.reserveIdempotency(idem('k3')), null)
+      assert.equal(await s.reserveIdempotency(idem('k3', { owner: 'i2/r2', lease_until: iso(40) }), at(30)), null)
+      assert.equal(await s.updateTrip(trip('t1'), 2, { idempotency: completion('k3', response('lost')) }), 3)
+      assert.equal((await s.reserveIdempotency(idem('k3')))?.response, null)
     })
 
     // ------------------------------------------------------------ webhook subscriptions

@@ -31,6 +31,10 @@ if (!url) {
       await (s as PostgresStore).pool.query('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc) VALUES ($1, $2, 1, $3, $4)',
         [t.trip_id, t.seller_id, t.updated_at, JSON.stringify(t)])
     },
+    insertV1Idempotency: async (s, r) => {
+      await (s as PostgresStore).pool.query('INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at) VALUES ($1, $2, $3, NULL, $4)',
+        [r.scope, r.key, r.request_hash, r.created_at])
+    },
     // Its insertTrip names the orders tables (in one statement with the trip), which migration 6 adds.
     insertPreFeedTrip: async (s, { search_id, ...doc }) => {
       await (s as PostgresStore).pool.query(`INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at)
@@ -158,11 +162,13 @@ if (!url) {
         assert.equal((await a.getJob(first!.job_id))?.status, 'dead')
 
         // Takeovers of one abandoned idempotency key from both pools: exactly one wins.
-        const idem = (request_hash: string, created_at: string) =>
-          ({ scope: 's1:POST /v2.2/trip', key: 'k1', request_hash, response: null, created_at })
+        const idem = (request_hash: string, created_at: string) => ({
+          scope: 's1:POST /v2.2/trip', key: 'k1', request_hash, response: null, created_at,
+          owner: `${request_hash}/r`, lease_until: new Date(Date.parse(created_at) + 10_000).toISOString(),
+        })
         assert.equal(await a.reserveIdempotency(idem('h-dead', '2030-01-01T00:00:00.000Z')), null)
         const takeovers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-          (i % 2 ? a : b).reserveIdempotency(idem(`h${i}`, '2030-01-01T00:05:00.000Z'), new Date('2030-01-01T00:02:00Z'))))
+          (i % 2 ? a : b).reserveIdempotency(idem(`h${i}`, '2030-01-01T00:05:00.000Z'), new Date('2030-01-01T00:05:00Z'))))
         assert.equal(takeovers.filter((r) => r === null).length, 1)
         const winner = `h${takeovers.indexOf(null)}`
         for (const r of takeovers) if (r !== null) assert.equal(r.request_hash, winner)

@@ -10,7 +10,7 @@ import { PostgresStore } from '../../server/store/postgres.ts'
 import { openStore } from '../../server/store/index.ts'
 import { MemoryStore } from '../../core/store/memory.ts'
 import { migrations } from '../../server/store/migrations.ts'
-import { storeContract, seller, trip, job, type MigratableStore } from './contract.ts'
+import { storeContract, seller, trip, job, type ContractOptions, type MigratableStore } from './contract.ts'
 import type { TripRecord } from '../../core/ports.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-store-'))
@@ -23,8 +23,12 @@ const insertV1Trip = async (s: MigratableStore, t: TripRecord) => {
   ;(s as SqliteStore).db.prepare('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc) VALUES (?, ?, 1, ?, ?)')
     .run(t.trip_id, t.seller_id, t.updated_at, JSON.stringify(t))
 }
-storeContract('sqlite', async () => new SqliteStore(freshPath()), { insertV1Trip })
-storeContract('sqlite :memory:', async () => new SqliteStore(':memory:'), { insertV1Trip })
+const insertV1Idempotency: ContractOptions['insertV1Idempotency'] = async (s, r) => {
+  ;(s as SqliteStore).db.prepare('INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at) VALUES (?, ?, ?, NULL, ?)')
+    .run(r.scope, r.key, r.request_hash, r.created_at)
+}
+storeContract('sqlite', async () => new SqliteStore(freshPath()), { insertV1Trip, insertV1Idempotency })
+storeContract('sqlite :memory:', async () => new SqliteStore(':memory:'), { insertV1Trip, insertV1Idempotency })
 
 describe('sqlite store on a shared file', () => {
   test('uses WAL, a busy timeout and foreign keys', async () => {
