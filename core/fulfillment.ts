@@ -11,7 +11,7 @@ import type { FulfillmentRecord, Order, TripRecord } from './ports.ts'
 import type { FulfillRequest, EventName } from './schemas/fulfillment.ts'
 import type { OrderStatus } from './schemas/trip.ts'
 import { ProblemError, type FieldError } from './errors.ts'
-import { birthDateErrors, effectiveStatus, isPurchased } from './trip.ts'
+import { birthDateErrors, effectiveStatus, firstDeparture, isPurchased } from './trip.ts'
 
 /** An event a change raises: its fulfillment, or its cancellation, or both (an order moved by a cancellation). */
 export interface RaisedEvent { event_name: EventName; fulfillment_id?: string; cancellation_id?: string; data: Record<string, unknown> }
@@ -118,7 +118,7 @@ function requestErrors(trip: TripRecord, req: FulfillRequest, first: boolean, no
   if (passengers) {
     const given = new Set(passengers.map((p) => p.passenger_id))
     passengers.forEach((p, i) => {
-      errors.push(...birthDateErrors(p.date_of_birth, now, `/passengers/${i}/date_of_birth`))
+      errors.push(...birthDateErrors(p.date_of_birth, now, firstDeparture(trip.journeys), `/passengers/${i}/date_of_birth`))
       const known = trip.passengers.find((x) => x.passenger_id === p.passenger_id)
       if (!known) errors.push({ path: `/passengers/${i}/passenger_id`, message: 'is not a passenger of this trip' })
       else if (known.type !== p.passenger_type) errors.push({ path: `/passengers/${i}/passenger_type`, message: `must be ${known.type}, as the trip was created` })

@@ -21,18 +21,35 @@ const fail = (errors: FieldError[]) => {
 
 const addMinutes = (d: Date, seconds: number) => new Date(d.getTime() + seconds * 1000)
 
+/** The oldest a traveller may be on the trip's first departure, in years: older is a typing error. */
+export const MAX_AGE_YEARS = 130
+
 /**
  * The one rule for a date of birth beyond its form (the schema checks it is a calendar date): not after
- * the day it is given on, in UTC. Create, PATCH and fulfill all apply it.
+ * the day it is given on (UTC), and not more than MAX_AGE_YEARS before the trip's first departure (an epoch
+ * of milliseconds; null when no segment has a valid time yet). Create, PATCH and fulfill all apply it.
  */
-export function birthDateErrors(dateOfBirth: string | null | undefined, now: Date, path: string): FieldError[] {
-  return dateOfBirth && dateOfBirth > now.toISOString().slice(0, 10) ? [{ path, message: 'is in the future' }] : []
+export function birthDateErrors(dateOfBirth: string | null | undefined, now: Date, firstDeparture: number | null, path: string): FieldError[] {
+  if (!dateOfBirth) return []
+  if (dateOfBirth > now.toISOString().slice(0, 10)) return [{ path, message: 'is in the future' }]
+  if (firstDeparture === null) return []
+  const oldest = new Date(firstDeparture)
+  oldest.setUTCFullYear(oldest.getUTCFullYear() - MAX_AGE_YEARS)
+  return dateOfBirth < oldest.toISOString().slice(0, 10)
+    ? [{ path, message: `is more than ${MAX_AGE_YEARS} years before the trip's first departure` }] : []
+}
+
+/** The earliest departure among these journeys' segments (epoch ms), or null when none has a valid time. */
+export function firstDeparture(journeys: ReadonlyArray<{ segments: ReadonlyArray<{ departure_time: string }> }>): number | null {
+  const times = journeys.flatMap((j) => j.segments.map((s) => Date.parse(s.departure_time))).filter((t) => !Number.isNaN(t))
+  return times.length ? Math.min(...times) : null
 }
 
 /** Rules a schema cannot express: references between passengers, known airports, time order. */
 function checkCreateRequest(req: TripCreateRequest, now: Date): FieldError[] {
   const errors: FieldError[] = []
-  req.passengers.forEach((p, i) => errors.push(...birthDateErrors(p.date_of_birth, now, `/passengers/${i}/date_of_birth`)))
+  const departs = firstDeparture(req.tickets.flatMap((t) => t.journeys))
+  req.passengers.forEach((p, i) => errors.push(...birthDateErrors(p.date_of_birth, now, departs, `/passengers/${i}/date_of_birth`)))
   if (!isSupportedCurrency(req.currency)) errors.push({ path: '/currency', message: `currency ${req.currency} is not supported` })
   errors.push(...checkPassengers(req.passengers.map((p) => ({ id: p.passenger_id, type: p.passenger_type, lap: p.on_lap_of ?? null })), '/passengers'))
   if (req.contact_details?.passenger_id && !req.passengers.some((p) => p.passenger_id === req.contact_details!.passenger_id)) {
@@ -217,7 +234,7 @@ export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest, now: D
     const before = canonicalJson(p)
     const { passenger_id: _id, ...fields } = u
     Object.assign(p, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)))
-    errors.push(...birthDateErrors(u.date_of_birth, now, `/passengers/${i}/date_of_birth`))
+    errors.push(...birthDateErrors(u.date_of_birth, now, firstDeparture(trip.journeys), `/passengers/${i}/date_of_birth`))
     if (canonicalJson(p) !== before) changed.push(p.passenger_id)
   })
   errors.push(...checkPassengers(passengers.map((p) => ({ id: p.passenger_id, type: p.type, lap: p.on_lap_of })), '/passengers'))

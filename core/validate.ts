@@ -5,6 +5,7 @@
 import type { TSchema, Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { ProblemError, type FieldError } from './errors.ts'
+import { PATTERN_MESSAGES } from './schemas/common.ts'
 
 type Checker = ReturnType<typeof Compile>
 const compiled = new WeakMap<TSchema, Checker>()
@@ -62,6 +63,8 @@ export function fieldErrors(schema: TSchema, value: unknown): FieldError[] {
       push(e.instancePath, `must be ${JSON.stringify(e.params.allowedValue)}`)
     } else if (e.keyword === 'format') {
       push(e.instancePath, FORMATS[String(e.params.format)] ?? e.message)
+    } else if (e.keyword === 'pattern') {
+      push(e.instancePath, PATTERN_MESSAGES.get(String(e.params.pattern)) ?? e.message)
     } else {
       push(e.instancePath, e.message)
     }

@@ -5,6 +5,39 @@
 import { Type, type Static, type TSchema } from 'typebox'
 
 export const Id = Type.String({ minLength: 1, maxLength: 128 })
+
+/**
+ * What a refused pattern means, in the words of the API's errors (core/validate.ts reads it): a pattern
+ * alone says nothing a seller can act on.
+ */
+export const PATTERN_MESSAGES = new Map<string, string>()
+const patterned = (pattern: string, message: string, opts: { minLength?: number; maxLength: number; description?: string }) => {
+  PATTERN_MESSAGES.set(pattern, message)
+  return Type.String({ ...opts, pattern })
+}
+
+/*
+ * Fields that reach an airline (names, titles, contact details, loyalty and document numbers) take what an
+ * airline's systems take: no control characters (a NUL cut a name short in one), no invisible formatting
+ * (a right-to-left override reorders what an agent reads), no private-use or unassigned code points
+ * (noncharacters such as U+FFFF are unassigned), and no lone surrogate (no valid UTF-8 encodes one).
+ */
+const NO_CONTROLS = '^[^\\p{C}]*$'
+/** One line of text: any script, digits and punctuation, but none of the characters above (tab and newline included). */
+export const TextLine = (maxLength: number, minLength = 0, description?: string) =>
+  patterned(NO_CONTROLS, 'must be one line of text without control or invisible characters', { minLength, maxLength, ...(description ? { description } : {}) })
+/**
+ * A person's given names or surname: letters and marks of any script, and spaces, apostrophes, hyphens and
+ * dots after the first letter; at most 64 characters (what a booking's name field takes, e.g. Duffel's).
+ */
+export const PersonName = patterned("^[\\p{L}\\p{M}][\\p{L}\\p{M} '’.-]*$",
+  "must be letters (any script), with spaces, apostrophes, hyphens or dots between them", {
+    minLength: 1, maxLength: 64, description: "letters and marks of any script, with spaces, apostrophes, hyphens and dots; 1 to 64 characters",
+  })
+/** A title (Mr, Mrs, Dr.): letters, spaces and dots. */
+export const Title = patterned('^[\\p{L}\\p{M}][\\p{L}\\p{M} .]*$', 'must be letters, with spaces or dots', { maxLength: 20, description: 'e.g. Mr, Ms, Dr' })
+/** A loyalty or document number: letters and digits (any script), with spaces or hyphens between them. */
+export const ReferenceNumber = patterned('^[\\p{L}\\p{N}][\\p{L}\\p{N} -]*$', 'must be letters and digits, with spaces or hyphens between them', { minLength: 1, maxLength: 64 })
 export const Uuid = Type.String({ format: 'uuid' })
 
 /** ISO 8601 timestamp with a UTC offset, as the spec requires for segment times. */

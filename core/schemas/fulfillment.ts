@@ -1,6 +1,6 @@
 /** Fulfillment, orders and webhook subscriptions. */
 import { Type, type Static } from 'typebox'
-import { Id, IsoDate, Money, Price, UtcTimestamp } from './common.ts'
+import { Id, IsoDate, Money, PersonName, Price, UtcTimestamp } from './common.ts'
 import { ContactDetails, ORDER_STATUSES, OrderStatus, PassengerType, ProductTypeName } from './trip.ts'
 
 /**
@@ -14,8 +14,8 @@ export const FulfillRequest = Type.Object({
   contact_details: Type.Optional(ContactDetails),
   passengers: Type.Optional(Type.Array(Type.Object({
     passenger_id: Id,
-    first_names: Type.String({ minLength: 1, maxLength: 100 }),
-    surname: Type.String({ minLength: 1, maxLength: 100 }),
+    first_names: PersonName,
+    surname: PersonName,
     date_of_birth: IsoDate,
     passenger_type: PassengerType,
   }, { additionalProperties: false }), { minItems: 1, maxItems: 9, description: 'required on the first fulfill of a trip' })),

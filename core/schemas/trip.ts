@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox'
 import {
   AirlineCode, AirportCode, CountryCode, CurrencyCode, DateTimeWithOffset, DecimalPlaces, Id, IsoDate,
-  LanguageTag, Metadata, MinorUnits, Nullable, FlightNumber, UtcTimestamp,
+  LanguageTag, Metadata, MinorUnits, Nullable, FlightNumber, PersonName, ReferenceNumber, TextLine, Title, UtcTimestamp,
 } from './common.ts'
 import { Basket } from './basket.ts'
 
@@ -11,18 +11,17 @@ export type PassengerType = Static<typeof PassengerType>
 
 export const LoyaltyProgram = Type.Object({
   airline_id: AirlineCode,
-  program_name: Type.String({ maxLength: 100 }),
-  number: Type.String({ minLength: 1, maxLength: 64 }),
-  tier_name: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  program_name: TextLine(100),
+  number: ReferenceNumber,
+  tier_name: Type.Optional(Nullable(TextLine(64))),
 }, { additionalProperties: false })
 export type LoyaltyProgram = Static<typeof LoyaltyProgram>
 
 export const IdentityDocument = Type.Object({
-  document_type: Type.String({ minLength: 1, maxLength: 64, description: 'e.g. passport, known_traveller' }),
-  document_number: Type.String({ minLength: 1, maxLength: 64 }),
+  document_type: TextLine(64, 1, 'e.g. passport, known_traveller'),
+  document_number: ReferenceNumber,
 }, { additionalProperties: false })
 
-const Name = Type.String({ minLength: 1, maxLength: 100 })
 const Gender = Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Literal('unspecified')])
 
 /** Passenger in a create request. */
@@ -30,11 +29,11 @@ export const PassengerRequest = Type.Object({
   passenger_id: Id,
   passenger_type: PassengerType,
   on_lap_of: Type.Optional(Nullable(Id)),
-  first_names: Type.Optional(Name),
-  surname: Type.Optional(Name),
+  first_names: Type.Optional(PersonName),
+  surname: Type.Optional(PersonName),
   date_of_birth: Type.Optional(IsoDate),
   gender: Type.Optional(Gender),
-  title: Type.Optional(Type.String({ maxLength: 20 })),
+  title: Type.Optional(Title),
   metadata: Type.Optional(Metadata),
   loyalty_programs: Type.Optional(Type.Array(LoyaltyProgram, { maxItems: 10 })),
   identity_documents: Type.Optional(Type.Array(IdentityDocument, { maxItems: 10 })),
@@ -60,12 +59,12 @@ export type Passenger = Static<typeof Passenger>
 /** PATCH /v2.2/trip/{id}: passengers are matched by passenger_id; given fields replace stored ones. */
 export const PassengerUpdate = Type.Object({
   passenger_id: Id,
-  first_names: Type.Optional(Name),
-  surname: Type.Optional(Name),
+  first_names: Type.Optional(PersonName),
+  surname: Type.Optional(PersonName),
   date_of_birth: Type.Optional(IsoDate),
   on_lap_of: Type.Optional(Nullable(Id)),
   gender: Type.Optional(Gender),
-  title: Type.Optional(Type.String({ maxLength: 20 })),
+  title: Type.Optional(Title),
   metadata: Type.Optional(Metadata),
   loyalty_programs: Type.Optional(Type.Array(LoyaltyProgram, { maxItems: 10 })),
   identity_documents: Type.Optional(Type.Array(IdentityDocument, { maxItems: 10 })),
@@ -73,16 +72,16 @@ export const PassengerUpdate = Type.Object({
 export type PassengerUpdate = Static<typeof PassengerUpdate>
 
 export const Address = Type.Object({
-  city: Type.String({ maxLength: 100 }),
+  city: TextLine(100),
   country: CountryCode,
-  postal_code: Type.String({ maxLength: 20 }),
-  street_address_1: Type.String({ maxLength: 200 }),
-  street_address_2: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  state: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  postal_code: TextLine(20),
+  street_address_1: TextLine(200),
+  street_address_2: Type.Optional(Nullable(TextLine(200))),
+  state: Type.Optional(Nullable(TextLine(100))),
 }, { additionalProperties: false })
 
 export const ContactDetails = Type.Object({
-  contact_details_type: Type.String({ minLength: 1, maxLength: 32, description: 'e.g. passenger' }),
+  contact_details_type: TextLine(32, 1, 'e.g. passenger'),
   passenger_id: Type.Optional(Nullable(Id)),
   email: Type.String({ format: 'email', maxLength: 254 }),
   phone_number: Type.Optional(Nullable(Type.String({ pattern: '^\\+?[0-9 ()-]{4,32}$' }))),

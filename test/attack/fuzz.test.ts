@@ -29,12 +29,11 @@ import { setupServer } from 'msw/node'
 import { operations, type Operation } from '../../core/api/operations.ts'
 import * as S from '../../core/schemas/index.ts'
 import type { MemorySnapshot, MemoryStore } from '../../core/store/memory.ts'
-import { createSandbox } from '../../mock-server/sandbox.ts'
-import { build, testClock, testIds, tripPayload, SHOP_ORIGIN } from '../helpers/build.ts'
+import { testIds, tripPayload, SHOP_ORIGIN } from '../helpers/build.ts'
 import { CONTACT, FULFILL_PASSENGERS } from '../helpers/flows.ts'
 import {
-  PROTOTYPE_NAMES, basicAuth, bearerAuth, bodyText, fetchSend, injectSend, makeTarget, problemViolations, watchWrites,
-  type Req, type Res, type Send, type Target,
+  PROTOTYPE_NAMES, basicAuth, bearerAuth, bodyText, hostsUnderTest, makeTarget, problemViolations, watchWrites,
+  type HostUnderTest, type Req, type Res, type Send, type Target,
 } from './support.ts'
 
 /** Every random value below comes from this seed: a failure found once is found again. */
@@ -53,7 +52,7 @@ const NASTY_STRINGS: string[] = [
   ' ', '\u0000', 'a\u0000b', "' OR 1=1 --", '"; DROP TABLE trips; --', '../../etc/passwd', '..\\..\\boot.ini', '%00',
   '%2e%2e%2f', '<script>alert(1)</script>', '${jndi:ldap://evil.example/a}', '{{7*7}}', 'line\r\nX-Injected: 1',
   // Lone surrogates: JSON.stringify writes them as \ud800 escapes, which parse back to unpaired UTF-16.
-  '\ud800', '\udfff\ud800', '\u202egnp.exe', '😀'.repeat(64), 'ß'.repeat(3_000), 'a'.repeat(129), LONG,
+  '\ud800', '\udfff\ud800', '\u202egnp.exe', 'A\uffff', 'A\u0007B', 'A\u200bB', '😀'.repeat(64), 'ß'.repeat(3_000), 'a'.repeat(129), LONG,
 ]
 /** Besides ±1e308, which every number gets. */
 const NASTY_NUMBERS: number[] = [
@@ -65,7 +64,7 @@ const RAW_NUMBERS = ['-1e400', '1e-400', '-0', '1.0', '1e2', 'NaN', 'Infinity', 
 /** Calendar dates that are no date, in the future (the clock is 2026-11-22), or at the edges of what Date handles. */
 const DATES = [
   '1982-13-45', '2023-02-30', '0000-00-00', '2021-04-31', '1990-1-1', '19900101', '1990-01-01T00:00:00Z', '1990-01-01 ',
-  '2999-01-01', '2026-11-23', '2024-02-29', '2100-02-29', '0001-01-01', '9999-12-31', '-001990-01-01', '+275760-09-13',
+  '2999-01-01', '2026-11-23', '1800-01-01', '2024-02-29', '2100-02-29', '0001-01-01', '9999-12-31', '-001990-01-01', '+275760-09-13',
 ]
 const DATE_TIMES = [
   '2026-02-30T10:00:00Z', '2026-13-45T10:00:00Z', '0000-00-00T00:00:00Z', '2026-12-22T24:00:00Z', '2026-12-22T23:59:60Z',
@@ -595,53 +594,10 @@ function casesFor(t: Target, otherApiKey: string, now: Date): Case[] {
 
 // ---------------------------------------------------------------- hosts and the run
 
-interface HostUnderTest {
-  name: 'server' | 'sandbox'
-  send: Send
-  store: MemoryStore
-  apiKey: string
-  otherApiKey: string
-  now: Date
-  /** Runs the due jobs (the fulfilled trip of the target needs its orders to have succeeded). */
-  drain(): Promise<unknown>
-  close(): Promise<void>
-}
-
 const msw = setupServer()
 before(() => msw.listen({ onUnhandledRequest: 'error' }))
 after(() => msw.close())
-
-async function serverHost(): Promise<HostUnderTest> {
-  const t = await build({ ids: 'counting' })
-  const other = await t.otherSeller()
-  return {
-    name: 'server', send: injectSend(t.app), store: t.store as MemoryStore, apiKey: t.apiKey, otherApiKey: other.apiKey,
-    now: t.clock.now(), drain: () => t.core.drainJobs(), close: () => t.close(),
-  }
-}
-
-async function sandboxHost(): Promise<HostUnderTest> {
-  const clock = testClock()
-  const sandbox = await createSandbox({ baseUrl: SANDBOX_ORIGIN, clock, ids: testIds('counting'), autoRunJobs: false })
-  msw.resetHandlers(...sandbox.handlers)
-  const other = await sandbox.core.createSeller({ name: 'Other', origins: ['https://other.example'], sandbox: true })
-  const viaFetch = fetchSend(SANDBOX_ORIGIN)
-  const send: Send = async (req) => {
-    // fetch resolves dot segments (`/v2.2/trip/../../x` is `/x`), and the sandbox answers nothing outside
-    // /v2.2/ (it is no web server): such a request is not one for the API, so it is not sent.
-    let path: string
-    try {
-      path = new URL(`${SANDBOX_ORIGIN}${req.url}`).pathname
-    } catch {
-      return null
-    }
-    return path.startsWith('/v2.2/') ? viaFetch(req) : null
-  }
-  return {
-    name: 'sandbox', send, store: sandbox.store, apiKey: sandbox.apiKey, otherApiKey: other.apiKey, now: clock.now(), drain: () => sandbox.runJobs(),
-    close: async () => { sandbox.dispose(); msw.resetHandlers() },
-  }
-}
+const { serverHost, sandboxHost } = hostsUnderTest(msw, SANDBOX_ORIGIN)
 
 interface Failure { what: string; method: string; url: string; status: number | string; why: string; body: string }
 

@@ -9,8 +9,10 @@
  *   subscription, so that every id an attacker could name exists.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import type { SetupServer } from 'msw/node'
 import { MemoryStore } from '../../core/store/memory.ts'
-import { tripPayload } from '../helpers/build.ts'
+import { createSandbox } from '../../mock-server/sandbox.ts'
+import { build, testClock, testIds, tripPayload } from '../helpers/build.ts'
 import { fulfillRequest } from '../helpers/flows.ts'
 
 export interface Req {
@@ -245,4 +247,59 @@ export function fetchSend(origin: string): Send {
     if (EVENT_STREAM.test(headers['content-type'] ?? '')) { hangUp.abort(); return { status: res.status, headers, raw: Buffer.alloc(0) } }
     return { status: res.status, headers, raw: Buffer.from(await res.arrayBuffer()) }
   }
+}
+
+// ---------------------------------------------------------------- the two hosts
+
+/** One host of the API as an attack suite drives it, over its memory store. */
+export interface HostUnderTest {
+  name: 'server' | 'sandbox'
+  send: Send
+  store: MemoryStore
+  apiKey: string
+  otherApiKey: string
+  now: Date
+  /** Runs the due jobs (the fulfilled trip of the target needs its orders to have succeeded). */
+  drain(): Promise<unknown>
+  close(): Promise<void>
+}
+
+/**
+ * The Fastify server (`app.inject`) and the MSW sandbox (msw/node's `setupServer`, listening, and `fetch`
+ * to `origin`), each with a second seller, counting ids and the test clock.
+ */
+export function hostsUnderTest(msw: SetupServer, origin: string) {
+  async function serverHost(): Promise<HostUnderTest> {
+    const t = await build({ ids: 'counting' })
+    const other = await t.otherSeller()
+    return {
+      name: 'server', send: injectSend(t.app), store: t.store as MemoryStore, apiKey: t.apiKey, otherApiKey: other.apiKey,
+      now: t.clock.now(), drain: () => t.core.drainJobs(), close: () => t.close(),
+    }
+  }
+
+  async function sandboxHost(): Promise<HostUnderTest> {
+    const clock = testClock()
+    const sandbox = await createSandbox({ baseUrl: origin, clock, ids: testIds('counting'), autoRunJobs: false })
+    msw.resetHandlers(...sandbox.handlers)
+    const other = await sandbox.core.createSeller({ name: 'Other', origins: ['https://other.example'], sandbox: true })
+    const viaFetch = fetchSend(origin)
+    const send: Send = async (req) => {
+      // fetch resolves dot segments (`/v2.2/trip/../../x` is `/x`), and the sandbox answers nothing outside
+      // /v2.2/ (it is no web server): such a request is not one for the API, so it is not sent.
+      let path: string
+      try {
+        path = new URL(`${origin}${req.url}`).pathname
+      } catch {
+        return null
+      }
+      return path.startsWith('/v2.2/') ? viaFetch(req) : null
+    }
+    return {
+      name: 'sandbox', send, store: sandbox.store, apiKey: sandbox.apiKey, otherApiKey: other.apiKey, now: clock.now(), drain: () => sandbox.runJobs(),
+      close: async () => { sandbox.dispose(); msw.resetHandlers() },
+    }
+  }
+
+  return { serverHost, sandboxHost }
 }
