@@ -28,12 +28,12 @@ import fc from 'fast-check'
 import { setupServer } from 'msw/node'
 import { operations, type Operation } from '../../core/api/operations.ts'
 import * as S from '../../core/schemas/index.ts'
-import type { MemorySnapshot, MemoryStore } from '../../core/store/memory.ts'
+import type { MemorySnapshot } from '../../core/store/memory.ts'
 import { testIds, tripPayload, SHOP_ORIGIN } from '../helpers/build.ts'
 import { CONTACT, FULFILL_PASSENGERS } from '../helpers/flows.ts'
 import {
   PROTOTYPE_NAMES, basicAuth, bearerAuth, bodyText, hostsUnderTest, makeTarget, problemViolations, watchWrites,
-  type HostUnderTest, type Req, type Res, type Send, type Target,
+  type HostUnderTest, type Req, type Res, type Target,
 } from './support.ts'
 
 /** Every random value below comes from this seed: a failure found once is found again. */
