@@ -23,7 +23,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
-interface Trip { id: string; bearer: string; body: string }
+/** A trip, its access token, and two baskets to PUT in turn (each PUT then changes the basket: a real write). */
+interface Trip { id: string; bearer: string; baskets: [string, string] }
 
 const basic = (apiKey: string) => `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
 
@@ -39,24 +40,26 @@ export async function seedTrips(s: Served): Promise<Trip[]> {
     const bearer = `Bearer ${trip.trip_access_token}`
     const search = await (await fetch(`${s.url}/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`, { headers: { authorization: bearer } })).json() as
       { results: { products: { bag: Record<string, { product_id: string; product_details: { checked?: boolean }; price_and_availability: Record<string, { available: boolean }> }> } } }
-    const bag = Object.values(search.results.products.bag).find((p) => p.product_details.checked && p.price_and_availability.p1?.available)!
-    return { id: trip.trip_id, bearer, body: JSON.stringify([{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }]) }
+    const bags = Object.values(search.results.products.bag).filter((p) => p.product_details.checked && p.price_and_availability.p1?.available)
+    if (bags.length < 2) throw new Error('the sandbox trip offers fewer than two checked bags to p1')
+    const basket = (i: number) => JSON.stringify([{ product_id: bags[i]!.product_id, passenger_id: 'p1', quantity: 1 }])
+    return { id: trip.trip_id, bearer, baskets: [basket(0), basket(1)] }
   }))
 }
 
 type Scenario = { name: string; options: (s: Served, trips: Trip[]) => Partial<autocannon.Options> }
 
-/** Gives each connection its own trip. */
-const perTrip = (method: 'GET' | 'PUT', path: string, withBody: boolean) => (s: Served, trips: Trip[]): Partial<autocannon.Options> => {
+/** Gives each connection its own trip; a PUT sends the trip's two baskets in turn, so every PUT writes. */
+const perTrip = (method: 'GET' | 'PUT', path: string) => (s: Served, trips: Trip[]): Partial<autocannon.Options> => {
   let next = 0
   return {
     url: `${s.url}/`,
     setupClient: (client) => {
       const t = trips[next++ % trips.length]!
-      client.setRequests([{
-        method, path: `/v2.2/trip/${t.id}${path}`,
-        headers: { authorization: t.bearer, 'content-type': 'application/json' }, ...(withBody ? { body: t.body } : {}),
-      }])
+      const request = (body?: string) => ({
+        method, path: `/v2.2/trip/${t.id}${path}`, headers: { authorization: t.bearer, 'content-type': 'application/json' }, ...(body ? { body } : {}),
+      })
+      client.setRequests(method === 'PUT' ? t.baskets.map(request) : [request()])
     },
   }
 }
@@ -64,9 +67,9 @@ const perTrip = (method: 'GET' | 'PUT', path: string, withBody: boolean) => (s: 
 const ONLY = process.env.BENCH_SCENARIOS?.split(',')
 
 export const SCENARIOS: Scenario[] = [
-  { name: 'GET basket', options: perTrip('GET', '/basket', false) },
-  { name: 'GET trip', options: perTrip('GET', '', false) },
-  { name: 'PUT basket', options: perTrip('PUT', '/basket', true) },
+  { name: 'GET basket', options: perTrip('GET', '/basket') },
+  { name: 'GET trip', options: perTrip('GET', '') },
+  { name: 'PUT basket', options: perTrip('PUT', '/basket') },
   {
     name: 'POST trip',
     options: (s) => ({

@@ -386,33 +386,42 @@ export class MemoryStore implements Store {
 
   // ---------------------------------------------------------------- retention
 
-  async purge(c: PurgeCutoffs): Promise<PurgeCounts> {
+  /**
+   * As the SQL stores do it, batch by batch: each step takes at most `batch` rows of one kind and deletes
+   * them, until a step finds fewer (a store that stopped after one batch would keep the rest, and the
+   * contract's one-row batches show it).
+   */
+  async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
     const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 }
     const before = (at: string, cutoff: Date) => Date.parse(at) < cutoff.getTime()
-    const gone = new Set<string>()
-    for (const [id, t] of this.trips) {
-      if (!isFulfilled(t.value) && before(t.value.created_at, c.tripsBefore)) { this.trips.delete(id); gone.add(id); n.trips++ }
-    }
-    for (const [id, s] of this.searches) {
-      const trip = this.trips.get(s.trip_id)
-      const current = trip !== undefined && trip.value.search_id === id && !isFulfilled(trip.value)
-      if (gone.has(s.trip_id) || (before(s.created_at, c.searchesBefore) && !current)) {
-        this.searches.delete(id)
-        n.searches++
-        if (trip && trip.value.search_id === id) this.trips.set(s.trip_id, { value: { ...trip.value, search_id: null }, version: trip.version + 1 })
+    /** Deletes what `due` picks from `rows`, at most `batch` at a time, with `drop` (by default from `rows`). */
+    const batches = <V>(rows: Map<string, V>, due: (v: V) => boolean, kind: keyof PurgeCounts | null, drop = (k: string, _v: V) => { rows.delete(k) }) => {
+      for (;;) {
+        const step: Array<[string, V]> = []
+        for (const entry of rows) if (due(entry[1]) && step.push(entry) === batch) break
+        for (const [k, v] of step) drop(k, v)
+        if (kind) n[kind] += step.length
+        if (step.length < batch) return
       }
     }
-    for (const [key, used] of this.seatMapUsed) {
-      if (before(used, c.seatMapsBefore)) { this.seatMaps.delete(key); this.seatMapUsed.delete(key); n.seat_maps++ }
-    }
+    const gone = new Set<string>()
+    batches(this.trips, (t) => !isFulfilled(t.value) && before(t.value.created_at, c.tripsBefore), 'trips', (id) => { this.trips.delete(id); gone.add(id) })
+    batches(this.searches, (s) => {
+      const trip = this.trips.get(s.trip_id)
+      const current = trip !== undefined && trip.value.search_id === s.search_id && !isFulfilled(trip.value)
+      return gone.has(s.trip_id) || (before(s.created_at, c.searchesBefore) && !current)
+    }, 'searches', (id, s) => {
+      this.searches.delete(id)
+      const trip = this.trips.get(s.trip_id)
+      if (trip && trip.value.search_id === id) this.trips.set(s.trip_id, { value: { ...trip.value, search_id: null }, version: trip.version + 1 })
+    })
+    batches(this.seatMapUsed, (used) => before(used, c.seatMapsBefore), 'seat_maps', (key) => { this.seatMaps.delete(key); this.seatMapUsed.delete(key) })
     // Orders go with their trip only (a fulfilled trip, the only kind with orders, is kept).
-    for (const [id, o] of this.orders) if (gone.has(o.order.trip_id)) this.orders.delete(id)
-    for (const [h, t] of this.refreshTokens) {
-      if (gone.has(t.trip_id) || before(t.expires_at, c.tokensBefore)) { this.refreshTokens.delete(h); n.refresh_tokens++ }
-    }
-    for (const [k, r] of this.idempotency) if (before(r.created_at, c.idempotencyBefore)) { this.idempotency.delete(k); n.idempotency_keys++ }
-    for (const [id, j] of this.jobs) if (j.status !== 'pending' && before(j.created_at, c.jobsBefore)) { this.jobs.delete(id); n.jobs++ }
-    for (const [kid, k] of this.signingKeys) if (k.retire_at !== null && before(k.retire_at, c.signingKeysBefore)) { this.signingKeys.delete(kid); n.signing_keys++ }
+    batches(this.orders, (o) => gone.has(o.order.trip_id), null)
+    batches(this.refreshTokens, (t) => gone.has(t.trip_id) || before(t.expires_at, c.tokensBefore), 'refresh_tokens')
+    batches(this.idempotency, (r) => before(r.created_at, c.idempotencyBefore), 'idempotency_keys')
+    batches(this.jobs, (j) => j.status !== 'pending' && before(j.created_at, c.jobsBefore), 'jobs')
+    batches(this.signingKeys, (k) => k.retire_at !== null && before(k.retire_at, c.signingKeysBefore), 'signing_keys')
     return n
   }
 

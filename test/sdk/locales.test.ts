@@ -1,12 +1,12 @@
 /**
  * The translations (components/i18n/locales): every table has exactly the keys of en-US, the same
  * `{placeholders}`, the plural forms its language uses, nothing empty and nothing left in English; and the
- * Locale's plural choice, number formatting and table fallback. The built JSON is checked against the
- * modules when `npm run build` has run.
+ * Locale's plural choice, number formatting and table fallback. (The built JSON is checked against the
+ * modules after the build: test/e2e/built-locales.test.ts.)
  */
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { enUS, type Plural, type Strings } from '../../components/i18n/en-US.ts'
 import { addEnglish, addLocale, bestTag, hasLocale, LOCALES, localeFor, setStrings } from '../../components/i18n/index.ts'
@@ -142,20 +142,6 @@ describe('the locale tables', () => {
     for (const k of KEYS) for (const s of forms(gb[k])) assert.doesNotMatch(s, /\b(traveler|color|canceled|center)\b/i, k)
   })
 
-  test('the built JSON is the module, when the SDK is built', (t) => {
-    const out = join(root, 'dist', 'javascript', 'v2.2', 'locales')
-    if (!existsSync(out)) return t.skip('not built (npm run build)')
-    // Fresh when every module is older than every JSON there; then each shipped locale but en-US (inside
-    // svc.min.js) must have its JSON, and nothing else may be there (a table since removed).
-    const emitted = readdirSync(out).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort()
-    const built = Math.min(...emitted.map((tag) => statSync(join(out, `${tag}.json`)).mtimeMs))
-    if (files.some((f) => statSync(join(dir, f)).mtimeMs > built)) return t.skip('the build is older than the tables (npm run build)')
-    assert.deepEqual(emitted, LOCALES.filter((tag) => tag !== 'en-US').sort(), 'a JSON per shipped locale but en-US')
-    for (const [tag, table] of tables) {
-      assert.deepEqual(JSON.parse(readFileSync(join(out, `${tag}.json`), 'utf8')), table, tag)
-      assert.ok(existsSync(join(root, 'dist', 'esm', 'locales', `${tag}.js`)), `dist/esm/locales/${tag}.js`)
-    }
-  })
 })
 
 describe('Locale.format and the tables', () => {
