@@ -100,7 +100,7 @@ async function makeTemplate(store: Store, read: (tripId: string, searchId: strin
 }>): Promise<Template> {
   await store.migrate()
   const core = createCore({
-    store, supplier: createSandboxSupplier(), clock: { now: () => new Date() },
+    store, suppliers: [createSandboxSupplier()], clock: { now: () => new Date() },
     ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
   })
   await core.ensureSigningKey()

@@ -34,7 +34,7 @@ export async function makeTrip(core: Core, p: Principal) {
 
 function coreOn(store: Store) {
   return createCore({
-    store, supplier: createSandboxSupplier(), clock: { now: () => new Date() },
+    store, suppliers: [createSandboxSupplier()], clock: { now: () => new Date() },
     ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
   })
 }

@@ -12,7 +12,7 @@ import { ProblemError, invalid } from './errors.ts'
 import { checkItemMarkup } from './pricing.ts'
 import { own } from './records.ts'
 import { priceFor, unitOfferOf, type SearchView } from './search.ts'
-import { assertNotPurchased, journeyOfSegment, ticketOfJourney } from './trip.ts'
+import { assertNotPurchased, journeyOfSegment, ticketOfJourney, validityWindow } from './trip.ts'
 import { checkedOffer, checkedOfferKey, samePrice } from './validity.ts'
 
 export interface BasketContext {
@@ -85,7 +85,7 @@ function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, a
   // traveller to accept, until that price's window ends.
   const validity: BasketItem['validity'] = checked && !samePrice(price, quoted)
     ? { status: 'price_changed', valid_from: checked.valid_from, valid_to: checked.valid_to, previous_price: quoted }
-    : { status: 'valid', valid_from: ctx.now.toISOString(), valid_to: new Date(ctx.now.getTime() + ctx.holdWindow * 1000).toISOString() }
+    : { status: 'valid', ...validityWindow(ctx.now, ctx.holdWindow, trip.offers_expire_at) }
   if (existing) {
     trip.basket[existing.basket_item_id] = { ...existing, quantity, price, ...(markup ? { markup } : {}), validity }
     return
@@ -103,9 +103,16 @@ function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, a
     ...(markup ? { markup } : {}),
     product_details: { ...product.product_details, passenger_id: line.passenger_id },
     validity,
+    ...supplierOf(trip, search, product.product_id, line.passenger_id),
   }
   trip.tickets = trip.tickets.map((t) => t.ticket_id === ticket.ticket_id ? { ...t, basket_item_ids: [...t.basket_item_ids, basket_item_id] } : t)
   trip.offer_keys = { ...trip.offer_keys, [product.product_id]: search.offerKey(product.product_id)! }
+}
+
+/** An item priced from a supplier that gave its own ids for the offer carries them (BasketItem.supplier), for the seller's hand-off. */
+function supplierOf(trip: TripRecord, search: SearchView, productId: string, passengerId: string): Pick<BasketItem, 'supplier'> {
+  const service_ids = search.supplierRefs(productId, passengerId)
+  return service_ids?.length ? { supplier: { name: trip.supplier ?? 'sandbox', service_ids: [...service_ids] } } : {}
 }
 
 function copy(trip: TripRecord, now: Date): TripRecord {

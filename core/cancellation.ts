@@ -14,6 +14,7 @@ import type { ToCancelItem } from './schemas/fulfillment.ts'
 import { ProblemError, type FieldError } from './errors.ts'
 import type { RaisedEvent } from './fulfillment.ts'
 import { own, table } from './records.ts'
+import { orderView } from './trip.ts'
 
 /** The order that booked a basket item: its latest, since an item is ordered once (and again only after a failure). */
 export function orderOfItem(trip: TripRecord, basketItemId: string): Order | undefined {
@@ -97,7 +98,7 @@ export function confirmCancellation(trip: TripRecord, now: Date, cancellationId:
     const moved: Order = { ...before, status: 'cancelling', cancellation_id: cancellationId, updated_at: iso }
     delete moved.cancellation_failure_reason
     orders[id] = moved
-    events.push({ event_name: 'order_status_changed', fulfillment_id: moved.fulfillment_id, cancellation_id: cancellationId, data: { order: moved, previous_status: before.status } })
+    events.push({ event_name: 'order_status_changed', fulfillment_id: moved.fulfillment_id, cancellation_id: cancellationId, data: { order: orderView(moved), previous_status: before.status } })
   }
   const next: TripRecord = {
     ...trip, updated_at: iso, orders, to_cancel: null,
@@ -119,7 +120,7 @@ export function finishCancel(trip: TripRecord, orderId: string, outcome: { ok: t
     : { ...order, status: 'succeeded', cancellation_failure_reason: outcome.reason, updated_at: iso }
   let next: TripRecord = { ...trip, orders: { ...trip.orders, [orderId]: moved }, updated_at: iso }
   const cancellationId = order.cancellation_id
-  const events: RaisedEvent[] = [{ event_name: 'order_status_changed', fulfillment_id: order.fulfillment_id, cancellation_id: cancellationId, data: { order: moved, previous_status: 'cancelling' } }]
+  const events: RaisedEvent[] = [{ event_name: 'order_status_changed', fulfillment_id: order.fulfillment_id, cancellation_id: cancellationId, data: { order: orderView(moved), previous_status: 'cancelling' } }]
   const c = next.cancellations?.[cancellationId]
   if (c && c.status !== 'completed' && c.order_ids.every((id) => next.orders[id]?.status !== 'cancelling')) {
     const done: CancellationRecord = { ...c, status: 'completed', completed_at: iso }

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   item_ordered: { status: 409, title: 'Item already ordered' },
   not_cancellable: { status: 409, title: 'Not cancellable' },
   quote_expired: { status: 409, title: 'Cancellation quote expired' },
+  supplier_not_configured: { status: 409, title: 'Supplier not configured' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   idempotency_conflict: { status: 422, title: 'Idempotency key reused' },

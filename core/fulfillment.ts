@@ -11,7 +11,7 @@ import type { FulfillmentRecord, Order, TripRecord } from './ports.ts'
 import type { FulfillRequest, EventName } from './schemas/fulfillment.ts'
 import type { OrderStatus } from './schemas/trip.ts'
 import { ProblemError, type FieldError } from './errors.ts'
-import { birthDateErrors, effectiveStatus, firstDeparture, isPurchased } from './trip.ts'
+import { birthDateErrors, effectiveStatus, firstDeparture, isPurchased, orderView } from './trip.ts'
 
 /** An event a change raises: its fulfillment, or its cancellation, or both (an order moved by a cancellation). */
 export interface RaisedEvent { event_name: EventName; fulfillment_id?: string; cancellation_id?: string; data: Record<string, unknown> }
@@ -152,13 +152,13 @@ function requestErrors(trip: TripRecord, req: FulfillRequest, first: boolean, no
 const TERMINAL: OrderStatus[] = ['succeeded', 'failed', 'cancelling', 'cancelled']
 
 /** Moves an order; a move to the status it already has, or out of a final status, changes nothing. */
-export function moveOrder(trip: TripRecord, orderId: string, status: OrderStatus, now: Date, extra: { failure_reason?: string; supplier_reference?: string } = {}) {
+export function moveOrder(trip: TripRecord, orderId: string, status: OrderStatus, now: Date, extra: Pick<Order, 'failure_reason' | 'supplier_reference' | 'supplier_refs'> = {}) {
   const order = trip.orders[orderId]
   if (!order || order.status === status || TERMINAL.includes(order.status)) return { trip, events: [] as RaisedEvent[], changed: false }
   const iso = now.toISOString()
   const moved: Order = { ...order, ...extra, status, updated_at: iso }
   let next: TripRecord = { ...trip, orders: { ...trip.orders, [orderId]: moved }, updated_at: iso }
-  const events: RaisedEvent[] = [{ event_name: 'order_status_changed', fulfillment_id: order.fulfillment_id, data: { order: moved, previous_status: order.status } }]
+  const events: RaisedEvent[] = [{ event_name: 'order_status_changed', fulfillment_id: order.fulfillment_id, data: { order: orderView(moved), previous_status: order.status } }]
   const f = next.fulfillments[order.fulfillment_id]
   if (f && f.status !== 'completed' && f.order_ids.every((id) => TERMINAL.includes(next.orders[id]!.status))) {
     const done: FulfillmentRecord = { ...f, status: 'completed', completed_at: iso }

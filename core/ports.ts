@@ -28,8 +28,20 @@ export interface SellerRecord {
   /** Origins allowed to call the API from a browser with an access token (CORS). */
   origins: string[]
   sandbox: boolean
+  /** Where the seller's offers come from (design/api.md "Real supply: a supplier per seller"). */
+  supplier: SellerSupplier
   created_at: string
 }
+
+/**
+ * A seller's supplier: its name (`sandbox`, the built-in sandbox airline; `duffel`; the name of any adapter
+ * the host wires) and the seller's credentials for it, sealed under SIGNING_KEY_SECRET (never stored in the
+ * clear, never shown); null for a supplier that needs none.
+ */
+export interface SellerSupplier { name: string; credentials: SealedSecret | null }
+
+/** A secret as stored: AES-256-GCM over its UTF-8 bytes, with what it belongs to as additional data (core/auth/sealing.ts). */
+export interface SealedSecret { sealed: 'A256GCM'; iv: string; data: string }
 
 export interface ApiKeyRecord {
   /** SHA-256 hex of the key; the key itself is never stored. */
@@ -38,6 +50,8 @@ export interface ApiKeyRecord {
   /** First characters of the key, for people to recognise it in lists and logs. */
   prefix: string
   created_at: string
+  /** From this moment the key is refused (a rotated key's grace period ended, or it was revoked); null: never. */
+  expires_at: string | null
 }
 
 export interface SigningKeyRecord {
@@ -51,8 +65,8 @@ export interface SigningKeyRecord {
   retire_at: string | null
 }
 
-/** A private JWK as stored under a secret: AES-256-GCM over its JSON, the kid as additional data (core/auth/tokens.ts). */
-export interface SealedJwk { sealed: 'A256GCM'; iv: string; data: string }
+/** A private JWK as stored under a secret: its JSON sealed, the kid as additional data (core/auth/tokens.ts). */
+export type SealedJwk = SealedSecret
 
 export interface Order {
   order_id: string
@@ -64,6 +78,8 @@ export interface Order {
   failure_reason?: string
   /** The airline's booking reference once the order succeeded. */
   supplier_reference?: string
+  /** What the supplier handed back when it booked the order (its order and service ids), kept for it. */
+  supplier_refs?: SupplierRefs
   /** The cancellation that moved it to `cancelling`; its refund once `cancelled`, or why the airline refused. */
   cancellation_id?: string
   refund?: Money
@@ -150,6 +166,14 @@ export interface TripRecord {
   orders: Record<string, Order>
   /** The trip's current search, or null when it has none (never searched, or purged by retention). */
   search_id: string | null
+  /** That search's status, kept with the trip so that its end (a remote supplier's, by a job) is a change of the trip its event streams see. */
+  search_status?: SearchRecord['status']
+  /** The supplier the trip's offers come from (its seller's when it was created); absent: the sandbox airline. */
+  supplier?: string
+  /** What the supplier handed back with the trip's current search (SupplierOffers.refs), for its rechecks and bookings. */
+  supplier_refs?: SupplierRefs
+  /** When the offers of the trip's current search stop being bookable (SupplierOffers.expires_at): no item is valid past it. */
+  offers_expire_at?: string
   /** product_id → the supplier's offer_key, for every product ever put in this basket (rechecks need it). */
   offer_keys: Record<string, string>
   /** basket_item_id → the check now revalidating it; a check's late answer for an item since re-checked is ignored. */
@@ -203,6 +227,12 @@ export interface StoredOffers {
   products: Array<{ key: string; type: ProductTypeName; name: string; details: Record<string, unknown>; included?: boolean; offers: number[] }>
   /** Seats per segment: the seat map's key and, per price band, the offer to each passenger. */
   seats: Array<{ segment_id: string; map: string; bands: Record<string, number[]> }>
+  /** When the supplier's offers stop being bookable (SupplierOffers.expires_at). */
+  expires_at?: string
+  /** What the supplier handed back with them (SupplierOffers.refs). */
+  refs?: SupplierRefs
+  /** Why a `failed` search failed (`supplier_timeout`, `supplier_unavailable`, `supplier_refused`, `not_found`, `not_matched`, …). */
+  failure_reason?: string
 }
 
 export interface RefreshTokenRecord {
@@ -349,9 +379,18 @@ export interface Store {
   createSeller(seller: SellerRecord): Promise<void>
   getSeller(sellerId: string): Promise<SellerRecord | undefined>
   listSellers(): Promise<SellerRecord[]>
-  updateSellerOrigins(sellerId: string, origins: string[]): Promise<void>
+  /** Replaces what `change` names of the seller (its origins, its supplier); the rest stays. */
+  updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier }): Promise<void>
   addApiKey(key: ApiKeyRecord): Promise<void>
+  /** The key with this hash, expired or not (the caller compares `expires_at` with its clock). */
   findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined>
+  /** A seller's keys, oldest first. */
+  listApiKeys(sellerId: string): Promise<ApiKeyRecord[]>
+  /**
+   * Makes the seller's keys named by hash expire at `at` (or keeps an earlier expiry they already have): a
+   * rotation's grace period, or a revocation (`at` now).
+   */
+  expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void>
 
   listSigningKeys(): Promise<SigningKeyRecord[]>
   /** Inserts a key; returns false when the kid already exists. */
@@ -452,15 +491,59 @@ export interface Store {
   deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean>
 }
 
-// ---------------------------------------------------------------- the supplier (airline side)
+// ---------------------------------------------------------------- suppliers (where offers come from)
 
-/** What the supplier sees of a trip: no prices, no seller data. */
+/**
+ * What a supplier sees of a trip: no prices, no seller data; and what it handed back when the trip's search
+ * was made (`supplier_refs`: its own ids, e.g. the offer a search priced from), opaque to the core.
+ */
 export interface SupplierTrip {
   trip_id: string
   sandbox: boolean
   journeys: Journey[]
   passengers: Passenger[]
   tickets: Ticket[]
+  supplier_refs?: SupplierRefs
+}
+
+/** A supplier's own identifiers, kept for it with a trip, a search or an order; the core never reads them. */
+export type SupplierRefs = Record<string, unknown>
+
+/**
+ * Who a supplier call is for: every call gets the seller's context, so one adapter serves every seller with
+ * the seller's own account (test or live, as the seller is sandbox or not).
+ */
+export interface SupplierContext {
+  seller_id: string
+  /** A sandbox seller: the supplier's test mode (the sandbox airline's test scenarios). */
+  sandbox: boolean
+  /** The seller's credentials for this supplier, unsealed for this call; null when it needs none. */
+  credentials: string | null
+}
+
+/**
+ * What a supplier can do, declared by the adapter (the contract suite, test/suppliers/contract.ts, holds each
+ * adapter to its declaration). The core and the docs say what a seller meets where a supplier cannot.
+ */
+export interface SupplierCapabilities {
+  /** Its offers are simulated (the sandbox airline): it serves sandbox sellers only, never a live one. */
+  simulated: boolean
+  /** The product types it may offer at all. */
+  products: ProductTypeName[]
+  /**
+   * Its search runs in the background (a remote API): `POST /v2.2/trip` answers at once with an
+   * `in_progress` search that a job completes. False: the search answers within the request (the sandbox airline).
+   */
+  remote: boolean
+  /** Product types that can still be bought once the trip is booked (fulfilled). */
+  afterBooking: ProductTypeName[]
+  /**
+   * Seats are sold only with the airline booking itself: a seat ordered here succeeds when the seller's
+   * booking already holds it (handed off), and otherwise fails with `seat_requires_booking`.
+   */
+  seatsAtBookingOnly: boolean
+  /** It can cancel one ordered item (with a refund quote); false: every quote says `supplier_does_not_cancel`. */
+  cancels: boolean
 }
 
 export interface SupplierTax { tax_type: string; amount: number }
@@ -468,11 +551,16 @@ export interface SupplierTax { tax_type: string; amount: number }
 /** A priced availability for one passenger, in the airline's currency. */
 export interface SupplierPassengerOffer {
   available: boolean
-  /** Unit price in `currency`'s minor units, before taxes. null when not available. */
+  /**
+   * Unit price in `currency`'s minor units, before taxes; tax-inclusive when the supplier states no taxes
+   * apart (Duffel's prices): then `taxes` is empty. null when not available.
+   */
   base: OriginalMoney | null
   taxes: SupplierTax[]
   quantity_limit: number
   reason?: string
+  /** The supplier's ids for this offer to this passenger (Duffel's service ids), shown on a basket item priced from it. */
+  refs?: string[]
 }
 
 export interface SupplierProduct {
@@ -496,14 +584,24 @@ export interface SupplierSeatMap {
   decks: Array<{
     deck: number
     name: string
+    /** The seat columns across the deck, in order (letters); a map drawn from seat designators lists those found. */
     columns: string[]
     aisles_after: string[]
     rows: Array<{
       row: number
       exit: boolean
+      /** Over the wing; false also when the airline does not say. */
       wing: boolean
       /** `band` names the seat's price band; null when the seat is not on sale (taken). */
-      seats: Array<{ column: string; characteristics: string[]; band: string | null }>
+      seats: Array<{
+        column: string
+        characteristics: string[]
+        band: string | null
+        /** The airline's notices about this seat (e.g. "no recline"), shown with it. */
+        disclosures?: string[]
+        /** The supplier's id of this seat for each passenger offered it (Duffel's service ids), by passenger id. */
+        refs?: Record<string, string>
+      }>
     }>
   }>
 }
@@ -512,7 +610,7 @@ export interface SupplierSeatMap {
 export interface SupplierSeatOffers {
   segment_id: string
   map: SupplierSeatMap
-  /** band → passenger_id → the offer. Seats in one band cost every passenger the same. */
+  /** band → passenger_id → the offer. Seats in one band cost every passenger the same (a passenger left out is not offered them). */
   bands: Record<string, Record<string, SupplierPassengerOffer>>
 }
 
@@ -524,6 +622,10 @@ export interface SupplierOffers {
   /** Every product on offer but seats. */
   products: SupplierProduct[]
   seats: SupplierSeatOffers[]
+  /** When the supplier's offers stop being bookable: an item priced from them is valid until then at most. */
+  expires_at?: string
+  /** What the supplier needs again to recheck and fulfill (its offer or order id, how it matched passengers and segments), kept with the trip. */
+  refs?: SupplierRefs
 }
 
 /** Result of re-checking one basket item with the airline. A new price is per unit, like a search offer's. */
@@ -533,25 +635,62 @@ export type RecheckResult =
   | { basket_item_id: string; outcome: 'unavailable'; reason: string }
 
 /** A basket item as the supplier sees it: with the offer key of the search that produced it. */
-export interface SupplierItem { item: BasketItem; offer_key: string | undefined }
+export interface SupplierItem {
+  item: BasketItem
+  offer_key: string | undefined
+  /**
+   * At fulfill: the units of the same product for the same passenger that the trip's earlier orders hold
+   * (booked, or being booked). An adapter that finds what an order bought by what it is, not by an id,
+   * counts them first: this order's units come after them.
+   */
+  booked_before?: number
+}
 
+/**
+ * How booking one order went. `unknown`: the supplier's answer was lost (a time-out after the request was
+ * sent); the job asks again later, and the adapter finds out what happened before it books anything.
+ */
+export type FulfillOutcome =
+  | { ok: true; reference: string; refs?: SupplierRefs }
+  | { ok: false; reason: string }
+  | { ok: 'unknown'; reason: string }
+
+/**
+ * A supplier of offers: the sandbox airline, Duffel, an airline's NDC API. Every call names the seller it is
+ * for. A failure to reach the supplier or a refusal of the whole call is a thrown `SupplierError` (core/supplier/errors.ts).
+ */
 export interface Supplier {
-  search(trip: SupplierTrip, types: ProductTypeName[]): Promise<SupplierOffers>
+  /** The name sellers are configured with (`npm run seller -- create --supplier NAME`). */
+  readonly name: string
+  readonly capabilities: SupplierCapabilities
+  /**
+   * What is wrong with configuring a seller with these credentials (sandbox or live seller), in words for
+   * the operator; null when they fit. Checked when they are set, before they are sealed: a test token for a
+   * live seller, or a live token for a sandbox seller, is refused there.
+   */
+  credentialsProblem(credentials: string | null, sandbox: boolean): string | null
+  search(ctx: SupplierContext, trip: SupplierTrip, types: ProductTypeName[]): Promise<SupplierOffers>
   /**
    * Re-validates basket items against current availability, prices and passenger data. `delayMs` asks the
    * caller to come back later (the answer is not ready); the items then stay `checking`.
    */
-  recheck(trip: SupplierTrip, items: SupplierItem[]): Promise<{ results: RecheckResult[]; delayMs?: number }>
-  /** Books one order with the airline. Idempotent per order_id: a repeated call returns the first outcome. */
-  fulfill(trip: SupplierTrip, order: Order, item: SupplierItem): Promise<{ ok: true; reference: string } | { ok: false; reason: string }>
+  recheck(ctx: SupplierContext, trip: SupplierTrip, items: SupplierItem[]): Promise<{ results: RecheckResult[]; delayMs?: number }>
+  /**
+   * Books one order with the airline. Safe to repeat for the same order_id: a repeated call returns the
+   * first outcome, never a second booking (the job runs again after a crash).
+   */
+  fulfill(ctx: SupplierContext, trip: SupplierTrip, order: Order, item: SupplierItem): Promise<FulfillOutcome>
   /**
    * What cancelling each ordered item would refund now, by the airline's rules (product, time to departure),
    * in the trip currency. A quote, not a promise: `cancel` may still refuse.
    */
-  quoteCancellation(trip: SupplierTrip, orders: SupplierOrder[], now: Date): Promise<SupplierCancellationQuote[]>
+  quoteCancellation(ctx: SupplierContext, trip: SupplierTrip, orders: SupplierOrder[], now: Date): Promise<SupplierCancellationQuote[]>
   /** Cancels one order with the airline. Idempotent per order_id: a repeated call returns the first outcome. */
-  cancel(trip: SupplierTrip, order: SupplierOrder, now: Date): Promise<{ ok: true; refund: Money } | { ok: false; reason: string }>
+  cancel(ctx: SupplierContext, trip: SupplierTrip, order: SupplierOrder, now: Date): Promise<{ ok: true; refund: Money } | { ok: false; reason: string }>
 }
+
+/** The suppliers a host offers its sellers, by name (the server: the sandbox airline and Duffel; the offline sandbox: the sandbox airline). */
+export type Suppliers = ReadonlyMap<string, Supplier>
 
 /** An order with the basket item it books. */
 export interface SupplierOrder { order: Order; item: BasketItem }

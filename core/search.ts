@@ -9,9 +9,10 @@
  * the newest search; ids are computed when a search is first read and kept with it in memory.
  */
 import type {
-  Clock, SearchRecord, StoredOffers, Supplier, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
+  Clock, SearchRecord, StoredOffers, Supplier, SupplierContext, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
   SupplierSeatOffers, SupplierTrip, TripRecord,
 } from './ports.ts'
+import { isSupplierError, supplierFailureOf } from './supplier/errors.ts'
 import { PRODUCT_TYPE_NAMES, type MarkupConfig, type ProductTypeName, type SearchSelection } from './schemas/trip.ts'
 import type { Product, PriceAndAvailability, Search, SeatMap } from './schemas/search.ts'
 import type { OriginalMoney, Price } from './schemas/common.ts'
@@ -25,7 +26,10 @@ export function selectedTypes(sel: SearchSelection | undefined): ProductTypeName
 }
 
 export function supplierView(trip: TripRecord): SupplierTrip {
-  return { trip_id: trip.trip_id, sandbox: trip.sandbox, journeys: trip.journeys, passengers: trip.passengers, tickets: trip.tickets }
+  return {
+    trip_id: trip.trip_id, sandbox: trip.sandbox, journeys: trip.journeys, passengers: trip.passengers, tickets: trip.tickets,
+    ...(trip.supplier_refs ? { supplier_refs: trip.supplier_refs } : {}),
+  }
 }
 
 /**
@@ -121,29 +125,66 @@ export function compactOffers(offers: SupplierOffers, types: ProductTypeName[], 
       segment_id: s.segment_id, map: s.map.key,
       bands: Object.fromEntries(Object.entries(s.bands).map(([band, o]) => [band, perPassenger(o)])),
     })),
+    ...(offers.expires_at ? { expires_at: offers.expires_at } : {}),
+    ...(offers.refs ? { refs: offers.refs } : {}),
   }
   return { stored, seatMaps: offers.seats.map((s) => s.map) }
 }
 
-/** Runs a search for the trip: the record to store and the seat maps it names. A supplier outage is a `failed` search. */
-export async function runSearch(trip: TripRecord, types: ProductTypeName[], deps: { supplier: Supplier; clock: Clock; searchId: string }): Promise<{ search: SearchRecord; seatMaps: SupplierSeatMap[] }> {
+/** What a search needs: the supplier of the trip, who it is for, the clock and the new search's id. */
+export interface SearchDeps { supplier: Supplier; call: SupplierContext; clock: Clock; searchId: string }
+
+/**
+ * The trip with `search` as its current search: what the supplier handed back with it (its refs, when its
+ * offers expire) goes with it; a new answer of the airline clears what earlier checks found of its products.
+ */
+export function adoptSearch(trip: TripRecord, search: SearchRecord): TripRecord {
+  const { checked_offers: _c, supplier_refs: _r, offers_expire_at: _e, ...rest } = trip
+  const keep = search.status === 'in_progress' ? trip : rest
+  return {
+    ...keep, search_id: search.search_id, search_status: search.status,
+    ...(search.offers.refs ? { supplier_refs: search.offers.refs } : {}),
+    ...(search.offers.expires_at ? { offers_expire_at: search.offers.expires_at } : {}),
+  }
+}
+
+/** A search that has not been answered yet (a remote supplier's, completed by a job). */
+export function pendingSearch(trip: TripRecord, types: ProductTypeName[], deps: Pick<SearchDeps, 'clock' | 'searchId'>): SearchRecord {
+  return { search_id: deps.searchId, trip_id: trip.trip_id, created_at: deps.clock.now().toISOString(), status: 'in_progress', offers: noOffers(types) }
+}
+
+const noOffers = (types: ProductTypeName[], failure_reason?: string): StoredOffers =>
+  ({ types, passengers: [], offers: [], products: [], seats: [], ...(failure_reason ? { failure_reason } : {}) })
+
+/**
+ * Runs a search for the trip: the record to store and the seat maps it names. A supplier's failure is a
+ * `failed` search with its `failure_reason`, unless it may pass (a time-out, an outage) and the caller
+ * retries: then it is thrown (`retry`), and the caller gives up with the reason when it runs out of tries.
+ */
+export async function runSearch(trip: TripRecord, types: ProductTypeName[], deps: SearchDeps, opts: { retry?: boolean } = {}): Promise<{ search: SearchRecord; seatMaps: SupplierSeatMap[] }> {
   const base = { search_id: deps.searchId, trip_id: trip.trip_id, created_at: deps.clock.now().toISOString() }
-  const empty: StoredOffers = { types, passengers: [], offers: [], products: [], seats: [] }
-  if (types.length === 0) return { search: { ...base, status: 'success', offers: empty }, seatMaps: [] }
+  if (types.length === 0) return { search: { ...base, status: 'success', offers: noOffers(types) }, seatMaps: [] }
   let offers: SupplierOffers
   try {
-    offers = await deps.supplier.search(supplierView(trip), types)
-  } catch {
-    // A supplier outage fails this search, not the request: the seller sees `failed` and can search again.
-    return { search: { ...base, status: 'failed', offers: empty }, seatMaps: [] }
+    offers = await deps.supplier.search(deps.call, supplierView(trip), types.filter((t) => deps.supplier.capabilities.products.includes(t)))
+  } catch (e) {
+    if (opts.retry && isSupplierError(e) && e.retryable) throw e
+    // A supplier's failure fails this search, not the request: the seller sees `failed` and why, and can search again.
+    return { search: failedSearch(trip, types, deps, e), seatMaps: [] }
   }
   const { stored, seatMaps } = compactOffers(offers, types, trip.passengers.map((p) => p.passenger_id))
   return { search: { ...base, status: 'success', offers: stored }, seatMaps }
 }
 
+/** The search as failed, with the reason a supplier error gives (`supplier_unavailable` for anything else). */
+export function failedSearch(trip: TripRecord, types: ProductTypeName[], deps: Pick<SearchDeps, 'clock' | 'searchId'>, error: unknown): SearchRecord {
+  const reason = supplierFailureOf(error)
+  return { search_id: deps.searchId, trip_id: trip.trip_id, created_at: deps.clock.now().toISOString(), status: 'failed', offers: noOffers(types, reason) }
+}
+
 type Located =
   | { kind: 'product'; product: StoredOffers['products'][number] }
-  | { kind: 'seat'; seats: StoredOffers['seats'][number]; row: number; column: string; characteristics: string[]; band: string }
+  | { kind: 'seat'; seats: StoredOffers['seats'][number]; row: number; column: string; characteristics: string[]; band: string; refs?: Record<string, string> }
 
 /**
  * A stored search read for one trip: renders the API's products and seat maps, priced for the trip, and
@@ -175,6 +216,22 @@ export class SearchView {
     const at = this.#locate().get(productId)
     return at && this.#render(productId, at)
   }
+
+  /** The supplier's own ids for this product's offer to this passenger (SupplierPassengerOffer.refs), if it gave any. */
+  supplierRefs(productId: string, passengerId: string): string[] | undefined {
+    const at = this.#locate().get(productId)
+    if (!at) return undefined
+    if (at.kind === 'seat') {
+      const ref = at.refs && own(at.refs, passengerId)
+      return ref ? [ref] : undefined
+    }
+    const i = this.record.offers.passengers.indexOf(passengerId)
+    const offer = i < 0 ? undefined : this.record.offers.offers[at.product.offers[i]!]
+    return offer?.refs
+  }
+
+  /** When the supplier's offers of this search stop being bookable, if it said. */
+  get expiresAt(): string | undefined { return this.record.offers.expires_at }
 
   /** The supplier's offer key of a product of this search. */
   offerKey(productId: string): string | undefined {
@@ -208,14 +265,18 @@ export class SearchView {
                   const at: Located = { kind: 'seat', seats, row: r.row, column: s.column, characteristics: s.characteristics, band: s.band! }
                   ;(products.seat ??= {})[id] = this.#render(id, at)
                 }
-                return { column: s.column, row: r.row, product_id: id, available: id !== null, characteristics: s.characteristics }
+                return {
+                  column: s.column, row: r.row, product_id: id, available: id !== null, characteristics: s.characteristics,
+                  ...(s.disclosures?.length ? { disclosures: s.disclosures } : {}),
+                }
               }),
             })),
           })),
         })
       }
     }
-    return { search_id: this.record.search_id, status: this.record.status, results: { products, seatmaps } }
+    const failure = this.record.offers.failure_reason
+    return { search_id: this.record.search_id, status: this.record.status, ...(failure ? { failure_reason: failure } : {}), results: { products, seatmaps } }
   }
 
   #map(key: string): SupplierSeatMap {
@@ -235,7 +296,7 @@ export class SearchView {
           for (const s of r.seats) {
             if (s.band === null) continue
             index.set(productIdOf(this.#trip, seatOfferKey(seats.segment_id, r.row, s.column)),
-              { kind: 'seat', seats, row: r.row, column: s.column, characteristics: s.characteristics, band: s.band })
+              { kind: 'seat', seats, row: r.row, column: s.column, characteristics: s.characteristics, band: s.band, ...(s.refs ? { refs: s.refs } : {}) })
           }
         }
       }

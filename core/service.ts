@@ -15,6 +15,7 @@ import type { Rendered } from './rendered.ts'
 import type { TokenService } from './auth/tokens.ts'
 import type { CoreConfig, CoreDeps } from './service/config.ts'
 import { createContext, type Context } from './service/context.ts'
+import type { NewSeller, RevokedKeys, RotatedKey, SellerChange, SellerListing } from './service/sellers.ts'
 import { authenticate, type Principal } from './service/auth.ts'
 import * as trips from './service/trips.ts'
 import * as searches from './service/searches.ts'
@@ -29,6 +30,7 @@ import type { CoreObserver } from './service/observe.ts'
 
 export { defaultConfig, type CoreConfig, type CoreDeps, type Retention } from './service/config.ts'
 export { normaliseOrigin } from './service/sellers.ts'
+export type { KeyInfo, NewSeller, RevokedKeys, RotatedKey, SellerChange, SellerListing, SupplierChoice } from './service/sellers.ts'
 export type { AuthRule, Principal } from './service/auth.ts'
 export type { Answer } from './service/idempotency.ts'
 export type { Context } from './service/context.ts'
@@ -51,8 +53,16 @@ export class Core {
   // ------------------------------------------------------------ sellers and credentials
 
   ensureSigningKey() { return this.tokens.ensureSigningKey() }
-  createSeller(input: { name: string; origins: string[]; sandbox: boolean; apiKey?: string }) { return this.context.sellers.create(input) }
+  createSeller(input: NewSeller) { return this.context.sellers.create(input) }
+  /** Adds and removes origins, changes the supplier (checked and sealed as at creation). */
+  updateSeller(sellerId: string, change: SellerChange): Promise<SellerRecord> { return this.context.sellers.update(sellerId, change) }
+  /** Every seller with its keys (prefixes and expiry); never a key or a credential. */
+  listSellers(): Promise<SellerListing[]> { return this.context.sellers.list() }
   addApiKey(sellerId: string): Promise<string> { return this.context.sellers.addApiKey(sellerId) }
+  /** A new key (shown once); the keys that work now stop after `graceHours` (default 24, 0: at once). */
+  rotateApiKey(sellerId: string, graceHours?: number): Promise<RotatedKey> { return this.context.sellers.rotateKey(sellerId, graceHours) }
+  /** The key `prefix` names stops working now; without one, every key but the newest. */
+  revokeApiKeys(sellerId: string, prefix?: string): Promise<RevokedKeys> { return this.context.sellers.revokeKeys(sellerId, prefix) }
   findSellerByApiKey(apiKey: string): Promise<SellerRecord | undefined> { return this.context.sellers.byApiKey(apiKey) }
   addSellerOrigins(sellerId: string, origins: string[]): Promise<void> { return this.context.sellers.addOrigins(sellerId, origins) }
   sellerCount(): Promise<number> { return this.context.sellers.count() }

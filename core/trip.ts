@@ -2,7 +2,7 @@
  * Trip rules: building a trip from a create request, applying passenger updates, and deriving the API
  * representation (effective validity, state hash) from the stored aggregate.
  */
-import type { Clock, Ids, TripRecord } from './ports.ts'
+import type { Clock, Ids, Order, TripRecord } from './ports.ts'
 import type {
   TripCreateRequest, TripPatchRequest, Journey, Passenger, PassengerRequest, Segment, Ticket, Trip,
 } from './schemas/trip.ts'
@@ -19,7 +19,16 @@ const fail = (errors: FieldError[]) => {
     `The request body is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, errors)
 }
 
-const addMinutes = (d: Date, seconds: number) => new Date(d.getTime() + seconds * 1000)
+
+/**
+ * The one rule for a priced item's window: from now for the hold window (seconds), and never past the
+ * moment the supplier's offers stop being bookable (design/api.md "Searching a remote supplier").
+ */
+export function validityWindow(now: Date, holdWindow: number, offersExpireAt?: string | null): { valid_from: string; valid_to: string } {
+  const held = now.getTime() + holdWindow * 1000
+  const expires = offersExpireAt ? Date.parse(offersExpireAt) : NaN
+  return { valid_from: now.toISOString(), valid_to: new Date(Number.isNaN(expires) ? held : Math.min(held, expires)).toISOString() }
+}
 
 /** The oldest a traveller may be on the trip's first departure, in years: older is a typing error. */
 export const MAX_AGE_YEARS = 130
@@ -181,7 +190,7 @@ export function buildTrip(req: TripCreateRequest, ctx: { sellerId: string; sandb
       price,
       // The ticket's journeys are the trip's: read out when shown (basketAt), not stored twice.
       product_details: {},
-      validity: { status: 'valid', valid_from: iso, valid_to: addMinutes(now, ctx.holdWindow).toISOString() },
+      validity: { status: 'valid', ...validityWindow(now, ctx.holdWindow) },
     }
     tickets.push({
       ticket_id,
@@ -339,6 +348,14 @@ export function basketView(trip: TripRecord, now: Date) {
   return { trip_state_hash: tripStateHash(trip, now), basket: basketAt(trip, now), journeys: trip.journeys }
 }
 
+/**
+ * An order as the API and webhooks show it: what the supplier handed back when it booked it (its own ids,
+ * `supplier_refs`) is kept for the supplier, not shown (the seller has the booking reference).
+ */
+export function orderView({ supplier_refs: _refs, ...order }: Order): Omit<Order, 'supplier_refs'> {
+  return order
+}
+
 export function tripRepresentation(trip: TripRecord, now: Date, extra: { trip_access_token?: string; refresh_token?: string; emptyBasket?: boolean } = {}): Trip {
   return {
     trip_id: trip.trip_id,
@@ -350,7 +367,7 @@ export function tripRepresentation(trip: TripRecord, now: Date, extra: { trip_ac
     currency: trip.currency,
     language: trip.language,
     journeys: trip.journeys,
-    orders: trip.orders,
+    orders: Object.fromEntries(Object.entries(trip.orders).map(([id, o]) => [id, orderView(o)])),
     to_cancel: trip.to_cancel ? { ...trip.to_cancel.items } : {},
     basket: extra.emptyBasket ? {} : basketAt(trip, now),
     passengers: trip.passengers,

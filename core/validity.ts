@@ -16,15 +16,12 @@ import type { BasketItem } from './schemas/basket.ts'
 import type { ProductTypeName } from './schemas/trip.ts'
 import { ProblemError } from './errors.ts'
 import { own, table } from './records.ts'
-import { assertNotPurchased, effectiveStatus, isPurchased } from './trip.ts'
+import { assertNotPurchased, effectiveStatus, isPurchased, validityWindow } from './trip.ts'
 import { priceFor } from './search.ts'
 
 export interface ValidityContext { now: Date; holdWindow: number }
 
-const window = (ctx: ValidityContext) => ({
-  valid_from: ctx.now.toISOString(),
-  valid_to: new Date(ctx.now.getTime() + ctx.holdWindow * 1000).toISOString(),
-})
+const window = (ctx: ValidityContext, trip: Pick<TripRecord, 'offers_expire_at'>) => validityWindow(ctx.now, ctx.holdWindow, trip.offers_expire_at)
 
 export const samePrice = (a: BasketItem['price'], b: BasketItem['price']) => JSON.stringify(a) === JSON.stringify(b)
 
@@ -85,24 +82,24 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
     const { previous_price: agreed, reason: _r, ...base } = item.validity
     // `agreed` is set while a changed price awaits the traveller: a check must not accept it for them.
     const changedFrom = (price: BasketItem['price'], from: BasketItem['price']) =>
-      ({ ...item, price, validity: { status: 'price_changed' as const, ...window(ctx), previous_price: from } })
+      ({ ...item, price, validity: { status: 'price_changed' as const, ...window(ctx, trip), previous_price: from } })
     if (!r) {
       basket[id] = { ...item, validity: { ...base, ...(agreed ? { previous_price: agreed } : {}), status: 'invalid', reason: 'check_failed' } }
     } else if (r.outcome === 'unavailable') {
       basket[id] = { ...item, validity: { ...base, status: 'unavailable', reason: r.reason } }
-      if (key) checked[key] = { status: 'unavailable', reason: r.reason, valid_to: window(ctx).valid_to }
+      if (key) checked[key] = { status: 'unavailable', reason: r.reason, valid_to: window(ctx, trip).valid_to }
     } else if (r.outcome === 'price_changed' && key) {
-      checked[key] = { status: 'price_changed', base: r.base, taxes: r.taxes, ...window(ctx) }
+      checked[key] = { status: 'price_changed', base: r.base, taxes: r.taxes, ...window(ctx, trip) }
       // With the seller's own mark-up for the item, which outlives the airline's price changes.
       const price = priceFor(trip, item.product_type as ProductTypeName, { base: r.base, taxes: r.taxes }, item.quantity, item.markup)!
       const before = agreed ?? item.price
       // Back at the price the traveller agreed to is valid; anything else is a change to show them.
-      basket[id] = samePrice(price, before) ? { ...item, price, validity: { status: 'valid', ...window(ctx) } } : changedFrom(price, before)
+      basket[id] = samePrice(price, before) ? { ...item, price, validity: { status: 'valid', ...window(ctx, trip) } } : changedFrom(price, before)
     } else {
-      basket[id] = agreed ? changedFrom(item.price, agreed) : { ...item, validity: { status: 'valid', ...window(ctx) } }
+      basket[id] = agreed ? changedFrom(item.price, agreed) : { ...item, validity: { status: 'valid', ...window(ctx, trip) } }
       // The item holds the price a check found before: the airline confirms it for a new window.
       const known = key ? own(checked, key) : undefined
-      if (key && known?.status === 'price_changed') checked[key] = { ...known, ...window(ctx) }
+      if (key && known?.status === 'price_changed') checked[key] = { ...known, ...window(ctx, trip) }
     }
   }
   const found = trip.checked_offers || Object.keys(checked).length ? { checked_offers: checked } : {}

@@ -71,7 +71,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return 200
     },
   }
-  const core = createCore({ store, supplier: createSandboxSupplier(options.supplier), clock, ids, webhooks, config: options.config })
+  const core = createCore({ store, suppliers: [createSandboxSupplier(options.supplier)], clock, ids, webhooks, config: options.config })
   // Same start-up order as the server (signing key, then seller), so counting ids line up with it in parity tests.
   await core.ensureSigningKey()
   if (!(await core.findSellerByApiKey(SANDBOX_API_KEY))) {

@@ -8,6 +8,7 @@ import { openStore } from './store/index.ts'
 import { createCore, type Core, type CoreConfig } from '../core/service.ts'
 import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
 import { webhookSender } from './webhook-sender.ts'
+import { createDuffelSupplier } from './suppliers/duffel/supplier.ts'
 import type { Ids, Store } from '../core/ports.ts'
 import type { Metrics } from './metrics.ts'
 
@@ -35,14 +36,16 @@ export async function openDatabase(databaseUrl: string, poolSize?: number): Prom
 }
 
 /**
- * The production wiring of the core: wall clock, crypto-random ids, the sandbox airline. With `metrics`,
+ * The production wiring of the core: wall clock, crypto-random ids, and the suppliers a seller may sell
+ * from: the sandbox airline (sandbox sellers) and Duffel (each seller with its own token). With `metrics`,
  * the core is built on a store whose errors it counts (GET /metrics).
  */
 export async function startCore(config: ServerConfig, metrics?: Metrics): Promise<{ store: Store; core: Core }> {
   const opened = await openDatabase(config.databaseUrl, config.databasePoolSize)
   const store = metrics ? metrics.countStoreErrors(opened) : opened
   const core = createCore({
-    store, supplier: createSandboxSupplier(), clock: { now: () => new Date() }, ids: systemIds, config: coreConfigFrom(config),
+    store, clock: { now: () => new Date() }, ids: systemIds, config: coreConfigFrom(config),
+    suppliers: [createSandboxSupplier(), createDuffelSupplier({ baseUrl: config.duffelApiUrl, timeoutMs: config.supplierTimeoutMs })],
     webhooks: webhookSender(),
   })
   await core.ensureSigningKey()

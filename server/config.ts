@@ -31,6 +31,8 @@
  *                              picks a free one; unset: none), on HOST
  *   METRICS_TOKEN              when set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` (at least
  *                              16 visible ASCII characters); unset, /metrics is open to whoever reaches the port
+ *   DUFFEL_API_URL             where Duffel's API is (default https://api.duffel.com; tests point it at a fake)
+ *   SUPPLIER_TIMEOUT_MS        every call to a remote supplier (Duffel) is given up after this (default 10000)
  */
 
 export interface ServerConfig {
@@ -55,6 +57,10 @@ export interface ServerConfig {
   metricsPort: number | undefined
   /** What GET /metrics asks for as a bearer token; unset, it is open. */
   metricsToken: string | undefined
+  /** Duffel's API, for sellers whose supplier is Duffel (DUFFEL_API_URL). */
+  duffelApiUrl: string
+  /** A bound on every call to a remote supplier (SUPPLIER_TIMEOUT_MS). */
+  supplierTimeoutMs: number
 }
 
 export class ConfigError extends Error {
@@ -143,8 +149,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   // It travels in a header (no spaces or control characters), and a short one would be guessed.
   if (metricsToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) problems.push('METRICS_TOKEN must have at least 16 characters, all visible ASCII with no spaces (e.g. openssl rand -hex 32)')
 
+  const duffelApiUrl = value('DUFFEL_API_URL') ?? 'https://api.duffel.com'
+  // A token travels to this URL: it must be a URL, and https but on this machine (a local fake, a test).
+  if (!isSupplierUrl(duffelApiUrl)) problems.push(`DUFFEL_API_URL must be an https URL (http only on localhost), got ${JSON.stringify(duffelApiUrl)}`)
+  const supplierTimeoutMs = integer('SUPPLIER_TIMEOUT_MS', 100, 120_000) ?? 10_000
+
   if (problems.length) throw new ConfigError(problems)
-  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken }
+  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken, duffelApiUrl, supplierTimeoutMs }
+}
+
+function isSupplierUrl(text: string): boolean {
+  try {
+    const url = new URL(text)
+    return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+  } catch {
+    return false
+  }
 }
 
 /** For the entry points (npm start, npm run worker): a configuration problem is a message and exit code 2, not a stack trace. */

@@ -22,7 +22,7 @@ const { createSandboxSupplier } = await import(join(root, 'core/supplier/sandbox
 const store = openStore(databaseUrl, { poolSize: Number(process.env.DATABASE_POOL_SIZE) || undefined })
 await store.migrate()
 const core = createCore({
-  store, supplier: createSandboxSupplier(), clock: { now: () => new Date() },
+  store, suppliers: [createSandboxSupplier()], clock: { now: () => new Date() },
   ids: { uuid: () => randomUUID(), secret: (n: number) => randomBytes(n).toString('base64url') },
 })
 await core.ensureSigningKey()

@@ -5,14 +5,17 @@
  *
  * Keys rotate: once the active key is `rotationDays` old, a new one signs and the old one is retired; a
  * retired key keeps verifying, and stays in the JWKS, until every token it signed has expired, then the
- * retention job deletes it. With a secret (SIGNING_KEY_SECRET), private keys are stored sealed with
- * AES-256-GCM under a key derived from it by HKDF-SHA-256 (WebCrypto, so the browser sandbox could too);
- * a key stored in the clear before the secret was set is sealed at the next start.
+ * retention job deletes it. With a secret (SIGNING_KEY_SECRET), private keys are stored sealed (sealing.ts:
+ * AES-256-GCM under a key derived from it by HKDF-SHA-256, the kid as additional data); a key stored in the
+ * clear before the secret was set is sealed at the next start.
  */
-import { SignJWT, jwtVerify, generateKeyPair, exportJWK, importJWK, errors, base64url, type JWTPayload, type CryptoKey } from 'jose'
+import { SignJWT, jwtVerify, generateKeyPair, exportJWK, importJWK, errors, type JWTPayload, type CryptoKey } from 'jose'
 import { LRUCache } from 'lru-cache'
 import type { Clock, Ids, SealedJwk, SigningKeyRecord, Store } from '../ports.ts'
 import { ProblemError } from '../errors.ts'
+import { Sealer, isSealed } from './sealing.ts'
+
+export { isSealed } from './sealing.ts'
 
 export type TokenUse = 'trip_access' | 'trip_creation'
 
@@ -28,8 +31,6 @@ export interface TokenClaims extends JWTPayload {
 
 interface LoadedKey { record: SigningKeyRecord; privateKey: CryptoKey; publicKey: CryptoKey }
 
-export const isSealed = (jwk: unknown): jwk is SealedJwk => typeof jwk === 'object' && jwk !== null && (jwk as SealedJwk).sealed === 'A256GCM'
-
 export interface TokenServiceOptions {
   issuer: string
   /** Seals private keys at rest when set (SIGNING_KEY_SECRET). */
@@ -44,8 +45,6 @@ export interface TokenServiceOptions {
 export class SigningKeySecretError extends Error {}
 
 const ALG = 'ES256'
-/** base64url to bytes WebCrypto takes (an ArrayBuffer-backed view). */
-const bytes = (b64: string) => new Uint8Array(base64url.decode(b64))
 /** Other instances' rotations are picked up this often; a key they retired may sign here that long after. */
 const RELOAD_MS = 5 * 60_000
 /** An unknown kid makes a store read at most this often (a flood of forged kids must not flood the store). */
@@ -61,7 +60,8 @@ export class TokenService {
    */
   #verified = new LRUCache<string, TokenClaims>({ max: 20_000 })
   #loadedAt = -Infinity
-  #sealing: Promise<CryptoKey> | null = null
+  /** Seals private keys when a secret is set. */
+  readonly #sealer: Sealer | null
   readonly #issuer: string
 
   constructor(
@@ -71,6 +71,7 @@ export class TokenService {
     private readonly opts: TokenServiceOptions,
   ) {
     this.#issuer = opts.issuer
+    this.#sealer = opts.secret ? new Sealer(opts.secret) : null
   }
 
   /**
@@ -200,21 +201,17 @@ export class TokenService {
 
   async #privateJwk(record: SigningKeyRecord): Promise<JsonWebKey> {
     if (!isSealed(record.private_jwk)) return record.private_jwk
-    if (!this.opts.secret) throw new SigningKeySecretError(`The signing keys are sealed, and SIGNING_KEY_SECRET is not set: set it to the secret they were sealed with.`)
+    if (!this.#sealer) throw new SigningKeySecretError(`The signing keys are sealed, and SIGNING_KEY_SECRET is not set: set it to the secret they were sealed with.`)
     try {
-      const plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: bytes(record.private_jwk.iv), additionalData: new TextEncoder().encode(record.kid) },
-        await this.#sealingKey(), bytes(record.private_jwk.data))
-      return JSON.parse(new TextDecoder().decode(plain)) as JsonWebKey
+      return JSON.parse(await this.#sealer.unseal(record.private_jwk, record.kid)) as JsonWebKey
     } catch {
       throw new SigningKeySecretError(`Signing key ${record.kid} cannot be unsealed: SIGNING_KEY_SECRET is not the secret it was sealed with.`)
     }
   }
 
-  async #seal(jwk: JsonWebKey, kid: string): Promise<SealedJwk> {
-    const iv = crypto.getRandomValues(new Uint8Array(12))
-    const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(kid) }, await this.#sealingKey(), new TextEncoder().encode(JSON.stringify(jwk)))
-    return { sealed: 'A256GCM', iv: base64url.encode(iv), data: base64url.encode(new Uint8Array(data)) }
+  /** The private JWK's JSON sealed, its kid as additional data (only called with a secret). */
+  #seal(jwk: JsonWebKey, kid: string): Promise<SealedJwk> {
+    return this.#sealer!.seal(JSON.stringify(jwk), kid)
   }
 
   /** Keys stored in the clear (before a secret was set) are sealed in place. */
@@ -226,15 +223,5 @@ export class TokenService {
       sealed = true
     }
     if (sealed) await this.#reload()
-  }
-
-  #sealingKey(): Promise<CryptoKey> {
-    this.#sealing ??= (async () => {
-      const ikm = await crypto.subtle.importKey('raw', new TextEncoder().encode(this.opts.secret!), 'HKDF', false, ['deriveKey'])
-      return crypto.subtle.deriveKey(
-        { name: 'HKDF', hash: 'SHA-256', salt: new TextEncoder().encode('svc signing keys'), info: new TextEncoder().encode('A256GCM v1') },
-        ikm, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
-    })()
-    return this.#sealing
   }
 }

@@ -6,10 +6,11 @@ export const BagDetails = Type.Object({
   checked: Type.Boolean(),
   journey_id: Id,
   passenger_id: Type.Optional(Id),
-  size: Type.Number({ description: 'largest allowed sum of dimensions (length + width + height)' }),
-  size_unit: Type.Literal('cm'),
-  weight: Type.Number(),
-  weight_unit: Type.Literal('kg'),
+  // Size and weight with their units, when the airline states them (a bag it does not measure has neither).
+  size: Type.Optional(Type.Number({ description: 'largest allowed sum of dimensions (length + width + height), when the airline states it' })),
+  size_unit: Type.Optional(Type.Literal('cm')),
+  weight: Type.Optional(Type.Number({ description: 'the largest weight allowed, when the airline states it' })),
+  weight_unit: Type.Optional(Type.Literal('kg')),
   dimensions: Type.Optional(Type.Object({ length: Type.Number(), width: Type.Number(), height: Type.Number() })),
   pieces: Type.Optional(Type.Integer({ minimum: 1 })),
 })
@@ -103,6 +104,12 @@ export const BasketItem = Type.Object({
    */
   order_id: Type.Optional(Id),
   order_status: Type.Optional(OrderStatus),
+  /**
+   * Present on an item priced from a real supplier's offer: the supplier and its own ids for this offer to
+   * this passenger, so a seller booking with that supplier itself can pass them into its booking (Duffel:
+   * the `ase_…` service ids to send as an order's `services`). Not on the sandbox airline's items.
+   */
+  supplier: Type.Optional(Type.Object({ name: Type.String(), service_ids: Type.Array(Type.String()) })),
 })
 export type BasketItem = Static<typeof BasketItem>
 

@@ -22,7 +22,7 @@ export const FulfillRequest = Type.Object({
   tickets: Type.Optional(Type.Array(Type.Object({
     ticket_id: Id,
     access_details: Type.Object({
-      record_locator: Type.String({ pattern: '^[A-Z0-9]{5,8}$' }),
+      record_locator: Type.String({ pattern: '^[A-Z0-9]{5,13}$', description: 'the booking reference (PNR): 5 to 13 letters or digits (easyJet 7, LATAM 13)' }),
       ticket_number: Type.Optional(Type.String({ pattern: '^[0-9]{13}$', description: '13-digit e-ticket number; required unless is_ticketed is false' })),
     }, { additionalProperties: false }),
     status: Type.Literal('booked'),

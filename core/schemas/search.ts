@@ -36,6 +36,8 @@ export const SeatMapSeat = Type.Object({
   product_id: Nullable(Id),
   available: Type.Boolean(),
   characteristics: Type.Array(Type.String()),
+  /** The airline's notices about the seat (e.g. "Seat does not recline"), when it gives any: shown with the seat. */
+  disclosures: Type.Optional(Type.Array(Type.String())),
 })
 export type SeatMapSeat = Static<typeof SeatMapSeat>
 
@@ -72,6 +74,12 @@ export type SearchResults = Static<typeof SearchResults>
 export const Search = Type.Object({
   search_id: Id,
   status: SearchStatus,
+  /**
+   * Why a `failed` search failed: `supplier_timeout`, `supplier_unavailable` (down, overloaded),
+   * `supplier_refused` (the seller's credentials), `not_found` (the offer or order it names), `not_matched`
+   * (the trip's passengers or segments are not that offer's or order's), `supplier_not_configured`.
+   */
+  failure_reason: Type.Optional(Type.String()),
   results: SearchResults,
 })
 export type Search = Static<typeof Search>

@@ -6,6 +6,7 @@ import type { Context } from './context.ts'
 import type { Principal } from './principal.ts'
 import { newJob } from './jobs/job.ts'
 import type { IdempotencyClaim } from './idempotency.ts'
+import { requestSupplier } from './suppliers.ts'
 
 /**
  * Asks the airline what cancelling these ordered items would refund, and keeps its answer as the trip's
@@ -16,7 +17,8 @@ export async function quoteCancel(ctx: Context, p: Principal, tripId: string, re
   const { value } = await ctx.trips.load(p, tripId)
   const orders = ordersToCancel(value, req.basket_item_ids)
   const now = ctx.clock.now()
-  const quotes = await ctx.supplier.quoteCancellation(supplierView(value), orders.map((order) => ({ order, item: value.basket[order.basket_item_id]! })), now)
+  const { supplier, call } = await requestSupplier(ctx, p.seller, value)
+  const quotes = await supplier.quoteCancellation(call, supplierView(value), orders.map((order) => ({ order, item: value.basket[order.basket_item_id]! })), now)
   const expires = new Date(now.getTime() + ctx.config.cancellationQuoteTtl * 1000)
   const trip = await ctx.trips.mutate(p, tripId, (t) => withQuote(t, ordersToCancel(t, req.basket_item_ids), quotes, expires))
   return quoteView(trip)

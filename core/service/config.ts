@@ -65,7 +65,7 @@ export const defaultConfig: CoreConfig = {
   jobLeaseMs: 60_000,
   backoffBaseMs: 2_000,
   backoffCapMs: 10 * 60_000,
-  maxAttempts: { basket_check: 5, fulfill_order: 10, cancel_order: 10, ticketing_timeout: 10, webhook: 12 },
+  maxAttempts: { basket_check: 5, fulfill_order: 10, cancel_order: 10, ticketing_timeout: 10, webhook: 12, supplier_search: 3 },
   cancellationQuoteTtl: 15 * 60,
   ticketingTimeoutHours: 72,
   idempotencyLeaseMs: 10_000,
@@ -76,7 +76,8 @@ export const defaultConfig: CoreConfig = {
 
 export interface CoreDeps {
   store: Store
-  supplier: Supplier
+  /** The suppliers sellers may be configured with; the sandbox airline among them for sandbox sellers. */
+  suppliers: Supplier[]
   clock: Clock
   ids: Ids
   /** Webhook delivery; `fetch` by default. */

@@ -27,7 +27,7 @@ export function createContext(deps: CoreDeps): Context {
     maxTokenTtl: Math.max(config.accessTokenTtl, config.creationTokenTtl),
   })
   const ports: Ports = {
-    config, store: deps.store, supplier: deps.supplier, clock: deps.clock, ids: deps.ids, webhooks: deps.webhooks ?? fetchSender(), tokens,
+    config, store: deps.store, suppliers: new Map(deps.suppliers.map((x) => [x.name, x])), clock: deps.clock, ids: deps.ids, webhooks: deps.webhooks ?? fetchSender(), tokens,
   }
   const searches = new SearchCache(ports)
   const trips = new TripCache(ports, searches)

@@ -29,9 +29,17 @@ export interface StreamTiming {
  * The events of one trip for one caller (design/api.md): on connect, unless Last-Event-ID names the
  * trip's current version, its `search` and `basket`; then a `basket` whenever the basket as the API
  * shows it changes (a write anywhere, or an item passing its `valid_to`) and a `search` when the trip's
- * offers were replaced. It ends when the caller's access token expires or its session is revoked (the
+ * offers were replaced, or its search (a remote supplier's, in the background) has its answer. It ends when the caller's access token expires or its session is revoked (the
  * client reconnects with a fresh token), when the trip is gone, or when the host closes.
  */
+/**
+ * The trip's current search once it has an answer (`success` or `failed`), as what a `search` event is sent
+ * for; null while it has none or its supplier is still searching (a remote supplier's job then ends it).
+ */
+function answeredSearch(trip: TripRecord): string | null {
+  return trip.search_id === null || trip.search_status === 'in_progress' ? null : `${trip.search_id} ${trip.search_status ?? 'success'}`
+}
+
 export function tripEvents(ctx: Streaming, p: Principal, first: Versioned<TripRecord>, lastEventId: string | undefined, timing: StreamTiming): EventStream {
   return new EventStream((signal) => follow(ctx, p, first, lastEventId, timing, signal))
 }
@@ -55,14 +63,15 @@ async function* follow(
     let sentSearch: string | null | undefined
     if (lastEventId !== undefined && lastEventId === String(first.version)) {
       sentEtag = renderBasket(ctx, first, ctx.clock.now()).etag
-      sentSearch = first.value.search_id
+      sentSearch = answeredSearch(first.value)
     }
     while (t && !signal.aborted && !evicted) {
       const now = ctx.clock.now()
       if (now.getTime() >= endsAt) return
-      if (t.value.search_id !== sentSearch) {
-        sentSearch = t.value.search_id
-        if (sentSearch !== null) yield event('search', t.version, JSON.stringify({ search_id: sentSearch }))
+      const search = answeredSearch(t.value)
+      if (search !== sentSearch) {
+        sentSearch = search
+        if (search !== null) yield event('search', t.version, JSON.stringify({ search_id: t.value.search_id }))
       }
       const basket = renderBasket(ctx, t, now)
       if (basket.etag !== sentEtag) {

@@ -2,14 +2,15 @@
  * The ports and configuration every part of the service works with; the caches built on them are in
  * context.ts. Kept apart so the caches can depend on this without depending on each other's module.
  */
-import type { Clock, Ids, Store, Supplier, WebhookSender } from '../ports.ts'
+import type { Clock, Ids, Store, Suppliers, WebhookSender } from '../ports.ts'
 import type { TokenService } from '../auth/tokens.ts'
 import type { CoreConfig } from './config.ts'
 
 export interface Ports {
   readonly config: CoreConfig
   readonly store: Store
-  readonly supplier: Supplier
+  /** Every supplier this host offers, by name; a trip's offers come from its seller's (trips.ts `supplierFor`). */
+  readonly suppliers: Suppliers
   readonly clock: Clock
   readonly ids: Ids
   readonly webhooks: WebhookSender

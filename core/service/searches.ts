@@ -2,21 +2,40 @@
 import { ProblemError } from '../errors.ts'
 import { sha256Hex } from '../crypto.ts'
 import type { ProductTypeName, SearchSelection } from '../schemas/trip.ts'
-import { runSearch, selectedTypes, typesKey } from '../search.ts'
+import { adoptSearch, pendingSearch, runSearch, selectedTypes, typesKey } from '../search.ts'
+import type { JobRecord, SearchRecord, SupplierSeatMap, TripRecord } from '../ports.ts'
+import { newJob } from './jobs/job.ts'
+import { requestSupplier, type SupplierCall } from './suppliers.ts'
 import { Rendered } from '../rendered.ts'
 import type { Context } from './context.ts'
 import type { Principal } from './principal.ts'
+
+/**
+ * A search of `types` for the trip by its supplier: run now when the supplier answers within a request (the
+ * sandbox airline), or left to a `supplier_search` job when it is a remote API (design/api.md "Searching a
+ * remote supplier"): then `found` is the search `in_progress`, and the job completes it.
+ */
+export async function searchFor(ctx: Context, { supplier, call }: SupplierCall, trip: TripRecord, types: ProductTypeName[]): Promise<{ found: { search: SearchRecord; seatMaps: SupplierSeatMap[] }; jobs: JobRecord[] }> {
+  const deps = { clock: ctx.clock, searchId: ctx.ids.uuid() }
+  if (!supplier.capabilities.remote) return { found: await runSearch(trip, types, { supplier, call, ...deps }), jobs: [] }
+  const search = pendingSearch(trip, types, deps)
+  return { found: { search, seatMaps: [] }, jobs: [newJob(ctx, { kind: 'supplier_search', payload: { trip_id: trip.trip_id, search_id: search.search_id } })] }
+}
 
 export async function startSearch(ctx: Context, p: Principal, tripId: string, selection: SearchSelection) {
   const types = selectedTypes(selection)
   if (types.length === 0) throw new ProblemError('validation_error', 'Select at least one product type, e.g. {"bag": {"search": true}}.', [{ path: '/', message: 'no product type has search: true' }])
   const { value } = await ctx.trips.load(p, tripId)
-  const found = await runSearch(value, types, { supplier: ctx.supplier, clock: ctx.clock, searchId: ctx.ids.uuid() })
-  // A search that succeeded becomes the trip's, in the transaction that stores it; a failed one is only kept to be read.
+  // A trip whose supplier cannot serve its seller (a live seller on the sandbox airline) is told so (409), as at creation.
+  const { found, jobs } = await searchFor(ctx, await requestSupplier(ctx, p.seller, value), value, types)
   if (found.search.status === 'success') {
-    // Its offers are the airline's newer word: what earlier checks found of the products no longer holds.
-    await ctx.trips.mutate(p, tripId, ({ checked_offers: _c, ...t }) => ({ trip: { ...t, search_id: found.search.search_id }, effects: ctx.searches.effects(found) }))
+    // A search that succeeded becomes the trip's, in the transaction that stores it: its offers are the airline's newer word.
+    await ctx.trips.mutate(p, tripId, (t) => ({ trip: adoptSearch(t, found.search), effects: ctx.searches.effects(found) }))
+  } else if (jobs.length) {
+    // Stored with its job; it becomes the trip's when the job has the supplier's answer.
+    await ctx.trips.mutate(p, tripId, (t) => ({ trip: { ...t }, jobs, effects: { search: found.search } }))
   } else {
+    // A failed one is only kept to be read.
     await ctx.store.putSearch(found.search)
   }
   return { search_id: found.search.search_id, status: found.search.status }
@@ -29,8 +48,8 @@ export async function getSearch(ctx: Context, p: Principal, tripId: string, sear
 }
 
 /**
- * The search body rendered once (a search never changes) and kept: repeated reads of a trip's offers cost
- * a lookup. The ETag names the content, so a client's copy is revalidated with a 304.
+ * The search body rendered once (an answered search never changes) and kept: repeated reads of a trip's
+ * offers cost a lookup. The ETag names the content, so a client's copy is revalidated with a 304.
  */
 export async function readSearch(ctx: Context, p: Principal, tripId: string, searchId: string, types?: ProductTypeName[]): Promise<Rendered> {
   const { value } = await ctx.trips.load(p, tripId)
@@ -39,9 +58,11 @@ export async function readSearch(ctx: Context, p: Principal, tripId: string, sea
   const key = `${tripId}/${searchId}/${typesKey(types)}`
   let rendered = ctx.searches.rendered.get(key)
   if (!rendered) {
-    const json = JSON.stringify((await ctx.searches.view(value, searchId)).render(types))
+    const view = await ctx.searches.view(value, searchId)
+    const json = JSON.stringify(view.render(types))
     rendered = new Rendered(json, `W/"${sha256Hex(json).slice(0, 32)}"`)
-    ctx.searches.rendered.set(key, rendered)
+    // A search still running (a remote supplier's) changes when its job ends: only an answered one is kept.
+    if (view.record.status !== 'in_progress') ctx.searches.rendered.set(key, rendered)
   }
   return rendered
 }

@@ -36,10 +36,15 @@ export interface MemorySnapshot {
 /**
  * What `restore` accepts: a snapshot saved before subscriptions or seat maps existed restores without any,
  * searches stored in the earlier full form are dropped (their trips search again), and one saved before the
- * orders feed gets its feed built from the trips' orders (as the SQL migration does).
+ * orders feed gets its feed built from the trips' orders (as the SQL migration does). Sellers saved before
+ * suppliers sell from the sandbox airline, and keys saved before expiry never expire (as migration 8).
  */
-export type StoredSnapshot = Omit<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds'>
+export type StoredSnapshot = Omit<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'sellers' | 'apiKeys'>
   & Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds'>>
+  & {
+    sellers: Array<Omit<SellerRecord, 'supplier'> & Partial<Pick<SellerRecord, 'supplier'>>>
+    apiKeys: Array<Omit<ApiKeyRecord, 'expires_at'> & Partial<Pick<ApiKeyRecord, 'expires_at'>>>
+  }
 
 // Through JSON, not structuredClone: the SQL stores keep documents as JSON, so `undefined` fields vanish
 // there too and the sandbox stores exactly what production stores.
@@ -56,7 +61,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 // Copies a record and puts its timestamps in canonical form, as the SQL stores do.
 const seller = (s: SellerRecord): SellerRecord => ({ ...copy(s), created_at: iso(s.created_at) })
-const apiKey = (k: ApiKeyRecord): ApiKeyRecord => ({ ...copy(k), created_at: iso(k.created_at) })
+const apiKey = (k: ApiKeyRecord): ApiKeyRecord => ({ ...copy(k), created_at: iso(k.created_at), expires_at: isoOrNull(k.expires_at) })
 const signingKey = (k: SigningKeyRecord): SigningKeyRecord =>
   ({ ...copy(k), created_at: iso(k.created_at), retire_at: isoOrNull(k.retire_at) })
 const search = (s: SearchRecord): SearchRecord => ({ ...copy(s), created_at: iso(s.created_at) })
@@ -112,8 +117,8 @@ export class MemoryStore implements Store {
   /** Replaces everything stored with a copy of `snapshot`. */
   restore(snapshot: StoredSnapshot): void {
     const s = copy(snapshot)
-    this.sellers = new Map(s.sellers.map((x) => [x.seller_id, x]))
-    this.apiKeys = new Map(s.apiKeys.map((x) => [x.key_hash, x]))
+    this.sellers = new Map(s.sellers.map((x) => [x.seller_id, { ...x, supplier: x.supplier ?? { name: 'sandbox', credentials: null } }]))
+    this.apiKeys = new Map(s.apiKeys.map((x) => [x.key_hash, { ...x, expires_at: x.expires_at ?? null }]))
     this.signingKeys = new Map(s.signingKeys.map((x) => [x.kid, x]))
     const searches = s.searches.filter((x) => 'offers' in x)
     const current = new Set(searches.map((x) => x.search_id))
@@ -155,9 +160,11 @@ export class MemoryStore implements Store {
       .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.seller_id, b.seller_id)))
   }
 
-  async updateSellerOrigins(sellerId: string, origins: string[]): Promise<void> {
+  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerRecord['supplier'] }): Promise<void> {
     const s = this.sellers.get(sellerId)
-    if (s) s.origins = copy(origins)
+    if (!s) return
+    if (change.origins) s.origins = copy(change.origins)
+    if (change.supplier) s.supplier = copy(change.supplier)
   }
 
   async addApiKey(k: ApiKeyRecord): Promise<void> {
@@ -169,6 +176,20 @@ export class MemoryStore implements Store {
   async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
     const k = this.apiKeys.get(keyHash)
     return k && copy(k)
+  }
+
+  async listApiKeys(sellerId: string): Promise<ApiKeyRecord[]> {
+    return copy([...this.apiKeys.values()].filter((k) => k.seller_id === sellerId)
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.key_hash, b.key_hash)))
+  }
+
+  async expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
+    const when = iso(at)
+    for (const hash of keyHashes) {
+      const k = this.apiKeys.get(hash)
+      // An earlier expiry stays: a rotation never lengthens a key's life (nor undoes a revocation).
+      if (k && k.seller_id === sellerId && (k.expires_at === null || when < k.expires_at)) k.expires_at = when
+    }
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
@@ -473,7 +494,9 @@ export class MemoryStore implements Store {
     for (const o of orders) if (o.trip_id !== tripId) throw new Error(`order ${o.order_id} belongs to trip ${o.trip_id}`)
     const { search: s, seatMaps = [], refreshToken: t } = effects
     if (s && s.trip_id !== tripId) throw new Error(`search ${s.search_id} belongs to trip ${s.trip_id}`)
-    if (s && this.searches.has(s.search_id)) throw new Error(`search ${s.search_id} already exists`)
+    // A search is inserted, or completed once: a stored `in_progress` one takes its answer, a finished one is kept as it is.
+    const existing = s && this.searches.get(s.search_id)
+    const writeSearch = s !== undefined && (existing === undefined || existing.status === 'in_progress')
     if (t) {
       if (t.trip_id !== tripId) throw new Error(`refresh token of trip ${t.trip_id}`)
       if (this.refreshTokens.has(t.token_hash)) throw new Error('refresh token already exists')
@@ -481,7 +504,7 @@ export class MemoryStore implements Store {
     if (!newTrip) this.requireTrip(tripId)
     return () => {
       for (const j of jobs) this.jobs.set(j.job_id, j)
-      if (s) this.searches.set(s.search_id, search(s))
+      if (writeSearch) this.searches.set(s.search_id, search(s))
       const usedAt = iso(s?.created_at ?? new Date().toISOString())
       for (const m of seatMaps) {
         if (!this.seatMaps.has(m.key)) this.seatMaps.set(m.key, copy(m))

@@ -386,6 +386,22 @@ export const migrations: readonly Migration[] = [
         ADD COLUMN lease_until timestamptz NOT NULL DEFAULT 'epoch';
     `,
   },
+  {
+    version: 8,
+    name: 'a supplier per seller (its credentials sealed), API keys that expire',
+    // Sellers before this sold the sandbox airline's offers and had no credentials; their keys never expire.
+    // supplier_credentials holds the SealedSecret as JSON (core/auth/sealing.ts), never a secret in the clear.
+    sqlite: `
+      ALTER TABLE sellers ADD COLUMN supplier TEXT NOT NULL DEFAULT 'sandbox';
+      ALTER TABLE sellers ADD COLUMN supplier_credentials TEXT;
+      ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+    `,
+    postgres: `
+      ALTER TABLE sellers ADD COLUMN supplier text NOT NULL DEFAULT 'sandbox',
+        ADD COLUMN supplier_credentials text;
+      ALTER TABLE api_keys ADD COLUMN expires_at timestamptz;
+    `,
+  },
 ]
 
 export const schemaMigrationsTable = {

@@ -11,7 +11,7 @@
 import pg from 'pg'
 import type {
   ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
-  RateLimitCount, RateLimitHits, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap,
+  RateLimitCount, RateLimitHits, RefreshTokenRecord, SealedSecret, SearchRecord, SellerRecord, SellerSupplier, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap,
   TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { isFulfilled } from '../../core/fulfillment.ts'
@@ -47,6 +47,7 @@ const toSeller = (r: Row): SellerRecord => ({
   name: r.name as string,
   origins: r.origins as string[],
   sandbox: r.sandbox as boolean,
+  supplier: { name: r.supplier as string, credentials: r.supplier_credentials === null ? null : JSON.parse(r.supplier_credentials as string) as SealedSecret },
   created_at: iso(r.created_at),
 })
 const toApiKey = (r: Row): ApiKeyRecord => ({
@@ -54,6 +55,7 @@ const toApiKey = (r: Row): ApiKeyRecord => ({
   seller_id: r.seller_id as string,
   prefix: r.prefix as string,
   created_at: iso(r.created_at),
+  expires_at: isoOrNull(r.expires_at),
 })
 const toSigningKey = (r: Row): SigningKeyRecord => ({
   kid: r.kid as string,
@@ -111,7 +113,8 @@ const hasEffects = (e: TripEffects = {}) => !!(e.search || e.seatMaps?.length ||
 const effectsCtes = (e: number) => `
   s AS (INSERT INTO searches (search_id, trip_id, status, created_at, offers)
     SELECT x.search_id, x.trip_id, x.status, x.created_at, x.offers
-    FROM t, json_to_recordset($${e}::json) AS x(search_id text, trip_id text, status text, created_at timestamptz, offers json)),
+    FROM t, json_to_recordset($${e}::json) AS x(search_id text, trip_id text, status text, created_at timestamptz, offers json)
+    ON CONFLICT (search_id) DO UPDATE SET status = excluded.status, offers = excluded.offers WHERE searches.status = 'in_progress'),
   m AS (INSERT INTO seat_maps (key, doc, used_at)
     SELECT x.key, x.doc, x.used_at FROM t, json_to_recordset($${e + 1}::json) AS x(key text, doc json, used_at timestamptz)
     ON CONFLICT (key) DO UPDATE SET used_at = excluded.used_at WHERE seat_maps.used_at < excluded.used_at - interval '1 hour'),
@@ -256,8 +259,8 @@ export class PostgresStore implements Store {
 
   async createSeller(s: SellerRecord): Promise<void> {
     await this.run('createSeller',
-      'INSERT INTO sellers (seller_id, name, origins, sandbox, created_at) VALUES ($1, $2, $3, $4, $5)',
-      [s.seller_id, s.name, json(s.origins), s.sandbox, s.created_at])
+      'INSERT INTO sellers (seller_id, name, origins, sandbox, created_at, supplier, supplier_credentials) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [s.seller_id, s.name, json(s.origins), s.sandbox, s.created_at, s.supplier.name, s.supplier.credentials === null ? null : json(s.supplier.credentials)])
   }
 
   async getSeller(sellerId: string): Promise<SellerRecord | undefined> {
@@ -270,18 +273,33 @@ export class PostgresStore implements Store {
     return rows.map(toSeller)
   }
 
-  async updateSellerOrigins(sellerId: string, origins: string[]): Promise<void> {
-    await this.run('updateSellerOrigins', 'UPDATE sellers SET origins = $1 WHERE seller_id = $2', [json(origins), sellerId])
+  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier }): Promise<void> {
+    // What `change` leaves out stays: NULL keeps the column (the supplier's name says whether the supplier changes).
+    const supplier = change.supplier ?? null
+    await this.run('updateSeller', `UPDATE sellers SET origins = coalesce($2::jsonb, origins), supplier = coalesce($3::text, supplier),
+      supplier_credentials = CASE WHEN $3::text IS NULL THEN supplier_credentials ELSE $4::text END WHERE seller_id = $1`,
+    [sellerId, change.origins ? json(change.origins) : null, supplier?.name ?? null, supplier?.credentials ? json(supplier.credentials) : null])
   }
 
   async addApiKey(k: ApiKeyRecord): Promise<void> {
-    await this.run('addApiKey', 'INSERT INTO api_keys (key_hash, seller_id, prefix, created_at) VALUES ($1, $2, $3, $4)',
-      [k.key_hash, k.seller_id, k.prefix, k.created_at])
+    await this.run('addApiKey', 'INSERT INTO api_keys (key_hash, seller_id, prefix, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [k.key_hash, k.seller_id, k.prefix, k.created_at, k.expires_at])
   }
 
   async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
     const { rows: [r] } = await this.run('findApiKey', 'SELECT * FROM api_keys WHERE key_hash = $1', [keyHash])
     return r && toApiKey(r)
+  }
+
+  async listApiKeys(sellerId: string): Promise<ApiKeyRecord[]> {
+    const { rows } = await this.run('listApiKeys', 'SELECT * FROM api_keys WHERE seller_id = $1 ORDER BY created_at, key_hash', [sellerId])
+    return rows.map(toApiKey)
+  }
+
+  async expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
+    // An earlier expiry stays: a rotation never lengthens a key's life (nor undoes a revocation).
+    await this.run('expireApiKeys', `UPDATE api_keys SET expires_at = $3 WHERE seller_id = $1 AND key_hash = ANY($2::text[])
+      AND (expires_at IS NULL OR expires_at > $3)`, [sellerId, keyHashes, at])
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {

@@ -15,7 +15,7 @@ import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type {
   ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
-  RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
+  RefreshTokenRecord, SealedSecret, SearchRecord, SellerRecord, SellerSupplier, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
 } from '../../core/ports.ts'
 import { isFulfilled } from '../../core/fulfillment.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
@@ -38,7 +38,15 @@ const toSeller = (r: Row): SellerRecord => ({
   name: r.name as string,
   origins: parse<string[]>(r.origins),
   sandbox: r.sandbox === 1,
+  supplier: { name: r.supplier as string, credentials: r.supplier_credentials === null ? null : parse<SealedSecret>(r.supplier_credentials) },
   created_at: r.created_at as string,
+})
+const toApiKey = (r: Row): ApiKeyRecord => ({
+  key_hash: r.key_hash as string,
+  seller_id: r.seller_id as string,
+  prefix: r.prefix as string,
+  created_at: r.created_at as string,
+  expires_at: r.expires_at as string | null,
 })
 const toSigningKey = (r: Row): SigningKeyRecord => ({
   kid: r.kid as string,
@@ -134,8 +142,8 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- sellers and keys
 
   async createSeller(s: SellerRecord): Promise<void> {
-    this.q('INSERT INTO sellers (seller_id, name, origins, sandbox, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(s.seller_id, s.name, json(s.origins), s.sandbox ? 1 : 0, iso(s.created_at))
+    this.q('INSERT INTO sellers (seller_id, name, origins, sandbox, created_at, supplier, supplier_credentials) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(s.seller_id, s.name, json(s.origins), s.sandbox ? 1 : 0, iso(s.created_at), s.supplier.name, s.supplier.credentials === null ? null : json(s.supplier.credentials))
   }
 
   async getSeller(sellerId: string): Promise<SellerRecord | undefined> {
@@ -147,18 +155,35 @@ export class SqliteStore implements Store {
     return (this.q('SELECT * FROM sellers ORDER BY created_at, seller_id').all() as Row[]).map(toSeller)
   }
 
-  async updateSellerOrigins(sellerId: string, origins: string[]): Promise<void> {
-    this.q('UPDATE sellers SET origins = ? WHERE seller_id = ?').run(json(origins), sellerId)
+  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier }): Promise<void> {
+    // What `change` leaves out stays: NULL keeps the column (the supplier's name says whether the supplier changes).
+    const supplier = change.supplier ?? null
+    this.q(`UPDATE sellers SET origins = coalesce(?, origins), supplier = coalesce(?, supplier),
+      supplier_credentials = CASE WHEN ? IS NULL THEN supplier_credentials ELSE ? END WHERE seller_id = ?`)
+      .run(change.origins ? json(change.origins) : null, supplier?.name ?? null,
+        supplier?.name ?? null, supplier?.credentials ? json(supplier.credentials) : null, sellerId)
   }
 
   async addApiKey(k: ApiKeyRecord): Promise<void> {
-    this.q('INSERT INTO api_keys (key_hash, seller_id, prefix, created_at) VALUES (?, ?, ?, ?)')
-      .run(k.key_hash, k.seller_id, k.prefix, iso(k.created_at))
+    this.q('INSERT INTO api_keys (key_hash, seller_id, prefix, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .run(k.key_hash, k.seller_id, k.prefix, iso(k.created_at), isoOrNull(k.expires_at))
   }
 
   async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.q('SELECT key_hash, seller_id, prefix, created_at FROM api_keys WHERE key_hash = ?')
-      .get(keyHash) as ApiKeyRecord | undefined
+    const r = this.q('SELECT key_hash, seller_id, prefix, created_at, expires_at FROM api_keys WHERE key_hash = ?').get(keyHash) as Row | undefined
+    return r && toApiKey(r)
+  }
+
+  async listApiKeys(sellerId: string): Promise<ApiKeyRecord[]> {
+    return (this.q('SELECT key_hash, seller_id, prefix, created_at, expires_at FROM api_keys WHERE seller_id = ? ORDER BY created_at, key_hash')
+      .all(sellerId) as Row[]).map(toApiKey)
+  }
+
+  async expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
+    // An earlier expiry stays: a rotation never lengthens a key's life (nor undoes a revocation).
+    const when = iso(at)
+    this.q(`UPDATE api_keys SET expires_at = ? WHERE seller_id = ? AND key_hash IN (SELECT value FROM json_each(?))
+      AND (expires_at IS NULL OR expires_at > ?)`).run(when, sellerId, json(keyHashes), when)
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
@@ -459,7 +484,9 @@ export class SqliteStore implements Store {
     }
     const s = effects.search
     if (s) {
-      this.q('INSERT INTO searches (search_id, trip_id, status, created_at, offers) VALUES (?, ?, ?, ?, ?)')
+      // Inserted, or completed: a stored `in_progress` search (a remote supplier's) takes its answer once.
+      this.q(`INSERT INTO searches (search_id, trip_id, status, created_at, offers) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (search_id) DO UPDATE SET status = excluded.status, offers = excluded.offers WHERE searches.status = 'in_progress'`)
         .run(s.search_id, s.trip_id, s.status, iso(s.created_at), json(s.offers))
     }
     const t = effects.refreshToken

@@ -35,7 +35,7 @@ export interface FixtureOptions {
 export async function startTestApi(pageOrigin: string) {
   const store = new MemoryStore()
   const core = createCore({
-    store, supplier: createSandboxSupplier(), clock: { now: () => new Date() },
+    store, suppliers: [createSandboxSupplier()], clock: { now: () => new Date() },
     ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
   })
   await core.ensureSigningKey()

@@ -2,15 +2,18 @@
 import { createCore, type Principal } from '../../core/service.ts'
 import { MemoryStore } from '../../core/store/memory.ts'
 import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import type { Supplier } from '../../core/ports.ts'
+import type { Supplier, SupplierContext } from '../../core/ports.ts'
 import { testClock, testIds, tripPayload } from '../helpers/build.ts'
 
 export { tripPayload as tripRequest }
 
+/** A call of a sandbox seller, for tests that call a supplier directly. */
+export const CALL: SupplierContext = { seller_id: 'seller-1', sandbox: true, credentials: null }
+
 export async function coreFixture(opts: { supplier?: Supplier } = {}) {
   const store = new MemoryStore()
   const clock = testClock()
-  const core = createCore({ store, supplier: opts.supplier ?? createSandboxSupplier(), clock, ids: testIds('counting') })
+  const core = createCore({ store, suppliers: [opts.supplier ?? createSandboxSupplier()], clock, ids: testIds('counting') })
   await core.ensureSigningKey()
   const { seller, apiKey } = await core.createSeller({ name: 'Shop', origins: ['https://shop.example'], sandbox: true })
   const principal: Principal = { kind: 'api_key', seller }

@@ -16,18 +16,16 @@ function scripted() {
     fulfillCalls: [] as string[],
   }
   const supplier: Supplier = {
-    search: (t, types) => sandbox.search(t, types),
-    async recheck(t, items) {
+    ...sandbox,
+    async recheck(call, t, items) {
       if (state.recheckThrows) throw new Error('airline timeout')
-      if (!state.recheck) return sandbox.recheck(t, items)
+      if (!state.recheck) return sandbox.recheck(call, t, items)
       return { results: items.map(({ item }) => state.recheck!(item.basket_item_id)) }
     },
-    async fulfill(t, order, item) {
+    async fulfill(call, t, order, item) {
       state.fulfillCalls.push(order.order_id)
-      return sandbox.fulfill(t, order, item)
+      return sandbox.fulfill(call, t, order, item)
     },
-    quoteCancellation: (t, orders, now) => sandbox.quoteCancellation(t, orders, now),
-    cancel: (t, o, now) => sandbox.cancel(t, o, now),
   }
   return { supplier, state }
 }

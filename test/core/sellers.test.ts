@@ -2,6 +2,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { ProblemError } from '../../core/errors.ts'
+import { createCore } from '../../core/service.ts'
+import { MemoryStore } from '../../core/store/memory.ts'
+import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
+import { Sealer, UnsealError } from '../../core/auth/sealing.ts'
+import type { Supplier } from '../../core/ports.ts'
+import { testClock, testIds, type TestClock } from '../helpers/build.ts'
 import { coreFixture } from './fixtures.ts'
 
 test('addApiKey: a further key for an existing seller authenticates as that seller; the first key keeps working', async () => {
@@ -20,4 +26,261 @@ test('addApiKey: an unknown seller is not_found and nothing is stored', async ()
   const { core, store } = await coreFixture()
   await assert.rejects(core.addApiKey('no-such-seller'), (e: unknown) => e instanceof ProblemError && e.code === 'not_found')
   assert.equal((await store.listSellers()).length, 1)
+})
+
+// ------------------------------------------------------------ suppliers, sealed credentials, key rotation and revocation
+
+const SECRET = 'x'.repeat(16) + 'correct horse battery staple'
+const TEST_TOKEN = 'duffel_test_0123456789abcdefABCDEF'
+const LIVE_TOKEN = 'duffel_live_0123456789abcdefABCDEF'
+const SECOND = 1000
+const HOUR = 3_600_000
+
+/** A supplier named `duffel` with Duffel's rule for credentials (server/suppliers/duffel); it is never called here. */
+const stubDuffel: Supplier = {
+  name: 'duffel',
+  capabilities: { simulated: false, products: ['bag', 'seat'], remote: true, afterBooking: ['bag'], seatsAtBookingOnly: true, cancels: false },
+  credentialsProblem(credentials, sandbox) {
+    const want = sandbox ? 'duffel_test_' : 'duffel_live_'
+    if (credentials === null) return `Duffel needs the seller's own Duffel access token (${want}…).`
+    return credentials.startsWith(want) ? null : `A ${sandbox ? 'sandbox' : 'live'} seller takes a Duffel token starting ${want}.`
+  },
+  search: () => { throw new Error('not called') },
+  recheck: () => { throw new Error('not called') },
+  fulfill: () => { throw new Error('not called') },
+  quoteCancellation: () => { throw new Error('not called') },
+  cancel: () => { throw new Error('not called') },
+}
+
+function sellersCore(opts: { store?: MemoryStore; clock?: TestClock; secret?: string | null } = {}) {
+  const store = opts.store ?? new MemoryStore()
+  const clock = opts.clock ?? testClock()
+  const secret = opts.secret === undefined ? SECRET : opts.secret
+  const core = createCore({
+    store, clock, ids: testIds('counting'), suppliers: [createSandboxSupplier(), stubDuffel],
+    config: secret === null ? {} : { signingKeySecret: secret },
+  })
+  return { store, clock, core }
+}
+
+const problem = (code: string, pattern: RegExp) => (e: unknown) => e instanceof ProblemError && e.code === code && pattern.test(e.message)
+
+test('Sealer: unseals what the release before it sealed (the signing keys), and only with that secret and additional data', async () => {
+  // Sealed by the code tokens.ts had before sealing.ts, with this secret, the kid `kid-1` as additional data.
+  const before = { sealed: 'A256GCM' as const, iv: 'nUyphpAx256xyD-p', data: 'avj4_-rsjCtv9xmfuSLfJjB8rmR8vqwa81Ph57-Q78vxFVVrE8qbQ93DnAMs371AzlwOcLkO5SVhqxHDIALM2ZNVyEqDAl5rWhnPZGHNlKw' }
+  assert.deepEqual(JSON.parse(await new Sealer(SECRET).unseal(before, 'kid-1')), { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd', kid: 'kid-1' })
+  await assert.rejects(new Sealer(SECRET).unseal(before, 'kid-2'), (e) => e instanceof UnsealError && /SIGNING_KEY_SECRET/.test(e.message))
+  await assert.rejects(new Sealer('y'.repeat(40)).unseal(before, 'kid-1'), UnsealError)
+  const sealer = new Sealer(SECRET)
+  const a = await sealer.seal('ünïcode ✈ secret', 'aad')
+  const b = await sealer.seal('ünïcode ✈ secret', 'aad')
+  assert.notEqual(a.iv, b.iv, 'a fresh IV each time')
+  assert.equal(await sealer.unseal(b, 'aad'), 'ünïcode ✈ secret')
+  await assert.rejects(sealer.unseal({ ...a, data: b.data }, 'aad'), UnsealError)
+})
+
+test('create: a supplier with credentials is checked by its adapter, sealed for that seller, and unsealed for calls', async () => {
+  const { store, core } = sellersCore()
+  const { seller } = await core.createSeller({ name: 'Shop', origins: [], sandbox: true, supplier: { name: 'duffel', credentials: TEST_TOKEN } })
+  assert.equal(seller.supplier.name, 'duffel')
+  const stored = (await store.getSeller(seller.seller_id))!
+  assert.equal(stored.supplier.credentials?.sealed, 'A256GCM')
+  assert.ok(!JSON.stringify(store.snapshot()).includes(TEST_TOKEN), 'the token is nowhere in the store in the clear')
+  assert.equal(await core.context.sellers.credentials(stored), TEST_TOKEN)
+
+  // Sealed for this seller and supplier: copied onto another seller, it does not unseal.
+  const { seller: other } = await core.createSeller({ name: 'Other', origins: [], sandbox: true })
+  await assert.rejects(core.context.sellers.credentials({ ...other, supplier: stored.supplier }), problem('internal', /cannot be unsealed/))
+  // Another secret cannot read it; no secret says to set it.
+  await assert.rejects(sellersCore({ store, secret: 'y'.repeat(40) }).core.context.sellers.credentials(stored), problem('internal', /not the secret/))
+  await assert.rejects(sellersCore({ store, secret: null }).core.context.sellers.credentials(stored), problem('internal', /SIGNING_KEY_SECRET is not set/))
+
+  // Without a supplier: the sandbox airline, no credentials, for a sandbox and for a live seller alike.
+  const { seller: plain } = await core.createSeller({ name: 'Plain', origins: [], sandbox: false })
+  assert.deepEqual(plain.supplier, { name: 'sandbox', credentials: null })
+  assert.equal(await core.context.sellers.credentials(plain), null)
+  assert.match((await core.createSeller({ name: 'Live', origins: [], sandbox: false, supplier: { name: 'duffel', credentials: LIVE_TOKEN } })).apiKey, /^svc_live_/)
+})
+
+test('create: a supplier that does not fit the seller is refused, and nothing is stored', async () => {
+  const { store, core } = sellersCore()
+  const refusals: Array<[Parameters<typeof core.createSeller>[0], RegExp]> = [
+    [{ name: 'Live', origins: [], sandbox: false, supplier: { name: 'duffel', credentials: TEST_TOKEN } }, /live seller.*duffel_live_/],
+    [{ name: 'Test', origins: [], sandbox: true, supplier: { name: 'duffel', credentials: LIVE_TOKEN } }, /sandbox seller.*duffel_test_/],
+    [{ name: 'No token', origins: [], sandbox: true, supplier: { name: 'duffel' } }, /Duffel access token \(duffel_test_…\)/],
+    [{ name: 'Live sandbox', origins: [], sandbox: false, supplier: { name: 'sandbox' } }, /simulated offers/],
+    [{ name: 'Sandbox with a token', origins: [], sandbox: true, supplier: { name: 'sandbox', credentials: 'x' } }, /takes no credentials/],
+    [{ name: 'Unknown', origins: [], sandbox: true, supplier: { name: 'amadeus' } }, /no supplier "amadeus": this service offers sandbox, duffel/],
+  ]
+  for (const [input, message] of refusals) await assert.rejects(core.createSeller(input), problem('validation_error', message), input.name)
+  assert.deepEqual(await store.listSellers(), [])
+
+  // Credentials without SIGNING_KEY_SECRET: refused, saying to set it (never stored in the clear).
+  const bare = sellersCore({ secret: null })
+  await assert.rejects(bare.core.createSeller({ name: 'Shop', origins: [], sandbox: true, supplier: { name: 'duffel', credentials: TEST_TOKEN } }),
+    problem('validation_error', /SIGNING_KEY_SECRET.*not set: set SIGNING_KEY_SECRET/))
+  assert.deepEqual(await bare.store.listSellers(), [])
+  // A supplier without credentials needs no secret.
+  assert.ok(await bare.core.createSeller({ name: 'Shop', origins: [], sandbox: true, supplier: { name: 'sandbox' } }))
+})
+
+test('update: origins added and removed, the supplier changed or kept; every change is seen here at once', async () => {
+  const { store, core } = sellersCore()
+  const { seller } = await core.createSeller({ name: 'Shop', origins: ['https://a.example'], sandbox: true })
+  const id = seller.seller_id
+  // Cached before the update: the update empties the caches.
+  assert.equal(await core.isAllowedOrigin('https://a.example'), true)
+  assert.deepEqual((await core.context.sellers.get(id))?.origins, ['https://a.example'])
+
+  let updated = await core.updateSeller(id, { addOrigins: ['https://B.example:443/', 'https://c.example'], removeOrigins: ['https://a.example'] })
+  assert.deepEqual(updated.origins, ['https://b.example', 'https://c.example'])
+  assert.deepEqual((await core.context.sellers.get(id))?.origins, ['https://b.example', 'https://c.example'])
+  assert.equal(await core.isAllowedOrigin('https://a.example'), false)
+  assert.equal(await core.isAllowedOrigin('https://b.example'), true)
+  assert.deepEqual((await store.getSeller(id))?.supplier, { name: 'sandbox', credentials: null }, 'the supplier stays')
+  await assert.rejects(core.updateSeller(id, { removeOrigins: ['https://zzz.example'] }), problem('validation_error', /https:\/\/zzz\.example is not an origin of seller .*its origins: https:\/\/b\.example, https:\/\/c\.example/))
+
+  // To Duffel with a token (sealed), then Duffel again without one keeps it, then back to the sandbox airline drops it.
+  updated = await core.updateSeller(id, { supplier: { name: 'duffel', credentials: TEST_TOKEN } })
+  assert.equal(updated.supplier.name, 'duffel')
+  assert.deepEqual((await store.getSeller(id))?.origins, ['https://b.example', 'https://c.example'], 'the origins stay')
+  const sealed = (await store.getSeller(id))!.supplier.credentials
+  assert.equal(await core.context.sellers.credentials((await core.context.sellers.get(id))!), TEST_TOKEN)
+  await core.updateSeller(id, { supplier: { name: 'duffel' } })
+  assert.deepEqual((await store.getSeller(id))?.supplier, { name: 'duffel', credentials: sealed })
+  await assert.rejects(core.updateSeller(id, { supplier: { name: 'duffel', credentials: LIVE_TOKEN } }), problem('validation_error', /duffel_test_/))
+  await core.updateSeller(id, { supplier: { name: 'sandbox' } })
+  assert.deepEqual((await core.context.sellers.get(id))?.supplier, { name: 'sandbox', credentials: null })
+
+  // A live seller may leave the sandbox airline, never go back to it.
+  const { seller: live } = await core.createSeller({ name: 'Live', origins: [], sandbox: false })
+  await assert.rejects(core.updateSeller(live.seller_id, { supplier: { name: 'sandbox' } }), problem('validation_error', /simulated offers/))
+  await core.updateSeller(live.seller_id, { supplier: { name: 'duffel', credentials: LIVE_TOKEN } })
+  await assert.rejects(core.updateSeller(live.seller_id, { supplier: { name: 'sandbox' } }), problem('validation_error', /simulated offers/))
+  await assert.rejects(core.updateSeller('ghost', { addOrigins: ['https://x.example'] }), problem('not_found', /ghost/))
+  // addSellerOrigins (the demo hosts) still adds, once.
+  await core.addSellerOrigins(id, ['https://b.example', 'https://d.example'])
+  assert.deepEqual((await store.getSeller(id))?.origins, ['https://b.example', 'https://c.example', 'https://d.example'])
+})
+
+test('credentials: unsealed once, then kept 10 s at most', async (t) => {
+  const { clock, core, store } = sellersCore()
+  const { seller } = await core.createSeller({ name: 'Shop', origins: [], sandbox: true, supplier: { name: 'duffel', credentials: TEST_TOKEN } })
+  const stored = (await store.getSeller(seller.seller_id))!
+  const decrypt = t.mock.method(crypto.subtle, 'decrypt')
+  assert.equal(await core.context.sellers.credentials(stored), TEST_TOKEN)
+  assert.equal(decrypt.mock.callCount(), 1)
+  clock.advance(9_999)
+  assert.equal(await core.context.sellers.credentials(stored), TEST_TOKEN)
+  assert.equal(decrypt.mock.callCount(), 1, 'kept within 10 s')
+  clock.advance(1)
+  assert.equal(await core.context.sellers.credentials(stored), TEST_TOKEN)
+  assert.equal(decrypt.mock.callCount(), 2, 'unsealed again after 10 s')
+})
+
+test('rotateKey: a new key at once; the keys that worked keep working for the grace period, to the millisecond', async () => {
+  const { clock, core } = sellersCore()
+  const { seller, apiKey: first } = await core.createSeller({ name: 'Shop', origins: [], sandbox: false, supplier: { name: 'duffel', credentials: LIVE_TOKEN } })
+  const id = seller.seller_id
+  assert.equal((await core.findSellerByApiKey(first))?.seller_id, id)
+  clock.advance(SECOND)
+  const start = clock.now().getTime()
+  const rotated = await core.rotateApiKey(id)
+  assert.match(rotated.apiKey, /^svc_live_/)
+  assert.equal(rotated.prefix, rotated.apiKey.slice(0, 12))
+  assert.equal(rotated.graceUntil, new Date(start + 24 * HOUR).toISOString())
+  assert.deepEqual(rotated.previous, [{ prefix: first.slice(0, 12), created_at: seller.created_at, expires_at: rotated.graceUntil }])
+  assert.equal((await core.findSellerByApiKey(rotated.apiKey))?.seller_id, id)
+  clock.set(new Date(start + 24 * HOUR - 1))
+  assert.equal((await core.findSellerByApiKey(first))?.seller_id, id, 'the old key works until the grace ends')
+  clock.set(new Date(start + 24 * HOUR))
+  assert.equal(await core.findSellerByApiKey(first), undefined, 'then it stops')
+  await assert.rejects(core.authenticate(`Basic ${Buffer.from(`${first}:`).toString('base64')}`), problem('unauthorized', /not valid/))
+  assert.equal((await core.findSellerByApiKey(rotated.apiKey))?.seller_id, id)
+
+  // A second rotation with no grace: the key before stops now; an expired key is left as it was.
+  clock.advance(SECOND)
+  const again = await core.rotateApiKey(id, 0)
+  assert.deepEqual(again.previous.map((k) => k.prefix), [rotated.prefix])
+  assert.equal(await core.findSellerByApiKey(rotated.apiKey), undefined)
+  assert.equal((await core.findSellerByApiKey(again.apiKey))?.seller_id, id)
+  const listed = (await core.listSellers()).find((l) => l.seller.seller_id === id)!
+  assert.deepEqual(listed.keys.map((k) => [k.prefix, k.expires_at]), [
+    [first.slice(0, 12), new Date(start + 24 * HOUR).toISOString()],
+    [rotated.prefix, clock.now().toISOString()],
+    [again.prefix, null],
+  ])
+  assert.deepEqual(Object.keys(listed.keys[0]!).sort(), ['created_at', 'expires_at', 'prefix'], 'never a key or its hash')
+
+  for (const hours of [-1, Number.NaN, Number.POSITIVE_INFINITY, 24 * 366]) {
+    await assert.rejects(core.rotateApiKey(id, hours), problem('validation_error', /number of hours/))
+  }
+  await assert.rejects(core.rotateApiKey('ghost'), problem('not_found', /ghost/))
+})
+
+test('revokeKeys: the key a prefix names stops now; without a prefix every key but the newest; a revocation shortens a grace period', async () => {
+  const { clock, core } = sellersCore()
+  const { seller, apiKey: k1 } = await core.createSeller({ name: 'Shop', origins: [], sandbox: true })
+  const id = seller.seller_id
+  clock.advance(SECOND)
+  const k2 = await core.addApiKey(id)
+  clock.advance(SECOND)
+  const k3 = await core.addApiKey(id)
+  for (const k of [k1, k2, k3]) assert.equal((await core.findSellerByApiKey(k))?.seller_id, id)
+
+  clock.advance(SECOND)
+  const byPrefix = await core.revokeApiKeys(id, k2.slice(0, 12))
+  assert.deepEqual(byPrefix, { revoked: [{ prefix: k2.slice(0, 12), created_at: new Date(Date.parse(seller.created_at) + SECOND).toISOString(), expires_at: clock.now().toISOString() }], alreadyExpired: [], kept: null })
+  assert.equal(await core.findSellerByApiKey(k2), undefined, 'refused at once here')
+  assert.equal((await core.findSellerByApiKey(k1))?.seller_id, id)
+  // Again: already expired, nothing changes.
+  assert.deepEqual((await core.revokeApiKeys(id, k2)).alreadyExpired.map((k) => k.prefix), [k2.slice(0, 12)], 'the whole key names it too')
+  await assert.rejects(core.revokeApiKeys(id, 'svc_test_zzz'), problem('not_found', /no API key with prefix svc_test_zzz/))
+  await assert.rejects(core.revokeApiKeys(id, 'svc_test_'), problem('validation_error', /names 3 keys/))
+
+  // A rotation's grace, cut short by revoking every key but the newest.
+  clock.advance(SECOND)
+  const rotated = await core.rotateApiKey(id)
+  assert.equal((await core.findSellerByApiKey(k1))?.seller_id, id, 'in its grace period')
+  const all = await core.revokeApiKeys(id)
+  assert.deepEqual(all.revoked.map((k) => k.prefix), [k1, k3].map((k) => k.slice(0, 12)))
+  assert.deepEqual(all.alreadyExpired.map((k) => k.prefix), [k2.slice(0, 12)])
+  assert.equal(all.kept?.prefix, rotated.prefix)
+  for (const k of [k1, k2, k3]) assert.equal(await core.findSellerByApiKey(k), undefined)
+  assert.equal((await core.findSellerByApiKey(rotated.apiKey))?.seller_id, id)
+  // Keys made at one instant: the rotation's new key (the one that never expires) is the newest.
+  const sameInstant = await core.rotateApiKey(id)
+  assert.equal((await core.revokeApiKeys(id)).kept?.prefix, sameInstant.prefix)
+  assert.equal((await core.findSellerByApiKey(sameInstant.apiKey))?.seller_id, id)
+  await assert.rejects(core.revokeApiKeys('ghost'), problem('not_found', /ghost/))
+})
+
+test('a key revoked by another process (the CLI) stops working here within 10 s: keys are read again at most every 10 s', async (t) => {
+  const store = new MemoryStore()
+  const clock = testClock()
+  const server = sellersCore({ store, clock }).core
+  const cli = sellersCore({ store, clock }).core
+  const { seller, apiKey } = await cli.createSeller({ name: 'Shop', origins: [], sandbox: true })
+  assert.equal((await server.findSellerByApiKey(apiKey))?.seller_id, seller.seller_id)
+  clock.advance(5 * SECOND)
+  await cli.revokeApiKeys(seller.seller_id, apiKey.slice(0, 12))
+  clock.advance(4_999)
+  assert.equal((await server.findSellerByApiKey(apiKey))?.seller_id, seller.seller_id, 'kept for 10 s after it was read')
+  clock.advance(1)
+  assert.equal(await server.findSellerByApiKey(apiKey), undefined, 'read again: refused')
+
+  // A rotation with a grace period (15 s): the expiry read with the key holds to the millisecond, without a new read.
+  const next = await cli.addApiKey(seller.seller_id)
+  assert.ok(await server.findSellerByApiKey(next))
+  const { graceUntil } = await cli.rotateApiKey(seller.seller_id, 15 / 3600)
+  clock.advance(9_999)
+  assert.ok(await server.findSellerByApiKey(next), 'the cached key, read before the rotation, is kept')
+  clock.advance(1)
+  const reads = t.mock.method(store, 'findApiKey')
+  assert.ok(await server.findSellerByApiKey(next), 'read again, with its expiry')
+  clock.set(new Date(Date.parse(graceUntil) - 1))
+  assert.ok(await server.findSellerByApiKey(next))
+  clock.set(graceUntil)
+  assert.equal(await server.findSellerByApiKey(next), undefined)
+  assert.equal(reads.mock.callCount(), 1, 'one read: the expiry came with it')
 })

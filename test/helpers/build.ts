@@ -56,6 +56,8 @@ export interface BuildOptions {
   captureLogs?: boolean
   store?: Store
   supplier?: Supplier
+  /** Suppliers offered beside the sandbox airline (or `supplier`), e.g. Duffel over its fake. */
+  suppliers?: Supplier[]
   /** Where webhooks go (default: the network, as in production). */
   webhooks?: WebhookSender
   /** GET /metrics asks for this bearer token (METRICS_TOKEN). */
@@ -85,7 +87,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const store = metrics.countStoreErrors(opts.store ?? new MemoryStore())
   const clock = testClock()
   const core = createCore({
-    store, supplier: opts.supplier ?? createSandboxSupplier(), clock, ids: testIds(opts.ids), config: opts.config, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
+    store, suppliers: [opts.supplier ?? createSandboxSupplier(), ...(opts.suppliers ?? [])], clock, ids: testIds(opts.ids), config: opts.config, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
   })
   await core.ensureSigningKey()
   const { seller, apiKey } = await core.createSeller({ name: 'Shop', origins: [SHOP_ORIGIN], sandbox: true })

@@ -147,7 +147,7 @@ export async function serverHost(): Promise<Host> {
   const clock = testClock()
   const recorded: Recorded[] = []
   const webhooks: WebhookSender = { async send(t, body, headers) { recorded.push({ target: t, headers: { ...headers }, body }); return 200 } }
-  const core = createCore({ store, supplier: createSandboxSupplier(), clock, ids: testIds('counting'), webhooks })
+  const core = createCore({ store, suppliers: [createSandboxSupplier()], clock, ids: testIds('counting'), webhooks })
   // The sandbox's start-up (mock-server/sandbox.ts): the signing key, then its seller with the fixed key.
   await core.ensureSigningKey()
   await core.createSeller({ name: 'Sandbox', origins: [], sandbox: true, apiKey: SANDBOX_API_KEY })

@@ -288,7 +288,7 @@ export const scenarios: Record<string, Scenario> = {
     await refresh('an expired refresh token', later.refresh_token, { status: 401, code: 'token_expired' })
   },
 
-  async 'conflicts: trip_state_conflict, basket_not_valid, basket_rule_violation, product_unavailable, idempotency_conflict, idempotency_in_progress'(r) {
+  async 'conflicts: trip_state_conflict, basket_not_valid, basket_rule_violation, product_unavailable, idempotency_conflict, idempotency_in_progress, supplier_not_configured'(r) {
     const key = basic(r.host.apiKey)
     const { trip, search, basket } = await tripWithBags(r, '117', true)
     const rule = { status: 409, code: 'basket_rule_violation' }
@@ -326,6 +326,12 @@ export const scenarios: Record<string, Scenario> = {
     await fulfill(r, trip, valid.trip_state_hash, 'fulfill again without the key', { status: 409, code: 'trip_state_conflict' })
     await r.send('remove an ordered item', 'DELETE', `/v2.2/trip/${trip.trip_id}/basket/${itemOf(basket, 'bag', 'p1').basket_item_id}`, { headers: key }, { status: 409, code: 'item_ordered' })
     await r.send('PATCH passengers after fulfillment', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: key, json: { passengers: [{ passenger_id: 'p2', date_of_birth: '1990-01-01' }] } }, { status: 409, code: 'trip_state_conflict' })
+
+    // A live seller with no real supplier: the sandbox airline never sells it simulated offers.
+    const live = await r.host.core.createSeller({ name: 'Live shop', origins: [], sandbox: false })
+    await r.send('a live seller without a supplier searches', 'POST', '/v2.2/trip', { headers: basic(live.apiKey), json: tripPayload(r.clock.now()) }, { status: 409, code: 'supplier_not_configured' })
+    const unsearched = (await r.send('a live seller creates a trip without a search', 'POST', '/v2.2/trip', { headers: basic(live.apiKey), json: { ...tripPayload(r.clock.now()), search: undefined } }, 201)).body as Trip
+    await r.send('and searches it', 'POST', `/v2.2/trip/${unsearched.trip_id}/search`, { headers: basic(live.apiKey), json: { bag: { search: true } } }, { status: 409, code: 'supplier_not_configured' })
 
     const payload = tripPayload(r.clock.now())
     await r.send('create with a key', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': 'order-42' }, json: payload }, 201)

@@ -194,13 +194,11 @@ test('a worker that dies after the airline cancelled: the job runs again, each o
   const calls: string[] = []
   const supplier: Supplier = {
     ...sandbox,
-    search: (a, b) => sandbox.search(a, b), recheck: (a, b) => sandbox.recheck(a, b), fulfill: (a, b, c) => sandbox.fulfill(a, b, c),
-    quoteCancellation: (a, b, c) => sandbox.quoteCancellation(a, b, c),
-    async cancel(trip, o, now) {
+    async cancel(call, trip, o, now) {
       calls.push(o.order.order_id)
       // The airline keeps one cancellation per order: a repeated call answers the first outcome.
       if (!ledger.has(o.order.order_id)) ledger.set(o.order.order_id, 1)
-      return sandbox.cancel(trip, o, now)
+      return sandbox.cancel(call, trip, o, now)
     },
   }
   // The process "dies" right after the airline's first answer: the write of the outcome never happens.

@@ -25,13 +25,14 @@ test('every variable is read', () => {
     RATE_LIMIT_WINDOW_SECONDS: '10', TRUST_PROXY: '10.0.0.0/8, 192.168.0.1', WORKER: 'off',
     RETENTION_SEARCH_HOURS: '12', RETENTION_TRIP_DAYS: '14', RETENTION_IDEMPOTENCY_HOURS: '48', RETENTION_JOB_DAYS: '3',
     DATABASE_POOL_SIZE: '20', SIGNING_KEY_SECRET: 's'.repeat(32), SIGNING_KEY_ROTATION_DAYS: '7', TICKETING_TIMEOUT_HOURS: '48', METRICS_PORT: '9464',
-    METRICS_TOKEN: 'scrape-0123456789abcdef',
+    METRICS_TOKEN: 'scrape-0123456789abcdef', DUFFEL_API_URL: 'http://127.0.0.1:4010', SUPPLIER_TIMEOUT_MS: '2500',
   })
   assert.deepEqual(c, {
     port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db/svc', demoApiKey: 'svc_test_demo_key_123', logLevel: 'debug',
     accessTokenTtl: 300, refreshTokenTtl: 900, rateLimitMax: 50, rateLimitWindowMs: 10_000, trustProxy: ['10.0.0.0/8', '192.168.0.1'],
     worker: false, retention: { searchHours: 12, tripDays: 14, idempotencyHours: 48, jobDays: 3 }, databasePoolSize: 20,
     signingKeySecret: 's'.repeat(32), signingKeyRotationDays: 7, ticketingTimeoutHours: 48, metricsPort: 9464, metricsToken: 'scrape-0123456789abcdef',
+    duffelApiUrl: 'http://127.0.0.1:4010', supplierTimeoutMs: 2500,
   })
   assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
   assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
@@ -42,12 +43,12 @@ test('bad values are all reported at once, naming the variable', () => {
     loadConfig({
       PORT: 'http', DATABASE_URL: 'mysql://x', SVC_DEMO_API_KEY: 'short:key', LOG_LEVEL: 'loud',
       ACCESS_TOKEN_TTL_SECONDS: '-5', RATE_LIMIT_MAX: '0', TRUST_PROXY: 'everyone', WORKER: 'maybe',
-      METRICS_TOKEN: 'short',
+      METRICS_TOKEN: 'short', DUFFEL_API_URL: 'http://duffel.example', SUPPLIER_TIMEOUT_MS: '0',
     })
     assert.fail('expected a ConfigError')
   } catch (e) {
     assert.ok(e instanceof ConfigError)
-    for (const name of ['PORT', 'DATABASE_URL', 'SVC_DEMO_API_KEY', 'LOG_LEVEL', 'ACCESS_TOKEN_TTL_SECONDS', 'RATE_LIMIT_MAX', 'TRUST_PROXY', 'WORKER', 'METRICS_TOKEN']) {
+    for (const name of ['PORT', 'DATABASE_URL', 'SVC_DEMO_API_KEY', 'LOG_LEVEL', 'ACCESS_TOKEN_TTL_SECONDS', 'RATE_LIMIT_MAX', 'TRUST_PROXY', 'WORKER', 'METRICS_TOKEN', 'DUFFEL_API_URL', 'SUPPLIER_TIMEOUT_MS']) {
       assert.ok(e.problems.some((p) => p.startsWith(name)), `${name} reported: ${e.message}`)
     }
     assert.ok(!e.message.includes('mysql://x'), 'a database URL may hold a password; only its start is echoed')

@@ -23,7 +23,7 @@ const JS = '/javascript/v2.2/svc.min.js'
 async function app(distDir?: string, rateLimit = { max: 100_000, timeWindow: 60_000 }): Promise<FastifyInstance> {
   const store = new MemoryStore()
   const core = createCore({
-    store, supplier: createSandboxSupplier(), clock: { now: () => new Date() },
+    store, suppliers: [createSandboxSupplier()], clock: { now: () => new Date() },
     ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
   })
   await core.ensureSigningKey()

@@ -17,7 +17,7 @@ const MIN = 60_000
 const DAY = 86_400_000
 
 function coreOn(store: MemoryStore, clock: TestClock, config: Partial<CoreConfig> = {}) {
-  return createCore({ store, supplier: createSandboxSupplier(), clock, ids: testIds(), config })
+  return createCore({ store, suppliers: [createSandboxSupplier()], clock, ids: testIds(), config })
 }
 
 async function seller(core: ReturnType<typeof coreOn>) {

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type {
-  IdempotencyRecord, IdempotentResponse, JobRecord, OrderFeedItem, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store,
+  ApiKeyRecord, IdempotencyRecord, IdempotentResponse, JobRecord, OrderFeedItem, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store,
   SubscriptionRecord, SupplierSeatMap, TripRecord,
 } from '../../core/ports.ts'
 import type { Money, Price } from '../../core/schemas/common.ts'
@@ -17,8 +17,17 @@ const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000)
 const iso = (seconds: number) => at(seconds).toISOString()
 
 export const seller = (seller_id: string, over: Partial<SellerRecord> = {}): SellerRecord => ({
-  seller_id, name: `Seller ${seller_id} — Ünïcode ✈`, origins: ['https://shop.example'], sandbox: false, created_at: iso(0), ...over,
+  seller_id, name: `Seller ${seller_id} — Ünïcode ✈`, origins: ['https://shop.example'], sandbox: false,
+  supplier: { name: 'sandbox', credentials: null }, created_at: iso(0), ...over,
 })
+
+/** An API key of a seller; `n` makes its hash (two hex digits, repeated). */
+export const apiKey = (n: string, seller_id = 's1', over: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
+  key_hash: n.repeat(32), seller_id, prefix: `svc_live_${n}`, created_at: iso(5), expires_at: null, ...over,
+})
+
+/** Sealed credentials as a seller's supplier holds them (core/auth/sealing.ts); the store keeps them as they are. */
+const sealed = (data: string) => ({ sealed: 'A256GCM' as const, iv: 'AAECAwQFBgcICQoL', data })
 
 export const trip = (trip_id: string, seller_id = 's1', over: Partial<TripRecord> = {}): TripRecord => ({
   trip_id,
@@ -159,6 +168,11 @@ export interface ContractOptions {
    * Without it, `reserveIdempotency` (the memory store, which has no schema to be old).
    */
   insertV1Idempotency?(s: MigratableStore, record: Pick<IdempotencyRecord, 'scope' | 'key' | 'request_hash' | 'created_at'>): Promise<void>
+  /**
+   * Writes a seller (and its API key) as a release before suppliers and key expiry (migration 8) did. Without
+   * it, `createSeller` and `addApiKey` (the memory store: its restore fills in what older snapshots lack).
+   */
+  insertV1Seller?(s: MigratableStore, seller: Omit<SellerRecord, 'supplier'>, key?: Omit<ApiKeyRecord, 'expires_at'>): Promise<void>
 }
 
 export function storeContract(name: string, make: () => Promise<MigratableStore>, opts: ContractOptions = {}): void {
@@ -191,7 +205,10 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       const s = await make()
       try {
         await s.migrate(1)
-        await s.createSeller(seller('s1'))
+        const { supplier: _supplier, ...oldSeller } = seller('s1')
+        const { expires_at: _expires, ...oldKey1 } = apiKey('ab')
+        if (opts.insertV1Seller) await opts.insertV1Seller(s, oldSeller, oldKey1)
+        else { await s.createSeller(seller('s1')); await s.addApiKey(apiKey('ab')) }
         // Its search was in the earlier full form, which migration 3 drops: the trip then has none.
         const old = trip('t1', 's1', { search_id: 'x-old' })
         await (opts.insertV1Trip ? opts.insertV1Trip(s, old) : s.insertTrip({ ...old, search_id: null }))
@@ -201,7 +218,9 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
         await (opts.insertV1Idempotency ? opts.insertV1Idempotency(s, oldKey) : s.reserveIdempotency(idem('k1', migratedKey)))
 
         await s.migrate()
+        // Sellers from before suppliers sell the sandbox airline's offers, with no credentials; their keys never expire.
         assert.deepEqual(await s.listSellers(), [seller('s1')])
+        assert.deepEqual(await s.findApiKey(apiKey('ab').key_hash), apiKey('ab'))
         assert.deepEqual(await s.getTrip('t1'), { value: trip('t1'), version: 1 })
         assert.deepEqual(await s.getJob('j1'), job('j1'))
         // A reservation from before leases has none left: the release that made it has stopped.
@@ -214,6 +233,12 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
         // What migration 3 added works for the old trip.
         assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x1' }), 1, { search: search('x1'), seatMaps: [seatMap('map-1')] }), 2)
         assert.deepEqual(await s.getSearch('x1'), search('x1'))
+
+        // What migration 8 added works for the old seller and its key.
+        await s.updateSeller('s1', { supplier: { name: 'duffel', credentials: sealed('c2VhbGVk') } })
+        await s.expireApiKeys('s1', [apiKey('ab').key_hash], iso(60))
+        assert.deepEqual(await s.getSeller('s1'), seller('s1', { supplier: { name: 'duffel', credentials: sealed('c2VhbGVk') } }))
+        assert.deepEqual(await s.listApiKeys('s1'), [apiKey('ab', 's1', { expires_at: iso(60) })])
 
         await s.migrate()
         assert.deepEqual(await s.listSubscriptions('s1'), [subscription('w1')])
@@ -230,20 +255,85 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       assert.deepEqual(await s.getSeller('s1'), seller('s1'))
       assert.equal(await s.getSeller('nope'), undefined)
       assert.deepEqual(await s.listSellers(), [seller('s1'), seller('s2', { created_at: iso(10), sandbox: true, origins: [] })])
-      await s.updateSellerOrigins('s1', ['https://a.example', 'https://b.example'])
-      assert.deepEqual((await s.getSeller('s1'))?.origins, ['https://a.example', 'https://b.example'])
+      await s.updateSeller('s1', { origins: ['https://a.example', 'https://b.example'] })
+      assert.deepEqual(await s.getSeller('s1'), seller('s1', { origins: ['https://a.example', 'https://b.example'] }), 'the supplier stays')
+      assert.deepEqual(await s.getSeller('s2'), seller('s2', { created_at: iso(10), sandbox: true, origins: [] }), 'another seller is untouched')
       await assert.rejects(s.createSeller(seller('s1')))
     })
 
-    it('api keys are found by hash and must belong to a known seller', async (s) => {
+    it('a seller\'s supplier round-trips with its sealed credentials, and changes apart from its origins', async (s) => {
+      const duffel = { name: 'duffel', credentials: sealed('c2VhbGVkLXRva2VuLWJ5dGVz') }
+      await s.createSeller(seller('s1', { supplier: duffel }))
+      await s.createSeller(seller('s2'))
+      assert.deepEqual(await s.getSeller('s1'), seller('s1', { supplier: duffel }))
+      assert.deepEqual(await s.listSellers(), [seller('s1', { supplier: duffel }), seller('s2')])
+      // The supplier alone: the origins stay.
+      await s.updateSeller('s2', { supplier: { name: 'duffel', credentials: sealed('b3RoZXI') } })
+      assert.deepEqual(await s.getSeller('s2'), seller('s2', { supplier: { name: 'duffel', credentials: sealed('b3RoZXI') } }))
+      // Back to one without credentials: they are gone, not kept.
+      await s.updateSeller('s1', { supplier: { name: 'sandbox', credentials: null } })
+      assert.deepEqual(await s.getSeller('s1'), seller('s1'))
+      // Both at once, and nothing at all.
+      await s.updateSeller('s1', { origins: [], supplier: duffel })
+      await s.updateSeller('s1', {})
+      assert.deepEqual(await s.getSeller('s1'), seller('s1', { origins: [], supplier: duffel }))
+      // Records are copies.
+      ;(await s.getSeller('s1'))!.supplier.credentials!.data = 'changed'
+      assert.deepEqual((await s.getSeller('s1'))?.supplier, duffel)
+      // An unknown seller changes nothing and is no error.
+      await s.updateSeller('ghost', { origins: ['https://x.example'] })
+      assert.equal(await s.getSeller('ghost'), undefined)
+    })
+
+    it('api keys are found by hash, expired or not, and must belong to a known seller', async (s) => {
       await s.createSeller(seller('s1'))
-      const key = { key_hash: 'ab'.repeat(32), seller_id: 's1', prefix: 'sk_live_ab', created_at: iso(5) }
+      const key = apiKey('ab')
       await s.addApiKey(key)
       assert.deepEqual(await s.findApiKey(key.key_hash), key)
       assert.equal(await s.findApiKey('cd'.repeat(32)), undefined)
       await assert.rejects(s.addApiKey(key))
       await assert.rejects(s.addApiKey({ ...key, key_hash: 'ef'.repeat(32), seller_id: 'ghost' }))
       assert.equal(await s.findApiKey('ef'.repeat(32)), undefined)
+      // A key stored with an expiry (in the past or not) comes back with it, canonical.
+      await s.addApiKey(apiKey('cd', 's1', { expires_at: '2030-01-01T01:00:00+01:00' }))
+      assert.deepEqual(await s.findApiKey('cd'.repeat(32)), apiKey('cd', 's1', { expires_at: iso(0) }))
+    })
+
+    it('a seller\'s api keys are listed oldest first, and no other seller\'s', async (s) => {
+      await s.createSeller(seller('s1'))
+      await s.createSeller(seller('s2'))
+      await s.addApiKey(apiKey('cc', 's1', { created_at: iso(30) }))
+      await s.addApiKey(apiKey('aa', 's1', { created_at: iso(10) }))
+      await s.addApiKey(apiKey('bb', 's2', { created_at: iso(20) }))
+      await s.addApiKey(apiKey('dd', 's1', { created_at: iso(20), expires_at: iso(25) }))
+      assert.deepEqual(await s.listApiKeys('s1'), [
+        apiKey('aa', 's1', { created_at: iso(10) }), apiKey('dd', 's1', { created_at: iso(20), expires_at: iso(25) }), apiKey('cc', 's1', { created_at: iso(30) }),
+      ])
+      assert.deepEqual(await s.listApiKeys('s2'), [apiKey('bb', 's2', { created_at: iso(20) })])
+      assert.deepEqual(await s.listApiKeys('ghost'), [])
+    })
+
+    it('expireApiKeys: only the named keys of that seller, and an earlier expiry is kept', async (s) => {
+      await s.createSeller(seller('s1'))
+      await s.createSeller(seller('s2'))
+      await s.addApiKey(apiKey('aa'))
+      await s.addApiKey(apiKey('bb'))
+      await s.addApiKey(apiKey('cc', 's1', { expires_at: iso(100) }))
+      await s.addApiKey(apiKey('dd', 's2'))
+      await s.addApiKey(apiKey('ee'))
+      // dd is another seller's: named, it is not touched; ee is not named.
+      await s.expireApiKeys('s1', ['aa'.repeat(32), 'bb'.repeat(32), 'cc'.repeat(32), 'dd'.repeat(32), 'ff'.repeat(32)], iso(3600))
+      assert.deepEqual(await s.findApiKey('aa'.repeat(32)), apiKey('aa', 's1', { expires_at: iso(3600) }))
+      assert.deepEqual(await s.findApiKey('bb'.repeat(32)), apiKey('bb', 's1', { expires_at: iso(3600) }))
+      assert.deepEqual(await s.findApiKey('cc'.repeat(32)), apiKey('cc', 's1', { expires_at: iso(100) }), 'an earlier expiry stays')
+      assert.deepEqual(await s.findApiKey('dd'.repeat(32)), apiKey('dd', 's2'))
+      assert.deepEqual(await s.findApiKey('ee'.repeat(32)), apiKey('ee'))
+      // An earlier time shortens (a revocation during a grace period), in any offset; a later one never lengthens.
+      await s.expireApiKeys('s1', ['aa'.repeat(32)], '2030-01-01T01:00:10+01:00')
+      await s.expireApiKeys('s1', ['bb'.repeat(32)], iso(7200))
+      await s.expireApiKeys('s1', [], iso(0))
+      assert.deepEqual((await s.listApiKeys('s1')).map((k) => [k.prefix, k.expires_at]),
+        [['svc_live_aa', iso(10)], ['svc_live_bb', iso(3600)], ['svc_live_cc', iso(100)], ['svc_live_ee', null]])
     })
 
     it('signing keys: add once per kid, listed in creation order', async (s) => {
@@ -398,15 +488,32 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
 
     // ------------------------------------------------------------ searches
 
-    it('searches round-trip, an id is stored once, and each needs a known trip', async (s) => {
+    it('searches round-trip, an answered search is never replaced, and each needs a known trip', async (s) => {
       await withTrip(s)
       await s.putSearch(search('x1'))
       assert.deepEqual(await s.getSearch('x1'), search('x1'))
-      await assert.rejects(s.putSearch(search('x1', { status: 'failed' })))
+      await s.putSearch(search('x1', { status: 'failed' }))
       assert.deepEqual(await s.getSearch('x1'), search('x1'))
       assert.equal(await s.getSearch('nope'), undefined)
       await assert.rejects(s.putSearch(search('x2', { trip_id: 'ghost' })))
       assert.equal(await s.getSearch('x2'), undefined)
+    })
+
+    it('a search in progress (a remote supplier\'s) takes its answer once, with a trip write or alone', async (s) => {
+      await withTrip(s)
+      const pending = search('x1', { status: 'in_progress', offers: { ...search('x1').offers, products: [] } })
+      await s.putSearch(pending)
+      assert.deepEqual(await s.getSearch('x1'), pending)
+      // Its answer comes with the trip's write, in its transaction (the job that asked the supplier).
+      assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x1' }), 1, { search: search('x1') }), 2)
+      assert.deepEqual(await s.getSearch('x1'), search('x1'))
+      // Answered, it stays: a job run again after a crash cannot replace it.
+      assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x1' }), 2, { search: search('x1', { status: 'failed' }) }), 3)
+      assert.deepEqual(await s.getSearch('x1'), search('x1'))
+      // Alone (a new search that failed is only kept to be read).
+      await s.putSearch(search('x2', { status: 'in_progress' }))
+      await s.putSearch(search('x2', { status: 'failed' }))
+      assert.equal((await s.getSearch('x2'))?.status, 'failed')
     })
 
     it('a seat map is stored once per key, for every search that names it', async (s) => {
@@ -429,11 +536,11 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       assert.equal((await s.consumeRefreshToken('r1', at(1))).status, 'ok')
       assert.deepEqual(await s.getJob('j1'), job('j1'))
 
-      // A taken search id fails the whole insert: no trip, no map, no token.
-      await assert.rejects(s.insertTrip(trip('t2'), { search: search('x1', { trip_id: 't2' }), seatMaps: [seatMap('map-9')], refreshToken: refreshToken('r2', 'f2', { trip_id: 't2' }) }))
+      // A taken refresh token fails the whole insert: no trip, no search, no map.
+      await assert.rejects(s.insertTrip(trip('t2'), { search: search('x9', { trip_id: 't2' }), seatMaps: [seatMap('map-9')], refreshToken: refreshToken('r1', 'f2', { trip_id: 't2' }) }))
       assert.equal(await s.getTrip('t2'), undefined)
+      assert.equal(await s.getSearch('x9'), undefined)
       assert.deepEqual(await s.getSeatMaps(['map-9']), [])
-      assert.equal((await s.consumeRefreshToken('r2', at(1))).status, 'unknown')
 
       // An update that lost the race stores nothing it brought.
       assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x3' }), 7, { search: search('x3'), seatMaps: [seatMap('map-3')] }), null)
@@ -569,8 +676,10 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
       const s = await make()
       try {
         await s.migrate(5)
-        await s.createSeller(seller('s1'))
-        await s.createSeller(seller('s2'))
+        for (const id of ['s1', 's2']) {
+          const { supplier: _supplier, ...before } = seller(id)
+          await (opts.insertV1Seller ? opts.insertV1Seller(s, before) : s.createSeller(seller(id)))
+        }
         const a = feedOrder('t1', 'a', { updated_at: iso(20), status: 'succeeded' })
         const b = feedOrder('t1', 'b', { updated_at: iso(10), status: 'cancelled', refund: money(2000), product_type: 'seat' })
         const c = feedOrder('t2', 'c', { updated_at: iso(10), status: 'failed' })

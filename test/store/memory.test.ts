@@ -10,6 +10,12 @@ storeContract('memory', async () => new MemoryStore(), {
     const { orders: _o, orderFeeds: _f, ...before } = m.snapshot()
     m.restore({ ...before, trips: [...before.trips, { value: t, version: 1 }] })
   },
+  // A snapshot saved before suppliers and key expiry: restoring it fills them in (as migration 8 does).
+  insertV1Seller: async (s, x, k) => {
+    const m = s as MemoryStore
+    const before = m.snapshot()
+    m.restore({ ...before, sellers: [...before.sellers, x], apiKeys: [...before.apiKeys, ...(k ? [k] : [])] })
+  },
 })
 
 test('a memory store restored from a JSON snapshot carries on where the first left off', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import pg from 'pg'
 import { PostgresStore } from '../../server/store/postgres.ts'
 import { migrations } from '../../server/store/migrations.ts'
-import { storeContract, seller, trip, job, feedOrder, tripWithOrders } from './contract.ts'
+import { storeContract, seller, trip, job, feedOrder, tripWithOrders, type ContractOptions } from './contract.ts'
 
 const url = process.env.DATABASE_URL_PG
 
@@ -26,7 +26,15 @@ if (!url) {
     await admin.end()
   })
 
+  const insertV1Seller: ContractOptions['insertV1Seller'] = async (s, x, k) => {
+    const { pool } = s as PostgresStore
+    await pool.query('INSERT INTO sellers (seller_id, name, origins, sandbox, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [x.seller_id, x.name, JSON.stringify(x.origins), x.sandbox, x.created_at])
+    if (k) await pool.query('INSERT INTO api_keys (key_hash, seller_id, prefix, created_at) VALUES ($1, $2, $3, $4)', [k.key_hash, k.seller_id, k.prefix, k.created_at])
+  }
+
   storeContract('postgres', async () => open(await freshSchema()), {
+    insertV1Seller,
     insertV1Trip: async (s, t) => {
       await (s as PostgresStore).pool.query('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc) VALUES ($1, $2, 1, $3, $4)',
         [t.trip_id, t.seller_id, t.updated_at, JSON.stringify(t)])
@@ -60,7 +68,8 @@ if (!url) {
       const old = open(schema)
       try {
         await old.migrate(1)
-        await old.createSeller(seller('s1'))
+        const { supplier: _supplier, ...v1 } = seller('s1')
+        await insertV1Seller(old, v1)
         const { rows } = await old.pool.query('SELECT version FROM schema_migrations')
         assert.deepEqual(rows.map((r) => r.version), [1])
         await assert.rejects(old.listSubscriptions('s1'), /relation "subscriptions" does not exist/)

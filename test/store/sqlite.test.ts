@@ -27,8 +27,14 @@ const insertV1Idempotency: ContractOptions['insertV1Idempotency'] = async (s, r)
   ;(s as SqliteStore).db.prepare('INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at) VALUES (?, ?, ?, NULL, ?)')
     .run(r.scope, r.key, r.request_hash, r.created_at)
 }
-storeContract('sqlite', async () => new SqliteStore(freshPath()), { insertV1Trip, insertV1Idempotency })
-storeContract('sqlite :memory:', async () => new SqliteStore(':memory:'), { insertV1Trip, insertV1Idempotency })
+const insertV1Seller: ContractOptions['insertV1Seller'] = async (s, x, k) => {
+  const { db } = s as SqliteStore
+  db.prepare('INSERT INTO sellers (seller_id, name, origins, sandbox, created_at) VALUES (?, ?, ?, ?, ?)')
+    .run(x.seller_id, x.name, JSON.stringify(x.origins), x.sandbox ? 1 : 0, x.created_at)
+  if (k) db.prepare('INSERT INTO api_keys (key_hash, seller_id, prefix, created_at) VALUES (?, ?, ?, ?)').run(k.key_hash, k.seller_id, k.prefix, k.created_at)
+}
+storeContract('sqlite', async () => new SqliteStore(freshPath()), { insertV1Trip, insertV1Idempotency, insertV1Seller })
+storeContract('sqlite :memory:', async () => new SqliteStore(':memory:'), { insertV1Trip, insertV1Idempotency, insertV1Seller })
 
 describe('sqlite store on a shared file', () => {
   test('uses WAL, a busy timeout and foreign keys', async () => {
@@ -101,7 +107,8 @@ describe('sqlite migrations', () => {
     const old = new SqliteStore(path)
     try {
       await old.migrate(1)
-      await old.createSeller(seller('s1'))
+      const { supplier: _supplier, ...v1 } = seller('s1')
+      await insertV1Seller(old, v1)
       assert.deepEqual(old.db.prepare('SELECT version FROM schema_migrations').pluck().all(), [1])
       assert.throws(() => old.db.prepare('SELECT * FROM subscriptions').all(), /no such table/)
     } finally {

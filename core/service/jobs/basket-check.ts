@@ -5,6 +5,7 @@ import { supplierView } from '../../search.ts'
 import type { Context } from '../context.ts'
 import type { Change } from '../trip-cache.ts'
 import { newJob, type Job } from './job.ts'
+import { tripSupplier } from '../suppliers.ts'
 
 type Payload = Extract<Job, { kind: 'basket_check' }>['payload']
 
@@ -24,7 +25,8 @@ export async function run(ctx: Context, { trip_id, check_id, started_at }: Paylo
   const trip = (await ctx.trips.read(trip_id))?.value
   const items = trip ? validity.itemsOfCheck(trip, check_id) : []
   if (!trip || items.length === 0) return undefined
-  const answer = await ctx.supplier.recheck(supplierView(trip), items.map((item) => ({ item, offer_key: trip.offer_keys[item.product_id] })))
+  const { supplier, call } = await tripSupplier(ctx, trip)
+  const answer = await supplier.recheck(call, supplierView(trip), items.map((item) => ({ item, offer_key: trip.offer_keys[item.product_id] })))
   // The supplier's answer takes delayMs from the start of the check; until then the items stay `checking`.
   const readyAt = answer.delayMs ? Date.parse(started_at) + answer.delayMs : 0
   if (readyAt > now.getTime()) return new Date(readyAt)

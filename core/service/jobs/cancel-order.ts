@@ -3,6 +3,7 @@ import { finishCancel } from '../../cancellation.ts'
 import { supplierView } from '../../search.ts'
 import type { Context } from '../context.ts'
 import type { Job } from './job.ts'
+import { tripSupplier } from '../suppliers.ts'
 
 type Payload = Extract<Job, { kind: 'cancel_order' }>['payload']
 
@@ -17,7 +18,8 @@ export async function run(ctx: Context, { trip_id, order_id }: Payload): Promise
   if (!trip || !order || order.status !== 'cancelling') return undefined
   const item = trip.basket[order.basket_item_id]
   if (!item) throw new Error(`order ${order_id} of trip ${trip_id} has lost its basket item`)
-  const outcome = await ctx.supplier.cancel(supplierView(trip), { order, item }, ctx.clock.now())
+  const { supplier, call } = await tripSupplier(ctx, trip)
+  const outcome = await supplier.cancel(call, supplierView(trip), { order, item }, ctx.clock.now())
   await ctx.trips.mutate(null, trip_id, (t) => finishCancel(t, order_id, outcome, ctx.clock.now()))
   return undefined
 }

@@ -14,11 +14,12 @@ const JobSchema = Type.Union([
   Type.Object({ kind: Type.Literal('cancel_order'), payload: Type.Object({ trip_id: Type.String(), order_id: Type.String() }) }),
   Type.Object({ kind: Type.Literal('ticketing_timeout'), payload: Type.Object({ trip_id: Type.String(), fulfillment_id: Type.String() }) }),
   Type.Object({ kind: Type.Literal('webhook'), payload: Type.Object({ seller_id: Type.String(), subscription_id: Type.String(), event: WebhookEvent }) }),
+  Type.Object({ kind: Type.Literal('supplier_search'), payload: Type.Object({ trip_id: Type.String(), search_id: Type.String() }) }),
 ])
 
 export type Job = Static<typeof JobSchema>
 export type JobKind = Job['kind']
-export const JOB_KINDS: JobKind[] = ['basket_check', 'fulfill_order', 'cancel_order', 'ticketing_timeout', 'webhook']
+export const JOB_KINDS: JobKind[] = ['basket_check', 'fulfill_order', 'cancel_order', 'ticketing_timeout', 'webhook', 'supplier_search']
 
 /** What one run of the job runner did, for the worker's log (ids and outcome only, never a payload). */
 export interface JobReport {

@@ -11,6 +11,7 @@ import * as fulfillOrder from './fulfill-order.ts'
 import * as cancelOrder from './cancel-order.ts'
 import * as ticketingTimeout from './ticketing-timeout.ts'
 import * as webhook from './webhook.ts'
+import * as supplierSearch from './supplier-search.ts'
 
 export type { JobReport } from './job.ts'
 
@@ -43,8 +44,8 @@ async function runNextJob(ctx: Context, kinds: JobKind[]): Promise<JobReport | n
     job = parseJob(record)
     if (record.attempts > record.max_attempts) {
       // A previous run gave up but died before recording it.
-      await giveUp(ctx, job)
       const error = record.last_error ?? 'gave up'
+      await giveUp(ctx, job, new Error(error))
       return report('dead', await store.failJob(record.job_id, lease, error, null), { error })
     }
     const retryAt = await run(ctx, job)
@@ -53,7 +54,7 @@ async function runNextJob(ctx: Context, kinds: JobKind[]): Promise<JobReport | n
   } catch (e) {
     const error = e instanceof Error ? e.message : String(e)
     const last = record.attempts >= record.max_attempts
-    if (last && job) await giveUp(ctx, job)
+    if (last && job) await giveUp(ctx, job, e)
     const retryAt = last ? null : new Date(clock.now().getTime() + backoffMs(record.attempts, config.backoffBaseMs, config.backoffCapMs))
     return report(last ? 'dead' : 'retry', await store.failJob(record.job_id, lease, error, retryAt), { error, retry_at: retryAt })
   }
@@ -74,14 +75,16 @@ function run(ctx: Context, job: Job): Promise<Date | undefined> {
     case 'cancel_order': return cancelOrder.run(ctx, job.payload)
     case 'ticketing_timeout': return ticketingTimeout.run(ctx, job.payload)
     case 'webhook': return webhook.run(ctx, job.payload)
+    case 'supplier_search': return supplierSearch.run(ctx, job.payload)
   }
 }
 
-/** What giving up on a job means for the trip: an order fails, a check leaves its items `invalid`. */
-async function giveUp(ctx: Context, job: Job): Promise<void> {
+/** What giving up on a job means for the trip: an order fails, a check leaves its items `invalid`, a search fails with the last reason. */
+async function giveUp(ctx: Context, job: Job, error: unknown): Promise<void> {
   if (job.kind === 'fulfill_order') await fulfillOrder.giveUp(ctx, job.payload)
   else if (job.kind === 'cancel_order') await cancelOrder.giveUp(ctx, job.payload)
   else if (job.kind === 'basket_check') await basketCheck.giveUp(ctx, job.payload)
   else if (job.kind === 'ticketing_timeout') await ticketingTimeout.giveUp(ctx, job.payload)
+  else if (job.kind === 'supplier_search') await supplierSearch.giveUp(ctx, job.payload, error)
 }
 

@@ -57,7 +57,7 @@
  */
 import { LRUCache } from 'lru-cache'
 import type {
-  RecheckResult, Supplier, SupplierItem, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
+  RecheckResult, Supplier, SupplierCapabilities, SupplierItem, SupplierOffers, SupplierPassengerOffer, SupplierProduct, SupplierSeatMap,
   SupplierSeatOffers, SupplierTax, SupplierTrip, SupplierOrder, SupplierCancellationQuote,
 } from '../../ports.ts'
 import { applyPercentage } from '../../money.ts'
@@ -643,6 +643,16 @@ function bookingReference(orderId: string): string {
 
 // ---------------------------------------------------------------- the port
 
+/** What the sandbox airline does: everything, at once, after booking too, and it cancels. */
+const CAPABILITIES: SupplierCapabilities = {
+  simulated: true,
+  products: ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell'],
+  remote: false,
+  afterBooking: ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell'],
+  seatsAtBookingOnly: false,
+  cancels: true,
+}
+
 export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Supplier {
   const ctx: Context = {
     maps: new LRUCache({ max: options.seatMapCache ?? 500 }),
@@ -655,11 +665,19 @@ export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Sup
     scenariosAlways: options.scenarios === 'always',
   }
   return {
-    async search(trip, types) {
+    name: 'sandbox',
+    capabilities: CAPABILITIES,
+
+    credentialsProblem(credentials, sandbox) {
+      if (!sandbox) return 'The sandbox airline sells simulated offers: it serves sandbox sellers only (a live seller needs a real supplier, e.g. --supplier duffel --duffel-token duffel_live_…).'
+      return credentials === null ? null : 'The sandbox airline takes no credentials.'
+    },
+
+    async search(_call, trip, types) {
       return searchOffers(ctx, trip, types)
     },
 
-    async recheck(trip, items) {
+    async recheck(_call, trip, items) {
       const check = createChecker(ctx, trip)
       const results = items.map(check)
       const slow = (ctx.scenariosAlways || trip.sandbox) &&
@@ -667,18 +685,18 @@ export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Sup
       return slow ? { results, delayMs: ctx.checkDelayMs } : { results }
     },
 
-    async fulfill(trip, order, { item }) {
+    async fulfill(_call, trip, order, { item }) {
       if ((ctx.scenariosAlways || trip.sandbox) && onFlight(itemSegments(trip, item), SANDBOX_SCENARIOS.fulfillment_fails)) {
         return { ok: false, reason: 'The airline rejected the booking (sandbox scenario 9003)' }
       }
       return { ok: true, reference: bookingReference(order.order_id) }
     },
 
-    async quoteCancellation(trip, orders, now) {
+    async quoteCancellation(_call, trip, orders, now) {
       return orders.map((o) => cancellationQuote(trip, o, now))
     },
 
-    async cancel(trip, o, now) {
+    async cancel(_call, trip, o, now) {
       // Deterministic, so a repeated call for the same order at the same time answers the same.
       if ((ctx.scenariosAlways || trip.sandbox) && onFlight(itemSegments(trip, o.item), SANDBOX_SCENARIOS.cancellation_refused)) {
         return { ok: false, reason: 'The airline refused the cancellation (sandbox scenario 9005)' }

@@ -1,0 +1,492 @@
+/**
+ * The fake Duffel API itself (test/fakes/duffel/server.ts), over real HTTP with fetch: the Duffel supplier's
+ * tests trust it to answer like Duffel, so its routes, envelope, checks, account and mode separation,
+ * purchases and scenario switches are pinned here.
+ */
+import { test, describe, before, after, beforeEach } from 'node:test'
+import assert from 'node:assert/strict'
+import { startFakeDuffel, seatsOf, type AddOfferInput, type FakeDuffel, type SegmentInput } from './server.ts'
+
+let fake: FakeDuffel
+before(async () => { fake = await startFakeDuffel() })
+after(async () => { await fake.close() })
+beforeEach(() => { fake.reset(); fake.setNow(null) })
+
+interface Call { method?: string; token?: string | null; version?: string | null; authorization?: string; body?: unknown; raw?: string; signal?: AbortSignal }
+async function call(path: string, init: Call = {}): Promise<{ status: number; headers: Headers; json: any }> {
+  const headers: Record<string, string> = { accept: 'application/json' }
+  const token = init.token === undefined ? fake.token : init.token
+  if (init.authorization !== undefined) headers.authorization = init.authorization
+  else if (token !== null) headers.authorization = `Bearer ${token}`
+  if (init.version !== null) headers['duffel-version'] = init.version ?? 'v2'
+  const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body))
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const res = await fetch(`${fake.url}${path}`, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: init.signal })
+  return { status: res.status, headers: res.headers, json: await res.json() }
+}
+
+/** Duffel's error envelope, whole: one error with its five fields, the request id in meta and the header. */
+function assertError(r: { status: number; headers: Headers; json: any }, status: number, code: string): void {
+  assert.equal(r.status, status, JSON.stringify(r.json))
+  assert.deepEqual(Object.keys(r.json).sort(), ['errors', 'meta'])
+  assert.equal(r.json.errors.length, 1)
+  const [e] = r.json.errors
+  assert.deepEqual(Object.keys(e).sort(), ['code', 'documentation_url', 'message', 'title', 'type'])
+  assert.equal(e.code, code)
+  for (const k of ['type', 'title', 'message', 'documentation_url']) assert.ok(typeof e[k] === 'string' && e[k].length > 0, k)
+  assert.equal(r.json.meta.status, status)
+  assert.match(r.json.meta.request_id, /^\w{10,}$/)
+  assert.equal(r.headers.get('x-request-id'), r.json.meta.request_id)
+}
+
+let accounts = 0
+/** A new test-mode account: balances and visibility of one test do not leak into another. */
+function freshToken(opts: { balance?: string; live?: boolean } = {}): string {
+  const token = `duffel_${opts.live ? 'live' : 'test'}_suite${++accounts}`
+  fake.addToken(token, opts.balance ? { balance: opts.balance } : {})
+  return token
+}
+
+const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10)
+const seg = (origin: string, destination: string, carrier: string, flight: string, d: number, dep: string, arr: string, arrDay = d): SegmentInput =>
+  ({ origin, destination, departing_at: `${day(d)}T${dep}`, arriving_at: `${day(arrDay)}T${arr}`, marketing_carrier: carrier, flight_number: flight })
+/** Adult, child and lap infant; out LHR→JFK direct, back JFK→BOS→LHR (two segments in one slice). */
+function family(extra: Partial<AddOfferInput> = {}) {
+  return fake.addOffer({
+    passengers: [{ type: 'adult' }, { type: 'child' }, { type: 'infant_without_seat' }],
+    slices: [
+      { segments: [seg('LHR', 'JFK', 'BA', '117', 30, '11:20', '14:10')] },
+      { segments: [seg('JFK', 'BOS', 'BA', '4411', 40, '08:00', '09:20'), seg('BOS', 'LHR', 'BA', '238', 40, '20:15', '07:45', 41)] },
+    ],
+    ...extra,
+  })
+}
+const post = (orderId: string, payment: { type?: string; amount: string; currency?: string }, add: Array<{ id: string; quantity: number }>, token?: string) =>
+  call(`/air/orders/${orderId}/services`, { token, body: { data: { payment: { type: 'balance', currency: 'GBP', ...payment }, add_services: add } } })
+
+describe('authentication, version and the envelope', () => {
+  test('a request without a known bearer token is a 401 of Duffel\'s envelope', async () => {
+    const { offer } = family()
+    assertError(await call(`/air/offers/${offer.id}`, { token: null }), 401, 'missing_authorization_header')
+    assertError(await call(`/air/offers/${offer.id}`, { authorization: `Basic ${fake.token}` }), 401, 'invalid_authorization_header')
+    assertError(await call(`/air/offers/${offer.id}`, { token: 'duffel_test_nobody_knows_me' }), 401, 'invalid_access_token')
+  })
+
+  test('Duffel-Version must be v2', async () => {
+    const { offer } = family()
+    assertError(await call(`/air/offers/${offer.id}`, { version: null }), 400, 'unsupported_version')
+    assertError(await call(`/air/offers/${offer.id}`, { version: 'v1' }), 400, 'unsupported_version')
+    assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
+  })
+
+  test('any other route is Duffel\'s 404', async () => {
+    assertError(await call('/air/airlines'), 404, 'not_found')
+    assertError(await call('/air/offers/off_x', { method: 'DELETE' }), 404, 'not_found')
+    assertError(await call('/air/orders/ord_x/cancel', { body: {} }), 404, 'not_found')
+  })
+
+  test('every request is logged, refused ones too', async () => {
+    fake.clearRequests()
+    await call('/air/seat_maps?offer_id=off_nope', { token: null })
+    await post('ord_nope', { amount: '1.00' }, [{ id: 'aso_x', quantity: 1 }])
+    assert.deepEqual(fake.requests.map((r) => [r.method, r.path, r.query, r.token, r.status]), [
+      ['GET', '/air/seat_maps', { offer_id: 'off_nope' }, null, 401],
+      ['POST', '/air/orders/ord_nope/services', {}, fake.token, 404],
+    ])
+    assert.deepEqual(fake.requests[1]!.body, { data: { payment: { type: 'balance', currency: 'GBP', amount: '1.00' }, add_services: [{ id: 'aso_x', quantity: 1 }] } })
+  })
+})
+
+describe('GET /air/offers/{id}', () => {
+  test('the offer with its baggage services per passenger and slice', async () => {
+    const { offer } = family()
+    const r = await call(`/air/offers/${offer.id}?return_available_services=true`)
+    assert.equal(r.status, 200)
+    const data = r.json.data
+    assert.equal(data.id, offer.id)
+    assert.equal(data.live_mode, false)
+    assert.deepEqual(data.passengers.map((p: any) => p.type), ['adult', 'child', 'infant_without_seat'])
+    assert.equal(data.slices[1].segments.length, 2)
+    assert.equal(data.slices[0].segments[0].marketing_carrier.iata_code, 'BA')
+    assert.equal(data.slices[0].segments[0].marketing_carrier_flight_number, '117')
+    assert.equal(data.slices[0].segments[0].departing_at, `${day(30)}T11:20:00`)
+    assert.match(data.slices[0].segments[0].duration, /^PT07H50M$/)
+    const [adult, child, infant] = data.passengers.map((p: any) => p.id)
+    // Two kinds of bag for each passenger with a seat, for each slice; a bag covers its slice's segments.
+    assert.equal(data.available_services.length, 8)
+    for (const s of data.available_services) {
+      assert.match(s.id, /^ase_/)
+      assert.equal(s.type, 'baggage')
+      assert.match(s.total_amount, /^\d+\.\d{2}$/)
+      assert.equal(s.total_currency, 'GBP')
+      assert.equal(s.passenger_ids.length, 1)
+      assert.notEqual(s.passenger_ids[0], infant)
+      const slice = data.slices.find((sl: any) => sl.segments.some((g: any) => g.id === s.segment_ids[0]))
+      assert.deepEqual(s.segment_ids, slice.segments.map((g: any) => g.id))
+    }
+    const checked = data.available_services.find((s: any) => s.passenger_ids[0] === child && s.metadata.type === 'checked')
+    assert.deepEqual(checked.metadata, { type: 'checked', maximum_weight_kg: 23, maximum_length_cm: null, maximum_height_cm: null, maximum_depth_cm: null })
+    assert.equal(checked.total_amount, '45.00')
+    assert.equal(checked.maximum_quantity, 2)
+    const cabin = data.available_services.find((s: any) => s.passenger_ids[0] === adult && s.metadata.type === 'carry_on')
+    assert.equal(cabin.metadata.maximum_weight_kg, 10)
+    assert.equal(cabin.metadata.maximum_length_cm, 56)
+  })
+
+  test('available services only when asked for', async () => {
+    const { offer } = family()
+    assert.deepEqual((await call(`/air/offers/${offer.id}`)).json.data.available_services, [])
+    assert.deepEqual((await call(`/air/offers/${offer.id}?return_available_services=false`)).json.data.available_services, [])
+  })
+
+  test('an airline that states no weight, selling per segment; and an offer with no bags', async () => {
+    const { offer } = fake.addOffer({
+      passengers: [{ type: 'adult' }],
+      slices: [{ segments: [seg('LGW', 'AMS', 'U2', '8883', 20, '07:05', '09:20'), seg('AMS', 'BCN', 'U2', '7901', 20, '11:00', '13:15')] }],
+    })
+    const bags = (await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services
+    const checked = bags.filter((s: any) => s.metadata.type === 'checked')
+    assert.equal(checked.length, 2)
+    assert.deepEqual(checked.map((s: any) => s.segment_ids), offer.slices[0]!.segments.map((g) => [g.id]))
+    assert.equal(checked[0].metadata.maximum_weight_kg, null)
+    assert.equal(checked[0].metadata.maximum_depth_cm, null)
+    const none = family({ bags: 'none' })
+    assert.deepEqual((await call(`/air/offers/${none.offer.id}?return_available_services=true`)).json.data.available_services, [])
+  })
+
+  test('an unknown offer is a 404; an expired one a 422 offer_no_longer_available', async () => {
+    assertError(await call('/air/offers/off_0000doesnotexist'), 404, 'not_found')
+    const { offer } = family({ expires_at: new Date(Date.now() + 60_000).toISOString() })
+    fake.setNow(Date.parse(offer.expires_at) + 1)
+    assertError(await call(`/air/offers/${offer.id}?return_available_services=true`), 422, 'offer_no_longer_available')
+    assertError(await call(`/air/seat_maps?offer_id=${offer.id}`), 422, 'offer_no_longer_available')
+    fake.setNow(Date.parse(offer.expires_at) - 1)
+    assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
+  })
+})
+
+describe('GET /air/seat_maps', () => {
+  test('a map per segment, drawn as Duffel draws cabins', async () => {
+    const { offer } = family()
+    const r = await call(`/air/seat_maps?offer_id=${offer.id}`)
+    assert.equal(r.status, 200)
+    const maps = r.json.data
+    const segments = offer.slices.flatMap((s) => s.segments.map((g) => [s.id, g.id]))
+    assert.deepEqual(maps.map((m: any) => [m.slice_id, m.segment_id]), segments)
+    for (const map of maps) {
+      assert.match(map.id, /^sea_/)
+      const [cabin] = map.cabins
+      assert.equal(cabin.deck, 0)
+      assert.equal(cabin.cabin_class, 'economy')
+      assert.equal(cabin.rows[0].sections.length, cabin.aisles + 1)
+      assert.ok(cabin.wings.first_row_index < cabin.wings.last_row_index && cabin.wings.last_row_index < cabin.rows.length)
+      const types = new Set(cabin.rows.flatMap((row: any) => row.sections.flatMap((s: any) => s.elements.map((e: any) => e.type))))
+      for (const t of ['seat', 'exit_row', 'empty', 'lavatory', 'galley', 'bassinet', 'restricted_seat_general']) assert.ok(types.has(t), t)
+      // Exits are rows of their own: one exit_row element per section, nothing else.
+      const exits = cabin.rows.filter((row: any) => row.sections.some((s: any) => s.elements.some((e: any) => e.type === 'exit_row')))
+      assert.ok(exits.length > 0)
+      for (const row of exits) assert.ok(row.sections.every((s: any) => s.elements.length === 1 && s.elements[0].type === 'exit_row'))
+    }
+    // The long-haul flight is a wide-body (two aisles), the short hop a narrow-body (one).
+    assert.deepEqual(maps.map((m: any) => m.cabins[0].aisles), [2, 1, 2])
+  })
+
+  test('seats are sold per passenger: exit rows to adults only, none to a lap infant, none when taken', async () => {
+    const { offer } = family()
+    const [adult, child, infant] = offer.passengers.map((p) => p.id)
+    const maps = (await call(`/air/seat_maps?offer_id=${offer.id}`)).json.data
+    const seats = seatsOf(maps).filter((x) => x.segment_id === maps[1].segment_id).map((x) => x.seat)
+    assert.ok(seats.length >= 40, `${seats.length} seats`)
+    for (const s of seats) assert.match(s.designator, /^\d{1,2}[A-K]$/)
+    const byDesignator = new Map(seats.map((s) => [s.designator, s]))
+    const exit = byDesignator.get('14A')!
+    assert.ok(exit.disclosures.length > 0)
+    assert.deepEqual(exit.available_services.map((s) => s.passenger_id), [adult])
+    const standard = byDesignator.get('15A')!
+    assert.deepEqual(standard.available_services.map((s) => s.passenger_id), [adult, child])
+    assert.deepEqual(standard.available_services.map((s) => [s.total_amount, s.total_currency]), [['16.00', 'GBP'], ['16.00', 'GBP']])
+    assert.match(standard.available_services[0]!.id, /^ase_/)
+    assert.deepEqual(byDesignator.get('12B')!.available_services, [])
+    assert.deepEqual(byDesignator.get('18C')!, { type: 'restricted_seat_general', designator: '18C', disclosures: [], available_services: [] })
+    assert.ok(seats.every((s) => s.available_services.every((x) => x.passenger_id !== infant)))
+  })
+
+  test('no seat maps for an offer without seats; offer_id is required', async () => {
+    const { offer } = family({ seats: false })
+    assert.deepEqual((await call(`/air/seat_maps?offer_id=${offer.id}`)).json.data, [])
+    assertError(await call('/air/seat_maps'), 422, 'validation_required')
+  })
+})
+
+describe('orders', () => {
+  test('GET /air/orders/{id}: the booking with its booked services', async () => {
+    const { offer, seatMaps } = family()
+    const [adult, child] = offer.passengers.map((p) => p.id)
+    const bag = offer.available_services.find((s) => s.passenger_ids[0] === adult && s.type === 'baggage' && s.metadata.type === 'checked')!
+    const seat = seatsOf(seatMaps).find((x) => x.seat.designator === '15A' && x.segment_id === offer.slices[0]!.segments[0]!.id)!.seat
+    const seatService = seat.available_services.find((s) => s.passenger_id === child)!
+    const { order } = fake.bookOrder(offer.id, { booking_reference: 'FKQ7PD', services: [{ id: bag.id, quantity: 2 }, seatService.id] })
+    const r = await call(`/air/orders/${order.id}`)
+    assert.equal(r.status, 200)
+    const data = r.json.data
+    assert.match(data.id, /^ord_/)
+    assert.equal(data.booking_reference, 'FKQ7PD')
+    assert.equal(data.live_mode, false)
+    assert.equal(data.cancelled_at, null)
+    assert.deepEqual(data.passengers.map((p: any) => p.id), offer.passengers.map((p) => p.id))
+    assert.equal(data.passengers[0].infant_passenger_id, offer.passengers[2]!.id)
+    // An order's segments are ids of their own; its services name them.
+    const orderSegments = data.slices.flatMap((s: any) => s.segments.map((g: any) => g.id))
+    assert.equal(orderSegments.length, 3)
+    assert.ok(orderSegments.every((id: string) => id.startsWith('seg_') && !offer.slices.some((s) => s.segments.some((g) => g.id === id))))
+    assert.deepEqual(data.slices[0].segments[0].passengers.map((p: any) => p.passenger_id), offer.passengers.map((p) => p.id))
+    const [booked, seated] = data.services
+    assert.match(booked.id, /^ser_/)
+    assert.deepEqual({ ...booked, id: 'x' }, {
+      id: 'x', type: 'baggage', passenger_ids: [adult], segment_ids: [orderSegments[0]], quantity: 2, total_amount: '90.00', total_currency: 'GBP',
+      metadata: { type: 'checked', maximum_weight_kg: 23, maximum_length_cm: null, maximum_height_cm: null, maximum_depth_cm: null },
+    })
+    assert.deepEqual({ ...seated, id: 'x' }, {
+      id: 'x', type: 'seat', passenger_ids: [child], segment_ids: [orderSegments[0]], quantity: 1, total_amount: '16.00', total_currency: 'GBP',
+      metadata: { designator: '15A', disclosures: [], name: 'Standard seat' },
+    })
+    assert.equal(data.slices[0].segments[0].passengers[1].seat.designator, '15A')
+    assert.equal(data.total_amount, (Number(offer.total_amount) + 106).toFixed(2))
+    assertError(await call('/air/orders/ord_0000doesnotexist'), 404, 'not_found')
+  })
+
+  test('GET /air/orders?booking_reference= lists the account\'s orders with pagination meta', async () => {
+    const token = freshToken()
+    const a = fake.bookOrder(family({ token }).offer.id, { booking_reference: 'QX4T9M' }).order
+    const b = fake.bookOrder(family({ token }).offer.id, { booking_reference: 'QX4T9M' }).order
+    fake.bookOrder(family({ token }).offer.id, { booking_reference: 'ZZ9ZZ9' })
+    const all = await call('/air/orders?booking_reference=QX4T9M', { token })
+    assert.deepEqual(all.json.data.map((o: any) => o.id), [a.id, b.id])
+    assert.deepEqual(all.json.meta, { limit: 50, before: null, after: null })
+    const page1 = await call('/air/orders?booking_reference=QX4T9M&limit=1', { token })
+    assert.deepEqual([page1.json.data.map((o: any) => o.id), page1.json.meta], [[a.id], { limit: 1, before: null, after: a.id }])
+    const page2 = await call(`/air/orders?booking_reference=QX4T9M&limit=1&after=${a.id}`, { token })
+    assert.deepEqual([page2.json.data.map((o: any) => o.id), page2.json.meta], [[b.id], { limit: 1, before: b.id, after: null }])
+    assert.deepEqual((await call('/air/orders?booking_reference=NOSUCH', { token })).json.data, [])
+    assert.deepEqual((await call('/air/orders?booking_reference=QX4T9M')).json.data, [], 'another account sees none of them')
+    assertError(await call('/air/orders?limit=500', { token }), 422, 'validation_format')
+  })
+
+  test('GET /air/orders/{id}/available_services: the bags the order still sells', async () => {
+    const { offer } = family()
+    const bag = offer.available_services.find((s) => s.type === 'baggage' && s.metadata.type === 'checked')!
+    const { order } = fake.bookOrder(offer.id, { services: [bag.id] })
+    const r = await call(`/air/orders/${order.id}/available_services`)
+    assert.equal(r.status, 200)
+    assert.equal(r.json.data.length, 8)
+    const orderSegments = new Set(order.slices.flatMap((s) => s.segments.map((g) => g.id)))
+    for (const s of r.json.data) {
+      assert.match(s.id, /^aso_/)
+      assert.ok(s.segment_ids.every((id: string) => orderSegments.has(id)))
+    }
+    // The bag booked with the order counts against its maximum.
+    const same = r.json.data.find((s: any) => s.passenger_ids[0] === bag.passenger_ids[0] && s.metadata.type === 'checked' && s.segment_ids[0] === order.slices[0]!.segments[0]!.id)
+    assert.equal(same.maximum_quantity, 1)
+    assert.equal(same.total_amount, '45.00')
+  })
+
+  test('a cancelled order says so, sells nothing and takes no purchase', async () => {
+    const { order, availableServices } = fake.bookOrder(family().offer.id)
+    fake.cancelOrder(order.id)
+    const r = await call(`/air/orders/${order.id}`)
+    assert.match(r.json.data.cancelled_at, /^\d{4}-\d{2}-\d{2}T/)
+    assert.deepEqual((await call(`/air/orders/${order.id}/available_services`)).json.data, [])
+    const s = availableServices[0]!
+    assertError(await post(order.id, { amount: s.total_amount }, [{ id: s.id, quantity: 1 }]), 422, 'order_cancelled')
+  })
+})
+
+describe('test and live mode, accounts', () => {
+  test('a test token never sees live data nor another account\'s, and the other way round', async () => {
+    const live = freshToken({ live: true })
+    const other = freshToken()
+    const liveOffer = family({ token: live }).offer
+    const liveOrder = fake.bookOrder(liveOffer.id, { booking_reference: 'LV5E7R' }).order
+    const testOffer = family().offer
+    assert.equal(liveOffer.live_mode, true)
+    assert.equal((await call(`/air/offers/${liveOffer.id}`, { token: live })).json.data.live_mode, true)
+    assert.equal((await call(`/air/orders/${liveOrder.id}`, { token: live })).json.data.live_mode, true)
+    assertError(await call(`/air/offers/${liveOffer.id}`), 404, 'not_found')
+    assertError(await call(`/air/seat_maps?offer_id=${liveOffer.id}`), 404, 'not_found')
+    assertError(await call(`/air/orders/${liveOrder.id}`), 404, 'not_found')
+    assertError(await call(`/air/orders/${liveOrder.id}/available_services`), 404, 'not_found')
+    assert.deepEqual((await call('/air/orders?booking_reference=LV5E7R')).json.data, [])
+    assertError(await call(`/air/offers/${testOffer.id}`, { token: live }), 404, 'not_found')
+    assertError(await call(`/air/offers/${testOffer.id}`, { token: other }), 404, 'not_found')
+  })
+})
+
+describe('POST /air/orders/{id}/services', () => {
+  function booked(balance?: string) {
+    const token = freshToken(balance ? { balance } : {})
+    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id)
+    const checked = availableServices.find((s) => s.metadata.type === 'checked')!
+    const carry = availableServices.find((s) => s.metadata.type === 'carry_on')!
+    return { token, order, checked, carry }
+  }
+
+  test('adds the services, answers the order, debits the balance', async () => {
+    const { token, order, checked, carry } = booked()
+    const r = await post(order.id, { amount: '105.00' }, [{ id: checked.id, quantity: 2 }, { id: carry.id, quantity: 1 }], token)
+    assert.equal(r.status, 201)
+    const services = r.json.data.services
+    assert.equal(services.length, 2)
+    assert.deepEqual(services.map((s: any) => [s.type, s.quantity, s.total_amount, s.passenger_ids, s.segment_ids, s.metadata.type]), [
+      ['baggage', 2, '90.00', checked.passenger_ids, checked.segment_ids, 'checked'],
+      ['baggage', 1, '15.00', carry.passenger_ids, carry.segment_ids, 'carry_on'],
+    ])
+    assert.ok(services.every((s: any) => /^ser_/.test(s.id)))
+    assert.equal(r.json.data.total_amount, (Number(order.total_amount) + 105).toFixed(2))
+    assert.deepEqual(fake.balance(token), { amount: '9895.00', currency: 'GBP' })
+    assert.deepEqual((await call(`/air/orders/${order.id}`, { token })).json.data.services, services)
+    // Used up: both reached their maximum and are no longer sold.
+    const left = (await call(`/air/orders/${order.id}/available_services`, { token })).json.data.map((s: any) => s.id)
+    assert.ok(!left.includes(checked.id) && !left.includes(carry.id))
+    assertError(await post(order.id, { amount: '45.00' }, [{ id: checked.id, quantity: 1 }], token), 422, 'unavailable_service')
+  })
+
+  test('refusals change nothing', async () => {
+    const { token, order, checked } = booked('50.00')
+    const cases: Array<[Parameters<typeof post>[1], Parameters<typeof post>[2], number, string]> = [
+      [{ amount: '45.00' }, [{ id: 'aso_0000unknown', quantity: 1 }], 422, 'unavailable_service'],
+      [{ amount: '135.00' }, [{ id: checked.id, quantity: 3 }], 422, 'maximum_quantity_exceeded'],
+      [{ amount: '44.99' }, [{ id: checked.id, quantity: 1 }], 422, 'price_changed'],
+      [{ amount: '45.00', currency: 'EUR' }, [{ id: checked.id, quantity: 1 }], 422, 'invalid_payment_currency'],
+      [{ amount: '45.00', type: 'arc_bsp_cash' }, [{ id: checked.id, quantity: 1 }], 422, 'unsupported_payment_type'],
+      [{ amount: '90.00' }, [{ id: checked.id, quantity: 2 }], 422, 'insufficient_balance'],
+      [{ amount: '45.00' }, [{ id: checked.id, quantity: 0 }], 422, 'validation_format'],
+      [{ amount: '45.00' }, [{ id: checked.id, quantity: 1 }, { id: checked.id, quantity: 1 }], 422, 'validation_format'],
+      [{ amount: '45.001' }, [{ id: checked.id, quantity: 1 }], 422, 'validation_format'],
+      [{ amount: '0.00' }, [], 422, 'validation_required'],
+    ]
+    for (const [payment, add, status, code] of cases) assertError(await post(order.id, payment, add, token), status, code)
+    assertError(await call(`/air/orders/${order.id}/services`, { token, body: { payment: { type: 'balance' } } }), 422, 'validation_required')
+    assertError(await call(`/air/orders/${order.id}/services`, { token, raw: '{"data":' }), 400, 'invalid_json')
+    assertError(await post('ord_0000doesnotexist', { amount: '45.00' }, [{ id: checked.id, quantity: 1 }], token), 404, 'not_found')
+    assert.deepEqual(fake.balance(token), { amount: '50.00', currency: 'GBP' })
+    assert.deepEqual(fake.order(order.id).order.services, [])
+    // And the one that fits the balance goes through.
+    assert.equal((await post(order.id, { amount: '45.00' }, [{ id: checked.id, quantity: 1 }], token)).status, 201)
+    assert.deepEqual(fake.balance(token), { amount: '5.00', currency: 'GBP' })
+  })
+})
+
+describe('scenario switches', () => {
+  test('priceChange: an offer\'s bag, a seat, an order\'s bag (which must then be paid at the new price)', async () => {
+    const { offer, seatMaps } = family()
+    const [bag, other] = offer.available_services
+    const seat = seatsOf(seatMaps).find((x) => x.seat.designator === '16C')!.seat.available_services[0]!
+    fake.priceChange(bag!.id, '52.50')
+    fake.priceChange(seat.id, '19.00')
+    const services = (await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services
+    assert.equal(services.find((s: any) => s.id === bag!.id).total_amount, '52.50')
+    assert.equal(services.find((s: any) => s.id === other!.id).total_amount, other!.total_amount)
+    const maps = (await call(`/air/seat_maps?offer_id=${offer.id}`)).json.data
+    assert.equal(seatsOf(maps).flatMap((x) => x.seat.available_services).find((s) => s.id === seat.id)!.total_amount, '19.00')
+    fake.reset()
+    assert.equal((await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services[0].total_amount, bag!.total_amount)
+
+    const token = freshToken()
+    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id)
+    const aso = availableServices.find((s) => s.metadata.type === 'checked')!
+    fake.priceChange(aso.id, '49.00')
+    assert.equal((await call(`/air/orders/${order.id}/available_services`, { token })).json.data.find((s: any) => s.id === aso.id).total_amount, '49.00')
+    assertError(await post(order.id, { amount: '45.00' }, [{ id: aso.id, quantity: 1 }], token), 422, 'price_changed')
+    const r = await post(order.id, { amount: '98.00' }, [{ id: aso.id, quantity: 2 }], token)
+    assert.equal(r.status, 201)
+    assert.equal(r.json.data.services[0].total_amount, '98.00')
+    assert.deepEqual(fake.balance(token).amount, '9902.00')
+  })
+
+  test('a switch applies to the requests it matches, as many times as told', async () => {
+    const { offer } = family()
+    const bag = offer.available_services[0]!
+    fake.priceChange(bag.id, '60.00', { times: 1, match: 'GET /air/offers/*' })
+    await call(`/air/seat_maps?offer_id=${offer.id}`) // does not match: does not count
+    const read = async () => (await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services[0].total_amount
+    assert.equal(await read(), '60.00')
+    assert.equal(await read(), bag.total_amount)
+    assert.throws(() => fake.priceChange('ase_0000typo', '1.00'), /no available service/)
+  })
+
+  test('gone: the service disappears and cannot be bought', async () => {
+    const token = freshToken()
+    const { offer, seatMaps } = family({ token })
+    const seat = seatsOf(seatMaps).find((x) => x.seat.designator === '15B')!.seat.available_services[0]!
+    fake.gone(offer.available_services[0]!.id)
+    fake.gone(seat.id)
+    const services = (await call(`/air/offers/${offer.id}?return_available_services=true`, { token })).json.data.available_services
+    assert.equal(services.length, offer.available_services.length - 1)
+    const maps = (await call(`/air/seat_maps?offer_id=${offer.id}`, { token })).json.data
+    assert.ok(!seatsOf(maps).some((x) => x.seat.available_services.some((s) => s.id === seat.id)))
+    const { order, availableServices } = fake.bookOrder(offer.id)
+    const aso = availableServices[0]!
+    fake.gone(aso.id)
+    assert.ok(!(await call(`/air/orders/${order.id}/available_services`, { token })).json.data.some((s: any) => s.id === aso.id))
+    assertError(await post(order.id, { amount: aso.total_amount }, [{ id: aso.id, quantity: 1 }], token), 422, 'unavailable_service')
+    assert.equal(fake.balance(token).amount, '10000.00')
+  })
+
+  test('rateLimited: 429 rate_limit_exceeded with Retry-After, then answers again', async () => {
+    const { offer } = family()
+    fake.rateLimited({ times: 2, retryAfterSeconds: 7 })
+    for (let i = 0; i < 2; i++) {
+      const r = await call(`/air/offers/${offer.id}`)
+      assertError(r, 429, 'rate_limit_exceeded')
+      assert.equal(r.json.errors[0].type, 'rate_limit_error')
+      assert.equal(r.headers.get('retry-after'), '7')
+      assert.equal(r.headers.get('ratelimit-remaining'), '0')
+    }
+    assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
+  })
+
+  test('serverError: 500 and 502 envelopes, on the requests matched only', async () => {
+    const { offer } = family()
+    fake.serverError()
+    assertError(await call(`/air/offers/${offer.id}`), 500, 'internal_server_error')
+    assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
+    fake.serverError({ status: 502, match: 'POST /air/orders/*/services' })
+    assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
+    const r = await post('ord_0000whatever', { amount: '1.00' }, [{ id: 'aso_x', quantity: 1 }])
+    assertError(r, 502, 'bad_gateway')
+    assert.equal(r.json.errors[0].type, 'api_error')
+  })
+
+  test('timeout: the request is never answered and the client\'s time-out fires', async () => {
+    const { offer } = family()
+    fake.timeout({ match: 'GET /air/seat_maps' })
+    fake.clearRequests()
+    // The time-out starts once the fake holds the request, not at the fetch: a busy CI machine that takes
+    // long to deliver it must not turn "never answered" into "never arrived".
+    const controller = new AbortController()
+    const pending = call(`/air/seat_maps?offer_id=${offer.id}`, { signal: controller.signal })
+    for (let waited = 0; fake.requests.length === 0; waited += 5) {
+      assert.ok(waited < 5000, 'the request reached the fake')
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    const timeout = AbortSignal.timeout(150)
+    timeout.addEventListener('abort', () => controller.abort(timeout.reason))
+    await assert.rejects(pending, (e: Error) => e.name === 'TimeoutError')
+    assert.deepEqual(fake.requests.map((r) => [r.path, r.status]), [['/air/seat_maps', null]])
+    assert.equal((await call(`/air/seat_maps?offer_id=${offer.id}`)).status, 200)
+  })
+
+  test('lostResponseAfterPurchase: the purchase is made and paid, the answer is lost', async () => {
+    const token = freshToken()
+    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id)
+    const bag = availableServices.find((s) => s.metadata.type === 'checked')!
+    fake.lostResponseAfterPurchase()
+    await assert.rejects(post(order.id, { amount: '45.00' }, [{ id: bag.id, quantity: 1 }], token), TypeError)
+    assert.equal(fake.requests.at(-1)!.status, null)
+    const held = (await call(`/air/orders/${order.id}`, { token })).json.data.services
+    assert.deepEqual(held.map((s: any) => [s.type, s.quantity, s.total_amount, s.passenger_ids, s.segment_ids]), [['baggage', 1, '45.00', bag.passenger_ids, bag.segment_ids]])
+    assert.equal(fake.balance(token).amount, '9955.00')
+    // Only the next purchase was lost: the one after is answered.
+    assert.equal((await post(order.id, { amount: '45.00' }, [{ id: bag.id, quantity: 1 }], token)).status, 201)
+  })
+})

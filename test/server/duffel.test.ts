@@ -1,0 +1,331 @@
+/**
+ * A seller selling a real airline's bags and seats through Duffel, end to end over the HTTP API, against
+ * the fake Duffel on loopback (test/fakes/duffel): the funnel (a trip naming Duffel's offer), the
+ * hand-off into the seller's own Duffel order, bags bought after booking from the seller's balance at
+ * Duffel's price, checks that re-price, cancellation quotes, Duffel's failures (429, 5xx, time-outs, a
+ * purchase whose answer was lost), and a trip that does not match. The token never shows.
+ */
+import { describe, test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { build, basic, body, assertProblem, tripPayload, type Built } from '../helpers/build.ts'
+import { fulfillRequest } from '../helpers/flows.ts'
+import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
+import { startFakeDuffel, seatsOf, type FakeDuffel } from '../fakes/duffel/server.ts'
+import type { TripCreateRequest } from '../../core/schemas/trip.ts'
+
+const SECRET = 'a-signing-key-secret-of-32-chars-or-more'
+
+let fake: FakeDuffel
+let t: Built
+let apiKey: string
+before(async () => {
+  fake = await startFakeDuffel()
+  t = await build({
+    captureLogs: true,
+    suppliers: [createDuffelSupplier({ baseUrl: fake.url, timeoutMs: 500 })],
+    config: { signingKeySecret: SECRET, backoffBaseMs: 100, backoffCapMs: 400 },
+  })
+  // The fake's offers expire by the real clock: the service's clock is the real one too.
+  t.clock.set(new Date())
+  apiKey = (await t.core.createSeller({ name: 'Duffel shop', origins: [], sandbox: true, supplier: { name: 'duffel', credentials: fake.token } })).apiKey
+})
+after(async () => {
+  await t.close()
+  await fake.close()
+})
+
+const auth = () => ({ authorization: basic(apiKey) })
+
+/** A trip request for the default sandbox trip whose tickets name `metadata` (a Duffel offer or order). */
+function request(metadata: Record<string, string>, over: Partial<TripCreateRequest> = {}): TripCreateRequest {
+  const p = tripPayload(t.clock.now(), over)
+  return { ...p, tickets: p.tickets.map((tk) => ({ ...tk, metadata: { ...tk.metadata, ...metadata } })) }
+}
+
+/** An offer of the fake for a trip request's flights and passengers. */
+function offerFor(req: TripCreateRequest, opts: { bags?: 'none'; expires_at?: string } = {}) {
+  return fake.addOffer({
+    passengers: req.passengers.map((p) => ({ type: p.passenger_type === 'infant' ? 'infant_without_seat' as const : p.passenger_type })),
+    slices: req.tickets[0]!.journeys.map((j) => ({
+      segments: j.segments.map((s) => ({
+        origin: s.departure_airport, destination: s.arrival_airport, departing_at: s.departure_time.slice(0, 19), arriving_at: s.arrival_time.slice(0, 19),
+        marketing_carrier: s.marketing_airline, flight_number: s.marketing_flight_number,
+      })),
+    })),
+    ...opts,
+  })
+}
+
+async function createTrip(req: TripCreateRequest) {
+  const res = await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: auth(), payload: req })
+  assert.equal(res.statusCode, 201, res.body)
+  return body<{ trip_id: string; search_id: string; trip_access_token: string; tickets: Array<{ ticket_id: string }> }>(res)
+}
+
+const getSearch = async (trip: { trip_id: string; search_id: string }) =>
+  body<{ status: string; failure_reason?: string; results: { products: Record<string, Record<string, any>>; seatmaps: any[] } }>(
+    await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`, headers: auth() }))
+
+const basket = async (trip: { trip_id: string }) => body<{ trip_state_hash: string; basket: Record<string, any> }>(
+  await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: auth() }))
+
+const add = async (trip: { trip_id: string }, lines: Array<{ product_id: string; passenger_id: string }>) => {
+  const res = await t.app.inject({ method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: auth(), payload: lines.map((l) => ({ ...l, quantity: 1 })) })
+  assert.equal(res.statusCode, 200, res.body)
+  return body<{ trip_state_hash: string; basket: Record<string, any> }>(res)
+}
+
+const readTrip = async (trip: { trip_id: string }) => body<Record<string, any>>(await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}`, headers: auth() }))
+
+const checkedBag = (search: Awaited<ReturnType<typeof getSearch>>, pid = 'p1') =>
+  Object.values(search.results.products.bag ?? {}).find((p) => p.product_details.checked && p.price_and_availability[pid]?.available)!
+
+const postServices = () => fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/services'))
+
+describe('Duffel in the funnel: offers from the offer the trip names', () => {
+  test('POST /v2.2/trip answers at once with the search in progress; a job ends it with bags and seat maps', async () => {
+    const req = request({})
+    const { offer } = offerFor(req)
+    const trip = await createTrip(request({ duffel_offer_id: offer.id }))
+    const pending = await getSearch(trip)
+    assert.equal(pending.status, 'in_progress')
+    assert.deepEqual(pending.results, { products: {}, seatmaps: [] })
+    assert.ok(await t.core.drainJobs() >= 1)
+    const done = await getSearch(trip)
+    assert.equal(done.status, 'success', JSON.stringify(done))
+    const bags = Object.values(done.results.products.bag!)
+    assert.ok(bags.some((b) => b.display_name === 'Checked bag 23 kg'), bags.map((b) => b.display_name).join())
+    const bag = checkedBag(done)
+    // Duffel's price, tax included, as the base; converted to the trip's currency, Duffel's kept as the original.
+    assert.equal(bag.price_and_availability.p1.price.base.in_original_currency.amount, 4500)
+    assert.equal(bag.price_and_availability.p1.price.base.in_original_currency.currency, 'GBP')
+    assert.deepEqual(bag.price_and_availability.p1.price.taxes, [])
+    assert.equal(bag.price_and_availability.p3.available, false, 'the lap infant is not sold a bag')
+    assert.equal(done.results.seatmaps.length, 2, 'a seat map per segment')
+    assert.ok(Object.keys(done.results.products.seat ?? {}).length > 10)
+  })
+
+  test('a bag and a seat in the basket carry Duffel\'s service ids for the hand-off, and are valid until the offer expires at most', async () => {
+    const expires = new Date(Date.now() + 10 * 60_000).toISOString()
+    const { offer, seatMaps } = offerFor(request({}), { expires_at: expires })
+    const trip = await createTrip(request({ duffel_offer_id: offer.id }))
+    await t.core.drainJobs()
+    const search = await getSearch(trip)
+    const bag = checkedBag(search)
+    const seat = Object.values(search.results.products.seat!).find((s) => s.price_and_availability.p1?.available)!
+    const b = await add(trip, [{ product_id: bag.product_id, passenger_id: 'p1' }, { product_id: seat.product_id, passenger_id: 'p1' }])
+    const items = Object.values(b.basket).filter((i) => i.product_type !== 'ticket')
+    const offerServices = new Set([...offer.available_services.map((s) => s.id), ...seatsOf(seatMaps).flatMap((x) => x.seat.available_services.map((s) => s.id))])
+    for (const i of items) {
+      assert.equal(i.supplier.name, 'duffel')
+      assert.ok(i.supplier.service_ids.length > 0 && i.supplier.service_ids.every((id: string) => offerServices.has(id)), JSON.stringify(i.supplier))
+      assert.ok(i.validity.valid_to <= expires, `${i.validity.valid_to} is not after the offer's expiry ${expires}`)
+    }
+  })
+
+  test('the hand-off: items the seller booked into its own Duffel order succeed at fulfill, and nothing is bought', async () => {
+    const { offer } = offerFor(request({}))
+    const trip = await createTrip(request({ duffel_offer_id: offer.id }))
+    await t.core.drainJobs()
+    const search = await getSearch(trip)
+    const seat = Object.values(search.results.products.seat!).find((s) => s.price_and_availability.p2?.available)!
+    const b = await add(trip, [{ product_id: checkedBag(search).product_id, passenger_id: 'p1' }, { product_id: seat.product_id, passenger_id: 'p2' }])
+    const handedOff = Object.values(b.basket).flatMap((i) => i.supplier?.service_ids ?? [])
+    const { order } = fake.bookOrder(offer.id, { services: handedOff })
+    const balance = fake.balance(fake.token)
+    fake.clearRequests()
+    const res = await t.app.inject({
+      method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, headers: auth(),
+      payload: fulfillRequest(trip as never, b.trip_state_hash, { tickets: trip.tickets.map((tk) => ({ ticket_id: tk.ticket_id, access_details: { record_locator: order.booking_reference, ticket_number: '1250000000001' }, status: 'booked' })) }),
+    })
+    assert.equal(res.statusCode, 202, res.body)
+    await t.core.drainJobs()
+    const orders = Object.values((await readTrip(trip)).orders)
+    assert.deepEqual(orders.map((o: any) => [o.status, o.supplier_reference]), [['succeeded', order.booking_reference], ['succeeded', order.booking_reference]])
+    assert.ok(orders.every((o: any) => o.supplier_refs === undefined), 'Duffel\'s ids are kept for the adapter, not shown')
+    assert.equal(postServices().length, 0, 'nothing bought')
+    assert.deepEqual(fake.balance(fake.token), balance)
+  })
+
+  test('a seat not handed off fails with seat_requires_booking; a bag not handed off is bought after booking', async () => {
+    const { offer } = offerFor(request({}))
+    const trip = await createTrip(request({ duffel_offer_id: offer.id }))
+    await t.core.drainJobs()
+    const search = await getSearch(trip)
+    const seat = Object.values(search.results.products.seat!).find((s) => s.price_and_availability.p1?.available)!
+    const b = await add(trip, [{ product_id: checkedBag(search).product_id, passenger_id: 'p1' }, { product_id: seat.product_id, passenger_id: 'p1' }])
+    const { order } = fake.bookOrder(offer.id)
+    fake.clearRequests()
+    const res = await t.app.inject({
+      method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, headers: auth(),
+      payload: fulfillRequest(trip as never, b.trip_state_hash, { tickets: trip.tickets.map((tk) => ({ ticket_id: tk.ticket_id, access_details: { record_locator: order.booking_reference, ticket_number: '1250000000001' }, status: 'booked' })) }),
+    })
+    assert.equal(res.statusCode, 202, res.body)
+    await t.core.drainJobs()
+    const orders = Object.values((await readTrip(trip)).orders).map((o: any) => [o.display_name.startsWith('Seat') ? 'seat' : 'bag', o.status, o.failure_reason ?? null])
+    assert.deepEqual(orders.sort(), [['bag', 'succeeded', null], ['seat', 'failed', 'seat_requires_booking']])
+    assert.equal(postServices().length, 1, 'the bag, once')
+  })
+
+  test('checks re-price: the same price is valid, a moved price is price_changed, a service gone is unavailable', async () => {
+    const { offer } = offerFor(request({}))
+    const trip = await createTrip(request({ duffel_offer_id: offer.id }))
+    await t.core.drainJobs()
+    const search = await getSearch(trip)
+    const b = await add(trip, [{ product_id: checkedBag(search, 'p1').product_id, passenger_id: 'p1' }, { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2' }])
+    const check = async () => {
+      assert.equal((await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/basket/check`, headers: auth() })).statusCode, 202)
+      await t.core.drainJobs()
+      return Object.fromEntries(Object.values((await basket(trip)).basket).filter((i) => i.product_type === 'bag').map((i) => [i.product_details.passenger_id, i.validity.status]))
+    }
+    assert.deepEqual(await check(), { p1: 'valid', p2: 'valid' })
+    const [p1, p2] = ['p1', 'p2'].map((pid) => Object.values(b.basket).find((i) => i.product_type === 'bag' && i.product_details.passenger_id === pid)!)
+    fake.priceChange(p1.supplier.service_ids[0], '52.00')
+    fake.gone(p2.supplier.service_ids[0])
+    assert.deepEqual(await check(), { p1: 'price_changed', p2: 'unavailable' })
+    fake.reset()
+  })
+})
+
+describe('Duffel after booking: bags from the seller\'s order, bought at Duffel\'s price', () => {
+  test('a trip naming its Duffel order is offered the order\'s bags (no seats); fulfill buys once from the balance at Duffel\'s own price, never the marked-up one', async () => {
+    const { offer } = offerFor(request({}))
+    const { order } = fake.bookOrder(offer.id)
+    const req = request({ duffel_order_id: order.id }, { search: { bag: { search: true }, seat: { search: true } }, markups: { bag: { percentage: 20 } } } as Partial<TripCreateRequest>)
+    const trip = await createTrip(req)
+    await t.core.drainJobs()
+    const search = await getSearch(trip)
+    assert.equal(search.status, 'success', JSON.stringify(search))
+    assert.deepEqual(search.results.seatmaps, [], 'Duffel sells no seat after booking')
+    const bag = checkedBag(search)
+    assert.ok(bag.price_and_availability.p1.price.total.amount > bag.price_and_availability.p1.price.base.amount, 'the seller marks it up')
+    const b = await add(trip, [{ product_id: bag.product_id, passenger_id: 'p1' }])
+    assert.ok(Object.values(b.basket).some((i) => i.supplier?.service_ids?.[0]?.startsWith('aso_')))
+    const before = fake.balance(fake.token)
+    fake.clearRequests()
+    assert.equal((await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, headers: auth(), payload: fulfillRequest(trip as never, b.trip_state_hash) })).statusCode, 202)
+    await t.core.drainJobs()
+    const [o] = Object.values((await readTrip(trip)).orders) as any[]
+    assert.equal(o.status, 'succeeded', JSON.stringify(o))
+    assert.equal(o.supplier_reference, order.booking_reference)
+    const bought = postServices()
+    assert.equal(bought.length, 1)
+    assert.deepEqual((bought[0]!.body as any).data.payment, { type: 'balance', amount: '45.00', currency: 'GBP' })
+    assert.equal(Number(before.amount) - Number(fake.balance(fake.token).amount), 45)
+    assert.equal(fake.order(order.id).order.services.filter((s) => s.type === 'baggage').length, 1)
+  })
+
+  test('a price that moved at Duffel since the traveller was charged: nothing bought, the order fails price_changed', async () => {
+    const { offer } = offerFor(request({}))
+    const { order, availableServices } = fake.bookOrder(offer.id)
+    const trip = await createTrip(request({ duffel_order_id: order.id }, { search: { bag: { search: true } } }))
+    await t.core.drainJobs()
+    const b = await add(trip, [{ product_id: checkedBag(await getSearch(trip)).product_id, passenger_id: 'p1' }])
+    const service = Object.values(b.basket).find((i) => i.product_type === 'bag')!.supplier.service_ids[0]
+    assert.ok(availableServices.some((s) => s.id === service))
+    fake.priceChange(service, '60.00')
+    fake.clearRequests()
+    assert.equal((await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, headers: auth(), payload: fulfillRequest(trip as never, b.trip_state_hash) })).statusCode, 202)
+    await t.core.drainJobs()
+    const [o] = Object.values((await readTrip(trip)).orders) as any[]
+    assert.deepEqual([o.status, o.failure_reason], ['failed', 'price_changed'])
+    assert.equal(postServices().length, 0)
+    fake.reset()
+  })
+
+  test('a purchase whose answer was lost: the order waits, the next run finds the bag on the Duffel order and buys nothing more', async () => {
+    const { offer } = offerFor(request({}))
+    const { order } = fake.bookOrder(offer.id)
+    const trip = await createTrip(request({ duffel_order_id: order.id }, { search: { bag: { search: true } } }))
+    await t.core.drainJobs()
+    const b = await add(trip, [{ product_id: checkedBag(await getSearch(trip)).product_id, passenger_id: 'p1' }])
+    fake.lostResponseAfterPurchase()
+    fake.clearRequests()
+    assert.equal((await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, headers: auth(), payload: fulfillRequest(trip as never, b.trip_state_hash) })).statusCode, 202)
+    await t.core.drainJobs()
+    const waiting = Object.values((await readTrip(trip)).orders) as any[]
+    assert.equal(waiting[0].status, 'in_progress', 'not known yet')
+    // Later (the job comes back to reconcile), the order holds the bag: it is the one the traveller paid for.
+    t.clock.advance(60_000)
+    await t.core.drainJobs()
+    const [o] = Object.values((await readTrip(trip)).orders) as any[]
+    assert.equal(o.status, 'succeeded', JSON.stringify(o))
+    assert.equal(postServices().length, 1, 'bought once')
+    assert.equal(fake.order(order.id).order.services.filter((s) => s.type === 'baggage').length, 1, 'one bag on the Duffel order')
+  })
+
+  test('cancellation: Duffel cannot cancel one service, so every quote says supplier_does_not_cancel', async () => {
+    const { offer } = offerFor(request({}))
+    const { order } = fake.bookOrder(offer.id)
+    const trip = await createTrip(request({ duffel_order_id: order.id }, { search: { bag: { search: true } } }))
+    await t.core.drainJobs()
+    const b = await add(trip, [{ product_id: checkedBag(await getSearch(trip)).product_id, passenger_id: 'p1' }])
+    await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, headers: auth(), payload: fulfillRequest(trip as never, b.trip_state_hash) })
+    await t.core.drainJobs()
+    const item = Object.values((await basket(trip)).basket).find((i) => i.product_type === 'bag')!
+    const quote = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel`, headers: auth(), payload: { basket_item_ids: [item.basket_item_id] } })
+    assert.equal(quote.statusCode, 200, quote.body)
+    assert.deepEqual(body(quote).to_cancel[item.basket_item_id],
+      { basket_item_id: item.basket_item_id, order_id: item.order_id, display_name: item.display_name, cancellable: false, refund: null, reason: 'supplier_does_not_cancel' })
+    assert.ok(!fake.requests.some((r) => r.path.includes('order_cancellations')), 'Duffel\'s order cancellation is never called')
+  })
+})
+
+describe('Duffel failing, and trips that do not match', () => {
+  test('429 and 5xx are retried with backoff and the search succeeds; a time-out every time fails it with supplier_timeout', async () => {
+    const { offer } = offerFor(request({}))
+    fake.rateLimited({ times: 1, retryAfterSeconds: 1, match: 'GET /air/offers/*' })
+    fake.serverError({ times: 1, match: 'GET /air/offers/*' })
+    const trip = await createTrip(request({ duffel_offer_id: offer.id }, { search: { bag: { search: true } } }))
+    for (let i = 0; i < 5 && (await getSearch(trip)).status === 'in_progress'; i++) {
+      await t.core.drainJobs()
+      t.clock.advance(1_000)
+    }
+    assert.equal((await getSearch(trip)).status, 'success')
+
+    fake.timeout({ times: 3, match: 'GET /air/offers/*' })
+    const slow = await createTrip(request({ duffel_offer_id: offer.id }, { search: { bag: { search: true } } }))
+    for (let i = 0; i < 5 && (await getSearch(slow)).status === 'in_progress'; i++) {
+      await t.core.drainJobs()
+      t.clock.advance(1_000)
+    }
+    const failed = await getSearch(slow)
+    assert.deepEqual([failed.status, failed.failure_reason], ['failed', 'supplier_timeout'])
+    fake.reset()
+  })
+
+  test('an unknown or expired offer fails with not_found, a trip whose flights are not the offer\'s with not_matched; no 500, no simulated offer', async () => {
+    const cases: Array<[Record<string, string>, Partial<TripCreateRequest>, string]> = [
+      [{ duffel_offer_id: 'off_0000ThisOfferDoesNotExist' }, {}, 'not_found'],
+      [{ duffel_offer_id: offerFor(request({}), { expires_at: new Date(Date.now() - 1000).toISOString() }).offer.id }, {}, 'not_found'],
+      [{ duffel_offer_id: offerFor(request({})).offer.id }, { passengers: [{ passenger_id: 'p1', passenger_type: 'adult' }] }, 'not_matched'],
+      [{}, {}, 'not_matched'],
+    ]
+    for (const [metadata, over, reason] of cases) {
+      const trip = await createTrip(request(metadata, { search: { bag: { search: true } }, ...over }))
+      await t.core.drainJobs()
+      const s = await getSearch(trip)
+      assert.deepEqual([s.status, s.failure_reason, s.results.products], ['failed', reason, {}], JSON.stringify(metadata))
+    }
+  })
+
+  test('the seller\'s Duffel token appears in no response and no log line', async () => {
+    const { offer } = offerFor(request({}))
+    const trip = await createTrip(request({ duffel_offer_id: offer.id }))
+    await t.core.drainJobs()
+    const b = await add(trip, [{ product_id: checkedBag(await getSearch(trip)).product_id, passenger_id: 'p1' }])
+    const answers = [JSON.stringify(await readTrip(trip)), JSON.stringify(b), JSON.stringify(await getSearch(trip)),
+      (await t.app.inject({ method: 'GET', url: '/v2.2/orders', headers: auth() })).body]
+    for (const a of answers) assert.ok(!a.includes(fake.token) && !a.includes('duffel_test_'), a.slice(0, 200))
+    assert.ok(t.logs.length > 0 && !t.logs.some((l) => l.includes(fake.token)), 'not in the logs')
+    // Nor in the store in the clear: the seller's credentials are sealed.
+    const stored = JSON.stringify(t.snapshot())
+    assert.ok(!stored.includes(fake.token), 'not in the database')
+  })
+})
+
+test('a live seller without a real supplier gets 409 supplier_not_configured, saying how to configure one', async () => {
+  const live = await t.core.createSeller({ name: 'Live shop', origins: [], sandbox: false })
+  const p = assertProblem(await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(live.apiKey) }, payload: tripPayload(t.clock.now()) }), 409, 'supplier_not_configured')
+  assert.match(p.detail, /npm run seller -- update .* --supplier duffel --duffel-token/)
+})
