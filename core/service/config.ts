@@ -13,6 +13,8 @@ export interface CoreConfig {
   issuer: string
   /** A worker holds a claimed job this long; if it dies, another worker takes the job after it. */
   jobLeaseMs: number
+  /** An order whose booking answer was lost (the supplier's `unknown`) is looked at again after this. */
+  reconcileMs: number
   /** Retries: exponential from base to cap; attempts per job kind before it is given up. */
   backoffBaseMs: number
   backoffCapMs: number
@@ -63,6 +65,7 @@ export const defaultConfig: CoreConfig = {
   holdWindow: 30 * 60,
   issuer: 'svc',
   jobLeaseMs: 60_000,
+  reconcileMs: 30_000,
   backoffBaseMs: 2_000,
   backoffCapMs: 10 * 60_000,
   maxAttempts: { basket_check: 5, fulfill_order: 10, cancel_order: 10, ticketing_timeout: 10, webhook: 12, supplier_search: 3 },

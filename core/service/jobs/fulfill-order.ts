@@ -9,12 +9,6 @@ import { tripSupplier } from '../suppliers.ts'
 
 type Payload = Extract<Job, { kind: 'fulfill_order' }>['payload']
 
-/**
- * How long to wait before asking again about an order whose booking answer was lost (`unknown`): the
- * adapter then looks at what the supplier recorded before it books anything.
- */
-const RECONCILE_MS = 30_000
-
 export async function run(ctx: Context, { trip_id, order_id }: Payload): Promise<Date | undefined> {
   const loaded = await ctx.trips.read(trip_id)
   const order = loaded?.value.orders[order_id]
@@ -26,8 +20,9 @@ export async function run(ctx: Context, { trip_id, order_id }: Payload): Promise
   if (!item || !moved) throw new Error(`order ${order_id} of trip ${trip_id} has lost its basket item`)
   const { supplier, call } = await tripSupplier(ctx, trip)
   const booked = await supplier.fulfill(call, supplierView(trip), moved, { item, offer_key: trip.offer_keys[item.product_id], booked_before: bookedBefore(trip, moved, item) })
-  // Not known yet: the order stays in_progress and the job comes back to find out (it never books twice).
-  if (booked.ok === 'unknown') return new Date(ctx.clock.now().getTime() + RECONCILE_MS)
+  // Not known yet: the order stays in_progress and the job comes back to find out (the adapter looks at what
+  // the supplier recorded before it books anything, so it never books twice).
+  if (booked.ok === 'unknown') return new Date(ctx.clock.now().getTime() + ctx.config.reconcileMs)
   await ctx.trips.mutate(null, trip_id, (t) => booked.ok === true
     ? moveOrder(t, order_id, 'succeeded', ctx.clock.now(), { supplier_reference: booked.reference, ...(booked.refs ? { supplier_refs: booked.refs } : {}) })
     : moveOrder(t, order_id, 'failed', ctx.clock.now(), { failure_reason: booked.reason }))
