@@ -33,8 +33,9 @@ const USAGE = `Usage:
                --supplier      where its offers come from: sandbox (the sandbox airline, sandbox sellers
                                only; the default) or duffel (the seller's own Duffel account)
                --duffel-token  the seller's Duffel access token: duffel_test_... for a sandbox seller,
-                               duffel_live_... for a live one (implies --supplier duffel). Stored sealed
-                               under SIGNING_KEY_SECRET, which must be set; never shown again
+                               duffel_live_... for a live one (implies --supplier duffel); - reads it
+                               from standard input (out of the shell's history). Stored sealed under
+                               SIGNING_KEY_SECRET, which must be set; never shown again
   update       changes a seller: --add-origin URL, --remove-origin URL (repeatable),
                --supplier and --duffel-token as for create
   rotate-key   prints a new API key (once); the seller's current keys keep working
@@ -61,15 +62,24 @@ const OPTIONS = {
   list: {},
 } as const
 
-/** --supplier and --duffel-token as a supplier choice; `--duffel-token` alone means Duffel. */
-function supplierChoice(v: { supplier?: string; 'duffel-token'?: string }): SupplierChoice | undefined {
-  const token = v['duffel-token']
+/**
+ * --supplier and --duffel-token as a supplier choice; `--duffel-token` alone means Duffel. `--duffel-token -`
+ * reads the token from standard input, so it stays out of the shell's history and the process list.
+ */
+async function supplierChoice(v: { supplier?: string; 'duffel-token'?: string }): Promise<SupplierChoice | undefined> {
+  const token = v['duffel-token'] === '-' ? await readStdin() : v['duffel-token']
   const name = v.supplier?.trim()
   if (v.supplier !== undefined && !name) throw new UsageError('--supplier needs a name, e.g. --supplier duffel')
   if (token === undefined) return name ? { name } : undefined
   if (!token.trim()) throw new UsageError('--duffel-token needs the seller\'s Duffel access token')
   if (name && name !== 'duffel') throw new UsageError(`--duffel-token is a token for --supplier duffel, not --supplier ${name}`)
   return { name: 'duffel', credentials: token.trim() }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array))
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 /** The one SELLER_ID a command takes. */
@@ -117,7 +127,7 @@ async function run(argv: string[]): Promise<number> {
     const name = v.name?.trim()
     if (!name) throw new UsageError('create needs --name NAME')
     if (name.length > 200) throw new UsageError('--name is longer than 200 characters')
-    const supplier = supplierChoice(v)
+    const supplier = await supplierChoice(v)
     const input = { name, origins: [...new Set((v.origin ?? []).map((o) => parseOrigin(o)))], sandbox: v.sandbox ?? false, ...(supplier ? { supplier } : {}) }
     act = async (core) => {
       const { seller, apiKey } = await core.createSeller(input)
@@ -137,7 +147,7 @@ async function run(argv: string[]): Promise<number> {
   } else if (command === 'update') {
     const v = values as { 'add-origin'?: string[]; 'remove-origin'?: string[]; supplier?: string; 'duffel-token'?: string }
     const sellerId = sellerIdOf(command, positionals)
-    const supplier = supplierChoice(v)
+    const supplier = await supplierChoice(v)
     const change = {
       addOrigins: [...new Set((v['add-origin'] ?? []).map((o) => parseOrigin(o, '--add-origin')))],
       removeOrigins: [...new Set((v['remove-origin'] ?? []).map((o) => parseOrigin(o, '--remove-origin')))],

@@ -25,12 +25,14 @@ function workspace() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-seller-cli-'))
   const path = join(dir, 'svc.db')
   const env = { DATABASE_URL: `sqlite:${path}`, SIGNING_KEY_SECRET: SECRET, LOG_LEVEL: 'warn' }
-  const cli = (args: string[], over: Record<string, string | undefined> = {}) => {
+  /** Runs the CLI; `input` is its standard input (none: closed at once). */
+  const cli = (args: string[], over: Record<string, string | undefined> = {}, input = '') => {
     const merged: Record<string, string | undefined> = { ...process.env, ...env, ...over }
     for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k]
     return new Promise<{ status: number | null; stdout: string; stderr: string; all: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'server/cli/seller.ts', ...args], { cwd: root, env: merged as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 60_000 },
+      const child = execFile(process.execPath, ['--import', 'tsx', 'server/cli/seller.ts', ...args], { cwd: root, env: merged as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 60_000 },
         (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr, all: stdout + stderr }))
+      child.stdin?.end(input)
     })
   }
   /** Every byte the database keeps, in any of its files. */
@@ -70,7 +72,8 @@ test('create with origins and a Duffel token: the token is sealed, never printed
     assert.equal(live.status, 0, live.all)
     assert.match(live.stdout, /supplier\s+sandbox \(no credentials\)[\s\S]*a live seller sells nothing until it has a real supplier: npm run seller -- update \S+ --duffel-token/)
     const liveId = field(live.stdout, 'seller_id')!
-    const set = await w.cli(['update', liveId, '--duffel-token', LIVE_TOKEN])
+    // The token from standard input (`-`): out of the shell's history and the process list.
+    const set = await w.cli(['update', liveId, '--duffel-token', '-'], {}, `${LIVE_TOKEN}\n`)
     assert.equal(set.status, 0, set.all)
     assert.ok(!set.all.includes(LIVE_TOKEN) && !w.bytes().includes(LIVE_TOKEN))
     assert.match((await w.cli(['list'])).stdout, new RegExp(`${liveId}  live     .*Live shop\\n    supplier: duffel \\(credentials set\\)\\n`))
