@@ -169,13 +169,13 @@ console.log(`  Duffel order ${order.id}, booking reference ${order.booking_refer
 // ---------------------------------------------------------------- 5. fulfill: handed off, nothing bought
 
 step('5. Fulfilling the trip with the booking reference')
-const fulfillBody = (hash: string) => ({
+const fulfillBody = (forTrip: { tickets: Array<{ ticket_id: string }> }, hash: string) => ({
   trip_state_hash: hash, payment_details: { payment_type: 'service_settlement' },
   contact_details: { contact_details_type: 'passenger', passenger_id: pid, email: 'ada@example.com' },
   passengers: [{ passenger_id: pid, first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', passenger_type: 'adult' }],
-  tickets: trip.tickets.map((t: any) => ({ ticket_id: t.ticket_id, access_details: { record_locator: order.booking_reference, ticket_number: '1250000000001' }, status: 'booked' })),
+  tickets: forTrip.tickets.map((t) => ({ ticket_id: t.ticket_id, access_details: { record_locator: order.booking_reference, ticket_number: '1250000000001' }, status: 'booked' })),
 })
-const fulfilled = await api('POST', `/v2.2/trip/${trip.trip_id}/fulfill`, fulfillBody(basket.trip_state_hash))
+const fulfilled = await api('POST', `/v2.2/trip/${trip.trip_id}/fulfill`, fulfillBody(trip, basket.trip_state_hash))
 if (fulfilled.status !== 202) fail(`fulfill: ${fulfilled.status} ${JSON.stringify(fulfilled.body)}`)
 let orders: any[] = []
 await settle('the orders', async () => {
@@ -199,7 +199,7 @@ if (!postBag) {
   console.log(`  the order sells no bag after booking (search ${afterSearch.status}${afterSearch.failure_reason ? `, ${afterSearch.failure_reason}` : ''}): step 6 says nothing more`)
 } else {
   const b2 = await api('PATCH', `/v2.2/trip/${later.body.trip_id}/basket`, [{ product_id: postBag.product_id, passenger_id: pid, quantity: 1 }])
-  const f2 = await api('POST', `/v2.2/trip/${later.body.trip_id}/fulfill`, fulfillBody(b2.body.trip_state_hash))
+  const f2 = await api('POST', `/v2.2/trip/${later.body.trip_id}/fulfill`, fulfillBody(later.body, b2.body.trip_state_hash))
   if (f2.status !== 202) fail(`fulfill after booking: ${f2.status} ${JSON.stringify(f2.body)}`)
   let o2: any[] = []
   await settle('the order after booking', async () => {

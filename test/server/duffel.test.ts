@@ -215,6 +215,22 @@ describe('Duffel after booking: bags from the seller\'s order, bought at Duffel\
     assert.equal(fake.order(order.id).order.services.filter((s) => s.type === 'baggage').length, 1)
   })
 
+  test('a trip made for an order booked with a bag: that bag is the booking\'s, so a bag of the same kind the traveller buys now is bought', async () => {
+    const { offer } = offerFor(request({}))
+    const handed = offer.available_services.find((s) => s.type === 'baggage' && s.metadata.type === 'checked' && s.passenger_ids.includes(offer.passengers[0]!.id))!
+    const { order } = fake.bookOrder(offer.id, { services: [handed.id] })
+    const trip = await createTrip(request({ duffel_order_id: order.id }, { search: { bag: { search: true } } }))
+    await t.core.drainJobs()
+    const b = await add(trip, [{ product_id: checkedBag(await getSearch(trip)).product_id, passenger_id: 'p1' }])
+    fake.clearRequests()
+    assert.equal((await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, headers: auth(), payload: fulfillRequest(trip as never, b.trip_state_hash) })).statusCode, 202)
+    await t.core.drainJobs()
+    const [o] = Object.values((await readTrip(trip)).orders) as any[]
+    assert.equal(o.status, 'succeeded', JSON.stringify(o))
+    assert.equal(postServices().length, 1, 'bought, not taken for the booking\'s bag')
+    assert.equal(fake.order(order.id).order.services.filter((s) => s.type === 'baggage').reduce((n, s) => n + s.quantity, 0), 2)
+  })
+
   test('a price that moved at Duffel since the traveller was charged: nothing bought, the order fails price_changed', async () => {
     const { offer } = offerFor(request({}))
     const { order, availableServices } = fake.bookOrder(offer.id)

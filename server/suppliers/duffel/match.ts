@@ -22,6 +22,8 @@ export interface DuffelRefs {
   passengers: Record<string, string>
   /** trip segment_id → Duffel segment id */
   segments: Record<string, string>
+  /** Services of the order that are not the trip's (server/suppliers/duffel/supplier.ts foreignServices). */
+  foreign?: string[]
 }
 
 /** What a trip names at Duffel, before it is read: an offer, an order, or a booking reference to look up. */

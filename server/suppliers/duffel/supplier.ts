@@ -28,7 +28,7 @@ import type { BasketItem } from '../../../core/schemas/basket.ts'
 import type { OriginalMoney } from '../../../core/schemas/common.ts'
 import { SupplierError } from '../../../core/supplier/errors.ts'
 import { createDuffelClient, DuffelError, DuffelNoAnswer, supplierErrorOf, type DuffelClient, type DuffelClientOptions } from './client.ts'
-import { matchOffer, matchOrder, sourceOf } from './match.ts'
+import { matchOffer, matchOrder, sourceOf, type DuffelRefs } from './match.ts'
 import { bagKind, bagProducts, journeySegments, minorUnits, servicesForJourney, type BaggageLike } from './bags.ts'
 import { seatOffers } from './seats.ts'
 
@@ -131,9 +131,23 @@ async function search(duffel: DuffelClient, token: string, trip: SupplierTrip, t
   }
   const order = await orderOf(duffel, token, source)
   if (order.cancelled_at) throw new SupplierError('not_found', `Duffel order ${order.id} was cancelled`)
-  const refs = matchOrder(trip, order)
+  const refs: DuffelRefs = { ...matchOrder(trip, order), foreign: foreignServices(trip, order) }
   const services = types.includes('bag') ? await duffel.get<OrderAvailableService[]>(token, `/air/orders/${encodeURIComponent(order.id)}/available_services`) : []
   return { products: bagProducts(trip, refs, services), seats: [], refs }
+}
+
+/**
+ * The services of the Duffel order that are not this trip's to count: a trip made for an order booked
+ * before it (`duffel_order_id`) finds the order holding bags of the booking, or of another trip on it, which
+ * its own orders did not buy. They are the ones the order held when the trip first read it, and stay so
+ * across the trip's later searches. A trip that booked the order itself (in the funnel, from an offer) has
+ * none: what the order holds, it handed off.
+ */
+function foreignServices(trip: SupplierTrip, order: Order): string[] {
+  const before = trip.supplier_refs as DuffelRefs | undefined
+  if (before?.source.kind === 'offer') return []
+  if (before?.source.kind === 'order' && before.source.id === order.id) return before.foreign ?? []
+  return order.services.map((s) => s.id)
 }
 
 /** The Duffel order a trip names, or the one its booking reference finds (exactly one). */
@@ -182,6 +196,9 @@ async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, 
   const booked = await orderOf(duffel, token, sourceOf(trip))
   if (booked.cancelled_at) return { ok: false, reason: 'order_cancelled' }
   const refs = matchOrder(trip, booked)
+  // What the order held that is not this trip's (foreignServices) is neither handed off nor bought by it.
+  const known = trip.supplier_refs as DuffelRefs | undefined
+  const foreign = new Set(known?.source.kind === 'order' && known.source.id === booked.id ? known.foreign ?? [] : [])
   const passenger = refs.passengers[String(item.product_details.passenger_id)]
   if (!passenger) return { ok: false, reason: 'not_matched' }
   // How many units of this product for this passenger the trip has ordered up to this order: the Duffel
@@ -194,7 +211,7 @@ async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, 
   if (item.product_type === 'seat') {
     const segment = refs.segments[String(item.product_details.segment_id)]!
     const designator = `${String(item.product_details.row)}${String(item.product_details.column)}`
-    const held = booked.services.filter((s) => s.type === 'seat' && s.passenger_ids.includes(passenger) && s.segment_ids.includes(segment) &&
+    const held = booked.services.filter((s) => s.type === 'seat' && !foreign.has(s.id) && s.passenger_ids.includes(passenger) && s.segment_ids.includes(segment) &&
       (s.metadata as { designator?: string } | undefined)?.designator === designator)
     const onSegment = booked.slices.flatMap((s) => s.segments).find((s) => s.id === segment)?.passengers.some((p) => p.passenger_id === passenger && p.seat?.designator === designator)
     return held.length > 0 || onSegment ? done(held) : { ok: false, reason: 'seat_requires_booking' }
@@ -204,7 +221,7 @@ async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, 
   const journeyId = String(item.product_details.journey_id)
   const segments = journeySegments(trip, refs, journeyId)
   const kind = bagKindOfItem(item)
-  const held = (booked.services as Array<OrderService & BaggageLike>).filter((s) => s.type === 'baggage')
+  const held = (booked.services as Array<OrderService & BaggageLike>).filter((s) => s.type === 'baggage' && !foreign.has(s.id))
   const have = unitsHeld(held, passenger, segments, kind)
   if (have >= need) return done(servicesForJourney(held, passenger, segments, kind) ?? [])
 

@@ -5,7 +5,7 @@
  */
 import { test, describe, before, after, beforeEach } from 'node:test'
 import assert from 'node:assert/strict'
-import { startFakeDuffel, seatsOf, type AddOfferInput, type FakeDuffel, type SegmentInput } from './server.ts'
+import { startFakeDuffel, seatsOf, type AddOfferInput, type FakeDuffel, type Offer, type SegmentInput } from './server.ts'
 
 let fake: FakeDuffel
 before(async () => { fake = await startFakeDuffel() })
@@ -373,6 +373,285 @@ describe('POST /air/orders/{id}/services', () => {
     // And the one that fits the balance goes through.
     assert.equal((await post(order.id, { amount: '45.00' }, [{ id: checked.id, quantity: 1 }], token)).status, 201)
     assert.deepEqual(fake.balance(token), { amount: '5.00', currency: 'GBP' })
+  })
+})
+
+describe('POST /air/offer_requests', () => {
+  const search = (data: unknown, opts: { token?: string; query?: string } = {}) =>
+    call(`/air/offer_requests${opts.query ?? '?return_offers=true'}`, { token: opts.token, body: { data } })
+  /** A local time at an airport ("2026-05-01T08:45:00") as its instant. */
+  const instant = (local: string, timeZone: string) => {
+    const naive = Date.parse(`${local}Z`)
+    const p = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
+      .formatToParts(new Date(naive)).map((x) => [x.type, x.value]))
+    const offset = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - naive
+    return naive - offset
+  }
+
+  test('a return search: one offer by Duffel Airways, one by British Airways, for the requested slices, dates and passengers', async () => {
+    const token = freshToken()
+    const r = await search({
+      slices: [{ origin: 'LHR', destination: 'JFK', departure_date: day(30) }, { origin: 'JFK', destination: 'LHR', departure_date: day(37) }],
+      passengers: [{ type: 'adult' }, { age: 7 }, { age: 1 }], cabin_class: 'economy',
+    }, { token })
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    const data = r.json.data
+    assert.match(data.id, /^orq_/)
+    assert.equal(data.live_mode, false)
+    assert.equal(data.cabin_class, 'economy')
+    assert.deepEqual(data.slices.map((s: any) => [s.origin.iata_code, s.origin_type, s.destination.iata_code, s.destination_type, s.departure_date]),
+      [['LHR', 'airport', 'JFK', 'airport', day(30)], ['JFK', 'airport', 'LHR', 'airport', day(37)]])
+    assert.deepEqual(data.passengers.map((p: any) => [p.type, p.age]), [['adult', undefined], ['child', 7], ['infant_without_seat', 1]])
+    const ids = data.passengers.map((p: any) => p.id)
+    assert.ok(ids.every((id: string) => /^pas_/.test(id)))
+    assert.deepEqual(data.offers.map((o: any) => [o.owner.iata_code, o.owner.name]), [['ZZ', 'Duffel Airways'], ['BA', 'British Airways']])
+    for (const offer of data.offers as Offer[]) {
+      assert.match(offer.id, /^off_/)
+      assert.ok(!Object.hasOwn(offer, 'available_services'), 'a search lists offers without their services, as Duffel')
+      assert.deepEqual(offer.passengers.map((p) => p.id), ids, 'an offer\'s passengers are the request\'s')
+      assert.equal(Date.parse(offer.expires_at) - Date.parse(data.created_at), 30 * 60_000)
+      assert.equal(offer.total_amount, ((312 + 96.4 + 248 + 96.4 + 42 + 21.1) * 2).toFixed(2))
+      assert.deepEqual(offer.slices.map((s) => s.segments.length), [1, 1])
+      for (const [i, [from, to, date]] of ([['LHR', 'JFK', day(30)], ['JFK', 'LHR', day(37)]] as const).entries()) {
+        const g = offer.slices[i]!.segments[0]!
+        assert.deepEqual([g.origin.iata_code, g.destination.iata_code, g.marketing_carrier.iata_code], [from, to, offer.owner.iata_code])
+        assert.match(g.marketing_carrier_flight_number, /^[1-9]\d{2}$/)
+        assert.equal(g.departing_at.slice(0, 10), date)
+        assert.equal(g.origin.time_zone, from === 'LHR' ? 'Europe/London' : 'America/New_York')
+        assert.equal(g.destination.time_zone, to === 'LHR' ? 'Europe/London' : 'America/New_York')
+        // Local daytime at both ends; the duration is the time between the two instants (time zones apart).
+        for (const t of [g.departing_at, g.arriving_at]) assert.ok(t.slice(11, 16) >= '06:00' && t.slice(11, 16) <= '23:30', t)
+        const minutes = (instant(g.arriving_at, g.destination.time_zone) - instant(g.departing_at, g.origin.time_zone)) / 60_000
+        assert.ok(minutes > 6 * 60 && minutes < 9 * 60, `${minutes} minutes`)
+        assert.equal(g.duration, `PT${String(Math.floor(minutes / 60)).padStart(2, '0')}H${String(minutes % 60).padStart(2, '0')}M`)
+        assert.equal(g.passengers[0]!.cabin_class, 'economy')
+      }
+      // The offer is the account's, with its bags and seat maps, as addOffer makes them.
+      const full = (await call(`/air/offers/${offer.id}?return_available_services=true`, { token })).json.data
+      assert.equal(full.available_services.length, 8)
+      assert.deepEqual(full.slices, offer.slices)
+      assert.equal((await call(`/air/seat_maps?offer_id=${offer.id}`, { token })).json.data.length, 2)
+      assertError(await call(`/air/offers/${offer.id}`), 404, 'not_found')
+      assert.equal(fake.offer(offer.id).offer.id, offer.id)
+    }
+    assert.notEqual(data.offers[0].slices[0].segments[0].departing_at, data.offers[1].slices[0].segments[0].departing_at)
+  })
+
+  test('a city code flies from its airport; a live token searches in live mode; return_offers=false lists no offers', async () => {
+    const live = freshToken({ live: true })
+    const r = await search({ slices: [{ origin: 'LON', destination: 'NYC', departure_date: day(20) }], passengers: [{ type: 'adult' }], cabin_class: 'business' }, { token: live })
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    const [slice] = r.json.data.slices
+    assert.deepEqual([slice.origin.type, slice.origin.iata_code, slice.origin.name, slice.origin_type], ['city', 'LON', 'London', 'city'])
+    assert.deepEqual(slice.origin.airports.map((a: any) => a.iata_code), ['LHR', 'LGW'])
+    assert.equal(r.json.data.live_mode, true)
+    for (const offer of r.json.data.offers) {
+      assert.equal(offer.live_mode, true)
+      const g = offer.slices[0].segments[0]
+      assert.deepEqual([g.origin.iata_code, g.destination.iata_code, g.passengers[0].cabin_class], ['LHR', 'JFK', 'business'])
+    }
+    const bare = await search({ slices: [{ origin: 'MAN', destination: 'DUB', departure_date: day(3) }], passengers: [{ type: 'adult' }] }, { query: '?return_offers=false' })
+    assert.equal(bare.status, 201)
+    assert.ok(!('offers' in bare.json.data))
+    assert.equal(bare.json.data.cabin_class, 'economy')
+  })
+
+  test('refusals: Duffel\'s 422 validation envelope', async () => {
+    const slice = { origin: 'LHR', destination: 'JFK', departure_date: day(30) }
+    const adult = { type: 'adult' }
+    const cases: Array<[unknown, string, string?]> = [
+      [undefined, 'validation_required'],
+      [{ passengers: [adult] }, 'validation_required'],
+      [{ slices: [slice], passengers: [] }, 'validation_required'],
+      [{ slices: [{ origin: 'LHR', destination: 'JFK' }], passengers: [adult] }, 'validation_required'],
+      [{ slices: [{ ...slice, origin: 'XYZ' }], passengers: [adult] }, 'validation_format'],
+      [{ slices: [{ ...slice, destination: 'jfk' }], passengers: [adult] }, 'validation_format'],
+      [{ slices: [{ ...slice, destination: 'LHR' }], passengers: [adult] }, 'validation_format'],
+      [{ slices: [{ ...slice, origin: 'LON', destination: 'LHR' }], passengers: [adult] }, 'validation_format'],
+      [{ slices: [{ ...slice, departure_date: '2031-02-30' }], passengers: [adult] }, 'validation_format'],
+      [{ slices: [{ ...slice, departure_date: day(-1) }], passengers: [adult] }, 'validation_format'],
+      [{ slices: [slice], passengers: [{ type: 'child' }] }, 'validation_format'],
+      [{ slices: [slice], passengers: [{}] }, 'validation_required'],
+      [{ slices: [slice], passengers: [{ age: -1 }] }, 'validation_format'],
+      [{ slices: [slice], passengers: [{ fare_type: 'student' }] }, 'validation_format'],
+      [{ slices: [slice], passengers: [adult, { age: 0 }, { age: 1 }] }, 'validation_format'],
+      [{ slices: [slice], passengers: [adult], cabin_class: 'steerage' }, 'validation_format'],
+      [{ slices: [slice], passengers: [adult] }, 'validation_format', '?return_offers=maybe'],
+    ]
+    for (const [data, code, query] of cases) {
+      const r = data === undefined ? await call('/air/offer_requests', { body: {} }) : await search(data, { query })
+      assertError(r, 422, code)
+      assert.equal(r.json.errors[0].type, 'validation_error')
+    }
+  })
+})
+
+describe('POST /air/orders', () => {
+  const born = (type: string | null) => (type === 'adult' ? '1985-12-10' : type === 'child' ? day(-8 * 365) : day(-200))
+  /** The seller's travellers, one per passenger of the offer (the first adult holds the infant, when there is one). */
+  function travellers(offer: Offer) {
+    const infant = offer.passengers.find((p) => p.type === 'infant_without_seat')?.id
+    return offer.passengers.map((p, i) => ({
+      id: p.id, title: 'ms', gender: 'f', given_name: `Ada${'ABC'[i]}`, family_name: 'Lovelace', born_on: born(p.type),
+      email: `ada${i}@example.com`, phone_number: '+442079460000', ...(i === 0 && infant ? { infant_passenger_id: infant } : {}),
+    }))
+  }
+  const plus = (amount: string, extra: number) => (Number(amount) + extra).toFixed(2)
+  function orderOf(offer: Offer, opts: { amount?: string; services?: Array<{ id: string; quantity: number }>; passengers?: unknown[]; payments?: unknown[]; [k: string]: unknown } = {}) {
+    const { amount, services, passengers, payments, ...rest } = opts
+    return {
+      type: 'instant', selected_offers: [offer.id], services: services ?? [],
+      payments: payments ?? [{ type: 'balance', currency: offer.total_currency, amount: amount ?? offer.total_amount }],
+      passengers: passengers ?? travellers(offer), ...rest,
+    }
+  }
+  const order = (data: unknown, token?: string) => call('/air/orders', { token, body: { data } })
+  /** A checked bag of the adult's first slice, and a seat for the child on the first segment. */
+  function picks(offer: Offer, seatMaps: ReturnType<FakeDuffel['addOffer']>['seatMaps']) {
+    const [adult, child] = offer.passengers.map((p) => p.id)
+    const bag = offer.available_services.find((s) => s.passenger_ids[0] === adult && s.type === 'baggage' && s.metadata.type === 'checked' && s.segment_ids[0] === offer.slices[0]!.segments[0]!.id)!
+    const seat = seatsOf(seatMaps).find((x) => x.seat.designator === '15A' && x.segment_id === offer.slices[0]!.segments[0]!.id)!.seat
+    return { bag, seat: seat.available_services.find((s) => s.passenger_id === child)!, adultSeat: seat.available_services.find((s) => s.passenger_id === adult)! }
+  }
+
+  test('books the offer with its services, the seller\'s travellers, paid from the balance; the offer is then booked', async () => {
+    const token = freshToken()
+    const { offer, seatMaps } = family({ token })
+    const { bag, seat } = picks(offer, seatMaps)
+    const amount = plus(offer.total_amount, 90 + 16)
+    const r = await order(orderOf(offer, { amount, services: [{ id: bag.id, quantity: 2 }, { id: seat.id, quantity: 1 }], metadata: { seller_ref: 'T-1' } }), token)
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    const data = r.json.data
+    assert.match(data.id, /^ord_/)
+    assert.match(data.booking_reference, /^[A-Z0-9]{6}$/)
+    assert.equal(data.live_mode, false)
+    assert.equal(data.owner.iata_code, 'BA')
+    assert.deepEqual(data.payment_status.awaiting_payment, false)
+    assert.deepEqual(data.passengers.map((p: any) => [p.id, p.type, p.given_name, p.family_name, p.title, p.gender, p.born_on, p.email, p.phone_number]),
+      travellers(offer).map((t, i) => [t.id, offer.passengers[i]!.type, t.given_name, 'Lovelace', 'ms', 'f', t.born_on, t.email, '+442079460000']))
+    assert.equal(data.passengers[0].infant_passenger_id, offer.passengers[2]!.id)
+    const orderSegments = data.slices.flatMap((s: any) => s.segments.map((g: any) => g.id))
+    assert.deepEqual(data.services.map((s: any) => [s.type, s.quantity, s.total_amount, s.passenger_ids, s.segment_ids]), [
+      ['baggage', 2, '90.00', bag.passenger_ids, [orderSegments[0]]],
+      ['seat', 1, '16.00', [seat.passenger_id], [orderSegments[0]]],
+    ])
+    assert.equal(data.services[1].metadata.designator, '15A')
+    assert.equal(data.total_amount, amount)
+    assert.deepEqual(data.metadata, { seller_ref: 'T-1' })
+    assert.deepEqual(fake.balance(token), { amount: plus('10000.00', -Number(amount)), currency: 'GBP' })
+    // The order is there as the adapter reads it: by id, by booking reference, with the bags it still sells.
+    assert.deepEqual((await call(`/air/orders/${data.id}`, { token })).json.data, data)
+    assert.deepEqual((await call(`/air/orders?booking_reference=${data.booking_reference}`, { token })).json.data.map((o: any) => o.id), [data.id])
+    const left = (await call(`/air/orders/${data.id}/available_services`, { token })).json.data
+    assert.equal(left.find((s: any) => s.passenger_ids[0] === bag.passenger_ids[0] && s.metadata.type === 'checked' && s.segment_ids[0] === orderSegments[0]), undefined, 'both checked bags are used up')
+    assert.equal(left.length, 7)
+    // Booked: a second order of the offer is refused, and nothing is paid for it.
+    assertError(await order(orderOf(offer), token), 422, 'offer_no_longer_available')
+    assert.deepEqual(fake.balance(token).amount, plus('10000.00', -Number(amount)))
+    assert.equal((await call(`/air/offers/${offer.id}`, { token })).status, 200, 'the offer itself still reads')
+  })
+
+  test('an order without services pays the offer\'s total; services are paid at their current price', async () => {
+    const token = freshToken()
+    const plain = family({ token }).offer
+    const r = await order(orderOf(plain), token)
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    assert.deepEqual(r.json.data.services, [])
+    assert.equal(r.json.data.total_amount, plain.total_amount)
+    assert.equal(fake.balance(token).amount, plus('10000.00', -Number(plain.total_amount)))
+
+    const { offer, seatMaps } = family({ token })
+    const { bag, seat } = picks(offer, seatMaps)
+    fake.priceChange(bag.id, '50.00')
+    fake.priceChange(seat.id, '18.50')
+    const services = [{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 1 }]
+    assertError(await order(orderOf(offer, { amount: plus(offer.total_amount, 45 + 16), services }), token), 422, 'price_changed')
+    const paid = await order(orderOf(offer, { amount: plus(offer.total_amount, 50 + 18.5), services }), token)
+    assert.equal(paid.status, 201, JSON.stringify(paid.json))
+    assert.deepEqual(paid.json.data.services.map((s: any) => s.total_amount), ['50.00', '18.50'])
+  })
+
+  test('refusals change nothing: nothing booked, nothing paid', async () => {
+    const token = freshToken({ balance: '1700.00' })
+    const { offer, seatMaps } = family({ token })
+    const { bag, seat, adultSeat } = picks(offer, seatMaps)
+    const otherSeat = seatsOf(seatMaps).find((x) => x.seat.designator === '16C' && x.segment_id === offer.slices[0]!.segments[0]!.id)!.seat.available_services[0]!
+    const gone = offer.available_services.find((s) => s.type === 'baggage' && s.metadata.type === 'carry_on')!
+    fake.gone(gone.id)
+    const people = travellers(offer)
+    const [first, second, third] = people
+    const withBag = (quantity: number) => ({ amount: plus(offer.total_amount, 45 * quantity), services: [{ id: bag.id, quantity }] })
+    const cases: Array<[string, unknown, number, string]> = [
+      ['no data', undefined, 422, 'validation_required'],
+      ['no type', { ...orderOf(offer), type: undefined }, 422, 'validation_required'],
+      ['pay later', { ...orderOf(offer), type: 'pay_later' }, 422, 'validation_format'],
+      ['no offer', { ...orderOf(offer), selected_offers: [] }, 422, 'validation_required'],
+      ['two offers', { ...orderOf(offer), selected_offers: [offer.id, offer.id] }, 422, 'validation_format'],
+      ['metadata not of strings', orderOf(offer, { metadata: { n: 1 } }), 422, 'validation_format'],
+      ['unknown offer', { ...orderOf(offer), selected_offers: ['off_0000doesnotexist'] }, 404, 'not_found'],
+      ['no passengers', orderOf(offer, { passengers: [] }), 422, 'validation_required'],
+      ['no email', orderOf(offer, { passengers: [{ ...first, email: undefined }, second, third] }), 422, 'validation_required'],
+      ['a title', orderOf(offer, { passengers: [{ ...first, title: 'sir' }, second, third] }), 422, 'validation_format'],
+      ['a gender', orderOf(offer, { passengers: [{ ...first, gender: 'x' }, second, third] }), 422, 'validation_format'],
+      ['born later', orderOf(offer, { passengers: [{ ...first, born_on: day(3) }, second, third] }), 422, 'validation_format'],
+      ['a phone', orderOf(offer, { passengers: [{ ...first, phone_number: '020 7946 0000' }, second, third] }), 422, 'validation_format'],
+      ['an email', orderOf(offer, { passengers: [{ ...first, email: 'ada' }, second, third] }), 422, 'validation_format'],
+      ['a passenger missing', orderOf(offer, { passengers: [first, second] }), 422, 'passengers_mismatch'],
+      ['a passenger twice', orderOf(offer, { passengers: [first, first, third] }), 422, 'passengers_mismatch'],
+      ['someone else', orderOf(offer, { passengers: [first, second, { ...third, id: 'pas_0000stranger' }] }), 422, 'passengers_mismatch'],
+      ['a child holding the infant', orderOf(offer, { passengers: [{ ...first, infant_passenger_id: undefined }, { ...second, infant_passenger_id: third!.id }, third] }), 422, 'validation_format'],
+      ['an unknown service', orderOf(offer, { services: [{ id: 'ase_0000unknown', quantity: 1 }] }), 422, 'unavailable_service'],
+      ['a gone service', orderOf(offer, { amount: plus(offer.total_amount, 15), services: [{ id: gone.id, quantity: 1 }] }), 422, 'unavailable_service'],
+      ['three bags', orderOf(offer, withBag(3)), 422, 'maximum_quantity_exceeded'],
+      ['a seat twice', orderOf(offer, { amount: plus(offer.total_amount, 32), services: [{ id: seat.id, quantity: 2 }] }), 422, 'maximum_quantity_exceeded'],
+      ['no bag', orderOf(offer, withBag(0)), 422, 'validation_format'],
+      ['one service twice', orderOf(offer, { amount: plus(offer.total_amount, 90), services: [{ id: bag.id, quantity: 1 }, { id: bag.id, quantity: 1 }] }), 422, 'validation_format'],
+      ['one seat for two', orderOf(offer, { amount: plus(offer.total_amount, 32), services: [{ id: seat.id, quantity: 1 }, { id: adultSeat.id, quantity: 1 }] }), 422, 'validation_format'],
+      ['two seats for one', orderOf(offer, { amount: plus(offer.total_amount, 16 + 16), services: [{ id: adultSeat.id, quantity: 1 }, { id: otherSeat.id, quantity: 1 }] }), 422, 'validation_format'],
+      ['no payment', orderOf(offer, { payments: [] }), 422, 'validation_required'],
+      ['two payments', orderOf(offer, { payments: [{ type: 'balance', currency: 'GBP', amount: '1.00' }, { type: 'balance', currency: 'GBP', amount: '1.00' }] }), 422, 'validation_format'],
+      ['no amount', orderOf(offer, { payments: [{ type: 'balance', currency: 'GBP' }] }), 422, 'validation_required'],
+      ['by card', orderOf(offer, { payments: [{ type: 'card', currency: 'GBP', amount: offer.total_amount }] }), 422, 'unsupported_payment_type'],
+      ['in euros', orderOf(offer, { payments: [{ type: 'balance', currency: 'EUR', amount: offer.total_amount }] }), 422, 'invalid_payment_currency'],
+      ['a malformed amount', orderOf(offer, { amount: `${offer.total_amount}5` }), 422, 'validation_format'],
+      ['a cent short', orderOf(offer, { amount: plus(offer.total_amount, -0.01) }), 422, 'price_changed'],
+      ['the bag unpaid', orderOf(offer, { services: [{ id: bag.id, quantity: 1 }] }), 422, 'price_changed'],
+      ['beyond the balance', orderOf(offer, withBag(2)), 422, 'insufficient_balance'],
+    ]
+    assert.ok(Number(offer.total_amount) <= 1700 && Number(offer.total_amount) + 90 > 1700, 'the balance pays the offer, not with two bags')
+    for (const [what, data, status, code] of cases) {
+      const r = data === undefined ? await call('/air/orders', { token, body: {} }) : await order(data, token)
+      assert.equal(r.json.errors?.[0]?.code, code, `${what}: ${JSON.stringify(r.json)}`)
+      assertError(r, status, code)
+    }
+    assertError(await order(orderOf(offer)), 404, 'not_found')
+    assertError(await call('/air/orders', { token, raw: '{"data":' }), 400, 'invalid_json')
+    assert.deepEqual(fake.balance(token), { amount: '1700.00', currency: 'GBP' })
+    // Nothing was booked: the one that fits the balance goes through.
+    const ok = await order(orderOf(offer, withBag(1)), token)
+    assert.equal(ok.status, 201, JSON.stringify(ok.json))
+    assert.equal(fake.balance(token).amount, plus('1700.00', -(Number(offer.total_amount) + 45)))
+  })
+
+  test('an expired offer, or one booked by bookOrder, is no longer available; a lost answer still booked and paid', async () => {
+    const token = freshToken()
+    const expiring = family({ token, expires_at: new Date(Date.now() + 60_000).toISOString() }).offer
+    fake.setNow(Date.parse(expiring.expires_at) + 1)
+    assertError(await order(orderOf(expiring), token), 422, 'offer_no_longer_available')
+    fake.setNow(null)
+    const booked = family({ token }).offer
+    fake.bookOrder(booked.id)
+    assertError(await order(orderOf(booked), token), 422, 'offer_no_longer_available')
+    assert.equal(fake.balance(token).amount, '10000.00')
+
+    const offer = family({ token }).offer
+    fake.lostResponseAfterPurchase({ match: 'POST /air/orders' })
+    await assert.rejects(order(orderOf(offer), token), TypeError)
+    assert.equal(fake.balance(token).amount, plus('10000.00', -Number(offer.total_amount)))
+    // A retry is refused (the offer is booked): the seller finds its order by listing them.
+    assertError(await order(orderOf(offer), token), 422, 'offer_no_longer_available')
+    const all = (await call('/air/orders', { token })).json.data
+    assert.ok(all.some((o: any) => o.passengers[0].given_name === 'AdaA' && o.total_amount === offer.total_amount))
   })
 })
 

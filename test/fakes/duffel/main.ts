@@ -6,7 +6,12 @@
  *
  * It seeds one test-mode offer (LHR→JFK on BA 117, two adults and an infant without a seat, 30 days from
  * now) and one order booked from it, prints their ids with a ready test token, and logs every request.
- * Point the service at it with DUFFEL_API_URL=<the printed url>. Ctrl-C stops it.
+ * Point the service at it with DUFFEL_API_URL=<the printed url>. It also prints the command that runs the
+ * live smoke test (test/live/duffel.live.ts: search, book, fulfill) against it rather than Duffel:
+ *
+ *   DUFFEL_API_URL=<url> DUFFEL_TEST_TOKEN=<token> npm run test:duffel-live
+ *
+ * Ctrl-C stops it.
  */
 import { parseArgs } from 'node:util'
 import { seatsOf, startFakeDuffel } from './server.ts'
@@ -53,6 +58,12 @@ console.log(`Fake Duffel API (v2) on ${fake.url}
   curl -s ${h} "${fake.url}/air/seat_maps?offer_id=${offer.id}"
   curl -s ${h} "${fake.url}/air/orders?booking_reference=${order.booking_reference}"
   curl -s ${h} "${fake.url}/air/orders/${order.id}/available_services"
+  curl -s ${h} -H "Content-Type: application/json" "${fake.url}/air/offer_requests?return_offers=true" \\
+    -d '{"data":{"slices":[{"origin":"LHR","destination":"JFK","departure_date":"${day}"}],"passengers":[{"type":"adult"}],"cabin_class":"economy"}}'
+
+The live smoke test (test/live/duffel.live.ts) against this fake:
+
+  DUFFEL_API_URL=${fake.url} DUFFEL_TEST_TOKEN=${fake.token} npm run test:duffel-live
 
 Requests:`)
 

@@ -4,7 +4,8 @@
  * test mode cannot be told to fail on cue. It answers the few routes the adapter calls (design/api.md "The
  * Duffel supplier") the way Duffel does: `{ data }` bodies, Duffel's error envelope, bearer tokens whose
  * prefix sets the mode, and it keeps the state those calls change (services added to an order, the balance
- * they are paid from).
+ * they are paid from). It also answers the seller's side of the flow, a search and a booking, so that the
+ * live smoke test (test/live/duffel.live.ts) runs end to end against it too (main.ts prints how).
  *
  *   GET  /air/offers/{id}?return_available_services=true   the offer, with its baggage services
  *   GET  /air/seat_maps?offer_id=…                         one seat map per segment of the offer
@@ -12,6 +13,16 @@
  *   GET  /air/orders?booking_reference=…                   `{ data: Order[], meta: { limit, before, after } }`
  *   GET  /air/orders/{id}/available_services               the baggage the order may still add (`aso_…`)
  *   POST /air/orders/{id}/services                         adds services, paid from the token's balance
+ *   POST /air/offer_requests?return_offers=…               a search: for the requested slices (airport or city
+ *                                                          codes the fake knows, see AIRPORTS), one offer by
+ *                                                          Duffel Airways (ZZ) and one by British Airways,
+ *                                                          built as `addOffer` builds them (bags, seat maps);
+ *                                                          201 `{ data: OfferRequest }` (no `offers` when
+ *                                                          return_offers=false)
+ *   POST /air/orders                                       books an offer (`type: 'instant'`) with services of
+ *                                                          it, paid from the token's balance; 201 `{ data: Order }`.
+ *                                                          An offer is booked once (by this or by `bookOrder`);
+ *                                                          GET /air/offers and seat maps still answer for it
  *
  * Every object is typed with the official client's types (@duffel/api), so a change of Duffel's shapes in
  * that package breaks the fake at compile time rather than letting it drift from Duffel.
@@ -42,6 +53,35 @@
  *   422 validation_error      invalid_payment_currency       payment.currency is not the services' currency
  *   422 invalid_state_error   price_changed                  payment.amount is not the services' current total
  *   422 invalid_state_error   insufficient_balance           the account's balance cannot pay (or is in another currency)
+ *   POST /air/offer_requests refusals:
+ *   422 validation_error      validation_required            slices, passengers or one of a slice's fields missing
+ *   422 validation_error      validation_format              an airport or city code the fake does not know, origin =
+ *                                                            destination, a departure_date not YYYY-MM-DD or in the
+ *                                                            past, a passenger neither `type: 'adult'` nor with an
+ *                                                            age (fare_type is not supported), more lap infants than
+ *                                                            adults, an unknown cabin_class, return_offers not a boolean
+ *   POST /air/orders refusals (nothing is booked and nothing is paid; checked in this order: type and
+ *   selected_offers, the offer, the passengers, the services, the payment):
+ *   422 validation_error      validation_required            data, type, selected_offers, passengers, payments (or a
+ *                                                            passenger's id, names, title, gender, born_on, email,
+ *                                                            phone_number) missing
+ *   422 validation_error      validation_format              type not `instant` (the fake holds no orders), not exactly
+ *                                                            one selected offer, metadata not an object of strings,
+ *                                                            a malformed passenger field, a service
+ *                                                            listed twice or of quantity < 1, two seats for a passenger
+ *                                                            (or one seat twice) on a segment, more than one payment,
+ *                                                            a malformed amount
+ *   404 invalid_request_error not_found                      the selected offer is unknown or another account's / mode's
+ *   422 invalid_state_error   offer_no_longer_available      the offer is past `expires_at`, or already booked
+ *   422 validation_error      passengers_mismatch            the passengers' ids are not exactly the offer's
+ *   422 invalid_state_error   unavailable_service            a service that is not the offer's (a bag or a seat of its
+ *                                                            seat maps) now (unknown, or gone)
+ *   422 validation_error      maximum_quantity_exceeded      a bag above its maximum_quantity, a seat more than once
+ *   422 validation_error      unsupported_payment_type       payment type other than `balance`
+ *   422 validation_error      invalid_payment_currency       payment currency other than the offer's
+ *   422 invalid_state_error   price_changed                  the amount is not the offer's total_amount plus the services'
+ *                                                            current prices (Duffel's code for order creation)
+ *   422 invalid_state_error   insufficient_balance           the account's balance cannot pay it
  *   Scenario switches:
  *   429 rate_limit_error      rate_limit_exceeded            with `Retry-After` and `ratelimit-*` headers
  *   500/502/503/504 api_error internal_server_error / bad_gateway / service_unavailable / gateway_timeout
@@ -52,6 +92,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash, randomBytes } from 'node:crypto'
+import type { Duffel } from '@duffel/api'
 import type {
   Aircraft, Airline, Airport, ApiResponseError, ApiResponseMeta, CabinClass, Offer, OfferAvailableServiceBaggage, OfferPassenger,
   OfferSlice, OfferSliceSegment, Order, OrderAvailableService, OrderPassenger, OrderService, OrderSlice, OrderSliceSegment,
@@ -66,6 +107,16 @@ export type {
   OrderService, OrderSlice, OrderSliceSegment, OrderSegmentPassenger, PassengerType, SeatMap, SeatMapCabin, SeatMapCabinRow,
   SeatMapCabinRowSectionAvailableService, SeatMapCabinRowSectionElement, SeatMapCabinRowSectionElementSeat, AddServices,
 }
+
+type DataOf<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>> extends { data: infer D } ? D : never
+// Duffel's shapes of the seller's side (search and booking), read off the client's method signatures as
+// server/suppliers/duffel/types.ts reads the adapter's (the adapter never searches nor books).
+/** What POST /air/offer_requests answers (`offers` without their available services, as Duffel). */
+export type OfferRequest = DataOf<Duffel['offerRequests']['get']>
+export type CreateOfferRequest = Parameters<Duffel['offerRequests']['create']>[0]
+export type CreateOrder = Parameters<Duffel['orders']['create']>[0]
+export type CreateOrderPassenger = CreateOrder['passengers'][number]
+type Place = OfferRequest['slices'][number]['origin']
 
 /** The error envelope of every refusal. */
 export interface DuffelErrorEnvelope { errors: ApiResponseError[]; meta: ApiResponseMeta }
@@ -170,6 +221,7 @@ export interface FakeDuffel {
   /** Makes a token known (`duffel_test_…` or `duffel_live_…`), with its balance (default 10000.00 GBP; again: resets it). */
   addToken(token: string, opts?: { balance?: string; currency?: string }): void
   addOffer(input: AddOfferInput): FakeOffer
+  /** An order of the offer, as the seller's booking makes it; the offer counts as booked (POST /air/orders refuses it). */
   bookOrder(offerId: string, opts?: BookOrderOptions): FakeOrder
   /** Sets `cancelled_at` (the order then sells nothing more and refuses purchases). */
   cancelOrder(orderId: string): Order
@@ -372,6 +424,38 @@ function airlineOf(code: string): Airline {
 }
 const aircraftOf = (code: string): Aircraft => ({ id: stableId('arc', code), iata_code: code, name: AIRCRAFT[code] ?? `Aircraft ${code}` })
 
+/**
+ * What a search names (POST /air/offer_requests): an airport of the table, or a city of its airports
+ * (LON, NYC, PAR), flown from its first airport. Null for a code the fake does not know: a search, unlike
+ * the builders, cannot fly anywhere, for it must draw real distances and time zones.
+ */
+function placeOf(code: string): { place: Place; airport: string } | null {
+  if (AIRPORTS[code]) return { place: airportOf(code), airport: code }
+  const airports = Object.keys(AIRPORTS).filter((c) => AIRPORTS[c]!.metro?.[0] === code)
+  const first = airports[0] ? AIRPORTS[airports[0]]! : undefined
+  if (!first?.metro) return null
+  return {
+    place: { id: `cit_${code.toLowerCase()}_${first.country.toLowerCase()}`, type: 'city', iata_code: code, iata_country_code: first.country, name: first.metro[1], airports: airports.map(airportOf) },
+    airport: airports[0]!,
+  }
+}
+/**
+ * The airlines a search finds, and the departures each may fly a slice at (local at the origin, "HH:MM"):
+ * the first whose arrival is local daytime (06:00 to 23:30), as an eastbound Atlantic crossing leaves at night.
+ */
+const SEARCH_CARRIERS: Array<[string, string[]]> = [['ZZ', ['08:45', '10:30', '18:40', '21:50']], ['BA', ['13:20', '16:05', '19:10', '22:35']]]
+/** A flight number that stays the same for a carrier on a route (as a timetable's). */
+const flightNumber = (carrier: string, from: string, to: string) => String(100 + (createHash('sha256').update(`${carrier}${from}${to}`).digest().readUInt16BE(0) % 900))
+const CABINS: readonly CabinClass[] = ['economy', 'premium_economy', 'business', 'first']
+const TITLES: ReadonlyArray<OrderPassenger['title']> = ['mr', 'ms', 'mrs', 'miss', 'dr']
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+/** A calendar date (YYYY-MM-DD) that exists. */
+function isDate(v: unknown): v is string {
+  if (typeof v !== 'string' || !DATE.test(v)) return false
+  const ms = Date.parse(`${v}T00:00:00Z`)
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === v
+}
+
 /** Fare and tax per passenger and slice (Duffel states the tax apart on an offer, not on its services). */
 const FARE: Record<PassengerType, [string, string]> = { adult: ['312.00', '96.40'], child: ['248.00', '96.40'], infant_without_seat: ['42.00', '21.10'] }
 
@@ -442,7 +526,8 @@ function buildSeatMap(slice: OfferSlice, segment: OfferSliceSegment, passengers:
 // ---------------------------------------------------------------------------------------------------------
 
 interface Account { live: boolean; currency: string; balance: bigint }
-interface OfferRecord { token: string; offer: Offer; seatMaps: SeatMap[] }
+/** `booked`: an order was made of it (by POST /air/orders or `bookOrder`); POST /air/orders refuses it then. */
+interface OfferRecord { token: string; offer: Offer; seatMaps: SeatMap[]; booked: boolean }
 interface AvailableRecord { service: OrderAvailableService; remaining: number }
 interface OrderRecord { token: string; offerId: string; order: Order; available: AvailableRecord[]; seq: number }
 
@@ -659,14 +744,25 @@ class Fake implements FakeDuffel {
     }
     if (this.offers.has(offer.id)) throw new Error(`addOffer: offer ${offer.id} exists`)
     const seatMaps = input.seats === false ? [] : slices.flatMap((s) => s.segments.map((g) => buildSeatMap(s, g, passengers, currency)))
-    this.offers.set(offer.id, { token, offer, seatMaps })
+    this.offers.set(offer.id, { token, offer, seatMaps, booked: false })
     return clone({ offer, seatMaps })
   }
 
   bookOrder(offerId: string, opts: BookOrderOptions = {}): FakeOrder {
     const rec = this.offers.get(offerId)
     if (!rec) throw new Error(`bookOrder: no offer ${offerId}`)
+    return this.order(this.book(rec, opts).id)
+  }
+
+  /**
+   * An order of the offer, as `bookOrder` and POST /air/orders make it. The route checks everything first
+   * (the errors thrown here are the builder's); `price` gives a service's current price (the route's view
+   * of the switches), `passengers` the travellers the seller named (else invented ones).
+   */
+  private book(rec: OfferRecord, opts: BookOrderOptions, given: { price?: (id: string) => string | undefined; passengers?: CreateOrderPassenger[]; metadata?: Record<string, string> } = {}): Order {
     const { offer } = rec
+    const offerId = offer.id
+    const priceOf = (s: { id: string; total_amount: string }) => given.price?.(s.id) ?? s.total_amount
     const currency = offer.total_currency
     const now = this.iso()
 
@@ -708,6 +804,15 @@ class Fake implements FakeDuffel {
     // Each infant without a seat sits on an adult's lap: Duffel names the infant on that adult.
     const infants = passengers.filter((p) => p.type === 'infant_without_seat')
     passengers.filter((p) => p.type === 'adult').forEach((adult, i) => { adult.infant_passenger_id = infants[i]?.id ?? null })
+    if (given.passengers) {
+      // The seller's travellers (the route checked them); whose lap an infant sits on, if the seller says.
+      const pairs = given.passengers.some((g) => g.infant_passenger_id)
+      for (const p of passengers) {
+        const g = given.passengers.find((x) => x.id === p.id)!
+        Object.assign(p, { given_name: g.given_name, family_name: g.family_name, title: g.title, gender: g.gender, born_on: g.born_on, email: g.email, phone_number: g.phone_number })
+        if (pairs && p.type === 'adult') p.infant_passenger_id = g.infant_passenger_id ?? null
+      }
+    }
 
     const services: OrderService[] = []
     const bookedFromOffer = new Map<string, number>()
@@ -722,7 +827,7 @@ class Fake implements FakeDuffel {
         bookedFromOffer.set(id, total)
         services.push({
           id: newId('ser'), type: 'baggage', passenger_ids: [...bag.passenger_ids], segment_ids: mapSegments(bag.segment_ids), quantity,
-          total_amount: fromMinor(mustMinor(bag.total_amount, currency, 'bag') * BigInt(quantity), currency), total_currency: currency, metadata: { ...bag.metadata },
+          total_amount: fromMinor(mustMinor(priceOf(bag), currency, 'bag') * BigInt(quantity), currency), total_currency: currency, metadata: { ...bag.metadata },
         })
         continue
       }
@@ -733,7 +838,7 @@ class Fake implements FakeDuffel {
       if (seatsTaken.has(`${seat.segment_id}:${seat.seat.designator}`) || seatsTaken.has(`${seat.segment_id}:${pid}`)) throw new Error(`bookOrder: seat ${seat.seat.designator} or passenger ${pid} booked twice on a segment`)
       seatsTaken.add(`${seat.segment_id}:${seat.seat.designator}`).add(`${seat.segment_id}:${pid}`)
       const metadata = { designator: seat.seat.designator, disclosures: [...seat.seat.disclosures], name: seat.seat.name ?? null }
-      services.push({ id: newId('ser'), type: 'seat', passenger_ids: [pid], segment_ids: [orderSegment], quantity: 1, total_amount: seat.service.total_amount, total_currency: currency, metadata })
+      services.push({ id: newId('ser'), type: 'seat', passenger_ids: [pid], segment_ids: [orderSegment], quantity: 1, total_amount: priceOf(seat.service), total_currency: currency, metadata })
       const onSegment = slices.flatMap((s) => s.segments).find((g) => g.id === orderSegment)!.passengers.find((p) => p.passenger_id === pid)
       if (onSegment) onSegment.seat = { ...metadata, disclosures: [...metadata.disclosures] }
     }
@@ -746,7 +851,7 @@ class Fake implements FakeDuffel {
       base_amount: fromMinor(mustMinor(offer.base_amount, currency, 'base') + extras, currency), base_currency: currency,
       tax_amount: offer.tax_amount ?? '0.00', tax_currency: currency,
       total_amount: fromMinor(mustMinor(offer.total_amount, currency, 'total') + extras, currency), total_currency: currency,
-      conditions: clone(offer.conditions), metadata: {}, airline_initiated_changes: [], available_actions: ['cancel', 'change', 'update'],
+      conditions: clone(offer.conditions), metadata: { ...given.metadata }, airline_initiated_changes: [], available_actions: ['cancel', 'change', 'update'],
       payment_status: { awaiting_payment: false, paid_at: now },
       documents: passengers.map((p) => ({ type: 'electronic_ticket', passenger_ids: [p.id], unique_identifier: `125${Array.from(randomBytes(10), (b) => b % 10).join('')}` })),
     }
@@ -759,7 +864,8 @@ class Fake implements FakeDuffel {
         remaining: s.maximum_quantity - (bookedFromOffer.get(s.id) ?? 0),
       }))
     this.orders.set(order.id, { token: rec.token, offerId, order, available, seq: ++this.orderSeq })
-    return this.order(order.id)
+    rec.booked = true
+    return order
   }
 
   cancelOrder(orderId: string): Order {
@@ -964,6 +1070,8 @@ class Fake implements FakeDuffel {
       const rec = this.visibleOrder(pathId(m[1]!), token)
       return { status: 201, body: { data: this.addServices(rec, body, token, view) } }
     }
+    if (method === 'POST' && path === '/air/offer_requests') return { status: 201, body: { data: this.createOfferRequest(body, query, token) } }
+    if (method === 'POST' && path === '/air/orders') return { status: 201, body: { data: this.createOrder(body, token, view) } }
     throw notFound()
   }
 
@@ -1025,6 +1133,195 @@ class Fake implements FakeDuffel {
       data: page.map((o) => clone(o.order)),
       meta: { limit, after: last < all.length && page.length > 0 ? page.at(-1)!.order.id : null, before: start > 0 && page.length > 0 ? page[0]!.order.id : null },
     }
+  }
+
+  /**
+   * POST /air/offer_requests: a search. For each requested slice, a direct flight on its date by each of
+   * SEARCH_CARRIERS (morning by Duffel Airways, afternoon by British Airways), its length drawn from the
+   * distance; each offer is the account's, built by `addOffer` (its bags, seat maps and half-hour expiry),
+   * and its passengers keep the request's passenger ids, as Duffel's do.
+   */
+  private createOfferRequest(body: unknown, query: URLSearchParams, token: string): OfferRequest | Omit<OfferRequest, 'offers'> {
+    const data = (body as { data?: unknown } | undefined)?.data as Partial<CreateOfferRequest> | undefined
+    if (!data || typeof data !== 'object') throw invalid('validation_required', 'The request body must be { "data": { "slices": […], "passengers": […] } }.')
+    const returnOffers = query.get('return_offers') ?? 'true'
+    if (returnOffers !== 'true' && returnOffers !== 'false') throw invalid('validation_format', 'return_offers must be true or false.')
+    const cabin = data.cabin_class ?? 'economy'
+    if (!CABINS.includes(cabin)) throw invalid('validation_format', `cabin_class must be one of ${CABINS.join(', ')}.`)
+    if (!Array.isArray(data.slices) || data.slices.length === 0) throw invalid('validation_required', 'data.slices must list at least one slice.')
+    if (!Array.isArray(data.passengers) || data.passengers.length === 0) throw invalid('validation_required', 'data.passengers must list at least one passenger.')
+    const today = this.iso().slice(0, 10)
+    const slices = (data.slices as unknown[]).map((raw, i) => {
+      const slice = raw as Partial<Record<'origin' | 'destination' | 'departure_date', unknown>> | null
+      if (!slice || typeof slice !== 'object') throw invalid('validation_required', `data.slices[${i}] must be { origin, destination, departure_date }.`)
+      for (const f of ['origin', 'destination', 'departure_date'] as const) {
+        if (typeof slice[f] !== 'string' || slice[f] === '') throw invalid('validation_required', `data.slices[${i}].${f} is required.`)
+      }
+      const [origin, destination] = (['origin', 'destination'] as const).map((f) => {
+        const code = String(slice[f])
+        const found = /^[A-Z]{3}$/.test(code) ? placeOf(code) : null
+        if (!found) throw invalid('validation_format', `data.slices[${i}].${f} "${code}" is not an airport or city IATA code (this fake knows ${Object.keys(AIRPORTS).join(', ')} and their cities).`)
+        return found
+      }) as [NonNullable<ReturnType<typeof placeOf>>, NonNullable<ReturnType<typeof placeOf>>]
+      if (origin.place.iata_code === destination.place.iata_code || origin.airport === destination.airport) throw invalid('validation_format', `data.slices[${i}]: the origin and the destination must differ.`)
+      if (!isDate(slice.departure_date)) throw invalid('validation_format', `data.slices[${i}].departure_date must be a date (YYYY-MM-DD).`)
+      if (slice.departure_date < today) throw invalid('validation_format', `data.slices[${i}].departure_date ${slice.departure_date} is in the past.`)
+      return { origin, destination, date: slice.departure_date }
+    })
+    const passengers = (data.passengers as unknown[]).map((raw, i): OfferRequest['passengers'][number] & { type: PassengerType } => {
+      const p = raw as Record<string, unknown> | null
+      if (!p || typeof p !== 'object') throw invalid('validation_required', `data.passengers[${i}] must be { "type": "adult" } or { "age": … }.`)
+      if (p.fare_type !== undefined) throw invalid('validation_format', `data.passengers[${i}].fare_type: this fake prices no fare types.`)
+      const names = { ...(typeof p.given_name === 'string' ? { given_name: p.given_name } : {}), ...(typeof p.family_name === 'string' ? { family_name: p.family_name } : {}) }
+      if (p.type !== undefined) {
+        if (p.type !== 'adult') throw invalid('validation_format', `data.passengers[${i}].type must be "adult" (give a child or an infant an age).`)
+        return { id: newId('pas'), type: 'adult', ...names, loyalty_programme_accounts: [] }
+      }
+      if (p.age === undefined) throw invalid('validation_required', `data.passengers[${i}] needs a type ("adult") or an age.`)
+      const age = p.age
+      if (typeof age !== 'number' || !Number.isInteger(age) || age < 0 || age > 130) throw invalid('validation_format', `data.passengers[${i}].age must be a whole number of years.`)
+      return { id: newId('pas'), type: age < 2 ? 'infant_without_seat' : age < 12 ? 'child' : 'adult', age, ...names, loyalty_programme_accounts: [] }
+    })
+    const count = (t: PassengerType) => passengers.filter((p) => p.type === t).length
+    if (count('infant_without_seat') > count('adult')) throw invalid('validation_format', 'Each infant under 2 travels on an adult\'s lap: there are more infants than adults.')
+
+    const created = this.now().getTime()
+    const offers = SEARCH_CARRIERS.map(([carrier, times]) => {
+      const { offer } = this.addOffer({
+        token, expires_at: new Date(created + 30 * 60_000).toISOString(),
+        passengers: passengers.map((p) => ({ type: p.type, id: p.id })),
+        slices: slices.map(({ origin, destination, date }) => {
+          const from = AIRPORTS[origin.airport]!
+          const to = AIRPORTS[destination.airport]!
+          // Block time: the distance at 820 km/h, plus half an hour on the ground, to the next 5 minutes.
+          const blockMs = Math.ceil((distanceKm(from, to) / 820 * 60 + 30) / 5) * 5 * 60_000
+          const flights = times.map((time) => {
+            const departing = `${date}T${time}:00`
+            const arrivingMs = localTime(departing, from.tz, 'search').utc + blockMs
+            const local = new Date(arrivingMs + offsetMs(arrivingMs, to.tz)).toISOString().slice(11, 16)
+            return { departing, arriving: new Date(arrivingMs).toISOString(), daytime: local >= '06:00' && local <= '23:30' }
+          })
+          const { departing, arriving } = flights.find((f) => f.daytime) ?? flights[0]!
+          return { segments: [{ origin: origin.airport, destination: destination.airport, departing_at: departing, arriving_at: arriving, marketing_carrier: carrier, flight_number: flightNumber(carrier, origin.airport, destination.airport), cabin_class: cabin }] }
+        }),
+      })
+      const { available_services: _services, ...listed } = offer
+      return listed
+    })
+    const request: OfferRequest = {
+      id: newId('orq'), live_mode: this.accounts.get(token)!.live, created_at: new Date(created).toISOString(), cabin_class: cabin,
+      slices: slices.map(({ origin, destination, date }) => ({ origin: origin.place, origin_type: origin.place.type, destination: destination.place, destination_type: destination.place.type, departure_date: date })),
+      passengers, offers,
+    }
+    if (returnOffers === 'true') return request
+    const { offers: _offers, ...withoutOffers } = request
+    return withoutOffers
+  }
+
+  /**
+   * POST /air/orders: what `bookOrder` does, through the API and with its checks (every one first; then
+   * the order is made, the offer is booked and the balance debited together). Services are the offer's
+   * at their current price (after any priceChange or gone switch), as on POST /air/orders/{id}/services.
+   */
+  private createOrder(body: unknown, token: string, view: View): Order {
+    const data = (body as { data?: unknown } | undefined)?.data as Record<string, unknown> | undefined
+    if (!data || typeof data !== 'object') throw invalid('validation_required', 'The request body must be { "data": { "type", "selected_offers", "passengers", "payments", … } }.')
+    if (data.type === undefined) throw invalid('validation_required', 'data.type is required ("instant").')
+    if (data.type !== 'instant') throw invalid('validation_format', `data.type "${String(data.type)}": this fake books instant orders only (paid now, from the balance).`)
+    const selected = data.selected_offers
+    if (!Array.isArray(selected) || selected.length === 0) throw invalid('validation_required', 'data.selected_offers must name the offer to book.')
+    if (selected.length !== 1 || typeof selected[0] !== 'string') throw invalid('validation_format', 'data.selected_offers must name exactly one offer id.')
+    const metadata = data.metadata ?? {}
+    if (typeof metadata !== 'object' || Array.isArray(metadata) || !Object.values(metadata).every((v) => typeof v === 'string')) {
+      throw invalid('validation_format', 'data.metadata must be an object of strings.')
+    }
+    const rec = this.visibleOffer(selected[0], token)
+    const { offer } = rec
+    const currency = offer.total_currency
+    if (rec.booked) throw new Refusal(422, 'invalid_state_error', 'offer_no_longer_available', 'Offer no longer available', 'The requested offer has already been booked. Please search again.')
+
+    // Passengers: each with what an airline needs, and exactly the offer's.
+    if (!Array.isArray(data.passengers) || data.passengers.length === 0) throw invalid('validation_required', 'data.passengers must list the offer\'s passengers.')
+    const given = (data.passengers as unknown[]).map((raw, i): CreateOrderPassenger => {
+      const p = raw as Record<string, unknown> | null
+      const at = `data.passengers[${i}]`
+      if (!p || typeof p !== 'object') throw invalid('validation_required', `${at} must be a passenger.`)
+      for (const f of ['id', 'given_name', 'family_name', 'title', 'gender', 'born_on', 'email', 'phone_number'] as const) {
+        if (typeof p[f] !== 'string' || (p[f] as string).trim() === '') throw invalid('validation_required', `${at}.${f} is required.`)
+      }
+      if (!TITLES.includes(p.title as OrderPassenger['title'])) throw invalid('validation_format', `${at}.title must be one of ${TITLES.join(', ')}.`)
+      if (p.gender !== 'm' && p.gender !== 'f') throw invalid('validation_format', `${at}.gender must be "m" or "f".`)
+      if (!isDate(p.born_on) || p.born_on > this.iso().slice(0, 10)) throw invalid('validation_format', `${at}.born_on must be a past date (YYYY-MM-DD).`)
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(p.email as string)) throw invalid('validation_format', `${at}.email is not an email address.`)
+      if (!/^\+[1-9]\d{6,14}$/.test(p.phone_number as string)) throw invalid('validation_format', `${at}.phone_number must be in E.164 format (+442079460000).`)
+      if (p.infant_passenger_id !== undefined && p.infant_passenger_id !== null && typeof p.infant_passenger_id !== 'string') throw invalid('validation_format', `${at}.infant_passenger_id must be a passenger id.`)
+      return p as unknown as CreateOrderPassenger
+    })
+    const ids = offer.passengers.map((p) => p.id)
+    if (given.length !== ids.length || new Set(given.map((p) => p.id)).size !== given.length || !given.every((p) => ids.includes(p.id))) {
+      throw new Refusal(422, 'validation_error', 'passengers_mismatch', 'Passengers do not match the offer',
+        `The passengers must be exactly the offer's (${ids.join(', ')}), each once; got ${given.map((p) => p.id).join(', ')}.`)
+    }
+    const typeOf = (id: string) => offer.passengers.find((p) => p.id === id)!.type
+    const laps = given.filter((p) => p.infant_passenger_id).map((p) => [p.id, p.infant_passenger_id!] as const)
+    if (laps.some(([adult, infant]) => typeOf(adult) !== 'adult' || typeOf(infant) !== 'infant_without_seat') || new Set(laps.map(([, infant]) => infant)).size !== laps.length) {
+      throw invalid('validation_format', 'infant_passenger_id names an infant of the offer, on one adult each.')
+    }
+
+    // Services: the offer's bags and seats now (switches applied).
+    const wanted = data.services ?? []
+    if (!Array.isArray(wanted)) throw invalid('validation_format', 'data.services must be a list of { id, quantity }.')
+    const seen = new Set<string>()
+    for (const [i, s] of wanted.entries()) {
+      const item = s as { id?: unknown; quantity?: unknown } | null
+      if (!item || typeof item.id !== 'string') throw invalid('validation_required', `data.services[${i}].id is required.`)
+      if (!Number.isInteger(item.quantity) || (item.quantity as number) < 1) throw invalid('validation_format', `data.services[${i}].quantity must be a whole number of at least 1.`)
+      if (seen.has(item.id)) throw invalid('validation_format', `data.services lists ${item.id} twice.`)
+      seen.add(item.id)
+    }
+    const bags = new Map(this.viewOffer(rec, view, true).available_services.map((s) => [s.id, s]))
+    const seats = new Map(seatsOf(this.viewSeatMaps(rec, view)).flatMap(({ segment_id, seat }) => seat.available_services.map((s) => [s.id, { segment_id, designator: seat.designator, service: s }] as const)))
+    const taken = new Set<string>()
+    const chosen = (wanted as Array<{ id: string; quantity: number }>).map(({ id, quantity }) => {
+      const bag = bags.get(id)
+      const seat = seats.get(id)
+      if (!bag && !seat) throw new Refusal(422, 'invalid_state_error', 'unavailable_service', 'Service not available', `The service ${id} is not available for this offer.`)
+      const maximum = bag ? bag.maximum_quantity : 1
+      if (quantity > maximum) {
+        throw new Refusal(422, 'validation_error', 'maximum_quantity_exceeded', 'Maximum quantity exceeded', `The service ${id} can be booked at most ${maximum} time(s); ${quantity} were asked for.`)
+      }
+      if (seat) {
+        const [bySeat, byPassenger] = [`${seat.segment_id}:${seat.designator}`, `${seat.segment_id}:${seat.service.passenger_id}`]
+        if (taken.has(bySeat) || taken.has(byPassenger)) throw invalid('validation_format', `data.services: seat ${seat.designator}, or a seat for passenger ${seat.service.passenger_id}, twice on one segment.`)
+        taken.add(bySeat).add(byPassenger)
+      }
+      return { id, quantity, price: (bag ?? seat!.service).total_amount }
+    })
+
+    // The payment: the offer's total and the services', from the balance.
+    if (!Array.isArray(data.payments) || data.payments.length === 0) throw invalid('validation_required', 'data.payments is required for an instant order.')
+    if (data.payments.length > 1) throw invalid('validation_format', 'data.payments: pay with one payment.')
+    const payment = data.payments[0] as Record<string, unknown> | null
+    if (!payment || typeof payment !== 'object') throw invalid('validation_required', 'data.payments[0] must be { type, currency, amount }.')
+    for (const f of ['type', 'amount', 'currency'] as const) if (typeof payment[f] !== 'string') throw invalid('validation_required', `data.payments[0].${f} is required.`)
+    if (payment.type !== 'balance') throw new Refusal(422, 'validation_error', 'unsupported_payment_type', 'Unsupported payment type', `Payment type "${String(payment.type)}" is not supported here: pay with "balance".`)
+    if (payment.currency !== currency) {
+      throw new Refusal(422, 'validation_error', 'invalid_payment_currency', 'Invalid payment currency', `The offer is priced in ${currency}; the payment is in ${String(payment.currency)}.`)
+    }
+    const paid = toMinor(payment.amount, currency)
+    if (paid === null) throw invalid('validation_format', `data.payments[0].amount "${String(payment.amount)}" is not a decimal amount in ${currency}.`)
+    const due = chosen.reduce((sum, c) => sum + mustMinor(c.price, currency, 'service') * BigInt(c.quantity), mustMinor(offer.total_amount, currency, 'offer total'))
+    if (paid !== due) {
+      throw new Refusal(422, 'invalid_state_error', 'price_changed', 'Price changed', `The payment of ${String(payment.amount)} ${currency} does not match the offer's total with its services, ${fromMinor(due, currency)} ${currency}.`)
+    }
+    const account = this.accounts.get(token)!
+    if (account.currency !== currency || account.balance < due) {
+      throw new Refusal(422, 'invalid_state_error', 'insufficient_balance', 'Insufficient balance', `Your balance of ${fromMinor(account.balance, account.currency)} ${account.currency} cannot pay ${fromMinor(due, currency)} ${currency}.`)
+    }
+
+    const order = this.book(rec, { services: chosen.map(({ id, quantity }) => ({ id, quantity })) }, { price: view.price, passengers: given, metadata: metadata as Record<string, string> })
+    account.balance -= due
+    return clone(order)
   }
 
   /**
