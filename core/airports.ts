@@ -59,3 +59,39 @@ export function lookupAirport(code: string): Readonly<Airport> | undefined {
   built.set(code, airport)
   return airport
 }
+
+/**
+ * A local time at an airport (`2026-12-01T09:30`, no offset: what a ticket shows) with that airport's UTC
+ * offset on that day (`2026-12-01T09:30:00+01:00`), from its IANA time zone through Intl (which carries the
+ * daylight-saving rules). A time that carries an offset already is returned as it is; undefined when the
+ * airport is unknown or the text is not such a time. A local time that a clock change skips or repeats
+ * takes one of the two offsets around the change (no flight is scheduled in that hour).
+ */
+export function withAirportOffset(time: string, airport: string): string | undefined {
+  if (/(Z|[+-]\d{2}:\d{2})$/.test(time)) return time
+  const zone = lookupAirport(airport)?.time_zone
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2})?(\.\d{1,9})?$/.exec(time)
+  if (!zone || !m) return undefined
+  const local = `${m[1]}${m[2] ?? ':00'}${m[3] ?? ''}`
+  const asUtc = Date.parse(`${local.slice(0, 19)}Z`)
+  if (Number.isNaN(asUtc)) return undefined
+  // The offset at that instant taken as UTC, then once more at the corrected instant (a change in between).
+  let offset = offsetAt(zone, asUtc)
+  offset = offsetAt(zone, asUtc - offset * 60_000)
+  const sign = offset < 0 ? '-' : '+'
+  const abs = Math.abs(offset)
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>()
+
+/** The UTC offset of `zone` at the instant `utc` (ms), in minutes east of UTC. */
+function offsetAt(zone: string, utc: number): number {
+  let f = zoneFormats.get(zone)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    zoneFormats.set(zone, f)
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(utc)).map((x) => [x.type, x.value]))
+  return Math.round((Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - Math.floor(utc / 1000) * 1000) / 60_000)
+}

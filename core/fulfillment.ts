@@ -110,8 +110,17 @@ export function acceptFulfillment(trip: TripRecord, req: FulfillRequest, ctx: { 
 function requestErrors(trip: TripRecord, req: FulfillRequest, first: boolean, now: Date): FieldError[] {
   const errors: FieldError[] = []
   if (first) {
-    for (const field of ['contact_details', 'passengers', 'tickets'] as const) {
+    for (const field of ['contact_details', 'tickets'] as const) {
       if (req[field] === undefined) errors.push({ path: `/${field}`, message: 'is required on the first fulfill of a trip (it books the tickets)' })
+    }
+    // Passengers may be left out when the trip has every passenger's names and date of birth already
+    // (given at creation or by PATCH): the booking needs them, not a second copy of them.
+    if (req.passengers === undefined) {
+      const lacking = trip.passengers.flatMap((p) => {
+        const missing = (['first_names', 'surname', 'date_of_birth'] as const).filter((f) => !p[f])
+        return missing.length ? [`${p.passenger_id} has no ${missing.join(', ')}`] : []
+      })
+      if (lacking.length) errors.push({ path: '/passengers', message: `are required here, since the trip does not have them all yet (${lacking.join('; ')}); or give them first by PATCH /v2.2/trip/{trip_id}` })
     }
   }
   const passengers = req.passengers

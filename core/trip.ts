@@ -8,7 +8,7 @@ import type {
 } from './schemas/trip.ts'
 import type { BasketItem, Basket, ValidityStatus } from './schemas/basket.ts'
 import { ProblemError, type FieldError } from './errors.ts'
-import { lookupAirport } from './airports.ts'
+import { lookupAirport, withAirportOffset } from './airports.ts'
 import { isSupportedCurrency } from './money.ts'
 import { ticketPrice } from './pricing.ts'
 import { canonicalJson, sha256Hex } from './crypto.ts'
@@ -54,8 +54,48 @@ export function firstDeparture(journeys: ReadonlyArray<{ segments: ReadonlyArray
   return times.length ? Math.min(...times) : null
 }
 
+/**
+ * A create request as the rules read it. What integrations copied from other products send in another
+ * form is made canonical first (design/api.md "Drop-in for existing integrations"): a passenger without
+ * `passenger_id` gets `p1`, `p2`, … in request order (skipping ids other passengers have); a single
+ * `loyalty_program` joins `loyalty_programs`; a journey's own `journey_id` is dropped (the service assigns
+ * them); a segment time without a UTC offset is the local time at its airport and gets that airport's
+ * offset (left as it is when the airport is unknown: that is an error of its own).
+ */
+type CreateRequest = Omit<TripCreateRequest, 'passengers'> & { passengers: Array<Omit<PassengerRequest, 'passenger_id' | 'loyalty_program'> & { passenger_id: string }> }
+
+export function canonicalCreate(req: TripCreateRequest): CreateRequest {
+  const given = new Set(req.passengers.flatMap((p) => (p.passenger_id === undefined ? [] : [p.passenger_id])))
+  let n = 0
+  const nextId = () => {
+    let id: string
+    do id = `p${++n}`; while (given.has(id))
+    return id
+  }
+  return {
+    ...req,
+    passengers: req.passengers.map(({ loyalty_program, ...p }) => ({
+      ...p, passenger_id: p.passenger_id ?? nextId(),
+      ...(loyalty_program ? { loyalty_programs: [...(p.loyalty_programs ?? []), loyalty_program] } : {}),
+    })),
+    tickets: req.tickets.map((t) => ({
+      ...t,
+      journeys: t.journeys.map(({ journey_id: _theirs, ...j }) => ({
+        ...j,
+        segments: j.segments.map((seg) => ({
+          ...seg,
+          departure_time: withAirportOffset(seg.departure_time, seg.departure_airport) ?? seg.departure_time,
+          arrival_time: withAirportOffset(seg.arrival_time, seg.arrival_airport) ?? seg.arrival_time,
+        })),
+      })),
+    })),
+  }
+}
+
+const hasOffset = (time: string) => /(Z|[+-]\d{2}:\d{2})$/.test(time)
+
 /** Rules a schema cannot express: references between passengers, known airports, time order. */
-function checkCreateRequest(req: TripCreateRequest, now: Date): FieldError[] {
+function checkCreateRequest(req: CreateRequest, now: Date): FieldError[] {
   const errors: FieldError[] = []
   const departs = firstDeparture(req.tickets.flatMap((t) => t.journeys))
   req.passengers.forEach((p, i) => errors.push(...birthDateErrors(p.date_of_birth, now, departs, `/passengers/${i}/date_of_birth`)))
@@ -72,6 +112,8 @@ function checkCreateRequest(req: TripCreateRequest, now: Date): FieldError[] {
         if (!lookupAirport(s[f])) errors.push({ path: `${at}/${f}`, message: `${s[f]} is not a known IATA airport code` })
       }
       if (s.departure_airport === s.arrival_airport) errors.push({ path: `${at}/arrival_airport`, message: 'must differ from departure_airport' })
+      // A local time at an unknown airport has no offset to read it with: the airport's error says why.
+      if (!hasOffset(s.departure_time) || !hasOffset(s.arrival_time)) return
       const dep = Date.parse(s.departure_time)
       const arr = Date.parse(s.arrival_time)
       if (Number.isNaN(dep)) errors.push({ path: `${at}/departure_time`, message: 'is not a valid date and time' })
@@ -110,7 +152,7 @@ function checkPassengers(ps: Array<{ id: string; type: string; lap: string | nul
   return errors
 }
 
-function toPassenger(p: PassengerRequest): Passenger {
+function toPassenger(p: CreateRequest['passengers'][number]): Passenger {
   return {
     passenger_id: p.passenger_id,
     type: p.passenger_type,
@@ -126,8 +168,9 @@ function toPassenger(p: PassengerRequest): Passenger {
   }
 }
 
-export function buildTrip(req: TripCreateRequest, ctx: { sellerId: string; sandbox: boolean; clock: Clock; ids: Ids; holdWindow: number }): TripRecord {
+export function buildTrip(request: TripCreateRequest, ctx: { sellerId: string; sandbox: boolean; clock: Clock; ids: Ids; holdWindow: number }): TripRecord {
   const now = ctx.clock.now()
+  const req = canonicalCreate(request)
   const errors = checkCreateRequest(req, now)
   // Ticket prices are checked here too, so one response lists every problem of the request.
   const prices = req.tickets.map((t, i) => {

@@ -4,8 +4,16 @@
  */
 import type { TSchema, Static } from 'typebox'
 import { Compile } from 'typebox/compile'
+import { Settings } from 'typebox/system'
 import { ProblemError, type FieldError } from './errors.ts'
-import { PATTERN_MESSAGES } from './schemas/common.ts'
+import { PATTERN_MESSAGES, UNKNOWN_FIELD_MESSAGES } from './schemas/common.ts'
+
+/**
+ * Every bad field of a request is named at once (a seller learns all that is wrong in one round trip).
+ * TypeBox stops after 8 raw errors by default, and a union's branches each count: a fulfill with eight
+ * mistakes listed one. A request is at most 256 KiB with bounded arrays, so its errors are bounded too.
+ */
+Settings.Set({ maxErrors: 1000 })
 
 type Checker = ReturnType<typeof Compile>
 const compiled = new WeakMap<TSchema, Checker>()
@@ -24,6 +32,8 @@ const FORMATS: Record<string, string> = {
   date: 'must be a calendar date, YYYY-MM-DD',
   'date-time': 'must be a date and time, ISO 8601',
   uuid: 'must be a UUID',
+  email: 'must be an e-mail address',
+  uri: 'must be a URL',
 }
 
 interface RawError { keyword: string; schemaPath: string; instancePath: string; params: Record<string, unknown>; message: string }
@@ -58,7 +68,8 @@ export function fieldErrors(schema: TSchema, value: unknown): FieldError[] {
     if (e.keyword === 'required') {
       for (const p of (e.params.requiredProperties as string[] | undefined) ?? []) push(`${e.instancePath}/${p}`, 'is required')
     } else if (e.keyword === 'additionalProperties') {
-      for (const p of (e.params.additionalProperties as string[] | undefined) ?? []) push(`${e.instancePath}/${p}`, 'is not a known field')
+      const message = UNKNOWN_FIELD_MESSAGES.get(e.instancePath) ?? 'is not a known field'
+      for (const p of (e.params.additionalProperties as string[] | undefined) ?? []) push(`${e.instancePath}/${p}`, message)
     } else if (e.keyword === 'const') {
       push(e.instancePath, `must be ${JSON.stringify(e.params.allowedValue)}`)
     } else if (e.keyword === 'format') {

@@ -1,6 +1,10 @@
 /** Fulfillment, orders and webhook subscriptions. */
 import { Type, type Static } from 'typebox'
-import { Id, IsoDate, Money, PersonName, Price, UtcTimestamp } from './common.ts'
+import { BookingReference, Id, IsoDate, Money, PersonName, Price, StateHash, TicketNumber, UNKNOWN_FIELD_MESSAGES, UtcTimestamp } from './common.ts'
+
+// Some integrations send the traveller's card here: it is refused with what to send instead (and, like
+// every body, never stored or logged).
+UNKNOWN_FIELD_MESSAGES.set('/payment_details', 'is refused: card payment is not taken here (you charge the traveller yourself); send only payment_details.payment_type, e.g. "service_settlement"')
 import { ContactDetails, ORDER_STATUSES, OrderStatus, PassengerType, ProductTypeName } from './trip.ts'
 
 /**
@@ -10,7 +14,7 @@ import { ContactDetails, ORDER_STATUSES, OrderStatus, PassengerType, ProductType
  * numbers yet) holds the orders in `awaiting_ticketing` until a fulfill with the ticket numbers.
  */
 export const FulfillRequest = Type.Object({
-  trip_state_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'the hash of the basket the traveller was charged for' }),
+  trip_state_hash: { ...StateHash, description: 'the hash of the basket the traveller was charged for' },
   contact_details: Type.Optional(ContactDetails),
   passengers: Type.Optional(Type.Array(Type.Object({
     passenger_id: Id,
@@ -22,15 +26,15 @@ export const FulfillRequest = Type.Object({
   tickets: Type.Optional(Type.Array(Type.Object({
     ticket_id: Id,
     access_details: Type.Object({
-      record_locator: Type.String({ pattern: '^[A-Z0-9]{5,13}$', description: 'the booking reference (PNR): 5 to 13 letters or digits (easyJet 7, LATAM 13)' }),
-      ticket_number: Type.Optional(Type.String({ pattern: '^[0-9]{13}$', description: '13-digit e-ticket number; required unless is_ticketed is false' })),
+      record_locator: BookingReference,
+      ticket_number: Type.Optional(TicketNumber),
     }, { additionalProperties: false }),
     status: Type.Literal('booked'),
   }, { additionalProperties: false }), { minItems: 1, maxItems: 4, description: 'required on the first fulfill of a trip, and to issue tickets booked with is_ticketed: false' })),
   is_ticketed: Type.Optional(Type.Boolean({ description: 'false when the tickets are booked but not yet issued: the orders wait (awaiting_ticketing) until a fulfill with the ticket numbers. Default true.' })),
   payment_details: Type.Object({
     payment_type: Type.String({ minLength: 1, maxLength: 64, description: 'e.g. service_settlement' }),
-  }, { additionalProperties: false }),
+  }, { additionalProperties: false, description: 'how the ancillaries are settled between you and the service; never card details: you charge the traveller yourself' }),
 }, { additionalProperties: false })
 export type FulfillRequest = Static<typeof FulfillRequest>
 

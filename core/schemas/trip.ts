@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox'
 import {
   AirlineCode, AirportCode, CountryCode, CurrencyCode, DateTimeWithOffset, DecimalPlaces, Id, IsoDate,
-  LanguageTag, Metadata, MinorUnits, Nullable, FlightNumber, PersonName, ReferenceNumber, TextLine, Title, UtcTimestamp,
+  LanguageTag, LocalOrOffsetDateTime, Metadata, PhoneNumber, MinorUnits, Nullable, FlightNumber, PersonName, ReferenceNumber, TextLine, Title, UtcTimestamp,
 } from './common.ts'
 import { Basket } from './basket.ts'
 
@@ -24,9 +24,13 @@ export const IdentityDocument = Type.Object({
 
 const Gender = Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Literal('unspecified')])
 
-/** Passenger in a create request. */
+/**
+ * Passenger in a create request. `passenger_id` may be left out: the service assigns `p1`, `p2`, … in
+ * request order (never one given to another passenger) and returns it. `loyalty_program` (one, as some
+ * integrations send it) is taken as `loyalty_programs: [it]`.
+ */
 export const PassengerRequest = Type.Object({
-  passenger_id: Id,
+  passenger_id: Type.Optional(Id),
   passenger_type: PassengerType,
   on_lap_of: Type.Optional(Nullable(Id)),
   first_names: Type.Optional(PersonName),
@@ -36,6 +40,7 @@ export const PassengerRequest = Type.Object({
   title: Type.Optional(Title),
   metadata: Type.Optional(Metadata),
   loyalty_programs: Type.Optional(Type.Array(LoyaltyProgram, { maxItems: 10 })),
+  loyalty_program: Type.Optional(LoyaltyProgram),
   identity_documents: Type.Optional(Type.Array(IdentityDocument, { maxItems: 10 })),
 }, { additionalProperties: false })
 export type PassengerRequest = Static<typeof PassengerRequest>
@@ -84,7 +89,7 @@ export const ContactDetails = Type.Object({
   contact_details_type: TextLine(32, 1, 'e.g. passenger'),
   passenger_id: Type.Optional(Nullable(Id)),
   email: Type.String({ format: 'email', maxLength: 254 }),
-  phone_number: Type.Optional(Nullable(Type.String({ pattern: '^\\+?[0-9 ()-]{4,32}$' }))),
+  phone_number: Type.Optional(Nullable(PhoneNumber)),
   address: Type.Optional(Address),
 }, { additionalProperties: false })
 export type ContactDetails = Static<typeof ContactDetails>
@@ -98,8 +103,8 @@ export type TripPatchRequest = Static<typeof TripPatchRequest>
 export const SegmentRequest = Type.Object({
   departure_airport: AirportCode,
   arrival_airport: AirportCode,
-  departure_time: DateTimeWithOffset,
-  arrival_time: DateTimeWithOffset,
+  departure_time: LocalOrOffsetDateTime,
+  arrival_time: LocalOrOffsetDateTime,
   fare_basis: Type.Optional(Nullable(Type.String({ maxLength: 16 }))),
   fare_class: Nullable(Type.String({ maxLength: 2 })),
   fare_family: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
@@ -123,6 +128,8 @@ export const TicketOfferRequest = Type.Object({
   status: Type.Literal('offered'),
   offered_price: OfferedPriceRequest,
   journeys: Type.Array(Type.Object({
+    /** Ignored: the service gives every journey its own id (some integrations send theirs). */
+    journey_id: Type.Optional(Type.String({ maxLength: 128, description: 'ignored: the service assigns journey ids' })),
     segments: Type.Array(SegmentRequest, { minItems: 1, maxItems: 8 }),
   }, { additionalProperties: false }), { minItems: 1, maxItems: 8 }),
   metadata: Type.Optional(Metadata),

@@ -340,6 +340,31 @@ export const scenarios: Record<string, Scenario> = {
     await r.send('the corrected retry', 'POST', '/v2.2/trip', { headers: { ...key, 'idempotency-key': 'order-43' }, json: payload }, 201)
   },
 
+  async 'drop-in: passengers without ids, one loyalty_program, journey ids, local times; fulfill without passengers; card details'(r) {
+    const key = basic(r.host.apiKey)
+    const p = tripPayload(r.clock.now())
+    const [out, back] = p.tickets[0]!.journeys
+    out!.segments[0]!.departure_time = `${out!.segments[0]!.departure_time.slice(0, 10)}T18:25`
+    out!.segments[0]!.arrival_time = `${out!.segments[0]!.departure_time.slice(0, 10)}T21:30`
+    back!.segments[0]!.arrival_time = `${back!.segments[0]!.arrival_time.slice(0, 10)}T20:10:00`
+    const trip = (await r.send('create as another product\'s sample does', 'POST', '/v2.2/trip', {
+      headers: key,
+      json: {
+        ...p,
+        tickets: [{ ...p.tickets[0], journeys: [{ journey_id: 'J-OUT', ...out }, { journey_id: 'J-BACK', ...back }] }],
+        passengers: [
+          { passenger_type: 'adult', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', loyalty_program: { airline_id: 'BA', program_name: 'Executive Club', number: 'BA123456' } },
+          { passenger_type: 'adult', first_names: 'Charles', surname: 'Babbage', date_of_birth: '1981-12-26' },
+        ],
+      },
+    }, 201)).body as Trip
+    const search = await readSearch(r, trip)
+    const basket = (await r.send('add a bag', 'PATCH', `/v2.2/trip/${trip.trip_id}/basket`, { headers: key, json: [line(checkedBag(search, 'p1'), 'p1')] }, 200)).body as Basket
+    const card = { payment_type: 'card', card_number: '4111111111111111', cvv: '737' }
+    await fulfill(r, trip, basket.trip_state_hash, 'card details', 400, { over: { passengers: undefined, payment_details: card } })
+    await fulfill(r, trip, basket.trip_state_hash, 'fulfill without passengers: the trip has them', 202, { over: { passengers: undefined } })
+  },
+
   async 'validity: checking → valid, expiry → invalid → valid, PATCH passengers re-checks'(r) {
     const { trip, basket } = await tripWithBags(r)
     r.clock.advance(10 * MIN)

@@ -379,7 +379,9 @@ describe('trip creation input that must be refused (400, nothing stored)', () =>
     await expectRefused(t, create(withSegment((s) => { s.arrival_time = new Date(t.clock.now().getTime() + 29 * DAY).toISOString() })), 400, 'validation_error', `${SEG}/arrival_time`)
     await expectRefused(t, create(withSegment((s) => { s.departure_time = new Date(t.clock.now().getTime() - DAY).toISOString() })), 400, 'validation_error', `${SEG}/departure_time`)
     await expectRefused(t, create(withSegment((s) => { s.departure_time = '2026-13-45T25:00:00Z' })), 400, 'validation_error', `${SEG}/departure_time`)
-    await expectRefused(t, create(withSegment((s) => { s.departure_time = '2026-12-22T10:00:00' })), 400, 'validation_error', `${SEG}/departure_time`)
+    await expectRefused(t, create(withSegment((s) => { s.departure_time = '2026-12-22 10:00' })), 400, 'validation_error', `${SEG}/departure_time`)
+    // A local time is the airport's: arrival before departure in local times is still refused.
+    await expectRefused(t, create(withSegment((s) => { s.departure_time = '2026-12-22T10:00'; s.arrival_time = '2026-12-22T04:00' })), 400, 'validation_error', `${SEG}/arrival_time`)
   })
 
   test('passenger references', async () => {
