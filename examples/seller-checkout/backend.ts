@@ -52,8 +52,9 @@ interface Problem { status: number; code: string; title?: string; detail: string
 class ProblemResponse extends Error {
   constructor(readonly problem: Problem) { super(problem.detail) }
 }
+/** The shop's own refusals: `about:blank` (RFC 9457's type for a problem that needs no page), its `code` says which. */
 const problem = (status: number, code: string, detail: string, errors?: Problem['errors']) =>
-  new ProblemResponse({ type: `https://docs.svc.example/problems/${code.replaceAll('_', '-')}`, status, code, title: detail, detail, ...(errors ? { errors } : {}) })
+  new ProblemResponse({ type: 'about:blank', status, code, title: detail, detail, ...(errors ? { errors } : {}) })
 
 type Money = { amount: number; currency: string; decimal_places: number }
 type Validity = { status: string; valid_from: string; valid_to: string; reason?: string; previous_price?: unknown }

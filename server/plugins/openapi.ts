@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { errorReferenceHtml } from '../docs/error-reference.ts'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { AuthRule } from '../../core/api/operations.ts'
@@ -72,6 +73,12 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer').header('x-frame-options', 'SAMEORIGIN')
       }
       return payload
+    })
+    // The error reference, where every problem's `type` (/docs/errors#<code>) lands: made once, it never changes.
+    const reference = errorReferenceHtml()
+    docs.get('/docs/errors', { schema: { hide: true } }, async (_req, reply) => {
+      reply.header('cache-control', 'public, max-age=3600').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'")
+      return reply.type('text/html; charset=utf-8').send(reference)
     })
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
