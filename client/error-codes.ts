@@ -34,6 +34,10 @@ export const SVC_ERROR_CODES: Record<SvcErrorCode, { meaning: string; action: st
     meaning: 'The API could not be reached.',
     action: 'Nothing in the page: the widget offers "Try again". Check the `baseUrl` and that the API is up.',
   },
+  offers_unavailable: {
+    meaning: "The airline's search for the trip's offers failed (a remote supplier's, such as Duffel's); `apiCode` is its failure_reason (supplier_timeout, supplier_unavailable, not_matched, …).",
+    action: 'Nothing in the page: the widget shows "Try again", which searches again. If it persists, check the seller\'s supplier configuration and the trip\'s Duffel ids (docs/suppliers.md).',
+  },
   no_products: {
     meaning: 'Nothing of the products allowed (`allowProducts`/`excludeProducts`) is offered on this trip.',
     action: 'Show the rest of your checkout; nothing is wrong.',

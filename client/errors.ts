@@ -8,6 +8,7 @@ export type SvcErrorCode =
   | 'rejected' // the API refused a change (its problem `code` is in `apiCode`)
   | 'network' // the API could not be reached
   | 'no_products' // nothing of the allowed products is offered on this trip
+  | 'offers_unavailable' // the airline's search failed (`apiCode`: its failure_reason, e.g. supplier_timeout)
   | 'internal'
 
 export class SvcError extends Error {

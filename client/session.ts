@@ -18,6 +18,11 @@ export type SessionStatus = 'loading' | 'ready' | 'error'
 export interface OffersState {
   status: SessionStatus
   error: SvcError | null
+  /**
+   * Loading, and the trip's supplier (a remote API) is still searching: the read is repeated when the
+   * trip's event stream says the search has its answer, and every few seconds meanwhile.
+   */
+  searching?: boolean
 }
 
 export interface SessionState {
@@ -46,6 +51,12 @@ export interface SessionOptions {
    */
   followRetryMs?: number
   followPollMs?: number
+  /**
+   * While a search is still running at a remote supplier: how soon it is read again (growing by half each
+   * time, up to `searchPollMaxMs`) when no `search` event has come before.
+   */
+  searchPollMs?: number
+  searchPollMaxMs?: number
   now?: () => number
 }
 
@@ -109,6 +120,12 @@ export class Session extends EventTarget {
   #missed = false
   #followRetryMs: number
   #followPollMs: number
+  #searchPollMs: number
+  #searchPollMaxMs: number
+  /** Reads waiting for a running search to end: a `search` event, their poll timer, or dispose wakes them. */
+  #wakers = new Set<() => void>()
+  /** Searches seen `failed`: read again they fail again, so asking again ("Try again") starts a new search. */
+  #failed = new Set<string>()
 
   constructor(client: ApiClient, opts: SessionOptions = {}) {
     super()
@@ -116,6 +133,8 @@ export class Session extends EventTarget {
     this.#pollMs = opts.pollMs ?? 1000
     this.#followRetryMs = opts.followRetryMs ?? 2000
     this.#followPollMs = opts.followPollMs ?? 10_000
+    this.#searchPollMs = opts.searchPollMs ?? 1000
+    this.#searchPollMaxMs = opts.searchPollMaxMs ?? 8000
     this.#now = opts.now ?? Date.now
   }
 
@@ -255,10 +274,16 @@ export class Session extends EventTarget {
     this.#applyRead(view, ++this.#seq)
   }
 
-  /** The trip's offers were replaced (a passenger update ran a new search): the offers shown are loaded again from it. */
+  /**
+   * The trip's search has its answer (a remote supplier's ended), or its offers were replaced (a passenger
+   * update ran a new search): reads waiting for it go on, and the offers shown are loaded again from a new one.
+   * A search that failed here never comes back (a stream reconnecting names the trip's search, which stays
+   * the failed one while the search "Try again" started still runs).
+   */
   #replaceSearch(searchId: string) {
+    this.#wake()
     const trip = this.#state.trip
-    if (!trip || trip.search_id === searchId) return
+    if (!trip || trip.search_id === searchId || this.#failed.has(searchId)) return
     const shown = TYPES.filter((t) => this.#state.offers[t]?.status === 'ready')
     this.#set({ trip: { ...trip, search_id: searchId }, offers: { ...this.#state.offers, ...Object.fromEntries(shown.map((t) => [t, undefined])) } })
     // Loads of the old search still on their way follow the trip's search_id on their own (#fetchOffers).
@@ -276,6 +301,7 @@ export class Session extends EventTarget {
     // A refresh in flight would otherwise schedule new timers after this, and keep polling for a
     // session nobody shows any more (Svc.init called again).
     this.#disposed = true
+    this.#wake()
     this.#following?.abort()
     if (this.#poll) clearTimeout(this.#poll)
     if (this.#expiry) clearTimeout(this.#expiry)
@@ -290,9 +316,17 @@ export class Session extends EventTarget {
     try {
       await this.load()
       let search: Search | undefined
-      // Until the answer is of the trip's search: another read may have replaced a purged one meanwhile.
-      while (search?.search_id !== this.#state.trip!.search_id) {
-        const searchId = this.#state.trip!.search_id!
+      // Until the answer is of the trip's search (another read may have replaced a purged or failed one
+      // meanwhile), and says how the search ended: a remote supplier's runs in the background.
+      for (let waits = 0; search?.search_id !== this.#state.trip!.search_id || search.status === 'in_progress';) {
+        if (search?.status === 'in_progress' && search.search_id === this.#state.trip!.search_id) {
+          this.#setOffers(types, { status: 'loading', error: null, searching: true })
+          await this.#nextLook(waits++)
+          if (this.#disposed) throw new SvcError('not_initialized', 'The session was closed while the supplier was still searching.')
+        }
+        let searchId = this.#state.trip!.search_id!
+        // Asked again after the trip's search failed ("Try again"): the same search would fail again.
+        if (this.#failed.has(searchId)) searchId = await this.#searchAgain(searchId)
         search = await this.client.getSearch(searchId, types).catch(async (e: unknown) => {
           if ((e as SvcError).status !== 404) throw e
           const fresh = await this.#searchAgain(searchId)
@@ -302,10 +336,17 @@ export class Session extends EventTarget {
           return this.client.getSearch(fresh, types)
         })
       }
+      if (search.status === 'failed') {
+        this.#failed.add(search.search_id)
+        const reason = search.failure_reason ?? 'unknown'
+        throw new SvcError('offers_unavailable', `The airline's offers could not be had (${reason}).`, { apiCode: reason })
+      }
       const old = this.#state.search
       const same = old?.search_id === search.search_id
-      // Offers of the old search that this read did not renew (ready meanwhile) are read again.
-      const stale = same ? [] : TYPES.filter((t) => !types.includes(t) && this.#state.offers[t]?.status === 'ready')
+      // Offers of the old search that this read did not renew (ready meanwhile) are read again, and so are
+      // those a failed search left in error (another view's "Try again" found the offers).
+      const stale = TYPES.filter((t) => !types.includes(t) && (
+        (!same && this.#state.offers[t]?.status === 'ready') || this.#state.offers[t]?.error?.code === 'offers_unavailable'))
       this.#set({
         search: {
           ...search,
@@ -320,12 +361,31 @@ export class Session extends EventTarget {
       if (stale.length > 0) this.loadOffers(stale).catch(() => {})
     } catch (e) {
       const error = asSvcError(e)
-      this.#setOffers(types, { status: 'error', error })
+      if (!this.#disposed) this.#setOffers(types, { status: 'error', error })
       throw error
     }
   }
 
-  /** Starts a new search (of every type) for a purged one; every read that found it gone shares it. */
+  /**
+   * Waits before the `n`th repeated read of a running search: until the trip's stream says a search has its
+   * answer, or the poll delay (1 s, growing by half each time up to 8 s) passes, or the session is disposed.
+   */
+  #nextLook(n: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#disposed) return resolve()
+      const done = () => {
+        clearTimeout(timer)
+        this.#wakers.delete(done)
+        resolve()
+      }
+      const timer = setTimeout(done, Math.min(this.#searchPollMs * 1.5 ** n, this.#searchPollMaxMs))
+      this.#wakers.add(done)
+    })
+  }
+
+  #wake() { for (const done of [...this.#wakers]) done() }
+
+  /** Starts a new search (of every type) for a purged or failed one; every read that found it so shares it. */
   #searchAgain(stale: string): Promise<string> {
     if (this.#state.trip!.search_id !== stale) return Promise.resolve(this.#state.trip!.search_id!)
     return (this.#researching ??= this.client.startSearch(ALL_TYPES)

@@ -124,7 +124,7 @@ function safeUrl(s: string): URL | null {
 }
 
 export interface CheckedShow {
-  container: string
+  container: string | HTMLElement
   display: Display
   /** Allowed minus excluded, in the canonical order, without duplicates. */
   products: ProductName[]
@@ -137,7 +137,7 @@ export function checkShowOptions(options: unknown): CheckedShow {
   if (!isObject(options)) throw invalid('Svc.showUpsell', ['options must be an object'])
   const o = options
   const problems: string[] = []
-  if (!nonEmptyString(o.container)) problems.push('container is required (the id of the element to show the widget in)')
+  if (!nonEmptyString(o.container) && !isElement(o.container)) problems.push('container is required: the element to show the widget in, or its id')
   if (!DISPLAYS.includes(o.display as Display)) problems.push(`display must be one of ${DISPLAYS.join(', ')}`)
   const names = (key: 'allowProducts' | 'excludeProducts'): ProductName[] => {
     const v = o[key]
@@ -162,8 +162,11 @@ export function checkShowOptions(options: unknown): CheckedShow {
     else checkTheme(o.theme, theme, unknownThemeKeys, problems, 'theme')
   }
   if (problems.length > 0) throw invalid('Svc.showUpsell', problems)
-  return { container: o.container as string, display: o.display as Display, products, theme, unknownThemeKeys }
+  return { container: o.container as string | HTMLElement, display: o.display as Display, products, theme, unknownThemeKeys }
 }
+
+/** An element of the page (or of any document: an iframe's elements are not this window's HTMLElement). */
+const isElement = (v: unknown): v is HTMLElement => typeof v === 'object' && v !== null && (v as Node).nodeType === 1
 
 function checkTheme(input: Record<string, unknown>, out: Theme, unknown: string[], problems: string[], path: string) {
   for (const [k, v] of Object.entries(input)) {

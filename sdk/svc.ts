@@ -11,7 +11,7 @@
 import type { BasketChange, Display, EventCallbacks, InitOptions, ProductName, ShowUpsellOptions, Theme, WidgetEvent, WidgetFailure } from './types.ts'
 import { SvcError, asSvcError } from '../client/errors.ts'
 import { ApiClient } from '../client/api.ts'
-import { Session, toCallbackBasket } from '../client/session.ts'
+import { Session, toCallbackBasket, type ProductTypeName } from '../client/session.ts'
 import { canonicalLocale, checkInitOptions, checkPriceArgs, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
 import { isOffered, PRODUCT_TYPE } from '../client/offers.ts'
 import { addLocale, bestTag, hasLocale, LOCALES, setStrings, formatPrice as intlPrice } from '../components/i18n/index.ts'
@@ -29,10 +29,16 @@ export interface SvcApi {
    */
   init(options: InitOptions): Promise<void>
   /**
-   * Shows the product selection in the element with id `container` (replacing an earlier widget there).
+   * Shows the product selection in `container`, an element or its id (replacing an earlier widget there).
    * Resolves once every product shown has loaded; rejects with an `SvcError` when it cannot be shown.
    */
   showUpsell(options: ShowUpsellOptions): Promise<void>
+  /**
+   * Ends the session: removes every widget, closes the trip's event stream and stops every timer; a
+   * `showUpsell` still loading rejects with `not_initialized`. Call it when the page (or a single-page
+   * app's view) is done with the trip, e.g. in a React effect's cleanup: a later `init` starts afresh.
+   */
+  destroy(): void
   /** A price for display, e.g. `formatPrice(2550, 2, 'EUR')` → `€25.50`, in the trip's locale once `init` resolved. */
   formatPrice(amount: number, decimal_places: number, currency: string): string
   /**
@@ -65,7 +71,7 @@ export interface CreateSvcOptions {
 }
 
 interface Widget {
-  container: string
+  container: string | HTMLElement
   el: UpsellElement
   listeners: AbortController
   /** Settles a pending `showUpsell` promise when the widget goes away before it loaded. */
@@ -78,7 +84,8 @@ interface Instance {
   /** The seller's locale, or the trip's language once loaded; null until known. */
   locale: string | null
   ready: Promise<void>
-  widgets: Map<string, Widget>
+  /** By the element they are shown in. */
+  widgets: Map<HTMLElement, Widget>
   listeners: AbortController
 }
 
@@ -103,6 +110,26 @@ function safeCall<A>(name: string, fn: ((arg: A) => unknown) | undefined, arg: A
 
 /** A widget of a trip a later `Svc.init` replaced (mounted, or still waiting for it). */
 const replaced = () => new SvcError('not_initialized', 'Svc.init was called again; this widget belonged to the earlier trip.')
+
+/**
+ * Resolves false once the offers of `types` are in; true as soon as the airline is found still searching
+ * (a remote supplier's search runs in the background) or its search failed, where the widget shows at
+ * once: its loading state until the offers come, or its error state with "Try again" (and the fail
+ * callbacks). Rejects as the offers do otherwise.
+ */
+function offersOrSearching(session: Session, types: ProductTypeName[], offers: Promise<void>): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const stop = new AbortController()
+    const done = (early: boolean) => {
+      stop.abort()
+      resolve(early)
+    }
+    const check = () => { if (types.some((t) => session.state.offers[t]?.searching)) done(true) }
+    session.addEventListener('change', check, { signal: stop.signal })
+    check()
+    offers.then(() => done(false), (e: unknown) => (asSvcError(e).code === 'offers_unavailable' ? done(true) : (stop.abort(), reject(e))))
+  })
+}
 
 const documentLocale = () => canonicalLocale(document.documentElement.lang || 'en-US') ?? 'en-US'
 
@@ -131,19 +158,17 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
   let inits = 0
   const sandbox = sandboxLoader(opts.scriptUrl ?? null, { addLocale, SvcError, session: () => current?.session })
 
-  function unmount(inst: Instance, container: string, reason: SvcError) {
-    const w = inst.widgets.get(container)
+  function unmount(inst: Instance, host: HTMLElement, reason: SvcError) {
+    const w = inst.widgets.get(host)
     if (!w) return
-    inst.widgets.delete(container)
+    inst.widgets.delete(host)
     w.listeners.abort()
     w.cancel(reason)
     w.el.remove()
   }
 
-  function close(inst: Instance) {
-    for (const container of [...inst.widgets.keys()]) {
-      unmount(inst, container, replaced())
-    }
+  function close(inst: Instance, reason = replaced()) {
+    for (const host of [...inst.widgets.keys()]) unmount(inst, host, reason)
     inst.listeners.abort()
     inst.session.dispose()
   }
@@ -211,27 +236,34 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     if (!inst) throw new SvcError('not_initialized', 'Call Svc.init before Svc.showUpsell.')
     // Only the offers this widget shows (the bags alone are a few KB of a search's 450), asked for as
     // soon as the trip names its search, beside the rest of init (the texts).
-    const offers = inst.session.loadOffers(o.products.map((p) => PRODUCT_TYPE[p]))
+    const types = o.products.map((p) => PRODUCT_TYPE[p])
+    const offers = inst.session.loadOffers(types)
     offers.catch(() => {})
     try {
       await inst.ready
     } catch (e) {
       throw new SvcError('not_initialized', `Svc.init failed, so there is nothing to show: ${asSvcError(e).message}`, { cause: e })
     }
-    const host = document.getElementById(o.container)
-    if (!host) throw new SvcError('container_not_found', `No element with id "${o.container}" is in the page.`)
+    const host = typeof o.container === 'string' ? document.getElementById(o.container) : o.container
+    if (!host?.isConnected) {
+      throw new SvcError('container_not_found', typeof o.container === 'string' ? `No element with id "${o.container}" is in the page.` : 'The container element is not in the page.')
+    }
+    const named = typeof o.container === 'string' ? `"${o.container}"` : 'the container'
     if (o.unknownThemeKeys.length > 0) console.warn(`Svc.showUpsell: ignoring unknown theme keys ${o.unknownThemeKeys.join(', ')}.`)
-    // A failed load (network, say) rejects with its SvcError; a later showUpsell asks again.
-    await offers
+    // A failed load (network, say) rejects with its SvcError; a later showUpsell asks again. An airline
+    // still searching, or whose search failed, is the widget's to show (loading, or error and "Try again").
+    const early = await offersOrSearching(inst.session, types, offers)
     // Checked once both are in: a later init may have replaced this trip while either loaded.
     if (current !== inst) throw replaced()
 
     // The widget's own rule for "on sale" (allowances alone are not an offer), so the products awaited
-    // below are exactly the ones it shows and reports as loaded.
-    const products = o.products.filter((p) => isOffered(inst.session.state.search, p))
-    if (products.length === 0) throw new SvcError('no_products', `None of ${o.products.join(', ')} is offered on this trip.`)
+    // below are exactly the ones it shows and reports as loaded (shown early: once the offers say).
+    const offered = () => o.products.filter((p) => isOffered(inst.session.state.search, p))
+    const none = () => new SvcError('no_products', `None of ${o.products.join(', ')} is offered on this trip.`)
+    const products = early ? o.products : offered()
+    if (products.length === 0) throw none()
 
-    unmount(inst, o.container, new SvcError('internal', `A later Svc.showUpsell replaced the widget in "${o.container}" before it loaded.`))
+    unmount(inst, host, new SvcError('internal', `A later Svc.showUpsell replaced the widget in ${named} before it loaded.`))
     const el = document.createElement('svc-upsell') as UpsellElement
     el.session = inst.session
     el.display = o.display
@@ -253,8 +285,16 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
         if (error) reject(error)
         else resolve()
       }
-      const timer = setTimeout(() => settle(new SvcError('internal', `The widget in "${o.container}" did not load within ${Math.round(loadTimeoutMs / 1000)} s.`)), loadTimeoutMs)
-      inst.widgets.set(o.container, { container: o.container, el, listeners, cancel: settle })
+      const timer = setTimeout(() => settle(new SvcError('internal', `The widget in ${named} did not load within ${Math.round(loadTimeoutMs / 1000)} s.`)), loadTimeoutMs)
+      inst.widgets.set(host, { container: o.container, el, listeners, cancel: settle })
+      // Shown before its offers: what is not on sale once they come is not waited for.
+      if (early) {
+        offers.then(() => {
+          const on = offered()
+          for (const p of pending) if (!on.includes(p)) pending.delete(p)
+          if (pending.size === 0) settle(on.length ? undefined : none())
+        }, () => {})
+      }
 
       el.addEventListener('svc-load', (e: CustomEvent<SvcLifecycleDetail>) => {
         const { product, display = o.display } = e.detail
@@ -272,7 +312,8 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
         const { product, display = o.display } = e.detail
         const error = asSvcError(e.detail.error)
         const name = LIFECYCLE[product]?.fail
-        if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetFailure) => void, { ...event(display), error })
+        // Nothing on sale (known only once a widget shown early has its offers) is no failure, as before.
+        if (name && error.code !== 'no_products') safeCall(name, inst.callbacks[name] as (ev: WidgetFailure) => void, { ...event(display), error })
         settle(error)
       }, { signal })
       host.append(el)
@@ -293,5 +334,13 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     await inst.session.reload().catch((e: unknown) => { throw asSvcError(e) })
   }
 
-  return Object.freeze({ version: '2.2' as const, init, showUpsell, formatPrice, refresh, SvcError, sandbox: sandbox.api })
+  function destroy(): void {
+    // A pending init (a sandbox one still loading) is outrun: it finds it is no longer the latest.
+    inits++
+    opening = undefined
+    if (current) close(current, new SvcError('not_initialized', 'Svc.destroy ended the session.'))
+    current = null
+  }
+
+  return Object.freeze({ version: '2.2' as const, init, showUpsell, destroy, formatPrice, refresh, SvcError, sandbox: sandbox.api })
 }

@@ -11,8 +11,8 @@ export type * from '../client/types.ts'
 export { PRODUCT_NAMES } from '../client/types.ts'
 
 export interface WidgetEvent {
-  /** The `showUpsell` container the widget lives in. */
-  container: string
+  /** The `showUpsell` container the widget lives in, as it was given: an element's id, or the element. */
+  container: string | HTMLElement
   display: Display
 }
 
@@ -25,13 +25,13 @@ export interface EventCallbacks {
   onBagLoad?(event: WidgetEvent): void
   /** The traveller closed the bag selection dialog (modal display, or the card's dialog). */
   onBagModalClosed?(event: WidgetEvent): void
-  /** The bag selection could not load or could not change the basket. */
+  /** The bag selection could not load (the airline's search failed: code `offers_unavailable`) or could not change the basket. */
   onBagFail?(event: WidgetFailure): void
   /** The seat map has loaded and is visible. */
   onSeatLoad?(event: WidgetEvent): void
   /** The traveller closed the seat selection dialog. */
   onSeatModalClosed?(event: WidgetEvent): void
-  /** The seat map could not load or could not change the basket. */
+  /** The seat map could not load (the airline's search failed: code `offers_unavailable`) or could not change the basket. */
   onSeatFail?(event: WidgetFailure): void
   /** Some basket item needs action before the charge: `price_changed`, `unavailable` or `invalid`. */
   onInvalidBasket?(change: BasketChange): void
@@ -76,8 +76,8 @@ export interface SandboxInitOptions extends Omit<TripInitOptions, 'tripId' | 'tr
 }
 
 export interface ShowUpsellOptions {
-  /** Id of the element the widget is shown in. */
-  container: string
+  /** The element the widget is shown in, or its id. */
+  container: string | HTMLElement
   display: Display
   allowProducts?: ProductName[]
   excludeProducts?: ProductName[]

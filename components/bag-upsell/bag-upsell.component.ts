@@ -5,7 +5,7 @@ import { sharedStyles } from '../shared/styles.ts'
 import { DisplayController } from '../controllers/display.ts'
 import { ProductView } from '../shared/element.ts'
 import {
-  bagName, bagSize, bagSpec, extras, journeyTitle, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
+  bagLine, bagName, bagSpec, extras, journeyTitle, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
 } from '../shared/format.ts'
 import { renderValidity } from '../shared/validity.ts'
 import { purchased } from '../../client/offers.ts'
@@ -142,7 +142,7 @@ export class SvcBagUpsell extends ProductView(LitElement) {
         ...bought.map((i) => [forSale.find((p) => p.product_id === i.product_id), i.quantity, l.t.purchased] as const),
       ].map(([p, n, badge]) => {
         const d = p?.product_details as BagDetailsLike | undefined
-        return d ? html`<li>${checkIcon}<span class="what">${n > 1 ? `${l.number(n)} × ` : ''}${l.format('included_line', { item: bagName(l, d), spec: bagSize(l, d) })}</span>
+        return d ? html`<li>${checkIcon}<span class="what">${n > 1 ? `${l.number(n)} × ` : ''}${bagLine(l, d)}</span>
           <span class="badge ok">${badge}</span></li>` : nothing
       })}</ul>` : nothing}
       <ul class="options" tabindex="-1" aria-labelledby=${id} data-options=${optionsKey(journey.journey_id, pid)}>
@@ -160,6 +160,7 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     const items = this.#items(product.product_id, passengerId)
     const quantity = bagsIn(items)
     const name = bagName(l, d)
+    const spec = bagSpec(l, d)
     const passenger = passengerLabel(l, trip, passengerId)
     const busy = this.#trip.busy
     // Bags bought earlier take their places under the offer's limit.
@@ -169,7 +170,7 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     return html`<li class="option" part="option">
       <div class="info">
         <span class="name">${bagIcon}<span>${name}</span></span>
-        <span class="spec muted">${bagSpec(l, d)}</span>
+        ${spec ? html`<span class="spec muted">${spec}</span>` : nothing}
       </div>
       ${offer?.available && offer.price
         ? html`<div class="buy">

@@ -106,7 +106,6 @@ export class DisplayController implements ReactiveController, Framed {
   #report() {
     const { display } = this.#host
     const session = this.#session
-    if (!session.value) return
     const product = this.#spec.product()
     const st = session.loadState
     if (st.status === 'error' && st.error && session.standalone && this.#failedWith !== st.error) {

@@ -15,7 +15,7 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit'
 import { ContextConsumer, ContextProvider } from '@lit/context'
 import { sessionContext } from '../context.ts'
-import { asSvcError, type SvcError } from '../../client/errors.ts'
+import { asSvcError, SvcError } from '../../client/errors.ts'
 import type { OffersState, ProductTypeName, Session } from '../../client/session.ts'
 import type { BasketChange, BasketItem, Display, ProductName } from '../../client/types.ts'
 import { extras, itemLabel, price, productNameOf, totalOf, type Amount } from '../shared/format.ts'
@@ -40,6 +40,8 @@ export interface SessionOptions {
 export interface Failure { error: SvcError; retry: () => void }
 
 const LOADING: OffersState = { status: 'loading', error: null }
+/** How long an element may wait for its session before it says it has none. */
+const ORPHAN_MS = 2000
 const READY: OffersState = { status: 'ready', error: null }
 
 export class SessionController implements ReactiveController {
@@ -54,6 +56,9 @@ export class SessionController implements ReactiveController {
   #failure: Failure | null = null
   /** The host's locale (its own, else the provided one, else the trip's language), provided to its parts. */
   readonly locale: LocaleController
+  /** Set when the host has been on the page a while with no session: it says so instead of loading forever. */
+  #orphan: SvcError | null = null
+  #orphanTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(host: Host, opts: SessionOptions = {}) {
     this.#host = host
@@ -76,6 +81,7 @@ export class SessionController implements ReactiveController {
 
   /** Trip, basket, the offers the host shows and the code it needs together: loading until all are there, else the error. */
   get loadState(): OffersState {
+    if (!this.value && this.#orphan) return { status: 'error', error: this.#orphan }
     const st = this.value?.state
     const all = [...(st ? [st, ...this.#types.map((t) => st.offers[t] ?? LOADING)] : [LOADING]), ...this.#needs.map(lazyState)]
     return all.find((o) => o.status === 'error') ?? all.find((o) => o.status === 'loading') ?? READY
@@ -95,9 +101,23 @@ export class SessionController implements ReactiveController {
     for (const lazy of this.#needs) loadLazy(lazy, this.#host, true)
   }
 
-  hostConnected() { this.#listen(this.value) }
+  hostConnected() {
+    this.#listen(this.value)
+    // An element placed by hand needs its `session` property (the SDK and <svc-upsell> give it one). Without
+    // one after a moment, it reports it (svc-fail, and the console) rather than show "Loading" for ever.
+    clearTimeout(this.#orphanTimer)
+    this.#orphanTimer = setTimeout(() => {
+      if (this.value) return
+      this.#orphan = new SvcError('not_initialized', `<${this.#host.localName}> has no session: set its session property to a Session of the trip (docs/sdk.md, "Without the Svc global").`)
+      console.warn(`Svc: ${this.#orphan.message}`)
+      this.#host.requestUpdate()
+    }, ORPHAN_MS)
+  }
 
-  hostDisconnected() { this.#listen(undefined) }
+  hostDisconnected() {
+    clearTimeout(this.#orphanTimer)
+    this.#listen(undefined)
+  }
 
   hostUpdate() {
     const s = this.value

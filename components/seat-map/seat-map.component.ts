@@ -11,7 +11,7 @@ import { icon } from '../shared/icons.ts'
 import { addEnglish } from '../i18n/index.ts'
 import { seatMapTexts } from '../i18n/en-US/seat-map.ts'
 import {
-  allSeats, deckView, lapInfants, NAV_KEYS, navigate, priceBands, seatablePassengers, seatDetails, seatItemOf,
+  allSeats, deckView, enterDeck, lapInfants, levelsOf, NAV_KEYS, navigate, priceBands, seatablePassengers, seatDetails, seatItemOf,
   seatItemsOn, segmentsWithMaps, type DeckView, type NavKey, type PriceBand, type SeatMap, type SeatView, type Segment,
 } from './seat-map.model.ts'
 import { seatMapStyles } from './seat-map.styles.ts'
@@ -36,6 +36,9 @@ const REASONS = Object.keys(REASON_KEY) as Reason[]
  */
 const classes = (flags: Record<string, unknown>) => Object.keys(flags).filter((k) => flags[k]).join(' ')
 
+/** The airline's notices about a seat as one text, each ending as a sentence, for screen readers. */
+const notesText = (seat: SeatView) => seat.disclosures.map((n) => n.trim()).filter(Boolean).map((n) => (/[.!?。！？]$/.test(n) ? n : `${n}.`)).join(' ')
+
 const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewBox="0 0 10 10" aria-hidden="true" focusable="false">
   <path fill="currentColor" d=${towards === 'start' ? 'M0 5 L6 0 V3 H10 V7 H6 V10 Z' : 'M10 5 L4 0 V3 H0 V7 H4 V10 Z'}/></svg>`
 
@@ -45,7 +48,11 @@ const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewB
  * PageUp/PageDown; Enter or Space chooses). Seats are toggle buttons; taken seats and seats the passenger
  * may not have stay focusable but `aria-disabled`, so the keyboard walks the cabin seat by seat. The cabin
  * is never mirrored: in right-to-left languages seat letters keep the aircraft's order, while texts and
- * controls follow the language. Displays (`embedded`, `card`, `modal`, `framed`) as every product view.
+ * controls follow the language. Decks (levels) are tabs; the cabins of one deck (a real airline's map has
+ * one entry per cabin, each with its own columns) are drawn one after the other, each a grid named by
+ * its cabin, and Up/Down cross from one to the next. The airline's notices about a seat (`disclosures`)
+ * are its accessible description, in its tip, and shown under the cabin for the seat last focused or
+ * tapped. Displays (`embedded`, `card`, `modal`, `framed`) as every product view.
  *
  * @event svc-load - The seat map is visible (`{product: 'seats', display}`).
  * @event svc-fail - The seats could not load (when alone), no seat is on sale (`no_products`, when alone), or a change was refused.
@@ -70,7 +77,9 @@ const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewB
  * @csspart state-checking - The spinner beside a passenger's seat while it is checked.
  * @csspart decks - The deck tabs (aircraft with two decks).
  * @csspart map - The scroll container of the cabin.
- * @csspart grid - The cabin grid.
+ * @csspart grid - The cabin grid (one per cabin).
+ * @csspart cabin - A cabin's name above its grid, where a deck has several cabins.
+ * @csspart seat-notes - The airline's notices about the seat last focused or tapped.
  * @csspart row - One row of seats.
  * @csspart seat - A seat button (also `seat-available`, `seat-selected`, `seat-other`, `seat-taken`, `seat-restricted`).
  * @csspart legend - The legend.
@@ -208,12 +217,17 @@ export class SvcSeatMap extends ProductView(LitElement) {
     return this.renderRoot.querySelector<HTMLButtonElement>(`button[data-seat="${CSS.escape(key)}"]`)
   }
 
-  #onGridKeydown(e: KeyboardEvent, deck: DeckView) {
+  #onGridKeydown(e: KeyboardEvent, cabins: DeckView[], index: number) {
     if (!NAV_KEYS.includes(e.key)) return
     const from = (e.target as Element).closest<HTMLElement>('[data-seat]')?.dataset['seat']
     if (!from) return
     e.preventDefault()
-    const to = navigate(deck, from, e.key as NavKey, e.ctrlKey || e.metaKey)
+    const deck = cabins[index]!
+    let to = navigate(deck, from, e.key as NavKey, e.ctrlKey || e.metaKey)
+    // Past a cabin's first or last row, Up and Down go on into the cabin before or after it.
+    const down = e.key === 'ArrowDown' || e.key === 'PageDown'
+    const next = cabins[index + (down ? 1 : -1)]
+    if (!to && next && /^(Arrow(Up|Down)|Page(Up|Down))$/.test(e.key)) to = enterDeck(next, deck, from, down)
     if (to) {
       this.focusKey = to
       this.#seatButton(to)?.focus()
@@ -228,6 +242,8 @@ export class SvcSeatMap extends ProductView(LitElement) {
   #onGridClick(e: MouseEvent, deck: DeckView) {
     const key = (e.target as Element).closest<HTMLElement>('[data-seat]')?.dataset['seat']
     const seat = key ? allSeats(deck).find((s) => s.key === key) : undefined
+    // A tap focuses no button on some touch screens: the seat's notices show for the seat tapped all the same.
+    if (key) this.focusKey = key
     if (seat) void this.#choose(seat)
   }
 
@@ -293,7 +309,7 @@ export class SvcSeatMap extends ProductView(LitElement) {
       if (current?.product_id === productId) return
       if (current) await s.remove(current.basket_item_id)
       await s.add(productId, passengerId)
-    }, () => this.#afterChoosing(trip, segmentId, passengerId, seat.key)))
+    }, () => [this.#afterChoosing(trip, segmentId, passengerId, seat.key), notesText(seat)].filter(Boolean).join(' ')))
   }
 
   /** Moves on to the next passenger without a seat on this flight; the words to announce. */
@@ -365,12 +381,13 @@ export class SvcSeatMap extends ProductView(LitElement) {
     })}</div>`
   }
 
-  #renderDeckTabs(decks: DeckView[]) {
+  /** A tab per deck (level); a deck's cabins are drawn together under its tab. */
+  #renderDeckTabs(levels: DeckView[][]) {
     return html`<div role="tablist" part="decks" aria-label=${this.l.t.seat_decks}
-      @keydown=${(e: KeyboardEvent) => this.#onTabKeydown(e, decks.length, this.deckIndex, (i) => this.#selectDeck(i))}>
-      ${decks.map((deck, i) => html`<button type="button" role="tab" id="deck-tab-${i}" aria-selected=${i === this.deckIndex ? 'true' : 'false'}
-        aria-controls="deck-panel" tabindex=${i === this.deckIndex ? 0 : -1} data-deck=${deck.deck}
-        @click=${() => this.#selectDeck(i)}><span class="tab-main">${this.#deckName(deck, decks.length)}</span></button>`)}
+      @keydown=${(e: KeyboardEvent) => this.#onTabKeydown(e, levels.length, this.deckIndex, (i) => this.#selectDeck(i))}>
+      ${levels.map(([deck], i) => html`<button type="button" role="tab" id="deck-tab-${i}" aria-selected=${i === this.deckIndex ? 'true' : 'false'}
+        aria-controls="deck-panel" tabindex=${i === this.deckIndex ? 0 : -1} data-deck=${deck!.deck}
+        @click=${() => this.#selectDeck(i)}><span class="tab-main">${this.#deckName(deck!, levels.length)}</span></button>`)}
     </div>`
   }
 
@@ -381,6 +398,8 @@ export class SvcSeatMap extends ProductView(LitElement) {
     const selectable = !bought && (seat.status === 'available' || seat.status === 'selected')
     const number = holder ? trip.passengers.findIndex((p) => p.passenger_id === holder) + 1 : 0
     const checking = seat.item?.validity.status === 'checking'
+    const notes = seat.disclosures.length > 0
+    const described = [seat.status === 'restricted' ? `reason-${this.#reasonOf(seat)}` : '', notes ? `notes-${seat.key}` : ''].filter(Boolean).join(' ')
     const tip = seat.status === 'taken' ? l.t.seat_taken
       : seat.status === 'restricted' ? l.t.seat_restricted
       : seat.status === 'other' ? l.format('seat_name_selected_by', { passenger: this.#name(trip, holder) })
@@ -393,29 +412,40 @@ export class SvcSeatMap extends ProductView(LitElement) {
         aria-label=${this.#seatName(seat, trip)}
         aria-pressed=${seat.status === 'selected' ? 'true' : 'false'}
         aria-disabled=${!selectable || busy ? 'true' : 'false'}
-        aria-describedby=${seat.status === 'restricted' ? `reason-${this.#reasonOf(seat)}` : nothing}>
+        aria-describedby=${described || nothing}>
         <span class="mark" aria-hidden="true">${checking ? html`<span class="spin"></span>`
           : seat.status === 'selected' || seat.status === 'other' ? number
           : seat.status === 'taken' ? '×' : ''}</span>
-        ${tip ? html`<span class="tip" aria-hidden="true">${seat.key} · ${tip}</span>` : nothing}
+        ${tip || notes ? html`<span class=${notes ? 'tip long' : 'tip'} aria-hidden="true">${tip ? `${seat.key} · ${tip}` : seat.key}${seat.disclosures.map((n) => html`<span class="note">${n}</span>`)}</span>` : nothing}
       </button>
     </div>`
   }
 
-  #renderGrid(deck: DeckView, trip: TripView, label: string) {
+  /**
+   * The cabins of one deck in one box, one after the other, each its own grid (with its name above it when
+   * there are several). `bought`: the passenger's seat on this flight was bought by an earlier fulfill: the
+   * map shows it, and no seat can be chosen.
+   */
+  #renderCabins(cabins: DeckView[], trip: TripView, label: (cabin: DeckView) => string, bought: boolean) {
+    // The box is left to right too: an overflowing cabin then starts at its first letter, as it reads.
+    return html`<div class="scroller" part="map" dir="ltr">
+      ${cabins.map((cabin, i) => html`${cabins.length > 1 && cabin.name ? html`<p class="cabin-name" part="cabin" dir=${this.l.dir}>${cabin.name}</p>` : nothing}
+        ${this.#renderGrid(cabins, i, trip, label(cabin), bought)}`)}
+    </div>`
+  }
+
+  #renderGrid(cabins: DeckView[], index: number, trip: TripView, label: string, bought: boolean) {
     const l = this.l
+    const deck = cabins[index]!
     const seats = allSeats(deck)
-    // The passenger's seat here was bought by an earlier fulfill: the map shows it, and no seat can be chosen.
-    const bought = seats.some((s) => s.status === 'selected' && s.item?.order_id !== undefined)
     // The one tab stop: the seat last focused, else the passenger's own, else the first they can take.
     const tabStop = (this.focusKey && seats.some((s) => s.key === this.focusKey) ? this.focusKey : null)
       ?? seats.find((s) => s.status === 'selected')?.key
       ?? seats.find((s) => s.status === 'available')?.key
       ?? seats[0]?.key ?? null
-    // The box is left to right too: an overflowing cabin then starts at its first letter, as it reads.
-    return html`<div class="scroller" part="map" dir="ltr">
-      <div role="grid" part="grid" class="grid" aria-label=${label} aria-describedby="map-hint" data-deck=${deck.deck}
-        @keydown=${(e: KeyboardEvent) => this.#onGridKeydown(e, deck)}
+    return html`
+      <div role="grid" part="grid" class="grid" aria-label=${label} aria-describedby="map-hint" data-deck=${deck.deck} data-cabin=${deck.name}
+        @keydown=${(e: KeyboardEvent) => this.#onGridKeydown(e, cabins, index)}
         @focusin=${(e: FocusEvent) => this.#onGridFocusin(e)}
         @click=${(e: MouseEvent) => this.#onGridClick(e, deck)}>
         <div role="row" class="row head">
@@ -432,7 +462,15 @@ export class SvcSeatMap extends ProductView(LitElement) {
             : html`<div role="gridcell" class="cell ${deck.aisleBefore[i] ? 'aisle-before' : ''}"></div>`)}
           <span class="side" aria-hidden="true">${r.exit ? exitArrow('end') : nothing}</span>
         </div>`)}
-      </div>
+      </div>`
+  }
+
+  /** The airline's notices about the seat last focused or tapped, for the eyes (a seat's description says them to a screen reader). */
+  #renderNotes(seat: SeatView | undefined) {
+    if (!seat?.disclosures.length) return nothing
+    return html`<div class="seat-notes" part="seat-notes" aria-hidden="true">
+      <p class="notes-title">${this.l.format('seat_n', { seat: seat.key })}</p>
+      <ul>${seat.disclosures.map((n) => html`<li>${n}</li>`)}</ul>
     </div>`
   }
 
@@ -469,10 +507,16 @@ export class SvcSeatMap extends ProductView(LitElement) {
     const items = seatItemsOn(s.basket, segment.segment_id)
     const { bands, bandOf } = priceBands(map, products, passengerId)
     const decks = map.decks.filter((d) => d.rows.length > 0).map((d) => deckView(d, products, items, passengerId, bandOf))
-    const deck = decks[Math.min(this.deckIndex, decks.length - 1)]!
+    const levels = levelsOf(decks)
+    const cabins = levels[Math.min(this.deckIndex, levels.length - 1)]!
     const everySeat = decks.flatMap((d) => allSeats(d))
+    const shownSeats = cabins.flatMap((d) => allSeats(d))
     const route = this.#route(segment)
-    const gridLabel = l.format('seat_map_label', { route: decks.length > 1 ? this.#list([route, this.#deckName(deck, decks.length)]) : route })
+    // "Seat map, LHR → JFK, Main deck, Business": the deck when there are several, the cabin when its deck has several.
+    const gridLabel = (cabin: DeckView) => l.format('seat_map_label', {
+      route: this.#list([route, ...(levels.length > 1 ? [this.#deckName(cabin, levels.length)] : []), ...(cabins.length > 1 && cabin.name ? [cabin.name] : [])]),
+    })
+    const bought = everySeat.some((x) => x.status === 'selected' && x.item?.order_id !== undefined)
     const panel = html`
       ${this.#renderPassengers(trip, segment.segment_id)}
       ${this.#renderNotices(trip, segments)}
@@ -480,9 +524,10 @@ export class SvcSeatMap extends ProductView(LitElement) {
         <p class="map-title">${l.format('seat_for', { passenger: this.#name(trip, passengerId) })}</p>
         <p class="aircraft">${l.format('seat_aircraft', { aircraft: map.aircraft })}</p>
       </div>
-      ${decks.length > 1 ? this.#renderDeckTabs(decks) : nothing}
-      <div id="deck-panel" class="deck-panel" role=${decks.length > 1 ? 'tabpanel' : nothing} aria-labelledby=${decks.length > 1 ? `deck-tab-${this.deckIndex}` : nothing}>
-        ${this.#renderGrid(deck, trip, gridLabel)}
+      ${levels.length > 1 ? this.#renderDeckTabs(levels) : nothing}
+      <div id="deck-panel" class="deck-panel" role=${levels.length > 1 ? 'tabpanel' : nothing} aria-labelledby=${levels.length > 1 ? `deck-tab-${this.deckIndex}` : nothing}>
+        ${this.#renderCabins(cabins, trip, gridLabel, bought)}
+        ${this.#renderNotes(shownSeats.find((x) => x.key === this.focusKey))}
         <p class="hint" id="map-hint">${l.t.seat_map_hint}</p>
       </div>
       ${this.#renderLegend(bands, everySeat.some((x) => x.characteristics.includes('extra_legroom')),
@@ -490,6 +535,7 @@ export class SvcSeatMap extends ProductView(LitElement) {
       <div hidden>
         ${REASONS.map((r) => html`<span id="reason-${r}">${l.t[REASON_KEY[r]]}</span>`)}
         <span id="reason-generic">${l.t.seat_restricted}</span>
+        ${shownSeats.filter((x) => x.disclosures.length).map((x) => html`<span id="notes-${x.key}">${notesText(x)}</span>`)}
       </div>`
     return html`<div class="seat-map">
       ${this.#renderSegmentTabs(segments, current)}

@@ -35,6 +35,8 @@ export interface SeatView {
   band: number
   /** An aisle runs between this seat and the one before it. */
   aisleBefore: boolean
+  /** The airline's notices about the seat ("Seat does not recline"), as it gives them: free text. */
+  disclosures: string[]
 }
 
 export interface RowView { row: number; exit: boolean; wing: boolean; cells: Array<SeatView | null> }
@@ -145,11 +147,22 @@ export function deckView(
             key, row: seat.row, column: seat.column, characteristics: seat.characteristics, product, offer, status, item,
             band: status === 'available' && offer?.price ? bandOf(offer.price.total.amount) : -1,
             aisleBefore: aisleBefore[ci] ?? false,
+            disclosures: seat.disclosures ?? [],
           }
         }),
       }
     }),
   }
+}
+
+/**
+ * The decks of a map by level (`deck` number), in the map's order: a real airline's map has one entry per
+ * cabin (Business, then Economy, both on deck 0), each with its own columns, drawn one after the other.
+ */
+export function levelsOf(decks: DeckView[]): DeckView[][] {
+  const levels = new Map<number, DeckView[]>()
+  for (const d of decks) levels.set(d.deck, [...(levels.get(d.deck) ?? []), d])
+  return [...levels.values()]
 }
 
 export const allSeats = (deck: DeckView): SeatView[] => deck.rows.flatMap((r) => r.cells.filter((c): c is SeatView => c !== null))
@@ -158,6 +171,24 @@ export function findSeat(deck: DeckView, key: string): { r: number; c: number } 
   for (let r = 0; r < deck.rows.length; r++) {
     const c = deck.rows[r]!.cells.findIndex((s) => s?.key === key)
     if (c >= 0) return { r, c }
+  }
+  return null
+}
+
+/**
+ * Where Down (or Up) leads past the last (first) row of a cabin: the first (last) row of the next
+ * (previous) cabin, in the same column letter when it has one, else the seat nearest the same place.
+ */
+export function enterDeck(into: DeckView, from: DeckView, key: string, down: boolean): string | null {
+  const at = findSeat(from, key)
+  if (!at) return null
+  const same = into.columns.indexOf(from.columns[at.c] ?? '')
+  const c = same >= 0 ? same : Math.round((at.c / Math.max(1, from.columns.length - 1)) * (into.columns.length - 1))
+  for (const { cells } of down ? into.rows : [...into.rows].reverse()) {
+    for (let d = 0; d < cells.length; d++) {
+      const s = cells[c - d] ?? cells[c + d]
+      if (s) return s.key
+    }
   }
   return null
 }

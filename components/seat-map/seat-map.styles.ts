@@ -108,6 +108,14 @@ export const seatMapStyles = css`
     min-inline-size: min-content;
     padding-block: 0 var(--_space); padding-inline: clamp(0px, 3cqi - 10px, 8px);
   }
+  /* A deck's cabins (a real airline's map: Business, then Economy) one after the other in the box, each
+     named; the name stays in view when the box scrolls sideways (the box is left to right). */
+  .cabin-name {
+    position: sticky; left: 0; z-index: 5; inline-size: fit-content; max-inline-size: 100%;
+    margin-block: var(--_space) 0; padding-inline: var(--_space);
+    font-weight: 600; font-size: 0.875rem; overflow-wrap: anywhere;
+  }
+  .cabin-name ~ .cabin-name { margin-block-start: calc(var(--_space) * 1.5); padding-block-start: var(--_space); }
   /* Every row has the same cells with the same flex, so the columns line up in every row. */
   .row { display: flex; align-items: center; justify-content: center; gap: var(--seat-gap); }
   .row.head {
@@ -182,12 +190,24 @@ export const seatMapStyles = css`
     font-size: 0.75rem; font-weight: 600;
     background: var(--_text); color: var(--_bg);
   }
+  /* A tip with the airline's notices about the seat: wider, the notices one per line. */
+  .tip.long { max-inline-size: 13rem; text-align: start; }
+  .tip .note { display: block; font-weight: 400; }
   /* The outer three seats of a row open their tip inwards, so it stays in a cabin as wide as the widget. */
   .cell:nth-child(-n+5) .tip { inset-inline-start: 0; transform: none; }
   .cell:nth-last-child(-n+4) .tip { inset-inline-start: auto; inset-inline-end: 0; transform: none; }
   .seat:focus-visible .tip { display: block; }
   /* The first row's tip would hide under the sticky letters: it opens downwards. */
   .row.first .tip { inset-block-end: auto; inset-block-start: calc(100% + 4px); }
+
+  /* The airline's notices about the seat last focused or tapped. */
+  .seat-notes {
+    padding-block: calc(var(--_space) * 0.75); padding-inline: var(--_space);
+    border-inline-start: 3px solid var(--_primary); border-radius: calc(var(--_radius) / 2);
+    background: var(--_surface); font-size: 0.875rem; overflow-wrap: anywhere;
+  }
+  .seat-notes .notes-title { font-weight: 600; }
+  .seat-notes ul { margin: 0; padding-inline-start: 1.25em; list-style: disc; }
 
   /* Legend. */
   .legend-title { font-weight: 600; font-size: 0.875rem; }

@@ -66,24 +66,38 @@ export interface BagDetailsLike {
   pieces?: unknown
 }
 
-/** "Checked bag · 23 kg" */
+/** A measure the airline states: a positive number (a bag it does not measure has none, design/api.md). */
+const stated = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0
+
+/** "Checked bag · 23 kg"; just "Checked bag" when the airline states no weight. */
 export function bagName(l: Locale, d: BagDetailsLike): string {
   const kind = d.checked ? l.t.bag_checked : l.t.bag_cabin
-  const name = typeof d.weight === 'number' ? l.format('bag_label', { kind, weight: l.weight(d.weight) }) : kind
+  const name = stated(d.weight) ? l.format('bag_label', { kind, weight: l.weight(d.weight) }) : kind
   return typeof d.pieces === 'number' && d.pieces > 1 ? l.format('bag_pieces', { count: l.number(d.pieces), item: name }) : name
 }
 
-/** "90 × 75 × 43 cm", or the sum of the sides when the airline gives only that. */
+/** "90 × 75 × 43 cm", or the sum of the sides when the airline gives only that; '' when it states no size. */
 export function bagSize(l: Locale, d: BagDetailsLike): string {
-  if (d.dimensions) {
-    return l.format('bag_dimensions', { length: l.number(d.dimensions.length), width: l.number(d.dimensions.width), height: l.length(d.dimensions.height) })
+  const s = d.dimensions
+  if (s && stated(s.length) && stated(s.width) && stated(s.height)) {
+    return l.format('bag_dimensions', { length: l.number(s.length), width: l.number(s.width), height: l.length(s.height) })
   }
-  return typeof d.size === 'number' ? l.length(d.size) : ''
+  return stated(d.size) ? l.length(d.size) : ''
 }
 
-/** "Up to 23 kg, 90 × 75 × 43 cm" */
+/**
+ * "Up to 23 kg, 90 × 75 × 43 cm"; the size alone without a weight; '' without a size (the name already
+ * says the weight), so a bag the airline does not measure shows no empty or invented figures.
+ */
 export function bagSpec(l: Locale, d: BagDetailsLike): string {
-  return typeof d.weight === 'number' ? l.format('bag_up_to', { weight: l.weight(d.weight), size: bagSize(l, d) }) : bagSize(l, d)
+  const size = bagSize(l, d)
+  return stated(d.weight) && size ? l.format('bag_up_to', { weight: l.weight(d.weight), size }) : size
+}
+
+/** "Checked bag · 23 kg · 90 × 75 × 43 cm" (an allowance), or the name alone when no size is stated. */
+export function bagLine(l: Locale, d: BagDetailsLike): string {
+  const spec = bagSize(l, d)
+  return spec ? l.format('included_line', { item: bagName(l, d), spec }) : bagName(l, d)
 }
 
 // ---------------------------------------------------------------- items

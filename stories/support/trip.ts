@@ -11,6 +11,7 @@
  */
 import { createSandbox } from '../../mock-server/index.ts'
 import { failingFetch, hangingFetch, withoutProducts } from '../../mock-server/conditions.ts'
+import { duffelLikeFetch } from '../../test/browser/fixtures/duffel-like-search.ts'
 import { defaultTripRequest } from '../../mock-server/fixtures.ts'
 import { ApiClient } from '../../client/api.ts'
 import { Session } from '../../client/session.ts'
@@ -38,6 +39,12 @@ export interface StoryTrip {
   products: ProductTypeName[]
   /** The marketing flight number of every segment, for its aircraft (BA 1: an A380); a state's own flight wins. */
   flight?: string
+  /**
+   * `duffel_like`: the offers as a real airline's come (test/browser/fixtures/duffel-like-search.ts: two
+   * cabins on one deck, missing seats, the airline's notices, bags with no weight), over the sandbox trip.
+   * Shown, not bought from: the sandbox does not know those products.
+   */
+  search?: 'duffel_like'
 }
 
 export const ALL_PRODUCTS: ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
@@ -109,6 +116,7 @@ export async function storySession(o: StoryTrip): Promise<Session> {
   }
   if (state === 'error') fetch = failingFetch(sandbox.fetch)
   if (state === 'no_products') fetch = withoutProducts(ALL_PRODUCTS, sandbox.fetch)
+  if (o.search === 'duffel_like') fetch = duffelLikeFetch(fetch)
 
   const client = new ApiClient({ baseUrl: 'https://sandbox.invalid', tripId: trip.tripId, accessToken: trip.tripAccessToken, refreshToken: trip.refreshToken, fetch })
   const session = new Session(client, { pollMs: 250 })

@@ -40,6 +40,8 @@ export interface StoryParams {
   flight?: string
   /** The width of the seller's column the element sits in (e.g. `260px`), narrower than the screen. */
   column?: string
+  /** The offers as a real airline's come (support/trip.ts). */
+  search?: 'duffel_like'
 }
 
 export type WidgetStory = StoryObj<WidgetArgs>
@@ -105,6 +107,11 @@ async function shows(el: Element, session: Session, p: StoryParams) {
 /** What the story's variant promises beyond its state: names shown, no overflow, right-to-left. */
 function keepsPromises(el: Element, p: StoryParams, display: Display) {
   if (p.language === 'ar-SA') expect((el as HTMLElement).dir, 'laid out right to left').toBe('rtl')
+  // A real airline's map: its two cabins on one deck, each named (in the card display, once its dialog opens).
+  if (p.search === 'duffel_like' && el.localName === 'svc-seat-map' && display !== 'card') {
+    expect(deepAll(el, '[part="cabin"]').map(textOf), 'both cabins named').toEqual(['Business', 'Economy'])
+    expect(deepAll(el, '[data-wing]'), 'no wing the airline does not state').toHaveLength(0)
+  }
   // A card shows a summary; the passengers are in the panel (embedded, or the modal's dialog).
   if (display === 'card' || !p.party) return
   const text = textOf(el)

@@ -71,3 +71,12 @@ export const PhoneDarkTheme375 = phoneStory(375, 'embedded', 'valid', { look: 'd
 export const PhoneTenAbreast320 = phoneStory(320, 'embedded', 'offers', { flight: '1' })
 /** The A380 in a seller's 260 px column: the cabin scrolls in its own box, row numbers kept, the cut edge faded. */
 export const PhoneNarrowColumn320 = phoneStory(320, 'embedded', 'offers', { flight: '1', column: '260px' })
+
+// a real airline's map (Duffel-like, test/browser/fixtures/duffel-like-search.ts): Business then Economy on
+// one deck with their own columns, missing seats as gaps, exit rows, no wing, the airline's seat notices
+const REAL = { search: 'duffel_like' } as const
+export const RealAirlineCard = story('card', 'offers', REAL)
+export const RealAirlineEmbedded = story('embedded', 'offers', REAL)
+export const RealAirlineModal = story('modal', 'offers', REAL)
+/** The real airline's ten abreast (3-4-3) and four abreast (1-2-1) cabins on a 320 px phone. */
+export const RealAirlinePhone320 = phoneStory(320, 'embedded', 'offers', REAL)

@@ -335,3 +335,60 @@ describe('under a strict Content-Security-Policy', () => {
     expect(w.__cspViolations.filter((v) => !isDeliberate(v))).to.deep.equal([])
   })
 })
+
+describe('coming from another provider: an element as container, and Svc.destroy', () => {
+  it('showUpsell takes the container element itself; its events name that element', async () => {
+    const f = await trip()
+    const onBagLoad = spy<WidgetEvent>()
+    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {}, onBagLoad })
+    const host = document.createElement('section') // no id at all
+    document.body.append(host)
+    track(host)
+    await Svc.showUpsell({ container: host, display: 'embedded', allowProducts: ['bags'] })
+    expect(host.querySelectorAll('svc-upsell')).to.have.length(1)
+    expect(onBagLoad.calls).to.have.length(1)
+    expect(onBagLoad.calls[0]!.container).to.equal(host)
+    // The same element again replaces its widget, as an id does.
+    await Svc.showUpsell({ container: host, display: 'card', allowProducts: ['bags'] })
+    expect(host.querySelectorAll('svc-upsell')).to.have.length(1)
+    // An element not in the page is refused as a missing id is.
+    const detached = document.createElement('div')
+    expect((await rejection(Svc.showUpsell({ container: detached, display: 'embedded' }))).code).to.equal('container_not_found')
+    expect((await rejection(Svc.showUpsell({ container: 42 as never, display: 'embedded' }))).code).to.equal('invalid_options')
+  })
+
+  it('Svc.destroy removes every widget, stops following the trip, and a later init starts afresh', async () => {
+    const f = await trip()
+    // The trip's event stream is a fetch: its signal says whether destroy let go of it.
+    const streams: AbortSignal[] = []
+    const orig = window.fetch
+    window.fetch = (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/events') && init?.signal) streams.push(init.signal)
+      return orig(input, init)
+    }
+    try {
+      await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {} })
+      container('d1')
+      container('d2')
+      await Svc.showUpsell({ container: 'd1', display: 'embedded', allowProducts: ['bags'] })
+      await Svc.showUpsell({ container: 'd2', display: 'card', allowProducts: ['bags'] })
+      await waitFor(() => streams.length > 0, 'the event stream')
+      expect(streams.some((s) => !s.aborted)).to.equal(true)
+      Svc.destroy()
+      expect(upsellIn('d1')).to.equal(null)
+      expect(upsellIn('d2')).to.equal(null)
+      expect(streams.every((s) => s.aborted)).to.equal(true)
+      const e = await rejection(Svc.showUpsell({ container: 'd1', display: 'embedded' }))
+      expect(e.code).to.equal('not_initialized')
+      expect(() => Svc.destroy()).not.to.throw() // twice is harmless
+      await sleep(300)
+      expect(streams.every((s) => s.aborted)).to.equal(true) // and nothing reconnected
+    } finally {
+      window.fetch = orig
+    }
+    // And the page can start again.
+    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {} })
+    await Svc.showUpsell({ container: 'd1', display: 'embedded', allowProducts: ['bags'] })
+    expect(upsellIn('d1')).to.not.equal(null)
+  })
+})

@@ -455,3 +455,144 @@ test('follow: a hidden tab holds no stream; shown again, it reads the basket and
     else delete (globalThis as { document?: unknown }).document
   }
 })
+
+// ---------------------------------------------------------------- a remote supplier's search, in the background
+
+/**
+ * A trip whose search runs at a remote supplier (design/api.md "Searching a remote supplier"): each search
+ * reads `in_progress` until the test ends it (`succeed`, `fail`); `startSearch` (POST .../search) starts a
+ * new one, itself in progress. Every read is recorded as it is answered.
+ */
+function remoteClient() {
+  const status = new Map<string, { status: 'in_progress' | 'success' | 'failed'; failure_reason?: string }>([['s1', { status: 'in_progress' }]])
+  const reads: string[] = []
+  const started: string[] = []
+  const client = {
+    getTrip: () => Promise.resolve({ trip_id: 't', search_id: 's1', currency: 'EUR', language: 'en-GB', journeys: [], passengers: [], tickets: [] }),
+    getBasket: () => Promise.resolve(view('ticket')),
+    startSearch: () => {
+      const id = `s${status.size + 1}`
+      status.set(id, { status: 'in_progress' })
+      started.push(id)
+      return Promise.resolve({ search_id: id, status: 'in_progress' })
+    },
+    getSearch: (searchId: string, types?: readonly string[]) => {
+      reads.push(searchId)
+      const s = status.get(searchId)!
+      return Promise.resolve(s.status === 'success' ? searchOf(searchId, types) : { search_id: searchId, ...s, results: { products: {}, seatmaps: [] } })
+    },
+  } as unknown as ApiClient
+  return {
+    client, reads, started,
+    succeed: (id: string) => status.set(id, { status: 'success' }),
+    fail: (id: string, reason: string) => status.set(id, { status: 'failed', failure_reason: reason }),
+  }
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+test('a search still in progress keeps its types loading (searching), is read again, backing off, and shows its offers once it succeeds', async () => {
+  const f = remoteClient()
+  const s = new Session(f.client, { searchPollMs: 20, searchPollMaxMs: 40 })
+  const bags = s.loadOffers(['bag'])
+  await wait(5)
+  assert.deepEqual(s.state.offers.bag, { status: 'loading', error: null, searching: true }, 'loading, not "no offers"')
+  assert.equal(s.state.search, null)
+  await wait(100)
+  const whileRunning = f.reads.length
+  assert.ok(whileRunning >= 2 && whileRunning <= 6, `read again after 20, 30, 40, 40 ms (${whileRunning} reads)`)
+  f.succeed('s1')
+  await bags
+  assert.deepEqual(s.state.offers.bag, { status: 'ready', error: null })
+  assert.deepEqual(Object.keys(s.state.search!.results.products), ['bag'])
+  assert.ok(f.reads.every((id) => id === 's1'))
+  const after = f.reads.length
+  await wait(80)
+  assert.equal(f.reads.length, after, 'no read once it has its answer')
+  s.dispose()
+})
+
+test('the trip\'s search event wakes a read waiting for its search at once (the poll is the fallback)', async () => {
+  const f = remoteClient()
+  const s = new Session(f.client, { searchPollMs: 60_000, searchPollMaxMs: 60_000 })
+  let answered = () => {}
+  Object.assign(f.client, {
+    async *events(_last: string | undefined, signal: AbortSignal) {
+      await new Promise<void>((r) => { answered = r; signal.addEventListener('abort', () => r()) })
+      if (!signal.aborted) yield { event: 'search', id: '2', data: { search_id: 's1' } }
+      await new Promise<void>((r) => signal.addEventListener('abort', () => r()))
+    },
+  })
+  await s.load()
+  s.follow()
+  const bags = s.loadOffers(['bag'])
+  await wait(10)
+  assert.equal(s.state.offers.bag?.searching, true)
+  assert.deepEqual(f.reads, ['s1'])
+  f.succeed('s1')
+  answered() // the job ended the search: the stream says so
+  await bags
+  assert.deepEqual(f.reads, ['s1', 's1'])
+  assert.equal(s.state.offers.bag?.status, 'ready')
+  s.dispose()
+})
+
+test('a failed search is an offers_unavailable error naming its failure_reason; asking again starts a new search, which shows its offers', async () => {
+  const f = remoteClient()
+  const s = new Session(f.client, { searchPollMs: 10, searchPollMaxMs: 10 })
+  f.fail('s1', 'supplier_timeout')
+  const e = await s.loadOffers(['bag', 'seat']).then(() => null, (x: unknown) => x as SvcError)
+  assert.ok(e instanceof SvcError)
+  assert.equal(e.code, 'offers_unavailable')
+  assert.equal(e.apiCode, 'supplier_timeout')
+  assert.match(e.message, /supplier_timeout/)
+  assert.equal(s.state.offers.bag?.status, 'error')
+  assert.equal(s.state.offers.seat?.error?.code, 'offers_unavailable')
+  assert.deepEqual(f.started, [], 'a failed search is not searched again unasked')
+
+  // "Try again" (the bag view's): reading s1 again would fail again, so s2 is searched; while it runs, loading.
+  const again = s.loadOffers(['bag'])
+  await wait(5)
+  assert.deepEqual(f.started, ['s2'])
+  assert.equal(s.state.trip!.search_id, 's2')
+  assert.equal(s.state.offers.bag?.searching, true)
+  f.succeed('s2')
+  await again
+  assert.equal(s.state.offers.bag?.status, 'ready')
+  // The seats the failed search left in error come from the new search too, with no second "Try again".
+  await wait(20)
+  assert.equal(s.state.offers.seat?.status, 'ready')
+  assert.deepEqual(f.started, ['s2'])
+  assert.equal(s.state.search!.search_id, 's2')
+  s.dispose()
+})
+
+test('a stream (re)connecting names the trip\'s failed search while the new one runs: it is not taken back', async () => {
+  const f = remoteClient()
+  const s = new Session(f.client, { searchPollMs: 10, searchPollMaxMs: 10 })
+  f.fail('s1', 'not_matched')
+  await s.loadOffers(['bag']).catch(() => {})
+  const again = s.loadOffers(['bag'])
+  await wait(5)
+  // Svc.refresh(): the API's trip still names s1 (s2 becomes the trip's when it succeeds).
+  await s.reload()
+  assert.equal(s.state.trip!.search_id, 's2')
+  f.succeed('s2')
+  await again
+  assert.equal(s.state.search!.search_id, 's2')
+  s.dispose()
+})
+
+test('dispose stops reading a running search: no timer left, the load rejects, the state stays', async () => {
+  const f = remoteClient()
+  const s = new Session(f.client, { searchPollMs: 10, searchPollMaxMs: 10 })
+  const bags = s.loadOffers(['bag'])
+  await wait(35)
+  s.dispose()
+  const e = await bags.then(() => null, (x: unknown) => x as SvcError)
+  assert.equal(e?.code, 'not_initialized')
+  const made = f.reads.length
+  await wait(60)
+  assert.equal(f.reads.length, made, 'no read after dispose')
+  assert.equal(s.state.offers.bag?.status, 'loading')
+})

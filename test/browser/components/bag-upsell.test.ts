@@ -505,3 +505,35 @@ describe('<svc-bag-upsell display="card"> after the sale', () => {
     await axe(el)
   })
 })
+
+describe('an element placed by hand', () => {
+  it('with no session says so after a moment (svc-fail not_initialized, the console, its error state), not "Loading" for ever', async function () {
+    this.timeout(8000)
+    const warned: string[] = []
+    const warn = console.warn
+    console.warn = (...a: unknown[]) => { warned.push(a.join(' ')) }
+    try {
+      const fails = record<{ product: string; error: { code: string } }>(document, 'svc-fail')
+      const el = await mount<SvcBagUpsell>(html`<svc-bag-upsell></svc-bag-upsell>`)
+      expect(fails).to.have.length(0)
+      await until(() => fails.length > 0, 'svc-fail', 5000)
+      expect(fails[0]!.detail.product).to.equal('bags')
+      expect(fails[0]!.detail.error.code).to.equal('not_initialized')
+      expect(warned.join('\n')).to.contain('<svc-bag-upsell> has no session')
+      expect(textOf(el)).to.not.contain('Loading')
+    } finally {
+      console.warn = warn
+    }
+  })
+
+  it('given its session late (within the moment) loads as usual and reports nothing', async function () {
+    this.timeout(8000)
+    const s = await session()
+    const fails = record(document, 'svc-fail')
+    const el = await mount<SvcBagUpsell>(html`<svc-bag-upsell></svc-bag-upsell>`)
+    el.session = s
+    await until(() => deep(el, 'svc-price'), 'the bags')
+    await new Promise((r) => setTimeout(r, 2500))
+    expect(fails).to.have.length(0)
+  })
+})
