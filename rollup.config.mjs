@@ -10,15 +10,19 @@
 //                                             svc.min.js's own Lit, classes and context keys (one copy per page);
 //                                             named by the SHA-256 of their bytes, which the loader checks as
 //                                             their integrity, and which lets the server cache them for good
-//   dist/esm/index.js (+ .map)                ESM for bundlers: every element class, Session, ApiClient, SvcError,
-//                                             formatPrice, createSvc, init/showUpsell; lit and @lit/context stay
-//                                             external peers
-//   dist/esm/elements/index.js                registers every element (`svc-ancillaries/elements`), and
-//   dist/esm/elements/<tag>.js                one per element, registering just that one; all of dist/esm shares
-//                                             its code through dist/esm/chunks, so mixing entries never loads an
+//   dist/svc-ancillaries/                     the npm package for bundlers (packages/svc-ancillaries/package.json,
+//                                             copied in by scripts/assemble-package.mjs), laid out as it is imported:
+//     index.js (+ .map)                       Session, ApiClient, SvcError, formatPrice, addLocale, createSvc,
+//                                             init/showUpsell; registers no element (showUpsell loads <svc-upsell>
+//                                             when first called); lit and @lit/context stay external
+//     elements/index.js                       registers every element (`svc-ancillaries/elements`), and
+//     elements/<tag>.js                       one per element, registering just that one; every entry shares
+//                                             its code through chunks/, so mixing entries never loads an
 //                                             element class (or a context key) twice
-//   dist/javascript/v2.2/locales/<tag>.json   the translations svc.min.js fetches, and dist/esm/locales/<tag>.js
-//                                             for bundlers (scripts/rollup-locales.mjs)
+//     mock-server/index.js                    the offline sandbox for node tests (msw is the seller's own)
+//     types/                                  declarations (npm run build:types, build:frameworks)
+//   dist/javascript/v2.2/locales/<tag>.json   the translations svc.min.js fetches, and dist/svc-ancillaries/locales/
+//                                             <tag>.js and .json for bundlers (scripts/rollup-locales.mjs)
 //   dist/javascript/v2.2/svc-sandbox.min.js   IIFE of the offline sandbox (msw, mock-server, core, airports, every
 //                                             locale table), loaded by svc.min.js only on `Svc.init({sandbox: true})`
 import { builtinModules } from 'node:module'
@@ -35,6 +39,8 @@ import commonjs from '@rollup/plugin-commonjs'
 import { localeBuild } from './scripts/rollup-locales.mjs'
 
 const root = import.meta.dirname
+/** The npm package's folder (dist/svc-ancillaries): its files sit where their import paths say. */
+const PACKAGE_DIR = 'dist/svc-ancillaries'
 
 // Legacy decorators come from tsconfig.json (experimentalDecorators, useDefineForClassFields: false);
 // es2022 keeps them transformed (esnext would hand them to the browser raw).
@@ -202,20 +208,20 @@ function elementEntries() {
 const ELEMENTS = elementEntries()
 
 /**
- * The .d.ts beside each dist/esm entry (the declarations themselves come from tsconfig.build.json into
- * dist/types), so TypeScript finds them from the package's `exports` and from a plain path alike.
+ * The .d.ts beside each entry of the package (the declarations themselves come from tsconfig.build.json
+ * into its types/), so TypeScript finds them from the package's `exports` and from a plain path alike.
  */
 const esmTypes = {
   name: 'svc-esm-types',
   // Chunk names carry a hash: without this, every build would leave its old chunks behind for npm pack.
   buildStart() {
-    for (const dir of ['chunks', 'elements']) rmSync(join(root, 'dist', 'esm', dir), { recursive: true, force: true })
+    for (const dir of ['chunks', 'elements']) rmSync(join(root, PACKAGE_DIR, dir), { recursive: true, force: true })
   },
   generateBundle() {
-    const dts = (fileName, target) => this.emitFile({ type: 'asset', fileName, source: `// Declarations: dist/types (npm run build:types).\nexport * from '${target}'\n` })
-    dts('index.d.ts', '../types/sdk/esm.js')
-    dts('elements/index.d.ts', '../../types/components/index.js')
-    for (const [tag, src] of Object.entries(ELEMENTS)) dts(`elements/${tag}.d.ts`, `../../types/${src.replace(/\.ts$/, '.js')}`)
+    const dts = (fileName, target) => this.emitFile({ type: 'asset', fileName, source: `// Declarations: types/ (npm run build:types).\nexport * from '${target}'\n` })
+    dts('index.d.ts', './types/sdk/esm.js')
+    dts('elements/index.d.ts', '../types/components/index.js')
+    for (const [tag, src] of Object.entries(ELEMENTS)) dts(`elements/${tag}.d.ts`, `../types/${src.replace(/\.ts$/, '.js')}`)
   },
 }
 
@@ -309,7 +315,7 @@ export default [
   {
     input: { index: 'sdk/esm.ts', 'elements/index': 'components/index.ts', ...Object.fromEntries(Object.entries(ELEMENTS).map(([tag, src]) => [`elements/${tag}`, src])) },
     output: {
-      dir: 'dist/esm',
+      dir: PACKAGE_DIR,
       format: 'es',
       entryFileNames: '[name].js',
       chunkFileNames: 'chunks/[name]-[hash].js',
@@ -335,14 +341,20 @@ export default [
     // commonjs: ipaddr.js (the webhook target policy the sandbox applies as the server does) ships CommonJS only.
     plugins: [sandboxBundle(), sandboxLocales(), jsonModules, nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), commonjs(), tsPlugin(true)],
   },
-  // dist/mock-server/index.js (+ .map): the offline sandbox as ESM for a seller's node tests and bundlers
-  // (`svc-ancillaries/mock-server`; declarations in dist/types/mock-server). Every package import (msw,
-  // typebox, jose) stays external, so the seller's own msw is the one whose setupServer runs the handlers.
+  // mock-server/index.js (+ .map) of the package: the offline sandbox as ESM for a seller's node tests
+  // (`svc-ancillaries/mock-server`; declarations in types/mock-server). msw stays external, so the seller's
+  // own msw (an optional peer) is the one whose setupServer runs the handlers, and so does typebox (a
+  // dependency of the package, whose types it names); the rest of what the core runs on (jose, lru-cache,
+  // ipaddr.js, @noble/hashes) is bundled, so a frontend that never imports it installs none of them.
   {
     input: 'mock-server/index.ts',
-    output: { file: 'dist/mock-server/index.js', format: 'es', sourcemap: true, sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, '') },
-    external: (id) => !/^[./\0]/.test(id),
-    plugins: [esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', sourceMap: true, loaders: { '.json': 'json' } })],
+    output: { file: `${PACKAGE_DIR}/mock-server/index.js`, format: 'es', sourcemap: true, sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, '') },
+    external: (id) => /^(msw|typebox)(\/|$)/.test(id),
+    onwarn(w, warn) {
+      if (w.code === 'CIRCULAR_DEPENDENCY' && w.ids?.every((id) => id.includes('/node_modules/'))) return
+      warn(w)
+    },
+    plugins: [jsonModules, nodeResolve({ exportConditions: ['node'], preferBuiltins: true }), commonjs(), esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', sourceMap: true })],
   },
-  localeBuild(),
+  localeBuild(PACKAGE_DIR),
 ]

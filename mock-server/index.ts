@@ -12,9 +12,21 @@
  * A browser page should import `createSandbox` from './sandbox.ts' instead, so it does not also pay for
  * this default sandbox.
  */
-import { createSandbox } from './sandbox.ts'
+import * as internal from './sandbox.ts'
+import type { Ids } from '../core/ports.ts'
+import type { Sandbox, SandboxOptions } from './types.ts'
 
-export { createSandbox, SANDBOX_API_KEY, JOB_INTERVAL_MS, randomIds } from './sandbox.ts'
+// Declared here with their public types, so this module's declarations never name ./sandbox.ts, whose
+// SandboxInternals reaches the whole core (and the declarations of jose and lru-cache, which the package
+// does not install).
+/** A sandbox of your own: another clock, a base URL, persistence, jobs run by hand (`runJobs`). */
+export const createSandbox: (options?: SandboxOptions) => Promise<Sandbox> = internal.createSandbox
+/** The sandbox seller's API key (Basic auth, empty password). */
+export const SANDBOX_API_KEY: string = internal.SANDBOX_API_KEY
+/** How often the sandbox runs its due jobs (checks, fulfillment) when `autoRunJobs` is on, ms. */
+export const JOB_INTERVAL_MS: number = internal.JOB_INTERVAL_MS
+/** Random ids (the default `ids`), for a sandbox with another clock but the usual ids. */
+export const randomIds: Ids = internal.randomIds
 export { defaultTripRequest, sandboxTripRequest } from './fixtures.ts'
 export type { Sandbox, SandboxDelivery, SandboxOptions, SandboxTrip } from './types.ts'
 

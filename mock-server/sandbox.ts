@@ -4,7 +4,7 @@
  * in node (`setupServer` from msw/node); no Node-only module may be imported here.
  */
 import { http, getResponse, type HttpHandler } from 'msw'
-import { createCore } from '../core/service.ts'
+import { createCore, type Core } from '../core/service.ts'
 import { MemoryStore, type StoredSnapshot } from '../core/store/memory.ts'
 import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
 import { operations } from '../core/api/operations.ts'
@@ -55,7 +55,17 @@ function defaultStorage(): SandboxOptions['storage'] {
   }
 }
 
-export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+/**
+ * The sandbox with its insides: the core and the store it runs on, which this repository's own tests
+ * reach into (the parity and attack suites). The package's types name only `Sandbox`, so a seller's
+ * tests depend on no internal type (and a frontend's type check reaches nothing of the core's services).
+ */
+export interface SandboxInternals extends Sandbox {
+  core: Core
+  store: MemoryStore
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<SandboxInternals> {
   const clock = options.clock ?? systemClock
   const ids = options.ids ?? randomIds
   const storageKey = options.storageKey

@@ -4,9 +4,8 @@
  * the store (localStorage) so a reload keeps the trip; in node it lives as long as the test.
  */
 import type { HttpHandler } from 'msw'
-import type { Core } from '../core/service.ts'
 import type { Clock, Ids } from '../core/ports.ts'
-import type { MemoryStore } from '../core/store/memory.ts'
+import type { CoreConfig } from '../core/service/config.ts'
 import type { TripCreateRequest } from '../core/schemas/trip.ts'
 import type { WebhookEvent } from '../core/schemas/fulfillment.ts'
 import type { SandboxSupplierOptions } from '../core/supplier/sandbox/supplier.ts'
@@ -20,10 +19,10 @@ export interface SandboxOptions {
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>
   clock?: Clock
   ids?: Ids
-  /** Run queued jobs (checks, fulfillment) on a timer; default true. Tests may drive `core.drainJobs()` instead. */
+  /** Run queued jobs (checks, fulfillment) on a timer; default true. Tests then call `runJobs()`. */
   autoRunJobs?: boolean
   /** Access/refresh lifetimes etc., as on the server. */
-  config?: Partial<Core['config']>
+  config?: Partial<CoreConfig>
   /** The sandbox airline's options: which products change price on flight 9001, how long a 9004 check lasts… */
   supplier?: SandboxSupplierOptions
 }
@@ -51,8 +50,6 @@ export interface Sandbox {
   handlers: HttpHandler[]
   /** A `fetch` that answers from the handlers in the page, with no service worker and no network. */
   fetch: typeof fetch
-  core: Core
-  store: MemoryStore
   /** The sandbox seller's API key (Basic auth), for backend-style tests. */
   apiKey: string
   /** Webhook deliveries so far, oldest first (in memory only; `reset()` empties it). */

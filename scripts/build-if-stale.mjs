@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process'
 const root = join(import.meta.dirname, '..')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
-const sdkOutputs = ['dist/javascript/v2.2/svc.min.js', 'dist/javascript/v2.2/svc.min.js.map', 'dist/esm/index.js', 'dist/javascript/v2.2/svc-sandbox.min.js']
+const sdkOutputs = ['dist/javascript/v2.2/svc.min.js', 'dist/javascript/v2.2/svc.min.js.map', 'dist/svc-ancillaries/index.js', 'dist/javascript/v2.2/svc-sandbox.min.js']
 // A JSON per translation (scripts/rollup-locales.mjs): a dist from before a locale was added is rebuilt.
 const localeDir = join(root, 'components', 'i18n', 'locales')
 if (existsSync(localeDir)) sdkOutputs.push(...readdirSync(localeDir).filter((f) => f.endsWith('.ts')).map((f) => `dist/javascript/v2.2/locales/${f.slice(0, -3)}.json`))

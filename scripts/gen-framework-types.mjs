@@ -1,7 +1,7 @@
 // `npm run build:frameworks` (part of `npm run build`, after build:types and build:manifest): the typings that
 // let a React 19 or Vue 3 project write the svc elements in its templates, generated from custom-elements.json
-//   dist/types/frameworks/react.d.ts  `svc-ancillaries/types/react`: React's JSX.IntrinsicElements
-//   dist/types/frameworks/vue.d.ts    `svc-ancillaries/types/vue`:   Vue's GlobalComponents
+//   dist/svc-ancillaries/types/frameworks/react.d.ts  `svc-ancillaries/types/react`: React's JSX.IntrinsicElements
+//   dist/svc-ancillaries/types/frameworks/vue.d.ts    `svc-ancillaries/types/vue`:   Vue's GlobalComponents
 // The manifest says which tags, properties, attributes and events each element has; their types come from the
 // element classes themselves (HTMLElementTagNameMap, GlobalEventHandlersEventMap, which the elements'
 // declarations augment), so a property's type is never re-typed here from the manifest's text.
@@ -12,7 +12,7 @@ import { join } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
 const manifestPath = join(root, 'custom-elements.json')
-const outDir = join(root, 'dist', 'types', 'frameworks')
+const outDir = join(root, 'dist', 'svc-ancillaries', 'types', 'frameworks')
 
 /** Every element of the manifest: tag, class, public writable properties, attribute-only names, events. */
 export function elementsOf(manifest) {
@@ -120,5 +120,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   mkdirSync(outDir, { recursive: true })
   writeFileSync(join(outDir, 'react.d.ts'), reactTypes(elements))
   writeFileSync(join(outDir, 'vue.d.ts'), vueTypes(elements))
-  console.log(`framework typings: ${elements.length} elements → dist/types/frameworks/{react,vue}.d.ts`)
+  console.log(`framework typings: ${elements.length} elements → dist/svc-ancillaries/types/frameworks/{react,vue}.d.ts`)
 }

@@ -2,9 +2,9 @@
 // components/i18n/locales/<tag>.ts becomes
 //   dist/javascript/v2.2/locales/<tag>.json  what svc.min.js fetches for the traveller's locale (sdk/svc.ts);
 //                                            the server sends it like the script (server/plugins/sdk-static.ts)
-//   dist/esm/locales/<tag>.js (+ .d.ts)      for bundlers: `import de from 'svc-ancillaries/locales/de-DE.js'`,
+//   <package>/locales/<tag>.js (+ .d.ts, and the .json) for bundlers: `import de from 'svc-ancillaries/locales/de-DE.js'`,
 //                                            then `addLocale('de-DE', de)` before the widgets render
-// en-US is the reference table inside svc.min.js and dist/esm/index.js, so it has neither.
+// en-US is the reference table inside svc.min.js and the package's index.js, so it has neither.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -33,7 +33,7 @@ function localeJson() {
         this.emitFile({
           type: 'asset',
           fileName: `${chunk.name}.d.ts`,
-          source: `// ${chunk.name} texts for addLocale (declarations of Strings: dist/types).\nimport type { Strings } from '../../types/components/i18n/index.js'\ndeclare const strings: Strings\nexport default strings\n`,
+          source: `// ${chunk.name} texts for addLocale (declarations of Strings: the package's types/).\nimport type { Strings } from '../types/components/i18n/index.js'\ndeclare const strings: Strings\nexport default strings\n`,
         })
       }
     },
@@ -45,17 +45,21 @@ function localeJson() {
         const mod = await import(`${pathToFileURL(join(options.dir, chunk.fileName)).href}?build=${Date.now()}`)
         const table = mod.default
         if (table === null || typeof table !== 'object' || Array.isArray(table)) this.error(`${chunk.name}: the module has no default export of a table`)
-        writeFileSync(join(LOCALE_JSON_DIR, `${chunk.name}.json`), JSON.stringify(table))
+        const json = JSON.stringify(table)
+        // The same table twice: where the script fetches it, and in the package beside its module.
+        writeFileSync(join(LOCALE_JSON_DIR, `${chunk.name}.json`), json)
+        writeFileSync(join(options.dir, `${chunk.name}.json`), json)
       }
     },
   }
 }
 
-export function localeBuild() {
+/** @param {string} packageDir the npm package's folder (its locales/ holds the modules and their JSON) */
+export function localeBuild(packageDir) {
   return {
     input: Object.fromEntries(localeTags().map((tag) => [tag, `components/i18n/locales/${tag}.ts`])),
     // A table others build on (en-US, ar-SA) is a chunk they share: kept apart from the tags a seller imports.
-    output: { dir: 'dist/esm/locales', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'shared/[name]-[hash].js' },
+    output: { dir: join(packageDir, 'locales'), format: 'es', entryFileNames: '[name].js', chunkFileNames: 'shared/[name]-[hash].js' },
     plugins: [esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', charset: 'utf8' }), localeJson()],
   }
 }

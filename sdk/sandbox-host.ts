@@ -9,7 +9,8 @@
  * too, so the seller's own `fetch('/v2.2/...')` calls are answered by the same sandbox.
  */
 import { setupWorker } from 'msw/browser'
-import type { Sandbox, SandboxOptions, SandboxTrip } from '../mock-server/types.ts'
+import type { SandboxOptions, SandboxTrip } from '../mock-server/types.ts'
+import type { SandboxInternals as Sandbox } from '../mock-server/sandbox.ts'
 import type { Strings } from '../components/i18n/index.ts'
 import type { SandboxConnection, SandboxHooks, SandboxOpenRequest, SandboxTripRequest, SvcSandbox, SvcSandboxGlobal } from './sandbox.ts'
 

@@ -68,6 +68,12 @@ export interface CreateSvcOptions {
   scriptUrl?: string | null
   /** How long `showUpsell` waits for the widget to report that it loaded. */
   loadTimeoutMs?: number
+  /**
+   * Loads `<svc-upsell>` (and the bag view it opens with) when `showUpsell` first needs it. The script has
+   * it registered already; the ESM build passes a dynamic import, so a page that imports only `Session`
+   * or a single element gets none of it.
+   */
+  loadElements?: () => Promise<unknown>
 }
 
 interface Widget {
@@ -239,6 +245,8 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     const types = o.products.map((p) => PRODUCT_TYPE[p])
     const offers = inst.session.loadOffers(types)
     offers.catch(() => {})
+    const elements = opts.loadElements?.()
+    elements?.catch(() => {})
     try {
       await inst.ready
     } catch (e) {
@@ -253,6 +261,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     // A failed load (network, say) rejects with its SvcError; a later showUpsell asks again. An airline
     // still searching, or whose search failed, is the widget's to show (loading, or error and "Try again").
     const early = await offersOrSearching(inst.session, types, offers)
+    await elements?.catch((e: unknown) => { throw new SvcError('network', 'The widget\'s code could not be loaded.', { cause: e }) })
     // Checked once both are in: a later init may have replaced this trip while either loaded.
     if (current !== inst) throw replaced()
 

@@ -4,7 +4,7 @@
  * Only the en-US table is in the bundle, and of it only the texts of the views in svc.min.js: a view that
  * comes later (the seat map, the option cards) registers its English texts as it loads (`addEnglish`).
  * The other tables (locales/<tag>.ts) are built to `/javascript/v2.2/locales/<tag>.json`, which the SDK
- * fetches for the trip's locale and registers with `addLocale`, and to `dist/esm/locales/<tag>.js` for
+ * fetches for the trip's locale and registers with `addLocale`, and to `svc-ancillaries/locales/<tag>.js` (the package) for
  * bundlers (`addLocale('de-DE', de)`).
  */
 import type { Plural, Strings } from './en-US.ts'
@@ -21,8 +21,15 @@ export type Texts = { [K in keyof Strings]: string }
  * language stands for itself in its most likely region (CLDR likely subtags: da → da-DK, ar → ar-EG,
  * zh → zh-CN), which keeps the list short in svc.min.js; test/sdk/locales.test.ts checks the thirty tags.
  */
-export const LOCALES: readonly string[] = 'en en-GB en-AU en-CA ar-SA ar da de el es et fi fr id it ja ko lt lv nb nl pl pt-PT ro sv th tr vi zh zh-HK'
-  .split(' ').map((t) => (t[2] ? t : `${t}-${new Intl.Locale(t).maximize().region}`))
+export const LOCALES: readonly string[] = /* @__PURE__ */ tags('en en-GB en-AU en-CA ar-SA ar da de el es et fi fr id it ja ko lt lv nb nl pl pt-PT ro sv th tr vi zh zh-HK')
+
+/**
+ * The list in full. A pure call, so a page that never asks which tables exist (one element from the
+ * package, with its locale given) leaves it out of its bundle: only the SDK reads the list.
+ */
+function tags(list: string): string[] {
+  return list.split(' ').map((t) => (t[2] ? t : `${t}-${new Intl.Locale(t).maximize().region}`))
+}
 
 /** The English texts registered so far: the en-US table, and what every other table falls back on. */
 const english = { ...coreTexts } as Strings

@@ -9,13 +9,12 @@
  * show on demand (a network that hangs or fails, a search that offers nothing) is a fetch wrapper
  * (mock-server/conditions.ts).
  */
-import { createSandbox } from '../../mock-server/index.ts'
+import { createSandbox, type SandboxInternals as Sandbox } from '../../mock-server/sandbox.ts'
 import { failingFetch, hangingFetch, withoutProducts } from '../../mock-server/conditions.ts'
 import { duffelLikeFetch } from '../../test/browser/fixtures/duffel-like-search.ts'
 import { defaultTripRequest } from '../../mock-server/fixtures.ts'
 import { ApiClient } from '../../client/api.ts'
 import { Session } from '../../client/session.ts'
-import type { Sandbox } from '../../mock-server/types.ts'
 import type { PassengerRequest, TripCreateRequest } from '../../core/schemas/trip.ts'
 import type { ProductTypeName } from '../../core/schemas/trip.ts'
 

@@ -7,6 +7,7 @@
 import { expect } from '@esm-bundle/chai'
 import type { BasketChange, SvcApi } from '../../sdk/index.ts'
 import type { SvcSandboxGlobal } from '../../sdk/sandbox.ts'
+import type { SandboxInternals } from '../../mock-server/sandbox.ts'
 import { BUNDLE, SANDBOX_BUNDLE, bagsIn, container, enabledPlus as enabledPlusApi, loadScript, rejection, sleep, spy, track, upsellIn, waitFor as waitForApi } from './bundle.ts'
 
 
@@ -168,7 +169,8 @@ describe('sandbox mode', () => {
   it('an expired access token is renewed with the refresh token, in the page', async function () {
     this.timeout(20_000)
     const trip = await Svc.sandbox.createTrip()
-    const sandbox = sandboxGlobal().sandbox!
+    // The page's sandbox is the whole one (its core and store), though the SDK's types name only its public side.
+    const sandbox = sandboxGlobal().sandbox as SandboxInternals
     const record = await sandbox.store.getTrip(trip.tripId)
     const short = await sandbox.core.tokens.sign('trip_access', record!.value.seller_id, 2, trip.tripId)
     const onBasketChange = spy<BasketChange>()

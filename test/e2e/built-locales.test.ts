@@ -27,6 +27,6 @@ test('the built locale JSON is each translation table, one per shipped locale bu
     const tag = f.slice(0, -3)
     const table = ((await import(join(dir, f))) as { default: Strings }).default
     assert.deepEqual(JSON.parse(readFileSync(join(out, `${tag}.json`), 'utf8')), table, tag)
-    assert.ok(existsSync(join(root, 'dist', 'esm', 'locales', `${tag}.js`)), `dist/esm/locales/${tag}.js`)
+    assert.ok(existsSync(join(root, 'dist', 'svc-ancillaries', 'locales', `${tag}.js`)), `dist/svc-ancillaries/locales/${tag}.js`)
   }
 })

@@ -1,6 +1,7 @@
 /**
- * The npm package as a seller installs it: `npm pack` of the built repo (`npm run build` first; `npm test`
- * does), installed into a fresh project in a temp dir, then used from there only.
+ * The npm package as a frontend installs it: `npm pack` of dist/svc-ancillaries (what `npm run build`
+ * assembles from packages/svc-ancillaries: `npm test` builds first), installed into a fresh project in a
+ * temp dir, then used from there only.
  *
  * Offline install: the registry is never asked. The packed package.json's `dependencies` are linked into
  * the fresh project's node_modules from the repo's node_modules before `npm install --offline <tarball>`,
@@ -10,20 +11,27 @@
  * the ranges accept; after the install their own dependencies are linked at the top as npm would hoist them.
  *
  * Checks:
+ * - what it installs: its dependencies' whole closure, fewer than 15 packages, none of the server's (fastify,
+ *   pg, better-sqlite3, pino, tsx, esbuild) and nothing with an install script or a native build;
  * - the tarball: every `exports` target, the `customElements` manifest and each element's entry are in it;
- *   no tests, no sources but declarations, no server build (dist/node);
- * - plain `node` in the fresh project imports `.` (init, showUpsell, formatPrice, Session, the element
- *   classes), `./elements`, each `./elements/<tag>.js` (Lit's Node build has a customElements registry:
- *   each file registers its tag and not every other one, with the same class `.` exports), `./mock-server`,
- *   every `./locales/<tag>.js` and `.json`, and `./custom-elements.json`;
- * - the packed declarations import only dependencies and packed files;
- * - `tsc --noEmit` (the repo's TypeScript, under NodeNext and Bundler resolution) of a
- *   consumer's TS that imports every entry, a React 19 TSX file using `<svc-bag-upsell display="card">`
- *   through `svc-ancillaries/types/react`, and a Vue `GlobalComponents` use through
- *   `svc-ancillaries/types/vue`; wrong uses must fail (`@ts-expect-error`).
+ *   no tests, no sources but declarations, no server build;
+ * - plain `node` in the fresh project imports `.` (init, showUpsell, formatPrice, Session: and registers no
+ *   element), `./elements`, each `./elements/<tag>.js` (Lit's Node build has a customElements registry:
+ *   each file registers its tag and not every other one, with the same class `./elements` exports),
+ *   `./mock-server` (with the consumer's own msw), every `./locales/<tag>.js` and `.json`, and
+ *   `./custom-elements.json`;
+ * - the packed declarations import only dependencies, the optional peer msw and packed files;
+ * - `tsc --noEmit` (the repo's TypeScript, under NodeNext and Bundler resolution) of a consumer's TS that
+ *   imports every entry, a React 19 TSX file using `<svc-bag-upsell display="card">` through
+ *   `svc-ancillaries/types/react`, and a Vue `GlobalComponents` use through `svc-ancillaries/types/vue`;
+ *   wrong uses must fail (`@ts-expect-error`). Once more with `skipLibCheck: false` over `.`, one element and
+ *   `./mock-server`, so every declaration a frontend reaches is checked, the libraries' among them.
  *   React's types are the repo's @types/react when installed (Storybook brings them), else a small stub;
  *   Vue is not installed here, so `vue` is a stub declaring the two interfaces the typings use
- *   (`GlobalComponents`, `HTMLAttributes`), as in Vue's runtime-core / runtime-dom.
+ *   (`GlobalComponents`, `HTMLAttributes`), as in Vue's runtime-core / runtime-dom;
+ * - a Vite production build of a page that builds a `Session` and shows `<svc-bag-upsell>` alone: what it
+ *   adds to the first load (the entry and what it imports statically, gzipped) is at most 20 KB over the
+ *   same page without the widget; the seat map and the rest stay out of it.
  */
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -32,11 +40,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpath
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import { gzipSync } from 'node:zlib'
 
 const run = promisify(execFile)
 const root = join(import.meta.dirname, '..', '..')
 const repoModules = realpathSync(join(root, 'node_modules'))
 const NAME = 'svc-ancillaries'
+/** The packed folder (npm run build assembles it). */
+const PACKAGE = join(root, 'dist', NAME)
 
 interface PackJson { filename: string; files: { path: string }[] }
 interface Manifest { modules: { declarations?: { tagName?: string; name: string }[] }[] }
@@ -44,7 +55,7 @@ interface Manifest { modules: { declarations?: { tagName?: string; name: string 
 let tmp: string
 let project: string
 let files: Set<string>
-let pkg: { exports: Record<string, string | Record<string, string>>; dependencies: Record<string, string>; customElements: string; private: boolean; files: string[] }
+let pkg: { exports: Record<string, string | Record<string, string>>; dependencies: Record<string, string>; peerDependencies: Record<string, string>; customElements: string; private: boolean }
 let tags: string[]
 
 const npm = (args: string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 64 << 20 })
@@ -59,12 +70,12 @@ const link = (target: string, path: string) => {
 }
 
 before(async () => {
-  for (const f of ['dist/esm/index.js', 'dist/esm/elements/index.js', 'dist/mock-server/index.js', 'dist/types/frameworks/react.d.ts', 'custom-elements.json']) {
-    assert.ok(existsSync(join(root, f)), `${f} is missing: run \`npm run build\` first`)
+  for (const f of ['index.js', 'elements/index.js', 'mock-server/index.js', 'types/frameworks/react.d.ts', 'custom-elements.json', 'package.json']) {
+    assert.ok(existsSync(join(PACKAGE, f)), `dist/${NAME}/${f} is missing: run \`npm run build\` first`)
   }
   tmp = mkdtempSync(join(tmpdir(), 'svc-package-'))
-  // --ignore-scripts: the package has no pack scripts today; the test packs what the build made.
-  const { stdout } = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], root)
+  // --ignore-scripts: the package has no scripts; the test packs what the build made.
+  const { stdout } = await npm(['pack', PACKAGE, '--json', '--ignore-scripts', '--pack-destination', tmp], root)
   const [packed] = JSON.parse(stdout) as PackJson[]
   assert.ok(packed)
   files = new Set(packed.files.map((f) => f.path))
@@ -72,13 +83,15 @@ before(async () => {
 
   project = join(tmp, 'consumer')
   write(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2))
-  pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  pkg = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8'))
   for (const dep of Object.keys(pkg.dependencies)) link(join(repoModules, dep), join(project, 'node_modules', dep))
   await npm(['install', '--offline', '--ignore-scripts', tarball], project)
   // Then their own dependencies at the top, as npm's flat install puts them (lit-html, @lit/reactive-element, ...).
   for (const dep of closure(Object.keys(pkg.dependencies))) {
     if (!existsSync(join(project, 'node_modules', dep))) link(join(repoModules, dep), join(project, 'node_modules', dep))
   }
+  // The consumer's own msw, for ./mock-server (an optional peer: the install above did not bring it).
+  for (const dep of ['msw', ...closure(['msw'])]) if (!existsSync(join(project, 'node_modules', dep))) link(join(repoModules, dep), join(project, 'node_modules', dep))
   // Type-checking tools, linked after the install (npm would drop them as extraneous).
   // SVC_PACKAGE_REACT_STUB=1 tries the stub where @types/react is installed.
   if (existsSync(join(repoModules, '@types/react')) && process.env.SVC_PACKAGE_REACT_STUB !== '1') link(join(repoModules, '@types/react'), join(project, 'node_modules/@types/react'))
@@ -139,9 +152,26 @@ function writeVueStub() {
   ].join('\n'))
 }
 
+describe('what it installs', () => {
+  test('lit, @lit/context and typebox, under 15 packages in all, nothing of the server and nothing compiled', () => {
+    assert.deepEqual(Object.keys(pkg.dependencies).sort(), ['@lit/context', 'lit', 'typebox'])
+    assert.deepEqual(Object.keys(pkg.peerDependencies), ['msw'], 'msw is a peer, for ./mock-server only')
+    const added = [...closure(Object.keys(pkg.dependencies))].sort()
+    assert.ok(added.length < 15, `${added.length} packages: ${added.join(', ')}`)
+    for (const server of ['fastify', 'pg', 'better-sqlite3', 'pino', 'tsx', 'esbuild', 'jose', 'lru-cache']) assert.ok(!added.includes(server), `${server} is installed`)
+    const compiled = added.filter((dep) => {
+      const dir = join(repoModules, dep)
+      const scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {}
+      return existsSync(join(dir, 'binding.gyp')) || ['preinstall', 'install', 'postinstall'].some((k) => k in scripts)
+    })
+    assert.deepEqual(compiled, [], 'packages that run a script or a native build at install')
+  })
+})
+
 describe('the tarball', () => {
   test('holds every exports target, the manifest and an entry per element; no tests, sources or server', () => {
     assert.equal(pkg.private, true, 'the package stays private (not published)')
+    assert.equal((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string }).name, `${NAME}-service`, 'the repository is the service, not the package')
     assert.ok(files.has('package.json') && files.has('README.md'))
     assert.ok(files.has(pkg.customElements), `customElements: ${pkg.customElements}`)
     const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t)))
@@ -156,15 +186,17 @@ describe('the tarball', () => {
     }
     assert.ok(tags.length >= 8, `the manifest lists ${tags.length} elements`)
     for (const tag of tags) {
-      assert.ok(files.has(`dist/esm/elements/${tag}.js`), `dist/esm/elements/${tag}.js`)
-      assert.ok(files.has(`dist/esm/elements/${tag}.d.ts`), `dist/esm/elements/${tag}.d.ts`)
+      assert.ok(files.has(`elements/${tag}.js`), `elements/${tag}.js`)
+      assert.ok(files.has(`elements/${tag}.d.ts`), `elements/${tag}.d.ts`)
     }
     // Every chunk is one an entry loads (rollup leaves no earlier build's chunks behind).
-    const esm = [...files].filter((f) => f.startsWith('dist/esm/') && f.endsWith('.js'))
-    const code = esm.map((f) => readFileSync(join(root, f), 'utf8')).join('\n')
-    const orphans = esm.filter((f) => f.startsWith('dist/esm/chunks/')).filter((f) => !code.includes(`/${f.split('/').at(-1)}'`))
+    const esm = [...files].filter((f) => !f.startsWith('mock-server/') && f.endsWith('.js'))
+    const code = esm.map((f) => readFileSync(join(PACKAGE, f), 'utf8')).join('\n')
+    const orphans = esm.filter((f) => f.startsWith('chunks/')).filter((f) => !code.includes(`/${f.split('/').at(-1)}'`))
     assert.deepEqual(orphans, [], 'chunks no entry imports')
-    const stray = [...files].filter((f) => /^(test|server|core|components|client|sdk|mock-server|scripts|examples|stories|bench)\//.test(f) || f.startsWith('dist/node/') || /\.test\.|(?<!\.d)\.ts$/.test(f))
+    // Code only as built modules; sources only as declarations, and none of the server's.
+    const stray = [...files].filter((f) => /^(test|server|core|components|client|sdk|scripts|examples|stories|bench|dist|node)\//.test(f) ||
+      f.startsWith('types/server/') || /\.test\.|(?<!\.d)\.ts$/.test(f))
     assert.deepEqual(stray, [])
   })
 })
@@ -173,7 +205,7 @@ describe('the declarations', () => {
   test('import only the package\'s dependencies (and lit\'s own), and relative files that are packed', () => {
     // lit-html: the elements' inferred `render()` types name lit-html's TemplateResult; lit depends on it and
     // npm installs it at the top, a strict layout (pnpm) would not. The framework typings import their framework.
-    const allowed = new Set([...Object.keys(pkg.dependencies), 'lit-html', 'react', 'vue'])
+    const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies), 'lit-html', 'react', 'vue'])
     const problems: string[] = []
     for (const file of [...files].filter((f) => f.endsWith('.d.ts'))) {
       const text = readFileSync(join(project, 'node_modules', NAME, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
@@ -193,13 +225,15 @@ describe('the declarations', () => {
 })
 
 describe('installed, from plain node', () => {
-  test('`.` has init, showUpsell, formatPrice, the session and the element classes', async () => {
+  test('`.` has init, showUpsell, formatPrice and the session, and registers no element', async () => {
+    // Lit first: its Node build installs the customElements registry an element would register in.
     const r = await node(`
+      await import('lit')
       const m = await import('${NAME}')
-      console.log(JSON.stringify({ keys: Object.keys(m), price: m.formatPrice(2550, 2, 'EUR', 'en-US'), bag: customElements.get('svc-bag-upsell') === m.SvcBagUpsell }))`)
-    for (const k of ['init', 'showUpsell', 'formatPrice', 'createSvc', 'Session', 'ApiClient', 'SvcError', 'addLocale', 'SvcUpsell', 'SvcBagUpsell']) assert.ok(r.keys.includes(k), `${NAME} exports ${k}`)
+      console.log(JSON.stringify({ keys: Object.keys(m), price: m.formatPrice(2550, 2, 'EUR', 'en-US'), registered: ${JSON.stringify(tags)}.filter((t) => customElements.get(t)) }))`)
+    for (const k of ['init', 'showUpsell', 'destroy', 'formatPrice', 'createSvc', 'Session', 'ApiClient', 'SvcError', 'addLocale']) assert.ok(r.keys.includes(k), `${NAME} exports ${k}`)
     assert.equal(r.price, '€25.50')
-    assert.equal(r.bag, true, 'importing `.` registers the elements')
+    assert.deepEqual(r.registered, [], 'importing `.` registers no element (showUpsell loads <svc-upsell> when called)')
   })
 
   test('`./elements` registers every element of the manifest', async () => {
@@ -215,12 +249,12 @@ describe('installed, from plain node', () => {
         const el = await import('${NAME}/elements/${tag}.js')
         const cls = customElements.get('${tag}')
         const registered = ${JSON.stringify(tags)}.filter((t) => customElements.get(t))
-        const main = await import('${NAME}')
-        console.log(JSON.stringify({ registered, exported: Object.values(el).includes(cls), same: Object.values(main).includes(cls) }))`)
+        const all = await import('${NAME}/elements')
+        console.log(JSON.stringify({ registered, exported: Object.values(el).includes(cls), same: Object.values(all).includes(cls) }))`)
       assert.ok(r.registered.includes(tag), `${tag} registered`)
       assert.ok(r.registered.length < tags.length, `${tag}.js registered every element: ${r.registered}`)
       assert.ok(r.exported, `${tag}.js exports the registered class`)
-      assert.ok(r.same, `${tag}: the class \`.\` exports is the registered one (one copy of each element)`)
+      assert.ok(r.same, `${tag}: the class \`./elements\` exports is the registered one (one copy of each element)`)
     }
   })
 
@@ -234,7 +268,7 @@ describe('installed, from plain node', () => {
   })
 
   test('`./locales/<tag>.js` and `.json`, and `./custom-elements.json`', async () => {
-    const locales = readdirSync(join(project, 'node_modules', NAME, 'dist/esm/locales')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3))
+    const locales = readdirSync(join(project, 'node_modules', NAME, 'locales')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3))
     assert.ok(locales.includes('de-DE'), `locales: ${locales}`)
     const r = await node(`
       const out = {}
@@ -252,8 +286,9 @@ describe('installed, from plain node', () => {
 
 describe('installed, type-checked', () => {
   const consumerTs = `
-import { init, showUpsell, formatPrice, createSvc, Session, SvcBagUpsell, SvcError, addLocale, type InitOptions, type BasketChange } from '${NAME}'
+import { init, showUpsell, formatPrice, createSvc, Session, SvcError, addLocale, type InitOptions, type BasketChange } from '${NAME}'
 import { SvcUpsell } from '${NAME}/elements'
+import { SvcBagUpsell } from '${NAME}/elements/svc-bag-upsell.js'
 import { SvcSeatMap } from '${NAME}/elements/svc-seat-map.js'
 import { setupServerHandlers } from './handlers.js'
 import de from '${NAME}/locales/de-DE.js'
@@ -332,4 +367,77 @@ export const none: Props<'svc-nope'> = {}
       assert.equal(`${r.stdout}${r.stderr}`.trim(), '', 'tsc reports nothing')
     })
   }
+})
+
+describe('installed, type-checked with skipLibCheck: false', () => {
+  test('a frontend that builds a Session, shows one element and tests with ./mock-server: every declaration it reaches checks', async () => {
+    const dir = join(project, 'src-strict')
+    write(join(dir, 'frontend.ts'), `
+import { ApiClient, Session, type BasketChange } from '${NAME}'
+import { SvcBagUpsell } from '${NAME}/elements/svc-bag-upsell.js'
+import { sandboxHandlers, createSandbox } from '${NAME}/mock-server'
+
+export function mount(tripId: string, accessToken: string): () => void {
+  const session = new Session(new ApiClient({ baseUrl: 'https://svc.example', tripId, accessToken }))
+  session.addEventListener('basket-change', (e) => void (e as CustomEvent<BasketChange>).detail.basket)
+  session.follow()
+  const el: SvcBagUpsell = document.createElement('svc-bag-upsell')
+  el.session = session
+  document.body.append(el)
+  return () => { el.remove(); session.dispose() }
+}
+export const handlers = sandboxHandlers.length
+export const sandbox = () => createSandbox({ baseUrl: 'https://svc.example' }).then((s) => s.createTrip())
+`)
+    write(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], module: 'ESNext', moduleResolution: 'Bundler',
+        strict: true, noEmit: true, skipLibCheck: false, types: [],
+      },
+      include: ['*.ts'],
+    }, null, 2))
+    const tsc = join(repoModules, 'typescript/bin/tsc')
+    const r = await run(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { cwd: project, maxBuffer: 16 << 20 }).catch((e: { stdout: string; stderr: string }) => e)
+    assert.equal(`${r.stdout}${r.stderr}`.trim(), '', 'tsc reports nothing')
+  })
+})
+
+describe('in a Vite app', () => {
+  /** The files a built page loads before it runs (its entry and what that imports statically), gzipped. */
+  async function firstLoad(name: string, main: string): Promise<{ bytes: number; code: string }> {
+    const dir = join(project, name)
+    write(join(dir, 'index.html'), '<!doctype html><html lang="en"><body><a href="#orders">Orders</a><script type="module" src="./main.js"></script></body></html>')
+    write(join(dir, 'main.js'), main)
+    write(join(dir, 'orders.js'), "export const show = () => document.body.append('Your orders')\n")
+    const { build } = await import('vite')
+    await build({ root: dir, configFile: false, logLevel: 'silent', build: { outDir: join(dir, 'dist'), emptyOutDir: true } })
+    const html = readFileSync(join(dir, 'dist', 'index.html'), 'utf8')
+    const urls = [...html.matchAll(/<(?:script type="module"[^>]*src|link rel="modulepreload"[^>]*href)="([^"]+)"/g)].map((m) => m[1]!)
+    assert.ok(urls.length > 0, `${name}: no script in ${html}`)
+    const files = urls.map((u) => readFileSync(join(dir, 'dist', u.replace(/^\//, ''))))
+    return { bytes: files.reduce((n, f) => n + gzipSync(f, { level: 9 }).length, 0), code: files.join('\n') }
+  }
+
+  const widget = `import { ApiClient, Session } from '${NAME}'
+import '${NAME}/elements/svc-bag-upsell.js'
+const session = new Session(new ApiClient({ baseUrl: location.origin, tripId: 'trip', accessToken: 'token' }))
+document.body.append(Object.assign(document.createElement('svc-bag-upsell'), { session }))
+`
+
+  test('a Session and <svc-bag-upsell> alone add at most 20 KB gzip to the first load; the seat map is not in it', { timeout: 120_000 }, async () => {
+    // A checkout page as apps are built: a route loaded when first opened (so the page already carries
+    // Vite's preload helper, which the widget's own lazy import, the card and modal frames, also needs).
+    const page = "document.body.append('Checkout')\ndocument.querySelector('a').onclick = () => import('./orders.js').then((m) => m.show())\n"
+    const base = await firstLoad('app-base', page)
+    const bag = await firstLoad('app-bag', page + widget)
+    // And a page with no lazy import of its own, for which the widget brings the helper.
+    const bare = await firstLoad('app-bare', "document.body.append('Checkout')\n")
+    const bareBag = await firstLoad('app-bare-bag', "document.body.append('Checkout')\n" + widget)
+    const added = bag.bytes - base.bytes
+    console.log(`# first load: the bag widget adds ${(added / 1000).toFixed(1)} KB gzip to a page that loads a route lazily (${base.bytes} B → ${bag.bytes} B), ${((bareBag.bytes - bare.bytes) / 1000).toFixed(1)} KB to one that has no lazy import (${bare.bytes} B → ${bareBag.bytes} B)`)
+    assert.ok(bag.code.includes('svc-bag-upsell'), 'the widget is in the first load')
+    assert.ok(added <= 20_000, `the bag widget adds ${added} B gzip to the first load`)
+    assert.ok(bareBag.bytes - bare.bytes - added <= 1_000, 'Vite\'s preload helper is all that differs')
+    for (const later of ['svc-seat-map', 'svc-option-card', 'svc-modal']) assert.ok(!bag.code.includes(`"${later}"`) && !bag.code.includes(`'${later}'`), `${later} is in the first load`)
+  })
 })
