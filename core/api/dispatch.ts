@@ -10,6 +10,7 @@
  */
 import { Type, type Static, type TSchema } from 'typebox'
 import type { Answer, AuthRule, Context, Core, Principal } from '../service.ts'
+import { ERROR_CODES, type ErrorCode } from '../errors.ts'
 import { authenticate, authorizeFor, required } from '../service/auth.ts'
 import { idempotent, type IdempotencyClaim } from '../service/idempotency.ts'
 import { validate } from '../validate.ts'
@@ -65,8 +66,15 @@ interface About {
   summary: string
   description?: string
   tags: string[]
-  /** Response schemas by status code, for the OpenAPI document (errors are added by the host). */
+  /** Response schemas by status code, for the OpenAPI document (its problems are `problemCodes`). */
   responses: Record<number, TSchema>
+  /**
+   * The problem codes the operation's handler answers with (core/errors.ts), beyond those the request
+   * pipeline gives every operation of its kind (`problemCodes` adds them). The OpenAPI document lists the
+   * two per operation; the fuzz suite (test/attack/fuzz.test.ts) fails on a code it sees an operation answer
+   * that this leaves out.
+   */
+  errors: readonly ErrorCode[]
   /** Answers with a `text/event-stream` (an EventStream body) instead of JSON. */
   eventStream?: true
 }
@@ -143,6 +151,30 @@ export function defineOperation<P extends TSchema, Q extends TSchema, B extends 
         (idempotency) => spec.handler(ctx, caller, { ...input, idempotency }))
     },
   }
+}
+
+/**
+ * Every problem code `op` can answer with, by status: what the hosts and this pipeline refuse a request
+ * with, by what the operation takes (the order of mock-server/host.ts), then the operation's own `errors`.
+ * One source for the OpenAPI document's error responses.
+ */
+export function problemCodes(op: Operation): ErrorCode[] {
+  const codes = new Set<ErrorCode>()
+  // Credentials, checked first (a token, even on an API-key operation, is verified before the rule: token_expired).
+  if (op.auth !== 'public') codes.add('unauthorized').add('token_expired').add('forbidden')
+  // Both hosts read a body on every method but GET, whether the operation takes one or not: a body that is
+  // too large, not JSON or not parsable is refused before the operation's schemas are looked at.
+  const readsBody = op.method !== 'GET'
+  if (readsBody) codes.add('payload_too_large').add('unsupported_media_type')
+  if (readsBody || op.params || op.query || op.idempotent) codes.add('validation_error')
+  // Every path parameter names something of the caller's: a trip, a search, a basket item, a subscription.
+  if (op.params) codes.add('not_found')
+  if (op.idempotent) codes.add('idempotency_in_progress').add('idempotency_conflict')
+  for (const code of op.errors) codes.add(code)
+  // Any request: the server's rate limit (the sandbox has none), and a failure of the service itself.
+  codes.add('rate_limited').add('internal')
+  const order = Object.keys(ERROR_CODES)
+  return [...codes].sort((a, b) => ERROR_CODES[a].status - ERROR_CODES[b].status || order.indexOf(a) - order.indexOf(b))
 }
 
 /**

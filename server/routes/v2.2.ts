@@ -5,13 +5,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { operations, type Operation } from '../../core/api/operations.ts'
+import { operations } from '../../core/api/operations.ts'
 import { admit, dispatch } from '../../core/api/dispatch.ts'
 import { EventStream, Rendered } from '../../core/rendered.ts'
 import { Readable } from 'node:stream'
 import type { Core, Principal } from '../../core/service.ts'
-import { Problem } from '../../core/schemas/problem.ts'
 import { securityFor } from '../plugins/openapi.ts'
+import { responsesFor, schemaNames } from '../docs/openapi.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,47 +20,12 @@ declare module 'fastify' {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 304: 'Not modified: the ETag in If-None-Match is current',
-  400: 'Invalid request (`validation_error`)',
-  401: 'Missing, unknown or expired credentials (`unauthorized`, `token_expired`)',
-  403: 'These credentials may not do this (`forbidden`)',
-  404: 'No such resource for this seller (`not_found`)',
-  409: 'The trip or basket does not allow this now (`trip_state_conflict`, `basket_not_valid`, `basket_rule_violation`, `product_unavailable`, `not_cancellable`, `quote_expired`), or a request with this Idempotency-Key is still running (`idempotency_in_progress`, with Retry-After)',
-  413: 'Request body too large (`payload_too_large`)',
-  415: 'Request body is not JSON (`unsupported_media_type`)',
-  422: 'Idempotency-Key reused with a different request (`idempotency_conflict`)',
-  429: 'Rate limit exceeded (`rate_limited`); see Retry-After',
-  500: 'Internal error (`internal`)',
-}
-
 // Documentation only: the core checks the key's form, so the sandbox words a bad key the same way.
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({
     description: '1 to 255 visible ASCII characters. Makes a retry safe: a repeated key with the same body returns the first response (with `Idempotent-Replayed: true`), or 409 `idempotency_in_progress` with Retry-After while the first request still runs (retry then); with a different body, 422.',
   })),
 })
-
-/** Documented responses of an operation: its own success schemas plus the problems it can answer with. */
-export function responsesFor(op: Operation): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const [status, schema] of Object.entries(op.responses)) {
-    const description = STATUS_TEXT[Number(status)] ?? 'Success'
-    out[status] = status === '304' ? { description } : { description, content: { [op.eventStream ? 'text/event-stream' : 'application/json']: { schema } } }
-  }
-  const errors = new Set<number>([429, 500])
-  if (op.body || op.params || op.query) errors.add(400)
-  if (op.body) { errors.add(413); errors.add(415) }
-  if (op.auth !== 'public') { errors.add(401); errors.add(403) }
-  if (op.auth === 'public' && op.body) errors.add(401) // refresh: the token in the body is the credential
-  if (op.params) errors.add(404)
-  if (op.params && op.method !== 'GET') errors.add(409)
-  if (op.idempotent) { errors.add(409); errors.add(422) }
-  for (const status of [...errors].sort()) {
-    out[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/problem+json': { schema: Problem } } }
-  }
-  return out
-}
 
 export interface V22Options { core: Core }
 
@@ -105,7 +70,8 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
     if (op.description) schema.description = op.description
     if (op.params) schema.params = op.params
     if (op.query) schema.querystring = op.query
-    if (op.body) schema.body = op.body
+    // Named schemas as `$ref`s, for the document only: the core validates the body with op.body itself.
+    if (op.body) schema.body = schemaNames.document(op.body)
     if (op.idempotent) schema.headers = IdempotencyHeaders
 
     app.route<RouteTypes>({

@@ -18,6 +18,12 @@
  * valid request itself must succeed, or the cases built on it would prove little. What fetch refuses to
  * send (a header that is no ByteString, TRACE) is skipped on the sandbox, and counted.
  *
+ * And the contract holds: every refusal an operation answers with (its status and `code`) is one its
+ * responses declare in the OpenAPI document (GET /v2.2/openapi.json), so a client generated from it knows
+ * every answer this suite could provoke. A refusal counts for the operation its path and method route to,
+ * on the raw path and with dot segments resolved alike (a request that routes to no operation, or to two,
+ * is the router's answer: 404, 405, a preflight).
+ *
  * Failures are collected and reported together per host (the first 20), and each host prints its counts.
  * Deterministic: counting ids, a fixed clock, a fixed fast-check seed and a fixed order of cases.
  */
@@ -29,10 +35,11 @@ import { setupServer } from 'msw/node'
 import { operations, type Operation } from '../../core/api/operations.ts'
 import * as S from '../../core/schemas/index.ts'
 import type { MemorySnapshot } from '../../core/store/memory.ts'
-import { testIds, tripPayload, SHOP_ORIGIN } from '../helpers/build.ts'
+import { build, testIds, tripPayload, SHOP_ORIGIN } from '../helpers/build.ts'
+import { routes } from '../../mock-server/host.ts'
 import { CONTACT, FULFILL_PASSENGERS } from '../helpers/flows.ts'
 import {
-  PROTOTYPE_NAMES, basicAuth, bearerAuth, bodyText, hostsUnderTest, makeTarget, problemViolations, watchWrites,
+  PROTOTYPE_NAMES, basicAuth, bearerAuth, bodyText, hostsUnderTest, json, makeTarget, problemViolations, watchWrites,
   type HostUnderTest, type Req, type Res, type Target,
 } from './support.ts'
 
@@ -592,6 +599,49 @@ function casesFor(t: Target, otherApiKey: string, now: Date): Case[] {
   return cases
 }
 
+// ---------------------------------------------------------------- what the OpenAPI document declares
+
+/**
+ * The operation a request reaches: the one operation its method and path route to, both as sent and with
+ * its dot segments resolved (fetch resolves them, `app.inject` does not), else none.
+ */
+function operationOf(req: Req): Operation | undefined {
+  let resolved: string
+  try {
+    resolved = new URL(req.url, 'http://fuzz.test').pathname
+  } catch {
+    return undefined
+  }
+  const routed = (path: string) => routes.filter((r) => r.op.method === req.method && r.pattern.test(path)).map((r) => r.op)
+  const [sent, normal] = [routed(req.url.split('?')[0]!), routed(resolved)]
+  return sent.length === 1 && normal.length === 1 && sent[0] === normal[0] ? sent[0] : undefined
+}
+
+/** Per operation id, every `<status> <code>` its error responses declare in the served OpenAPI document. */
+async function declaredProblems(): Promise<Map<string, Set<string>>> {
+  const t = await build()
+  try {
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/v2.2/openapi.json' })).body)
+    const declared = new Map<string, Set<string>>()
+    for (const item of Object.values<Record<string, any>>(doc.paths)) {
+      for (const entry of Object.values<any>(item)) {
+        const set = new Set<string>()
+        for (const [status, response] of Object.entries<any>(entry.responses)) {
+          for (const example of Object.values<any>(response.content?.['application/problem+json']?.examples ?? {})) {
+            // Each example refers to the problem of its code under components.examples.
+            const problem = doc.components.examples[String(example.$ref).replace('#/components/examples/', '')]?.value
+            set.add(`${status} ${problem?.code}`)
+          }
+        }
+        declared.set(entry.operationId, set)
+      }
+    }
+    return declared
+  } finally {
+    await t.close()
+  }
+}
+
 // ---------------------------------------------------------------- hosts and the run
 
 const msw = setupServer()
@@ -617,6 +667,8 @@ async function fuzz(host: HostUnderTest) {
   const baseline: MemorySnapshot = host.store.snapshot()
   const counts = { cases: cases.length, tried: 0, succeeded: 0, '5xx': 0, violations: 0, changes: 0, skipped: 0, threw: 0 }
   const failures: Failure[] = []
+  /** Per operation id, each `<status> <code>` it refused with, and the first case that provoked it. */
+  const refusals = new Map<string, Map<string, string>>()
   const started = performance.now()
 
   for (const { what, req, valid } of cases) {
@@ -649,6 +701,13 @@ async function fuzz(host: HostUnderTest) {
           counts.violations++
           fail(res.status, `not a proper problem: ${v.join('; ')}`, excerpt(res))
         }
+        const op = operationOf(req)
+        if (op && v.length === 0) {
+          const seen = refusals.get(op.id) ?? new Map<string, string>()
+          refusals.set(op.id, seen)
+          const answer = `${res.status} ${json(res).code}`
+          if (!seen.has(answer)) seen.set(answer, what)
+        }
       }
     }
     if (writes.count === before) continue
@@ -677,7 +736,7 @@ async function fuzz(host: HostUnderTest) {
   console.log(`[fuzz] ${host.name}: ${counts.tried} requests tried, ${counts['5xx']} 5xx, ${counts.violations} problem violations, ` +
     `${counts.changes} state changes, ${counts.skipped} skipped (${counts.cases} cases over ${operations.length} operations, ` +
     `${counts.succeeded} answered < 400, ${counts.threw} threw, ${seconds} s)`)
-  return { counts, failures }
+  return { counts, failures, refusals }
 }
 
 test('counting test ids never repeat a secret (secret 69, `s1x`, padded with x, was secret 1 again)', () => {
@@ -686,15 +745,24 @@ test('counting test ids never repeat a secret (secret 69, `s1x`, padded with x, 
   assert.equal(new Set(secrets).size, secrets.length)
 })
 
+let declared: Promise<Map<string, Set<string>>> | undefined
+
 for (const make of [serverHost, sandboxHost]) {
-  test(`fuzz: every operation on the ${make === serverHost ? 'Fastify server' : 'MSW sandbox'}: no 5xx, refusals are problems and change nothing`, async () => {
+  test(`fuzz: every operation on the ${make === serverHost ? 'Fastify server' : 'MSW sandbox'}: no 5xx, refusals are problems the OpenAPI document declares and change nothing`, async () => {
     const host = await make()
     try {
-      const { counts, failures } = await fuzz(host)
+      const { counts, failures, refusals } = await fuzz(host)
       assert.ok(counts.tried > 3_000, `only ${counts.tried} requests were tried`)
       const shown = failures.slice(0, 20).map((f, i) =>
         `${i + 1}. [${f.what}] ${f.method} ${f.url} → ${f.status}: ${f.why}${f.body ? `\n     ${f.body.replace(/\s+/g, ' ')}` : ''}`)
       assert.equal(failures.length, 0, `${failures.length} failures on the ${host.name}, the first ${shown.length}:\n${shown.join('\n')}`)
+
+      // The refusals were told apart by operation (every operation that takes credentials refused a case without them).
+      for (const op of operations.filter((o) => o.auth !== 'public')) assert.ok(refusals.get(op.id)?.has('401 unauthorized'), `${op.id}: no refusal was counted for it`)
+      const documented = await (declared ??= declaredProblems())
+      const undeclared = [...refusals].flatMap(([id, seen]) => [...seen].filter(([answer]) => !documented.get(id)?.has(answer))
+        .map(([answer, what]) => `${id} answered ${answer}, first to [${what}]`))
+      assert.deepEqual(undeclared, [], `refusals the OpenAPI document does not declare for their operation (core/api/operations.ts \`errors\`, core/api/dispatch.ts problemCodes):\n${undeclared.join('\n')}`)
     } finally {
       await host.close()
     }

@@ -171,6 +171,7 @@ describe('OpenAPI and docs', () => {
     assert.equal(doc.components.securitySchemes.apiKey.scheme, 'basic')
     assert.equal(doc.components.securitySchemes.bearerToken.scheme, 'bearer')
     assert.equal(doc.components.securitySchemes.bearerToken.bearerFormat, 'JWT')
+    assert.deepEqual(doc.components.schemas.Problem.required, ['type', 'title', 'status', 'detail', 'code'])
     for (const op of operations) {
       const path = op.path.replace(/:([a-z_]+)/g, '{$1}')
       const entry = doc.paths[path]?.[op.method.toLowerCase()]
@@ -182,7 +183,7 @@ describe('OpenAPI and docs', () => {
       if (op.auth !== 'public') {
         assert.ok(entry.security.length > 0, `${op.id} security`)
         const unauthorized = entry.responses['401']?.content?.['application/problem+json']?.schema
-        assert.ok(unauthorized?.properties?.code, `${op.id} documents 401 as a problem`)
+        assert.equal(unauthorized?.$ref, '#/components/schemas/Problem', `${op.id} documents 401 as a problem`)
       }
       if (op.body) assert.ok(entry.requestBody?.content?.['application/json']?.schema, `${op.id} body`)
       for (const name of (op.path.match(/:([a-z_]+)/g) ?? []).map((x) => x.slice(1))) {
