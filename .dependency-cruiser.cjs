@@ -94,15 +94,16 @@ module.exports = {
       comment: 'An import that resolves to nothing (a moved or misspelt file).',
       from: { path: under(...OURS) },
       // virtual:svc-locales is made by rollup (rollup.config.mjs sandboxLocales); custom-elements.json by
-      // `npm run build:manifest` (which `npm run typecheck` runs first); the package's own exports
-      // (`svc-ancillaries/…`, as examples/elements-esm imports them) by `npm run build`, which runs later.
-      to: { couldNotResolve: true, pathNot: ['^virtual:', '(^|/)custom-elements\\.json$', '^svc-ancillaries/'] },
+      // `npm run build:manifest` (which `npm run typecheck` runs first); the package and its exports
+      // (`svc-ancillaries`, `svc-ancillaries/…`, as the examples import them) by `npm run build`, which runs later.
+      to: { couldNotResolve: true, pathNot: ['^virtual:', '(^|/)custom-elements\\.json$', '^svc-ancillaries(/|$)'] },
     },
   ],
   options: {
     // Only our sources: a package's insides are not ours to judge.
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|storybook-static)/' },
+    // The examples that are apps of their own (examples/react, examples/vue) install and build there.
+    exclude: { path: ['^(node_modules|dist|storybook-static)/', '^examples/[^/]+/(node_modules|dist)/'] },
     // `import type` counts (it is how the layers share their shapes), marked as type-only.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -7,7 +7,8 @@ import globals from 'globals'
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'coverage/', 'storybook-static/', 'custom-elements.json', 'data/', 'tmp/'],
+    // examples/react and examples/vue are apps of their own: `npm run build` there writes their dist/.
+    ignores: ['node_modules/', 'dist/', 'examples/*/dist/', 'coverage/', 'storybook-static/', 'custom-elements.json', 'data/', 'tmp/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

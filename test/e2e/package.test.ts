@@ -27,8 +27,9 @@
  *   wrong uses must fail (`@ts-expect-error`). Once more with `skipLibCheck: false` over `.`, one element and
  *   `./mock-server`, so every declaration a frontend reaches is checked, the libraries' among them.
  *   React's types are the repo's @types/react when installed (Storybook brings them), else a small stub;
- *   Vue is not installed here, so `vue` is a stub declaring the two interfaces the typings use
- *   (`GlobalComponents`, `HTMLAttributes`), as in Vue's runtime-core / runtime-dom;
+ *   `vue` here is a stub declaring the two interfaces the typings use (`GlobalComponents`,
+ *   `HTMLAttributes`), as in Vue's runtime-core / runtime-dom; the real Vue, with vue-tsc over a template,
+ *   is test/e2e/frameworks.test.ts's (examples/vue);
  * - a Vite production build of a page that builds a `Session` and shows `<svc-bag-upsell>` alone: what it
  *   adds to the first load (the entry and what it imports statically, gzipped) is at most 20 KB over the
  *   same page without the widget; the seat map and the rest stay out of it.
@@ -140,7 +141,7 @@ function writeReactStub() {
   ].join('\n'))
 }
 
-/** Vue is not installed: the two interfaces svc-ancillaries/types/vue augments and uses, as Vue declares them. */
+/** The two interfaces svc-ancillaries/types/vue augments and uses, as Vue declares them (examples/vue checks the real Vue). */
 function writeVueStub() {
   const dir = join(project, 'node_modules/vue')
   write(join(dir, 'package.json'), JSON.stringify({ name: 'vue', version: '3.5.0', type: 'module', exports: { '.': { types: './index.d.ts' } } }))
