@@ -86,7 +86,7 @@ export function withAirportOffset(time: string, airport: string): string | undef
 const zoneFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** The UTC offset of `zone` at the instant `utc` (ms), in minutes east of UTC. */
-function offsetAt(zone: string, utc: number): number {
+export function offsetAt(zone: string, utc: number): number {
   let f = zoneFormats.get(zone)
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })

@@ -92,6 +92,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash, randomBytes } from 'node:crypto'
+import { offsetAt } from '../../../core/airports.ts'
 import type { Duffel } from '@duffel/api'
 import type {
   Aircraft, Airline, Airport, ApiResponseError, ApiResponseMeta, CabinClass, Offer, OfferAvailableServiceBaggage, OfferPassenger,
@@ -360,18 +361,8 @@ function mustMinor(amount: string, currency: string, what: string): bigint {
   return m
 }
 
-const offsetCache = new Map<string, Intl.DateTimeFormat>()
 /** The time zone's offset from UTC at an instant, in ms (Duffel's times are local at the airport, without offset). */
-function offsetMs(utcMs: number, tz: string): number {
-  let f = offsetCache.get(tz)
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
-    offsetCache.set(tz, f)
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(utcMs)).map((x) => [x.type, x.value]))
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second))
-  return asUtc - Math.floor(utcMs / 1000) * 1000
-}
+const offsetMs = (utcMs: number, tz: string): number => offsetAt(tz, utcMs) * 60_000
 const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/
 /** A segment time as Duffel writes it (local, no offset) and its instant. */
 function localTime(input: string, tz: string, what: string): { local: string; utc: number } {
