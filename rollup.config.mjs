@@ -281,6 +281,15 @@ function sandboxBundle() {
   }
 }
 
+/**
+ * typebox's schema engine is a ring of modules that import each other: harmless, and not ours to fix. Cycles
+ * among our own modules still warn.
+ */
+function quietLibraryCycles(w, warn) {
+  if (w.code === 'CIRCULAR_DEPENDENCY' && w.ids?.every((id) => id.includes('/node_modules/'))) return
+  warn(w)
+}
+
 export default [
   {
     input: { 'svc.min': 'sdk/index.ts' },
@@ -333,11 +342,7 @@ export default [
       sourcemap: true,
       sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
     },
-    // typebox's schema engine is a ring of modules that import each other: harmless, and not ours to fix.
-    onwarn(w, warn) {
-      if (w.code === 'CIRCULAR_DEPENDENCY' && w.ids?.every((id) => id.includes('/node_modules/'))) return
-      warn(w)
-    },
+    onwarn: quietLibraryCycles,
     // commonjs: ipaddr.js (the webhook target policy the sandbox applies as the server does) ships CommonJS only.
     plugins: [sandboxBundle(), sandboxLocales(), jsonModules, nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), commonjs(), tsPlugin(true)],
   },
@@ -350,10 +355,7 @@ export default [
     input: 'mock-server/index.ts',
     output: { file: `${PACKAGE_DIR}/mock-server/index.js`, format: 'es', sourcemap: true, sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, '') },
     external: (id) => /^(msw|typebox)(\/|$)/.test(id),
-    onwarn(w, warn) {
-      if (w.code === 'CIRCULAR_DEPENDENCY' && w.ids?.every((id) => id.includes('/node_modules/'))) return
-      warn(w)
-    },
+    onwarn: quietLibraryCycles,
     plugins: [jsonModules, nodeResolve({ exportConditions: ['node'], preferBuiltins: true }), commonjs(), esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', sourceMap: true })],
   },
   localeBuild(PACKAGE_DIR),

@@ -77,7 +77,6 @@ export interface CreateSvcOptions {
 }
 
 interface Widget {
-  container: string | HTMLElement
   el: UpsellElement
   listeners: AbortController
   /** Settles a pending `showUpsell` promise when the widget goes away before it loaded. */
@@ -295,7 +294,7 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
         else resolve()
       }
       const timer = setTimeout(() => settle(new SvcError('internal', `The widget in ${named} did not load within ${Math.round(loadTimeoutMs / 1000)} s.`)), loadTimeoutMs)
-      inst.widgets.set(host, { container: o.container, el, listeners, cancel: settle })
+      inst.widgets.set(host, { el, listeners, cancel: settle })
       // Shown before its offers: what is not on sale once they come is not waited for.
       if (early) {
         offers.then(() => {

@@ -210,7 +210,8 @@ describe('the declarations', () => {
     const problems: string[] = []
     for (const file of [...files].filter((f) => f.endsWith('.d.ts'))) {
       const text = readFileSync(join(project, 'node_modules', NAME, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
-      for (const [, spec] of text.matchAll(/(?:from |import\()['"]([^'"]+)['"]/g)) {
+      // Side-effect imports too (`import './events.js'`: the event map the elements' typings augment).
+      for (const [, spec] of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)) {
         if (!spec) continue
         if (spec.startsWith('.')) {
           const target = join(dirname(file), spec).replace(/\.(ts|js)$/, '.d.ts')
