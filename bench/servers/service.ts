@@ -21,8 +21,10 @@ const { createSandboxSupplier } = await import(join(root, 'core/supplier/sandbox
 // DATABASE_POOL_SIZE as npm start reads it (server/config.ts), for measuring pool sizes.
 const store = openStore(databaseUrl, { poolSize: Number(process.env.DATABASE_POOL_SIZE) || undefined })
 await store.migrate()
+// `supplier` as well: a checkout from before suppliers per seller (84089b5 and older) takes its one supplier so.
+const sandboxAirline = createSandboxSupplier()
 const core = createCore({
-  store, suppliers: [createSandboxSupplier()], clock: { now: () => new Date() },
+  store, suppliers: [sandboxAirline], supplier: sandboxAirline, clock: { now: () => new Date() },
   ids: { uuid: () => randomUUID(), secret: (n: number) => randomBytes(n).toString('base64url') },
 })
 await core.ensureSigningKey()
