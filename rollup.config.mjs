@@ -225,7 +225,7 @@ const esmTypes = {
   },
 }
 
-/** JSON modules (core/airports.ts imports its table `with { type: 'json' }`), parsed by JSON.parse: faster than a literal. */
+/** JSON modules (core/domain/airports.ts imports its table `with { type: 'json' }`), parsed by JSON.parse: faster than a literal. */
 const jsonModules = {
   name: 'svc-json',
   transform(code, id) {

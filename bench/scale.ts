@@ -16,7 +16,7 @@
  * plaintext of every clone's live refresh token). Every round then starts the service in its own process
  * (bench/servers/service.ts, on the loader's seller through BENCH_API_KEY), warms it for BENCH_SECONDS and
  * measures for BENCH_SECONDS: autocannon sends GET .../basket, every request for a trip drawn at random from
- * the sample. The default sample (10 000) is twice the service's in-process trip cache (core/service.ts, 5 000
+ * the sample. The default sample (10 000) is twice the service's in-process trip cache (core/core.ts, 5 000
  * trips), so about half the reads fetch the whole document from the store, as reads spread over a large table
  * do; the rest cost the store one "has it changed" lookup. Latencies are autocannon's per-response timings
  * (µs resolution; its own histogram rounds to whole milliseconds, too coarse for a 1.3× bound). Each round
@@ -37,11 +37,12 @@ import { mkdtempSync, readFileSync, rmSync, statfsSync, statSync } from 'node:fs
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import '../server/native-hash.ts'
-import { sha256Hex } from '../core/crypto.ts'
-import { createCore, type Principal } from '../core/service.ts'
-import { withStateHash } from '../core/trip.ts'
-import type { Store, TripRecord } from '../core/ports.ts'
-import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
+import { sha256Hex } from '../core/shared/crypto.ts'
+import { createCore, type Principal } from '../core/core.ts'
+import { withStateHash } from '../core/domain/trip.ts'
+import type { Store } from '../core/ports/store.ts'
+import type { TripRecord } from '../core/ports/records.ts'
+import { createSandboxSupplier } from '../core/adapters/sandbox-airline/supplier.ts'
 import { SqliteStore } from '../server/store/sqlite.ts'
 import { PostgresStore } from '../server/store/postgres.ts'
 import { makeTrip } from './storage.ts'

@@ -11,12 +11,12 @@ import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { randomBytes, randomUUID } from 'node:crypto'
 import '../server/native-hash.ts'
-import { createCore, type Core, type Principal } from '../core/service.ts'
-import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
+import { createCore, type Core, type Principal } from '../core/core.ts'
+import { createSandboxSupplier } from '../core/adapters/sandbox-airline/supplier.ts'
 import { SqliteStore } from '../server/store/sqlite.ts'
 import { PostgresStore } from '../server/store/postgres.ts'
 import { defaultTripRequest } from '../mock-server/fixtures.ts'
-import type { Store } from '../core/ports.ts'
+import type { Store } from '../core/ports/store.ts'
 import { startPg } from './lib/pg.ts'
 import { kib } from './lib/stats.ts'
 
@@ -88,7 +88,7 @@ export async function storage() {
 /** The size of each response of a trip's life, as JSON and compressed the way the server sends it. */
 async function responseSizes() {
   const { buildApp } = await import('../server/app.ts')
-  const { MemoryStore } = await import('../core/store/memory.ts')
+  const { MemoryStore } = await import('../core/adapters/memory-store.ts')
   const store = new MemoryStore()
   const core = coreOn(store)
   await core.ensureSigningKey()

@@ -13,10 +13,10 @@
  */
 import { operations, type Operation } from '../core/api/operations.ts'
 import { acceptableRequestId, admit, dispatch, PROBLEM_CONTENT_TYPE } from '../core/api/dispatch.ts'
-import { isProblemError, ProblemError, toProblem } from '../core/errors.ts'
-import { parseJsonBody } from '../core/json-body.ts'
-import { EventStream } from '../core/rendered.ts'
-import type { Core } from '../core/service.ts'
+import { isProblemError, ProblemError, toProblem } from '../core/shared/errors.ts'
+import { parseJsonBody } from '../core/shared/json-body.ts'
+import { EventStream } from '../core/shared/rendered.ts'
+import type { Core } from '../core/core.ts'
 import { BODY_LIMIT, MAX_PARAM_LENGTH, noRoute, paramTooLong } from '../core/api/http-rules.ts'
 
 

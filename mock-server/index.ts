@@ -13,7 +13,7 @@
  * this default sandbox.
  */
 import * as internal from './sandbox.ts'
-import type { Ids } from '../core/ports.ts'
+import type { Ids } from '../core/ports/clock.ts'
 import type { Sandbox, SandboxOptions } from './types.ts'
 
 // Declared here with their public types, so this module's declarations never name ./sandbox.ts, whose

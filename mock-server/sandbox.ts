@@ -4,11 +4,12 @@
  * in node (`setupServer` from msw/node); no Node-only module may be imported here.
  */
 import { http, getResponse, type HttpHandler } from 'msw'
-import { createCore, type Core } from '../core/service.ts'
-import { MemoryStore, type StoredSnapshot } from '../core/store/memory.ts'
-import { createSandboxSupplier } from '../core/supplier/sandbox/supplier.ts'
+import { createCore, type Core } from '../core/core.ts'
+import { MemoryStore, type StoredSnapshot } from '../core/adapters/memory-store.ts'
+import { createSandboxSupplier } from '../core/adapters/sandbox-airline/supplier.ts'
 import { operations } from '../core/api/operations.ts'
-import type { Clock, Ids, WebhookSender } from '../core/ports.ts'
+import type { Clock, Ids } from '../core/ports/clock.ts'
+import type { WebhookSender } from '../core/ports/webhook-sender.ts'
 import { createHost, handlerPattern, uuid } from './host.ts'
 import { sandboxTripRequest } from './fixtures.ts'
 import type { Sandbox, SandboxDelivery, SandboxOptions, SandboxTrip } from './types.ts'

@@ -4,11 +4,11 @@
  * the store (localStorage) so a reload keeps the trip; in node it lives as long as the test.
  */
 import type { HttpHandler } from 'msw'
-import type { Clock, Ids } from '../core/ports.ts'
-import type { CoreConfig } from '../core/service/config.ts'
+import type { Clock, Ids } from '../core/ports/clock.ts'
+import type { CoreConfig } from '../core/application/config.ts'
 import type { TripCreateRequest } from '../core/schemas/trip.ts'
 import type { WebhookEvent } from '../core/schemas/fulfillment.ts'
-import type { SandboxSupplierOptions } from '../core/supplier/sandbox/supplier.ts'
+import type { SandboxSupplierOptions } from '../core/adapters/sandbox-airline/supplier.ts'
 
 export interface SandboxOptions {
   /** Where the sandbox answers; handlers match any origin when omitted. */

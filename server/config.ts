@@ -131,7 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (workerValue !== 'on' && workerValue !== 'off') problems.push(`WORKER must be on or off, got ${JSON.stringify(workerValue)}`)
   const worker = workerValue !== 'off'
 
-  // A search names seat maps its process stored within the hour (core/service.ts), so searches must outlive that.
+  // A search names seat maps its process stored within the hour (core/core.ts), so searches must outlive that.
   const retention = {
     searchHours: integer('RETENTION_SEARCH_HOURS', 2, 24 * 365) ?? 24,
     tripDays: integer('RETENTION_TRIP_DAYS', 1, 3650) ?? 30,

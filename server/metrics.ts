@@ -16,9 +16,9 @@ import { hash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import { JOB_KINDS, type Core, type JobReport } from '../core/service.ts'
-import type { Store } from '../core/ports.ts'
-import { ProblemError } from '../core/errors.ts'
+import { JOB_KINDS, type Core, type JobReport } from '../core/core.ts'
+import type { Store } from '../core/ports/store.ts'
+import { ProblemError } from '../core/shared/errors.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -4,6 +4,6 @@
  * kilobytes a state hash covers. Same output, so stored hashes do not change.
  */
 import { hash } from 'node:crypto'
-import { useSha256 } from '../core/crypto.ts'
+import { useSha256 } from '../core/shared/crypto.ts'
 
 useSha256((text) => hash('sha256', text, 'hex'))

@@ -11,8 +11,8 @@ import { startCore } from './bootstrap.ts'
 import { startWorker, type Worker } from './worker.ts'
 import { Metrics } from './metrics.ts'
 import type { FastifyInstance } from 'fastify'
-import type { Core } from '../core/service.ts'
-import type { Store } from '../core/ports.ts'
+import type { Core } from '../core/core.ts'
+import type { Store } from '../core/ports/store.ts'
 
 export interface DemoSeller { name: string; apiKey: string; created: boolean }
 

@@ -1,6 +1,6 @@
 /**
  * Webhook delivery from the server: node:http(s) with a DNS lookup that refuses, at connect time, any
- * address the seller may not reach (core/network.ts). Checking the address actually connected to, not
+ * address the seller may not reach (core/shared/network.ts). Checking the address actually connected to, not
  * the name when subscribed, closes DNS rebinding: a name that resolved to a public address at
  * subscription and to 169.254.169.254 at delivery is refused at delivery. Redirects are never followed.
  */
@@ -8,8 +8,8 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import type { LookupFunction } from 'node:net'
-import type { WebhookSender } from '../core/ports.ts'
-import { addressAllowed, targetRefusal, type TargetPolicy } from '../core/network.ts'
+import type { WebhookSender } from '../core/ports/webhook-sender.ts'
+import { addressAllowed, targetRefusal, type TargetPolicy } from '../core/shared/network.ts'
 
 export function webhookSender(timeoutMs = 10_000): WebhookSender {
   return {

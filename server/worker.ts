@@ -4,7 +4,7 @@
  * (worker-main.ts) runs one alone. Any number may run against one database: a job is claimed under a lease,
  * and a worker that dies mid-job leaves it to be claimed again when the lease lapses.
  */
-import type { Core, JobReport } from '../core/service.ts'
+import type { Core, JobReport } from '../core/core.ts'
 
 /** The part of a pino / Fastify logger the worker uses. */
 export interface WorkerLog {

@@ -14,9 +14,9 @@ const root = process.env.BENCH_ROOT ?? join(import.meta.dirname, '..', '..')
 const databaseUrl = process.env.DATABASE_URL ?? 'sqlite::memory:'
 
 const { buildApp } = await import(join(root, 'server/app.ts'))
-const { createCore } = await import(join(root, 'core/service.ts'))
+const { createCore } = await import(join(root, 'core/core.ts'))
 const { openStore } = await import(join(root, 'server/store/index.ts'))
-const { createSandboxSupplier } = await import(join(root, 'core/supplier/sandbox/supplier.ts'))
+const { createSandboxSupplier } = await import(join(root, 'core/adapters/sandbox-airline/supplier.ts'))
 
 // DATABASE_POOL_SIZE as npm start reads it (server/config.ts), for measuring pool sizes.
 const store = openStore(databaseUrl, { poolSize: Number(process.env.DATABASE_POOL_SIZE) || undefined })

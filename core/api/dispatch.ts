@@ -9,12 +9,12 @@
  * unparsable JSON on both hosts. A host calls `admit`, reads the body, then calls `dispatch`.
  */
 import { Type, type Static, type TSchema } from 'typebox'
-import type { Answer, AuthRule, Context, Core, Principal } from '../service.ts'
-import { ERROR_CODES, type ErrorCode } from '../errors.ts'
-import { authenticate, authorizeFor, required } from '../service/auth.ts'
-import { idempotent, type IdempotencyClaim } from '../service/idempotency.ts'
-import { validate } from '../validate.ts'
-import { EventStream, Rendered } from '../rendered.ts'
+import type { Answer, AuthRule, Context, Core, Principal } from '../core.ts'
+import { ERROR_CODES, type ErrorCode } from '../shared/errors.ts'
+import { authenticate, authorizeFor, required } from '../application/auth.ts'
+import { idempotent, type IdempotencyClaim } from '../application/idempotency.ts'
+import { validate } from '../shared/validate.ts'
+import { EventStream, Rendered } from '../shared/rendered.ts'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
@@ -69,7 +69,7 @@ interface About {
   /** Response schemas by status code, for the OpenAPI document (its problems are `problemCodes`). */
   responses: Record<number, TSchema>
   /**
-   * The problem codes the operation's handler answers with (core/errors.ts), beyond those the request
+   * The problem codes the operation's handler answers with (core/shared/errors.ts), beyond those the request
    * pipeline gives every operation of its kind (`problemCodes` adds them). The OpenAPI document lists the
    * two per operation; the fuzz suite (test/attack/fuzz.test.ts) fails on a code it sees an operation answer
    * that this leaves out.
@@ -85,7 +85,7 @@ interface About {
  */
 export type OperationSpec<P extends TSchema, Q extends TSchema, B extends TSchema> = About & { params: P; query: Q; body: B } & (
   | {
-    /** Who may call it (core/service/auth.ts). */
+    /** Who may call it (core/application/auth.ts). */
     auth: Exclude<AuthRule, 'public'>
     /** Honours the Idempotency-Key header (keys are kept per seller, so only for operations with a caller). */
     idempotent?: boolean

@@ -2,7 +2,7 @@
  * What both hosts answer before an operation runs, so the server and the sandbox refuse a request in the
  * same words: the limits the server's Fastify options set, and the answer for a path no route takes.
  */
-import { ProblemError } from '../errors.ts'
+import { ProblemError } from '../shared/errors.ts'
 
 /** Largest request body (the server's default `bodyLimit`). Trip payloads are a few KiB. */
 export const BODY_LIMIT = 256 * 1024

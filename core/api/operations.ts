@@ -7,23 +7,23 @@
  * `errors` lists the problems an operation's handler refuses with; those of the pipeline (credentials, a bad
  * body, an unknown id, Idempotency-Key) come with the operation's kind (dispatch.ts `problemCodes`). Every
  * operation that writes a trip has `trip_state_conflict`: a trip that too many requests change at once
- * refuses the one that keeps losing (core/service/trip-cache.ts), whatever else the code means for it.
+ * refuses the one that keeps losing (core/application/trip-cache.ts), whatever else the code means for it.
  */
 import { Type } from 'typebox'
-import type { Answer } from '../service.ts'
+import type { Answer } from '../core.ts'
 import * as S from '../schemas/index.ts'
-import * as trips from '../service/trips.ts'
-import * as searches from '../service/searches.ts'
-import * as basket from '../service/basket.ts'
-import * as events from '../service/events.ts'
-import { fulfill } from '../service/fulfillment.ts'
-import * as cancellation from '../service/cancellation.ts'
-import * as orders from '../service/orders.ts'
-import * as subscriptions from '../service/subscriptions.ts'
-import * as tokens from '../service/tokens.ts'
+import * as trips from '../application/trips.ts'
+import * as searches from '../application/searches.ts'
+import * as basket from '../application/baskets.ts'
+import * as events from '../application/event-stream.ts'
+import { fulfill } from '../application/fulfillments.ts'
+import * as cancellation from '../application/cancellations.ts'
+import * as orders from '../application/orders.ts'
+import * as subscriptions from '../application/subscriptions.ts'
+import * as tokens from '../application/tokens.ts'
 import { defineOperation, takesNothing, type Operation } from './dispatch.ts'
 
-export type { AuthRule } from '../service.ts'
+export type { AuthRule } from '../core.ts'
 export type { Operation } from './dispatch.ts'
 
 const TripParams = Type.Object({ trip_id: S.Id })

@@ -1,13 +1,13 @@
 /**
  * The webhooks the service sends, described once for the OpenAPI document's `webhooks` (OpenAPI 3.1): one
  * per event a seller subscribes to (POST /v2.2/callback_subscription), with its body and the headers every
- * delivery carries (core/service/jobs/webhook.ts sends them; test/server/openapi.test.ts checks real
+ * delivery carries (core/application/jobs/webhook.ts sends them; test/server/openapi.test.ts checks real
  * deliveries against this).
  */
 import type { TSchema } from 'typebox'
 import type { EventName } from '../schemas/fulfillment.ts'
 import { CancellationCompletedEvent, FulfillmentCompletedEvent, OrderStatusChangedEvent } from '../schemas/webhooks.ts'
-import { defaultConfig } from '../service/config.ts'
+import { defaultConfig } from '../application/config.ts'
 
 export interface Webhook {
   event: EventName

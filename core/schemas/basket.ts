@@ -75,7 +75,7 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
 /**
  * The seller's own mark-up on one basket item (docs/api.md "A mark-up of your own on one item"): an amount per
  * unit, in the trip currency's minor units, added to the product type's mark-up. `currency` and `decimal_places` must be
- * the trip's (core/pricing.ts checkItemMarkup); they are asked for so that an amount is never read in the
+ * the trip's (core/domain/pricing.ts checkItemMarkup); they are asked for so that an amount is never read in the
  * wrong unit. The bound is a type rule's `fixed` one: nine units of it stay exact (money.ts MAX_MINOR_UNITS).
  */
 export const ItemMarkup = Type.Object({

@@ -7,7 +7,7 @@ import { Type, type Static, type TSchema } from 'typebox'
 export const Id = Type.String({ minLength: 1, maxLength: 128 })
 
 /**
- * What a refused pattern means, in the words of the API's errors (core/validate.ts reads it): a pattern
+ * What a refused pattern means, in the words of the API's errors (core/shared/validate.ts reads it): a pattern
  * alone says nothing a seller can act on.
  */
 export const PATTERN_MESSAGES = new Map<string, string>()

@@ -14,9 +14,9 @@
 import { parseArgs } from 'node:util'
 import { loadConfig, ConfigError } from '../config.ts'
 import { startCore } from '../bootstrap.ts'
-import { isProblemError } from '../../core/errors.ts'
-import type { Core, KeyInfo, SupplierChoice } from '../../core/service.ts'
-import type { SellerRecord } from '../../core/ports.ts'
+import { isProblemError } from '../../core/shared/errors.ts'
+import type { Core, KeyInfo, SupplierChoice } from '../../core/core.ts'
+import type { SellerRecord } from '../../core/ports/records.ts'
 
 const USAGE = `Usage:
   npm run seller -- create --name NAME [--origin URL ...] [--sandbox] [--supplier NAME] [--duffel-token TOKEN]

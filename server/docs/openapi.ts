@@ -15,7 +15,7 @@ import { COMPONENTS } from '../../core/api/components.ts'
 import { problemCodes, type Operation } from '../../core/api/dispatch.ts'
 import { REQUEST_EXAMPLES } from '../../core/api/examples.ts'
 import { WEBHOOK_DELIVERY, WEBHOOK_HEADERS, WEBHOOKS } from '../../core/api/webhooks.ts'
-import { ERROR_CODES, ProblemError, toProblem, type ErrorCode } from '../../core/errors.ts'
+import { ERROR_CODES, ProblemError, toProblem, type ErrorCode } from '../../core/shared/errors.ts'
 
 type Json = unknown
 

@@ -15,7 +15,7 @@ import fp from 'fastify-plugin'
 import compress from '@fastify/compress'
 import { Negotiator } from '@fastify/accept-negotiator'
 import { LRUCache } from 'lru-cache'
-import type { Rendered } from '../../core/rendered.ts'
+import type { Rendered } from '../../core/shared/rendered.ts'
 import { JSON_CONTENT_TYPE } from '../../core/api/dispatch.ts'
 
 const ENCODINGS = ['br', 'gzip'] as const

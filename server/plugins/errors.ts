@@ -8,7 +8,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
-import { ProblemError, isProblemError, toProblem, ERROR_CODES, type ErrorCode } from '../../core/errors.ts'
+import { ProblemError, isProblemError, toProblem, ERROR_CODES, type ErrorCode } from '../../core/shared/errors.ts'
 import { PROBLEM_CONTENT_TYPE } from '../../core/api/dispatch.ts'
 import { noRoute, paramTooLong } from '../../core/api/http-rules.ts'
 

@@ -12,8 +12,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import rateLimit, { type FastifyRateLimitOptions, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { RouteOptions } from 'fastify'
-import { ProblemError } from '../../core/errors.ts'
-import type { RateLimitCount, RateLimitHits } from '../../core/ports.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
+import type { RateLimitCount, RateLimitHits } from '../../core/ports/store.ts'
 
 export interface RateLimitOptions {
   /** Requests allowed per window and key. */

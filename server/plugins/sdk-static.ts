@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ERROR_CODES, problemTypeUri } from '../../core/errors.ts'
+import { ERROR_CODES, problemTypeUri } from '../../core/shared/errors.ts'
 import { PROBLEM_CONTENT_TYPE } from '../../core/api/dispatch.ts'
 
 export const SDK_PREFIX = '/javascript/v2.2'

@@ -3,8 +3,8 @@
  * can serve traffic because the database answers (take it out of the load balancer if not).
  */
 import type { FastifyInstance } from 'fastify'
-import { ProblemError } from '../../core/errors.ts'
-import type { Store } from '../../core/ports.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
+import type { Store } from '../../core/ports/store.ts'
 
 export interface HealthOptions { store: Store }
 

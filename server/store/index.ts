@@ -5,8 +5,8 @@
  *   memory:                      in-process only, gone on exit
  */
 import { resolve } from 'node:path'
-import type { Store } from '../../core/ports.ts'
-import { MemoryStore } from '../../core/store/memory.ts'
+import type { Store } from '../../core/ports/store.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { PostgresStore } from './postgres.ts'
 import { SqliteStore } from './sqlite.ts'
 

@@ -196,7 +196,7 @@ export const migrations: readonly Migration[] = [
   {
     version: 3,
     name: 'compact searches, shared seat maps, trip columns for retention',
-    // Searches move to the compact form (core/search.ts): the full ones before it cannot be read any more
+    // Searches move to the compact form (core/domain/search.ts): the full ones before it cannot be read any more
     // and are dropped, so their trips have no search (search_id NULL) and a client starts a new one.
     // trips.search_id is the trip's current search (the document no longer holds it); trips.open is false
     // once fulfilled; trips.created_at dates it. They serve the retention job (server/store/*.ts purge).
@@ -299,7 +299,7 @@ export const migrations: readonly Migration[] = [
   {
     version: 6,
     name: 'the orders feed: one row per order beside its trip, numbered per seller by change',
-    // core/orders.ts says why a change number rather than updated_at orders the feed. order_feeds holds each
+    // core/domain/order-feed.ts says why a change number rather than updated_at orders the feed. order_feeds holds each
     // seller's last number: a write that moves orders adds to it (its row stays locked until the write
     // commits, so numbers follow commit order) and numbers its orders below the new value. A counter rather
     // than max(seq) + 1, which two PostgreSQL writers would both read alike, and which would hand out again
@@ -390,7 +390,7 @@ export const migrations: readonly Migration[] = [
     version: 8,
     name: 'a supplier per seller (its credentials sealed), API keys that expire',
     // Sellers before this sold the sandbox airline's offers and had no credentials; their keys never expire.
-    // supplier_credentials holds the SealedSecret as JSON (core/auth/sealing.ts), never a secret in the clear.
+    // supplier_credentials holds the SealedSecret as JSON (core/shared/sealing.ts), never a secret in the clear.
     sqlite: `
       ALTER TABLE sellers ADD COLUMN supplier TEXT NOT NULL DEFAULT 'sandbox';
       ALTER TABLE sellers ADD COLUMN supplier_credentials TEXT;

@@ -9,12 +9,10 @@
  * along (search, seat maps, session, jobs) is one statement of data-modifying CTEs, atomic as a statement is.
  */
 import pg from 'pg'
-import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
-  RateLimitCount, RateLimitHits, RefreshTokenRecord, SealedSecret, SearchRecord, SellerRecord, SellerSupplier, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap,
-  TripEffects, TripRecord, Versioned,
-} from '../../core/ports.ts'
-import { isFulfilled } from '../../core/fulfillment.ts'
+import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SealedSecret, SearchRecord, SellerRecord, SellerSupplier, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned } from '../../core/ports/records.ts'
+import type { RateLimitCount, RateLimitHits, Store } from '../../core/ports/store.ts'
+import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
+import { isFulfilled } from '../../core/domain/fulfillment.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
 
 type Row = Record<string, unknown>
@@ -105,7 +103,7 @@ const hasEffects = (e: TripEffects = {}) => !!(e.search || e.seatMaps?.length ||
  * trip_id and seller_id): each inserts only when `t` wrote its row, so a version conflict stores nothing.
  * $e1..$e7 are effectParams' order. A seat map in use gets used_at refreshed at most hourly.
  *
- * Orders (the feed, core/orders.ts): `n` moves the seller's counter on by their number, and keeps its row
+ * Orders (the feed, core/domain/order-feed.ts): `n` moves the seller's counter on by their number, and keeps its row
  * locked until the statement commits, so a concurrent write of the same seller's orders waits for it and
  * takes the numbers after: numbers follow commit order. The trip's row is locked first (`t`), the
  * counter after, in every write, so two writes never wait on each other in a cycle.

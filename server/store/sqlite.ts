@@ -13,11 +13,10 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
-import type {
-  ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs,
-  RefreshTokenRecord, SealedSecret, SearchRecord, SellerRecord, SellerSupplier, SigningKeyRecord, Store, SubscriptionRecord, SupplierSeatMap, TripEffects, TripRecord, Versioned,
-} from '../../core/ports.ts'
-import { isFulfilled } from '../../core/fulfillment.ts'
+import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SealedSecret, SearchRecord, SellerRecord, SellerSupplier, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned } from '../../core/ports/records.ts'
+import type { Store } from '../../core/ports/store.ts'
+import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
+import { isFulfilled } from '../../core/domain/fulfillment.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
 
 type Row = Record<string, unknown>
@@ -471,7 +470,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** What comes with a trip write (ports.ts TripEffects), inside the caller's transaction. */
+  /** What comes with a trip write (core/ports/records.ts TripEffects), inside the caller's transaction. */
   private storeEffects(effects: TripEffects = {}): void {
     this.insertJobs(effects.jobs ?? [])
     // Seat maps come with the search that names them, at its time (the core's clock).

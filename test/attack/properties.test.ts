@@ -1,14 +1,14 @@
 /**
  * Property tests (fast-check, fixed seeds) of the rules money, mark-ups and the basket must keep whatever
  * the input (design/api.md "Prices and mark-ups", "Basket changes"):
- * - money (core/money.ts): rounding is to the nearest integer with ties away from zero; decimal text parses
+ * - money (core/domain/money.ts): rounding is to the nearest integer with ties away from zero; decimal text parses
  *   exactly, and what the SDK's formatPrice shows parses back to the amount; amounts stay integers within
  *   ±2^50 or are refused, never silently inexact; sums are exact in any order and grouping; every currency's
  *   exponent is enforced; conversion is monotonic, symmetric and within rounding of the rate;
- * - mark-ups (core/pricing.ts): integer, never negative (a price never below cost), percentage rounded
+ * - mark-ups (core/domain/pricing.ts): integer, never negative (a price never below cost), percentage rounded
  *   once half away from zero, fixed per unit, monotonic in every input, totals the exact sum of their parts;
  *   ticket prices keep base + markup = total;
- * - the basket (core/basket.ts, through the core as the API calls it): after any sequence of adds, replaces
+ * - the basket (core/domain/basket.ts, through the core as the API calls it): after any sequence of adds, replaces
  *   and removals every rule holds (limits per passenger, one seat per passenger per segment and one
  *   passenger per seat, no seat for a lap infant, products of the trip only, each line priced once for its
  *   quantity, tickets' item lists in step); a refused change leaves the basket exactly as it was; adding
@@ -23,11 +23,11 @@ import fc from 'fast-check'
 import {
   roundHalfAwayFromZero, parseDecimal, toMinorUnits, toBig, decimalPlaces, checkOriginal, convert, applyPercentage,
   tripMoney, MAX_MINOR_UNITS,
-} from '../../core/money.ts'
-import { priceOffer, ticketPrice, sumPrices, isPriceConsistent } from '../../core/pricing.ts'
-import { EXCHANGE_RATES } from '../../core/data/exchange-rates.ts'
+} from '../../core/domain/money.ts'
+import { priceOffer, ticketPrice, sumPrices, isPriceConsistent } from '../../core/domain/pricing.ts'
+import { EXCHANGE_RATES } from '../../core/domain/data/exchange-rates.ts'
 import { formatPrice } from '../../components/i18n/index.ts'
-import { ProblemError } from '../../core/errors.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
 import type { Price } from '../../core/schemas/common.ts'
 import type { MarkupRule } from '../../core/schemas/trip.ts'
 import type { Product } from '../../core/schemas/search.ts'

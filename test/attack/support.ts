@@ -10,7 +10,7 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { SetupServer } from 'msw/node'
-import { MemoryStore } from '../../core/store/memory.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { createSandbox } from '../../mock-server/sandbox.ts'
 import { build, testClock, testIds, tripPayload } from '../helpers/build.ts'
 import { fulfillRequest } from '../helpers/flows.ts'

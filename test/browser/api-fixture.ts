@@ -12,15 +12,16 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { buildApp } from '../../server/app.ts'
-import { createCore } from '../../core/service.ts'
-import { MemoryStore } from '../../core/store/memory.ts'
-import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import { SupplierError } from '../../core/supplier/errors.ts'
-import type { SellerRecord, Supplier } from '../../core/ports.ts'
+import { createCore } from '../../core/core.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { SupplierError } from '../../core/ports/supplier-errors.ts'
+import type { SellerRecord } from '../../core/ports/records.ts'
+import type { Supplier } from '../../core/ports/supplier.ts'
 import { tripPayload } from '../helpers/build.ts'
 import { fulfillRequest } from '../helpers/flows.ts'
-import type { Core } from '../../core/service.ts'
-import type { Principal } from '../../core/service/principal.ts'
+import type { Core } from '../../core/core.ts'
+import type { Principal } from '../../core/application/principal.ts'
 import type { TripCreateRequest } from '../../core/schemas/trip.ts'
 
 export interface FixtureOptions {

@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { lookupAirport, isKnownAirport } from '../../core/airports.ts'
-import data from '../../core/data/airports.json' with { type: 'json' }
+import { lookupAirport, isKnownAirport } from '../../core/domain/airports.ts'
+import data from '../../core/domain/data/airports.json' with { type: 'json' }
 
 const root = join(import.meta.dirname, '..', '..')
 const table = data as unknown as { airports: Record<string, [string, string, string, string]>; cities: Record<string, string> }
@@ -107,14 +107,14 @@ test('every time zone is one the runtime knows', () => {
   }
 })
 
-test('core/data/airports.json is exactly what scripts/gen-airports.mjs generates (no hand edits)', () => {
+test('core/domain/data/airports.json is exactly what scripts/gen-airports.mjs generates (no hand edits)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'airports-'))
   try {
     const out = join(dir, 'airports.json')
     execFileSync(process.execPath, [join(root, 'scripts', 'gen-airports.mjs'), '--out', out], { cwd: root, stdio: 'pipe' })
     const fresh = readFileSync(out)
-    const committed = readFileSync(join(root, 'core', 'data', 'airports.json'))
-    assert.ok(fresh.equals(committed), 'core/data/airports.json is stale or hand-edited: run npm run gen:airports')
+    const committed = readFileSync(join(root, 'core', 'domain', 'data', 'airports.json'))
+    assert.ok(fresh.equals(committed), 'core/domain/data/airports.json is stale or hand-edited: run npm run gen:airports')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -1,8 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
-import { ProblemError } from '../../core/errors.ts'
-import { isPriceConsistent } from '../../core/pricing.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
+import { isPriceConsistent } from '../../core/domain/pricing.ts'
 import type { Product } from '../../core/schemas/search.ts'
 
 async function setup() {

@@ -1,8 +1,8 @@
 /** Core tests run the core directly (no HTTP) on the memory store, with the same clock, ids and trip as the HTTP tests. */
-import { createCore, type Principal } from '../../core/service.ts'
-import { MemoryStore } from '../../core/store/memory.ts'
-import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import type { Supplier, SupplierContext } from '../../core/ports.ts'
+import { createCore, type Principal } from '../../core/core.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import type { Supplier, SupplierContext } from '../../core/ports/supplier.ts'
 import { testClock, testIds, tripPayload } from '../helpers/build.ts'
 
 export { tripPayload as tripRequest }

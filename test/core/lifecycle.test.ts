@@ -2,9 +2,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
-import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import { ProblemError } from '../../core/errors.ts'
-import type { Supplier, RecheckResult } from '../../core/ports.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
+import type { Supplier, RecheckResult } from '../../core/ports/supplier.ts'
 import type { Product } from '../../core/schemas/search.ts'
 
 /** The sandbox airline, with recheck and fulfill answers a test can script. */

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict'
 import {
   applyPercentage, convert, convertMoney, decimalPlaces, isSupportedCurrency, money, originalOf, parseDecimal,
   roundHalfAwayFromZero,
-} from '../../core/money.ts'
-import { EXCHANGE_RATES, RATES_AS_OF, RATES_BASE } from '../../core/data/exchange-rates.ts'
-import { ProblemError } from '../../core/errors.ts'
+} from '../../core/domain/money.ts'
+import { EXCHANGE_RATES, RATES_AS_OF, RATES_BASE } from '../../core/domain/data/exchange-rates.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
 
 /** A small table with round numbers, so expected conversions can be worked out by hand. */
 const RATES = { EUR: '1', USD: '1.25', JPY: '160', KWD: '0.33', BHD: '0.4', GBP: '1.005' }

@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { checkItemMarkup, isPriceConsistent, markupRuleFor, priceOffer, sumPrices, ticketPrice } from '../../core/pricing.ts'
-import { convert, decimalPlaces } from '../../core/money.ts'
-import { EXCHANGE_RATES } from '../../core/data/exchange-rates.ts'
-import { ProblemError } from '../../core/errors.ts'
+import { checkItemMarkup, isPriceConsistent, markupRuleFor, priceOffer, sumPrices, ticketPrice } from '../../core/domain/pricing.ts'
+import { convert, decimalPlaces } from '../../core/domain/money.ts'
+import { EXCHANGE_RATES } from '../../core/domain/data/exchange-rates.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
 import type { Money, Price } from '../../core/schemas/common.ts'
 import type { MarkupRule } from '../../core/schemas/trip.ts'
 

@@ -1,10 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { ageOn, createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import { AIRLINES, GENERIC_POLICY } from '../../core/supplier/sandbox/airlines.ts'
-import { AIRCRAFT } from '../../core/supplier/sandbox/aircraft.ts'
-import type { Order, RecheckResult, Supplier, SupplierItem, SupplierProduct, SupplierTrip } from '../../core/ports.ts'
-import { seatOfferKey, seatProducts } from '../../core/search.ts'
+import { ageOn, createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { AIRLINES, GENERIC_POLICY } from '../../core/adapters/sandbox-airline/airlines.ts'
+import { AIRCRAFT } from '../../core/adapters/sandbox-airline/aircraft.ts'
+import type { Order } from '../../core/ports/records.ts'
+import type { RecheckResult, Supplier, SupplierItem, SupplierProduct, SupplierTrip } from '../../core/ports/supplier.ts'
+import { seatOfferKey, seatProducts } from '../../core/domain/search.ts'
 import { CALL } from './fixtures.ts'
 import type { BasketItem } from '../../core/schemas/basket.ts'
 import type { Journey, Passenger, ProductTypeName, Segment } from '../../core/schemas/trip.ts'
@@ -13,7 +14,7 @@ const ALL: ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_c
 
 /**
  * A search seen seat by seat: the supplier answers seats by price band on a shared map; these tests read
- * every seat as a product (core/search.ts seatProducts, as rechecks and the API do) and each map's seats
+ * every seat as a product (core/domain/search.ts seatProducts, as rechecks and the API do) and each map's seats
  * with their offer key.
  */
 async function searchSeats(supplier: Supplier, t: SupplierTrip, types: ProductTypeName[]) {

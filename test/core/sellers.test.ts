@@ -1,12 +1,12 @@
 /** Sellers and their API keys, on the core directly. */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { ProblemError } from '../../core/errors.ts'
-import { createCore } from '../../core/service.ts'
-import { MemoryStore } from '../../core/store/memory.ts'
-import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import { Sealer, UnsealError } from '../../core/auth/sealing.ts'
-import type { Supplier } from '../../core/ports.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
+import { createCore } from '../../core/core.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { Sealer, UnsealError } from '../../core/shared/sealing.ts'
+import type { Supplier } from '../../core/ports/supplier.ts'
 import { testClock, testIds, type TestClock } from '../helpers/build.ts'
 import { coreFixture } from './fixtures.ts'
 

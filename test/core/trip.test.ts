@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
-import { ProblemError } from '../../core/errors.ts'
-import { computeStateHash, tripStateHash } from '../../core/trip.ts'
-import { canonicalJson } from '../../core/crypto.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
+import { computeStateHash, tripStateHash } from '../../core/domain/trip.ts'
+import { canonicalJson } from '../../core/shared/crypto.ts'
 
 const rejects = async (p: Promise<unknown>, code: string, path?: string) => {
   await assert.rejects(p, (e: unknown) => {

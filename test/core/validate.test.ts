@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { validate } from '../../core/validate.ts'
-import { ProblemError } from '../../core/errors.ts'
+import { validate } from '../../core/shared/validate.ts'
+import { ProblemError } from '../../core/shared/errors.ts'
 import { TripCreateRequest, ContactDetails } from '../../core/schemas/index.ts'
 
 test('validate names every bad field as a JSON pointer', () => {

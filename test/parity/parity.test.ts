@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { setupServer } from 'msw/node'
-import { ERROR_CODES, type ErrorCode } from '../../core/errors.ts'
+import { ERROR_CODES, type ErrorCode } from '../../core/shared/errors.ts'
 import { operations } from '../../core/api/operations.ts'
 import { Run, assertSameTranscript, serverHost, sandboxHost, type Entry } from './harness.ts'
 import { scenarios } from './scenarios.ts'
@@ -26,7 +26,7 @@ export const NOT_COMPARED = {
   'logging': 'the server logs pino JSON lines; the sandbox writes 5xx causes to the console',
 } as const
 
-/** Error codes of the API that both hosts answer: all of core/errors.ts but those only the excluded parts raise. */
+/** Error codes of the API that both hosts answer: all of core/shared/errors.ts but those only the excluded parts raise. */
 const EXPECTED_CODES = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => !['rate_limited', 'unavailable', 'request_timeout', 'headers_too_large'].includes(c))
 const EXPECTED_VALIDITY = ['checking', 'valid', 'price_changed', 'unavailable', 'invalid']
 const EXPECTED_ORDERS = ['awaiting_ticketing', 'queued', 'succeeded', 'failed', 'cancelling', 'cancelled']

@@ -7,7 +7,7 @@
 import { tripPayload } from '../helpers/build.ts'
 import { fulfillRequest, FULFILL_PASSENGERS, type SearchProduct } from '../helpers/flows.ts'
 import type { Expect, Run } from './harness.ts'
-import { canonicalJson, sha256Hex } from '../../core/crypto.ts'
+import { canonicalJson, sha256Hex } from '../../core/shared/crypto.ts'
 
 const MIN = 60_000
 const basic = (apiKey: string) => ({ authorization: `Basic ${btoa(`${apiKey}:`)}` })

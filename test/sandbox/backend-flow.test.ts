@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { setupServer } from 'msw/node'
 import { sandboxHandlers, sandbox, defaultTripRequest } from '../../mock-server/index.ts'
-import { verifySignature } from '../../core/webhooks.ts'
+import { verifySignature } from '../../core/shared/webhook-signature.ts'
 import { CONTACT, FULFILL_PASSENGERS } from '../helpers/flows.ts'
 
 const msw = setupServer(...sandboxHandlers)

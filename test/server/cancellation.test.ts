@@ -9,10 +9,11 @@ import assert from 'node:assert/strict'
 import { build, basic, bearer, body, assertProblem, type Built, type CreatedTrip } from '../helpers/build.ts'
 import { readSearch, checkedBag, seats, productsOf, addItems, fulfill, fulfillRequest, createTripOnFlight, readTrip, itemWhere } from '../helpers/flows.ts'
 import { createTrip } from '../helpers/build.ts'
-import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import { MemoryStore } from '../../core/store/memory.ts'
-import { defaultConfig } from '../../core/service.ts'
-import type { Supplier, WebhookSender } from '../../core/ports.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
+import { defaultConfig } from '../../core/core.ts'
+import type { Supplier } from '../../core/ports/supplier.ts'
+import type { WebhookSender } from '../../core/ports/webhook-sender.ts'
 
 const HOUR = 3_600_000
 

@@ -17,7 +17,7 @@ import { root } from '../helpers/process.ts'
 import { openDatabase } from '../../server/bootstrap.ts'
 import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import { startFakeDuffel, type FakeDuffel } from '../fakes/duffel/server.ts'
-import type { Store } from '../../core/ports.ts'
+import type { Store } from '../../core/ports/store.ts'
 
 const SECRET = 'a-signing-key-secret-of-32-chars-or-more'
 const dir = mkdtempSync(join(tmpdir(), 'svc-duffel-crash-'))

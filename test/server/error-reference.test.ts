@@ -7,7 +7,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { build, assertProblem } from '../helpers/build.ts'
-import { ERROR_CODES, problemTypeUri, type ErrorCode } from '../../core/errors.ts'
+import { ERROR_CODES, problemTypeUri, type ErrorCode } from '../../core/shared/errors.ts'
 import { SVC_ERROR_CODES } from '../../client/error-codes.ts'
 import { ERRORS_MD, errorReferenceMarkdown } from '../../scripts/gen-errors.ts'
 

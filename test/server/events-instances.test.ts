@@ -16,8 +16,8 @@ import { SqliteStore } from '../../server/store/sqlite.ts'
 import { build, createTrip, bearer, basic, type Built } from '../helpers/build.ts'
 import { checkedBag, readSearch, changeBasket } from '../helpers/flows.ts'
 import { openEvents, type EventReader } from '../helpers/sse.ts'
-import { defaultConfig, type CoreConfig } from '../../core/service.ts'
-import type { Store } from '../../core/ports.ts'
+import { defaultConfig, type CoreConfig } from '../../core/core.ts'
+import type { Store } from '../../core/ports/store.ts'
 
 const HOUR = 3_600_000
 

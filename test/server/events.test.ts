@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net'
 import { build, basic, bearer, body, assertProblem, createTrip, type Built, type CreatedTrip } from '../helpers/build.ts'
 import { readSearch, checkedBag, productsOf, readBasket, checkBasket, addItems, itemWhere, patchTrip, createTripOnFlight } from '../helpers/flows.ts'
 import { openEvents, type EventReader } from '../helpers/sse.ts'
-import { defaultConfig } from '../../core/service.ts'
-import { MAX_STREAMS_PER_TRIP } from '../../core/service/live.ts'
+import { defaultConfig } from '../../core/core.ts'
+import { MAX_STREAMS_PER_TRIP } from '../../core/application/live.ts'
 
 const statusesOf = (data: string) => Object.values(JSON.parse(data).basket as Record<string, { product_type: string; validity: { status: string } }>)
   .filter((i) => i.product_type !== 'ticket').map((i) => i.validity.status)

@@ -13,9 +13,9 @@ import {
   fulfillRequest, itemWhere, createTripOnFlight, FULFILL_PASSENGERS,
 } from '../helpers/flows.ts'
 import { ACCESS_DETAILS } from '../helpers/spec-fields.ts'
-import { MemoryStore } from '../../core/store/memory.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
-import type { Store } from '../../core/ports.ts'
+import type { Store } from '../../core/ports/store.ts'
 
 /** A trip with a bag for p1 and a seat for p2, every item valid; returns it with its current hash. */
 async function readyTrip(t: Built, flight = '117') {

@@ -8,10 +8,10 @@
 import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, body, assertProblem, createTrip, type Built } from '../helpers/build.ts'
-import { MemoryStore } from '../../core/store/memory.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { readSearch, checkedBag, addItems, fulfill, fulfillRequest, readTrip } from '../helpers/flows.ts'
-import type { Store } from '../../core/ports.ts'
-import { canonicalJson, sha256Hex } from '../../core/crypto.ts'
+import type { Store } from '../../core/ports/store.ts'
+import { canonicalJson, sha256Hex } from '../../core/shared/crypto.ts'
 
 const LEASE_MS = 400
 

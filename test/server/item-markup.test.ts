@@ -12,7 +12,7 @@ import {
   readSearch, checkedBag, readBasket, changeBasket, checkBasket, acceptItem, patchTrip, itemWhere, createTripOnFlight,
 } from '../helpers/flows.ts'
 import { assertBasketItem } from '../helpers/spec-fields.ts'
-import { isPriceConsistent } from '../../core/pricing.ts'
+import { isPriceConsistent } from '../../core/domain/pricing.ts'
 import type { Price } from '../../core/schemas/common.ts'
 
 const MIN = 60_000

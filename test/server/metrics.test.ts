@@ -10,7 +10,7 @@ import { build, basic, bearer, body, assertProblem, createTrip, type Built } fro
 import { readBasket, readSearch, checkedBag, addItems, fulfill, fulfillRequest } from '../helpers/flows.ts'
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts'
 import { openEvents } from '../helpers/sse.ts'
-import { defaultConfig } from '../../core/service.ts'
+import { defaultConfig } from '../../core/core.ts'
 
 /** One sample line's value: `name{labels} value`, with the labels in the order prom-client prints them. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {

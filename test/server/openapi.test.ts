@@ -20,10 +20,10 @@ import { problemCodes } from '../../core/api/dispatch.ts'
 import { COMPONENTS } from '../../core/api/components.ts'
 import { REQUEST_EXAMPLES } from '../../core/api/examples.ts'
 import { WEBHOOK_HEADERS } from '../../core/api/webhooks.ts'
-import { ERROR_CODES, type ErrorCode } from '../../core/errors.ts'
+import { ERROR_CODES, type ErrorCode } from '../../core/shared/errors.ts'
 import { EventName } from '../../core/schemas/fulfillment.ts'
-import { validate } from '../../core/validate.ts'
-import type { WebhookSender } from '../../core/ports.ts'
+import { validate } from '../../core/shared/validate.ts'
+import type { WebhookSender } from '../../core/ports/webhook-sender.ts'
 
 type Doc = Record<string, any>
 

@@ -11,10 +11,10 @@ import assert from 'node:assert/strict'
 import pg from 'pg'
 import { build, basic, body, assertProblem, type Built, type CreatedTrip } from '../helpers/build.ts'
 import { readSearch, checkedBag, seats, addItems, fulfill, fulfillRequest, createTripOnFlight, readTrip } from '../helpers/flows.ts'
-import { MemoryStore } from '../../core/store/memory.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
 import { PostgresStore } from '../../server/store/postgres.ts'
-import type { Store } from '../../core/ports.ts'
+import type { Store } from '../../core/ports/store.ts'
 import { feedOrder, tripWithOrders } from '../store/contract.ts'
 
 const FIELDS = ['order_id', 'trip_id', 'basket_item_id', 'display_name', 'product_type', 'price', 'status', 'updated_at']

@@ -6,7 +6,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { SharedRateLimitCounter } from '../../server/plugins/rate-limit.ts'
-import type { RateLimitHits } from '../../core/ports.ts'
+import type { RateLimitHits } from '../../core/ports/store.ts'
 
 /** A database of counts that never ends a window, recording every batch it was sent. */
 function fakeDb() {

@@ -11,9 +11,9 @@ import {
   readSearch, checkedBag, seats, productsOf, readBasket, changeBasket, checkBasket, acceptItem, patchTrip, addItems,
   itemWhere, statuses, createTripOnFlight, fulfill, fulfillRequest,
 } from '../helpers/flows.ts'
-import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import { defaultConfig } from '../../core/service.ts'
-import type { Supplier } from '../../core/ports.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { defaultConfig } from '../../core/core.ts'
+import type { Supplier } from '../../core/ports/supplier.ts'
 
 const MIN = 60_000
 const HOLD_MS = defaultConfig.holdWindow * 1000

@@ -9,7 +9,7 @@ import { createServer } from 'node:http'
 import { hostname } from 'node:os'
 import { lookup } from 'node:dns/promises'
 import { build, basic, assertProblem } from '../helpers/build.ts'
-import { addressAllowed } from '../../core/network.ts'
+import { addressAllowed } from '../../core/shared/network.ts'
 import { webhookSender } from '../../server/webhook-sender.ts'
 
 test('the address rules: public unicast for live sellers, plus loopback for sandbox ones', () => {

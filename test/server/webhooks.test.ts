@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { build, basic, bearer, body, assertProblem, createTrip, type Built, type CreatedTrip } from '../helpers/build.ts'
 import { readSearch, checkedBag, seats, readBasket, readTrip, addItems, fulfill, fulfillRequest } from '../helpers/flows.ts'
 import { startReceiver, deadTarget, verifyWebhook, readmeVerifier, type Receiver, type Delivery } from '../helpers/webhooks.ts'
-import { defaultConfig } from '../../core/service.ts'
+import { defaultConfig } from '../../core/core.ts'
 
 type Verify = typeof verifyWebhook
 

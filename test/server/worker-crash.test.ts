@@ -17,8 +17,8 @@ import { startReceiver, deadTarget, type Receiver } from '../helpers/webhooks.ts
 import { root } from '../helpers/process.ts'
 import { openDatabase } from '../../server/bootstrap.ts'
 import { startWorker, type WorkerLog } from '../../server/worker.ts'
-import { createSandboxSupplier } from '../../core/supplier/sandbox/supplier.ts'
-import type { Store } from '../../core/ports.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import type { Store } from '../../core/ports/store.ts'
 
 const LEASE_MS = 1500
 const FULFILL_DELAY_MS = 2000

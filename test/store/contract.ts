@@ -5,10 +5,9 @@
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import type {
-  ApiKeyRecord, IdempotencyRecord, IdempotentResponse, JobRecord, OrderFeedItem, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, Store,
-  SubscriptionRecord, SupplierSeatMap, TripRecord,
-} from '../../core/ports.ts'
+import type { ApiKeyRecord, IdempotencyRecord, IdempotentResponse, JobRecord, OrderFeedItem, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripRecord } from '../../core/ports/records.ts'
+import type { Store } from '../../core/ports/store.ts'
+import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
 import type { Money, Price } from '../../core/schemas/common.ts'
 
 const T0 = new Date('2030-01-01T00:00:00.000Z')
@@ -26,7 +25,7 @@ export const apiKey = (n: string, seller_id = 's1', over: Partial<ApiKeyRecord> 
   key_hash: n.repeat(32), seller_id, prefix: `svc_live_${n}`, created_at: iso(5), expires_at: null, ...over,
 })
 
-/** Sealed credentials as a seller's supplier holds them (core/auth/sealing.ts); the store keeps them as they are. */
+/** Sealed credentials as a seller's supplier holds them (core/shared/sealing.ts); the store keeps them as they are. */
 const sealed = (data: string) => ({ sealed: 'A256GCM' as const, iv: 'AAECAwQFBgcICQoL', data })
 
 export const trip = (trip_id: string, seller_id = 's1', over: Partial<TripRecord> = {}): TripRecord => ({

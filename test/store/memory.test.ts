@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { MemoryStore } from '../../core/store/memory.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { storeContract, seller, trip, job } from './contract.ts'
 
 storeContract('memory', async () => new MemoryStore(), {

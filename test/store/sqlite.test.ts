@@ -8,10 +8,10 @@ import { join, relative } from 'node:path'
 import { SqliteStore } from '../../server/store/sqlite.ts'
 import { PostgresStore } from '../../server/store/postgres.ts'
 import { openStore } from '../../server/store/index.ts'
-import { MemoryStore } from '../../core/store/memory.ts'
+import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { migrations } from '../../server/store/migrations.ts'
 import { storeContract, seller, trip, job, type ContractOptions, type MigratableStore } from './contract.ts'
-import type { TripRecord } from '../../core/ports.ts'
+import type { TripRecord } from '../../core/ports/records.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-store-'))
 after(() => rmSync(dir, { recursive: true, force: true }))

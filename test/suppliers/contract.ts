@@ -1,20 +1,20 @@
 /**
  * The Supplier contract: every adapter (the sandbox airline, Duffel over its fake, the next airline's)
- * registers these tests with a fixture of its own. The port is core/ports.ts `Supplier`; what each adapter
+ * registers these tests with a fixture of its own. The port is core/ports/supplier.ts `Supplier`; what each adapter
  * can do it declares (`capabilities`), and the contract holds it to that declaration: a supplier that sells
  * seats only at booking must refuse a seat that was not handed off, one that cancels must quote refunds, one
  * that does not must say `supplier_does_not_cancel`. Nothing here is skipped for an adapter.
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import type {
-  Order, Supplier, SupplierContext, SupplierOffers, SupplierPassengerOffer, SupplierTrip,
-} from '../../core/ports.ts'
+import type { Order } from '../../core/ports/records.ts'
+import type { Supplier, SupplierContext, SupplierOffers, SupplierTrip } from '../../core/ports/supplier.ts'
+import type { SupplierPassengerOffer } from '../../core/ports/supplier-answers.ts'
 import type { BasketItem } from '../../core/schemas/basket.ts'
 import { PRODUCT_TYPE_NAMES, type ProductTypeName } from '../../core/schemas/trip.ts'
-import { priceFor, seatOfferKey } from '../../core/search.ts'
-import { decimalPlaces } from '../../core/money.ts'
-import { isSupplierError } from '../../core/supplier/errors.ts'
+import { priceFor, seatOfferKey } from '../../core/domain/search.ts'
+import { decimalPlaces } from '../../core/domain/money.ts'
+import { isSupplierError } from '../../core/ports/supplier-errors.ts'
 
 export interface SupplierFixture {
   supplier: Supplier

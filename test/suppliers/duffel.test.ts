@@ -5,7 +5,7 @@
  * is what the order holds beyond what was booked with it.
  */
 import { after, before } from 'node:test'
-import type { SupplierTrip } from '../../core/ports.ts'
+import type { SupplierTrip } from '../../core/ports/supplier.ts'
 import type { BasketItem } from '../../core/schemas/basket.ts'
 import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import { startFakeDuffel, type FakeDuffel } from '../fakes/duffel/server.ts'

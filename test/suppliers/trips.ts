@@ -3,9 +3,9 @@
  * and a lap infant, LHR → JFK and back on BA, 30 and 37 days from now), built by the core's own rules from
  * the create request a seller sends, with the ticket metadata a supplier reads (Duffel's offer id).
  */
-import { buildTrip } from '../../core/trip.ts'
-import { supplierView } from '../../core/search.ts'
-import type { SupplierTrip } from '../../core/ports.ts'
+import { buildTrip } from '../../core/domain/trip.ts'
+import { supplierView } from '../../core/domain/search.ts'
+import type { SupplierTrip } from '../../core/ports/supplier.ts'
 import { sandboxTripRequest } from '../../mock-server/fixtures.ts'
 import { testClock, testIds } from '../helpers/build.ts'
 

@@ -10,9 +10,10 @@
  * that amount and its `taxes` are empty (design/api.md "Searching a remote supplier").
  */
 import type { OfferAvailableServiceBaggage, OfferAvailableServiceBaggageMetadata } from './types.ts'
-import type { SupplierPassengerOffer, SupplierProduct, SupplierTrip } from '../../../core/ports.ts'
+import type { SupplierPassengerOffer } from '../../../core/ports/supplier-answers.ts'
+import type { SupplierProduct, SupplierTrip } from '../../../core/ports/supplier.ts'
 import type { BagDetails } from '../../../core/schemas/basket.ts'
-import { decimalPlaces, parseDecimal, toMinorUnits } from '../../../core/money.ts'
+import { decimalPlaces, parseDecimal, toMinorUnits } from '../../../core/domain/money.ts'
 import type { OriginalMoney } from '../../../core/schemas/common.ts'
 import type { DuffelRefs } from './match.ts'
 

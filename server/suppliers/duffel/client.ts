@@ -5,13 +5,13 @@
  *
  * Duffel's answers are `{ data }`; its refusals are its error envelope `{ errors: [{ type, code, title,
  * message }], meta: { request_id, status } }`, which become a `DuffelError` with what the adapter needs to
- * map it to a reason (core/supplier/errors.ts): the status, Duffel's code and its request id.
+ * map it to a reason (core/ports/supplier-errors.ts): the status, Duffel's code and its request id.
  *
  * The official client (@duffel/api) is used for its types only: it takes its token once per client and has
  * no time-out of its own, where every call here is one seller's with a bound on how long it may take.
  */
 import type { ApiResponseError } from './types.ts'
-import { SupplierError } from '../../../core/supplier/errors.ts'
+import { SupplierError } from '../../../core/ports/supplier-errors.ts'
 
 export const DUFFEL_API_VERSION = 'v2'
 
@@ -97,7 +97,7 @@ export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
 const GONE = new Set(['offer_no_longer_available', 'offer_expired', 'not_found', 'order_not_found'])
 
 /**
- * What a failed call means for a seller (core/supplier/errors.ts): overload and outages may pass (retried
+ * What a failed call means for a seller (core/ports/supplier-errors.ts): overload and outages may pass (retried
  * with backoff), a refusal will not. The message keeps Duffel's request id (for Duffel's support), never the token.
  */
 export function supplierErrorOf(e: unknown): SupplierError {

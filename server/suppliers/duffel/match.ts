@@ -10,9 +10,9 @@
  * What does not match fails the search with `not_matched`, rather than sell a bag for someone else's flight.
  */
 import type { Offer, Order } from './types.ts'
-import type { SupplierTrip } from '../../../core/ports.ts'
+import type { SupplierTrip } from '../../../core/ports/supplier.ts'
 import type { PassengerType } from '../../../core/schemas/trip.ts'
-import { SupplierError } from '../../../core/supplier/errors.ts'
+import { SupplierError } from '../../../core/ports/supplier-errors.ts'
 
 /** What the adapter keeps with the trip (SupplierOffers.refs): where its offers came from and the matching. */
 export interface DuffelRefs {

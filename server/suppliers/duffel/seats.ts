@@ -1,5 +1,5 @@
 /**
- * Duffel's seat maps as the trip's seat maps (core/ports.ts SupplierSeatMap). Duffel draws a cabin as rows
+ * Duffel's seat maps as the trip's seat maps (core/ports/supplier-answers.ts SupplierSeatMap). Duffel draws a cabin as rows
  * of sections of elements: no column letters (they come from each seat's designator, "12A"), no row
  * numbers (from the designators too), exits as rows of `exit_row` elements of their own, wings as a range
  * of row indexes, facilities (lavatories, galleys) as elements. And it prices a seat per passenger, some
@@ -14,7 +14,8 @@
  * A seat with no service for anyone is taken (band null); a `restricted_seat_general` is never on sale.
  */
 import type { SeatMap, SeatMapCabin, SeatMapCabinRowSectionElement, SeatMapCabinRowSectionElementSeat } from './types.ts'
-import type { SupplierPassengerOffer, SupplierSeatMap, SupplierSeatOffers, SupplierTrip } from '../../../core/ports.ts'
+import type { SupplierPassengerOffer, SupplierSeatMap } from '../../../core/ports/supplier-answers.ts'
+import type { SupplierSeatOffers, SupplierTrip } from '../../../core/ports/supplier.ts'
 import { minorUnits } from './bags.ts'
 import type { DuffelRefs } from './match.ts'
 

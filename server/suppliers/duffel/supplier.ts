@@ -20,13 +20,11 @@
  *   `supplier_does_not_cancel`, and the adapter never calls Duffel's order cancellation.
  */
 import type { Offer, OfferAvailableServiceBaggage, Order, OrderAvailableService, OrderService, SeatMap } from './types.ts'
-import type {
-  FulfillOutcome, RecheckResult, Supplier, SupplierContext, SupplierItem, SupplierOffers, SupplierTrip,
-} from '../../../core/ports.ts'
+import type { FulfillOutcome, RecheckResult, Supplier, SupplierContext, SupplierItem, SupplierOffers, SupplierTrip } from '../../../core/ports/supplier.ts'
 import type { ProductTypeName } from '../../../core/schemas/trip.ts'
 import type { BasketItem } from '../../../core/schemas/basket.ts'
 import type { OriginalMoney } from '../../../core/schemas/common.ts'
-import { SupplierError } from '../../../core/supplier/errors.ts'
+import { SupplierError } from '../../../core/ports/supplier-errors.ts'
 import { createDuffelClient, DuffelError, DuffelNoAnswer, supplierErrorOf, type DuffelClient, type DuffelClientOptions } from './client.ts'
 import { matchOffer, matchOrder, sourceOf, type DuffelRefs } from './match.ts'
 import { bagKind, bagProducts, journeySegments, minorUnits, servicesForJourney, type BaggageLike } from './bags.ts'

@@ -92,7 +92,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash, randomBytes } from 'node:crypto'
-import { offsetAt } from '../../../core/airports.ts'
+import { offsetAt } from '../../../core/domain/airports.ts'
 import type { Duffel } from '@duffel/api'
 import type {
   Aircraft, Airline, Airport, ApiResponseError, ApiResponseMeta, CabinClass, Offer, OfferAvailableServiceBaggage, OfferPassenger,

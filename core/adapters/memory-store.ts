@@ -1,0 +1,543 @@
+/**
+ * The in-memory Store: tests, the offline sandbox and the browser. Plain TypeScript with no Node APIs.
+ *
+ * It behaves like the SQL stores on purpose (the sandbox must behave like production): every record is
+ * copied in and out so callers never alias stored state, timestamps come back in canonical
+ * `toISOString()` form, references to sellers and trips are checked like foreign keys, and a write that
+ * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
+ */
+import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned } from '../ports/records.ts'
+import type { Store } from '../ports/store.ts'
+import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
+import { isFulfilled } from '../domain/fulfillment.ts'
+import { changedOrders } from '../domain/order-feed.ts'
+
+/** An order of the feed as the store keeps it: its seller and change number (the SQL stores' orders table). */
+export interface StoredOrder { seller_id: string; seq: number; order: OrderFeedItem }
+
+/** Everything the store holds, as plain JSON-compatible data (e.g. for localStorage). */
+export interface MemorySnapshot {
+  sellers: SellerRecord[]
+  apiKeys: ApiKeyRecord[]
+  signingKeys: SigningKeyRecord[]
+  trips: Array<Versioned<TripRecord>>
+  searches: SearchRecord[]
+  seatMaps: SupplierSeatMap[]
+  refreshTokens: RefreshTokenRecord[]
+  idempotency: IdempotencyRecord[]
+  jobs: JobRecord[]
+  subscriptions: SubscriptionRecord[]
+  /** The orders feed's rows, and each seller's last change number (numbers are never given twice). */
+  orders: StoredOrder[]
+  orderFeeds: Array<{ seller_id: string; seq: number }>
+}
+
+/**
+ * What `restore` accepts: a snapshot saved before subscriptions or seat maps existed restores without any,
+ * searches stored in the earlier full form are dropped (their trips search again), and one saved before the
+ * orders feed gets its feed built from the trips' orders (as the SQL migration does). Sellers saved before
+ * suppliers sell from the sandbox airline, and keys saved before expiry never expire (as migration 8).
+ */
+export type StoredSnapshot = Omit<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'sellers' | 'apiKeys'>
+  & Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds'>>
+  & {
+    sellers: Array<Omit<SellerRecord, 'supplier'> & Partial<Pick<SellerRecord, 'supplier'>>>
+    apiKeys: Array<Omit<ApiKeyRecord, 'expires_at'> & Partial<Pick<ApiKeyRecord, 'expires_at'>>>
+  }
+
+// Through JSON, not structuredClone: the SQL stores keep documents as JSON, so `undefined` fields vanish
+// there too and the sandbox stores exactly what production stores.
+const copy = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)) as T)
+const iso = (time: string): string => new Date(time).toISOString()
+const isoOrNull = (time: string | null): string | null => (time === null ? null : iso(time))
+/** A lease in canonical form, or null when it is no time at all (then it matches no job). */
+const leaseIso = (lease: string): string | null => {
+  const t = new Date(lease)
+  return Number.isNaN(t.getTime()) ? null : t.toISOString()
+}
+const idemKey = (scope: string, key: string) => JSON.stringify([scope, key])
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+// Copies a record and puts its timestamps in canonical form, as the SQL stores do.
+const seller = (s: SellerRecord): SellerRecord => ({ ...copy(s), created_at: iso(s.created_at) })
+const apiKey = (k: ApiKeyRecord): ApiKeyRecord => ({ ...copy(k), created_at: iso(k.created_at), expires_at: isoOrNull(k.expires_at) })
+const signingKey = (k: SigningKeyRecord): SigningKeyRecord =>
+  ({ ...copy(k), created_at: iso(k.created_at), retire_at: isoOrNull(k.retire_at) })
+const search = (s: SearchRecord): SearchRecord => ({ ...copy(s), created_at: iso(s.created_at) })
+const refreshToken = (t: RefreshTokenRecord): RefreshTokenRecord => ({
+  ...copy(t), expires_at: iso(t.expires_at), used_at: isoOrNull(t.used_at), revoked_at: isoOrNull(t.revoked_at),
+})
+const idempotency = (r: IdempotencyRecord): IdempotencyRecord => ({ ...copy(r), created_at: iso(r.created_at), lease_until: iso(r.lease_until) })
+const job = (j: JobRecord): JobRecord => ({
+  ...copy(j), run_at: iso(j.run_at), locked_until: isoOrNull(j.locked_until), created_at: iso(j.created_at),
+})
+const subscription = (x: SubscriptionRecord): SubscriptionRecord => ({ ...copy(x), created_at: iso(x.created_at) })
+const feedItem = (o: OrderFeedItem): OrderFeedItem => ({ ...copy(o), updated_at: iso(o.updated_at) })
+
+export class MemoryStore implements Store {
+  private sellers = new Map<string, SellerRecord>()
+  private apiKeys = new Map<string, ApiKeyRecord>()
+  private signingKeys = new Map<string, SigningKeyRecord>()
+  private trips = new Map<string, Versioned<TripRecord>>()
+  private searches = new Map<string, SearchRecord>()
+  private seatMaps = new Map<string, SupplierSeatMap>()
+  /** When a search last named each seat map (refreshed at most hourly, as the SQL stores do). */
+  private seatMapUsed = new Map<string, string>()
+  private refreshTokens = new Map<string, RefreshTokenRecord>()
+  private idempotency = new Map<string, IdempotencyRecord>()
+  private jobs = new Map<string, JobRecord>()
+  private subscriptions = new Map<string, SubscriptionRecord>()
+  /** The orders feed: by order_id, with each seller's last change number. */
+  private orders = new Map<string, StoredOrder>()
+  private orderFeeds = new Map<string, number>()
+
+  constructor(snapshot?: StoredSnapshot) {
+    if (snapshot) this.restore(snapshot)
+  }
+
+  /** A deep copy of everything stored. */
+  snapshot(): MemorySnapshot {
+    return copy({
+      sellers: [...this.sellers.values()],
+      apiKeys: [...this.apiKeys.values()],
+      signingKeys: [...this.signingKeys.values()],
+      trips: [...this.trips.values()],
+      searches: [...this.searches.values()],
+      seatMaps: [...this.seatMaps.values()],
+      refreshTokens: [...this.refreshTokens.values()],
+      idempotency: [...this.idempotency.values()],
+      jobs: [...this.jobs.values()],
+      subscriptions: [...this.subscriptions.values()],
+      orders: [...this.orders.values()],
+      orderFeeds: [...this.orderFeeds].map(([seller_id, seq]) => ({ seller_id, seq })),
+    })
+  }
+
+  /** Replaces everything stored with a copy of `snapshot`. */
+  restore(snapshot: StoredSnapshot): void {
+    const s = copy(snapshot)
+    this.sellers = new Map(s.sellers.map((x) => [x.seller_id, { ...x, supplier: x.supplier ?? { name: 'sandbox', credentials: null } }]))
+    this.apiKeys = new Map(s.apiKeys.map((x) => [x.key_hash, { ...x, expires_at: x.expires_at ?? null }]))
+    this.signingKeys = new Map(s.signingKeys.map((x) => [x.kid, x]))
+    const searches = s.searches.filter((x) => 'offers' in x)
+    const current = new Set(searches.map((x) => x.search_id))
+    // A trip whose search was dropped (the earlier form) has none: a client starts a new one.
+    this.trips = new Map(s.trips.map((x) => [x.value.trip_id, x.value.search_id && !current.has(x.value.search_id) ? { ...x, value: { ...x.value, search_id: null } } : x]))
+    this.searches = new Map(searches.map((x) => [x.search_id, x]))
+    this.seatMaps = new Map((s.seatMaps ?? []).map((x) => [x.key, x]))
+    // A restored map counts as used now: the snapshot does not carry uses.
+    this.seatMapUsed = new Map([...this.seatMaps.keys()].map((k) => [k, new Date().toISOString()]))
+    this.refreshTokens = new Map(s.refreshTokens.map((x) => [x.token_hash, x]))
+    this.idempotency = new Map(s.idempotency.map((x) => [idemKey(x.scope, x.key), x]))
+    this.jobs = new Map(s.jobs.map((x) => [x.job_id, x]))
+    this.subscriptions = new Map((s.subscriptions ?? []).map((x) => [x.subscription_id, x]))
+    // As a foreign key would: no order of a trip the snapshot does not hold (a sandbox that kept fewer trips).
+    this.orders = new Map((s.orders ?? feedOf([...this.trips.values()].map((t) => t.value)))
+      .filter((o) => this.trips.has(o.order.trip_id)).map((o) => [o.order.order_id, o]))
+    this.orderFeeds = new Map((s.orderFeeds ?? []).map((f) => [f.seller_id, f.seq]))
+    for (const o of this.orders.values()) this.orderFeeds.set(o.seller_id, Math.max(o.seq, this.orderFeeds.get(o.seller_id) ?? 0))
+  }
+
+  async migrate(): Promise<void> {}
+  async close(): Promise<void> {}
+  async ping(): Promise<void> {}
+
+  // ---------------------------------------------------------------- sellers and keys
+
+  async createSeller(s: SellerRecord): Promise<void> {
+    if (this.sellers.has(s.seller_id)) throw new Error(`seller ${s.seller_id} already exists`)
+    this.sellers.set(s.seller_id, seller(s))
+  }
+
+  async getSeller(sellerId: string): Promise<SellerRecord | undefined> {
+    const s = this.sellers.get(sellerId)
+    return s && copy(s)
+  }
+
+  async listSellers(): Promise<SellerRecord[]> {
+    return copy([...this.sellers.values()]
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.seller_id, b.seller_id)))
+  }
+
+  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerRecord['supplier'] }): Promise<void> {
+    const s = this.sellers.get(sellerId)
+    if (!s) return
+    if (change.origins) s.origins = copy(change.origins)
+    if (change.supplier) s.supplier = copy(change.supplier)
+  }
+
+  async addApiKey(k: ApiKeyRecord): Promise<void> {
+    if (this.apiKeys.has(k.key_hash)) throw new Error('api key already exists')
+    this.requireSeller(k.seller_id)
+    this.apiKeys.set(k.key_hash, apiKey(k))
+  }
+
+  async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const k = this.apiKeys.get(keyHash)
+    return k && copy(k)
+  }
+
+  async listApiKeys(sellerId: string): Promise<ApiKeyRecord[]> {
+    return copy([...this.apiKeys.values()].filter((k) => k.seller_id === sellerId)
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.key_hash, b.key_hash)))
+  }
+
+  async expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
+    const when = iso(at)
+    for (const hash of keyHashes) {
+      const k = this.apiKeys.get(hash)
+      // An earlier expiry stays: a rotation never lengthens a key's life (nor undoes a revocation).
+      if (k && k.seller_id === sellerId && (k.expires_at === null || when < k.expires_at)) k.expires_at = when
+    }
+  }
+
+  async listSigningKeys(): Promise<SigningKeyRecord[]> {
+    return copy([...this.signingKeys.values()]
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.kid, b.kid)))
+  }
+
+  async updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: SigningKeyRecord['private_jwk'] }): Promise<void> {
+    const k = this.signingKeys.get(kid)
+    if (!k) return
+    if (change.retire_at !== undefined) k.retire_at = iso(change.retire_at)
+    if (change.private_jwk !== undefined) k.private_jwk = copy(change.private_jwk)
+  }
+
+  async addSigningKey(k: SigningKeyRecord): Promise<boolean> {
+    if (this.signingKeys.has(k.kid)) return false
+    this.signingKeys.set(k.kid, signingKey(k))
+    return true
+  }
+
+  // ---------------------------------------------------------------- trips and searches
+
+  async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
+    if (this.trips.has(trip.trip_id)) throw new Error(`trip ${trip.trip_id} already exists`)
+    this.requireSeller(trip.seller_id)
+    const apply = this.checkEffects(trip, effects, true)
+    this.trips.set(trip.trip_id, { value: copy(trip), version: 1 })
+    apply()
+  }
+
+  async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
+    const t = this.trips.get(tripId)
+    return t && copy(t)
+  }
+
+  async getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined> {
+    const t = this.trips.get(tripId)
+    if (!t) return undefined
+    return t.version === knownVersion ? { version: t.version } : copy(t)
+  }
+
+  async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
+    const current = this.trips.get(trip.trip_id)
+    // As the SQL stores: the version and the seller must match (a trip never changes seller).
+    if (!current || current.version !== expectedVersion || current.value.seller_id !== trip.seller_id) return null
+    const apply = this.checkEffects(trip, effects, false)
+    const version = expectedVersion + 1
+    this.trips.set(trip.trip_id, { value: copy(trip), version })
+    apply()
+    // After the caller has its answer, as a database's notification comes after its commit.
+    for (const f of this.#watchers) queueMicrotask(() => f(trip.trip_id))
+    return version
+  }
+
+  #watchers = new Set<(tripId: string) => void>()
+
+  async watchTrips(onChange: (tripId: string) => void): Promise<() => Promise<void>> {
+    const f = (tripId: string) => onChange(tripId)
+    this.#watchers.add(f)
+    return async () => { this.#watchers.delete(f) }
+  }
+
+  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
+    this.requireTrip(s.trip_id)
+    this.checkEffects(this.trips.get(s.trip_id)!.value, { search: s, seatMaps }, false)()
+  }
+
+  async getSearch(searchId: string): Promise<SearchRecord | undefined> {
+    const s = this.searches.get(searchId)
+    return s && copy(s)
+  }
+
+  async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
+    const since = q.updatedSince === undefined ? undefined : Date.parse(q.updatedSince)
+    const found: StoredOrder[] = []
+    for (const o of this.orders.values()) {
+      if (o.seller_id !== sellerId || o.seq <= q.after) continue
+      if (q.status !== undefined && o.order.status !== q.status) continue
+      if (since !== undefined && Date.parse(o.order.updated_at) < since) continue
+      found.push(o)
+    }
+    return copy(found.sort((a, b) => a.seq - b.seq).slice(0, Math.max(0, q.limit)).map((o) => ({ seq: o.seq, order: o.order })))
+  }
+
+  async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
+    return keys.flatMap((k) => {
+      const m = this.seatMaps.get(k)
+      return m ? [copy(m)] : []
+    })
+  }
+
+  // ---------------------------------------------------------------- refresh tokens
+
+  async insertRefreshToken(t: RefreshTokenRecord): Promise<void> {
+    if (this.refreshTokens.has(t.token_hash)) throw new Error('refresh token already exists')
+    this.requireTrip(t.trip_id)
+    this.refreshTokens.set(t.token_hash, refreshToken(t))
+  }
+
+
+  async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
+    const t = this.refreshTokens.get(tokenHash)
+    if (!t) return { status: 'unknown' }
+    if (t.revoked_at !== null) return { status: 'revoked', record: copy(t) }
+    if (t.used_at !== null) return { status: 'reused', record: copy(t) }
+    if (Date.parse(t.expires_at) <= now.getTime()) return { status: 'expired', record: copy(t) }
+    t.used_at = now.toISOString()
+    return { status: 'ok', record: copy(t) }
+  }
+
+  async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
+    for (const t of this.refreshTokens.values()) {
+      if (t.family_id === familyId && t.revoked_at === null) t.revoked_at = now.toISOString()
+    }
+  }
+
+  // ---------------------------------------------------------------- idempotency
+
+  async reserveIdempotency(record: IdempotencyRecord, now?: Date): Promise<IdempotencyRecord | null> {
+    const k = idemKey(record.scope, record.key)
+    const existing = this.idempotency.get(k)
+    // A reservation that never got its response and whose lease ended before now is abandoned: take it over.
+    const lapsed = existing !== undefined && now !== undefined && existing.response === null &&
+      Date.parse(existing.lease_until) < now.getTime()
+    if (existing && !lapsed) return copy(existing)
+    this.idempotency.set(k, idempotency(record))
+    return null
+  }
+
+  async renewIdempotency(scope: string, key: string, owner: string, leaseUntil: Date): Promise<boolean> {
+    const r = this.#held(scope, key, owner)
+    if (r) r.lease_until = leaseUntil.toISOString()
+    return r !== undefined
+  }
+
+  async completeIdempotency(c: IdempotencyCompletion): Promise<boolean> {
+    return this.#complete(c)
+  }
+
+  async releaseIdempotency(scope: string, key: string, owner: string): Promise<void> {
+    if (this.#held(scope, key, owner)) this.idempotency.delete(idemKey(scope, key))
+  }
+
+  /** Stores an idempotent request's answer if its owner still holds the key (inside a trip's write, or alone). */
+  #complete(c: IdempotencyCompletion): boolean {
+    const r = this.#held(c.scope, c.key, c.owner)
+    if (r) r.response = copy(c.response)
+    return r !== undefined
+  }
+
+  /** The reservation `owner` holds without a response, if it still does. */
+  #held(scope: string, key: string, owner: string): IdempotencyRecord | undefined {
+    const r = this.idempotency.get(idemKey(scope, key))
+    return r && r.owner === owner && r.response === null ? r : undefined
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  async enqueueJob(j: JobRecord): Promise<void> {
+    const [stored] = this.checkNewJobs([j])
+    this.jobs.set(j.job_id, stored!)
+  }
+
+  async claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined> {
+    const t = now.toISOString()
+    let due: JobRecord | undefined
+    for (const j of this.jobs.values()) {
+      if (j.status !== 'pending' || j.run_at > t || (j.locked_until !== null && j.locked_until > t)) continue
+      if (!kinds.includes(j.kind)) continue
+      // Oldest run_at first, ties by job_id: the same order the SQL stores use.
+      if (!due || (compare(j.run_at, due.run_at) || compare(j.job_id, due.job_id)) < 0) due = j
+    }
+    if (!due) return undefined
+    due.locked_until = new Date(now.getTime() + leaseMs).toISOString()
+    due.attempts += 1
+    return copy(due)
+  }
+
+  async completeJob(jobId: string, lease: string): Promise<boolean> {
+    const j = this.leased(jobId, lease)
+    if (!j) return false
+    j.status = 'done'
+    j.locked_until = null
+    return true
+  }
+
+  async failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean> {
+    const j = this.leased(jobId, lease)
+    if (!j) return false
+    j.last_error = error
+    j.locked_until = null
+    if (retryAt === null) j.status = 'dead'
+    else {
+      j.status = 'pending'
+      j.run_at = retryAt.toISOString()
+    }
+    return true
+  }
+
+  async getJob(jobId: string): Promise<JobRecord | undefined> {
+    const j = this.jobs.get(jobId)
+    return j && copy(j)
+  }
+
+  async listJobs(kinds: string[]): Promise<JobRecord[]> {
+    return copy([...this.jobs.values()].filter((j) => kinds.includes(j.kind))
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.job_id, b.job_id)))
+  }
+
+  async countPendingJobs(): Promise<Record<string, number>> {
+    const n: Record<string, number> = {}
+    for (const j of this.jobs.values()) if (j.status === 'pending') n[j.kind] = (n[j.kind] ?? 0) + 1
+    return n
+  }
+
+  // ---------------------------------------------------------------- retention
+
+  /**
+   * As the SQL stores do it, batch by batch: each step takes at most `batch` rows of one kind and deletes
+   * them, until a step finds fewer (a store that stopped after one batch would keep the rest, and the
+   * contract's one-row batches show it).
+   */
+  async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
+    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 }
+    const before = (at: string, cutoff: Date) => Date.parse(at) < cutoff.getTime()
+    /** Deletes what `due` picks from `rows`, at most `batch` at a time, with `drop` (by default from `rows`). */
+    const batches = <V>(rows: Map<string, V>, due: (v: V) => boolean, kind: keyof PurgeCounts | null, drop = (k: string, _v: V) => { rows.delete(k) }) => {
+      for (;;) {
+        const step: Array<[string, V]> = []
+        for (const entry of rows) if (due(entry[1]) && step.push(entry) === batch) break
+        for (const [k, v] of step) drop(k, v)
+        if (kind) n[kind] += step.length
+        if (step.length < batch) return
+      }
+    }
+    const gone = new Set<string>()
+    batches(this.trips, (t) => !isFulfilled(t.value) && before(t.value.created_at, c.tripsBefore), 'trips', (id) => { this.trips.delete(id); gone.add(id) })
+    batches(this.searches, (s) => {
+      const trip = this.trips.get(s.trip_id)
+      const current = trip !== undefined && trip.value.search_id === s.search_id && !isFulfilled(trip.value)
+      return gone.has(s.trip_id) || (before(s.created_at, c.searchesBefore) && !current)
+    }, 'searches', (id, s) => {
+      this.searches.delete(id)
+      const trip = this.trips.get(s.trip_id)
+      if (trip && trip.value.search_id === id) this.trips.set(s.trip_id, { value: { ...trip.value, search_id: null }, version: trip.version + 1 })
+    })
+    batches(this.seatMapUsed, (used) => before(used, c.seatMapsBefore), 'seat_maps', (key) => { this.seatMaps.delete(key); this.seatMapUsed.delete(key) })
+    // Orders go with their trip only (a fulfilled trip, the only kind with orders, is kept).
+    batches(this.orders, (o) => gone.has(o.order.trip_id), null)
+    batches(this.refreshTokens, (t) => gone.has(t.trip_id) || before(t.expires_at, c.tokensBefore), 'refresh_tokens')
+    batches(this.idempotency, (r) => before(r.created_at, c.idempotencyBefore), 'idempotency_keys')
+    batches(this.jobs, (j) => j.status !== 'pending' && before(j.created_at, c.jobsBefore), 'jobs')
+    batches(this.signingKeys, (k) => k.retire_at !== null && before(k.retire_at, c.signingKeysBefore), 'signing_keys')
+    return n
+  }
+
+  // ---------------------------------------------------------------- webhook subscriptions
+
+  async addSubscription(x: SubscriptionRecord): Promise<void> {
+    if (this.subscriptions.has(x.subscription_id)) throw new Error(`subscription ${x.subscription_id} already exists`)
+    this.requireSeller(x.seller_id)
+    this.subscriptions.set(x.subscription_id, subscription(x))
+  }
+
+  async listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]> {
+    return copy([...this.subscriptions.values()].filter((x) => x.seller_id === sellerId)
+      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.subscription_id, b.subscription_id)))
+  }
+
+  async deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean> {
+    const x = this.subscriptions.get(subscriptionId)
+    if (!x || x.seller_id !== sellerId) return false
+    this.subscriptions.delete(subscriptionId)
+    return true
+  }
+
+  // ---------------------------------------------------------------- private
+
+  private requireSeller(sellerId: string): void {
+    if (!this.sellers.has(sellerId)) throw new Error(`unknown seller ${sellerId}`)
+  }
+
+  /** The job if it is pending and still holds exactly `lease` (a lapsed lease re-claimed by another worker does not). */
+  private leased(jobId: string, lease: string): JobRecord | undefined {
+    const j = this.jobs.get(jobId)
+    const l = leaseIso(lease)
+    return j && l !== null && j.status === 'pending' && j.locked_until === l ? j : undefined
+  }
+
+  private requireTrip(tripId: string): void {
+    if (!this.trips.has(tripId)) throw new Error(`unknown trip ${tripId}`)
+  }
+
+  /**
+   * Checks what a trip write brings along, throwing before anything is written if it cannot all be stored
+   * (a key taken: a primary key violation in SQL), and returns what stores it.
+   */
+  private checkEffects(trip: Pick<TripRecord, 'trip_id' | 'seller_id'>, effects: TripEffects = {}, newTrip: boolean): () => void {
+    const tripId = trip.trip_id
+    const jobs = this.checkNewJobs(effects.jobs ?? [])
+    const orders = (effects.orders ?? []).map(feedItem)
+    for (const o of orders) if (o.trip_id !== tripId) throw new Error(`order ${o.order_id} belongs to trip ${o.trip_id}`)
+    const { search: s, seatMaps = [], refreshToken: t } = effects
+    if (s && s.trip_id !== tripId) throw new Error(`search ${s.search_id} belongs to trip ${s.trip_id}`)
+    // A search is inserted, or completed once: a stored `in_progress` one takes its answer, a finished one is kept as it is.
+    const existing = s && this.searches.get(s.search_id)
+    const writeSearch = s !== undefined && (existing === undefined || existing.status === 'in_progress')
+    if (t) {
+      if (t.trip_id !== tripId) throw new Error(`refresh token of trip ${t.trip_id}`)
+      if (this.refreshTokens.has(t.token_hash)) throw new Error('refresh token already exists')
+    }
+    if (!newTrip) this.requireTrip(tripId)
+    return () => {
+      for (const j of jobs) this.jobs.set(j.job_id, j)
+      if (writeSearch) this.searches.set(s.search_id, search(s))
+      const usedAt = iso(s?.created_at ?? new Date().toISOString())
+      for (const m of seatMaps) {
+        if (!this.seatMaps.has(m.key)) this.seatMaps.set(m.key, copy(m))
+        const last = this.seatMapUsed.get(m.key)
+        if (last === undefined || Date.parse(last) < Date.parse(usedAt) - 3600_000) this.seatMapUsed.set(m.key, usedAt)
+      }
+      if (t) this.refreshTokens.set(t.token_hash, refreshToken(t))
+      if (effects.idempotency) this.#complete(effects.idempotency)
+      // The seller's next change numbers, in the order given (core/ports/records.ts OrderFeedEntry).
+      let seq = this.orderFeeds.get(trip.seller_id) ?? 0
+      for (const order of orders) this.orders.set(order.order_id, { seller_id: trip.seller_id, seq: ++seq, order })
+      if (orders.length) this.orderFeeds.set(trip.seller_id, seq)
+    }
+  }
+
+  /** Copies new jobs, throwing before anything is written if any id is taken (a primary key violation in SQL). */
+  private checkNewJobs(jobs: JobRecord[]): JobRecord[] {
+    const ids = new Set<string>()
+    for (const j of jobs) {
+      if (this.jobs.has(j.job_id) || ids.has(j.job_id)) throw new Error(`job ${j.job_id} already exists`)
+      ids.add(j.job_id)
+    }
+    return jobs.map(job)
+  }
+}
+
+/**
+ * The feed of trips stored before it existed: every order of every trip, numbered per seller by updated_at
+ * then order_id (what the SQL stores' migration does).
+ */
+function feedOf(trips: TripRecord[]): StoredOrder[] {
+  const bySeller = new Map<string, OrderFeedItem[]>()
+  for (const t of trips) bySeller.set(t.seller_id, [...(bySeller.get(t.seller_id) ?? []), ...changedOrders(undefined, t)])
+  return [...bySeller].flatMap(([seller_id, items]) => items
+    .sort((a, b) => compare(a.updated_at, b.updated_at) || compare(a.order_id, b.order_id))
+    .map((order, i) => ({ seller_id, seq: i + 1, order: feedItem(order) })))
+}

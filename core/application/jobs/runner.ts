@@ -1,0 +1,90 @@
+/**
+ * The job runner: claims one due job, runs its kind's handler, and records the outcome under the claim's
+ * lease. A worker that dies mid-job loses nothing: the lease lapses and another run picks the job up, and
+ * every handler is safe to repeat (orders move only forward; the supplier books once per order).
+ */
+import { backoffMs } from '../../shared/webhook-signature.ts'
+import type { Context } from '../context.ts'
+import { JOB_KINDS, parseJob, type Job, type JobKind, type JobReport } from './job.ts'
+import * as basketCheck from './basket-check.ts'
+import * as fulfillOrder from './fulfill-order.ts'
+import * as cancelOrder from './cancel-order.ts'
+import * as ticketingTimeout from './ticketing-timeout.ts'
+import * as webhook from './webhook.ts'
+import * as supplierSearch from './supplier-search.ts'
+
+export type { JobReport } from './job.ts'
+
+/**
+ * Claims and runs one due job; null when none was due. Its report also goes to the host's observers (the
+ * server's job counters); a store failure around the job throws instead, and reports nothing.
+ */
+export async function processNextJob(ctx: Context, kinds: JobKind[] = JOB_KINDS): Promise<JobReport | null> {
+  const report = await runNextJob(ctx, kinds)
+  if (report) ctx.observers.jobFinished(report)
+  return report
+}
+
+async function runNextJob(ctx: Context, kinds: JobKind[]): Promise<JobReport | null> {
+  const { store, clock, config } = ctx
+  const record = await store.claimJob(kinds, clock.now(), config.jobLeaseMs)
+  if (!record) return null
+  // A claim always sets the lease; without one no outcome could be recorded, so the job is left to lapse.
+  const lease = record.locked_until
+  if (lease === null) throw new Error(`job ${record.job_id} was claimed without a lease`)
+  const report = (outcome: JobReport['outcome'], kept: boolean, extra: { error?: string; retry_at?: Date | null } = {}): JobReport => ({
+    job_id: record.job_id, kind: record.kind, attempt: record.attempts, max_attempts: record.max_attempts,
+    // A lapsed lease means another worker re-claimed the job: this run's outcome was not recorded.
+    outcome: kept ? outcome : 'lease_lost',
+    ...(extra.error ? { error: extra.error } : {}),
+    ...(extra.retry_at ? { retry_at: extra.retry_at.toISOString() } : {}),
+  })
+  let job: Job | undefined
+  try {
+    job = parseJob(record)
+    if (record.attempts > record.max_attempts) {
+      // A previous run gave up but died before recording it.
+      const error = record.last_error ?? 'gave up'
+      await giveUp(ctx, job, new Error(error))
+      return report('dead', await store.failJob(record.job_id, lease, error, null), { error })
+    }
+    const retryAt = await run(ctx, job)
+    if (retryAt) return report('waiting', await store.failJob(record.job_id, lease, 'waiting for the supplier', retryAt), { retry_at: retryAt })
+    return report('done', await store.completeJob(record.job_id, lease))
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e)
+    const last = record.attempts >= record.max_attempts
+    if (last && job) await giveUp(ctx, job, e)
+    const retryAt = last ? null : new Date(clock.now().getTime() + backoffMs(record.attempts, config.backoffBaseMs, config.backoffCapMs))
+    return report(last ? 'dead' : 'retry', await store.failJob(record.job_id, lease, error, retryAt), { error, retry_at: retryAt })
+  }
+}
+
+/** Runs every job that is due now (tests, and hosts without a background worker). */
+export async function drainJobs(ctx: Context, kinds: JobKind[] = JOB_KINDS, limit = 1000): Promise<number> {
+  let n = 0
+  while (n < limit && (await processNextJob(ctx, kinds))) n++
+  return n
+}
+
+/** Runs a job; returns when to come back if the answer is not ready yet. */
+function run(ctx: Context, job: Job): Promise<Date | undefined> {
+  switch (job.kind) {
+    case 'basket_check': return basketCheck.run(ctx, job.payload)
+    case 'fulfill_order': return fulfillOrder.run(ctx, job.payload)
+    case 'cancel_order': return cancelOrder.run(ctx, job.payload)
+    case 'ticketing_timeout': return ticketingTimeout.run(ctx, job.payload)
+    case 'webhook': return webhook.run(ctx, job.payload)
+    case 'supplier_search': return supplierSearch.run(ctx, job.payload)
+  }
+}
+
+/** What giving up on a job means for the trip: an order fails, a check leaves its items `invalid`, a search fails with the last reason. */
+async function giveUp(ctx: Context, job: Job, error: unknown): Promise<void> {
+  if (job.kind === 'fulfill_order') await fulfillOrder.giveUp(ctx, job.payload)
+  else if (job.kind === 'cancel_order') await cancelOrder.giveUp(ctx, job.payload)
+  else if (job.kind === 'basket_check') await basketCheck.giveUp(ctx, job.payload)
+  else if (job.kind === 'ticketing_timeout') await ticketingTimeout.giveUp(ctx, job.payload)
+  else if (job.kind === 'supplier_search') await supplierSearch.giveUp(ctx, job.payload, error)
+}
+

@@ -1,0 +1,108 @@
+/**
+ * Trips as this process knows them, and the one way a trip changes: optimistic read-modify-write, with the
+ * work a change asks for written in the same transaction.
+ */
+import { LRUCache } from 'lru-cache'
+import type { JobRecord, TripEffects, TripRecord, Versioned } from '../ports/records.ts'
+import type { RaisedEvent } from '../domain/fulfillment.ts'
+import { ProblemError } from '../shared/errors.ts'
+import { withStateHash } from '../domain/trip.ts'
+import { changedOrders } from '../domain/order-feed.ts'
+import type { Ports } from './dependencies.ts'
+import type { Principal } from './principal.ts'
+import type { SearchCache } from './search-cache.ts'
+import { eventJobs } from './jobs/webhook-events.ts'
+
+/** What a change to a trip produces: the new trip, the events it raises (stored with it as webhook jobs), and what else it stores with it. */
+export type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[]; effects?: Omit<TripEffects, 'jobs' | 'orders'> }
+
+const MAX_RETRIES = 8
+
+export class TripCache {
+  readonly #ports: Ports
+  readonly #searches: SearchCache
+  /** Trips by id at their last known version (see read). */
+  #trips = new LRUCache<string, Versioned<TripRecord>>({ max: 5_000 })
+  #written: ((tripId: string) => void)[] = []
+
+  constructor(ports: Ports, searches: SearchCache) {
+    this.#ports = ports
+    this.#searches = searches
+  }
+
+  /**
+   * A trip as stored now. Trips are kept in memory by version and the store is asked only whether the
+   * version moved (another instance wrote), so an unchanged trip costs no document to carry and parse.
+   * Kept records are frozen: every rule returns a new trip, and one that mutated a kept copy would fail loudly.
+   */
+  async read(tripId: string): Promise<Versioned<TripRecord> | undefined> {
+    const { store } = this.#ports
+    const kept = this.#trips.get(tripId)
+    const found = kept ? await store.getTripIfChanged(tripId, kept.version) : await store.getTrip(tripId)
+    if (!found) {
+      this.#trips.delete(tripId)
+      return undefined
+    }
+    if (!found.value) return kept
+    return this.keep({ value: found.value, version: found.version })
+  }
+
+  /** Calls `f` after each write this cache makes (the trip's event streams follow it). */
+  onWrite(f: (tripId: string) => void): void { this.#written.push(f) }
+
+  keep(t: Versioned<TripRecord>): Versioned<TripRecord> {
+    deepFreeze(t.value)
+    this.#trips.set(t.value.trip_id, t)
+    return t
+  }
+
+  /** Loads a trip the caller may see; another seller's trip does not exist for it (404, so ids leak nothing). */
+  async load(p: Principal, tripId: string): Promise<Versioned<TripRecord>> {
+    const t = await this.read(tripId)
+    if (!t || t.value.seller_id !== p.seller.seller_id) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
+    // Checked on the row just read, so a revocation on any instance holds for the next request everywhere.
+    if (p.kind === 'access_token' && p.family !== null && t.value.revoked_families?.includes(p.family)) {
+      throw new ProblemError('unauthorized', 'This session was revoked (its refresh token was used twice). Create the trip session again.')
+    }
+    return t
+  }
+
+  /**
+   * Optimistic read-modify-write: a concurrent change makes the write fail, and the change is re-applied on
+   * fresh state. The jobs a change asks for, the webhook deliveries of the events it raises, and the orders
+   * feed's rows of the orders it moved are written in the same transaction as the trip, so a change and its
+   * follow-up work are never parted.
+   * Without a principal (the job runner) the trip is loaded as the system; an unchanged trip is not written.
+   */
+  async mutate(p: Principal | null, tripId: string, change: (t: TripRecord) => Change | Promise<Change>): Promise<TripRecord> {
+    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+      const loaded = p ? await this.load(p, tripId) : await this.read(tripId)
+      if (!loaded) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
+      const result = await change(loaded.value)
+      const { trip, jobs = [], events = [], effects = {} } = 'trip' in result ? result : { trip: result }
+      if (trip === loaded.value) return trip
+      const all = [...jobs, ...(await eventJobs(this.#ports, trip, events))]
+      // The state hash is worked out once here, for every read until an item's validity window passes.
+      const stored = withStateHash(trip, this.#ports.clock.now())
+      // The orders it created or moved go to the seller's orders feed in the same transaction (core/domain/order-feed.ts).
+      const orders = changedOrders(loaded.value, trip)
+      const written: TripEffects = { ...effects, ...(all.length ? { jobs: all } : {}), ...(orders.length ? { orders } : {}) }
+      const version = await this.#ports.store.updateTrip(stored, loaded.version, written)
+      if (version !== null) {
+        this.#searches.stored(written)
+        const kept = this.keep({ value: stored, version }).value
+        for (const f of this.#written) f(tripId)
+        return kept
+      }
+    }
+    throw new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.')
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}

@@ -1,0 +1,431 @@
+/**
+ * Trip rules: building a trip from a create request, applying passenger updates, and deriving the API
+ * representation (effective validity, state hash) from the stored aggregate.
+ */
+import type { Clock, Ids } from '../ports/clock.ts'
+import type { Order, TripRecord } from '../ports/records.ts'
+import type {
+  TripCreateRequest, TripPatchRequest, Journey, Passenger, PassengerRequest, Segment, Ticket, Trip,
+} from '../schemas/trip.ts'
+import type { BasketItem, Basket, ValidityStatus } from '../schemas/basket.ts'
+import { ProblemError, type FieldError } from '../shared/errors.ts'
+import { lookupAirport, withAirportOffset } from './airports.ts'
+import { isSupportedCurrency } from './money.ts'
+import { ticketPrice } from './pricing.ts'
+import { canonicalJson, sha256Hex } from '../shared/crypto.ts'
+
+const fail = (errors: FieldError[]) => {
+  const first = errors[0]!
+  throw new ProblemError('validation_error',
+    `The request body is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, errors)
+}
+
+
+/**
+ * The one rule for a priced item's window: from now for the hold window (seconds), and never past the
+ * moment the supplier's offers stop being bookable (design/api.md "Searching a remote supplier").
+ */
+export function validityWindow(now: Date, holdWindow: number, offersExpireAt?: string | null): { valid_from: string; valid_to: string } {
+  const held = now.getTime() + holdWindow * 1000
+  const expires = offersExpireAt ? Date.parse(offersExpireAt) : NaN
+  return { valid_from: now.toISOString(), valid_to: new Date(Number.isNaN(expires) ? held : Math.min(held, expires)).toISOString() }
+}
+
+/** The oldest a traveller may be on the trip's first departure, in years: older is a typing error. */
+export const MAX_AGE_YEARS = 130
+
+/**
+ * The one rule for a date of birth beyond its form (the schema checks it is a calendar date): not after
+ * the day it is given on (UTC), and not more than MAX_AGE_YEARS before the trip's first departure (an epoch
+ * of milliseconds; null when no segment has a valid time yet). Create, PATCH and fulfill all apply it.
+ */
+export function birthDateErrors(dateOfBirth: string | null | undefined, now: Date, firstDeparture: number | null, path: string): FieldError[] {
+  if (!dateOfBirth) return []
+  if (dateOfBirth > now.toISOString().slice(0, 10)) return [{ path, message: 'is in the future' }]
+  if (firstDeparture === null) return []
+  const oldest = new Date(firstDeparture)
+  oldest.setUTCFullYear(oldest.getUTCFullYear() - MAX_AGE_YEARS)
+  return dateOfBirth < oldest.toISOString().slice(0, 10)
+    ? [{ path, message: `is more than ${MAX_AGE_YEARS} years before the trip's first departure` }] : []
+}
+
+/** The earliest departure among these journeys' segments (epoch ms), or null when none has a valid time. */
+export function firstDeparture(journeys: ReadonlyArray<{ segments: ReadonlyArray<{ departure_time: string }> }>): number | null {
+  const times = journeys.flatMap((j) => j.segments.map((s) => Date.parse(s.departure_time))).filter((t) => !Number.isNaN(t))
+  return times.length ? Math.min(...times) : null
+}
+
+/**
+ * A create request as the rules read it. What integrations copied from other products send in another
+ * form is made canonical first (design/api.md "Drop-in for existing integrations"): a passenger without
+ * `passenger_id` gets `p1`, `p2`, … in request order (skipping ids other passengers have); a single
+ * `loyalty_program` joins `loyalty_programs`; a journey's own `journey_id` is dropped (the service assigns
+ * them); a segment time without a UTC offset is the local time at its airport and gets that airport's
+ * offset (left as it is when the airport is unknown: that is an error of its own).
+ */
+type CreateRequest = Omit<TripCreateRequest, 'passengers'> & { passengers: Array<Omit<PassengerRequest, 'passenger_id' | 'loyalty_program'> & { passenger_id: string }> }
+
+export function canonicalCreate(req: TripCreateRequest): CreateRequest {
+  const given = new Set(req.passengers.flatMap((p) => (p.passenger_id === undefined ? [] : [p.passenger_id])))
+  let n = 0
+  const nextId = () => {
+    let id: string
+    do id = `p${++n}`; while (given.has(id))
+    return id
+  }
+  return {
+    ...req,
+    passengers: req.passengers.map(({ loyalty_program, ...p }) => ({
+      ...p, passenger_id: p.passenger_id ?? nextId(),
+      ...(loyalty_program ? { loyalty_programs: [...(p.loyalty_programs ?? []), loyalty_program] } : {}),
+    })),
+    tickets: req.tickets.map((t) => ({
+      ...t,
+      journeys: t.journeys.map(({ journey_id: _theirs, ...j }) => ({
+        ...j,
+        segments: j.segments.map((seg) => ({
+          ...seg,
+          departure_time: withAirportOffset(seg.departure_time, seg.departure_airport) ?? seg.departure_time,
+          arrival_time: withAirportOffset(seg.arrival_time, seg.arrival_airport) ?? seg.arrival_time,
+        })),
+      })),
+    })),
+  }
+}
+
+const hasOffset = (time: string) => /(Z|[+-]\d{2}:\d{2})$/.test(time)
+
+/** Rules a schema cannot express: references between passengers, known airports, time order. */
+function checkCreateRequest(req: CreateRequest, now: Date): FieldError[] {
+  const errors: FieldError[] = []
+  const departs = firstDeparture(req.tickets.flatMap((t) => t.journeys))
+  req.passengers.forEach((p, i) => errors.push(...birthDateErrors(p.date_of_birth, now, departs, `/passengers/${i}/date_of_birth`)))
+  if (!isSupportedCurrency(req.currency)) errors.push({ path: '/currency', message: `currency ${req.currency} is not supported` })
+  errors.push(...checkPassengers(req.passengers.map((p) => ({ id: p.passenger_id, type: p.passenger_type, lap: p.on_lap_of ?? null })), '/passengers'))
+  if (req.contact_details?.passenger_id && !req.passengers.some((p) => p.passenger_id === req.contact_details!.passenger_id)) {
+    errors.push({ path: '/contact_details/passenger_id', message: 'is not a passenger of this trip' })
+  }
+  req.tickets.forEach((t, ti) => t.journeys.forEach((j, ji) => {
+    let previousArrival: number | null = null
+    j.segments.forEach((s, si) => {
+      const at = `/tickets/${ti}/journeys/${ji}/segments/${si}`
+      for (const f of ['departure_airport', 'arrival_airport'] as const) {
+        if (!lookupAirport(s[f])) errors.push({ path: `${at}/${f}`, message: `${s[f]} is not a known IATA airport code` })
+      }
+      if (s.departure_airport === s.arrival_airport) errors.push({ path: `${at}/arrival_airport`, message: 'must differ from departure_airport' })
+      // A local time at an unknown airport has no offset to read it with: the airport's error says why.
+      if (!hasOffset(s.departure_time) || !hasOffset(s.arrival_time)) return
+      const dep = Date.parse(s.departure_time)
+      const arr = Date.parse(s.arrival_time)
+      if (Number.isNaN(dep)) errors.push({ path: `${at}/departure_time`, message: 'is not a valid date and time' })
+      if (Number.isNaN(arr)) errors.push({ path: `${at}/arrival_time`, message: 'is not a valid date and time' })
+      if (Number.isNaN(dep) || Number.isNaN(arr)) return
+      if (dep <= now.getTime()) errors.push({ path: `${at}/departure_time`, message: 'is in the past' })
+      if (arr <= dep) errors.push({ path: `${at}/arrival_time`, message: 'must be after departure_time' })
+      if (previousArrival !== null && dep < previousArrival) errors.push({ path: `${at}/departure_time`, message: 'must not be before the previous segment arrives' })
+      previousArrival = arr
+    })
+  }))
+  return errors
+}
+
+/** Passenger ids unique, at least one adult, lap infants on an adult's lap, one lap infant per adult. */
+function checkPassengers(ps: Array<{ id: string; type: string; lap: string | null }>, base: string): FieldError[] {
+  const errors: FieldError[] = []
+  const seen = new Set<string>()
+  const laps = new Map<string, number>()
+  ps.forEach((p, i) => {
+    if (seen.has(p.id)) errors.push({ path: `${base}/${i}/passenger_id`, message: `duplicate passenger_id ${p.id}` })
+    seen.add(p.id)
+  })
+  if (!ps.some((p) => p.type === 'adult')) errors.push({ path: base, message: 'must include at least one adult' })
+  ps.forEach((p, i) => {
+    if (p.lap === null) return
+    const holder = ps.find((h) => h.id === p.lap)
+    if (p.type !== 'infant') errors.push({ path: `${base}/${i}/on_lap_of`, message: 'only an infant can travel on a lap' })
+    else if (!holder) errors.push({ path: `${base}/${i}/on_lap_of`, message: `${p.lap} is not a passenger of this trip` })
+    else if (holder.type !== 'adult') errors.push({ path: `${base}/${i}/on_lap_of`, message: 'must be an adult passenger' })
+    else {
+      laps.set(p.lap, (laps.get(p.lap) ?? 0) + 1)
+      if (laps.get(p.lap)! > 1) errors.push({ path: `${base}/${i}/on_lap_of`, message: 'an adult can hold one infant on the lap' })
+    }
+  })
+  return errors
+}
+
+function toPassenger(p: CreateRequest['passengers'][number]): Passenger {
+  return {
+    passenger_id: p.passenger_id,
+    type: p.passenger_type,
+    on_lap_of: p.on_lap_of ?? null,
+    first_names: p.first_names ?? null,
+    surname: p.surname ?? null,
+    date_of_birth: p.date_of_birth ?? null,
+    gender: p.gender ?? null,
+    title: p.title ?? null,
+    metadata: p.metadata ?? {},
+    loyalty_programs: p.loyalty_programs ?? [],
+    identity_documents: p.identity_documents ?? [],
+  }
+}
+
+export function buildTrip(request: TripCreateRequest, ctx: { sellerId: string; sandbox: boolean; clock: Clock; ids: Ids; holdWindow: number }): TripRecord {
+  const now = ctx.clock.now()
+  const req = canonicalCreate(request)
+  const errors = checkCreateRequest(req, now)
+  // Ticket prices are checked here too, so one response lists every problem of the request.
+  const prices = req.tickets.map((t, i) => {
+    try { return ticketPrice(t.offered_price, req.currency, i) } catch (e) {
+      if (e instanceof ProblemError && e.errors) { errors.push(...e.errors); return null }
+      throw e
+    }
+  })
+  if (errors.length) fail(errors)
+
+  const iso = now.toISOString()
+  const journeys: Journey[] = []
+  const tickets: Ticket[] = []
+  const basket: Record<string, BasketItem> = {}
+  req.tickets.forEach((t, ti) => {
+    const ticketJourneys: Journey[] = t.journeys.map((j) => ({
+      journey_id: ctx.ids.uuid(),
+      segments: j.segments.map((s): Segment => {
+        const dep = lookupAirport(s.departure_airport)!
+        const arr = lookupAirport(s.arrival_airport)!
+        return {
+          segment_id: ctx.ids.uuid(),
+          departure_airport: s.departure_airport,
+          departure_airport_name: dep.name,
+          departure_city: dep.city_code,
+          departure_city_name: dep.city_name,
+          arrival_airport: s.arrival_airport,
+          arrival_airport_name: arr.name,
+          arrival_city: arr.city_code,
+          arrival_city_name: arr.city_name,
+          departure_time: s.departure_time,
+          arrival_time: s.arrival_time,
+          marketing_airline: s.marketing_airline,
+          operating_airline: s.operating_airline ?? s.marketing_airline,
+          marketing_flight_number: s.marketing_flight_number,
+          operating_flight_number: s.operating_flight_number ?? s.marketing_flight_number,
+          number_of_stops: 0,
+          metadata: s.metadata ?? {},
+          fare_basis: s.fare_basis ?? null,
+          fare_class: s.fare_class,
+          fare_family: s.fare_family ?? null,
+        }
+      }),
+    }))
+    journeys.push(...ticketJourneys)
+    const ticket_id = ctx.ids.uuid()
+    const itemId = ctx.ids.uuid()
+    const price = prices[ti]!
+    // Named after the outbound journey: "Flight LHR → JFK and return".
+    const first = ticketJourneys[0]!.segments[0]!
+    const last = ticketJourneys[0]!.segments.at(-1)!
+    basket[itemId] = {
+      basket_item_id: itemId,
+      display_name: `Flight ${first.departure_airport} → ${last.arrival_airport}${ticketJourneys.length > 1 ? ' and return' : ''}`,
+      product_id: ticket_id,
+      product_type: 'ticket',
+      quantity: 1,
+      ticket_id,
+      benefits: [],
+      price,
+      // The ticket's journeys are the trip's: read out when shown (basketAt), not stored twice.
+      product_details: {},
+      validity: { status: 'valid', ...validityWindow(now, ctx.holdWindow) },
+    }
+    tickets.push({
+      ticket_id,
+      // The offer becomes part of the basket as the trip is created (api.md: offered → in_basket → booked).
+      status: 'in_basket',
+      journey_ids: ticketJourneys.map((j) => j.journey_id),
+      basket_item_ids: [itemId],
+      basket_item_id: itemId,
+      offered_price: { currency: t.offered_price.currency, decimal_places: t.offered_price.decimal_places, total: t.offered_price.total },
+      access_details: {
+        record_locator: null, ticket_number: null, reference_name: null, reference_email: null,
+        ticketing_channel: { record_locator: null, name: null },
+      },
+      metadata: t.metadata ?? {},
+    })
+  })
+
+  return {
+    trip_id: ctx.ids.uuid(),
+    seller_id: ctx.sellerId,
+    sandbox: ctx.sandbox,
+    created_at: iso,
+    updated_at: iso,
+    language: req.language,
+    currency: req.currency,
+    country: req.country,
+    markups: req.markups ?? {},
+    journeys,
+    tickets,
+    passengers: req.passengers.map(toPassenger),
+    contact_details: req.contact_details ?? null,
+    corporate_identifiers: req.corporate_identifiers ?? {},
+    basket,
+    orders: {},
+    search_id: null,
+    offer_keys: {},
+    pending_checks: {},
+    fulfillments: {},
+  }
+}
+
+/** Applies a PATCH: matched passengers get the given fields; returns the ids whose data changed. */
+export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest, now: Date): { trip: TripRecord; changedPassengers: string[] } {
+  const errors: FieldError[] = []
+  const passengers = trip.passengers.map((p) => ({ ...p }))
+  const changed: string[] = []
+  patch.passengers?.forEach((u, i) => {
+    const p = passengers.find((x) => x.passenger_id === u.passenger_id)
+    if (!p) { errors.push({ path: `/passengers/${i}/passenger_id`, message: 'is not a passenger of this trip' }); return }
+    const before = canonicalJson(p)
+    const { passenger_id: _id, ...fields } = u
+    Object.assign(p, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)))
+    errors.push(...birthDateErrors(u.date_of_birth, now, firstDeparture(trip.journeys), `/passengers/${i}/date_of_birth`))
+    if (canonicalJson(p) !== before) changed.push(p.passenger_id)
+  })
+  errors.push(...checkPassengers(passengers.map((p) => ({ id: p.passenger_id, type: p.type, lap: p.on_lap_of })), '/passengers'))
+  const contact = patch.contact_details ?? trip.contact_details
+  if (patch.contact_details?.passenger_id && !passengers.some((p) => p.passenger_id === patch.contact_details!.passenger_id)) {
+    errors.push({ path: '/contact_details/passenger_id', message: 'is not a passenger of this trip' })
+  }
+  if (errors.length) fail(errors)
+  return { trip: { ...trip, passengers, contact_details: contact }, changedPassengers: changed }
+}
+
+/**
+ * Bought already: an ancillary a fulfill ordered, or a flight whose ticket is booked. Such an item is
+ * read-only, and no basket check, expiry or later fulfill looks at it again.
+ */
+export function isPurchased(trip: TripRecord, item: BasketItem): boolean {
+  return item.order_id !== undefined || (item.product_type === 'ticket' && trip.tickets.some((t) => t.ticket_id === item.ticket_id && t.status === 'booked'))
+}
+
+/** An ordered item is read-only: changing it is refused with what to do instead. */
+export function assertNotPurchased(trip: TripRecord, item: BasketItem): void {
+  if (!isPurchased(trip, item)) return
+  const order = item.order_id === undefined ? undefined : trip.orders[item.order_id]
+  throw new ProblemError('item_ordered', order
+    ? `${item.display_name} (basket item ${item.basket_item_id}) was ordered (order ${order.order_id}, ${order.status}); an ordered item cannot change. To undo it, cancel it: POST /v2.2/trip/${trip.trip_id}/to_cancel.`
+    : `${item.display_name} (basket item ${item.basket_item_id}) is the booked flight; it cannot change.`,
+  [{ path: '/basket_item_id', message: 'is already ordered' }])
+}
+
+/** What the API reports: a priced item past its `valid_to` is `invalid` until a basket check; a bought one stays as it was bought. */
+export function effectiveStatus(trip: TripRecord, item: BasketItem, now: Date): ValidityStatus {
+  const s = item.validity.status
+  if ((s === 'valid' || s === 'price_changed') && Date.parse(item.validity.valid_to) < now.getTime() && !isPurchased(trip, item)) return 'invalid'
+  return s
+}
+
+/** The basket as the API shows it: effective validity, an ordered item's order status, and a ticket's journeys in its details. */
+export function basketAt(trip: TripRecord, now: Date): Basket {
+  const out: Basket = {}
+  for (const [id, item] of Object.entries(trip.basket)) {
+    const validity = { ...item.validity, status: effectiveStatus(trip, item, now) }
+    const order = item.order_id === undefined ? undefined : trip.orders[item.order_id]
+    const shown = order ? { ...item, validity, order_status: order.status } : { ...item, validity }
+    out[id] = item.product_type === 'ticket' ? { ...shown, product_details: { ...item.product_details, journeys: ticketJourneys(trip, item.ticket_id) } } : shown
+  }
+  return out
+}
+
+function ticketJourneys(trip: TripRecord, ticketId: string): Journey[] {
+  const ids = trip.tickets.find((t) => t.ticket_id === ticketId)?.journey_ids ?? []
+  return trip.journeys.filter((j) => ids.includes(j.journey_id))
+}
+
+/**
+ * SHA-256 over the canonical form of what a charge depends on: passengers, contact, tickets, and each
+ * basket item's product, quantity, price and effective validity. Any change of these yields a new hash.
+ */
+export function computeStateHash(trip: TripRecord, now: Date): string {
+  return sha256Hex(canonicalJson({
+    trip_id: trip.trip_id,
+    passengers: trip.passengers,
+    contact_details: trip.contact_details,
+    tickets: trip.tickets.map((t) => ({ ticket_id: t.ticket_id, status: t.status, basket_item_ids: t.basket_item_ids })),
+    basket: Object.values(trip.basket).map((i) => ({
+      id: i.basket_item_id, product: i.product_id, details: i.product_details, quantity: i.quantity,
+      total: i.price.total.amount, currency: i.price.total.currency, status: effectiveStatus(trip, i, now),
+      ...(i.order_id === undefined ? {} : { order: i.order_id }),
+      // A mark-up of 0 set or removed leaves the total as it was, but is a change the seller made.
+      ...(i.markup ? { markup: i.markup.amount } : {}),
+    })),
+  }))
+}
+
+/**
+ * When the effective validity of some item changes by time alone: the first `valid_to` after `now` of an
+ * item that counts as valid or price_changed until then. Null when none will.
+ */
+export function nextExpiry(trip: TripRecord, now: Date): string | null {
+  let next: string | null = null
+  for (const i of Object.values(trip.basket)) {
+    const s = i.validity.status
+    if ((s === 'valid' || s === 'price_changed') && !isPurchased(trip, i) && Date.parse(i.validity.valid_to) >= now.getTime() && (next === null || i.validity.valid_to < next)) {
+      next = i.validity.valid_to
+    }
+  }
+  return next
+}
+
+/** The trip with its state hash worked out at `now`, as it is stored by every write (so reads need not hash). */
+export function withStateHash(trip: TripRecord, now: Date): TripRecord {
+  return { ...trip, state_hash: { value: computeStateHash(trip, now), until: nextExpiry(trip, now) } }
+}
+
+/** The trip's state hash at `now`: the stored one while no item has passed its `valid_to` since, else worked out again. */
+export function tripStateHash(trip: TripRecord, now: Date): string {
+  const h = trip.state_hash
+  if (h && (h.until === null || now.getTime() <= Date.parse(h.until))) return h.value
+  return computeStateHash(trip, now)
+}
+
+export function basketView(trip: TripRecord, now: Date) {
+  return { trip_state_hash: tripStateHash(trip, now), basket: basketAt(trip, now), journeys: trip.journeys }
+}
+
+/**
+ * An order as the API and webhooks show it: what the supplier handed back when it booked it (its own ids,
+ * `supplier_refs`) is kept for the supplier, not shown (the seller has the booking reference).
+ */
+export function orderView({ supplier_refs: _refs, ...order }: Order): Omit<Order, 'supplier_refs'> {
+  return order
+}
+
+export function tripRepresentation(trip: TripRecord, now: Date, extra: { trip_access_token?: string; refresh_token?: string; emptyBasket?: boolean } = {}): Trip {
+  return {
+    trip_id: trip.trip_id,
+    trip_state_hash: tripStateHash(trip, now),
+    ...(extra.trip_access_token ? { trip_access_token: extra.trip_access_token } : {}),
+    ...(extra.refresh_token ? { refresh_token: extra.refresh_token } : {}),
+    search_id: trip.search_id,
+    country: trip.country,
+    currency: trip.currency,
+    language: trip.language,
+    journeys: trip.journeys,
+    orders: Object.fromEntries(Object.entries(trip.orders).map(([id, o]) => [id, orderView(o)])),
+    to_cancel: trip.to_cancel ? { ...trip.to_cancel.items } : {},
+    basket: extra.emptyBasket ? {} : basketAt(trip, now),
+    passengers: trip.passengers,
+    contact_details: trip.contact_details ?? {},
+    tickets: trip.tickets,
+    corporate_identifiers: trip.corporate_identifiers,
+    created_at: trip.created_at,
+  }
+}
+
+export function journeyOfSegment(trip: TripRecord, segmentId: string): Journey | undefined {
+  return trip.journeys.find((j) => j.segments.some((s) => s.segment_id === segmentId))
+}
+
+export function ticketOfJourney(trip: TripRecord, journeyId: string): Ticket | undefined {
+  return trip.tickets.find((t) => t.journey_ids.includes(journeyId))
+}

@@ -1,0 +1,337 @@
+/**
+ * The records the store keeps (core/ports/store.ts): sellers, keys, trips and their orders, searches, tokens,
+ * idempotency answers, jobs and subscriptions, as every adapter reads and writes them.
+ */
+import type { BasketItem } from '../schemas/basket.ts'
+import type { ContactDetails, Journey, MarkupConfig, OrderStatus, Passenger, ProductTypeName, Ticket } from '../schemas/trip.ts'
+import type { Money, Price, OriginalMoney } from '../schemas/common.ts'
+import type { ToCancelItem } from '../schemas/fulfillment.ts'
+import type { SupplierRefs, SupplierTax, SupplierPassengerOffer, SupplierSeatMap } from './supplier-answers.ts'
+
+export interface SellerRecord {
+  seller_id: string
+  name: string
+  /** Origins allowed to call the API from a browser with an access token (CORS). */
+  origins: string[]
+  sandbox: boolean
+  /** Where the seller's offers come from (design/api.md "Real supply: a supplier per seller"). */
+  supplier: SellerSupplier
+  created_at: string
+}
+
+/**
+ * A seller's supplier: its name (`sandbox`, the built-in sandbox airline; `duffel`; the name of any adapter
+ * the host wires) and the seller's credentials for it, sealed under SIGNING_KEY_SECRET (never stored in the
+ * clear, never shown); null for a supplier that needs none.
+ */
+export interface SellerSupplier { name: string; credentials: SealedSecret | null }
+
+/** A secret as stored: AES-256-GCM over its UTF-8 bytes, with what it belongs to as additional data (core/auth/sealing.ts). */
+export interface SealedSecret { sealed: 'A256GCM'; iv: string; data: string }
+
+export interface ApiKeyRecord {
+  /** SHA-256 hex of the key; the key itself is never stored. */
+  key_hash: string
+  seller_id: string
+  /** First characters of the key, for people to recognise it in lists and logs. */
+  prefix: string
+  created_at: string
+  /** From this moment the key is refused (a rotated key's grace period ended, or it was revoked); null: never. */
+  expires_at: string | null
+}
+
+export interface SigningKeyRecord {
+  kid: string
+  alg: 'ES256'
+  /** Sealed (AES-256-GCM) when the service has a SIGNING_KEY_SECRET; in the clear otherwise. */
+  private_jwk: JsonWebKey | SealedJwk
+  public_jwk: JsonWebKey
+  created_at: string
+  /** After this moment the key signs nothing new; it verifies until every token it signed has expired. */
+  retire_at: string | null
+}
+
+/** A private JWK as stored under a secret: its JSON sealed, the kid as additional data (core/auth/tokens.ts). */
+export type SealedJwk = SealedSecret
+
+export interface Order {
+  order_id: string
+  fulfillment_id: string
+  basket_item_id: string
+  display_name: string
+  price: Price
+  status: OrderStatus
+  failure_reason?: string
+  /** The airline's booking reference once the order succeeded. */
+  supplier_reference?: string
+  /** What the supplier handed back when it booked the order (its order and service ids), kept for it. */
+  supplier_refs?: SupplierRefs
+  /** The cancellation that moved it to `cancelling`; its refund once `cancelled`, or why the airline refused. */
+  cancellation_id?: string
+  refund?: Money
+  cancellation_failure_reason?: string
+  created_at: string
+  updated_at: string
+}
+
+/**
+ * An order as the orders feed shows it (GET /v2.2/orders): what a seller reconciles its books with. The
+ * store keeps one per order beside the trip document, written in the same transaction as the trip.
+ */
+export interface OrderFeedItem {
+  order_id: string
+  trip_id: string
+  basket_item_id: string
+  display_name: string
+  product_type: ProductTypeName
+  price: Price
+  status: OrderStatus
+  /** Once `cancelled`: what the airline refunds. */
+  refund?: Money
+  updated_at: string
+}
+
+/**
+ * An order in its seller's feed. `seq` is the seller's change number: each write that creates or changes
+ * orders gives them the seller's next numbers, in the transaction of the write, so numbers follow commit
+ * order (a reader that has seen number n never later finds a change numbered n or lower).
+ */
+export interface OrderFeedEntry { seq: number; order: OrderFeedItem }
+
+/** Which of a seller's orders to list (`listOrders`): those numbered above `after`, lowest first. */
+export interface OrderFeedQuery {
+  after: number
+  status?: OrderStatus
+  /** Only orders whose `updated_at` is at or after this instant. */
+  updatedSince?: string
+  limit: number
+}
+
+export interface FulfillmentRecord {
+  fulfillment_id: string
+  status: 'queued' | 'completed'
+  order_ids: string[]
+  payment_type: string
+  created_at: string
+  completed_at: string | null
+}
+
+/** A confirmed cancellation: its orders move cancelling → cancelled | back to succeeded, each by a durable job. */
+export interface CancellationRecord {
+  cancellation_id: string
+  status: 'queued' | 'completed'
+  order_ids: string[]
+  created_at: string
+  completed_at: string | null
+}
+
+/** The airline's latest cancellation quote for some ordered items (POST .../to_cancel), until it expires or is confirmed. */
+export interface CancellationQuote {
+  quote_expires_at: string
+  /** By basket_item_id (null-prototype when built: ids are the caller's). */
+  items: Record<string, ToCancelItem>
+}
+
+/** The stored trip aggregate. The API representation is derived from it (core/trip.ts). */
+export interface TripRecord {
+  trip_id: string
+  seller_id: string
+  sandbox: boolean
+  created_at: string
+  updated_at: string
+  language: string
+  currency: string
+  country: string
+  markups: MarkupConfig
+  journeys: Journey[]
+  tickets: Ticket[]
+  passengers: Passenger[]
+  contact_details: ContactDetails | null
+  corporate_identifiers: Record<string, { corporate_id: string; name: string }>
+  basket: Record<string, BasketItem>
+  orders: Record<string, Order>
+  /** The trip's current search, or null when it has none (never searched, or purged by retention). */
+  search_id: string | null
+  /** That search's status, kept with the trip so that its end (a remote supplier's, by a job) is a change of the trip its event streams see. */
+  search_status?: SearchRecord['status']
+  /** The supplier the trip's offers come from (its seller's when it was created); absent: the sandbox airline. */
+  supplier?: string
+  /** What the supplier handed back with the trip's current search (SupplierOffers.refs), for its rechecks and bookings. */
+  supplier_refs?: SupplierRefs
+  /** When the offers of the trip's current search stop being bookable (SupplierOffers.expires_at): no item is valid past it. */
+  offers_expire_at?: string
+  /** product_id → the supplier's offer_key, for every product ever put in this basket (rechecks need it). */
+  offer_keys: Record<string, string>
+  /** basket_item_id → the check now revalidating it; a check's late answer for an item since re-checked is ignored. */
+  pending_checks: Record<string, string>
+  /**
+   * What basket checks found of offers, where the airline's answer differs from the search's, by
+   * `checkedOfferKey` (product and passenger; core/validity.ts): putting the product back in the basket gets
+   * this answer, not the search's, until `valid_to`. Written with the check's outcome; a new search clears it.
+   */
+  checked_offers?: Record<string, CheckedOffer>
+  fulfillments: Record<string, FulfillmentRecord>
+  /** The current cancellation quote, if any; cleared when confirmed. */
+  to_cancel?: CancellationQuote | null
+  cancellations?: Record<string, CancellationRecord>
+  /** Refresh families revoked after a reused refresh token: their access tokens are refused on every instance. */
+  revoked_families?: string[]
+  /**
+   * `trip_state_hash` as of the last write (core/trip.ts), kept so reads need not hash again; it holds until
+   * `until` (the first `valid_to` still ahead then, when an item's effective validity changes), or forever when null.
+   */
+  state_hash?: { value: string; until: string | null }
+}
+
+/** A check's answer for one offer: its new unit price for the rest of the quote's window, or that it is gone. */
+export type CheckedOffer =
+  | { status: 'price_changed'; base: OriginalMoney; taxes: SupplierTax[]; valid_from: string; valid_to: string }
+  | { status: 'unavailable'; reason: string; valid_to: string }
+
+export interface Versioned<T> { value: T; version: number }
+
+/**
+ * A search as stored: what the supplier offered, compact (core/search.ts renders the API's shape from it,
+ * priced for the trip). Seat maps are stored apart, once per key, and referred to by key.
+ */
+export interface SearchRecord {
+  search_id: string
+  trip_id: string
+  status: 'in_progress' | 'success' | 'failed'
+  created_at: string
+  offers: StoredOffers
+}
+
+export interface StoredOffers {
+  /** The product types searched. */
+  types: ProductTypeName[]
+  /** Passenger ids, in the order of every per-passenger list below. */
+  passengers: string[]
+  /** The distinct per-passenger offers; products and seat bands name them by index (a handful serve hundreds of seats). */
+  offers: SupplierPassengerOffer[]
+  /** Every product but seats, with its offer to each passenger (an index into `offers`). */
+  products: Array<{ key: string; type: ProductTypeName; name: string; details: Record<string, unknown>; included?: boolean; offers: number[] }>
+  /** Seats per segment: the seat map's key and, per price band, the offer to each passenger. */
+  seats: Array<{ segment_id: string; map: string; bands: Record<string, number[]> }>
+  /** When the supplier's offers stop being bookable (SupplierOffers.expires_at). */
+  expires_at?: string
+  /** What the supplier handed back with them (SupplierOffers.refs). */
+  refs?: SupplierRefs
+  /** Why a `failed` search failed (`supplier_timeout`, `supplier_unavailable`, `supplier_refused`, `not_found`, `not_matched`, …). */
+  failure_reason?: string
+}
+
+export interface RefreshTokenRecord {
+  /** SHA-256 hex of the opaque token. */
+  token_hash: string
+  /** Every token issued by rotation from one trip creation shares a family; reuse revokes the family. */
+  family_id: string
+  trip_id: string
+  seller_id: string
+  expires_at: string
+  used_at: string | null
+  revoked_at: string | null
+}
+
+export type ConsumeResult =
+  | { status: 'ok'; record: RefreshTokenRecord }
+  | { status: 'reused'; record: RefreshTokenRecord }
+  | { status: 'revoked'; record: RefreshTokenRecord }
+  | { status: 'expired'; record: RefreshTokenRecord }
+  | { status: 'unknown' }
+
+export interface IdempotencyRecord {
+  /** `<seller_id>:<route>`; keys are scoped so two sellers never collide. */
+  scope: string
+  key: string
+  request_hash: string
+  /** null while the first request is still running. */
+  response: IdempotentResponse | null
+  created_at: string
+  /** Who holds the reservation: one request of one process (`<instance>/<request>`). */
+  owner: string
+  /**
+   * Until when the holder is known to be alive: it renews this while its request runs. A reservation
+   * without a response whose lease has lapsed belonged to a process that died, and another request takes it.
+   */
+  lease_until: string
+}
+
+export interface IdempotentResponse { status: number; body: unknown }
+
+/** An idempotent request's answer, stored in the same transaction as what the request wrote (TripEffects). */
+export interface IdempotencyCompletion { scope: string; key: string; owner: string; response: IdempotentResponse }
+
+/** A durable job (fulfillment delivery, webhook delivery). Claimed with a lease; a lapsed lease is claimable again. */
+export interface JobRecord {
+  job_id: string
+  kind: string
+  payload: unknown
+  run_at: string
+  attempts: number
+  max_attempts: number
+  locked_until: string | null
+  last_error: string | null
+  status: 'pending' | 'done' | 'dead'
+  created_at: string
+}
+
+/** A seller's webhook subscription. The secret signs deliveries, so it is kept (unlike API keys). */
+export interface SubscriptionRecord {
+  subscription_id: string
+  seller_id: string
+  event_name: string
+  delivery_method: 'http'
+  target: string
+  secret: string
+  created_at: string
+}
+
+/** What the retention job may delete: rows older than these moments (api.md "Retention"). */
+export interface PurgeCutoffs {
+  /** Open (unfulfilled) trips created before this go, with their searches and refresh tokens. */
+  tripsBefore: Date
+  /** Searches created before this go, unless one is the current search of an open trip. */
+  searchesBefore: Date
+  /** Seat maps no search has stored since this go (searches live at most as long as their trip). */
+  seatMapsBefore: Date
+  /** Refresh tokens that expired before this go (used or not: past expiry a token proves nothing). */
+  tokensBefore: Date
+  idempotencyBefore: Date
+  /** Finished jobs (done or dead) created before this go; pending ones always stay. */
+  jobsBefore: Date
+  /** Signing keys retired before this go (every token they signed has expired). */
+  signingKeysBefore: Date
+}
+
+export interface PurgeCounts {
+  trips: number
+  searches: number
+  seat_maps: number
+  refresh_tokens: number
+  idempotency_keys: number
+  jobs: number
+  signing_keys: number
+}
+
+/**
+ * Written in the same transaction as a trip insert or update, so a change and what comes with it never
+ * part: the jobs it asks for, the search it ran (with seat maps not stored yet; a key already stored is
+ * kept as it is), the refresh token of a new session, the orders it moved (the feed's index of them).
+ */
+export interface TripEffects {
+  jobs?: JobRecord[]
+  /**
+   * The trip's orders this write creates or changes, as the feed shows them: each gets the seller's next
+   * change number, in this order (core/orders.ts `changedOrders` sorts them by updated_at, then order_id).
+   */
+  orders?: OrderFeedItem[]
+  search?: SearchRecord
+  seatMaps?: SupplierSeatMap[]
+  refreshToken?: RefreshTokenRecord
+  /**
+   * The answer of the idempotent request that makes this write, kept with it (if the request still holds
+   * its key): a crash after the commit leaves a key that replays the answer, never one that runs it again.
+   */
+  idempotency?: IdempotencyCompletion
+}

@@ -1,0 +1,142 @@
+/** The store: where the service keeps its records (core/ports/records.ts). */
+import type { SellerRecord, SellerSupplier, ApiKeyRecord, SigningKeyRecord, SealedJwk, OrderFeedEntry, OrderFeedQuery, TripRecord, Versioned, SearchRecord, RefreshTokenRecord, ConsumeResult, IdempotencyRecord, IdempotencyCompletion, JobRecord, SubscriptionRecord, PurgeCutoffs, PurgeCounts, TripEffects } from './records.ts'
+import type { SupplierSeatMap } from './supplier-answers.ts'
+
+export interface RateLimitHits { key: string; hits: number; windowMs: number }
+export interface RateLimitCount { key: string; count: number; ttlMs: number }
+
+/**
+ * How a store reports outcomes. An outcome the caller must handle is a value, never a thrown error, so
+ * every adapter answers it the same way and the contract suite (test/store/) can hold them to it:
+ * - absent: `undefined` (`getSeller`, `getTrip`, `getSearch`, `getJob`, `claimJob` when nothing is due);
+ * - a precondition that no longer holds (someone else got there first): a falsy value, the caller decides
+ *   what that means: `false` (`addSigningKey` on a kid taken, `completeJob`/`failJob` on a lost lease,
+ *   `deleteSubscription` when there is none), `null` (`updateTrip` on a version conflict);
+ * - several outcomes: a discriminated union (`consumeRefreshToken`);
+ * - an update of a row that is not there changes nothing and says nothing (`updateSellerOrigins`,
+ *   `updateSigningKey`, `revokeRefreshFamily`): their callers have just read the row.
+ * A thrown error means the store failed, or a caller broke an invariant it owns (inserting an id that
+ * exists); the core does not catch it, so it surfaces as a 500 or a job retry.
+ * One method reads the other way round, kept as it is because its contract suite pins it down:
+ * `reserveIdempotency` answers null when the caller won and the existing record when it lost.
+ */
+export interface Store {
+  migrate(): Promise<void>
+  close(): Promise<void>
+  /** A cheap round trip, for /readyz. */
+  ping(): Promise<void>
+
+  createSeller(seller: SellerRecord): Promise<void>
+  getSeller(sellerId: string): Promise<SellerRecord | undefined>
+  listSellers(): Promise<SellerRecord[]>
+  /** Replaces what `change` names of the seller (its origins, its supplier); the rest stays. */
+  updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier }): Promise<void>
+  addApiKey(key: ApiKeyRecord): Promise<void>
+  /** The key with this hash, expired or not (the caller compares `expires_at` with its clock). */
+  findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined>
+  /** A seller's keys, oldest first. */
+  listApiKeys(sellerId: string): Promise<ApiKeyRecord[]>
+  /**
+   * Makes the seller's keys named by hash expire at `at` (or keeps an earlier expiry they already have): a
+   * rotation's grace period, or a revocation (`at` now).
+   */
+  expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void>
+
+  listSigningKeys(): Promise<SigningKeyRecord[]>
+  /** Inserts a key; returns false when the kid already exists. */
+  addSigningKey(key: SigningKeyRecord): Promise<boolean>
+  /** Retires a key (from `retire_at` it signs nothing new) or replaces its stored private key (sealing it). */
+  updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: JsonWebKey | SealedJwk }): Promise<void>
+
+  /** Inserts a new trip at version 1. */
+  insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void>
+  getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined>
+  /**
+   * The trip, unless its stored version is still `knownVersion`: then only `{ version }` (the caller's copy
+   * is current). A host keeps trips in memory and still sees every other instance's writes, in one query
+   * that does not carry or parse the document when nothing changed.
+   */
+  getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined>
+  /** Replaces the trip if its stored version is still `expectedVersion`; returns the new version, or null on a conflict. */
+  updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null>
+  /**
+   * Where the store can say so: calls `onChange` with a trip's id after any process wrote the trip, until
+   * the returned stop is called; with null when changes may have been missed (the feed reconnected), so
+   * every followed trip is looked at again. A store without it (SQLite) has its followed trips' versions
+   * checked instead.
+   */
+  watchTrips?(onChange: (tripId: string | null) => void): Promise<() => Promise<void>>
+
+  /**
+   * A seller's orders feed: its orders numbered above `query.after`, lowest number first, at most
+   * `query.limit`, filtered by status and updated_at. Every order is listed once, at the number of its last
+   * change (TripEffects.orders); one that changes again moves to a higher number.
+   */
+  listOrders(sellerId: string, query: OrderFeedQuery): Promise<OrderFeedEntry[]>
+
+  /** Stores a search that changes no trip (a failed one), with the seat maps it names. */
+  putSearch(search: SearchRecord, seatMaps?: SupplierSeatMap[]): Promise<void>
+  getSearch(searchId: string): Promise<SearchRecord | undefined>
+  /** The seat maps stored under these keys (the ones not stored are left out). */
+  getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]>
+
+  insertRefreshToken(token: RefreshTokenRecord): Promise<void>
+  /**
+   * Atomically marks an unused, unrevoked, unexpired token used and reports what it was. An expired one is
+   * reported `expired` and left unused: refusing it changes nothing, so presenting it again is not a reuse.
+   */
+  consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult>
+  revokeRefreshFamily(familyId: string, now: Date): Promise<void>
+
+  /**
+   * Reserves `record.key` in `record.scope` for `record.owner` until `record.lease_until`. Returns null when
+   * this caller won the reservation; otherwise the existing record (possibly still without a response). A
+   * reservation still without a response whose lease ended before `now` belonged to a process that died:
+   * it is taken over (replaced by `record`, returning null). Without `now`, nothing is taken over.
+   */
+  reserveIdempotency(record: IdempotencyRecord, now?: Date): Promise<IdempotencyRecord | null>
+  /** Extends the lease of a reservation `owner` still holds without a response; false when it no longer does. */
+  renewIdempotency(scope: string, key: string, owner: string, leaseUntil: Date): Promise<boolean>
+  /** Stores the answer, if `owner` still holds the key; false when it no longer does (nothing changes). */
+  completeIdempotency(completion: IdempotencyCompletion): Promise<boolean>
+  /** Frees a key `owner` holds without a response (its request was refused, so a corrected retry may use it). */
+  releaseIdempotency(scope: string, key: string, owner: string): Promise<void>
+
+  enqueueJob(job: JobRecord): Promise<void>
+  /** Claims one due job (pending, run_at ≤ now, no live lease) and leases it until now + leaseMs. */
+  claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined>
+  /**
+   * Marks a claimed job done. `lease` is the `locked_until` the claim returned: when the lease lapsed and
+   * another worker claimed the job since, nothing changes and false is returned.
+   */
+  completeJob(jobId: string, lease: string): Promise<boolean>
+  /** Records a failed attempt (same lease rule): reschedules at `retryAt`, or marks the job dead when `retryAt` is null. */
+  failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean>
+  getJob(jobId: string): Promise<JobRecord | undefined>
+  /** Jobs of some kinds in every status, oldest first (tests and operator views). */
+  listJobs(kinds: string[]): Promise<JobRecord[]>
+  /**
+   * Pending jobs (due or waiting for a retry, leased or not) by kind, for the queue-depth gauge of /metrics:
+   * one aggregate over the pending jobs, which are few next to the finished ones. Kinds with none are left out.
+   */
+  countPendingJobs(): Promise<Record<string, number>>
+
+  /**
+   * Deletes what retention allows (see PurgeCutoffs), in batches of at most `batch` rows per statement so no
+   * write lock is held for long, and reports how many of each went. A fulfilled trip whose current search
+   * goes is left with search_id null (and a new version, so every instance reads it again).
+   */
+  purge(cutoffs: PurgeCutoffs, batch?: number): Promise<PurgeCounts>
+
+  /**
+   * Adds hits to rate-limit counters kept for every instance (PostgreSQL), each in a fixed window of
+   * `windowMs` that starts at its first hit on the database's clock, and returns each key's count in its
+   * window and the milliseconds left of it. Absent, each instance counts in its own memory (SQLite, memory).
+   */
+  addRateLimitHits?(hits: ReadonlyArray<RateLimitHits>): Promise<RateLimitCount[]>
+
+  addSubscription(sub: SubscriptionRecord): Promise<void>
+  listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]>
+  /** Returns false when the seller has no such subscription. */
+  deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean>
+}
