@@ -110,7 +110,7 @@ export class ApiClient {
   }
 
   /**
-   * The trip's events as they come (design/api.md "Live basket updates"), read with fetch streaming since
+   * The trip's events as they come (docs/decisions.md "Live basket updates"), read with fetch streaming since
    * EventSource cannot send the Authorization header. Ends when the service ends the stream (the token
    * expired: the caller reconnects, with `lastEventId`) or `signal` aborts; throws NoEventStream when there
    * is no stream to be had (then poll), an SvcError when the request failed.

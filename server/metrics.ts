@@ -1,5 +1,5 @@
 /**
- * GET /metrics (design/api.md "Operations"): the service's figures in Prometheus' text format, by prom-client.
+ * GET /metrics (docs/decisions.md "Operations"): the service's figures in Prometheus' text format, by prom-client.
  *
  * - Requests are counted and timed by route pattern (`/v2.2/trip/:trip_id/basket`, never the URL), method
  *   and status, so the number of series stays bounded whatever is requested; every unmatched URL is one

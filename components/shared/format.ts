@@ -66,7 +66,7 @@ export interface BagDetailsLike {
   pieces?: unknown
 }
 
-/** A measure the airline states: a positive number (a bag it does not measure has none, design/api.md). */
+/** A measure the airline states: a positive number (a bag it does not measure has none, docs/decisions.md). */
 const stated = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0
 
 /** "Checked bag · 23 kg"; just "Checked bag" when the airline states no weight. */

@@ -178,7 +178,7 @@ export function problemCodes(op: Operation): ErrorCode[] {
 }
 
 /**
- * Who is calling, and may they call `op` (the matrix of design/api.md). Public operations skip both: their
+ * Who is calling, and may they call `op` (the matrix of docs/decisions.md). Public operations skip both: their
  * credential is in the body (refresh) or they need none (JWKS), and a client that sends its expired access
  * token out of habit must still be able to refresh. `origin` is the browser's Origin header, if any.
  */

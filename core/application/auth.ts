@@ -1,4 +1,4 @@
-/** Who is calling (the Authorization header, verified) and what they may do (the matrix of design/api.md). */
+/** Who is calling (the Authorization header, verified) and what they may do (the matrix of docs/decisions.md). */
 import { ProblemError } from '../shared/errors.ts'
 import type { Context } from './context.ts'
 import type { AuthRule, Principal } from './principal.ts'
@@ -44,7 +44,7 @@ export function required(principal: Principal | null): Principal {
   return principal
 }
 
-/** The permission matrix of design/api.md. */
+/** The permission matrix of docs/decisions.md. */
 export function authorizeFor(rule: AuthRule, principal: Principal | null, params: Record<string, string>, origin: string | undefined): void {
   if (rule === 'public') return
   const caller = required(principal)

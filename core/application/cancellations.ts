@@ -1,4 +1,4 @@
-/** Cancelling purchased extras (design/api.md "After-sale"): a quote from the airline, then its confirmation. */
+/** Cancelling purchased extras (docs/decisions.md "After-sale"): a quote from the airline, then its confirmation. */
 import type { CancelQuoteRequest } from '../schemas/fulfillment.ts'
 import { confirmCancellation, ordersToCancel, quoteView, withQuote } from '../domain/cancellation.ts'
 import { supplierView } from '../domain/search.ts'

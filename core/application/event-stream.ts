@@ -1,5 +1,5 @@
 /**
- * A trip's event stream (design/api.md "Live basket updates"): what one caller is sent, and when. The
+ * A trip's event stream (docs/decisions.md "Live basket updates"): what one caller is sent, and when. The
  * streams of a process are woken by LiveTrips (live.ts) when their trip changes.
  */
 import type { TripRecord, Versioned } from '../ports/records.ts'
@@ -26,7 +26,7 @@ export interface StreamTiming {
 }
 
 /**
- * The events of one trip for one caller (design/api.md): on connect, unless Last-Event-ID names the
+ * The events of one trip for one caller (docs/decisions.md): on connect, unless Last-Event-ID names the
  * trip's current version, its `search` and `basket`; then a `basket` whenever the basket as the API
  * shows it changes (a write anywhere, or an item passing its `valid_to`) and a `search` when the trip's
  * offers were replaced, or its search (a remote supplier's, in the background) has its answer. It ends when the caller's access token expires or its session is revoked (the

@@ -1,5 +1,5 @@
 /**
- * Live trips (design/api.md "Live basket updates"): which trips this process has event streams open on,
+ * Live trips (docs/decisions.md "Live basket updates"): which trips this process has event streams open on,
  * and waking those streams when a trip changes, wherever the change was made.
  * - A change made in this process (TripCache.mutate) wakes its followers at once.
  * - A change made by another process reaches them through the store's change feed where it has one

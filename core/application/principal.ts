@@ -8,7 +8,7 @@ export type Principal =
   | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string; family: string | null; /** The token's `exp` (seconds). */ expires_at: number }
 
 /**
- * Who may call an operation (the matrix in design/api.md):
+ * Who may call an operation (the matrix in docs/decisions.md):
  * - `api_key`: Basic auth with the seller's API key only (server to server);
  * - `creator`: API key or trip creation token;
  * - `trip`: API key or an access token for the trip in the path;

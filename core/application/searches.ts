@@ -13,7 +13,7 @@ import type { Principal } from './principal.ts'
 
 /**
  * A search of `types` for the trip by its supplier: run now when the supplier answers within a request (the
- * sandbox airline), or left to a `supplier_search` job when it is a remote API (design/api.md "Searching a
+ * sandbox airline), or left to a `supplier_search` job when it is a remote API (docs/decisions.md "Searching a
  * remote supplier"): then `found` is the search `in_progress`, and the job completes it.
  */
 export async function searchFor(ctx: Context, { supplier, call }: SupplierCall, trip: TripRecord, types: ProductTypeName[]): Promise<{ found: { search: SearchRecord; seatMaps: SupplierSeatMap[] }; jobs: JobRecord[] }> {

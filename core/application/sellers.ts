@@ -1,5 +1,5 @@
 /**
- * Sellers, their API keys and their suppliers (design/api.md "Real supply: a supplier per seller"), kept in
+ * Sellers, their API keys and their suppliers (docs/decisions.md "Real supply: a supplier per seller"), kept in
  * memory for a short while: every request names one, and they change rarely, from the operator CLI
  * (`npm run seller`), maybe in another process. Whatever the CLI changes holds on every instance within
  * SELLER_TTL_MS: a seller, its origins and each API key (with its expiry) are read from the store again at

@@ -1,5 +1,5 @@
 /**
- * Which supplier serves a seller or a trip, and with what (design/api.md "Real supply: a supplier per
+ * Which supplier serves a seller or a trip, and with what (docs/decisions.md "Real supply: a supplier per
  * seller"): a trip's offers come from the supplier its seller had when the trip was created, called with the
  * seller's own credentials, so one adapter serves every seller with each seller's account.
  */

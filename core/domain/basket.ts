@@ -1,5 +1,5 @@
 /**
- * Basket rules (design/api.md "Basket changes"): products must come from the trip's search and fit its
+ * Basket rules (docs/decisions.md "Basket changes"): products must come from the trip's search and fit its
  * passengers and journeys; quantities stay within each product's limit per passenger; a passenger holds at
  * most one seat per segment and a seat holds one passenger; lap infants get no seat. Every function here is
  * pure: it returns a new trip or throws, so a refused change leaves nothing behind.

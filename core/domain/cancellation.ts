@@ -1,5 +1,5 @@
 /**
- * Cancellation of purchased extras (design/api.md "After-sale"), the after-sale half of fulfillment.ts:
+ * Cancellation of purchased extras (docs/decisions.md "After-sale"), the after-sale half of fulfillment.ts:
  * the airline quotes a refund for ordered items (`to_cancel`), the seller confirms the quote before it
  * expires, and a durable job per order cancels it with the airline.
  *

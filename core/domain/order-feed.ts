@@ -1,5 +1,5 @@
 /**
- * The orders feed (GET /v2.2/orders, design/api.md "After-sale"): what a seller reconciles its books with.
+ * The orders feed (GET /v2.2/orders, docs/decisions.md "After-sale"): what a seller reconciles its books with.
  *
  * Orders live in their trip's document; the store keeps beside it one row per order, as the feed shows it,
  * written in the same transaction as the trip (TripEffects.orders). Each write that creates or changes

@@ -23,7 +23,7 @@ const fail = (errors: FieldError[]) => {
 
 /**
  * The one rule for a priced item's window: from now for the hold window (seconds), and never past the
- * moment the supplier's offers stop being bookable (design/api.md "Searching a remote supplier").
+ * moment the supplier's offers stop being bookable (docs/decisions.md "Searching a remote supplier").
  */
 export function validityWindow(now: Date, holdWindow: number, offersExpireAt?: string | null): { valid_from: string; valid_to: string } {
   const held = now.getTime() + holdWindow * 1000
@@ -57,7 +57,7 @@ export function firstDeparture(journeys: ReadonlyArray<{ segments: ReadonlyArray
 
 /**
  * A create request as the rules read it. What integrations copied from other products send in another
- * form is made canonical first (design/api.md "Drop-in for existing integrations"): a passenger without
+ * form is made canonical first (docs/decisions.md "Drop-in for existing integrations"): a passenger without
  * `passenger_id` gets `p1`, `p2`, … in request order (skipping ids other passengers have); a single
  * `loyalty_program` joins `loyalty_programs`; a journey's own `journey_id` is dropped (the service assigns
  * them); a segment time without a UTC offset is the local time at its airport and gets that airport's

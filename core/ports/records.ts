@@ -14,7 +14,7 @@ export interface SellerRecord {
   /** Origins allowed to call the API from a browser with an access token (CORS). */
   origins: string[]
   sandbox: boolean
-  /** Where the seller's offers come from (design/api.md "Real supply: a supplier per seller"). */
+  /** Where the seller's offers come from (docs/decisions.md "Real supply: a supplier per seller"). */
   supplier: SellerSupplier
   created_at: string
 }

@@ -3,7 +3,7 @@
  * an order's), and whether asking again later may succeed (the jobs retry those with backoff).
  */
 
-/** The reasons a supplier call fails, as `failure_reason` shows them (design/api.md "Searching a remote supplier"). */
+/** The reasons a supplier call fails, as `failure_reason` shows them (docs/decisions.md "Searching a remote supplier"). */
 export const SUPPLIER_FAILURES = {
   /** The supplier did not answer within SUPPLIER_TIMEOUT_MS. */
   supplier_timeout: { retryable: true },

@@ -1,6 +1,6 @@
 /**
  * Seller administration for the operator, against the same DATABASE_URL (and SIGNING_KEY_SECRET) as the
- * server (design/api.md "Real supply: a supplier per seller"):
+ * server (docs/decisions.md "Real supply: a supplier per seller"):
  *
  *   npm run seller -- create --name "Shop" [--origin URL ...] [--sandbox] [--supplier NAME] [--duffel-token T]
  *   npm run seller -- update SELLER_ID [--add-origin URL ...] [--remove-origin URL ...] [--supplier NAME] [--duffel-token T]

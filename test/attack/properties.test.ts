@@ -1,6 +1,6 @@
 /**
  * Property tests (fast-check, fixed seeds) of the rules money, mark-ups and the basket must keep whatever
- * the input (design/api.md "Prices and mark-ups", "Basket changes"):
+ * the input (docs/decisions.md "Prices and mark-ups", "Basket changes"):
  * - money (core/domain/money.ts): rounding is to the nearest integer with ties away from zero; decimal text parses
  *   exactly, and what the SDK's formatPrice shows parses back to the amount; amounts stay integers within
  *   ±2^50 or are refused, never silently inexact; sums are exact in any order and grouping; every currency's

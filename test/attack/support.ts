@@ -53,7 +53,7 @@ export function json(res: Res): any {
 
 /**
  * What is wrong with a refusal (status ≥ 400) as the API promises it (docs/api.md "Authentication",
- * design/api.md "Errors"): `application/problem+json` with type, title, status, detail, code and request_id, the
+ * docs/decisions.md "Errors"): `application/problem+json` with type, title, status, detail, code and request_id, the
  * request_id being the X-Request-Id header. An empty list when nothing is. A HEAD answer has no body, so
  * only its content type is checked.
  */

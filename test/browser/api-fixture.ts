@@ -5,7 +5,7 @@
  * its id and tokens.
  *
  * A second supplier, `slow_sandbox`, is the sandbox airline behind a remote API (`capabilities.remote`): its
- * search runs in the background as Duffel's does (design/api.md "Searching a remote supplier"), answering
+ * search runs in the background as Duffel's does (docs/decisions.md "Searching a remote supplier"), answering
  * after `delayMs`, or failing with `supplier_timeout`. Trips on it come from `GET {baseUrl}/__fixture/trip`
  * on the API itself (the options of `FixtureOptions.remote` as query parameters: `remote=1&delayMs=1500
  * &fail=first`), since the runner's own fixture route passes only the options it knows.

@@ -1,6 +1,6 @@
 /**
  * The BUILT SDK (svc.min.js by a script tag) on a trip whose airline is a remote API, as Duffel is
- * (design/api.md "Searching a remote supplier"; test/browser/remote.ts): the widget shows its loading
+ * (docs/decisions.md "Searching a remote supplier"; test/browser/remote.ts): the widget shows its loading
  * state while the airline still searches and then the bags, with no new `Svc.init`; a failed search
  * rejects `showUpsell` with `offers_unavailable`, fires `onBagFail` / `onSeatFail`, and shows the error
  * state, whose "Try again" searches again and shows the offers once the airline answers.

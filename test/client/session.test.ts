@@ -459,7 +459,7 @@ test('follow: a hidden tab holds no stream; shown again, it reads the basket and
 // ---------------------------------------------------------------- a remote supplier's search, in the background
 
 /**
- * A trip whose search runs at a remote supplier (design/api.md "Searching a remote supplier"): each search
+ * A trip whose search runs at a remote supplier (docs/decisions.md "Searching a remote supplier"): each search
  * reads `in_progress` until the test ends it (`succeed`, `fail`); `startSearch` (POST .../search) starts a
  * new one, itself in progress. Every read is recorded as it is answered.
  */

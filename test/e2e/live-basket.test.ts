@@ -1,5 +1,5 @@
 /**
- * The live basket (design/api.md "Live basket updates") in Chromium, from the built SDK: a basket check
+ * The live basket (docs/decisions.md "Live basket updates") in Chromium, from the built SDK: a basket check
  * started by the seller's backend, not by the page, shows in the open widget within seconds, with its
  * action (accept the new price), and reaches the seller's onBasketChange, with no new Svc.init: the
  * widget element on the page is the very one that was there before.

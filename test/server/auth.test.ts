@@ -1,5 +1,5 @@
 /**
- * Who may call what (design/api.md), cell by cell for every operation of the table; token lifetimes on
+ * Who may call what (docs/decisions.md), cell by cell for every operation of the table; token lifetimes on
  * the injected clock; refresh rotation and reuse detection; seller isolation.
  */
 import { test, describe, before, after } from 'node:test'

@@ -1,5 +1,5 @@
 /**
- * Cancelling purchased extras (design/api.md "After-sale"): the airline's quote (`to_cancel`), its
+ * Cancelling purchased extras (docs/decisions.md "After-sale"): the airline's quote (`to_cancel`), its
  * confirmation, the job per order, the sandbox airline's refund rules and flight 9005, the webhooks; and
  * the bad input: an item not ordered, not yours, already cancelled, a quote expired, two confirms at once,
  * a worker that dies after the airline answered.

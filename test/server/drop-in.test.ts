@@ -1,5 +1,5 @@
 /**
- * What integrations copied from another ancillary product send (design/api.md "Drop-in for existing
+ * What integrations copied from another ancillary product send (docs/decisions.md "Drop-in for existing
  * integrations"): passengers without ids, one loyalty_program object, their own journey ids, segment times
  * as tickets show them (local, no offset); a fulfill without passengers the trip already has; card details
  * refused with what to send instead; and every bad field of a request named at once.

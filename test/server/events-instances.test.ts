@@ -1,5 +1,5 @@
 /**
- * A change made on one instance reaches the event streams open on another (design/api.md "Live basket
+ * A change made on one instance reaches the event streams open on another (docs/decisions.md "Live basket
  * updates"): on PostgreSQL through LISTEN/NOTIFY (no polling: the check interval is set to an hour), on
  * SQLite through the version check of followed trips (two instances on one file, as the server and a
  * worker process are). Each instance is a real server on a socket.

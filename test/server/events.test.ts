@@ -1,5 +1,5 @@
 /**
- * The trip's event stream (GET /v2.2/trip/{id}/events, design/api.md "Live basket updates") over a real
+ * The trip's event stream (GET /v2.2/trip/{id}/events, docs/decisions.md "Live basket updates") over a real
  * socket: what a widget learns without asking, from changes it did not make (a backend basket check, a
  * passenger update, an item running out), how a reconnect resumes, and when a stream ends.
  */

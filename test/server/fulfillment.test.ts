@@ -1,5 +1,5 @@
 /**
- * POST /v2.2/trip/{trip_id}/fulfill (spec "Fulfillment request and response", design/api.md "Fulfillment"):
+ * POST /v2.2/trip/{trip_id}/fulfill (spec "Fulfillment request and response", docs/decisions.md "Fulfillment"):
  * every refusal leaves the store as it was; an accepted request books the tickets and queues one order per
  * ancillary, which the worker moves to `succeeded` (or `failed`, sandbox 9003); ordered items are final
  * (test/server/post-booking.test.ts has what a fulfilled trip still takes);

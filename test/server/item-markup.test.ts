@@ -1,5 +1,5 @@
 /**
- * The seller's own mark-up on one basket item (design/api.md "After-sale": a PATCH line's `markup`; its
+ * The seller's own mark-up on one basket item (docs/decisions.md "After-sale": a PATCH line's `markup`; its
  * semantics in docs/api.md "A mark-up of your own on one item"): listed in `price.markups` as
  * `markup_type: "item"` after the product type's, per unit, in the trip currency; kept on the item through
  * checks, price changes, acceptance and passenger updates; part of what a PUT compares and of the state hash.

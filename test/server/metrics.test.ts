@@ -1,5 +1,5 @@
 /**
- * GET /metrics (design/api.md "Operations"): Prometheus text from prom-client with requests by route pattern
+ * GET /metrics (docs/decisions.md "Operations"): Prometheus text from prom-client with requests by route pattern
  * and status, job queue depth and outcomes, webhook delivery failures, store errors, open event streams and
  * the Node process metrics; a bearer token when METRICS_TOKEN is set; one registry per app.
  */

@@ -1,5 +1,5 @@
 /**
- * The orders feed (GET /v2.2/orders, design/api.md "After-sale"): a seller pages through every order of its
+ * The orders feed (GET /v2.2/orders, docs/decisions.md "After-sale"): a seller pages through every order of its
  * trips, by change, while orders keep moving, and after the last page its copy is exactly the orders as
  * they are: none skipped, none repeated unless it changed after it was read. Then the filters, the cursor
  * (opaque, checked, carrying its filters), isolation between sellers, and bad input. The paging runs on the

@@ -1,5 +1,5 @@
 /**
- * After the first fulfill (design/api.md "After-sale"): the basket takes new items and a later fulfill
+ * After the first fulfill (docs/decisions.md "After-sale"): the basket takes new items and a later fulfill
  * orders only those; ordered items are read-only and shown with their order; delayed ticketing holds the
  * orders in `awaiting_ticketing` until a fulfill issues the tickets, or fails them at the deadline.
  */

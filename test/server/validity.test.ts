@@ -1,5 +1,5 @@
 /**
- * Basket item validity over HTTP (spec "States and transitions", design/api.md "Basket changes"): every
+ * Basket item validity over HTTP (spec "States and transitions", docs/decisions.md "Basket changes"): every
  * transition, driven by basket checks, expiry, the sandbox scenarios, price acceptance and passenger
  * updates; and what happens when the airline cannot be reached. Time is the injected clock; the background
  * checks run with `core.drainJobs()`.

@@ -1,5 +1,5 @@
 /**
- * Webhooks (design/api.md "Fulfillment"): subscriptions over HTTP, and deliveries to a real receiver on
+ * Webhooks (docs/decisions.md "Fulfillment"): subscriptions over HTTP, and deliveries to a real receiver on
  * 127.0.0.1: which events arrive, their headers and signatures (checked with docs/webhooks.md's own snippet),
  * retries with backoff under one event_id, a receiver that never answers, and who may see or delete a
  * subscription.

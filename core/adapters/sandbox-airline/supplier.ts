@@ -33,7 +33,7 @@
  * (case and punctuation ignored). An unknown family gets no upsell, and its allowances are those of the
  * airline's lowest family, the least the traveller can be sure of.
  *
- * Test scenarios (design/api.md), on any segment's `marketing_flight_number` within the item's scope
+ * Test scenarios (docs/decisions.md), on any segment's `marketing_flight_number` within the item's scope
  * (its segment, else its journey, else its ticket's journeys, else the whole trip), for trips with
  * `sandbox: true` unless `scenarios: 'always'`:
  * - `9001`: a check sees every bag offer (every offer of `priceChangeProducts`) `priceIncreasePercent` above
@@ -499,7 +499,7 @@ function itemSegments(trip: SupplierTrip, item: BasketItem): Segment[] {
   return scoped.length > 0 ? scoped : all
 }
 
-/** The sandbox airline's refund rules (design/api.md "After-sale"), in the trip currency, from what was paid. */
+/** The sandbox airline's refund rules (docs/decisions.md "After-sale"), in the trip currency, from what was paid. */
 const SEAT_CANCELLATION_FEE_PERCENT = 20
 const BAG_REFUND_UNTIL_MS = 24 * 3_600_000
 

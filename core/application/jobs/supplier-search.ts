@@ -1,5 +1,5 @@
 /**
- * A remote supplier's search (design/api.md "Searching a remote supplier"): the trip was answered with the
+ * A remote supplier's search (docs/decisions.md "Searching a remote supplier"): the trip was answered with the
  * search `in_progress`; this job asks the supplier and completes it, `success` with its offers or `failed`
  * with a `failure_reason`. A time-out or an outage is retried with backoff (a few tries, then the search
  * fails with that reason); a refusal fails it at once. Its end is a write of the trip, so the trip's event

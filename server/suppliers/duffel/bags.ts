@@ -7,7 +7,7 @@
  * is what it is: passenger, segments, kind (checked, carry-on) and weight; `bagKind` is that identity.
  *
  * Prices are Duffel's `total_amount`, tax included (Duffel states no tax apart): the product's `base` is
- * that amount and its `taxes` are empty (design/api.md "Searching a remote supplier").
+ * that amount and its `taxes` are empty (docs/decisions.md "Searching a remote supplier").
  */
 import type { OfferAvailableServiceBaggage, OfferAvailableServiceBaggageMetadata } from './types.ts'
 import type { SupplierPassengerOffer } from '../../../core/ports/supplier-answers.ts'
@@ -46,7 +46,7 @@ function details(journeyId: string, m: BaggageLike['metadata']): BagDetails {
     ? { length: m.maximum_length_cm, width: m.maximum_depth_cm, height: m.maximum_height_cm } : undefined
   return {
     checked: m?.type !== 'carry_on', journey_id: journeyId,
-    // What the airline does not state is left out (design/api.md): the widget then shows the kind only.
+    // What the airline does not state is left out (docs/decisions.md): the widget then shows the kind only.
     ...(m?.maximum_weight_kg ? { weight: m.maximum_weight_kg, weight_unit: 'kg' as const } : {}),
     ...(dims ? { size: dims.length + dims.width + dims.height, size_unit: 'cm' as const, dimensions: dims } : {}),
   }

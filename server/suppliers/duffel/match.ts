@@ -1,6 +1,6 @@
 /**
  * Which Duffel offer or order a trip names, and how its passengers and segments are Duffel's
- * (design/api.md "The Duffel supplier"):
+ * (docs/decisions.md "The Duffel supplier"):
  * - a ticket's `metadata.duffel_offer_id` (`off_…`, in the funnel, before the seller books) or
  *   `metadata.duffel_order_id` (`ord_…`, after booking); a trip whose tickets are booked (a fulfill gave
  *   their record locator) is also found by Duffel's `booking_reference`;

@@ -1,5 +1,5 @@
 /**
- * Duffel (api.duffel.com) as a supplier (design/api.md "The Duffel supplier"): a seller sells bags and
+ * Duffel (api.duffel.com) as a supplier (docs/decisions.md "The Duffel supplier"): a seller sells bags and
  * seats of the flights it sells through Duffel, with its own Duffel token (test or live, as it is a sandbox
  * or a live seller).
  *

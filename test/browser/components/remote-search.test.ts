@@ -1,5 +1,5 @@
 /**
- * A view on a trip whose airline is a remote API (design/api.md "Searching a remote supplier"): the trip's
+ * A view on a trip whose airline is a remote API (docs/decisions.md "Searching a remote supplier"): the trip's
  * search is `in_progress` when the view opens, and a job of the real API ends it (test/browser/remote.ts).
  * The view shows its loading state until the search has its answer (the trip's `search` event, or a poll
  * while there is no stream), then the offers, with no new session; a failed search is its error state with

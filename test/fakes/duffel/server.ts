@@ -1,7 +1,7 @@
 /**
  * A fake Duffel API (api.duffel.com, `Duffel-Version: v2`) on loopback HTTP, for the tests of the Duffel
  * supplier (server/suppliers/duffel/): no machine that runs the tests reaches the internet, and Duffel's own
- * test mode cannot be told to fail on cue. It answers the few routes the adapter calls (design/api.md "The
+ * test mode cannot be told to fail on cue. It answers the few routes the adapter calls (docs/decisions.md "The
  * Duffel supplier") the way Duffel does: `{ data }` bodies, Duffel's error envelope, bearer tokens whose
  * prefix sets the mode, and it keeps the state those calls change (services added to an order, the balance
  * they are paid from). It also answers the seller's side of the flow, a search and a booking, so that the
