@@ -10,9 +10,28 @@
 //   mock-server → core
 //   core        → nothing of ours outside core, and no metrics library (prom-client is the server's)
 //
+// and inside core/, its layers (docs/architecture.md), each only down:
+//   core.ts      the composition root: createCore wires adapters into the application; hosts hold it
+//   api/         the operation table and the request pipeline → application, domain, ports, schemas, shared
+//   application/ the services over the ports, and the jobs    → domain, ports, schemas, shared
+//   adapters/    memory store, sandbox airline, fetch sender   → domain, ports, schemas, shared
+//   domain/      the rules, pure functions of records          → ports (records' types), schemas, shared
+//   ports/       what the core needs from outside              → schemas, shared
+//   shared/      helpers: errors, validation, hashing, sealing → schemas (the wording of a refused field)
+//   schemas/     the contract's shapes (TypeBox)               → nothing of core's
+//
 // and no import cycle anywhere. Type-only imports count: a layer's types are part of what it depends on.
 const OURS = ['core', 'server', 'mock-server', 'client', 'sdk', 'components', 'examples', 'test', 'bench', 'scripts', 'stories', '\\.storybook']
 const under = (...dirs) => `^(${dirs.join('|')})/`
+const CORE_LAYERS = ['api', 'application', 'adapters', 'domain', 'ports', 'schemas', 'shared']
+/** A rule that `core/<layer>/` imports no core layer but `allowed` (and itself), nor the composition root. */
+const coreLayer = (layer, allowed, comment) => ({
+  name: `core-${layer}-points-down`,
+  severity: 'error',
+  comment,
+  from: { path: `^core/${layer}/` },
+  to: { path: [`^core/(${CORE_LAYERS.filter((l) => l !== layer && !allowed.includes(l)).join('|')})/`, '^core/[^/]+\\.ts$'] },
+})
 const except = (...allowed) => under(...OURS.filter((d) => !allowed.includes(d)))
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -31,6 +50,24 @@ module.exports = {
       comment: 'core/ is the pure rules: it knows no host (server, mock-server), no browser layer and no demo.',
       from: { path: under('core') },
       to: { path: except('core') },
+    },
+    coreLayer('api', ['application', 'domain', 'ports', 'schemas', 'shared'],
+      'The operation table and pipeline call the application; nothing below knows HTTP operations exist.'),
+    coreLayer('application', ['domain', 'ports', 'schemas', 'shared'],
+      'The services work over the ports; which adapter fills a port is the composition root\'s choice (core.ts), never theirs.'),
+    coreLayer('adapters', ['domain', 'ports', 'schemas', 'shared'],
+      'An adapter implements a port: it may use the rules and helpers, never a service or the API.'),
+    coreLayer('domain', ['ports', 'schemas', 'shared'],
+      'The rules are pure functions of records (ports/records.ts): no service, no adapter, no store.'),
+    coreLayer('ports', ['schemas', 'shared'], 'The ports name what the core needs; they implement nothing.'),
+    coreLayer('shared', ['schemas'], 'Shared helpers know nothing of the service (validation reads only how the schemas word a refusal).'),
+    coreLayer('schemas', [], 'The contract\'s shapes depend on nothing: every layer reads them.'),
+    {
+      name: 'domain-takes-only-types-from-ports',
+      severity: 'error',
+      comment: 'The rules read records; they never call a port (a store or a supplier call belongs to application/).',
+      from: { path: '^core/domain/' },
+      to: { path: '^core/ports/', pathNot: '^core/ports/supplier-errors\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'core-knows-no-metrics-library',

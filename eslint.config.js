@@ -4,6 +4,8 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
+import lit from 'eslint-plugin-lit'
+import wc from 'eslint-plugin-wc'
 
 export default tseslint.config(
   {
@@ -21,6 +23,18 @@ export default tseslint.config(
         argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true,
       }],
     },
+  },
+  {
+    // The Lit elements: eslint-plugin-lit's recommended rules (the html`…` templates: bindings, entities, invalid
+    // HTML) and eslint-plugin-wc's (custom element classes and names). wc knows a class for an element by
+    // its base, LitElement here (or HTMLElement); the classes built on the mixins (ProductView(LitElement))
+    // it does not see, so its rules cover the three that extend LitElement itself.
+    files: ['components/**/*.ts'],
+    ...lit.configs['flat/recommended'],
+    ...wc.configs['flat/recommended'],
+    plugins: { ...lit.configs['flat/recommended'].plugins, ...wc.configs['flat/recommended'].plugins },
+    rules: { ...lit.configs['flat/recommended'].rules, ...wc.configs['flat/recommended'].rules },
+    settings: { wc: { elementBaseClasses: ['LitElement'] } },
   },
   {
     // Plain scripts of pages: the demo's and the CSP probe's. `Svc` is the SDK's global (svc.min.js).

@@ -38,11 +38,11 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import '../server/native-hash.ts'
 import { sha256Hex } from '../core/shared/crypto.ts'
-import { createCore, type Principal } from '../core/core.ts'
+import { createCore } from '../core/core.ts'
 import { withStateHash } from '../core/domain/trip.ts'
 import type { Store } from '../core/ports/store.ts'
 import type { TripRecord } from '../core/ports/records.ts'
-import { createSandboxSupplier } from '../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../core/adapters/sandbox-airline/adapter.ts'
 import { SqliteStore } from '../server/store/sqlite.ts'
 import { PostgresStore } from '../server/store/postgres.ts'
 import { makeTrip } from './storage.ts'
@@ -106,8 +106,7 @@ async function makeTemplate(store: Store, read: (tripId: string, searchId: strin
   })
   await core.ensureSigningKey()
   const { seller, apiKey } = await core.createSeller({ name: 'Bench', origins: [], sandbox: true })
-  const p: Principal = { kind: 'api_key', seller }
-  const made = await makeTrip(core, p)
+  const made = await makeTrip(core, apiKey)
   const rows = await read(made.trip_id, made.search_id!)
   const now = new Date()
   const doc = JSON.parse(rows.trip.doc) as TripRecord

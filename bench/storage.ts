@@ -11,24 +11,29 @@ import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { randomBytes, randomUUID } from 'node:crypto'
 import '../server/native-hash.ts'
-import { createCore, type Core, type Principal } from '../core/core.ts'
-import { createSandboxSupplier } from '../core/adapters/sandbox-airline/supplier.ts'
+import { createCore, type Core } from '../core/core.ts'
+import { createSandboxSupplier } from '../core/adapters/sandbox-airline/adapter.ts'
 import { SqliteStore } from '../server/store/sqlite.ts'
 import { PostgresStore } from '../server/store/postgres.ts'
 import { defaultTripRequest } from '../mock-server/fixtures.ts'
 import type { Store } from '../core/ports/store.ts'
+import { caller } from '../test/helpers/operations.ts'
 import { startPg } from './lib/pg.ts'
 import { kib } from './lib/stats.ts'
 
 const N = Number(process.env.BENCH_TRIPS ?? 1000)
 
-/** A trip as a seller's integration leaves it: created with bag and seat search, one bag chosen, the token refreshed once. */
-export async function makeTrip(core: Core, p: Principal) {
-  const trip = await core.createTrip(p, defaultTripRequest(new Date()))
-  const search = await core.getSearch(p, trip.trip_id, trip.search_id!, ['bag'])
+/**
+ * A trip as a seller's integration leaves it: created with bag and seat search, one bag chosen, the token
+ * refreshed once; each request answered by the operation table's pipeline, as the server answers it.
+ */
+export async function makeTrip(core: Core, apiKey: string) {
+  const api = caller(core, { apiKey })
+  const trip = await api('createTrip', { body: defaultTripRequest(new Date()) })
+  const search = await api('getSearch', { params: { trip_id: trip.trip_id, search_id: trip.search_id! }, query: { product_types: 'bag' } })
   const bag = Object.values(search.results.products.bag!).find((x) => x.product_details.checked && x.price_and_availability.p1?.available)!
-  await core.addToBasket(p, trip.trip_id, [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
-  await core.refresh({ refresh_token: trip.refresh_token })
+  await api('addToBasket', { params: { trip_id: trip.trip_id }, body: [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }] })
+  await api('refreshToken', { body: { refresh_token: trip.refresh_token } })
   return trip
 }
 
@@ -44,11 +49,10 @@ export async function perTrip(store: Store, size: () => Promise<number>, n = N):
   await store.migrate()
   const core = coreOn(store)
   await core.ensureSigningKey()
-  const { seller } = await core.createSeller({ name: 'Bench', origins: [], sandbox: true })
-  const p: Principal = { kind: 'api_key', seller }
-  await makeTrip(core, p) // the flights' seat maps, stored once, are not a trip's cost
+  const { apiKey } = await core.createSeller({ name: 'Bench', origins: [], sandbox: true })
+  await makeTrip(core, apiKey) // the flights' seat maps, stored once, are not a trip's cost
   const before = await size()
-  for (let i = 0; i < n; i++) await makeTrip(core, p)
+  for (let i = 0; i < n; i++) await makeTrip(core, apiKey)
   return ((await size()) - before) / n
 }
 

@@ -1,6 +1,6 @@
 /**
  * What a trip offers and what its basket holds, by `allowProducts` name: no texts and no Lit, so the SDK
- * (which decides which products to show) and the widgets (components/shared/format.ts re-exports these)
+ * (which decides which products to show) and the widgets (components/internal/format.ts re-exports these)
  * read offers the same way.
  */
 import type { Basket, BasketItem, ProductName, Search } from './types.ts'

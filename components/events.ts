@@ -21,4 +21,12 @@ declare global {
   }
 }
 
-export {}
+/**
+ * Every svc event by name, with the type of its detail: the `svc-*` entries of GlobalEventHandlersEventMap,
+ * declared above and by the elements that alone fire them (./modal/modal.ts, ./basket/basket.ts). `emit`
+ * (./internal/element.ts) takes only these names, each with its own detail.
+ */
+export type SvcEventMap = {
+  [K in keyof GlobalEventHandlersEventMap as K extends `svc-${string}` ? K : never]:
+    GlobalEventHandlersEventMap[K] extends CustomEvent<infer D> ? D : never
+}

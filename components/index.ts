@@ -4,12 +4,12 @@
  */
 import './events.ts'
 // The card and modal displays' frames, which svc.min.js loads only when a widget first shows one.
-import './controllers/dialog-frames.ts'
-export { SvcModal } from './shared/modal/modal.ts'
-export { SvcPrice } from './shared/price/price.ts'
-export { SvcSpinner } from './shared/spinner/spinner.ts'
+import './dialog-frames/dialog-frames.ts'
+export { SvcModal } from './modal/modal.ts'
+export { SvcPrice } from './price/price.ts'
+export { SvcSpinner } from './spinner/spinner.ts'
 export { SvcBagUpsell } from './bag-upsell/bag-upsell.ts'
-export { SvcOptionCard, type OptionProduct } from './options/option-card.ts'
+export { SvcOptionCard, type OptionProduct } from './option-card/option-card.ts'
 export { SvcSeatMap } from './seat-map/seat-map.ts'
 export { SvcBasket } from './basket/basket.ts'
 export { SvcUpsell } from './upsell/upsell.ts'

@@ -1,28 +1,19 @@
 /**
- * The application service: every operation of the API as a method over the ports. The operations live in
- * core/application/ by subject (trips, searches, basket, fulfillment, subscriptions, tokens, sellers, jobs);
- * this facade is what hosts, the CLI, the worker and tests hold. Its methods take request bodies as
- * received (unknown) and validate them, async so that a refusal is a rejected promise like any other.
+ * The composition root: `createCore` wires the adapters it is given (store, suppliers, clock, ids, webhook
+ * sender) into the application's context (core/application/), and the `Core` it returns is what a host holds.
+ * The API's operations are not methods here: they are the table of core/api/operations.ts, and every caller
+ * (the Fastify server, the MSW sandbox, and the tests through test/helpers/operations.ts) runs them through
+ * the one request pipeline, core/api/dispatch.ts, with `context`. What is left is what the hosts, the worker
+ * and the seller CLI need beside it: configuration and tokens, seller administration, authentication,
+ * retention, the job runner, and observing the core's work.
  */
 import type { PurgeCounts, SellerRecord } from './ports/records.ts'
-import type { ProductTypeName } from './schemas/trip.ts'
-import { TripCreateRequest, TripPatchRequest, SearchSelection } from './schemas/trip.ts'
-import { BasketAddRequest, BasketReplaceRequest } from './schemas/basket.ts'
-import { RefreshRequest } from './schemas/auth.ts'
-import { FulfillRequest, SubscriptionRequest } from './schemas/fulfillment.ts'
-import { validate } from './shared/validate.ts'
-import type { Rendered } from './shared/rendered.ts'
 import type { TokenService } from './application/jwt.ts'
 import type { CoreConfig, CoreDeps } from './application/config.ts'
 import { createContext, type Context } from './application/context.ts'
+import { fetchSender } from './adapters/fetch-webhook-sender.ts'
 import type { NewSeller, RevokedKeys, RotatedKey, SellerChange, SellerListing } from './application/sellers.ts'
 import { authenticate, type Principal } from './application/auth.ts'
-import * as trips from './application/trips.ts'
-import * as searches from './application/searches.ts'
-import * as basket from './application/baskets.ts'
-import { fulfill } from './application/fulfillments.ts'
-import * as subscriptions from './application/subscriptions.ts'
-import * as tokens from './application/tokens.ts'
 import { purgeExpired } from './application/retention.ts'
 import { drainJobs, processNextJob, type JobReport } from './application/jobs/runner.ts'
 import { JOB_KINDS, type JobKind } from './application/jobs/job.ts'
@@ -45,7 +36,8 @@ export class Core {
   readonly tokens: TokenService
 
   constructor(deps: CoreDeps) {
-    this.context = createContext(deps)
+    // A host that delivers webhooks its own way passes its sender (the server's checks the address it connects to).
+    this.context = createContext({ ...deps, webhooks: deps.webhooks ?? fetchSender() })
     this.config = this.context.config
     this.tokens = this.context.tokens
   }
@@ -68,34 +60,6 @@ export class Core {
   sellerCount(): Promise<number> { return this.context.sellers.count() }
   isAllowedOrigin(origin: string): Promise<boolean> { return this.context.sellers.isAllowedOrigin(origin) }
   authenticate(authorization: string | undefined): Promise<Principal | null> { return authenticate(this.context, authorization) }
-
-  // ------------------------------------------------------------ operations
-
-  authorize(p: Principal) { return tokens.authorize(this.context, p) }
-  async refresh(body: unknown) { return tokens.refresh(this.context, validate(RefreshRequest, body)) }
-  jwks() { return tokens.jwks(this.context) }
-
-  async createTrip(p: Principal, body: unknown) { return trips.createTrip(this.context, p, validate(TripCreateRequest, body)) }
-  getTrip(p: Principal, tripId: string) { return trips.getTrip(this.context, p, tripId) }
-  async patchTrip(p: Principal, tripId: string, body: unknown) { return trips.patchTrip(this.context, p, tripId, validate(TripPatchRequest, body)) }
-
-  async startSearch(p: Principal, tripId: string, body: unknown) { return searches.startSearch(this.context, p, tripId, validate(SearchSelection, body)) }
-  getSearch(p: Principal, tripId: string, searchId: string, types?: ProductTypeName[]) { return searches.getSearch(this.context, p, tripId, searchId, types) }
-  readSearch(p: Principal, tripId: string, searchId: string, types?: ProductTypeName[]): Promise<Rendered> { return searches.readSearch(this.context, p, tripId, searchId, types) }
-
-  getBasket(p: Principal, tripId: string) { return basket.getBasket(this.context, p, tripId) }
-  readBasket(p: Principal, tripId: string): Promise<Rendered> { return basket.readBasket(this.context, p, tripId) }
-  async addToBasket(p: Principal, tripId: string, body: unknown) { return basket.addToBasket(this.context, p, tripId, validate(BasketAddRequest, body)) }
-  async replaceBasket(p: Principal, tripId: string, body: unknown) { return basket.replaceBasket(this.context, p, tripId, validate(BasketReplaceRequest, body)) }
-  removeFromBasket(p: Principal, tripId: string, itemId: string) { return basket.removeFromBasket(this.context, p, tripId, itemId) }
-  checkBasket(p: Principal, tripId: string) { return basket.checkBasket(this.context, p, tripId) }
-  acceptItem(p: Principal, tripId: string, itemId: string) { return basket.acceptItem(this.context, p, tripId, itemId) }
-
-  async fulfill(p: Principal, tripId: string, body: unknown) { return fulfill(this.context, p, tripId, validate(FulfillRequest, body)) }
-
-  async createSubscription(p: Principal, body: unknown) { return subscriptions.createSubscription(this.context, p, validate(SubscriptionRequest, body)) }
-  listSubscriptions(p: Principal) { return subscriptions.listSubscriptions(this.context, p) }
-  deleteSubscription(p: Principal, subscriptionId: string) { return subscriptions.deleteSubscription(this.context, p, subscriptionId) }
 
   // ------------------------------------------------------------ retention and jobs
 

@@ -6,7 +6,7 @@
 import { http, getResponse, type HttpHandler } from 'msw'
 import { createCore, type Core } from '../core/core.ts'
 import { MemoryStore, type StoredSnapshot } from '../core/adapters/memory-store.ts'
-import { createSandboxSupplier } from '../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../core/adapters/sandbox-airline/adapter.ts'
 import { operations } from '../core/api/operations.ts'
 import type { Clock, Ids } from '../core/ports/clock.ts'
 import type { WebhookSender } from '../core/ports/webhook-sender.ts'

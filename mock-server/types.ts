@@ -8,7 +8,7 @@ import type { Clock, Ids } from '../core/ports/clock.ts'
 import type { CoreConfig } from '../core/application/config.ts'
 import type { TripCreateRequest } from '../core/schemas/trip.ts'
 import type { WebhookEvent } from '../core/schemas/fulfillment.ts'
-import type { SandboxSupplierOptions } from '../core/adapters/sandbox-airline/supplier.ts'
+import type { SandboxSupplierOptions } from '../core/adapters/sandbox-airline/adapter.ts'
 
 export interface SandboxOptions {
   /** Where the sandbox answers; handlers match any origin when omitted. */

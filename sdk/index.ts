@@ -12,7 +12,7 @@
  * ```
  */
 // The widget and what its first view needs; the seat map, option cards and dialog come on demand
-// (components/shared/lazy.ts), each from its own file beside this one.
+// (components/internal/lazy.ts), each from its own file beside this one.
 import '../components/upsell/upsell.ts'
 import { createSvc, type SvcApi } from './svc.ts'
 

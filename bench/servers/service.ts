@@ -8,15 +8,18 @@
  * measured in the same run as the "after"); its buildApp/createCore signatures must match.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 
 const root = process.env.BENCH_ROOT ?? join(import.meta.dirname, '..', '..')
 const databaseUrl = process.env.DATABASE_URL ?? 'sqlite::memory:'
 
 const { buildApp } = await import(join(root, 'server/app.ts'))
-const { createCore } = await import(join(root, 'core/core.ts'))
+// The first path that exists: a checkout from before core/ showed its layers (c8abedb and older) has the old ones.
+const module = (...paths: string[]) => import(join(root, paths.find((p) => existsSync(join(root, p))) ?? paths[0]!))
+const { createCore } = await module('core/core.ts', 'core/service.ts')
 const { openStore } = await import(join(root, 'server/store/index.ts'))
-const { createSandboxSupplier } = await import(join(root, 'core/adapters/sandbox-airline/supplier.ts'))
+const { createSandboxSupplier } = await module('core/adapters/sandbox-airline/adapter.ts', 'core/supplier/sandbox/supplier.ts')
 
 // DATABASE_POOL_SIZE as npm start reads it (server/config.ts), for measuring pool sizes.
 const store = openStore(databaseUrl, { poolSize: Number(process.env.DATABASE_POOL_SIZE) || undefined })

@@ -1,15 +1,15 @@
 import { html, LitElement, nothing } from 'lit'
 import type { BasketItem, Journey, Passenger } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
-import { sharedStyles } from '../shared/styles.ts'
+import { sharedStyles } from '../internal/styles.ts'
 import { DisplayController } from '../controllers/display.ts'
-import { ProductView } from '../shared/element.ts'
+import { ProductView } from '../internal/element.ts'
 import {
   bagLine, bagName, bagSpec, extras, journeyTitle, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
-} from '../shared/format.ts'
-import { renderValidity } from '../shared/validity.ts'
+} from '../internal/format.ts'
+import { renderValidity } from '../internal/validity.ts'
 import { purchased } from '../../client/offers.ts'
-import { bagIcon, checkIcon, minusIcon, plusIcon } from '../shared/icons.ts'
+import { bagIcon, checkIcon, minusIcon, plusIcon } from '../internal/icons.ts'
 import { styles } from './bag-upsell.styles.ts'
 
 /** How many bags the items hold. */

@@ -1,4 +1,4 @@
-import { define } from '../shared/element.ts'
+import { define } from '../internal/element.ts'
 import { SvcBagUpsell } from './bag-upsell.component.ts'
 
 export { SvcBagUpsell }

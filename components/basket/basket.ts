@@ -1,4 +1,4 @@
-import { define } from '../shared/element.ts'
+import { define } from '../internal/element.ts'
 import { SvcBasket } from './basket.component.ts'
 import type { ProductName } from '../../client/types.ts'
 

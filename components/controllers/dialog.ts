@@ -1,12 +1,12 @@
 /**
- * Where the card and modal displays' frames plug in. They (./dialog-frames.ts: the card, the dialog
+ * Where the card and modal displays' frames plug in. They (../dialog-frames/dialog-frames.ts: the card, the dialog
  * around a view, and `<svc-modal>`) are not needed for the first bag control, so svc.min.js fetches them
  * the first time a view is shown in one of those displays; they register here as they load, and
  * ./display.ts frames its views with them from then on.
  */
 import type { BasketItem, ProductName } from '../../client/types.ts'
 import type { Locale } from '../i18n/index.ts'
-import type { Amount } from '../shared/format.ts'
+import type { Amount } from '../internal/format.ts'
 import type { SessionController } from './session.ts'
 
 /** What the frames read of a view's DisplayController. */
@@ -73,5 +73,5 @@ export function dialogFrames(root?: HTMLElement | DocumentFragment): DialogFrame
   return registered
 }
 
-/** Called by ./dialog-frames.ts as it loads. */
+/** Called by ../dialog-frames/dialog-frames.ts as it loads. */
 export function useDialogFrames(frames: DialogFrames) { registered = frames }

@@ -7,8 +7,8 @@
  * - `framed`: only the panel, for a parent that frames several views in one dialog (`<svc-upsell>`).
  * Every state is visible in every display: loading (skeleton, aria-busy), load error with "Try again",
  * nothing offered, refused change, and each item's validity. The card and modal displays are drawn by
- * ./dialog-frames.ts (the card, the dialog and `<svc-modal>`), which svc.min.js fetches the first time a
- * view is shown in one of them (./dialog.ts, ../shared/lazy.ts): until it is there the view shows its
+ * ../dialog-frames/dialog-frames.ts (the card, the dialog and `<svc-modal>`), which svc.min.js fetches the first time a
+ * view is shown in one of them (./dialog.ts, ../internal/lazy.ts): until it is there the view shows its
  * loading state as a section, and if it cannot load, its error state.
  *
  * Events: `svc-load` once the offers are visible, `svc-fail` on a load error (when alone on the page; in
@@ -19,18 +19,18 @@ import { html, nothing, type ReactiveController, type ReactiveControllerHost, ty
 import { SvcError } from '../../client/errors.ts'
 import type { Session } from '../../client/session.ts'
 import type { BasketItem, Display, ProductName } from '../../client/types.ts'
-import { extras, isOffered, PRODUCT_TYPE } from '../shared/format.ts'
+import { extras, isOffered, PRODUCT_TYPE } from '../internal/format.ts'
 import { purchased } from '../../client/offers.ts'
-import { renderLoadError, renderLoading } from '../shared/frame.ts'
-import { emit } from '../shared/element.ts'
-import type { Lazy } from '../shared/lazy.ts'
-import type { SvcModal } from '../shared/modal/modal.component.ts'
+import { renderLoadError, renderLoading } from '../internal/frame.ts'
+import { emit } from '../internal/element.ts'
+import type { Lazy } from '../internal/lazy.ts'
+import type { SvcModal } from '../modal/modal.component.ts'
 import { dialogFrames, type Framed } from './dialog.ts'
 import { SessionController } from './session.ts'
 import type { Strings } from '../i18n/index.ts'
 
 /** The card and modal displays' frames and `<svc-modal>` (`<svc-upsell>`'s dialog too), loaded the first time one is shown. */
-export const DIALOG: Lazy = { name: 'the dialog', ready: () => !!dialogFrames(), load: () => import('./dialog-frames.ts') }
+export const DIALOG: Lazy = { name: 'the dialog', ready: () => !!dialogFrames(), load: () => import('../dialog-frames/dialog-frames.ts') }
 
 type Host = ReactiveControllerHost & HTMLElement & {
   display: Display; framed: boolean; session: Session | undefined; locale: string | undefined; renderRoot: HTMLElement | DocumentFragment

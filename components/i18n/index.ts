@@ -66,7 +66,7 @@ export function addLocale(tag: string, strings: Strings) {
   cache.clear()
 }
 
-/** Registers the English texts of a view that arrives after the rest (../en-US.ts); Locales made before see them. */
+/** Registers the English texts of a view that arrives after the rest (the files of ./en-US/); Locales made before see them. */
 export function addEnglish(texts: Partial<Strings>) {
   Object.assign(english, texts)
 }

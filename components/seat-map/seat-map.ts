@@ -1,4 +1,4 @@
-import { define } from '../shared/element.ts'
+import { define } from '../internal/element.ts'
 import { SvcSeatMap } from './seat-map.component.ts'
 
 export { SvcSeatMap }

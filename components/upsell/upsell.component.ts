@@ -2,24 +2,24 @@ import { html, LitElement, type PropertyValues } from 'lit'
 import { SvcError } from '../../client/errors.ts'
 import { PRODUCT_NAMES, type Display, type ProductName, type Theme } from '../../client/types.ts'
 import { adoptTheme, tokenVars } from '../theme.ts'
-import { sharedStyles } from '../shared/styles.ts'
-import { emit, property, state, TripElement } from '../shared/element.ts'
-import { renderLoadError, renderLoading } from '../shared/frame.ts'
-import { isOffered, PRODUCT_TYPE } from '../shared/format.ts'
-import { lazyElement, lazyState, loadLazy, type Lazy } from '../shared/lazy.ts'
+import { sharedStyles } from '../internal/styles.ts'
+import { emit, property, state, TripElement } from '../internal/element.ts'
+import { renderLoadError, renderLoading } from '../internal/frame.ts'
+import { isOffered, PRODUCT_TYPE } from '../internal/format.ts'
+import { lazyElement, lazyState, loadLazy, type Lazy } from '../internal/lazy.ts'
 import { SessionController } from '../controllers/session.ts'
 import { DIALOG } from '../controllers/display.ts'
 import { dialogFrames } from '../controllers/dialog.ts'
 import { styles } from './upsell.styles.ts'
-import '../shared/price/price.ts'
-import '../shared/spinner/spinner.ts'
+import '../price/price.ts'
+import '../spinner/spinner.ts'
 import '../bag-upsell/bag-upsell.ts'
 
 /**
- * The views that come when first shown (svc.min.js fetches each from its own file; ../shared/lazy.ts):
+ * The views that come when first shown (svc.min.js fetches each from its own file; ../internal/lazy.ts):
  * the bag view is in the script itself, for the first bag control.
  */
-const OPTION_CARD = lazyElement('svc-option-card', () => import('../options/option-card.ts'))
+const OPTION_CARD = lazyElement('svc-option-card', () => import('../option-card/option-card.ts'))
 const LAZY_VIEW: Partial<Record<ProductName, Lazy>> = {
   seats: lazyElement('svc-seat-map', () => import('../seat-map/seat-map.ts')), priority_boarding: OPTION_CARD, automatic_check_in: OPTION_CARD, fare_family_upsell: OPTION_CARD,
 }

@@ -1,4 +1,4 @@
-import { define } from '../shared/element.ts'
+import { define } from '../internal/element.ts'
 import { SvcUpsell } from './upsell.component.ts'
 
 export { SvcUpsell }

@@ -11,6 +11,7 @@ import type { Store } from '../ports/store.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
 import { isFulfilled } from '../domain/fulfillment.ts'
 import { changedOrders } from '../domain/order-feed.ts'
+import { iso, isoOrNull, leaseIso } from './store-times.ts'
 
 /** An order of the feed as the store keeps it: its seller and change number (the SQL stores' orders table). */
 export interface StoredOrder { seller_id: string; seq: number; order: OrderFeedItem }
@@ -48,13 +49,6 @@ export type StoredSnapshot = Omit<MemorySnapshot, 'subscriptions' | 'seatMaps' |
 // Through JSON, not structuredClone: the SQL stores keep documents as JSON, so `undefined` fields vanish
 // there too and the sandbox stores exactly what production stores.
 const copy = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)) as T)
-const iso = (time: string): string => new Date(time).toISOString()
-const isoOrNull = (time: string | null): string | null => (time === null ? null : iso(time))
-/** A lease in canonical form, or null when it is no time at all (then it matches no job). */
-const leaseIso = (lease: string): string | null => {
-  const t = new Date(lease)
-  return Number.isNaN(t.getTime()) ? null : t.toISOString()
-}
 const idemKey = (scope: string, key: string) => JSON.stringify([scope, key])
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 

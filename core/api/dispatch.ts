@@ -9,7 +9,9 @@
  * unparsable JSON on both hosts. A host calls `admit`, reads the body, then calls `dispatch`.
  */
 import { Type, type Static, type TSchema } from 'typebox'
-import type { Answer, AuthRule, Context, Core, Principal } from '../core.ts'
+import type { Answer } from '../application/idempotency.ts'
+import type { Context } from '../application/context.ts'
+import type { AuthRule, Principal } from '../application/principal.ts'
 import { ERROR_CODES, type ErrorCode } from '../shared/errors.ts'
 import { authenticate, authorizeFor, required } from '../application/auth.ts'
 import { idempotent, type IdempotencyClaim } from '../application/idempotency.ts'
@@ -180,9 +182,10 @@ export function problemCodes(op: Operation): ErrorCode[] {
 /**
  * Who is calling, and may they call `op` (the matrix of docs/decisions.md). Public operations skip both: their
  * credential is in the body (refresh) or they need none (JWKS), and a client that sends its expired access
- * token out of habit must still be able to refresh. `origin` is the browser's Origin header, if any.
+ * token out of habit must still be able to refresh. `origin` is the browser's Origin header, if any. `core` is
+ * what the host holds (core/core.ts `Core`); admit and dispatch read only its context.
  */
-export async function admit(core: Core, op: Operation, authorization: string | undefined, params: Record<string, string>, origin: string | undefined): Promise<Principal | null> {
+export async function admit(core: { readonly context: Context }, op: Operation, authorization: string | undefined, params: Record<string, string>, origin: string | undefined): Promise<Principal | null> {
   if (op.auth === 'public') return null
   const principal = await authenticate(core.context, authorization)
   authorizeFor(op.auth, principal, params, origin)
@@ -190,7 +193,7 @@ export async function admit(core: Core, op: Operation, authorization: string | u
 }
 
 /** Runs an admitted request and turns its answer into the response: ETag and 304, 204 without a body. */
-export async function dispatch(core: Core, op: Operation, principal: Principal | null, request: RawRequest): Promise<HostResponse> {
+export async function dispatch(core: { readonly context: Context }, op: Operation, principal: Principal | null, request: RawRequest): Promise<HostResponse> {
   const answer = await op.run(core.context, principal, request)
   const headers: Record<string, string> = { ...answer.headers }
   if (answer.etag) {

@@ -10,7 +10,7 @@
  * refuses the one that keeps losing (core/application/trip-cache.ts), whatever else the code means for it.
  */
 import { Type } from 'typebox'
-import type { Answer } from '../core.ts'
+import type { Answer } from '../application/idempotency.ts'
 import * as S from '../schemas/index.ts'
 import * as trips from '../application/trips.ts'
 import * as searches from '../application/searches.ts'
@@ -23,7 +23,7 @@ import * as subscriptions from '../application/subscriptions.ts'
 import * as tokens from '../application/tokens.ts'
 import { defineOperation, takesNothing, type Operation } from './dispatch.ts'
 
-export type { AuthRule } from '../core.ts'
+export type { AuthRule } from '../application/principal.ts'
 export type { Operation } from './dispatch.ts'
 
 const TripParams = Type.Object({ trip_id: S.Id })

@@ -1,6 +1,6 @@
 /** What every operation of the service works with: the ports, and the caches this process keeps over them. */
 import { TokenService } from './jwt.ts'
-import { fetchSender } from '../shared/webhook-signature.ts'
+import type { WebhookSender } from '../ports/webhook-sender.ts'
 import { defaultConfig, type CoreDeps } from './config.ts'
 import type { Ports } from './dependencies.ts'
 import { Sellers } from './sellers.ts'
@@ -20,14 +20,15 @@ export interface Context extends Ports {
   readonly instance: string
 }
 
-export function createContext(deps: CoreDeps): Context {
+/** The context over the host's ports; which adapter fills each is the composition root's choice (core/core.ts). */
+export function createContext(deps: CoreDeps & { webhooks: WebhookSender }): Context {
   const config = { ...defaultConfig, ...deps.config }
   const tokens = new TokenService(deps.store, deps.clock, deps.ids, {
     issuer: config.issuer, secret: config.signingKeySecret, rotationDays: config.signingKeyRotationDays,
     maxTokenTtl: Math.max(config.accessTokenTtl, config.creationTokenTtl),
   })
   const ports: Ports = {
-    config, store: deps.store, suppliers: new Map(deps.suppliers.map((x) => [x.name, x])), clock: deps.clock, ids: deps.ids, webhooks: deps.webhooks ?? fetchSender(), tokens,
+    config, store: deps.store, suppliers: new Map(deps.suppliers.map((x) => [x.name, x])), clock: deps.clock, ids: deps.ids, webhooks: deps.webhooks, tokens,
   }
   const searches = new SearchCache(ports)
   const trips = new TripCache(ports, searches)

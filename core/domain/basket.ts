@@ -4,15 +4,16 @@
  * most one seat per segment and a seat holds one passenger; lap infants get no seat. Every function here is
  * pure: it returns a new trip or throws, so a refused change leaves nothing behind.
  */
-import type { TripRecord } from '../ports/records.ts'
-import type { BasketChangeLine, BasketItem, ItemMarkup } from '../schemas/basket.ts'
+import type { CheckedOffer, TripRecord } from '../ports/records.ts'
+import type { AncillaryItem, BasketChangeLine, BasketItem, ItemMarkup } from '../schemas/basket.ts'
 import type { Price } from '../schemas/common.ts'
+import type { PriceAndAvailability, Product } from '../schemas/search.ts'
 import type { ProductTypeName } from '../schemas/trip.ts'
 import { ProblemError, invalid } from '../shared/errors.ts'
 import { checkItemMarkup } from './pricing.ts'
 import { own } from '../shared/safe-maps.ts'
 import { priceFor, unitOfferOf, type SearchView } from './search.ts'
-import { assertNotPurchased, journeyOfSegment, ticketOfJourney, validityWindow } from './trip.ts'
+import { assertNotPurchased, journeyOfSegment, passengerOf, ticketOfJourney, validityWindow } from './trip.ts'
 import { checkedOffer, checkedOfferKey, samePrice } from './validity.ts'
 
 export interface BasketContext {
@@ -33,59 +34,18 @@ function sameSeat(a: BasketItem, segmentId: unknown, row: unknown, column: unkno
   return a.product_type === 'seat' && a.product_details.segment_id === segmentId && a.product_details.row === row && a.product_details.column === column
 }
 
+/** What a basket check found of an offer that is still on sale: its new price, for that answer's window. */
+type CheckedPrice = Extract<CheckedOffer, { status: 'price_changed' }>
+
 /** Adds one line to a working copy of the trip (mutates `trip`; callers pass a copy). */
 function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, at: string, ctx: BasketContext) {
-  const product = search.product(line.product_id)
-  if (!product) throw invalid(`${at}/product_id`, "is not a product of this trip's search")
-  const passenger = trip.passengers.find((p) => p.passenger_id === line.passenger_id)
-  if (!passenger) throw invalid(`${at}/passenger_id`, 'is not a passenger of this trip')
-  const offer = own(product.price_and_availability, line.passenger_id)
-  const type = product.product_type as ProductTypeName
-  if (!offer || !offer.available) {
-    if (offer?.reason === 'lap_infant' || (type === 'seat' && passenger.on_lap_of)) {
-      throw rule(`A lap infant cannot have a ${type === 'seat' ? 'seat' : product.display_name}.`, `${at}/passenger_id`)
-    }
-    throw new ProblemError('product_unavailable', `${product.display_name} is not available to passenger ${line.passenger_id}.`,
-      [{ path: `${at}/product_id`, message: offer?.reason ?? 'not available to this passenger' }])
-  }
-  // The search's offer, unless a basket check has since found otherwise: putting the product back must not undo that.
-  const checked = checkedOffer(trip, line.product_id, line.passenger_id, ctx.now)
-  if (checked?.status === 'unavailable') {
-    throw new ProblemError('product_unavailable', `${product.display_name} is no longer available to passenger ${line.passenger_id} (a basket check found: ${checked.reason}); choose another product, or search again.`,
-      [{ path: `${at}/product_id`, message: checked.reason }])
-  }
-  const journeyId = journeyIdOf(trip, product.product_details)
-  const ticket = journeyId ? ticketOfJourney(trip, journeyId) : undefined
-  if (!ticket) throw invalid(`${at}/product_id`, "does not belong to this trip's journeys")
-
-  const items = Object.values(trip.basket).filter((i) => holds(trip, i))
-  const mine = items.filter((i) => i.product_id === line.product_id && i.product_details.passenger_id === line.passenger_id)
-  // An ordered item stays as it was bought: more of the product is a new item, ordered by the next fulfill.
-  const existing = mine.find((i) => i.order_id === undefined)
-  const quantity = (existing?.quantity ?? 0) + line.quantity
-  const held = mine.reduce((n, i) => n + i.quantity, 0) + line.quantity
-  if (held > offer.quantity_limit) {
-    throw rule(`${product.display_name}: at most ${offer.quantity_limit} per passenger on this ${type === 'seat' ? 'flight' : 'journey'}; the basket would hold ${held}.`, `${at}/quantity`)
-  }
-  if (type === 'seat') {
-    const d = product.product_details
-    if (items.some((i) => i.product_type === 'seat' && i.product_details.segment_id === d.segment_id && i.product_details.passenger_id === line.passenger_id)) {
-      throw rule(`Passenger ${line.passenger_id} already has a seat on this flight; remove it first.`, `${at}/passenger_id`)
-    }
-    if (items.some((i) => sameSeat(i, d.segment_id, d.row, d.column))) {
-      throw rule(`Seat ${String(d.row)}${String(d.column)} is already taken in this basket.`, `${at}/product_id`)
-    }
-  }
-
+  const { product, offer, type } = offerToPassenger(trip, search, line, at)
+  const checked = checkedAnswerFor(trip, product, line, at, ctx.now)
+  const ticket = ticketOfProduct(trip, product, at)
+  const { existing, quantity } = holdingAfter(trip, product, type, offer, line, at)
   // The seller's mark-up for the item: this line's, else the one the item already has.
   const markup = line.markup ? { ...line.markup } : existing?.markup
-  const quoted = priceFor(trip, type, unitOfferOf(offer.price!), quantity, markup)!
-  const price = checked ? priceFor(trip, type, checked, quantity, markup)! : quoted
-  // At a price the check found, the item is as the check left it: changed from the search's, for the
-  // traveller to accept, until that price's window ends.
-  const validity: BasketItem['validity'] = checked && !samePrice(price, quoted)
-    ? { status: 'price_changed', valid_from: checked.valid_from, valid_to: checked.valid_to, previous_price: quoted }
-    : { status: 'valid', ...validityWindow(ctx.now, ctx.holdWindow, trip.offers_expire_at) }
+  const { price, validity } = pricedFor(trip, type, offer, checked, quantity, markup, ctx)
   if (existing) {
     trip.basket[existing.basket_item_id] = { ...existing, quantity, price, ...(markup ? { markup } : {}), validity }
     return
@@ -107,6 +67,87 @@ function addLine(trip: TripRecord, search: SearchView, line: BasketChangeLine, a
   }
   trip.tickets = trip.tickets.map((t) => t.ticket_id === ticket.ticket_id ? { ...t, basket_item_ids: [...t.basket_item_ids, basket_item_id] } : t)
   trip.offer_keys = { ...trip.offer_keys, [product.product_id]: search.offerKey(product.product_id)! }
+}
+
+/** The line's product of the search and its offer to the line's passenger; refused when either is unknown or it is not on offer to them. */
+function offerToPassenger(trip: TripRecord, search: SearchView, line: BasketChangeLine, at: string): { product: Product; offer: PriceAndAvailability; type: ProductTypeName } {
+  const product = search.product(line.product_id)
+  if (!product) throw invalid(`${at}/product_id`, "is not a product of this trip's search")
+  const passenger = trip.passengers.find((p) => p.passenger_id === line.passenger_id)
+  if (!passenger) throw invalid(`${at}/passenger_id`, 'is not a passenger of this trip')
+  const offer = own(product.price_and_availability, line.passenger_id)
+  const type = product.product_type
+  if (!offer || !offer.available) {
+    if (offer?.reason === 'lap_infant' || (type === 'seat' && passenger.on_lap_of)) {
+      throw rule(`A lap infant cannot have a ${type === 'seat' ? 'seat' : product.display_name}.`, `${at}/passenger_id`)
+    }
+    throw new ProblemError('product_unavailable', `${product.display_name} is not available to passenger ${line.passenger_id}.`,
+      [{ path: `${at}/product_id`, message: offer?.reason ?? 'not available to this passenger' }])
+  }
+  return { product, offer, type }
+}
+
+/**
+ * The search's offer holds unless a basket check has since found otherwise: putting the product back must
+ * not undo that. What the check found (a new price), or a refusal when it found the product gone.
+ */
+function checkedAnswerFor(trip: TripRecord, product: Product, line: BasketChangeLine, at: string, now: Date): CheckedPrice | undefined {
+  const checked = checkedOffer(trip, line.product_id, line.passenger_id, now)
+  if (checked?.status === 'unavailable') {
+    throw new ProblemError('product_unavailable', `${product.display_name} is no longer available to passenger ${line.passenger_id} (a basket check found: ${checked.reason}); choose another product, or search again.`,
+      [{ path: `${at}/product_id`, message: checked.reason }])
+  }
+  return checked
+}
+
+/** The trip's ticket whose journey the product is for; refused when the product is of no journey of the trip. */
+function ticketOfProduct(trip: TripRecord, product: Product, at: string) {
+  const journeyId = journeyIdOf(trip, product.product_details)
+  const ticket = journeyId ? ticketOfJourney(trip, journeyId) : undefined
+  if (!ticket) throw invalid(`${at}/product_id`, "does not belong to this trip's journeys")
+  return ticket
+}
+
+/**
+ * What the basket would hold of the product for the passenger with the line: the item it adds to (if
+ * any) and that item's quantity. Refused beyond the product's limit, or for a second seat or a seat taken.
+ */
+function holdingAfter(trip: TripRecord, product: Product, type: ProductTypeName, offer: PriceAndAvailability, line: BasketChangeLine, at: string) {
+  const items = Object.values(trip.basket).filter((i) => holds(trip, i))
+  const mine = items.filter((i) => i.product_id === line.product_id && passengerOf(i) === line.passenger_id)
+  // An ordered item stays as it was bought: more of the product is a new item, ordered by the next fulfill.
+  const existing = mine.find((i) => i.order_id === undefined)
+  const quantity = (existing?.quantity ?? 0) + line.quantity
+  const held = mine.reduce((n, i) => n + i.quantity, 0) + line.quantity
+  if (held > offer.quantity_limit) {
+    throw rule(`${product.display_name}: at most ${offer.quantity_limit} per passenger on this ${type === 'seat' ? 'flight' : 'journey'}; the basket would hold ${held}.`, `${at}/quantity`)
+  }
+  if (type === 'seat') assertSeatFree(items, product, line, at)
+  return { existing, quantity }
+}
+
+/** A passenger holds one seat per segment, and a seat one passenger. */
+function assertSeatFree(items: BasketItem[], product: Product, line: BasketChangeLine, at: string) {
+  const d = product.product_details
+  if (items.some((i) => i.product_type === 'seat' && i.product_details.segment_id === d.segment_id && i.product_details.passenger_id === line.passenger_id)) {
+    throw rule(`Passenger ${line.passenger_id} already has a seat on this flight; remove it first.`, `${at}/passenger_id`)
+  }
+  if (items.some((i) => sameSeat(i, d.segment_id, d.row, d.column))) {
+    throw rule(`Seat ${String(d.row)}${String(d.column)} is already taken in this basket.`, `${at}/product_id`)
+  }
+}
+
+/**
+ * The item's price and validity: the search's price for a new hold window, or, at a price a check found,
+ * the item as the check left it: changed from the search's, for the traveller to accept, until that price's window ends.
+ */
+function pricedFor(trip: TripRecord, type: ProductTypeName, offer: PriceAndAvailability, checked: CheckedPrice | undefined, quantity: number, markup: ItemMarkup | undefined, ctx: BasketContext) {
+  const quoted = priceFor(trip, type, unitOfferOf(offer.price!), quantity, markup)!
+  const price = checked ? priceFor(trip, type, checked, quantity, markup)! : quoted
+  const validity: BasketItem['validity'] = checked && !samePrice(price, quoted)
+    ? { status: 'price_changed', valid_from: checked.valid_from, valid_to: checked.valid_to, previous_price: quoted }
+    : { status: 'valid', ...validityWindow(ctx.now, ctx.holdWindow, trip.offers_expire_at) }
+  return { price, validity }
 }
 
 /** An item priced from a supplier that gave its own ids for the offer carries them (BasketItem.supplier), for the seller's hand-off. */
@@ -138,9 +179,8 @@ function checkMarkups(trip: TripRecord, lines: BasketChangeLine[]) {
  * found, if any): its id, validity and window stay, since the airline's price did not change. A price still
  * awaiting the traveller (`previous_price`) is re-priced alike, so the two still differ by the airline's change only.
  */
-function withMarkup(trip: TripRecord, item: BasketItem, markup: ItemMarkup | undefined): BasketItem {
-  const type = item.product_type as ProductTypeName
-  const at = (price: Price) => priceFor(trip, type, unitOfferOf(price, item.quantity), item.quantity, markup)!
+function withMarkup(trip: TripRecord, item: AncillaryItem, markup: ItemMarkup | undefined): BasketItem {
+  const at = (price: Price) => priceFor(trip, item.product_type, unitOfferOf(price, item.quantity), item.quantity, markup)!
   const { markup: _old, ...rest } = item
   const { previous_price, ...validity } = item.validity
   return {
@@ -177,12 +217,12 @@ export function replaceBasket(trip: TripRecord, search: SearchView | undefined, 
   const ordered = new Map<string, number>()
   for (const item of Object.values(trip.basket)) {
     if (item.order_id === undefined || !holds(trip, item)) continue
-    const key = checkedOfferKey(item.product_id, item.product_details.passenger_id)
+    const key = checkedOfferKey(item.product_id, passengerOf(item))
     const have = (ordered.get(key) ?? 0) + item.quantity
     ordered.set(key, have)
     if ((wanted.get(key)?.quantity ?? 0) < have) {
       throw new ProblemError('item_ordered', `The basket would leave out ${item.display_name} (basket item ${item.basket_item_id}), which was ordered (order ${item.order_id}). A PUT lists the whole basket, ordered items included; to undo one, cancel it: POST /v2.2/trip/${trip.trip_id}/to_cancel.`,
-        [{ path: wanted.has(key) ? `/${wanted.get(key)!.at}/quantity` : '', message: `must list ${item.display_name} for ${String(item.product_details.passenger_id)}: ${have} ordered` }])
+        [{ path: wanted.has(key) ? `/${wanted.get(key)!.at}/quantity` : '', message: `must list ${item.display_name} for ${String(passengerOf(item))}: ${have} ordered` }])
     }
   }
   // What the lines ask beyond what was ordered: the item not yet ordered.

@@ -8,6 +8,7 @@
  * later fulfill. A fulfillment completes when all its orders have ended. Every move is returned with the events it raises, so the caller stores both in one transaction.
  */
 import type { FulfillmentRecord, Order, TripRecord } from '../ports/records.ts'
+import type { BasketItem } from '../schemas/basket.ts'
 import type { FulfillRequest, EventName } from '../schemas/fulfillment.ts'
 import type { OrderStatus } from '../schemas/trip.ts'
 import { ProblemError, type FieldError } from '../shared/errors.ts'
@@ -29,19 +30,8 @@ export function isFulfilled(trip: TripRecord): boolean {
  * the tickets (ticket numbers, `is_ticketed` true) queues them with its own new orders.
  */
 export function acceptFulfillment(trip: TripRecord, req: FulfillRequest, ctx: { now: Date; currentHash: string; newId(): string }) {
-  if (req.trip_state_hash !== ctx.currentHash) {
-    throw new ProblemError('trip_state_conflict', 'The trip changed since the traveller saw it (trip_state_hash is stale): read the basket, show the final price again, then fulfill.',
-      [{ path: '/trip_state_hash', message: 'does not match the current trip state' }])
-  }
-  const open = Object.values(trip.basket).filter((i) => !isPurchased(trip, i))
-  const notValid = open
-    .map((i) => ({ i, status: effectiveStatus(trip, i, ctx.now) }))
-    .filter(({ status }) => status !== 'valid')
-  if (notValid.length) {
-    throw new ProblemError('basket_not_valid', `Every basket item must be valid before fulfillment; ${notValid.length} is not.`,
-      notValid.map(({ i, status }) => ({ path: `/basket/${i.basket_item_id}`, message: `${i.display_name} is ${status}` })))
-  }
-
+  assertCurrentState(req, ctx.currentHash)
+  const open = validOpenItems(trip, ctx.now)
   const ticketed = req.is_ticketed !== false
   const waiting = Object.values(trip.orders).filter((o) => o.status === 'awaiting_ticketing')
   const toOrder = open.filter((i) => i.product_type !== 'ticket')
@@ -49,61 +39,111 @@ export function acceptFulfillment(trip: TripRecord, req: FulfillRequest, ctx: { 
   if (!first && toOrder.length === 0 && !(ticketed && waiting.length)) {
     throw new ProblemError('trip_state_conflict', 'Nothing to fulfill: every item of this basket has been ordered. Add items to the basket (PATCH .../basket) before fulfilling again.')
   }
-
   const errors = requestErrors(trip, req, first, ctx.now)
   if (errors.length) throw new ProblemError('validation_error', `The fulfillment request is invalid: ${errors[0]!.path} ${errors[0]!.message}.`, errors)
 
   const iso = ctx.now.toISOString()
   const fulfillment_id = ctx.newId()
-  const orders: Order[] = toOrder.map((i) => ({
-    order_id: ctx.newId(), fulfillment_id, basket_item_id: i.basket_item_id, display_name: i.display_name,
-    price: i.price, status: ticketed ? 'queued' : 'awaiting_ticketing', created_at: iso, updated_at: iso,
-  }))
+  const orders = newOrders(toOrder, fulfillment_id, ticketed ? 'queued' : 'awaiting_ticketing', iso, ctx.newId)
   const fulfillment: FulfillmentRecord = {
     fulfillment_id, status: orders.length ? 'queued' : 'completed', order_ids: orders.map((o) => o.order_id),
     payment_type: req.payment_details.payment_type, created_at: iso, completed_at: orders.length ? null : iso,
   }
-  const lead = req.passengers?.[0]
-  const givenPassengers = new Map((req.passengers ?? []).map((p) => [p.passenger_id, p]))
-  const givenTickets = new Map((req.tickets ?? []).map((t) => [t.ticket_id, t.access_details]))
-  const basket = { ...trip.basket }
-  for (const o of orders) basket[o.basket_item_id] = { ...basket[o.basket_item_id]!, order_id: o.order_id }
-  let next: TripRecord = {
-    ...trip,
-    updated_at: iso,
-    passengers: trip.passengers.map((p) => {
-      const g = givenPassengers.get(p.passenger_id)
-      return g ? { ...p, first_names: g.first_names, surname: g.surname, date_of_birth: g.date_of_birth } : p
-    }),
-    contact_details: req.contact_details ?? trip.contact_details,
-    tickets: trip.tickets.map((t) => {
-      const a = givenTickets.get(t.ticket_id)
-      if (!a) return t
-      return {
-        ...t, status: 'booked',
-        access_details: {
-          record_locator: a.record_locator, ticket_number: a.ticket_number ?? t.access_details.ticket_number,
-          reference_name: lead?.surname ?? t.access_details.reference_name,
-          reference_email: req.contact_details?.email ?? t.access_details.reference_email,
-          ticketing_channel: { record_locator: a.record_locator, name: null },
-        },
-      }
-    }),
-    basket,
-    orders: { ...trip.orders, ...Object.fromEntries(orders.map((o) => [o.order_id, o])) },
-    fulfillments: { ...trip.fulfillments, [fulfillment_id]: fulfillment },
-  }
+  const booked = withBooking(trip, req, orders, fulfillment, iso)
   // Issuing the tickets releases the orders that waited for them.
-  const events: RaisedEvent[] = []
   const released = ticketed ? waiting : []
-  for (const o of released) {
-    const moved = moveOrder(next, o.order_id, 'queued', ctx.now)
-    next = moved.trip
-    events.push(...moved.events)
-  }
+  const { trip: next, events } = releaseOrders(booked, released, ctx.now)
   if (!orders.length) events.push(completedEvent(next, fulfillment))
   const queued = [...released.map((o) => next.orders[o.order_id]!), ...orders.filter((o) => o.status === 'queued')]
   return { trip: next, fulfillment, queued, awaiting: !ticketed && orders.length > 0, events }
+}
+
+/** The traveller was charged for exactly this state: a stale `trip_state_hash` is a conflict. */
+function assertCurrentState(req: FulfillRequest, currentHash: string) {
+  if (req.trip_state_hash !== currentHash) {
+    throw new ProblemError('trip_state_conflict', 'The trip changed since the traveller saw it (trip_state_hash is stale): read the basket, show the final price again, then fulfill.',
+      [{ path: '/trip_state_hash', message: 'does not match the current trip state' }])
+  }
+}
+
+/** The items not bought yet, each of which must be `valid` now (else `basket_not_valid`, naming each). */
+function validOpenItems(trip: TripRecord, now: Date): BasketItem[] {
+  const open = Object.values(trip.basket).filter((i) => !isPurchased(trip, i))
+  const notValid = open
+    .map((i) => ({ i, status: effectiveStatus(trip, i, now) }))
+    .filter(({ status }) => status !== 'valid')
+  if (notValid.length) {
+    throw new ProblemError('basket_not_valid', `Every basket item must be valid before fulfillment; ${notValid.length} is not.`,
+      notValid.map(({ i, status }) => ({ path: `/basket/${i.basket_item_id}`, message: `${i.display_name} is ${status}` })))
+  }
+  return open
+}
+
+/** An order per item, of this fulfillment, in `status`. */
+function newOrders(items: BasketItem[], fulfillment_id: string, status: OrderStatus, iso: string, newId: () => string): Order[] {
+  return items.map((i) => ({
+    order_id: newId(), fulfillment_id, basket_item_id: i.basket_item_id, display_name: i.display_name,
+    price: i.price, status, created_at: iso, updated_at: iso,
+  }))
+}
+
+/**
+ * The trip as the fulfill leaves it: the request's passengers' names, its contact, its tickets booked with
+ * their access details, each ordered item naming its order, and the new orders and fulfillment.
+ */
+function withBooking(trip: TripRecord, req: FulfillRequest, orders: Order[], fulfillment: FulfillmentRecord, iso: string): TripRecord {
+  const basket = { ...trip.basket }
+  for (const o of orders) basket[o.basket_item_id] = { ...basket[o.basket_item_id]!, order_id: o.order_id }
+  return {
+    ...trip,
+    updated_at: iso,
+    passengers: namedPassengers(trip, req),
+    contact_details: req.contact_details ?? trip.contact_details,
+    tickets: bookedTickets(trip, req),
+    basket,
+    orders: { ...trip.orders, ...Object.fromEntries(orders.map((o) => [o.order_id, o])) },
+    fulfillments: { ...trip.fulfillments, [fulfillment.fulfillment_id]: fulfillment },
+  }
+}
+
+/** The trip's passengers with the names and dates of birth the request gives. */
+function namedPassengers(trip: TripRecord, req: FulfillRequest): TripRecord['passengers'] {
+  const given = new Map((req.passengers ?? []).map((p) => [p.passenger_id, p]))
+  return trip.passengers.map((p) => {
+    const g = given.get(p.passenger_id)
+    return g ? { ...p, first_names: g.first_names, surname: g.surname, date_of_birth: g.date_of_birth } : p
+  })
+}
+
+/** The tickets the request names, booked with their record locator (and number), referenced by the lead passenger and the contact. */
+function bookedTickets(trip: TripRecord, req: FulfillRequest): TripRecord['tickets'] {
+  const lead = req.passengers?.[0]
+  const given = new Map((req.tickets ?? []).map((t) => [t.ticket_id, t.access_details]))
+  return trip.tickets.map((t) => {
+    const a = given.get(t.ticket_id)
+    if (!a) return t
+    return {
+      ...t, status: 'booked',
+      access_details: {
+        record_locator: a.record_locator, ticket_number: a.ticket_number ?? t.access_details.ticket_number,
+        reference_name: lead?.surname ?? t.access_details.reference_name,
+        reference_email: req.contact_details?.email ?? t.access_details.reference_email,
+        ticketing_channel: { record_locator: a.record_locator, name: null },
+      },
+    }
+  })
+}
+
+/** Moves the orders that waited for the tickets to `queued`, with the events that raises. */
+function releaseOrders(trip: TripRecord, waiting: Order[], now: Date): { trip: TripRecord; events: RaisedEvent[] } {
+  let next = trip
+  const events: RaisedEvent[] = []
+  for (const o of waiting) {
+    const moved = moveOrder(next, o.order_id, 'queued', now)
+    next = moved.trip
+    events.push(...moved.events)
+  }
+  return { trip: next, events }
 }
 
 /** What is wrong with the request's passengers, tickets and contact, against the trip, by path. */

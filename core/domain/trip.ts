@@ -171,87 +171,19 @@ function toPassenger(p: CreateRequest['passengers'][number]): Passenger {
 
 export function buildTrip(request: TripCreateRequest, ctx: { sellerId: string; sandbox: boolean; clock: Clock; ids: Ids; holdWindow: number }): TripRecord {
   const now = ctx.clock.now()
-  const req = canonicalCreate(request)
-  const errors = checkCreateRequest(req, now)
-  // Ticket prices are checked here too, so one response lists every problem of the request.
-  const prices = req.tickets.map((t, i) => {
-    try { return ticketPrice(t.offered_price, req.currency, i) } catch (e) {
-      if (e instanceof ProblemError && e.errors) { errors.push(...e.errors); return null }
-      throw e
-    }
-  })
-  if (errors.length) fail(errors)
-
-  const iso = now.toISOString()
+  const { req, prices } = checkedCreate(request, now)
   const journeys: Journey[] = []
   const tickets: Ticket[] = []
   const basket: Record<string, BasketItem> = {}
   req.tickets.forEach((t, ti) => {
-    const ticketJourneys: Journey[] = t.journeys.map((j) => ({
-      journey_id: ctx.ids.uuid(),
-      segments: j.segments.map((s): Segment => {
-        const dep = lookupAirport(s.departure_airport)!
-        const arr = lookupAirport(s.arrival_airport)!
-        return {
-          segment_id: ctx.ids.uuid(),
-          departure_airport: s.departure_airport,
-          departure_airport_name: dep.name,
-          departure_city: dep.city_code,
-          departure_city_name: dep.city_name,
-          arrival_airport: s.arrival_airport,
-          arrival_airport_name: arr.name,
-          arrival_city: arr.city_code,
-          arrival_city_name: arr.city_name,
-          departure_time: s.departure_time,
-          arrival_time: s.arrival_time,
-          marketing_airline: s.marketing_airline,
-          operating_airline: s.operating_airline ?? s.marketing_airline,
-          marketing_flight_number: s.marketing_flight_number,
-          operating_flight_number: s.operating_flight_number ?? s.marketing_flight_number,
-          number_of_stops: 0,
-          metadata: s.metadata ?? {},
-          fare_basis: s.fare_basis ?? null,
-          fare_class: s.fare_class,
-          fare_family: s.fare_family ?? null,
-        }
-      }),
-    }))
+    const ticketJourneys = t.journeys.map((j) => newJourney(j, ctx.ids))
     journeys.push(...ticketJourneys)
     const ticket_id = ctx.ids.uuid()
     const itemId = ctx.ids.uuid()
-    const price = prices[ti]!
-    // Named after the outbound journey: "Flight LHR → JFK and return".
-    const first = ticketJourneys[0]!.segments[0]!
-    const last = ticketJourneys[0]!.segments.at(-1)!
-    basket[itemId] = {
-      basket_item_id: itemId,
-      display_name: `Flight ${first.departure_airport} → ${last.arrival_airport}${ticketJourneys.length > 1 ? ' and return' : ''}`,
-      product_id: ticket_id,
-      product_type: 'ticket',
-      quantity: 1,
-      ticket_id,
-      benefits: [],
-      price,
-      // The ticket's journeys are the trip's: read out when shown (basketAt), not stored twice.
-      product_details: {},
-      validity: { status: 'valid', ...validityWindow(now, ctx.holdWindow) },
-    }
-    tickets.push({
-      ticket_id,
-      // The offer becomes part of the basket as the trip is created (api.md: offered → in_basket → booked).
-      status: 'in_basket',
-      journey_ids: ticketJourneys.map((j) => j.journey_id),
-      basket_item_ids: [itemId],
-      basket_item_id: itemId,
-      offered_price: { currency: t.offered_price.currency, decimal_places: t.offered_price.decimal_places, total: t.offered_price.total },
-      access_details: {
-        record_locator: null, ticket_number: null, reference_name: null, reference_email: null,
-        ticketing_channel: { record_locator: null, name: null },
-      },
-      metadata: t.metadata ?? {},
-    })
+    basket[itemId] = flightItem(itemId, ticket_id, ticketJourneys, prices[ti]!, validityWindow(now, ctx.holdWindow))
+    tickets.push(ticketInBasket(t, ticket_id, ticketJourneys, itemId))
   })
-
+  const iso = now.toISOString()
   return {
     trip_id: ctx.ids.uuid(),
     seller_id: ctx.sellerId,
@@ -273,6 +205,95 @@ export function buildTrip(request: TripCreateRequest, ctx: { sellerId: string; s
     offer_keys: {},
     pending_checks: {},
     fulfillments: {},
+  }
+}
+
+/**
+ * The create request made canonical and checked, with each ticket's price; every problem of the request,
+ * its ticket prices' too, is refused in one response (`validation_error`).
+ */
+function checkedCreate(request: TripCreateRequest, now: Date) {
+  const req = canonicalCreate(request)
+  const errors = checkCreateRequest(req, now)
+  const prices = req.tickets.map((t, i) => {
+    try { return ticketPrice(t.offered_price, req.currency, i) } catch (e) {
+      if (e instanceof ProblemError && e.errors) { errors.push(...e.errors); return null }
+      throw e
+    }
+  })
+  if (errors.length) fail(errors)
+  return { req, prices }
+}
+
+type RequestTicket = CreateRequest['tickets'][number]
+
+/** A journey of the request with its id, and its segments with theirs and their airports' names and cities. */
+function newJourney(j: RequestTicket['journeys'][number], ids: Ids): Journey {
+  return {
+    journey_id: ids.uuid(),
+    segments: j.segments.map((s): Segment => {
+      const dep = lookupAirport(s.departure_airport)!
+      const arr = lookupAirport(s.arrival_airport)!
+      return {
+        segment_id: ids.uuid(),
+        departure_airport: s.departure_airport,
+        departure_airport_name: dep.name,
+        departure_city: dep.city_code,
+        departure_city_name: dep.city_name,
+        arrival_airport: s.arrival_airport,
+        arrival_airport_name: arr.name,
+        arrival_city: arr.city_code,
+        arrival_city_name: arr.city_name,
+        departure_time: s.departure_time,
+        arrival_time: s.arrival_time,
+        marketing_airline: s.marketing_airline,
+        operating_airline: s.operating_airline ?? s.marketing_airline,
+        marketing_flight_number: s.marketing_flight_number,
+        operating_flight_number: s.operating_flight_number ?? s.marketing_flight_number,
+        number_of_stops: 0,
+        metadata: s.metadata ?? {},
+        fare_basis: s.fare_basis ?? null,
+        fare_class: s.fare_class,
+        fare_family: s.fare_family ?? null,
+      }
+    }),
+  }
+}
+
+/** The ticket's basket item: named after its outbound journey ("Flight LHR → JFK and return"), valid for `window`. */
+function flightItem(itemId: string, ticket_id: string, journeys: Journey[], price: BasketItem['price'], window: { valid_from: string; valid_to: string }): BasketItem {
+  const first = journeys[0]!.segments[0]!
+  const last = journeys[0]!.segments.at(-1)!
+  return {
+    basket_item_id: itemId,
+    display_name: `Flight ${first.departure_airport} → ${last.arrival_airport}${journeys.length > 1 ? ' and return' : ''}`,
+    product_id: ticket_id,
+    product_type: 'ticket',
+    quantity: 1,
+    ticket_id,
+    benefits: [],
+    price,
+    // The ticket's journeys are the trip's: read out when shown (basketAt), not stored twice.
+    product_details: {},
+    validity: { status: 'valid', ...window },
+  }
+}
+
+/** The request's ticket as the trip holds it: in the basket, with its journeys and item, not yet booked. */
+function ticketInBasket(t: RequestTicket, ticket_id: string, journeys: Journey[], itemId: string): Ticket {
+  return {
+    ticket_id,
+    // The offer becomes part of the basket as the trip is created (api.md: offered → in_basket → booked).
+    status: 'in_basket',
+    journey_ids: journeys.map((j) => j.journey_id),
+    basket_item_ids: [itemId],
+    basket_item_id: itemId,
+    offered_price: { currency: t.offered_price.currency, decimal_places: t.offered_price.decimal_places, total: t.offered_price.total },
+    access_details: {
+      record_locator: null, ticket_number: null, reference_name: null, reference_email: null,
+      ticketing_channel: { record_locator: null, name: null },
+    },
+    metadata: t.metadata ?? {},
   }
 }
 
@@ -305,6 +326,11 @@ export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest, now: D
  */
 export function isPurchased(trip: TripRecord, item: BasketItem): boolean {
   return item.order_id !== undefined || (item.product_type === 'ticket' && trip.tickets.some((t) => t.ticket_id === item.ticket_id && t.status === 'booked'))
+}
+
+/** The passenger an item is for: an ancillary's (its details name them); none for the ticket, which is everyone's. */
+export function passengerOf(item: BasketItem): string | undefined {
+  return item.product_type === 'ticket' ? undefined : item.product_details.passenger_id
 }
 
 /** An ordered item is read-only: changing it is refused with what to do instead. */

@@ -14,10 +14,9 @@
 import type { CheckedOffer, TripRecord } from '../ports/records.ts'
 import type { RecheckResult } from '../ports/supplier.ts'
 import type { BasketItem } from '../schemas/basket.ts'
-import type { ProductTypeName } from '../schemas/trip.ts'
 import { ProblemError } from '../shared/errors.ts'
 import { own, table } from '../shared/safe-maps.ts'
-import { assertNotPurchased, effectiveStatus, isPurchased, validityWindow } from './trip.ts'
+import { assertNotPurchased, effectiveStatus, isPurchased, passengerOf, validityWindow } from './trip.ts'
 import { priceFor } from './search.ts'
 
 export interface ValidityContext { now: Date; holdWindow: number }
@@ -27,7 +26,7 @@ const window = (ctx: ValidityContext, trip: Pick<TripRecord, 'offers_expire_at'>
 export const samePrice = (a: BasketItem['price'], b: BasketItem['price']) => JSON.stringify(a) === JSON.stringify(b)
 
 /** An offer's key in `checked_offers`: a product for one passenger (a product id is a UUID, so `/` ends it). */
-export const checkedOfferKey = (productId: string, passengerId: unknown) => `${productId}/${typeof passengerId === 'string' ? passengerId : ''}`
+export const checkedOfferKey = (productId: string, passengerId: string | undefined) => `${productId}/${passengerId ?? ''}`
 
 /** What a check found of this product for this passenger, while the window of that answer lasts. */
 export function checkedOffer(trip: TripRecord, productId: string, passengerId: string, now: Date): CheckedOffer | undefined {
@@ -89,10 +88,10 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
     } else if (r.outcome === 'unavailable') {
       basket[id] = { ...item, validity: { ...base, status: 'unavailable', reason: r.reason } }
       if (key) checked[key] = { status: 'unavailable', reason: r.reason, valid_to: window(ctx, trip).valid_to }
-    } else if (r.outcome === 'price_changed' && key) {
+    } else if (r.outcome === 'price_changed' && item.product_type !== 'ticket' && key) {
       checked[key] = { status: 'price_changed', base: r.base, taxes: r.taxes, ...window(ctx, trip) }
       // With the seller's own mark-up for the item, which outlives the airline's price changes.
-      const price = priceFor(trip, item.product_type as ProductTypeName, { base: r.base, taxes: r.taxes }, item.quantity, item.markup)!
+      const price = priceFor(trip, item.product_type, { base: r.base, taxes: r.taxes }, item.quantity, item.markup)!
       const before = agreed ?? item.price
       // Back at the price the traveller agreed to is valid; anything else is a change to show them.
       basket[id] = samePrice(price, before) ? { ...item, price, validity: { status: 'valid', ...window(ctx, trip) } } : changedFrom(price, before)
@@ -127,7 +126,7 @@ export function acceptPrice(trip: TripRecord, itemId: string, now: Date): TripRe
 /** Items whose offer depends on these passengers' data (their own bags, seats and services). */
 export function itemsOfPassengers(trip: TripRecord, passengerIds: string[]): string[] {
   return checkableItems(trip).filter((id) => {
-    const pid = trip.basket[id]!.product_details.passenger_id
-    return typeof pid === 'string' && passengerIds.includes(pid)
+    const pid = passengerOf(trip.basket[id]!)
+    return pid !== undefined && passengerIds.includes(pid)
   })
 }

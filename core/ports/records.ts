@@ -6,6 +6,7 @@ import type { BasketItem } from '../schemas/basket.ts'
 import type { ContactDetails, Journey, MarkupConfig, OrderStatus, Passenger, ProductTypeName, Ticket } from '../schemas/trip.ts'
 import type { Money, Price, OriginalMoney } from '../schemas/common.ts'
 import type { ToCancelItem } from '../schemas/fulfillment.ts'
+import type { SealedSecret } from '../shared/sealing.ts'
 import type { SupplierRefs, SupplierTax, SupplierPassengerOffer, SupplierSeatMap } from './supplier-answers.ts'
 
 export interface SellerRecord {
@@ -26,8 +27,8 @@ export interface SellerRecord {
  */
 export interface SellerSupplier { name: string; credentials: SealedSecret | null }
 
-/** A secret as stored: AES-256-GCM over its UTF-8 bytes, with what it belongs to as additional data (core/auth/sealing.ts). */
-export interface SealedSecret { sealed: 'A256GCM'; iv: string; data: string }
+/** How a secret is stored (core/shared/sealing.ts): the records hold it, the sealing defines it. */
+export type { SealedSecret }
 
 export interface ApiKeyRecord {
   /** SHA-256 hex of the key; the key itself is never stored. */
@@ -51,7 +52,7 @@ export interface SigningKeyRecord {
   retire_at: string | null
 }
 
-/** A private JWK as stored under a secret: its JSON sealed, the kid as additional data (core/auth/tokens.ts). */
+/** A private JWK as stored under a secret: its JSON sealed, the kid as additional data (core/application/jwt.ts). */
 export type SealedJwk = SealedSecret
 
 export interface Order {
@@ -132,7 +133,7 @@ export interface CancellationQuote {
   items: Record<string, ToCancelItem>
 }
 
-/** The stored trip aggregate. The API representation is derived from it (core/trip.ts). */
+/** The stored trip aggregate. The API representation is derived from it (core/domain/trip.ts). */
 export interface TripRecord {
   trip_id: string
   seller_id: string
@@ -166,7 +167,7 @@ export interface TripRecord {
   pending_checks: Record<string, string>
   /**
    * What basket checks found of offers, where the airline's answer differs from the search's, by
-   * `checkedOfferKey` (product and passenger; core/validity.ts): putting the product back in the basket gets
+   * `checkedOfferKey` (product and passenger; core/domain/validity.ts): putting the product back in the basket gets
    * this answer, not the search's, until `valid_to`. Written with the check's outcome; a new search clears it.
    */
   checked_offers?: Record<string, CheckedOffer>
@@ -177,7 +178,7 @@ export interface TripRecord {
   /** Refresh families revoked after a reused refresh token: their access tokens are refused on every instance. */
   revoked_families?: string[]
   /**
-   * `trip_state_hash` as of the last write (core/trip.ts), kept so reads need not hash again; it holds until
+   * `trip_state_hash` as of the last write (core/domain/trip.ts), kept so reads need not hash again; it holds until
    * `until` (the first `valid_to` still ahead then, when an item's effective validity changes), or forever when null.
    */
   state_hash?: { value: string; until: string | null }
@@ -191,7 +192,7 @@ export type CheckedOffer =
 export interface Versioned<T> { value: T; version: number }
 
 /**
- * A search as stored: what the supplier offered, compact (core/search.ts renders the API's shape from it,
+ * A search as stored: what the supplier offered, compact (core/domain/search.ts renders the API's shape from it,
  * priced for the trip). Seat maps are stored apart, once per key, and referred to by key.
  */
 export interface SearchRecord {
@@ -323,7 +324,7 @@ export interface TripEffects {
   jobs?: JobRecord[]
   /**
    * The trip's orders this write creates or changes, as the feed shows them: each gets the seller's next
-   * change number, in this order (core/orders.ts `changedOrders` sorts them by updated_at, then order_id).
+   * change number, in this order (core/domain/order-feed.ts `changedOrders` sorts them by updated_at, then order_id).
    */
   orders?: OrderFeedItem[]
   search?: SearchRecord

@@ -1,31 +1,18 @@
-/** The store: where the service keeps its records (core/ports/records.ts). */
+/**
+ * The store: where the service keeps its records (core/ports/records.ts). It is a set of role ports of a
+ * few methods each (sellers and their keys, signing keys, trips with their searches, the orders feed,
+ * refresh tokens, idempotency, jobs, retention, rate limits, webhook subscriptions); `Store` is all of them
+ * with its lifecycle, which every adapter implements (core/adapters/memory-store.ts, server/store/*.ts).
+ * Each role has its own contract under test/store/ (test/store/contract.ts applies them all).
+ */
 import type { SellerRecord, SellerSupplier, ApiKeyRecord, SigningKeyRecord, SealedJwk, OrderFeedEntry, OrderFeedQuery, TripRecord, Versioned, SearchRecord, RefreshTokenRecord, ConsumeResult, IdempotencyRecord, IdempotencyCompletion, JobRecord, SubscriptionRecord, PurgeCutoffs, PurgeCounts, TripEffects } from './records.ts'
 import type { SupplierSeatMap } from './supplier-answers.ts'
 
 export interface RateLimitHits { key: string; hits: number; windowMs: number }
 export interface RateLimitCount { key: string; count: number; ttlMs: number }
 
-/**
- * How a store reports outcomes. An outcome the caller must handle is a value, never a thrown error, so
- * every adapter answers it the same way and the contract suite (test/store/) can hold them to it:
- * - absent: `undefined` (`getSeller`, `getTrip`, `getSearch`, `getJob`, `claimJob` when nothing is due);
- * - a precondition that no longer holds (someone else got there first): a falsy value, the caller decides
- *   what that means: `false` (`addSigningKey` on a kid taken, `completeJob`/`failJob` on a lost lease,
- *   `deleteSubscription` when there is none), `null` (`updateTrip` on a version conflict);
- * - several outcomes: a discriminated union (`consumeRefreshToken`);
- * - an update of a row that is not there changes nothing and says nothing (`updateSellerOrigins`,
- *   `updateSigningKey`, `revokeRefreshFamily`): their callers have just read the row.
- * A thrown error means the store failed, or a caller broke an invariant it owns (inserting an id that
- * exists); the core does not catch it, so it surfaces as a 500 or a job retry.
- * One method reads the other way round, kept as it is because its contract suite pins it down:
- * `reserveIdempotency` answers null when the caller won and the existing record when it lost.
- */
-export interface Store {
-  migrate(): Promise<void>
-  close(): Promise<void>
-  /** A cheap round trip, for /readyz. */
-  ping(): Promise<void>
-
+/** Sellers and their API keys. */
+export interface SellerStore {
   createSeller(seller: SellerRecord): Promise<void>
   getSeller(sellerId: string): Promise<SellerRecord | undefined>
   listSellers(): Promise<SellerRecord[]>
@@ -41,13 +28,19 @@ export interface Store {
    * rotation's grace period, or a revocation (`at` now).
    */
   expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void>
+}
 
+/** The keys that sign session tokens. */
+export interface SigningKeyStore {
   listSigningKeys(): Promise<SigningKeyRecord[]>
   /** Inserts a key; returns false when the kid already exists. */
   addSigningKey(key: SigningKeyRecord): Promise<boolean>
   /** Retires a key (from `retire_at` it signs nothing new) or replaces its stored private key (sealing it). */
   updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: JsonWebKey | SealedJwk }): Promise<void>
+}
 
+/** Trips, versioned, written with what comes along (TripEffects); the searches and seat maps they name. */
+export interface TripStore {
   /** Inserts a new trip at version 1. */
   insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void>
   getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined>
@@ -67,19 +60,25 @@ export interface Store {
    */
   watchTrips?(onChange: (tripId: string | null) => void): Promise<() => Promise<void>>
 
+  /** Stores a search that changes no trip (a failed one), with the seat maps it names. */
+  putSearch(search: SearchRecord, seatMaps?: SupplierSeatMap[]): Promise<void>
+  getSearch(searchId: string): Promise<SearchRecord | undefined>
+  /** The seat maps stored under these keys (the ones not stored are left out). */
+  getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]>
+}
+
+/** The orders feed (core/domain/order-feed.ts), written by trip writes (TripEffects.orders). */
+export interface OrderFeedStore {
   /**
    * A seller's orders feed: its orders numbered above `query.after`, lowest number first, at most
    * `query.limit`, filtered by status and updated_at. Every order is listed once, at the number of its last
    * change (TripEffects.orders); one that changes again moves to a higher number.
    */
   listOrders(sellerId: string, query: OrderFeedQuery): Promise<OrderFeedEntry[]>
+}
 
-  /** Stores a search that changes no trip (a failed one), with the seat maps it names. */
-  putSearch(search: SearchRecord, seatMaps?: SupplierSeatMap[]): Promise<void>
-  getSearch(searchId: string): Promise<SearchRecord | undefined>
-  /** The seat maps stored under these keys (the ones not stored are left out). */
-  getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]>
-
+/** Refresh tokens of trip sessions, rotated once each. */
+export interface RefreshTokenStore {
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>
   /**
    * Atomically marks an unused, unrevoked, unexpired token used and reports what it was. An expired one is
@@ -87,7 +86,10 @@ export interface Store {
    */
   consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult>
   revokeRefreshFamily(familyId: string, now: Date): Promise<void>
+}
 
+/** Idempotency-Key reservations with their leases and stored answers. */
+export interface IdempotencyStore {
   /**
    * Reserves `record.key` in `record.scope` for `record.owner` until `record.lease_until`. Returns null when
    * this caller won the reservation; otherwise the existing record (possibly still without a response). A
@@ -101,7 +103,10 @@ export interface Store {
   completeIdempotency(completion: IdempotencyCompletion): Promise<boolean>
   /** Frees a key `owner` holds without a response (its request was refused, so a corrected retry may use it). */
   releaseIdempotency(scope: string, key: string, owner: string): Promise<void>
+}
 
+/** The job queue: leased claims, retries, dead jobs. */
+export interface JobStore {
   enqueueJob(job: JobRecord): Promise<void>
   /** Claims one due job (pending, run_at ≤ now, no live lease) and leases it until now + leaseMs. */
   claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined>
@@ -120,23 +125,55 @@ export interface Store {
    * one aggregate over the pending jobs, which are few next to the finished ones. Kinds with none are left out.
    */
   countPendingJobs(): Promise<Record<string, number>>
+}
 
+/** Retention: what may go, in short batches. */
+export interface RetentionStore {
   /**
    * Deletes what retention allows (see PurgeCutoffs), in batches of at most `batch` rows per statement so no
    * write lock is held for long, and reports how many of each went. A fulfilled trip whose current search
    * goes is left with search_id null (and a new version, so every instance reads it again).
    */
   purge(cutoffs: PurgeCutoffs, batch?: number): Promise<PurgeCounts>
+}
 
+/** Rate-limit counters shared by every instance, where a store has them. */
+export interface RateLimitStore {
   /**
    * Adds hits to rate-limit counters kept for every instance (PostgreSQL), each in a fixed window of
    * `windowMs` that starts at its first hit on the database's clock, and returns each key's count in its
    * window and the milliseconds left of it. Absent, each instance counts in its own memory (SQLite, memory).
    */
   addRateLimitHits?(hits: ReadonlyArray<RateLimitHits>): Promise<RateLimitCount[]>
+}
 
+/** Webhook subscriptions of sellers. */
+export interface SubscriptionStore {
   addSubscription(sub: SubscriptionRecord): Promise<void>
   listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]>
   /** Returns false when the seller has no such subscription. */
   deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean>
+}
+
+/**
+ * How a store reports outcomes. An outcome the caller must handle is a value, never a thrown error, so
+ * every adapter answers it the same way and the contract suite (test/store/) can hold them to it:
+ * - absent: `undefined` (`getSeller`, `getTrip`, `getSearch`, `getJob`, `claimJob` when nothing is due);
+ * - a precondition that no longer holds (someone else got there first): a falsy value, the caller decides
+ *   what that means: `false` (`addSigningKey` on a kid taken, `completeJob`/`failJob` on a lost lease,
+ *   `deleteSubscription` when there is none), `null` (`updateTrip` on a version conflict);
+ * - several outcomes: a discriminated union (`consumeRefreshToken`);
+ * - an update of a row that is not there changes nothing and says nothing (`updateSellerOrigins`,
+ *   `updateSigningKey`, `revokeRefreshFamily`): their callers have just read the row.
+ * A thrown error means the store failed, or a caller broke an invariant it owns (inserting an id that
+ * exists); the core does not catch it, so it surfaces as a 500 or a job retry.
+ * One method reads the other way round, kept as it is because its contract suite pins it down:
+ * `reserveIdempotency` answers null when the caller won and the existing record when it lost.
+ */
+export interface Store extends SellerStore, SigningKeyStore, TripStore, OrderFeedStore, RefreshTokenStore,
+  IdempotencyStore, JobStore, RetentionStore, RateLimitStore, SubscriptionStore {
+  migrate(): Promise<void>
+  close(): Promise<void>
+  /** A cheap round trip, for /readyz. */
+  ping(): Promise<void>
 }

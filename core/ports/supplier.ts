@@ -81,7 +81,7 @@ export interface SupplierSeatOffers {
 
 /**
  * A search's answer. Seats come by price band (a map holds hundreds of seats and a handful of prices); each
- * seat is a product whose offer key is `seat:<segment_id>:<row><column>` (core/search.ts `seatOfferKey`).
+ * seat is a product whose offer key is `seat:<segment_id>:<row><column>` (core/domain/search.ts `seatOfferKey`).
  */
 export interface SupplierOffers {
   /** Every product on offer but seats. */
@@ -122,7 +122,7 @@ export type FulfillOutcome =
 
 /**
  * A supplier of offers: the sandbox airline, Duffel, an airline's NDC API. Every call names the seller it is
- * for. A failure to reach the supplier or a refusal of the whole call is a thrown `SupplierError` (core/supplier/errors.ts).
+ * for. A failure to reach the supplier or a refusal of the whole call is a thrown `SupplierError` (core/ports/supplier-errors.ts).
  */
 export interface Supplier {
   /** The name sellers are configured with (`npm run seller -- create --supplier NAME`). */

@@ -111,10 +111,37 @@ export const BasketItem = Type.Object({
    */
   supplier: Type.Optional(Type.Object({ name: Type.String(), service_ids: Type.Array(Type.String()) })),
 })
-export type BasketItem = Static<typeof BasketItem>
+
+/** The details of each product type's items (the ticket's: its journeys, as the API shows them; stored empty). */
+export interface ProductDetailsByType {
+  ticket: Static<typeof TicketDetails>
+  bag: BagDetails
+  seat: SeatDetails
+  priority_boarding: JourneyProductDetails
+  automatic_check_in: JourneyProductDetails
+  fare_family_upsell: FareFamilyDetails
+}
+
+/**
+ * What `product_details` holds on an item of product type T. Each field has its type when it is there, none
+ * is promised: the details are the supplier's offer's as the search gave them (an open record in the schema,
+ * which `BasketItem` keeps, so the OpenAPI document and validation stay as they are), and a supplier may give
+ * other fields too.
+ */
+export type ProductDetails<T extends BasketProductType> = Partial<ProductDetailsByType[T]> & { [field: string]: unknown }
+
+/** A basket item of product type T, its details typed by it. */
+export type BasketItemOf<T extends BasketProductType> =
+  Omit<Static<typeof BasketItem>, 'product_type' | 'product_details'> & { product_type: T; product_details: ProductDetails<T> }
+
+/** A basket item, discriminated by `product_type`: checking it types `product_details`. */
+export type BasketItem = { [T in BasketProductType]: BasketItemOf<T> }[BasketProductType]
+
+/** A basket item of an ancillary (every product type but the ticket): its details name its passenger. */
+export type AncillaryItem = Exclude<BasketItem, { product_type: 'ticket' }>
 
 export const Basket = Type.Record(Type.String(), BasketItem, { description: 'keyed by basket_item_id' })
-export type Basket = Static<typeof Basket>
+export type Basket = Record<string, BasketItem>
 
 /** One line of PATCH/PUT .../basket. */
 export const BasketChangeLine = Type.Object({

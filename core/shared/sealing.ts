@@ -1,13 +1,15 @@
 /**
  * Secrets at rest: AES-256-GCM under a key derived from SIGNING_KEY_SECRET by HKDF-SHA-256, with what the
  * secret belongs to as additional data, so a sealed value copied onto another row does not unseal there.
- * The token signing keys (tokens.ts, the kid as additional data) and the sellers' supplier credentials
- * (service/sellers.ts) are sealed with it. WebCrypto only, so any host of the core can do it.
+ * The token signing keys (core/application/jwt.ts, the kid as additional data) and the sellers' supplier
+ * credentials (core/application/sellers.ts) are sealed with it. WebCrypto only, so any host of the core can do it.
  *
  * The derivation (salt, info, 12-byte IV) is fixed: values sealed by earlier releases must keep unsealing.
  */
 import { base64url } from 'jose'
-import type { SealedSecret } from '../ports/records.ts'
+
+/** A secret as stored: AES-256-GCM over its UTF-8 bytes, with what it belongs to as additional data. */
+export interface SealedSecret { sealed: 'A256GCM'; iv: string; data: string }
 
 /** A stored value that is sealed (rather than one stored in the clear before a secret was set). */
 export const isSealed = (value: unknown): value is SealedSecret =>

@@ -3,8 +3,6 @@
  * the subscription's secret. Signing the timestamp with the body lets a receiver refuse replays of old
  * deliveries. WebCrypto, so the browser sandbox signs exactly like the server.
  */
-import type { WebhookSender } from '../ports/webhook-sender.ts'
-import { targetRefusal } from './network.ts'
 
 const hex = (buf: ArrayBuffer) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('')
 
@@ -28,21 +26,3 @@ export async function verifySignature(secret: string, header: string, body: stri
   for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ (parts.v1.charCodeAt(i) || 0)
   return diff === 0
 }
-
-/**
- * Delivery over `fetch`, which Node 20 and browsers both have; a slow receiver counts as a failed attempt.
- * It cannot see the address a name resolves to, so it checks IP literals only: the server delivers with
- * server/webhook-sender.ts, which checks the address it connects to.
- */
-export const fetchSender = (timeoutMs = 10_000): WebhookSender => ({
-  async send(target, body, headers, policy) {
-    const refused = targetRefusal(new URL(target), policy)
-    if (refused) throw new Error(`webhook target refused: ${refused}`)
-    const res = await fetch(target, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
-    await res.body?.cancel()
-    return res.status
-  },
-})
-
-/** Exponential backoff: base, 2×base, 4×base, ... capped. */
-export const backoffMs = (attempt: number, baseMs: number, capMs: number) => Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1))

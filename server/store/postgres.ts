@@ -7,15 +7,19 @@
  * statement can do it: a trip change is one conditional UPDATE (atomic without BEGIN/COMMIT, and no
  * connection sits idle in a transaction while this process works), and a trip with everything it brings
  * along (search, seat maps, session, jobs) is one statement of data-modifying CTEs, atomic as a statement is.
+ *
+ * The plain reads and writes, the row mappers and the time helpers are shared with the SQLite store
+ * (server/store/sql/): here is what PostgreSQL does its own way.
  */
 import pg from 'pg'
-import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SealedSecret, SearchRecord, SellerRecord, SellerSupplier, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned } from '../../core/ports/records.ts'
+import type { ConsumeResult, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, SearchRecord, TripEffects, TripRecord, Versioned } from '../../core/ports/records.ts'
 import type { RateLimitCount, RateLimitHits, Store } from '../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
 import { isFulfilled } from '../../core/domain/fulfillment.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
-
-type Row = Record<string, unknown>
+import { SqlStore } from './sql/base.ts'
+import { json, postgres, type Row, type Statement } from './sql/dialect.ts'
+import { checkedOrders, jobRow, tripDoc } from './sql/rows.ts'
 
 /**
  * Connections per instance. Measured (bench/api-load.ts with DATABASE_POOL_SIZE, 16 clients, GET and PUT
@@ -27,52 +31,6 @@ const DEFAULT_POOL_SIZE = 8
 /** Any constant shared by every instance: the migration lock is per database. */
 const MIGRATION_LOCK = 7_250_601_184
 
-const iso = (time: unknown): string => (time as Date).toISOString()
-const isoOrNull = (time: unknown): string | null => (time === null ? null : iso(time))
-// Always stringify: pg would send a JS array as a PostgreSQL array, not as JSON.
-const json = (value: unknown): string => JSON.stringify(value)
-/**
- * A lease in canonical form, or null when it is no time at all (then it matches no job). Parsed by JS
- * like the other stores do, then compared as timestamptz, so the stored instant equals the claim's ISO string.
- */
-const leaseIso = (lease: string): string | null => {
-  const t = new Date(lease)
-  return Number.isNaN(t.getTime()) ? null : t.toISOString()
-}
-
-const toSeller = (r: Row): SellerRecord => ({
-  seller_id: r.seller_id as string,
-  name: r.name as string,
-  origins: r.origins as string[],
-  sandbox: r.sandbox as boolean,
-  supplier: { name: r.supplier as string, credentials: r.supplier_credentials === null ? null : JSON.parse(r.supplier_credentials as string) as SealedSecret },
-  created_at: iso(r.created_at),
-})
-const toApiKey = (r: Row): ApiKeyRecord => ({
-  key_hash: r.key_hash as string,
-  seller_id: r.seller_id as string,
-  prefix: r.prefix as string,
-  created_at: iso(r.created_at),
-  expires_at: isoOrNull(r.expires_at),
-})
-const toSigningKey = (r: Row): SigningKeyRecord => ({
-  kid: r.kid as string,
-  alg: r.alg as 'ES256',
-  private_jwk: r.private_jwk as JsonWebKey,
-  public_jwk: r.public_jwk as JsonWebKey,
-  created_at: iso(r.created_at),
-  retire_at: isoOrNull(r.retire_at),
-})
-const toSearch = (r: Row): SearchRecord => ({
-  search_id: r.search_id as string,
-  trip_id: r.trip_id as string,
-  status: r.status as SearchRecord['status'],
-  created_at: iso(r.created_at),
-  offers: r.offers as SearchRecord['offers'],
-})
-/** The trip's document: everything but what has a column of its own (search_id). */
-const tripDoc = ({ search_id: _s, ...doc }: TripRecord): string => json(doc)
-
 /**
  * What a trip write brings along, as the JSON parameters of the CTEs below (empty arrays when absent), and
  * how many orders it moves. Seat maps come with the search that names them and take its time as their use.
@@ -81,8 +39,7 @@ const tripDoc = ({ search_id: _s, ...doc }: TripRecord): string => json(doc)
  */
 function effectParams(tripId: string, e: TripEffects = {}): Array<string | number> {
   const usedAt = e.search?.created_at ?? new Date().toISOString()
-  const orders = e.orders ?? []
-  for (const o of orders) if (o.trip_id !== tripId) throw new Error(`order ${o.order_id} belongs to trip ${o.trip_id}`)
+  const orders = checkedOrders(tripId, e)
   return [
     json(e.search ? [{ ...e.search, offers: e.search.offers }] : []),
     json((e.seatMaps ?? []).map((m) => ({ key: m.key, doc: m, used_at: usedAt }))),
@@ -133,57 +90,18 @@ const effectsCtes = (e: number) => `
   i AS (UPDATE idempotency_keys k SET response = x.response::jsonb
     FROM t, json_to_recordset($${e + 6}::json) AS x(scope text, key text, owner text, response json)
     WHERE k.scope = x.scope AND k.key = x.key AND k.owner = x.owner AND k.response IS NULL)`
-const toRefreshToken = (r: Row): RefreshTokenRecord => ({
-  token_hash: r.token_hash as string,
-  family_id: r.family_id as string,
-  trip_id: r.trip_id as string,
-  seller_id: r.seller_id as string,
-  expires_at: iso(r.expires_at),
-  used_at: isoOrNull(r.used_at),
-  revoked_at: isoOrNull(r.revoked_at),
-})
-const toIdempotency = (r: Row): IdempotencyRecord => ({
-  scope: r.scope as string,
-  key: r.key as string,
-  request_hash: r.request_hash as string,
-  response: r.response as IdempotencyRecord['response'],
-  created_at: iso(r.created_at),
-  owner: r.owner as string,
-  lease_until: iso(r.lease_until),
-})
-const toJob = (r: Row): JobRecord => ({
-  job_id: r.job_id as string,
-  kind: r.kind as string,
-  payload: r.payload,
-  run_at: iso(r.run_at),
-  attempts: r.attempts as number,
-  max_attempts: r.max_attempts as number,
-  locked_until: isoOrNull(r.locked_until),
-  last_error: r.last_error as string | null,
-  status: r.status as JobRecord['status'],
-  created_at: iso(r.created_at),
-})
-const toSubscription = (r: Row): SubscriptionRecord => ({
-  subscription_id: r.subscription_id as string,
-  seller_id: r.seller_id as string,
-  event_name: r.event_name as string,
-  delivery_method: r.delivery_method as SubscriptionRecord['delivery_method'],
-  target: r.target as string,
-  secret: r.secret as string,
-  created_at: iso(r.created_at),
-})
-
 /** The channel migration 5's trigger notifies on, with the trip's id as payload. */
 const TRIP_CHANNEL = 'svc_trip_changed'
 /** After the listening connection drops, how long before connecting again. */
 const RELISTEN_MS = 1_000
 
-export class PostgresStore implements Store {
+export class PostgresStore extends SqlStore implements Store {
   readonly pool: pg.Pool
   readonly #config: pg.ClientConfig
 
   /** A connection string, or a pool config (e.g. with `options: '-c search_path=...'`). */
   constructor(config: string | pg.PoolConfig) {
+    super(postgres)
     this.#config = typeof config === 'string' ? { connectionString: config } : config
     this.pool = new pg.Pool({ max: DEFAULT_POOL_SIZE, ...this.#config })
     // An idle client that loses its connection emits here; without a listener that would crash the
@@ -249,75 +167,6 @@ export class PostgresStore implements Store {
     }
   }
 
-  async ping(): Promise<void> {
-    await this.pool.query('SELECT 1')
-  }
-
-  // ---------------------------------------------------------------- sellers and keys
-
-  async createSeller(s: SellerRecord): Promise<void> {
-    await this.run('createSeller',
-      'INSERT INTO sellers (seller_id, name, origins, sandbox, created_at, supplier, supplier_credentials) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [s.seller_id, s.name, json(s.origins), s.sandbox, s.created_at, s.supplier.name, s.supplier.credentials === null ? null : json(s.supplier.credentials)])
-  }
-
-  async getSeller(sellerId: string): Promise<SellerRecord | undefined> {
-    const { rows: [r] } = await this.run('getSeller', 'SELECT * FROM sellers WHERE seller_id = $1', [sellerId])
-    return r && toSeller(r)
-  }
-
-  async listSellers(): Promise<SellerRecord[]> {
-    const { rows } = await this.run('listSellers', 'SELECT * FROM sellers ORDER BY created_at, seller_id')
-    return rows.map(toSeller)
-  }
-
-  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier }): Promise<void> {
-    // What `change` leaves out stays: NULL keeps the column (the supplier's name says whether the supplier changes).
-    const supplier = change.supplier ?? null
-    await this.run('updateSeller', `UPDATE sellers SET origins = coalesce($2::jsonb, origins), supplier = coalesce($3::text, supplier),
-      supplier_credentials = CASE WHEN $3::text IS NULL THEN supplier_credentials ELSE $4::text END WHERE seller_id = $1`,
-    [sellerId, change.origins ? json(change.origins) : null, supplier?.name ?? null, supplier?.credentials ? json(supplier.credentials) : null])
-  }
-
-  async addApiKey(k: ApiKeyRecord): Promise<void> {
-    await this.run('addApiKey', 'INSERT INTO api_keys (key_hash, seller_id, prefix, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
-      [k.key_hash, k.seller_id, k.prefix, k.created_at, k.expires_at])
-  }
-
-  async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const { rows: [r] } = await this.run('findApiKey', 'SELECT * FROM api_keys WHERE key_hash = $1', [keyHash])
-    return r && toApiKey(r)
-  }
-
-  async listApiKeys(sellerId: string): Promise<ApiKeyRecord[]> {
-    const { rows } = await this.run('listApiKeys', 'SELECT * FROM api_keys WHERE seller_id = $1 ORDER BY created_at, key_hash', [sellerId])
-    return rows.map(toApiKey)
-  }
-
-  async expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
-    // An earlier expiry stays: a rotation never lengthens a key's life (nor undoes a revocation).
-    await this.run('expireApiKeys', `UPDATE api_keys SET expires_at = $3 WHERE seller_id = $1 AND key_hash = ANY($2::text[])
-      AND (expires_at IS NULL OR expires_at > $3)`, [sellerId, keyHashes, at])
-  }
-
-  async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    const { rows } = await this.run('listSigningKeys', 'SELECT * FROM signing_keys ORDER BY created_at, kid')
-    return rows.map(toSigningKey)
-  }
-
-  async updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: SigningKeyRecord['private_jwk'] }): Promise<void> {
-    await this.run('updateSigningKey', `UPDATE signing_keys SET retire_at = coalesce($2::timestamptz, retire_at),
-      private_jwk = coalesce($3::jsonb, private_jwk) WHERE kid = $1`,
-    [kid, change.retire_at ?? null, change.private_jwk === undefined ? null : json(change.private_jwk)])
-  }
-
-  async addSigningKey(k: SigningKeyRecord): Promise<boolean> {
-    const r = await this.run('addSigningKey', `INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at, retire_at)
-      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (kid) DO NOTHING`,
-    [k.kid, k.alg, json(k.private_jwk), json(k.public_jwk), k.created_at, k.retire_at])
-    return r.rowCount === 1
-  }
-
   // ---------------------------------------------------------------- trips and searches
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
@@ -331,14 +180,14 @@ export class PostgresStore implements Store {
 
   async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
     const { rows: [r] } = await this.run('getTrip', 'SELECT doc, version, search_id FROM trips WHERE trip_id = $1', [tripId])
-    return r && { value: { ...(r.doc as TripRecord), search_id: r.search_id as string | null }, version: r.version as number }
+    return r && { value: this.to.trip(r), version: r.version as number }
   }
 
   async getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined> {
     const { rows: [r] } = await this.run('getTripIfChanged',
       'SELECT version, search_id, CASE WHEN version = $2 THEN NULL ELSE doc END AS doc FROM trips WHERE trip_id = $1', [tripId, knownVersion])
     if (!r) return undefined
-    return r.doc === null ? { version: r.version as number } : { value: { ...(r.doc as TripRecord), search_id: r.search_id as string | null }, version: r.version as number }
+    return r.doc === null ? { version: r.version as number } : { value: this.to.trip(r), version: r.version as number }
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
@@ -361,8 +210,8 @@ export class PostgresStore implements Store {
   }
 
   async getSearch(searchId: string): Promise<SearchRecord | undefined> {
-    const { rows: [r] } = await this.run('getSearch', 'SELECT * FROM searches WHERE search_id = $1', [searchId])
-    return r && toSearch(r)
+    const r = await this.one(this.S.getSearch, [searchId])
+    return r && this.to.search(r)
   }
 
   async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
@@ -381,86 +230,26 @@ export class PostgresStore implements Store {
     }
     args.push(q.limit)
     const { rows } = await this.run(name, `SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${args.length}`, args)
-    return rows.map((r) => ({ seq: Number(r.seq), order: r.doc as OrderFeedItem }))
-  }
-
-  async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
-    const { rows } = await this.run('getSeatMaps', 'SELECT doc FROM seat_maps WHERE key = ANY($1::text[])', [keys])
-    return rows.map((r) => r.doc as SupplierSeatMap)
+    return rows.map(this.to.feedEntry)
   }
 
   // ---------------------------------------------------------------- refresh tokens
-
-  async insertRefreshToken(t: RefreshTokenRecord): Promise<void> {
-    await this.run('insertRefreshToken', `INSERT INTO refresh_tokens
-      (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [t.token_hash, t.family_id, t.trip_id, t.seller_id, t.expires_at, t.used_at, t.revoked_at])
-  }
 
   async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
     // One statement decides the winner: a concurrent consumer waits on the row lock, then finds used_at set.
     const { rows: [won] } = await this.run('consumeRefreshToken', `UPDATE refresh_tokens SET used_at = $2
       WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2 RETURNING *`, [tokenHash, now.toISOString()])
-    if (won) return { status: 'ok', record: toRefreshToken(won) }
-    const { rows: [r] } = await this.run('consumeRefreshToken2', 'SELECT * FROM refresh_tokens WHERE token_hash = $1', [tokenHash])
+    if (won) return { status: 'ok', record: this.to.refreshToken(won) }
+    const r = await this.one(this.S.getRefreshToken, [tokenHash])
     if (!r) return { status: 'unknown' }
-    const record = toRefreshToken(r)
+    const record = this.to.refreshToken(r)
     return { status: record.revoked_at !== null ? 'revoked' : record.used_at !== null ? 'reused' : 'expired', record }
-  }
-
-  async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
-    await this.run('revokeRefreshFamily', 'UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL',
-      [now.toISOString(), familyId])
-  }
-
-  // ---------------------------------------------------------------- idempotency
-
-  async reserveIdempotency(record: IdempotencyRecord, now?: Date): Promise<IdempotencyRecord | null> {
-    const values = [record.scope, record.key, record.request_hash,
-      record.response === null ? null : json(record.response), record.created_at, record.owner, record.lease_until]
-    // The holder may release its key between our insert and our read; then the key is free again, so retry.
-    for (;;) {
-      // With now, one statement inserts or takes over a reservation whose lease lapsed without a response:
-      // concurrent takeovers queue on the row lock and each re-checks the WHERE against the row the one
-      // before it wrote, so exactly one wins (its fresh lease has not lapsed).
-      const inserted = now === undefined
-        ? await this.run('reserveIdempotency', `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at, owner, lease_until)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (scope, key) DO NOTHING`, values)
-        : await this.run('reserveIdempotency2', `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at, owner, lease_until)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash,
-              response = excluded.response, created_at = excluded.created_at, owner = excluded.owner, lease_until = excluded.lease_until
-            WHERE idempotency_keys.response IS NULL AND idempotency_keys.lease_until < $8::timestamptz`,
-          [...values, now.toISOString()])
-      if (inserted.rowCount === 1) return null
-      const { rows: [r] } = await this.run('reserveIdempotency3', 'SELECT * FROM idempotency_keys WHERE scope = $1 AND key = $2',
-        [record.scope, record.key])
-      if (r) return toIdempotency(r)
-    }
-  }
-
-  async renewIdempotency(scope: string, key: string, owner: string, leaseUntil: Date): Promise<boolean> {
-    const r = await this.run('renewIdempotency', `UPDATE idempotency_keys SET lease_until = $4
-      WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL`, [scope, key, owner, leaseUntil.toISOString()])
-    return r.rowCount === 1
-  }
-
-  async completeIdempotency(c: IdempotencyCompletion): Promise<boolean> {
-    const r = await this.run('completeIdempotency', `UPDATE idempotency_keys SET response = $4
-      WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL`, [c.scope, c.key, c.owner, json(c.response)])
-    return r.rowCount === 1
-  }
-
-  async releaseIdempotency(scope: string, key: string, owner: string): Promise<void> {
-    await this.run('releaseIdempotency', 'DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL',
-      [scope, key, owner])
   }
 
   // ---------------------------------------------------------------- jobs
 
   async enqueueJob(job: JobRecord): Promise<void> {
-    await this.run('enqueueJob', `INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [job.job_id, job.kind, json(job.payload), job.run_at, job.attempts, job.max_attempts, job.locked_until, job.last_error, job.status, job.created_at])
+    await this.change(this.S.insertJob, jobRow(this.d, job))
   }
 
   async claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined> {
@@ -476,45 +265,7 @@ export class PostgresStore implements Store {
         FOR UPDATE SKIP LOCKED)
       RETURNING *`,
     [now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), kinds])
-    return r && toJob(r)
-  }
-
-  // Both only touch the job while it is pending and still holds the caller's lease: a worker whose lease
-  // lapsed and whose job was claimed again (a later locked_until) changes nothing. A concurrent re-claim
-  // holds the row lock; the UPDATE then re-checks locked_until against the row it committed.
-  async completeJob(jobId: string, lease: string): Promise<boolean> {
-    const l = leaseIso(lease)
-    if (l === null) return false
-    const r = await this.run('completeJob', `UPDATE jobs SET status = 'done', locked_until = NULL
-      WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`, [jobId, l])
-    return r.rowCount === 1
-  }
-
-  async failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean> {
-    const l = leaseIso(lease)
-    if (l === null) return false
-    const r = await this.run('failJob', `UPDATE jobs SET status = $3, last_error = $4, locked_until = NULL,
-        run_at = coalesce($5::timestamptz, run_at)
-      WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`,
-    [jobId, l, retryAt === null ? 'dead' : 'pending', error, retryAt === null ? null : retryAt.toISOString()])
-    return r.rowCount === 1
-  }
-
-  async getJob(jobId: string): Promise<JobRecord | undefined> {
-    const { rows: [r] } = await this.run('getJob', 'SELECT * FROM jobs WHERE job_id = $1', [jobId])
-    return r && toJob(r)
-  }
-
-  async listJobs(kinds: string[]): Promise<JobRecord[]> {
-    const { rows } = await this.run('listJobs', 'SELECT * FROM jobs WHERE kind = ANY($1::text[]) ORDER BY created_at, job_id',
-      [kinds])
-    return rows.map(toJob)
-  }
-
-  async countPendingJobs(): Promise<Record<string, number>> {
-    // The partial index of pending jobs (jobs_due) answers the WHERE; finished jobs are never read.
-    const { rows } = await this.run('countPendingJobs', `SELECT kind, count(*)::int AS n FROM jobs WHERE status = 'pending' GROUP BY kind`)
-    return Object.fromEntries(rows.map((r: { kind: string; n: number }) => [r.kind, r.n]))
+    return r && this.to.job(r)
   }
 
   // ---------------------------------------------------------------- rate limits
@@ -578,32 +329,24 @@ export class PostgresStore implements Store {
     return n
   }
 
-  // ---------------------------------------------------------------- webhook subscriptions
-
-  async addSubscription(x: SubscriptionRecord): Promise<void> {
-    await this.run('addSubscription', `INSERT INTO subscriptions
-      (subscription_id, seller_id, event_name, delivery_method, target, secret, created_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [x.subscription_id, x.seller_id, x.event_name, x.delivery_method, x.target, x.secret, x.created_at])
-  }
-
-  async listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]> {
-    const { rows } = await this.run('listSubscriptions',
-      'SELECT * FROM subscriptions WHERE seller_id = $1 ORDER BY created_at, subscription_id', [sellerId])
-    return rows.map(toSubscription)
-  }
-
-  async deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean> {
-    const r = await this.run('deleteSubscription', 'DELETE FROM subscriptions WHERE seller_id = $1 AND subscription_id = $2',
-      [sellerId, subscriptionId])
-    return r.rowCount === 1
-  }
-
   // ---------------------------------------------------------------- private
 
+  // The shared statements (server/store/sql/base.ts): each a named statement, one round trip.
+  protected async one(s: Statement, params: readonly unknown[] = []): Promise<Row | undefined> {
+    return (await this.run(s.name, s.text, params)).rows[0] as Row | undefined
+  }
+
+  protected async all(s: Statement, params: readonly unknown[] = []): Promise<Row[]> {
+    return (await this.run(s.name, s.text, params)).rows as Row[]
+  }
+
+  protected async change(s: Statement, params: readonly unknown[] = []): Promise<number> {
+    return (await this.run(s.name, s.text, params)).rowCount ?? 0
+  }
+
   /** A named (prepared once per connection) statement: PostgreSQL plans it once instead of at every call. */
-  private run(name: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
-    return this.pool.query({ name, text, values })
+  private run(name: string, text: string, values: readonly unknown[] = []): Promise<pg.QueryResult> {
+    return this.pool.query({ name, text, values: values as unknown[] })
   }
 
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -375,19 +375,21 @@ describe('basket rules', () => {
   let pool: Product[]
   let lapInfant: string
 
-  const basket = () => f.core.getBasket(f.principal, tripId)
+  const basket = () => f.api('getBasket', { params: { trip_id: tripId } })
   const itemsOf = (b: { basket: Record<string, BasketItem> }) => Object.values(b.basket)
   const extras = (b: { basket: Record<string, BasketItem> }) => itemsOf(b).filter((i) => i.product_type !== 'ticket')
 
   before(async () => {
     f = await coreFixture()
-    const trip = await f.core.createTrip(f.principal, tripRequest(f.clock.now(), {
-      markups: { bag: { percentage: 12.5 }, seat: { fixed: 150 }, default: { percentage: 3, fixed: 25 } },
-      search: { bag: { search: true }, seat: { search: true }, priority_boarding: { search: true }, automatic_check_in: { search: true } },
-    }))
+    const trip = await f.api('createTrip', {
+      body: tripRequest(f.clock.now(), {
+        markups: { bag: { percentage: 12.5 }, seat: { fixed: 150 }, default: { percentage: 3, fixed: 25 } },
+        search: { bag: { search: true }, seat: { search: true }, priority_boarding: { search: true }, automatic_check_in: { search: true } },
+      }),
+    })
     tripId = trip.trip_id
     lapInfant = trip.passengers.find((p) => p.on_lap_of)!.passenger_id
-    const search = await f.core.getSearch(f.principal, tripId, trip.search_id!)
+    const search = await f.api('getSearch', { params: { trip_id: tripId, search_id: trip.search_id! } })
     const all = Object.values(search.results.products).flatMap((byId) => Object.values(byId ?? {})) as Product[]
     products = new Map(all.map((p) => [p.product_id, p]))
     const seats = all.filter((p) => p.product_type === 'seat')
@@ -415,12 +417,12 @@ describe('basket rules', () => {
   )
 
   async function apply(o: Op): Promise<void> {
-    if (o.kind === 'add') await f.core.addToBasket(f.principal, tripId, o.lines)
-    else if (o.kind === 'put') await f.core.replaceBasket(f.principal, tripId, o.lines)
+    if (o.kind === 'add') await f.api('addToBasket', { params: { trip_id: tripId }, body: o.lines })
+    else if (o.kind === 'put') await f.api('replaceBasket', { params: { trip_id: tripId }, body: o.lines })
     else {
       // Any item, the ticket included (which may not be removed), or one that is not there.
       const ids = [...itemsOf(await basket()).map((i) => i.basket_item_id), '6f1d2b8e-0000-4000-8000-00000000beef']
-      await f.core.removeFromBasket(f.principal, tripId, ids[o.pick % ids.length]!)
+      await f.api('removeFromBasket', { params: { trip_id: tripId, basket_item_id: ids[o.pick % ids.length]! } })
     }
   }
 
@@ -438,7 +440,7 @@ describe('basket rules', () => {
     }
   }
 
-  const reset = () => f.core.replaceBasket(f.principal, tripId, [])
+  const reset = () => f.api('replaceBasket', { params: { trip_id: tripId }, body: [] })
   const offerOf = (productId: string, passengerId: string) => products.get(productId)!.price_and_availability[passengerId]
 
   /** What every basket must be, whatever led to it. */
@@ -469,7 +471,7 @@ describe('basket rules', () => {
     // The ticket stays, and the tickets list exactly the basket's items.
     const tickets = itemsOf(b).filter((i) => i.product_type === 'ticket')
     assert.ok(tickets.length >= 1, 'the ticket is in the basket')
-    const trip = await f.core.getTrip(f.principal, tripId)
+    const trip = await f.api('getTrip', { params: { trip_id: tripId } })
     const listed = trip.tickets.flatMap((t) => t.basket_item_ids).sort()
     assert.deepEqual(listed, Object.keys(b.basket).sort(), "the tickets' basket_item_ids are the basket's items, each once")
     // The basket's total is the exact sum of its items' parts.
@@ -538,7 +540,7 @@ describe('basket rules', () => {
       if (await applyOrRefuse({ kind: 'add', lines: [extra] })) return
       const added = extras(await basket()).filter((i) => !before.basket[i.basket_item_id])
       assert.equal(added.length, 1, 'one new item')
-      await f.core.removeFromBasket(f.principal, tripId, added[0]!.basket_item_id)
+      await f.api('removeFromBasket', { params: { trip_id: tripId, basket_item_id: added[0]!.basket_item_id } })
       assert.deepEqual(await basket(), before)
       checked++
     }), runs(80))

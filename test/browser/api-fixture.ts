@@ -14,14 +14,14 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { buildApp } from '../../server/app.ts'
 import { createCore } from '../../core/core.ts'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { SupplierError } from '../../core/ports/supplier-errors.ts'
 import type { SellerRecord } from '../../core/ports/records.ts'
 import type { Supplier } from '../../core/ports/supplier.ts'
 import { tripPayload } from '../helpers/build.ts'
 import { fulfillRequest } from '../helpers/flows.ts'
+import { caller } from '../helpers/operations.ts'
 import type { Core } from '../../core/core.ts'
-import type { Principal } from '../../core/application/principal.ts'
 import type { TripCreateRequest } from '../../core/schemas/trip.ts'
 
 export interface FixtureOptions {
@@ -121,9 +121,9 @@ export async function startTestApi(pageOrigin: string) {
     })
     if (o.flight) for (const t of payload.tickets) for (const j of t.journeys) for (const s of j.segments) s.marketing_flight_number = o.flight
     const owner = o.remote ? await remoteSeller(o.remote) : { seller, apiKey }
-    const principal: Principal = { kind: 'api_key', seller: owner.seller }
-    const trip = await core.createTrip(principal, payload)
-    if (o.booked) await book(core, principal, trip)
+    const api = caller(core, { apiKey: owner.apiKey })
+    const trip = await api('createTrip', { body: payload })
+    if (o.booked) await book(core, api, trip)
     const accessToken = o.accessTtl ? await core.tokens.sign('trip_access', owner.seller.seller_id, o.accessTtl, trip.trip_id) : trip.trip_access_token!
     return { baseUrl, apiKey: owner.apiKey, tripId: trip.trip_id, accessToken, refreshToken: trip.refresh_token! }
   }
@@ -139,14 +139,14 @@ export async function startTestApi(pageOrigin: string) {
 }
 
 /** Buys a checked bag and priority boarding for p1 and a seat for p2, as a seller's backend would, and runs the orders. */
-async function book(core: Core, p: Principal, trip: { trip_id: string; search_id: string | null; tickets: unknown[] }) {
-  const search = await core.getSearch(p, trip.trip_id, trip.search_id!)
+async function book(core: Core, api: ReturnType<typeof caller>, trip: { trip_id: string; search_id: string | null; tickets: unknown[] }) {
+  const search = await api('getSearch', { params: { trip_id: trip.trip_id, search_id: trip.search_id! } })
   const products = (type: string) => Object.values(search.results.products[type as 'bag'] ?? {})
   const forSale = (type: string, pid: string) => products(type).filter((x) => !x.included && x.price_and_availability[pid]?.available)
   const bag = forSale('bag', 'p1').find((x) => x.product_details['checked'] === true)!
   const lines = [bag, forSale('priority_boarding', 'p1')[0]!].map((x) => ({ product_id: x.product_id, passenger_id: 'p1', quantity: 1 }))
   lines.push({ product_id: forSale('seat', 'p2')[0]!.product_id, passenger_id: 'p2', quantity: 1 })
-  const basket = await core.addToBasket(p, trip.trip_id, lines)
-  await core.fulfill(p, trip.trip_id, fulfillRequest(trip as never, basket.trip_state_hash))
+  const basket = await api('addToBasket', { params: { trip_id: trip.trip_id }, body: lines })
+  await api('fulfill', { params: { trip_id: trip.trip_id }, body: fulfillRequest(trip as never, basket.trip_state_hash) })
   await core.drainJobs()
 }

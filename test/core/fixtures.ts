@@ -1,9 +1,13 @@
-/** Core tests run the core directly (no HTTP) on the memory store, with the same clock, ids and trip as the HTTP tests. */
-import { createCore, type Principal } from '../../core/core.ts'
+/**
+ * Core tests run the core without HTTP on the memory store, with the same clock, ids and trip as the HTTP tests.
+ * `api` calls the operations as the seller's API key, through the request pipeline the hosts run (test/helpers/operations.ts).
+ */
+import { createCore } from '../../core/core.ts'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import type { Supplier, SupplierContext } from '../../core/ports/supplier.ts'
 import { testClock, testIds, tripPayload } from '../helpers/build.ts'
+import { caller } from '../helpers/operations.ts'
 
 export { tripPayload as tripRequest }
 
@@ -16,6 +20,5 @@ export async function coreFixture(opts: { supplier?: Supplier } = {}) {
   const core = createCore({ store, suppliers: [opts.supplier ?? createSandboxSupplier()], clock, ids: testIds('counting') })
   await core.ensureSigningKey()
   const { seller, apiKey } = await core.createSeller({ name: 'Shop', origins: ['https://shop.example'], sandbox: true })
-  const principal: Principal = { kind: 'api_key', seller }
-  return { store, clock, core, seller, apiKey, principal }
+  return { store, clock, core, seller, apiKey, api: caller(core, { apiKey }) }
 }

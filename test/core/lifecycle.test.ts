@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { ProblemError } from '../../core/shared/errors.ts'
 import type { Supplier, RecheckResult } from '../../core/ports/supplier.ts'
 import type { Product } from '../../core/schemas/search.ts'
@@ -41,24 +41,24 @@ function airlineRaisesBag(f: Awaited<ReturnType<typeof withBag>>) {
 async function withBag() {
   const s = scripted()
   const f = await coreFixture({ supplier: s.supplier })
-  const trip = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
-  const search = await f.core.getSearch(f.principal, trip.trip_id, trip.search_id!)
+  const trip = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
+  const search = await f.api('getSearch', { params: { trip_id: trip.trip_id, search_id: trip.search_id! } })
   const bag = Object.values(search.results.products.bag ?? {}).find((b) => (b as Product).product_details.checked && (b as Product).price_and_availability.p1?.available) as Product
-  const view = await f.core.addToBasket(f.principal, trip.trip_id, [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
+  const view = await f.api('addToBasket', { params: { trip_id: trip.trip_id }, body: [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }] })
   const bagItem = Object.values(view.basket).find((i) => i.product_type === 'bag')!
   return { ...f, ...s, trip, bagItem }
 }
 
 const statuses = async (f: Awaited<ReturnType<typeof withBag>>) =>
-  Object.fromEntries(Object.values((await f.core.getBasket(f.principal, f.trip.trip_id)).basket).map((i) => [i.product_type, i.validity.status]))
+  Object.fromEntries(Object.values((await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })).basket).map((i) => [i.product_type, i.validity.status]))
 
 test('a check moves items to checking, and the job brings them back valid with a new window', async () => {
   const f = await withBag()
   f.clock.advance(60_000)
-  const checking = await f.core.checkBasket(f.principal, f.trip.trip_id)
+  const checking = await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   assert.ok(Object.values(checking.basket).every((i) => i.validity.status === 'checking'))
   assert.equal(await f.core.drainJobs(), 1)
-  const after = await f.core.getBasket(f.principal, f.trip.trip_id)
+  const after = await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })
   const bag = after.basket[f.bagItem.basket_item_id]!
   assert.equal(bag.validity.status, 'valid')
   assert.equal(bag.validity.valid_from, f.clock.now().toISOString())
@@ -67,14 +67,14 @@ test('a check moves items to checking, and the job brings them back valid with a
 test('price_changed keeps the old price for display; accept makes it valid; DELETE rejects it', async () => {
   const f = await withBag()
   const { old } = airlineRaisesBag(f)
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   await f.core.drainJobs()
-  const item = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  const item = (await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })).basket[f.bagItem.basket_item_id]!
   assert.equal(item.validity.status, 'price_changed')
   assert.deepEqual(item.validity.previous_price, old)
   assert.ok(item.price.total.amount > old.total.amount)
-  await assert.rejects(f.core.acceptItem(f.principal, f.trip.trip_id, f.trip.tickets[0]!.basket_item_id), (e) => e instanceof ProblemError && e.code === 'basket_rule_violation')
-  const accepted = await f.core.acceptItem(f.principal, f.trip.trip_id, f.bagItem.basket_item_id)
+  await assert.rejects(f.api('acceptItem', { params: { trip_id: f.trip.trip_id, basket_item_id: f.trip.tickets[0]!.basket_item_id } }), (e) => e instanceof ProblemError && e.code === 'basket_rule_violation')
+  const accepted = await f.api('acceptItem', { params: { trip_id: f.trip.trip_id, basket_item_id: f.bagItem.basket_item_id } })
   assert.equal(accepted.basket[f.bagItem.basket_item_id]!.validity.status, 'valid')
   assert.equal(accepted.basket[f.bagItem.basket_item_id]!.validity.previous_price, undefined)
 })
@@ -82,23 +82,23 @@ test('price_changed keeps the old price for display; accept makes it valid; DELE
 test('a second check never accepts a changed price for the traveller', async () => {
   const f = await withBag()
   const { old } = airlineRaisesBag(f)
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   await f.core.drainJobs()
-  const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  const changed = (await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })).basket[f.bagItem.basket_item_id]!
   for (const answer of ['same new price', 'supplier says valid'] as const) {
     if (answer === 'supplier says valid') f.state.recheck = (id) => ({ basket_item_id: id, outcome: 'valid' })
-    await f.core.checkBasket(f.principal, f.trip.trip_id)
+    await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
     await f.core.drainJobs()
-    const again = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+    const again = (await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })).basket[f.bagItem.basket_item_id]!
     assert.equal(again.validity.status, 'price_changed', answer)
     assert.deepEqual(again.validity.previous_price, old, `${answer}: the price the traveller agreed to is still shown`)
     assert.deepEqual(again.price, changed.price)
   }
   // The price going back to what was agreed needs no acceptance.
   f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'price_changed', base: old.base.in_original_currency, taxes: [] } : { basket_item_id: id, outcome: 'valid' }
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   await f.core.drainJobs()
-  const back = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  const back = (await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })).basket[f.bagItem.basket_item_id]!
   assert.equal(back.validity.status, 'valid')
   assert.deepEqual(back.price, old)
 })
@@ -106,15 +106,15 @@ test('a second check never accepts a changed price for the traveller', async () 
 test('an unavailable item says why; a supplier that keeps failing leaves items invalid after the last attempt', async () => {
   const f = await withBag()
   f.state.recheck = (id) => ({ basket_item_id: id, outcome: 'unavailable', reason: 'sold_out' })
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   await f.core.drainJobs()
-  const item = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  const item = (await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })).basket[f.bagItem.basket_item_id]!
   assert.equal(item.validity.status, 'unavailable')
   assert.equal(item.validity.reason, 'sold_out')
 
   const g = await withBag()
   g.state.recheckThrows = true
-  await g.core.checkBasket(g.principal, g.trip.trip_id)
+  await g.api('checkBasket', { params: { trip_id: g.trip.trip_id } })
   for (let i = 0; i < g.core.config.maxAttempts.basket_check; i++) {
     await g.core.drainJobs()
     assert.equal((await statuses(g)).bag, i < g.core.config.maxAttempts.basket_check - 1 ? 'checking' : 'invalid')
@@ -127,8 +127,8 @@ test('an unavailable item says why; a supplier that keeps failing leaves items i
 
 test('a late answer of a superseded check does not overwrite the newer one', async () => {
   const f = await withBag()
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   const jobs = await f.store.listJobs(['basket_check'])
   assert.equal(jobs.length, 2)
   f.state.recheck = (id) => ({ basket_item_id: id, outcome: 'unavailable', reason: 'stale answer' })
@@ -140,7 +140,7 @@ test('a late answer of a superseded check does not overwrite the newer one', asy
 
 test('fulfill books the tickets, queues one order per ancillary, and the runner books each once', async () => {
   const f = await withBag()
-  const view = await f.core.getBasket(f.principal, f.trip.trip_id)
+  const view = await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })
   const req = {
     trip_state_hash: view.trip_state_hash,
     contact_details: { contact_details_type: 'passenger', passenger_id: 'p1', email: 'ada@example.com' },
@@ -153,62 +153,62 @@ test('fulfill books the tickets, queues one order per ancillary, and the runner 
     payment_details: { payment_type: 'service_settlement' },
   }
   const stale = { ...req, trip_state_hash: '0'.repeat(64) }
-  await assert.rejects(f.core.fulfill(f.principal, f.trip.trip_id, stale), (e) => e instanceof ProblemError && e.code === 'trip_state_conflict')
-  const res = await f.core.fulfill(f.principal, f.trip.trip_id, req)
+  await assert.rejects(f.api('fulfill', { params: { trip_id: f.trip.trip_id }, body: stale }), (e) => e instanceof ProblemError && e.code === 'trip_state_conflict')
+  const res = await f.api('fulfill', { params: { trip_id: f.trip.trip_id }, body: req })
   assert.equal(res.status, 'queued')
-  const trip = await f.core.getTrip(f.principal, f.trip.trip_id)
+  const trip = await f.api('getTrip', { params: { trip_id: f.trip.trip_id } })
   assert.equal(trip.tickets[0]!.status, 'booked')
   assert.equal(trip.tickets[0]!.access_details.record_locator, 'ABC123')
   const orders = Object.values(trip.orders) as Array<{ order_id: string; status: string }>
   assert.equal(orders.length, 1)
   assert.equal(orders[0]!.status, 'queued')
-  await assert.rejects(f.core.fulfill(f.principal, f.trip.trip_id, req), (e) => e instanceof ProblemError && e.code === 'trip_state_conflict')
+  await assert.rejects(f.api('fulfill', { params: { trip_id: f.trip.trip_id }, body: req }), (e) => e instanceof ProblemError && e.code === 'trip_state_conflict')
   await f.core.drainJobs()
   await f.core.drainJobs()
-  const done = Object.values((await f.core.getTrip(f.principal, f.trip.trip_id)).orders) as Array<{ status: string; supplier_reference?: string }>
+  const done = Object.values((await f.api('getTrip', { params: { trip_id: f.trip.trip_id } })).orders) as Array<{ status: string; supplier_reference?: string }>
   assert.equal(done[0]!.status, 'succeeded')
   assert.match(done[0]!.supplier_reference ?? '', /^SBX/)
   assert.deepEqual(f.state.fulfillCalls, [orders[0]!.order_id])
-  await assert.rejects(f.core.addToBasket(f.principal, f.trip.trip_id, []), (e) => e instanceof ProblemError)
+  await assert.rejects(f.api('addToBasket', { params: { trip_id: f.trip.trip_id }, body: [] }), (e) => e instanceof ProblemError)
 })
 
 test("a check's new price sticks to the offer: removed and added again, or put back by PUT, the product comes back price_changed", async () => {
   const f = await withBag()
   const { old, higher } = airlineRaisesBag(f)
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   await f.core.drainJobs()
-  const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
+  const changed = (await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })).basket[f.bagItem.basket_item_id]!
   assert.equal(changed.validity.status, 'price_changed')
   f.clock.advance(60_000)
 
   const line = { product_id: f.bagItem.product_id, passenger_id: 'p1', quantity: 1 }
   const bagOf = (view: { basket: Record<string, { product_type: string; product_details: Record<string, unknown> }> }) =>
     Object.values(view.basket).find((i) => i.product_type === 'bag' && i.product_details.passenger_id === 'p1') as typeof changed
-  await f.core.removeFromBasket(f.principal, f.trip.trip_id, f.bagItem.basket_item_id)
-  const readded = bagOf(await f.core.addToBasket(f.principal, f.trip.trip_id, [line]))
+  await f.api('removeFromBasket', { params: { trip_id: f.trip.trip_id, basket_item_id: f.bagItem.basket_item_id } })
+  const readded = bagOf(await f.api('addToBasket', { params: { trip_id: f.trip.trip_id }, body: [line] }))
   assert.equal(readded.validity.status, 'price_changed', 'DELETE then PATCH does not undo the check')
   assert.deepEqual(readded.price, changed.price, 'at the price the check found')
   assert.deepEqual(readded.validity.previous_price, old, 'beside the price the traveller saw')
   assert.equal(readded.validity.valid_to, changed.validity.valid_to, 'for what is left of the new price\'s window')
 
-  await f.core.replaceBasket(f.principal, f.trip.trip_id, [])
-  const put = bagOf(await f.core.replaceBasket(f.principal, f.trip.trip_id, [line]))
+  await f.api('replaceBasket', { params: { trip_id: f.trip.trip_id }, body: [] })
+  const put = bagOf(await f.api('replaceBasket', { params: { trip_id: f.trip.trip_id }, body: [line] }))
   assert.equal(put.validity.status, 'price_changed', 'PUT does not undo the check')
   assert.deepEqual(put.price, changed.price)
 
   // Two units are priced at the new unit price, and still need the traveller's word.
-  const two = bagOf(await f.core.replaceBasket(f.principal, f.trip.trip_id, [{ ...line, quantity: 2 }]))
+  const two = bagOf(await f.api('replaceBasket', { params: { trip_id: f.trip.trip_id }, body: [{ ...line, quantity: 2 }] }))
   assert.equal(two.validity.status, 'price_changed')
   assert.equal(two.price.base.in_original_currency.amount, higher.amount * 2)
   assert.equal(two.validity.previous_price!.base.in_original_currency.amount, old.base.in_original_currency.amount * 2)
 
-  const accepted = bagOf(await f.core.acceptItem(f.principal, f.trip.trip_id, two.basket_item_id))
+  const accepted = bagOf(await f.api('acceptItem', { params: { trip_id: f.trip.trip_id, basket_item_id: two.basket_item_id } }))
   assert.equal(accepted.validity.status, 'valid')
 
   // A new search is the airline's newer word on its offers: what the older check said no longer applies.
-  await f.core.startSearch(f.principal, f.trip.trip_id, { bag: { search: true } })
-  await f.core.replaceBasket(f.principal, f.trip.trip_id, [])
-  const fresh = bagOf(await f.core.addToBasket(f.principal, f.trip.trip_id, [line]))
+  await f.api('startSearch', { params: { trip_id: f.trip.trip_id }, body: { bag: { search: true } } })
+  await f.api('replaceBasket', { params: { trip_id: f.trip.trip_id }, body: [] })
+  const fresh = bagOf(await f.api('addToBasket', { params: { trip_id: f.trip.trip_id }, body: [line] }))
   assert.equal(fresh.validity.status, 'valid')
   assert.deepEqual(fresh.price, old)
 })
@@ -216,18 +216,18 @@ test("a check's new price sticks to the offer: removed and added again, or put b
 test("a check's new price holds for its window only; after it the search's price is used again", async () => {
   const f = await withBag()
   const { old } = airlineRaisesBag(f)
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   await f.core.drainJobs()
-  const changed = (await f.core.getBasket(f.principal, f.trip.trip_id)).basket[f.bagItem.basket_item_id]!
-  await f.core.removeFromBasket(f.principal, f.trip.trip_id, f.bagItem.basket_item_id)
+  const changed = (await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })).basket[f.bagItem.basket_item_id]!
+  await f.api('removeFromBasket', { params: { trip_id: f.trip.trip_id, basket_item_id: f.bagItem.basket_item_id } })
   f.clock.set(new Date(Date.parse(changed.validity.valid_to) + 1000))
-  const view = await f.core.addToBasket(f.principal, f.trip.trip_id, [{ product_id: f.bagItem.product_id, passenger_id: 'p1', quantity: 1 }])
+  const view = await f.api('addToBasket', { params: { trip_id: f.trip.trip_id }, body: [{ product_id: f.bagItem.product_id, passenger_id: 'p1', quantity: 1 }] })
   const bag = Object.values(view.basket).find((i) => i.product_type === 'bag')!
   assert.equal(bag.validity.status, 'valid')
   assert.deepEqual(bag.price, old)
   const { value } = (await f.store.getTrip(f.trip.trip_id))!
   assert.equal(Object.keys(value.checked_offers ?? {}).length, 1, 'kept until the next check prunes it')
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   f.state.recheck = (id) => ({ basket_item_id: id, outcome: 'valid' })
   await f.core.drainJobs()
   assert.deepEqual((await f.store.getTrip(f.trip.trip_id))!.value.checked_offers, {}, 'an expired entry is dropped by the next check')
@@ -236,10 +236,10 @@ test("a check's new price holds for its window only; after it the search's price
 test('a product a check found unavailable cannot be put back for that passenger (409 product_unavailable), by PATCH or PUT', async () => {
   const f = await withBag()
   f.state.recheck = (id) => id === f.bagItem.basket_item_id ? { basket_item_id: id, outcome: 'unavailable', reason: 'sold_out' } : { basket_item_id: id, outcome: 'valid' }
-  await f.core.checkBasket(f.principal, f.trip.trip_id)
+  await f.api('checkBasket', { params: { trip_id: f.trip.trip_id } })
   await f.core.drainJobs()
   assert.equal((await statuses(f)).bag, 'unavailable')
-  await f.core.removeFromBasket(f.principal, f.trip.trip_id, f.bagItem.basket_item_id)
+  await f.api('removeFromBasket', { params: { trip_id: f.trip.trip_id, basket_item_id: f.bagItem.basket_item_id } })
 
   const before = await f.store.getTrip(f.trip.trip_id)
   const line = { product_id: f.bagItem.product_id, passenger_id: 'p1', quantity: 1 }
@@ -249,11 +249,11 @@ test('a product a check found unavailable cannot be put back for that passenger 
     assert.deepEqual(e.errors?.map((x) => x.path), ['/0/product_id'])
     return true
   }
-  await assert.rejects(f.core.addToBasket(f.principal, f.trip.trip_id, [line]), refused)
-  await assert.rejects(f.core.replaceBasket(f.principal, f.trip.trip_id, [line]), refused)
+  await assert.rejects(f.api('addToBasket', { params: { trip_id: f.trip.trip_id }, body: [line] }), refused)
+  await assert.rejects(f.api('replaceBasket', { params: { trip_id: f.trip.trip_id }, body: [line] }), refused)
   assert.deepEqual(await f.store.getTrip(f.trip.trip_id), before, 'refused, nothing changed')
 
   // What the airline said of p1's offer is p1's: p2's offer of the product is its own, checked when p2 holds it.
-  const view = await f.core.addToBasket(f.principal, f.trip.trip_id, [{ ...line, passenger_id: 'p2' }])
+  const view = await f.api('addToBasket', { params: { trip_id: f.trip.trip_id }, body: [{ ...line, passenger_id: 'p2' }] })
   assert.equal(Object.values(view.basket).find((i) => i.product_type === 'bag')!.validity.status, 'valid')
 })

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { ageOn, createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { ageOn, createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { AIRLINES, GENERIC_POLICY } from '../../core/adapters/sandbox-airline/airlines.ts'
 import { AIRCRAFT } from '../../core/adapters/sandbox-airline/aircraft.ts'
 import type { Order } from '../../core/ports/records.ts'

@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
+import { call } from '../helpers/operations.ts'
 import { ProblemError } from '../../core/shared/errors.ts'
 import { computeStateHash, tripStateHash } from '../../core/domain/trip.ts'
 import { canonicalJson } from '../../core/shared/crypto.ts'
@@ -16,7 +17,7 @@ const rejects = async (p: Promise<unknown>, code: string, path?: string) => {
 
 test('createTrip builds journeys with airport and city names, tickets in the basket, and a search', async () => {
   const f = await coreFixture()
-  const trip = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  const trip = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
   assert.match(trip.trip_state_hash, /^[0-9a-f]{64}$/)
   assert.deepEqual(trip.basket, {}, 'the create response shows the basket empty, as the contract does')
   const seg = trip.journeys[0]!.segments[0]!
@@ -27,7 +28,7 @@ test('createTrip builds journeys with airport and city names, tickets in the bas
   assert.equal(seg.operating_airline, 'BA', 'operating defaults to marketing')
   assert.equal(trip.tickets[0]!.status, 'in_basket')
   assert.ok(trip.search_id)
-  const basket = await f.core.getBasket(f.principal, trip.trip_id)
+  const basket = await f.api('getBasket', { params: { trip_id: trip.trip_id } })
   const ticketItem = basket.basket[trip.tickets[0]!.basket_item_id]!
   assert.equal(ticketItem.product_type, 'ticket')
   assert.equal(ticketItem.price.total.amount, 82500)
@@ -42,24 +43,24 @@ test('createTrip refuses rules a schema cannot express, listing every field', as
   const s = bad.tickets[0]!.journeys[0]!.segments[0]!
   s.departure_airport = 'QQQ'
   s.arrival_time = new Date(Date.parse(s.departure_time) - 3600_000).toISOString()
-  await rejects(f.core.createTrip(f.principal, bad), 'validation_error', '/tickets/0/journeys/0/segments/0/departure_airport')
-  await rejects(f.core.createTrip(f.principal, bad), 'validation_error', '/tickets/0/journeys/0/segments/0/arrival_time')
+  await rejects(f.api('createTrip', { body: bad }), 'validation_error', '/tickets/0/journeys/0/segments/0/departure_airport')
+  await rejects(f.api('createTrip', { body: bad }), 'validation_error', '/tickets/0/journeys/0/segments/0/arrival_time')
 
   const past = tripRequest(new Date(now.getTime() - 40 * 86400_000))
-  await rejects(f.core.createTrip(f.principal, past), 'validation_error', '/tickets/0/journeys/0/segments/0/departure_time')
+  await rejects(f.api('createTrip', { body: past }), 'validation_error', '/tickets/0/journeys/0/segments/0/departure_time')
 
   const lap = tripRequest(now, { passengers: [{ passenger_id: 'a', passenger_type: 'adult' }, { passenger_id: 'i', passenger_type: 'infant', on_lap_of: 'nobody' }] })
-  await rejects(f.core.createTrip(f.principal, lap), 'validation_error', '/passengers/1/on_lap_of')
+  await rejects(f.api('createTrip', { body: lap }), 'validation_error', '/passengers/1/on_lap_of')
 
   const price = tripRequest(now)
   price.tickets[0]!.offered_price.total = 1
-  await rejects(f.core.createTrip(f.principal, price), 'validation_error', '/tickets/0/offered_price/total')
+  await rejects(f.api('createTrip', { body: price }), 'validation_error', '/tickets/0/offered_price/total')
   assert.equal((await f.store.listSellers()).length, 1)
 })
 
 test('the state hash is canonical: key order does not matter, content does', async () => {
   const f = await coreFixture()
-  const created = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  const created = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
   const { value } = (await f.store.getTrip(created.trip_id))!
   const reverseKeys = (v: unknown): unknown => Array.isArray(v) ? v.map(reverseKeys)
     : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)])) : v
@@ -73,13 +74,13 @@ test('the state hash is canonical: key order does not matter, content does', asy
 
 test('the state hash is stored by every write and read back until an item passes its valid_to, then worked out again', async () => {
   const f = await coreFixture()
-  const created = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  const created = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
   const stored = async () => (await f.store.getTrip(created.trip_id))!.value
   let t = await stored()
   const ticket = Object.values(t.basket)[0]!
   assert.deepEqual(t.state_hash, { value: computeStateHash(t, f.clock.now()), until: ticket.validity.valid_to })
   assert.equal(created.trip_state_hash, t.state_hash!.value)
-  await f.core.patchTrip(f.principal, created.trip_id, { passengers: [{ passenger_id: 'p1', first_names: 'Ada' }] })
+  await f.api('patchTrip', { params: { trip_id: created.trip_id }, body: { passengers: [{ passenger_id: 'p1', first_names: 'Ada' }] } })
   t = await stored()
   assert.equal(t.state_hash!.value, computeStateHash(t, f.clock.now()), 'a write stores the hash of what it wrote')
   // A stored hash is what reads answer while it holds: a tampered one shows it is not worked out again.
@@ -89,32 +90,32 @@ test('the state hash is stored by every write and read back until an item passes
   f.clock.set(new Date(Date.parse(ticket.validity.valid_to) + 1000))
   assert.equal(tripStateHash(tampered, f.clock.now()), computeStateHash(t, f.clock.now()))
   assert.notEqual(computeStateHash(t, f.clock.now()), t.state_hash!.value)
-  assert.equal((await f.core.getBasket(f.principal, created.trip_id)).trip_state_hash, computeStateHash(t, f.clock.now()))
+  assert.equal((await f.api('getBasket', { params: { trip_id: created.trip_id } })).trip_state_hash, computeStateHash(t, f.clock.now()))
 })
 
 test('patchTrip updates passengers and refuses unknown ones without changing anything', async () => {
   const f = await coreFixture()
-  const trip = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
-  const updated = await f.core.patchTrip(f.principal, trip.trip_id, {
+  const trip = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
+  const updated = await f.api('patchTrip', { params: { trip_id: trip.trip_id }, body: {
     passengers: [{ passenger_id: 'p1', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '123456' }] }],
-  })
+  } })
   const p1 = updated.passengers.find((p) => p.passenger_id === 'p1')!
   assert.equal(p1.first_names, 'Ada')
   assert.equal(p1.loyalty_programs.length, 1)
   assert.notEqual(updated.trip_state_hash, trip.trip_state_hash)
   assert.ok(updated.trip_access_token)
   const before = await f.store.getTrip(trip.trip_id)
-  await rejects(f.core.patchTrip(f.principal, trip.trip_id, { passengers: [{ passenger_id: 'zz', first_names: 'X' }] }), 'validation_error', '/passengers/0/passenger_id')
-  await rejects(f.core.patchTrip(f.principal, trip.trip_id, { passengers: [{ passenger_id: 'p3', on_lap_of: 'p3' }] }), 'validation_error', '/passengers/2/on_lap_of')
+  await rejects(f.api('patchTrip', { params: { trip_id: trip.trip_id }, body: { passengers: [{ passenger_id: 'zz', first_names: 'X' }] } }), 'validation_error', '/passengers/0/passenger_id')
+  await rejects(f.api('patchTrip', { params: { trip_id: trip.trip_id }, body: { passengers: [{ passenger_id: 'p3', on_lap_of: 'p3' }] } }), 'validation_error', '/passengers/2/on_lap_of')
   assert.deepEqual(await f.store.getTrip(trip.trip_id), before)
 })
 
 test('a seller never sees another seller\'s trip', async () => {
   const f = await coreFixture()
-  const trip = await f.core.createTrip(f.principal, tripRequest(f.clock.now()))
+  const trip = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
   const other = await f.core.createSeller({ name: 'Other', origins: [], sandbox: true })
-  await rejects(f.core.getTrip({ kind: 'api_key', seller: other.seller }, trip.trip_id), 'not_found')
-  await rejects(f.core.getBasket({ kind: 'api_key', seller: other.seller }, trip.trip_id), 'not_found')
+  await rejects(call(f.core, 'getTrip', { as: other, params: { trip_id: trip.trip_id } }), 'not_found')
+  await rejects(call(f.core, 'getBasket', { as: other, params: { trip_id: trip.trip_id } }), 'not_found')
 })
 
 test('the canonical JSON of any stored value, however deep, is worked out without overflowing', async () => {

@@ -19,7 +19,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { buildApp } from '../../server/app.ts'
 import { createCore } from '../../core/core.ts'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import type { Offer, Order, SeatMap } from '../../server/suppliers/duffel/types.ts'
 

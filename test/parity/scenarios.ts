@@ -602,7 +602,7 @@ export const scenarios: Record<string, Scenario> = {
   async 'internal: an unexpected failure is a bare 500'(r) {
     const trip = await createTrip(r)
     const core = r.host.core
-    // The pipeline calls the operations with the core's context, not through the facade.
+    // The pipeline calls the operations with the core's context: a service replaced there is the one it uses.
     const trips = core.context.trips
     const original = trips.load
     const log = console.error

@@ -113,7 +113,7 @@ describe('errors are problem+json', () => {
 
   test('an unexpected failure → 500 internal with nothing of the cause, which goes to the log', async () => {
     const trip = await createTrip(t)
-    // The pipeline calls the operations with the core's context, not through the facade.
+    // The pipeline calls the operations with the core's context: a service replaced there is the one it uses.
     const trips = t.core.context.trips
     const original = trips.load
     trips.load = async () => { throw new Error('connection to db-7.internal:5432 refused') }

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../server/app.ts'
 import { createCore } from '../../core/core.ts'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { CHUNK_CACHE_CONTROL, etagMatches, pickEncoding, SDK_CACHE_CONTROL } from '../../server/plugins/sdk-static.ts'
 import { assertProblem, body } from '../helpers/build.ts'
 

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { root, startServer } from '../helpers/process.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
 import { createCore } from '../../core/core.ts'
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { testClock, testIds } from '../helpers/build.ts'
 
 const SECRET = 'seller-cli test secret, 32 characters at least'

@@ -8,9 +8,10 @@ import assert from 'node:assert/strict'
 import { decodeProtectedHeader } from 'jose'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { createCore, type CoreConfig } from '../../core/core.ts'
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { SigningKeySecretError } from '../../core/application/jwt.ts'
 import { testClock, testIds, type TestClock } from '../helpers/build.ts'
+import { answer } from '../helpers/operations.ts'
 
 const SECRET = 'x'.repeat(16) + 'correct horse battery staple'
 const MIN = 60_000
@@ -83,11 +84,11 @@ test('rotation: after the period a new key signs; the old one verifies and is pu
   assert.equal(keys.find((k) => k.kid === first!.kid)!.retire_at, clock.now().toISOString())
   assert.equal(decodeProtectedHeader(await core.tokens.sign('trip_access', s.seller_id, 600, 'trip-2')).kid, second.kid)
   assert.equal((await core.tokens.verify(oldToken)).sub, 'trip-1', 'a token of the retired key still verifies')
-  assert.deepEqual((await core.jwks()).keys.map((k) => (k as { kid?: string }).kid).sort(), [first!.kid, second.kid].sort())
+  assert.deepEqual((await answer(core, 'jwks')).keys.map((k) => (k as { kid?: string }).kid).sort(), [first!.kid, second.kid].sort())
 
   // Past every token's lifetime (and a margin), the retired key is unpublished, and the retention job deletes it.
   clock.advance(3 * 60 * MIN)
-  assert.deepEqual((await core.jwks()).keys.map((k) => (k as { kid?: string }).kid), [second.kid])
+  assert.deepEqual((await answer(core, 'jwks')).keys.map((k) => (k as { kid?: string }).kid), [second.kid])
   await core.purgeExpired()
   assert.deepEqual((await store.listSigningKeys()).map((k) => k.kid), [second.kid])
   await assert.rejects(core.tokens.verify(oldToken))

@@ -11,7 +11,7 @@ import {
   readSearch, checkedBag, seats, productsOf, readBasket, changeBasket, checkBasket, acceptItem, patchTrip, addItems,
   itemWhere, statuses, createTripOnFlight, fulfill, fulfillRequest,
 } from '../helpers/flows.ts'
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { defaultConfig } from '../../core/core.ts'
 import type { Supplier } from '../../core/ports/supplier.ts'
 

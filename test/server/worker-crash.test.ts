@@ -17,7 +17,7 @@ import { startReceiver, deadTarget, type Receiver } from '../helpers/webhooks.ts
 import { root } from '../helpers/process.ts'
 import { openDatabase } from '../../server/bootstrap.ts'
 import { startWorker, type WorkerLog } from '../../server/worker.ts'
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import type { Store } from '../../core/ports/store.ts'
 
 const LEASE_MS = 1500

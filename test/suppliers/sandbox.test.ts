@@ -3,7 +3,7 @@
  * (the same order always gets the same booking), so what it "sold" is the orders it booked; its price
  * change is its test scenario 9001 (a check sees bags 20 % dearer on such a flight).
  */
-import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/supplier.ts'
+import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import type { Supplier, SupplierTrip } from '../../core/ports/supplier.ts'
 import { supplierContract } from './contract.ts'
 import { contractTrip } from './trips.ts'

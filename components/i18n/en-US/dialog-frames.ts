@@ -1,5 +1,5 @@
 /**
- * The English texts of the card and modal displays (../../controllers/dialog-frames.ts: the card, the
+ * The English texts of the card and modal displays (../../dialog-frames/dialog-frames.ts: the card, the
  * dialog, `<svc-upsell>`'s dialog, and the bag view's card), which register them (`addEnglish`) as they
  * load: svc.min.js fetches them the first time a widget shows a card or a dialog, and their texts with
  * them. Part of the reference table, ../en-US.ts.

@@ -1,6 +1,7 @@
 /** One order booked with the airline: queued → in_progress → succeeded | failed. */
 import { moveOrder } from '../../domain/fulfillment.ts'
 import { supplierView } from '../../domain/search.ts'
+import { passengerOf } from '../../domain/trip.ts'
 import type { Context } from '../context.ts'
 import type { Job } from './job.ts'
 import type { Order, TripRecord } from '../../ports/records.ts'
@@ -39,7 +40,7 @@ function bookedBefore(trip: TripRecord, order: Order, item: BasketItem): number 
     if (o.order_id === order.order_id || o.status === 'failed' || o.status === 'cancelled' || o.status === 'cancelling') continue
     if (o.created_at > order.created_at || (o.created_at === order.created_at && o.order_id > order.order_id)) continue
     const other = trip.basket[o.basket_item_id]
-    if (other?.product_id === item.product_id && other.product_details.passenger_id === item.product_details.passenger_id) n += other.quantity
+    if (other?.product_id === item.product_id && passengerOf(other) === passengerOf(item)) n += other.quantity
   }
   return n
 }

@@ -3,7 +3,6 @@
  * lease. A worker that dies mid-job loses nothing: the lease lapses and another run picks the job up, and
  * every handler is safe to repeat (orders move only forward; the supplier books once per order).
  */
-import { backoffMs } from '../../shared/webhook-signature.ts'
 import type { Context } from '../context.ts'
 import { JOB_KINDS, parseJob, type Job, type JobKind, type JobReport } from './job.ts'
 import * as basketCheck from './basket-check.ts'
@@ -88,3 +87,5 @@ async function giveUp(ctx: Context, job: Job, error: unknown): Promise<void> {
   else if (job.kind === 'supplier_search') await supplierSearch.giveUp(ctx, job.payload, error)
 }
 
+/** Exponential backoff: base, 2×base, 4×base, ... capped. */
+export const backoffMs = (attempt: number, baseMs: number, capMs: number) => Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1))

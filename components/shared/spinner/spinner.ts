@@ -1,9 +1,0 @@
-import { define } from '../element.ts'
-import { SvcSpinner } from './spinner.component.ts'
-
-export { SvcSpinner }
-define('svc-spinner', SvcSpinner)
-
-declare global {
-  interface HTMLElementTagNameMap { 'svc-spinner': SvcSpinner }
-}
