@@ -1,6 +1,6 @@
 /**
  * Token and credential attacks (docs/decisions.md "Transport and auth"), run on both hosts of the API, which
- * share core/auth: the Fastify app (app.inject) and the MSW sandbox (msw/node + fetch). Each attack is one
+ * share the tokens and authentication of core/application/ (jwt.ts, auth.ts): the Fastify app (app.inject) and the MSW sandbox (msw/node + fetch). Each attack is one
  * test; each must be refused with problem+json (401 or 403; 404 where the design hides another trip, so ids
  * leak nothing) and write nothing to the store.
  *
