@@ -80,11 +80,30 @@ export const SCENARIOS: Scenario[] = [
   },
 ]
 
-interface Sample { rps: number; p50: number; p99: number; errors: number }
+/** `statements`: SQL statements per request (each a round trip on PostgreSQL), when the service counts them. */
+interface Sample { rps: number; p50: number; p99: number; errors: number; statements?: number }
 
-async function load(url: string, opts: Partial<autocannon.Options>): Promise<Sample> {
+async function load(url: string, opts: Partial<autocannon.Options>, s?: Served): Promise<Sample> {
+  const before = s && await statementsRun(s)
   const r = await autocannon({ url, connections, duration: seconds, ...opts })
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx }
+  const after = s && await statementsRun(s)
+  const statements = before !== undefined && after !== undefined && r.requests.total > 0 ? (after - before) / r.requests.total : undefined
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, ...(statements !== undefined ? { statements } : {}) }
+}
+
+/** How many statements the service's store has run so far (bench/servers/service.ts counts them); undefined when it cannot say. */
+function statementsRun(s: Served): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { s.child.off('message', answer); resolve(undefined) }, 1_000)
+    const answer = (m: unknown) => {
+      if (typeof m !== 'object' || m === null || !('statements' in m)) return
+      clearTimeout(timer)
+      s.child.off('message', answer)
+      resolve((m as { statements: number | null }).statements ?? undefined)
+    }
+    s.child.on('message', answer)
+    s.child.send('statements')
+  })
 }
 
 export interface Target { label: string; databaseUrl: string; root?: string }
@@ -121,7 +140,7 @@ export async function apiLoad(): Promise<void> {
         try {
           const trips = await seedTrips(s)
           for (const sc of SCENARIOS.filter((x) => !ONLY || ONLY.includes(x.name))) {
-            const sample = await load(s.url, sc.options(s, trips))
+            const sample = await load(s.url, sc.options(s, trips), s)
             record(`${target.label} · ${sc.name}`, sample, baseline.rps)
             console.error(`round ${round}: ${target.label} ${sc.name} ${Math.round(sample.rps)} req/s (${(sample.rps / baseline.rps).toFixed(3)}×)`)
           }
@@ -142,6 +161,8 @@ export async function apiLoad(): Promise<void> {
     ratio: spread(r.ratios),
     'p50 ms': median(r.samples.map((x) => x.p50)),
     'p99 ms': median(r.samples.map((x) => x.p99)),
+    // SQL statements per request (on PostgreSQL each is a round trip); – where the service does not count them.
+    'statements/req': r.samples.every((x) => x.statements !== undefined) ? Number(median(r.samples.map((x) => x.statements!)).toFixed(2)) : '–',
     errors: r.samples.reduce((n, x) => n + x.errors, 0),
   })))
 }

@@ -22,7 +22,11 @@ const { openStore } = await import(join(root, 'server/store/index.ts'))
 const { createSandboxSupplier } = await module('core/adapters/sandbox-airline/adapter.ts', 'core/supplier/sandbox/supplier.ts')
 
 // DATABASE_POOL_SIZE as npm start reads it (server/config.ts), for measuring pool sizes.
-const store = openStore(databaseUrl, { poolSize: Number(process.env.DATABASE_POOL_SIZE) || undefined })
+// Every statement the store runs is counted (a round trip on PostgreSQL); the parent asks with 'statements'.
+// A checkout whose openStore takes no onStatement never counts, and answers null.
+let statements = 0
+const store = openStore(databaseUrl, { poolSize: Number(process.env.DATABASE_POOL_SIZE) || undefined, onStatement: () => { statements++ } })
+process.on('message', (m) => { if (m === 'statements') process.send?.({ statements: statements > 0 ? statements : null }) })
 await store.migrate()
 // `supplier` as well: a checkout from before suppliers per seller (84089b5 and older) takes its one supplier so.
 const sandboxAirline = createSandboxSupplier()

@@ -58,13 +58,8 @@ export class TripCache {
 
   /** Loads a trip the caller may see; another seller's trip does not exist for it (404, so ids leak nothing). */
   async load(p: Principal, tripId: string): Promise<Versioned<TripRecord>> {
-    const t = await this.read(tripId)
-    if (!t || t.value.seller_id !== p.seller.seller_id) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
     // Checked on the row just read, so a revocation on any instance holds for the next request everywhere.
-    if (p.kind === 'access_token' && p.family !== null && t.value.revoked_families?.includes(p.family)) {
-      throw new ProblemError('unauthorized', 'This session was revoked (its refresh token was used twice). Create the trip session again.')
-    }
-    return t
+    return admitted(p, tripId, await this.read(tripId))
   }
 
   /**
@@ -76,11 +71,27 @@ export class TripCache {
    */
   async mutate(p: Principal | null, tripId: string, change: (t: TripRecord) => Change | Promise<Change>): Promise<TripRecord> {
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      const loaded = p ? await this.load(p, tripId) : await this.read(tripId)
+      // The first attempt starts from the trip this process keeps, without asking the store whether it is
+      // current: the write is conditional on its version, so a trip another process changed fails it and
+      // the next attempt reads (one statement per write instead of two). What writes nothing (a refusal, or
+      // no change) is answered only once the store confirms that copy is current.
+      const unverified = attempt === 0 ? this.#trips.get(tripId) : undefined
+      const loaded = unverified
+        ? (p ? admitted(p, tripId, unverified) : unverified)
+        : p ? await this.load(p, tripId) : await this.read(tripId)
       if (!loaded) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
-      const result = await change(loaded.value)
+      let result: Change
+      try {
+        result = await change(loaded.value)
+      } catch (e) {
+        if (unverified && await this.#moved(tripId, unverified.version)) continue
+        throw e
+      }
       const { trip, jobs = [], events = [], effects = {} } = 'trip' in result ? result : { trip: result }
-      if (trip === loaded.value) return trip
+      if (trip === loaded.value) {
+        if (unverified && await this.#moved(tripId, unverified.version)) continue
+        return trip
+      }
       const all = [...jobs, ...(await eventJobs(this.#ports, trip, events))]
       // The state hash is worked out once here, for every read until an item's validity window passes.
       const stored = withStateHash(trip, this.#ports.clock.now())
@@ -97,6 +108,30 @@ export class TripCache {
     }
     throw new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.')
   }
+
+  /** Whether the stored trip is no longer at `version` (changed, or gone); a changed one is kept. */
+  async #moved(tripId: string, version: number): Promise<boolean> {
+    const found = await this.#ports.store.getTripIfChanged(tripId, version)
+    if (!found) {
+      this.#trips.delete(tripId)
+      return true
+    }
+    if (found.value) this.keep({ value: found.value, version: found.version })
+    return found.value !== undefined
+  }
+}
+
+/**
+ * The trip if `p` may see it: another seller's trip does not exist for it (404, so ids leak nothing), and a
+ * revoked session's token is refused. Safe on a kept copy too: a trip's seller never changes, and a family
+ * once revoked stays revoked, so a copy that refuses is never wrong to.
+ */
+function admitted(p: Principal, tripId: string, t: Versioned<TripRecord> | undefined): Versioned<TripRecord> {
+  if (!t || t.value.seller_id !== p.seller.seller_id) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
+  if (p.kind === 'access_token' && p.family !== null && t.value.revoked_families?.includes(p.family)) {
+    throw new ProblemError('unauthorized', 'This session was revoked (its refresh token was used twice). Create the trip session again.')
+  }
+  return t
 }
 
 function deepFreeze<T>(value: T): T {

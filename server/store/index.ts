@@ -10,15 +10,17 @@ import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { PostgresStore } from './postgres.ts'
 import { SqliteStore } from './sqlite.ts'
 
-export function openStore(databaseUrl: string, opts: { poolSize?: number } = {}): Store {
+/** `onStatement`: told each SQL statement the store runs (a round trip on PostgreSQL); the bench counts them. */
+export function openStore(databaseUrl: string, opts: { poolSize?: number; onStatement?: (sql: string) => void } = {}): Store {
   if (databaseUrl === 'memory:') return new MemoryStore()
+  const counted = { onStatement: opts.onStatement }
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
-    return new PostgresStore({ connectionString: databaseUrl, ...(opts.poolSize ? { max: opts.poolSize } : {}) })
+    return new PostgresStore({ connectionString: databaseUrl, ...(opts.poolSize ? { max: opts.poolSize } : {}) }, counted)
   }
   if (databaseUrl.startsWith('sqlite:')) {
     const path = databaseUrl.slice('sqlite:'.length)
-    if (path === ':memory:') return new SqliteStore(path)
-    if (path !== '') return new SqliteStore(resolve(path))
+    if (path === ':memory:') return new SqliteStore(path, counted)
+    if (path !== '') return new SqliteStore(resolve(path), counted)
   }
   throw new Error(
     `unsupported database URL ${JSON.stringify(redact(databaseUrl))}: expected sqlite:PATH, sqlite::memory:, ` +

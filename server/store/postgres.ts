@@ -100,13 +100,29 @@ export class PostgresStore extends SqlStore implements Store {
   readonly #config: pg.ClientConfig
 
   /** A connection string, or a pool config (e.g. with `options: '-c search_path=...'`). */
-  constructor(config: string | pg.PoolConfig) {
+  /**
+   * `onStatement` is told the text of every query a connection sends, BEGIN and COMMIT included: each is
+   * one round trip to the database (how the tests and the bench count them).
+   */
+  constructor(config: string | pg.PoolConfig, opts: { onStatement?: (sql: string) => void } = {}) {
     super(postgres)
     this.#config = typeof config === 'string' ? { connectionString: config } : config
     this.pool = new pg.Pool({ max: DEFAULT_POOL_SIZE, ...this.#config })
     // An idle client that loses its connection emits here; without a listener that would crash the
     // process. The pool has already discarded the client and the next query opens a fresh one.
     this.pool.on('error', () => {})
+    const told = opts.onStatement
+    // pg has no per-query event: each new connection's query is wrapped (pool.query goes through it too).
+    if (told) {
+      this.pool.on('connect', (client) => {
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown
+        client.query = ((...args: unknown[]) => {
+          const q = args[0]
+          told(typeof q === 'string' ? q : (q as { text?: string }).text ?? '')
+          return query(...args)
+        }) as typeof client.query
+      })
+    }
   }
 
   /** Applies every pending migration; `through` stops after that version (tests: a database left at an old version). */

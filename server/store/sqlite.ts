@@ -31,11 +31,14 @@ export class SqliteStore extends SqlStore implements Store {
   readonly db: Database.Database
   private prepared = new Map<string, Database.Statement>()
 
-  /** `path` is a file (its directory is created if missing) or `:memory:`. */
-  constructor(path: string) {
+  /**
+   * `path` is a file (its directory is created if missing) or `:memory:`. `onStatement` is told the SQL of
+   * every statement the database runs, BEGIN and COMMIT included (how the tests and the bench count them).
+   */
+  constructor(path: string, opts: { onStatement?: (sql: string) => void } = {}) {
     super(sqlite)
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-    this.db = new Database(path)
+    this.db = new Database(path, opts.onStatement ? { verbose: (sql) => opts.onStatement!(String(sql)) } : {})
     // busy_timeout first: switching to WAL needs a lock another process may hold.
     this.db.pragma('busy_timeout = 5000')
     this.db.pragma('journal_mode = WAL')
