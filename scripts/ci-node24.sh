@@ -36,6 +36,9 @@ git ls-files -z --cached --others --exclude-standard --deduplicate |
   tar --null -T - -cf - | tar -xf - -C "$tmp/repo"
 
 cd "$tmp/repo"
+# A repository of its own, so the suites that read the tree as git lists it (test/repo/: every path a comment
+# names exists, the folder tables match) see exactly the copied files.
+git init -q && git add -A
 export PATH="$tmp/node/bin:$PATH" npm_config_nodedir="$tmp/headers"
 [ "$(node --version)" = "v$NODE24" ] || { echo "node on PATH is $(node --version), not v$NODE24" >&2; exit 1; }
 echo "== Node $(node --version) (better-sqlite3 built against Node $NODE24_HEADERS's headers) in $tmp/repo"

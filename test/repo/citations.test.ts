@@ -6,12 +6,12 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
 const root = join(import.meta.dirname, '..', '..')
 const tracked = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
-  .split('\n').filter((f) => f && existsSync(join(root, f)))
+  .split('\n').filter((f) => f && existsSync(join(root, f)) && statSync(join(root, f)).isFile())
 // What a clean clone has: tracked files and the folders that hold them (a folder emptied by a move may linger
 // in a working tree, and would pass an existence check here but not in CI).
 const inRepository = new Set(tracked.flatMap((f) => f.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))))

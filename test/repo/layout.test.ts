@@ -6,13 +6,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 
 const root = join(import.meta.dirname, '..', '..')
 const read = (p: string) => readFileSync(join(root, p), 'utf8')
 const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
-  .split('\n').filter((f) => f && existsSync(join(root, f)))
+  .split('\n').filter((f) => f && existsSync(join(root, f)) && statSync(join(root, f)).isFile())
 const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort()
 
 test('no file name is used twice in core/ (outside schemas/, the contract shapes of the same subjects)', () => {
