@@ -109,15 +109,9 @@ export class TripCache {
     throw new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.')
   }
 
-  /** Whether the stored trip is no longer at `version` (changed, or gone); a changed one is kept. */
+  /** Whether the stored trip is no longer at `version` (changed, or gone); `read` keeps what it finds. */
   async #moved(tripId: string, version: number): Promise<boolean> {
-    const found = await this.#ports.store.getTripIfChanged(tripId, version)
-    if (!found) {
-      this.#trips.delete(tripId)
-      return true
-    }
-    if (found.value) this.keep({ value: found.value, version: found.version })
-    return found.value !== undefined
+    return (await this.read(tripId))?.version !== version
   }
 }
 
