@@ -16,7 +16,7 @@ import { ERROR_CODES, type ErrorCode } from '../shared/errors.ts'
 import { authenticate, authorizeFor, required } from '../application/auth.ts'
 import { idempotent, type IdempotencyClaim } from '../application/idempotency.ts'
 import { validate } from '../shared/validate.ts'
-import { EventStream, Rendered } from '../shared/rendered.ts'
+import { EventStream, Rendered, Serialized } from '../shared/rendered.ts'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
@@ -209,7 +209,7 @@ export async function dispatch(core: { readonly context: Context }, op: Operatio
     return { status: answer.status, headers, body: answer.body }
   }
   headers['content-type'] = JSON_CONTENT_TYPE
-  return { status: answer.status, headers, body: answer.body instanceof Rendered ? answer.body : JSON.stringify(answer.body) }
+  return { status: answer.status, headers, body: answer.body instanceof Rendered ? answer.body : answer.body instanceof Serialized ? answer.body.json : JSON.stringify(answer.body) }
 }
 
 /** Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 §13.1.2; `*` matches any). */

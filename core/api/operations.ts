@@ -78,7 +78,7 @@ export const operations: Operation[] = [
     id: 'getTrip', method: 'GET', path: '/v2.2/trip/:trip_id', tags: ['trip'], auth: 'trip',
     errors: [],
     summary: 'Read the trip', params: TripParams, responses: { 200: S.Trip },
-    handler: async (ctx, p, i) => ok(await trips.getTrip(ctx, p, i.params.trip_id)),
+    handler: async (ctx, p, i) => ok(await trips.readTrip(ctx, p, i.params.trip_id)),
   }),
   defineOperation({
     ...takesNothing,

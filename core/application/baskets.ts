@@ -3,7 +3,7 @@ import type { TripRecord, Versioned } from '../ports/records.ts'
 import type { BasketChangeRequest } from '../schemas/basket.ts'
 import { basketView, tripStateHash } from '../domain/trip.ts'
 import type { SearchView } from '../domain/search.ts'
-import { Rendered } from '../shared/rendered.ts'
+import type { Rendered } from '../shared/rendered.ts'
 import * as basket from '../domain/basket.ts'
 import * as validity from '../domain/validity.ts'
 import type { Context } from './context.ts'
@@ -25,16 +25,13 @@ export async function readBasket(ctx: Context, p: Principal, tripId: string): Pr
 }
 
 /** The basket of a trip as read at `now`, rendered once per version and state hash and kept until the next (shared by GET and the event stream). */
-export function renderBasket(ctx: Pick<Context, 'searches'>, { value, version }: Versioned<TripRecord>, now: Date): Rendered {
-  const tripId = value.trip_id
-  const etag = `W/"${version}.${tripStateHash(value, now).slice(0, 16)}"`
-  const key = `${tripId}/basket`
-  let rendered = ctx.searches.rendered.get(key)
-  if (rendered?.etag !== etag) {
-    rendered = new Rendered(JSON.stringify(basketView(value, now)), etag)
-    ctx.searches.rendered.set(key, rendered)
-  }
-  return rendered
+export function renderBasket(ctx: Pick<Context, 'searches'>, trip: Versioned<TripRecord>, now: Date): Rendered {
+  return ctx.searches.renderOnce(`${trip.value.trip_id}/basket`, versionEtag(trip, now), () => JSON.stringify(basketView(trip.value, now)))
+}
+
+/** What names a trip's state at `now` as an ETag: its version, and its state hash (an item past valid_to changes it). */
+export function versionEtag({ value, version }: Versioned<TripRecord>, now: Date): string {
+  return `W/"${version}.${tripStateHash(value, now).slice(0, 16)}"`
 }
 
 export function addToBasket(ctx: Context, p: Principal, tripId: string, lines: BasketChangeRequest) {

@@ -7,7 +7,7 @@ import type { SearchRecord, TripEffects, TripRecord } from '../ports/records.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
 import { ProblemError } from '../shared/errors.ts'
 import { SearchView } from '../domain/search.ts'
-import type { Rendered } from '../shared/rendered.ts'
+import { Rendered } from '../shared/rendered.ts'
 import type { Ports } from './dependencies.ts'
 
 const SEAT_MAP_RESEND_MS = 3600_000
@@ -27,6 +27,13 @@ export class SearchCache {
   readonly rendered = new LRUCache<string, Rendered>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (r) => r.weight })
 
   constructor(ports: Ports) { this.#ports = ports }
+
+  /** The body kept under `key` if it is still the one named `etag`; else `json()`, rendered and kept in its place. */
+  renderOnce(key: string, etag: string, json: () => string): Rendered {
+    let rendered = this.rendered.get(key)
+    if (rendered?.etag !== etag) this.rendered.set(key, (rendered = new Rendered(json(), etag)))
+    return rendered
+  }
 
   /** The trip's search `searchId` with its seat maps, kept in memory once read (a search never changes). */
   async view(trip: TripRecord, searchId: string): Promise<SearchView> {

@@ -2,7 +2,8 @@
 import type { TripEffects, TripRecord } from '../ports/records.ts'
 import { ProblemError } from '../shared/errors.ts'
 import type { TripCreateRequest, TripPatchRequest } from '../schemas/trip.ts'
-import { buildTrip, applyTripPatch, tripRepresentation, withStateHash } from '../domain/trip.ts'
+import { buildTrip, applyTripPatch, tripRepresentation, tripStateHash, withStateHash } from '../domain/trip.ts'
+import { Serialized } from '../shared/rendered.ts'
 import { adoptSearch, offerInputs, selectedTypes } from '../domain/search.ts'
 import * as validity from '../domain/validity.ts'
 import { isFulfilled } from '../domain/fulfillment.ts'
@@ -13,6 +14,7 @@ import { startCheck } from './jobs/basket-check.ts'
 import type { IdempotencyClaim } from './idempotency.ts'
 import { sellerSupplier, tripSupplier } from './suppliers.ts'
 import { searchFor } from './searches.ts'
+import { versionEtag } from './baskets.ts'
 
 export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequest, claim?: IdempotencyClaim) {
   const now = ctx.clock.now()
@@ -39,9 +41,23 @@ export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequ
   return created
 }
 
-export async function getTrip(ctx: Context, p: Principal, tripId: string) {
-  const { value } = await ctx.trips.load(p, tripId)
-  return tripRepresentation(value, ctx.clock.now(), { trip_access_token: await accessTokenFor(ctx, p, value) })
+/**
+ * The trip as GET reads it. All but its access token (the caller's own, or one signed for an API key) is
+ * rendered once per version and state hash, as the basket is (baskets.ts `renderBasket`), so an unchanged
+ * trip is not turned into 5 KB of JSON again on every read; the token goes in where the representation
+ * puts it, after the state hash.
+ */
+export async function readTrip(ctx: Context, p: Principal, tripId: string): Promise<Serialized> {
+  const loaded = await ctx.trips.load(p, tripId)
+  const now = ctx.clock.now()
+  const hash = tripStateHash(loaded.value, now)
+  const rest = ctx.searches.renderOnce(`${tripId}/trip`, versionEtag(loaded, now), () => {
+    const { trip_id: _id, trip_state_hash: _hash, ...fields } = tripRepresentation(loaded.value, now)
+    return JSON.stringify(fields)
+  })
+  const head = { trip_id: tripId, trip_state_hash: hash, trip_access_token: await accessTokenFor(ctx, p, loaded.value) }
+  // rest.json is an object with fields (journeys, passengers… are always there): its "{" gives way to head's.
+  return new Serialized(`${JSON.stringify(head).slice(0, -1)},${rest.json.slice(1)}`)
 }
 
 /**

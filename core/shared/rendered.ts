@@ -24,6 +24,14 @@ export class Rendered {
 }
 
 /**
+ * A JSON body the operation serialized itself (from parts rendered once, see core/application/trips.ts
+ * `readTrip`): sent as it is, and compressed per request like any body, since it is not kept.
+ */
+export class Serialized {
+  constructor(readonly json: string) {}
+}
+
+/**
  * A `text/event-stream` body: the host opens it once the response starts and writes each chunk as it
  * comes; aborting the signal (the client went away, the host is closing) ends it.
  */

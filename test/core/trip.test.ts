@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
 import { call } from '../helpers/operations.ts'
 import { ProblemError } from '../../core/shared/errors.ts'
-import { computeStateHash, tripStateHash } from '../../core/domain/trip.ts'
+import { computeStateHash, tripRepresentation, tripStateHash } from '../../core/domain/trip.ts'
 import { canonicalJson } from '../../core/shared/crypto.ts'
 
 const rejects = async (p: Promise<unknown>, code: string, path?: string) => {
@@ -124,4 +124,32 @@ test('the canonical JSON of any stored value, however deep, is worked out withou
   const text = canonicalJson(deep)
   assert.ok(text.startsWith('{"a":[null],"b":{"a":[99998],"b":'), text.slice(0, 40))
   assert.ok(text.endsWith('"leaf"' + '}'.repeat(100_000)))
+})
+
+test('GET trip reads as the trip representation at every step: after a write, past valid_to, with each caller its token', async () => {
+  const f = await coreFixture()
+  const created = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
+  const token = { token: created.trip_access_token! }
+  const params = { trip_id: created.trip_id }
+  // Field for field and in the representation's order, the token where tripRepresentation puts it.
+  const expected = async (accessToken: string) => {
+    const stored = (await f.store.getTrip(created.trip_id))!.value
+    return JSON.stringify(tripRepresentation(stored, f.clock.now(), { trip_access_token: accessToken }))
+  }
+  const read = async () => JSON.stringify((await call(f.core, 'getTrip', { as: token, params })).body)
+  assert.equal(await read(), await expected(created.trip_access_token!))
+
+  const search = await f.api('getSearch', { params: { ...params, search_id: created.search_id! } })
+  const bag = Object.values(search.results.products.bag ?? {}).find((b) => b.price_and_availability.p1?.available)!
+  await call(f.core, 'addToBasket', { as: token, params, body: [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }] })
+  const afterWrite = await read()
+  assert.match(afterWrite, new RegExp(bag.product_id), 'the bag added is in the trip read after the write')
+  assert.equal(afterWrite, await expected(created.trip_access_token!))
+
+  // Past valid_to the access token has expired too: the seller's backend reads, with a token signed for this read.
+  f.clock.advance(f.core.config.holdWindow * 1000 + 1000)
+  const expired = (await f.api('getTrip', { params }))
+  assert.notEqual(expired.trip_state_hash, JSON.parse(afterWrite).trip_state_hash, 'an item past valid_to changes the hash')
+  assert.notEqual(expired.trip_access_token, created.trip_access_token)
+  assert.equal(JSON.stringify(expired), await expected(expired.trip_access_token!))
 })
