@@ -6,7 +6,7 @@
  * `toISOString()` form, references to sellers and trips are checked like foreign keys, and a write that
  * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
  */
-import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned } from '../ports/records.ts'
+import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned, KnownVersion } from '../ports/records.ts'
 import type { Store } from '../ports/store.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
 import { isFulfilled } from '../domain/fulfillment.ts'
@@ -218,10 +218,13 @@ export class MemoryStore implements Store {
     return t && copy(t)
   }
 
-  async getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined> {
-    const t = this.trips.get(tripId)
-    if (!t) return undefined
-    return t.version === knownVersion ? { version: t.version } : copy(t)
+  async getTripsIfChanged(known: ReadonlyArray<KnownVersion>): Promise<Map<string, { version: number; value?: TripRecord }>> {
+    const found = new Map<string, { version: number; value?: TripRecord }>()
+    for (const { tripId, version } of known) {
+      const t = this.trips.get(tripId)
+      if (t) found.set(tripId, t.version === version ? { version } : copy(t))
+    }
+    return found
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {

@@ -18,12 +18,21 @@ export type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events
 
 const MAX_RETRIES = 8
 
+/**
+ * After the I/O callbacks of this turn of the event loop (Node's setImmediate), so the requests read from
+ * every socket that was ready are in it; a browser (the sandbox, whose store is in memory) has no such
+ * turn to gather, and asks at once.
+ */
+const nextTurn: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => { setImmediate(f) } : queueMicrotask
+
 export class TripCache {
   readonly #ports: Ports
   readonly #searches: SearchCache
   /** Trips by id at their last known version (see read). */
   #trips = new LRUCache<string, Versioned<TripRecord>>({ max: 5_000 })
   #written: ((tripId: string) => void)[] = []
+  /** The reads of this turn of the event loop, and the store's answer to all of them (see #changed). */
+  #asking: { ids: Set<string>; answer: Promise<Map<string, { version: number; value?: TripRecord }>> } | null = null
 
   constructor(ports: Ports, searches: SearchCache) {
     this.#ports = ports
@@ -32,19 +41,52 @@ export class TripCache {
 
   /**
    * A trip as stored now. Trips are kept in memory by version and the store is asked only whether the
-   * version moved (another instance wrote), so an unchanged trip costs no document to carry and parse.
+   * version moved (another instance wrote), so an unchanged trip costs no document to carry and parse; the
+   * reads that arrive in one turn of the event loop ask together, in one query (see #changed).
    * Kept records are frozen: every rule returns a new trip, and one that mutated a kept copy would fail loudly.
    */
   async read(tripId: string): Promise<Versioned<TripRecord> | undefined> {
-    const { store } = this.#ports
-    const kept = this.#trips.get(tripId)
-    const found = kept ? await store.getTripIfChanged(tripId, kept.version) : await store.getTrip(tripId)
+    if (!this.#trips.has(tripId)) return this.#fetch(tripId)
+    const found = await this.#changed(tripId)
     if (!found) {
       this.#trips.delete(tripId)
       return undefined
     }
-    if (!found.value) return kept
-    return this.keep({ value: found.value, version: found.version })
+    // A write of this process may have committed a newer version while the question was out.
+    const current = this.#trips.get(tripId)
+    if (current && current.version >= found.version && (!found.value || current.version > found.version)) return current
+    return found.value ? this.keep({ value: found.value, version: found.version }) : this.#fetch(tripId)
+  }
+
+  async #fetch(tripId: string): Promise<Versioned<TripRecord> | undefined> {
+    const found = await this.#ports.store.getTrip(tripId)
+    if (!found) {
+      this.#trips.delete(tripId)
+      return undefined
+    }
+    return this.keep(found)
+  }
+
+  /**
+   * Whether `tripId` moved from the version kept, asked of the store with every other read of this turn of
+   * the event loop: under load a dozen requests arrive in one turn, and one statement (one round trip on
+   * PostgreSQL) answers them all. Each read is still asked after it arrived, so it sees every write
+   * committed before it. The versions asked are those kept when the question leaves, so a write this
+   * process made in between is not read back.
+   */
+  #changed(tripId: string): Promise<{ version: number; value?: TripRecord } | undefined> {
+    let asking = this.#asking
+    if (!asking) {
+      const ids = new Set<string>()
+      const answer = new Promise<void>((resolve) => nextTurn(resolve)).then(() => {
+        this.#asking = null
+        // A copy evicted meanwhile is asked at version 0, which no trip has: its document comes back.
+        return this.#ports.store.getTripsIfChanged([...ids].map((id) => ({ tripId: id, version: this.#trips.get(id)?.version ?? 0 })))
+      })
+      asking = this.#asking = { ids, answer }
+    }
+    asking.ids.add(tripId)
+    return asking.answer.then((found) => found.get(tripId))
   }
 
   /** Calls `f` after each write this cache makes (the trip's event streams follow it). */

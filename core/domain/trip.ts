@@ -12,7 +12,7 @@ import { ProblemError, type FieldError } from '../shared/errors.ts'
 import { lookupAirport, withAirportOffset } from './airports.ts'
 import { isSupportedCurrency } from './money.ts'
 import { ticketPrice } from './pricing.ts'
-import { canonicalJson, sha256Hex } from '../shared/crypto.ts'
+import { Canonical, canonicalJson, sha256Hex } from '../shared/crypto.ts'
 
 const fail = (errors: FieldError[]) => {
   const first = errors[0]!
@@ -370,21 +370,39 @@ function ticketJourneys(trip: TripRecord, ticketId: string): Journey[] {
 /**
  * SHA-256 over the canonical form of what a charge depends on: passengers, contact, tickets, and each
  * basket item's product, quantity, price and effective validity. Any change of these yields a new hash.
+ * The parts a new version shares with the trip it came from (see `unchanged`) are not written out again.
  */
 export function computeStateHash(trip: TripRecord, now: Date): string {
   return sha256Hex(canonicalJson({
     trip_id: trip.trip_id,
-    passengers: trip.passengers,
-    contact_details: trip.contact_details,
+    passengers: unchanged(trip.passengers),
+    contact_details: trip.contact_details && unchanged(trip.contact_details),
     tickets: trip.tickets.map((t) => ({ ticket_id: t.ticket_id, status: t.status, basket_item_ids: t.basket_item_ids })),
     basket: Object.values(trip.basket).map((i) => ({
-      id: i.basket_item_id, product: i.product_id, details: i.product_details, quantity: i.quantity,
+      id: i.basket_item_id, product: i.product_id, details: unchanged(i.product_details), quantity: i.quantity,
       total: i.price.total.amount, currency: i.price.total.currency, status: effectiveStatus(trip, i, now),
       ...(i.order_id === undefined ? {} : { order: i.order_id }),
       // A mark-up of 0 set or removed leaves the total as it was, but is a change the seller made.
       ...(i.markup ? { markup: i.markup.amount } : {}),
     })),
   }))
+}
+
+/** Canonical forms of frozen parts of trips, by the part itself: gone with it. */
+const canonicalParts = new WeakMap<object, Canonical>()
+
+/**
+ * A part of the trip in canonical form, worked out once if it is frozen. Trips the core keeps are frozen
+ * whole (core/application/trip-cache.ts), and a rule makes a new version by copying and replacing what it
+ * changes, so the passengers, contact and items it did not touch are the very objects hashed before: a
+ * basket change puts only its new items through canonicalJson. A frozen object never changes (so neither
+ * does its form); one that is not frozen is written out every time.
+ */
+function unchanged(part: object): object {
+  if (!Object.isFrozen(part)) return part
+  let form = canonicalParts.get(part)
+  if (!form) canonicalParts.set(part, (form = new Canonical(canonicalJson(part))))
+  return form
 }
 
 /**

@@ -191,6 +191,9 @@ export type CheckedOffer =
 
 export interface Versioned<T> { value: T; version: number }
 
+/** A trip's version as a host knows it (TripStore.getTripsIfChanged). */
+export interface KnownVersion { tripId: string; version: number }
+
 /**
  * A search as stored: what the supplier offered, compact (core/domain/search.ts renders the API's shape from it,
  * priced for the trip). Seat maps are stored apart, once per key, and referred to by key.

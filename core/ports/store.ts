@@ -5,7 +5,7 @@
  * with its lifecycle, which every adapter implements (core/adapters/memory-store.ts, server/store/*.ts).
  * Each role has its own contract under test/store/ (test/store/contract.ts applies them all).
  */
-import type { SellerRecord, SellerSupplier, ApiKeyRecord, SigningKeyRecord, SealedJwk, OrderFeedEntry, OrderFeedQuery, TripRecord, Versioned, SearchRecord, RefreshTokenRecord, ConsumeResult, IdempotencyRecord, IdempotencyCompletion, JobRecord, SubscriptionRecord, PurgeCutoffs, PurgeCounts, TripEffects } from './records.ts'
+import type { SellerRecord, SellerSupplier, ApiKeyRecord, SigningKeyRecord, SealedJwk, OrderFeedEntry, OrderFeedQuery, TripRecord, Versioned, KnownVersion, SearchRecord, RefreshTokenRecord, ConsumeResult, IdempotencyRecord, IdempotencyCompletion, JobRecord, SubscriptionRecord, PurgeCutoffs, PurgeCounts, TripEffects } from './records.ts'
 import type { SupplierSeatMap } from './supplier-answers.ts'
 
 export interface RateLimitHits { key: string; hits: number; windowMs: number }
@@ -45,11 +45,12 @@ export interface TripStore {
   insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void>
   getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined>
   /**
-   * The trip, unless its stored version is still `knownVersion`: then only `{ version }` (the caller's copy
-   * is current). A host keeps trips in memory and still sees every other instance's writes, in one query
-   * that does not carry or parse the document when nothing changed.
+   * Each trip of `known`, unless its stored version is still the one known: then only `{ version }` (the
+   * caller's copy is current). A host keeps trips in memory and still sees every other instance's writes:
+   * one query for all the trips it is asked about at once, which neither carries nor parses a document that
+   * did not change. A trip that does not exist is not in the answer.
    */
-  getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined>
+  getTripsIfChanged(known: ReadonlyArray<KnownVersion>): Promise<Map<string, { version: number; value?: TripRecord }>>
   /** Replaces the trip if its stored version is still `expectedVersion`; returns the new version, or null on a conflict. */
   updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null>
   /**

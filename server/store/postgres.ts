@@ -12,7 +12,7 @@
  * (server/store/sql/): here is what PostgreSQL does its own way.
  */
 import pg from 'pg'
-import type { ConsumeResult, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, SearchRecord, TripEffects, TripRecord, Versioned } from '../../core/ports/records.ts'
+import type { ConsumeResult, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, SearchRecord, TripEffects, TripRecord, Versioned, KnownVersion } from '../../core/ports/records.ts'
 import type { RateLimitCount, RateLimitHits, Store } from '../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
 import { isFulfilled } from '../../core/domain/fulfillment.ts'
@@ -199,11 +199,13 @@ export class PostgresStore extends SqlStore implements Store {
     return r && { value: this.to.trip(r), version: r.version as number }
   }
 
-  async getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined> {
-    const { rows: [r] } = await this.run('getTripIfChanged',
-      'SELECT version, search_id, CASE WHEN version = $2 THEN NULL ELSE doc END AS doc FROM trips WHERE trip_id = $1', [tripId, knownVersion])
-    if (!r) return undefined
-    return r.doc === null ? { version: r.version as number } : { value: this.to.trip(r), version: r.version as number }
+  async getTripsIfChanged(known: ReadonlyArray<KnownVersion>): Promise<Map<string, { version: number; value?: TripRecord }>> {
+    // One round trip for every trip asked about, however many.
+    const { rows } = await this.run('getTripsIfChanged', `SELECT t.trip_id, t.version, t.search_id,
+        CASE WHEN t.version = k.version THEN NULL ELSE t.doc END AS doc
+      FROM unnest($1::text[], $2::integer[]) AS k (trip_id, version) JOIN trips t ON t.trip_id = k.trip_id`,
+    [known.map((k) => k.tripId), known.map((k) => k.version)])
+    return new Map(rows.map((r) => [r.trip_id as string, r.doc === null ? { version: r.version as number } : { value: this.to.trip(r), version: r.version as number }]))
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {

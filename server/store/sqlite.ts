@@ -12,12 +12,12 @@
  *
  * The plain reads and writes, the row mappers and the time helpers are shared with the PostgreSQL store
  * (server/store/sql/): here is what SQLite does its own way, and the trip reads of the hot path (getTrip,
- * getTripIfChanged, getSearch), each one cached prepared statement run synchronously.
+ * getTripsIfChanged, getSearch), each one cached prepared statement run synchronously.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
-import type { ConsumeResult, JobRecord, OrderFeedEntry, OrderFeedQuery, PurgeCounts, PurgeCutoffs, SearchRecord, TripEffects, TripRecord, Versioned } from '../../core/ports/records.ts'
+import type { ConsumeResult, JobRecord, KnownVersion, OrderFeedEntry, OrderFeedQuery, PurgeCounts, PurgeCutoffs, SearchRecord, TripEffects, TripRecord, Versioned } from '../../core/ports/records.ts'
 import type { Store } from '../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
 import { isFulfilled } from '../../core/domain/fulfillment.ts'
@@ -83,11 +83,20 @@ export class SqliteStore extends SqlStore implements Store {
     return r && { value: this.to.trip(r), version: r.version as number }
   }
 
-  async getTripIfChanged(tripId: string, knownVersion: number): Promise<{ version: number; value?: TripRecord } | undefined> {
-    const r = this.q('SELECT version, search_id, CASE WHEN version = ? THEN NULL ELSE doc END AS doc FROM trips WHERE trip_id = ?')
-      .get(knownVersion, tripId) as Row | undefined
-    if (!r) return undefined
-    return r.doc === null ? { version: r.version as number } : { value: this.to.trip(r), version: r.version as number }
+  async getTripsIfChanged(known: ReadonlyArray<KnownVersion>): Promise<Map<string, { version: number; value?: TripRecord }>> {
+    const statement = this.q('SELECT version, search_id, CASE WHEN version = ? THEN NULL ELSE doc END AS doc FROM trips WHERE trip_id = ?')
+    const found = new Map<string, { version: number; value?: TripRecord }>()
+    const each = () => {
+      for (const { tripId, version } of known) {
+        const r = statement.get(version, tripId) as Row | undefined
+        if (r) found.set(tripId, r.doc === null ? { version } : { value: this.to.trip(r), version: r.version as number })
+      }
+    }
+    // One trip is one statement; several are read in one transaction, so the WAL's read lock (two system
+    // calls each time) is taken once for all of them and they are read from one snapshot.
+    if (known.length > 1) this.db.transaction(each)()
+    else each()
+    return found
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {

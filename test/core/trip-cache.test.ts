@@ -58,3 +58,54 @@ test('a write from a stale copy fails on its version and is made again on the cu
   assert.equal(answer.contact_details?.email, 'changed@example.com')
   assert.equal(writes(), 2)
 })
+
+/** A store whose getTripsIfChanged calls are recorded (the trip ids of each). */
+async function countedReads() {
+  const store = new MemoryStore()
+  const core = createCore({ store, suppliers: [createSandboxSupplier()], clock: { now: () => NOW }, ids: testIds() })
+  const { seller } = await core.createSeller({ name: 'Shop', origins: [], sandbox: true })
+  const trips = ['ta', 'tb', 'tc'].map((id) => ({ ...tripRecord(), trip_id: id, seller_id: seller.seller_id }))
+  for (const t of trips) await store.insertTrip(t)
+  for (const t of trips) await core.context.trips.read(t.trip_id)
+  const asked: string[][] = []
+  const ask = store.getTripsIfChanged.bind(store)
+  store.getTripsIfChanged = async (known) => { asked.push(known.map((k) => k.tripId)); return ask(known) }
+  return { core, store, trips, asked }
+}
+
+test('the reads of one turn of the event loop, each from its own I/O callback, are checked in one call', async () => {
+  const { core, trips, asked } = await countedReads()
+  // Each setImmediate callback stands for one socket's data: microtasks run between them, so a batch that
+  // only waited for the microtask queue would leave with the first read alone.
+  const reads = await Promise.all(trips.map((t) => new Promise((resolve) => setImmediate(() => resolve(core.context.trips.read(t.trip_id))))))
+  assert.deepEqual(reads.map((r) => (r as { value: TripRecord }).value.trip_id), ['ta', 'tb', 'tc'])
+  assert.deepEqual(asked, [['ta', 'tb', 'tc']])
+  // The same trip read twice in a turn is asked about once.
+  await Promise.all([core.context.trips.read('ta'), core.context.trips.read('ta')])
+  assert.deepEqual(asked.at(-1), ['ta'])
+})
+
+test('a batched read sees what another process wrote, and a trip gone from the store is gone', async () => {
+  const { core, store, trips, asked } = await countedReads()
+  const changed: TripRecord = { ...trips[0]!, language: 'fr' }
+  assert.equal(await store.updateTrip(changed, 1), 2)
+  // Another process deletes tb (retention): the store answers without it.
+  const ask = store.getTripsIfChanged.bind(store)
+  store.getTripsIfChanged = async (known) => { const found = await ask(known); found.delete('tb'); return found }
+  const [a, b, c] = await Promise.all(['ta', 'tb', 'tc'].map((id) => core.context.trips.read(id)))
+  assert.deepEqual(asked, [['ta', 'tb', 'tc']])
+  assert.deepEqual([a?.version, a?.value.language], [2, 'fr'])
+  assert.equal(b, undefined)
+  assert.equal(c?.version, 1)
+})
+
+test('a write this process commits while a read is out is not undone by the read', async () => {
+  const { core } = await countedReads()
+  const reading = core.context.trips.read('ta')
+  // Before the read's question leaves (next turn), this process writes ta: the kept copy moves to version 2.
+  const written = await core.context.trips.mutate(null, 'ta', (t) => ({ ...t, language: 'de' }))
+  assert.equal(written.language, 'de')
+  const read = await reading
+  assert.deepEqual([read?.version, read?.value.language], [2, 'de'])
+  assert.equal((await core.context.trips.read('ta'))?.value.language, 'de')
+})

@@ -72,6 +72,30 @@ test('the state hash is canonical: key order does not matter, content does', asy
   assert.notEqual(computeStateHash(changed, f.clock.now()), computeStateHash(value, f.clock.now()))
 })
 
+test('the state hash of a kept (frozen) trip is the one worked out from scratch, before and after a change', async () => {
+  const f = await coreFixture()
+  const created = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
+  const search = await f.api('getSearch', { params: { trip_id: created.trip_id, search_id: created.search_id! } })
+  const bag = Object.values(search.results.products.bag ?? {}).find((b) => b.price_and_availability.p1?.available)!
+  await f.api('addToBasket', { params: { trip_id: created.trip_id }, body: [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }] })
+  const kept = (await f.core.context.trips.read(created.trip_id))!.value
+  assert.ok(Object.isFrozen(kept.passengers) && Object.isFrozen(Object.values(kept.basket)[0]!.product_details), 'kept trips are frozen whole')
+  // From scratch: the same trip as plain, unfrozen objects (nothing of it was seen before).
+  const fresh = (t: typeof kept) => computeStateHash(structuredClone(t), f.clock.now())
+  assert.equal(computeStateHash(kept, f.clock.now()), fresh(kept))
+  assert.equal(computeStateHash(kept, f.clock.now()), kept.state_hash!.value)
+  // A version that shares the kept parts and changes one: the same as from scratch, and not the old hash.
+  const item = Object.values(kept.basket).find((i) => i.product_type === 'bag')!
+  const next = { ...kept, basket: { ...kept.basket, [item.basket_item_id]: { ...item, product_details: { ...item.product_details, weight: 99 } } } } as typeof kept
+  assert.equal(computeStateHash(next, f.clock.now()), fresh(next))
+  assert.notEqual(computeStateHash(next, f.clock.now()), computeStateHash(kept, f.clock.now()))
+  // What is not frozen may still change in place, so its form is never kept.
+  const plain = structuredClone(kept)
+  const before = computeStateHash(plain, f.clock.now())
+  plain.passengers[0]!.first_names = 'Zed'
+  assert.notEqual(computeStateHash(plain, f.clock.now()), before)
+})
+
 test('the state hash is stored by every write and read back until an item passes its valid_to, then worked out again', async () => {
   const f = await coreFixture()
   const created = await f.api('createTrip', { body: tripRequest(f.clock.now()) })

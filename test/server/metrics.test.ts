@@ -143,22 +143,22 @@ describe('GET /metrics, open (no METRICS_TOKEN)', () => {
     const trip = await createTrip(t)
     const store = t.store
     const getTrip = store.getTrip
-    const getTripIfChanged = store.getTripIfChanged
+    const getTripsIfChanged = store.getTripsIfChanged
     const down = async () => { throw new Error('ECONNRESET') }
     store.getTrip = down
-    store.getTripIfChanged = down
+    store.getTripsIfChanged = down
     let res
     try {
       res = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) } })
     } finally {
       store.getTrip = getTrip
-      store.getTripIfChanged = getTripIfChanged
+      store.getTripsIfChanged = getTripsIfChanged
     }
     assertProblem(res, 500, 'internal')
     const text = await scrape(t)
     assert.equal(sample(text, 'svc_http_requests_total', req('GET', '/v2.2/trip/:trip_id', 500)), 1)
     const errors = (sample(text, 'svc_store_errors_total', { operation: 'getTrip' }) ?? 0) +
-      (sample(text, 'svc_store_errors_total', { operation: 'getTripIfChanged' }) ?? 0)
+      (sample(text, 'svc_store_errors_total', { operation: 'getTripsIfChanged' }) ?? 0)
     assert.ok(errors >= 1, text.split('\n').filter((l) => l.includes('store_errors')).join('\n'))
   })
 

@@ -32,6 +32,10 @@ async function perRequest(t: Built, seen: string[]): Promise<Record<string, stri
   const get = (path: string, authorization: string) => t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}${path}`, headers: { authorization } })
   await put(0)
   await get('', basic(t.apiKey))
+  // Four trips read at once, as a loaded server takes them: each token verified and each trip kept beforehand.
+  const others = await Promise.all([1, 2, 3].map(() => createTrip(t)))
+  const baskets = [trip, ...others].map((x) => () => t.app.inject({ method: 'GET', url: `/v2.2/trip/${x.trip_id}/basket`, headers: { authorization: bearer(x.trip_access_token) } }))
+  for (const read of baskets) assert.equal((await read()).statusCode, 200)
   return {
     'POST trip': await counted(() => createTrip(t)),
     'GET trip': await counted(async () => assert.equal((await get('', basic(t.apiKey))).statusCode, 200)),
@@ -40,6 +44,9 @@ async function perRequest(t: Built, seen: string[]): Promise<Record<string, stri
       const res = await put(1)
       assert.equal(res.statusCode, 200)
       assert.equal(Object.values(body(res).basket as Record<string, { product_id: string }>).filter((i) => i.product_id === bags[1]!.product_id).length, 1)
+    }),
+    'GET basket of four trips at once': await counted(async () => {
+      for (const res of await Promise.all(baskets.map((read) => read()))) assert.equal(res.statusCode, 200)
     }),
   }
 }
@@ -66,6 +73,8 @@ describe('statements per request, SQLite', () => {
       'GET basket': ['SELECT FROM trips'],
       // The write is conditional on the kept version: no read of the trip before it.
       'PUT basket': ['UPDATE trips'],
+      // The reads of one turn of the event loop are checked together, in one read transaction.
+      'GET basket of four trips at once': ['BEGIN', 'SELECT FROM trips', 'SELECT FROM trips', 'SELECT FROM trips', 'SELECT FROM trips', 'COMMIT'],
     })
   })
 })
@@ -96,9 +105,11 @@ if (!url) {
       const counts = await perRequest(t, c.statements)
       assert.deepEqual(Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v.map(shape)])), {
         'POST trip': ['WITH t'],
-        'GET trip': ['SELECT FROM trips'],
-        'GET basket': ['SELECT FROM trips'],
+        'GET trip': ['SELECT FROM unnest'],
+        'GET basket': ['SELECT FROM unnest'],
         'PUT basket': ['UPDATE trips'],
+        // The reads of one turn of the event loop are checked together: one round trip for the four.
+        'GET basket of four trips at once': ['SELECT FROM unnest'],
       })
     })
   })

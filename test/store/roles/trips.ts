@@ -16,15 +16,27 @@ export function tripsContract({ it, withTrip }: ContractContext): void {
     assert.equal((await s.getTrip('t1'))?.value.language, 'de')
   })
 
-  it('getTripIfChanged answers the version alone while it is the one known, else the trip', async (s) => {
+  it('getTripsIfChanged answers the version alone while it is the one known, else the trip', async (s) => {
     await withTrip(s)
-    assert.deepEqual(await s.getTripIfChanged('t1', 1), { version: 1 })
-    assert.deepEqual(await s.getTripIfChanged('t1', 7), { value: trip('t1'), version: 1 })
+    const one = async (version: number) => (await s.getTripsIfChanged([{ tripId: 't1', version }])).get('t1')
+    assert.deepEqual(await one(1), { version: 1 })
+    assert.deepEqual(await one(7), { value: trip('t1'), version: 1 })
     const changed = trip('t1', 's1', { language: 'fr', search_id: 'x9' })
     await s.updateTrip(changed, 1)
-    assert.deepEqual(await s.getTripIfChanged('t1', 1), { value: changed, version: 2 })
-    assert.deepEqual(await s.getTripIfChanged('t1', 2), { version: 2 })
-    assert.equal(await s.getTripIfChanged('ghost', 1), undefined)
+    assert.deepEqual(await one(1), { value: changed, version: 2 })
+    assert.deepEqual(await one(2), { version: 2 })
+    assert.deepEqual(await s.getTripsIfChanged([{ tripId: 'ghost', version: 1 }]), new Map())
+  })
+
+  it('getTripsIfChanged answers several trips in one call, each by the version known of it', async (s) => {
+    await withTrip(s)
+    await s.insertTrip(trip('t2'))
+    await s.insertTrip(trip('t3'))
+    const t2 = trip('t2', 's1', { language: 'de' })
+    await s.updateTrip(t2, 1)
+    const found = await s.getTripsIfChanged([{ tripId: 't1', version: 1 }, { tripId: 'ghost', version: 1 }, { tripId: 't2', version: 1 }, { tripId: 't3', version: 0 }])
+    assert.deepEqual(found, new Map<string, unknown>([['t1', { version: 1 }], ['t2', { value: t2, version: 2 }], ['t3', { value: trip('t3'), version: 1 }]]))
+    assert.deepEqual(await s.getTripsIfChanged([]), new Map())
   })
 
   it('a stale or unknown trip update changes nothing and returns null', async (s) => {
