@@ -41,21 +41,26 @@ export class TripCache {
 
   /**
    * A trip as stored now. Trips are kept in memory by version and the store is asked only whether the
-   * version moved (another instance wrote), so an unchanged trip costs no document to carry and parse; the
-   * reads that arrive in one turn of the event loop ask together, in one query (see #changed).
+   * version moved (another instance wrote), so an unchanged trip costs no document to carry and parse.
    * Kept records are frozen: every rule returns a new trip, and one that mutated a kept copy would fail loudly.
    */
-  async read(tripId: string): Promise<Versioned<TripRecord> | undefined> {
-    if (!this.#trips.has(tripId)) return this.#fetch(tripId)
-    const found = await this.#changed(tripId)
+  read(tripId: string): Promise<Versioned<TripRecord> | undefined> {
+    return this.#read(tripId, (version) => this.#ports.store.getTripsIfChanged([{ tripId, version }]).then((found) => found.get(tripId)))
+  }
+
+  async #read(tripId: string, ask: (keptVersion: number) => Promise<{ version: number; value?: TripRecord } | undefined>): Promise<Versioned<TripRecord> | undefined> {
+    const kept = this.#trips.get(tripId)
+    if (!kept) return this.#fetch(tripId)
+    const found = await ask(kept.version)
     if (!found) {
       this.#trips.delete(tripId)
       return undefined
     }
-    // A write of this process may have committed a newer version while the question was out.
+    if (found.value) return this.keep({ value: found.value, version: found.version })
+    // Unchanged since the version asked about; the copy kept may have moved on since (a write of this
+    // process), and a copy at another version is not the one the store vouched for.
     const current = this.#trips.get(tripId)
-    if (current && current.version >= found.version && (!found.value || current.version > found.version)) return current
-    return found.value ? this.keep({ value: found.value, version: found.version }) : this.#fetch(tripId)
+    return current?.version === found.version ? current : this.#fetch(tripId)
   }
 
   async #fetch(tripId: string): Promise<Versioned<TripRecord> | undefined> {
@@ -98,10 +103,13 @@ export class TripCache {
     return t
   }
 
-  /** Loads a trip the caller may see; another seller's trip does not exist for it (404, so ids leak nothing). */
+  /**
+   * Loads a trip the caller may see; another seller's trip does not exist for it (404, so ids leak nothing).
+   * The requests of one turn of the event loop ask the store about their trips together (see #changed).
+   */
   async load(p: Principal, tripId: string): Promise<Versioned<TripRecord>> {
     // Checked on the row just read, so a revocation on any instance holds for the next request everywhere.
-    return admitted(p, tripId, await this.read(tripId))
+    return admitted(p, tripId, await this.#read(tripId, () => this.#changed(tripId)))
   }
 
   /**

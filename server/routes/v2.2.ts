@@ -102,5 +102,8 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
 function sendEvents(reply: FastifyReply, status: number, events: EventStream): FastifyReply {
   const abort = new AbortController()
   reply.raw.once('close', () => abort.abort())
-  return reply.code(status).send(Readable.from(events.open(abort.signal), { objectMode: false }))
+  // The connection ends with the stream. A stream ends when its client reconnects elsewhere or the host
+  // closes, so there is no next request to keep it for; and a closing host would otherwise wait out the
+  // keep-alive timeout of a connection its stream left idle after the host stopped closing idle ones.
+  return reply.code(status).header('connection', 'close').send(Readable.from(events.open(abort.signal), { objectMode: false }))
 }
