@@ -9,7 +9,8 @@ export interface Pg { url: string; stop(): void }
 /** null when PostgreSQL is neither given nor installed (the PostgreSQL figures are then skipped). */
 export function startPg(): Pg | null {
   if (process.env.DATABASE_URL_PG) return { url: process.env.DATABASE_URL_PG, stop: () => {} }
-  // fsync stays on: the figures compare with SQLite, which syncs its WAL at every commit.
+  // fsync stays on: both stores sync the commits that queue work and leave the others to the next sync
+  // (SQLite synchronous=NORMAL, PostgreSQL synchronous_commit=off), and the figures compare the two.
   const r = spawnSync('bash', [script], { encoding: 'utf8', env: { ...process.env, PG_FSYNC: 'on' } })
   if (r.status !== 0) {
     console.error(`PostgreSQL not started (${r.stderr.trim() || `exit ${r.status}`}); its figures are skipped`)

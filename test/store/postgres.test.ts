@@ -187,4 +187,32 @@ if (!url) {
       }
     })
   })
+
+  describe('postgres durability, as SQLite\'s', () => {
+    test('a write that queues work commits synchronously in a transaction of its own; any other commits without waiting for the disk', async () => {
+      const schema = await freshSchema()
+      const statements: string[] = []
+      const s = new PostgresStore({ connectionString: url, options: `-c search_path=${schema}` }, { onStatement: (q) => statements.push(q.replace(/\s+/g, ' ').trim()) })
+      try {
+        await s.migrate()
+        // The session's own setting, and the caller's options kept beside it.
+        const { rows: [session] } = await s.pool.query("SELECT current_setting('synchronous_commit') AS sync, current_setting('search_path') AS path")
+        assert.deepEqual(session, { sync: 'off', path: schema })
+        await s.createSeller(seller('s1'))
+        statements.length = 0
+        await s.insertTrip(trip('t1'))
+        assert.equal(await s.updateTrip(trip('t1', 's1', { language: 'fr' }), 1), 2)
+        assert.deepEqual(statements.map((q) => q.split(' ').slice(0, 2).join(' ')), ['WITH t', 'UPDATE trips'])
+        statements.length = 0
+        assert.equal(await s.updateTrip(trip('t1', 's1', { language: 'de' }), 2, { jobs: [job('j1')] }), 3)
+        await s.enqueueJob(job('j2'))
+        assert.deepEqual(statements.map((q) => q.split(' ').slice(0, 3).join(' ')),
+          ['BEGIN', 'SET LOCAL synchronous_commit', 'WITH t AS', 'COMMIT', 'BEGIN', 'SET LOCAL synchronous_commit', 'INSERT INTO jobs', 'COMMIT'])
+        assert.deepEqual((await s.getJob('j1'))?.job_id, 'j1')
+        assert.deepEqual((await s.getJob('j2'))?.job_id, 'j2')
+      } finally {
+        await s.close()
+      }
+    })
+  })
 }
