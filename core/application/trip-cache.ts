@@ -43,6 +43,9 @@ export class TripCache {
    * A trip as stored now. Trips are kept in memory by version and the store is asked only whether the
    * version moved (another instance wrote), so an unchanged trip costs no document to carry and parse.
    * Kept records are frozen: every rule returns a new trip, and one that mutated a kept copy would fail loudly.
+   * Asked at once, unlike a request's `load`: a job, a refresh or the live check reads when it needs to (a
+   * refresh that waited for the turn's batch read its trip after concurrent reuses of its token had ended
+   * the session it had just won).
    */
   read(tripId: string): Promise<Versioned<TripRecord> | undefined> {
     return this.#read(tripId, (version) => this.#ports.store.getTripsIfChanged([{ tripId, version }]).then((found) => found.get(tripId)))

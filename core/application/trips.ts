@@ -55,7 +55,7 @@ export async function readTrip(ctx: Context, p: Principal, tripId: string): Prom
     const { trip_id: _id, trip_state_hash: _hash, ...fields } = tripRepresentation(loaded.value, now)
     return JSON.stringify(fields)
   })
-  const head = { trip_id: tripId, trip_state_hash: hash, trip_access_token: await accessTokenFor(ctx, p, loaded.value) }
+  const head = { trip_id: loaded.value.trip_id, trip_state_hash: hash, trip_access_token: await accessTokenFor(ctx, p, loaded.value) }
   // rest.json is an object with fields (journeys, passengers… are always there): its "{" gives way to head's.
   return new Serialized(`${JSON.stringify(head).slice(0, -1)},${rest.json.slice(1)}`)
 }
