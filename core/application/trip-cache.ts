@@ -21,9 +21,10 @@ const MAX_RETRIES = 8
 /**
  * After the I/O callbacks of this turn of the event loop (Node's setImmediate), so the requests read from
  * every socket that was ready are in it; a browser (the sandbox, whose store is in memory) has no such
- * turn to gather, and asks at once.
+ * turn to gather, and reads or writes at once.
  */
-const nextTurn: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => { setImmediate(f) } : queueMicrotask
+const { setImmediate: immediate } = globalThis as { setImmediate?: (f: () => void) => unknown }
+const nextTurn: (f: () => void) => void = immediate ? (f) => { immediate(f) } : queueMicrotask
 
 export class TripCache {
   readonly #ports: Ports
@@ -33,6 +34,8 @@ export class TripCache {
   #written: ((tripId: string) => void)[] = []
   /** The reads of this turn of the event loop, and the store's answer to all of them (see #changed). */
   #asking: { ids: Set<string>; answer: Promise<Map<string, { version: number; value?: TripRecord }>> } | null = null
+  /** The writes of this turn of the event loop, run together when it ends (see #afterTurn). */
+  #writes: Array<() => void> | null = null
 
   constructor(ports: Ports, searches: SearchCache) {
     this.#ports = ports
@@ -151,7 +154,7 @@ export class TripCache {
       // The orders it created or moved go to the seller's orders feed in the same transaction (core/domain/order-feed.ts).
       const orders = changedOrders(loaded.value, trip)
       const written: TripEffects = { ...effects, ...(all.length ? { jobs: all } : {}), ...(orders.length ? { orders } : {}) }
-      const version = await this.#ports.store.updateTrip(stored, loaded.version, written)
+      const version = await this.#afterTurn(() => this.#ports.store.updateTrip(stored, loaded.version, written))
       if (version !== null) {
         this.#searches.stored(written)
         const kept = this.keep({ value: stored, version }).value
@@ -160,6 +163,26 @@ export class TripCache {
       }
     }
     throw new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.')
+  }
+
+  /**
+   * Runs a write once this turn of the event loop has read every request that arrived in it, with the
+   * turn's other writes: interleaving a commit and its response between one socket's callback and the
+   * next cost more than the commits did (PUT basket 3,291 → 4,821 req/s on SQLite, docs/performance.md).
+   * Each write is still its own, conditional on its version, and committed before its request is answered.
+   */
+  #afterTurn<T>(write: () => Promise<T>): Promise<T> {
+    let writes = this.#writes
+    if (!writes) {
+      const queued: Array<() => void> = []
+      writes = this.#writes = queued
+      nextTurn(() => {
+        this.#writes = null
+        for (const run of queued) run()
+      })
+    }
+    const queue = writes
+    return new Promise<T>((resolve, reject) => { queue.push(() => { write().then(resolve, reject) }) })
   }
 
   /** Whether the stored trip is no longer at `version` (changed, or gone); `read` keeps what it finds. */

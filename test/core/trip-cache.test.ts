@@ -104,13 +104,31 @@ test("a request's batched check sees what another process wrote, and a trip gone
   assert.equal(c?.version, 1)
 })
 
-test("a write this process commits while a request's check waits is what the request reads", async () => {
-  const { core, load } = await countedReads()
+test("a write this process commits while a request's check is out is what the request reads", async () => {
+  const { core, store, load } = await countedReads()
+  // The store answers the check late (a round trip), after this process's write of the same turn committed.
+  const ask = store.getTripsIfChanged.bind(store)
+  store.getTripsIfChanged = async (known) => { const found = await ask(known); await new Promise((r) => setTimeout(r, 20)); return found }
   const reading = load('ta')
-  // Before the read's question leaves (next turn), this process writes ta: the kept copy moves to version 2.
-  const written = await core.context.trips.mutate(null, 'ta', (t) => ({ ...t, language: 'de' }))
-  assert.equal(written.language, 'de')
+  const writing = core.context.trips.mutate(null, 'ta', (t) => ({ ...t, language: 'de' }))
+  assert.equal((await writing).language, 'de')
+  // The check vouched for version 1, which this process has since replaced: the request reads what is stored.
   const read = await reading
   assert.deepEqual([read?.version, read?.value.language], [2, 'de'])
   assert.equal((await core.context.trips.read('ta'))?.value.language, 'de')
+})
+
+test('the writes of one turn run once every request of the turn has been read, each its own conditional write', async () => {
+  const { core, store } = await countedReads()
+  const seen: string[] = []
+  const update = store.updateTrip.bind(store)
+  store.updateTrip = async (t, v, e) => { seen.push(`write ${t.trip_id}`); return update(t, v, e) }
+  // Each setImmediate callback stands for one socket's request: both are read before either writes.
+  const written = await Promise.all(['ta', 'tb'].map((id) => new Promise<TripRecord>((resolve, reject) => setImmediate(() => {
+    seen.push(`request ${id}`)
+    core.context.trips.mutate(null, id, (t) => ({ ...t, language: `x-${id}` })).then(resolve, reject)
+  }))))
+  assert.deepEqual(seen, ['request ta', 'request tb', 'write ta', 'write tb'])
+  assert.deepEqual(written.map((t) => t.language), ['x-ta', 'x-tb'])
+  assert.deepEqual([(await store.getTrip('ta'))?.version, (await store.getTrip('tb'))?.version], [2, 2])
 })
