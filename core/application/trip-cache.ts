@@ -168,7 +168,7 @@ export class TripCache {
   /**
    * Runs a write once this turn of the event loop has read every request that arrived in it, with the
    * turn's other writes: interleaving a commit and its response between one socket's callback and the
-   * next cost more than the commits did (PUT basket 3,291 → 4,821 req/s on SQLite, docs/performance.md).
+   * next cost more than the commits did (PUT basket 3,478 → 4,995 req/s on SQLite, docs/performance.md).
    * Each write is still its own, conditional on its version, and committed before its request is answered.
    */
   #afterTurn<T>(write: () => Promise<T>): Promise<T> {
@@ -182,7 +182,16 @@ export class TripCache {
       })
     }
     const queue = writes
-    return new Promise<T>((resolve, reject) => { queue.push(() => { write().then(resolve, reject) }) })
+    return new Promise<T>((resolve, reject) => {
+      queue.push(() => {
+        // One write that throws at once must neither escape into the event loop nor keep the others from running.
+        try {
+          write().then(resolve, reject)
+        } catch (e) {
+          reject(e)
+        }
+      })
+    })
   }
 
   /** Whether the stored trip is no longer at `version` (changed, or gone); `read` keeps what it finds. */

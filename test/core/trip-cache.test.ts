@@ -132,3 +132,18 @@ test('the writes of one turn run once every request of the turn has been read, e
   assert.deepEqual(written.map((t) => t.language), ['x-ta', 'x-tb'])
   assert.deepEqual([(await store.getTrip('ta'))?.version, (await store.getTrip('tb'))?.version], [2, 2])
 })
+
+test('a write that throws at once fails its own request only; the turn\'s other writes still run', async () => {
+  const { core, store } = await countedReads()
+  const update = store.updateTrip.bind(store)
+  // Not async: throws before it returns a promise, as a store's driver may.
+  store.updateTrip = ((t: TripRecord, v: number) => {
+    if (t.trip_id === 'ta') throw new Error('driver refused')
+    return update(t, v)
+  }) as typeof store.updateTrip
+  const [a, b] = await Promise.allSettled(['ta', 'tb'].map((id) => core.context.trips.mutate(null, id, (t) => ({ ...t, language: 'fr' }))))
+  assert.equal(a.status, 'rejected')
+  assert.equal((a as PromiseRejectedResult).reason.message, 'driver refused')
+  assert.equal(b.status, 'fulfilled')
+  assert.equal((await store.getTrip('tb'))?.version, 2)
+})
