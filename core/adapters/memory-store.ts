@@ -6,7 +6,7 @@
  * `toISOString()` form, references to sellers and trips are checked like foreign keys, and a write that
  * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
  */
-import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned, KnownVersion } from '../ports/records.ts'
+import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned, KnownVersion, PlainWrite } from '../ports/records.ts'
 import type { Store } from '../ports/store.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
 import { isFulfilled } from '../domain/fulfillment.ts'
@@ -228,6 +228,14 @@ export class MemoryStore implements Store {
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
+    return this.#update(trip, expectedVersion, effects)
+  }
+
+  async updateTrips(writes: ReadonlyArray<PlainWrite>): Promise<Array<number | null>> {
+    return writes.map((w) => this.#update(w.trip, w.expectedVersion))
+  }
+
+  #update(trip: TripRecord, expectedVersion: number, effects?: TripEffects): number | null {
     const current = this.trips.get(trip.trip_id)
     // As the SQL stores: the version and the seller must match (a trip never changes seller).
     if (!current || current.version !== expectedVersion || current.value.seller_id !== trip.seller_id) return null

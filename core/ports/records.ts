@@ -339,3 +339,11 @@ export interface TripEffects {
    */
   idempotency?: IdempotencyCompletion
 }
+
+/** Whether a write brings anything along (a plain one, such as a basket edit, is the trip's row alone). */
+export function bringsAlong(e: TripEffects = {}): boolean {
+  return !!(e.search || e.seatMaps?.length || e.refreshToken || e.jobs?.length || e.orders?.length || e.idempotency)
+}
+
+/** A trip write that brings nothing along, conditional on the version it was made from (TripStore.updateTrips). */
+export interface PlainWrite { trip: TripRecord; expectedVersion: number }

@@ -5,7 +5,7 @@
  * with its lifecycle, which every adapter implements (core/adapters/memory-store.ts, server/store/*.ts).
  * Each role has its own contract under test/store/ (test/store/contract.ts applies them all).
  */
-import type { SellerRecord, SellerSupplier, ApiKeyRecord, SigningKeyRecord, SealedJwk, OrderFeedEntry, OrderFeedQuery, TripRecord, Versioned, KnownVersion, SearchRecord, RefreshTokenRecord, ConsumeResult, IdempotencyRecord, IdempotencyCompletion, JobRecord, SubscriptionRecord, PurgeCutoffs, PurgeCounts, TripEffects } from './records.ts'
+import type { SellerRecord, SellerSupplier, ApiKeyRecord, SigningKeyRecord, SealedJwk, OrderFeedEntry, OrderFeedQuery, TripRecord, Versioned, KnownVersion, SearchRecord, RefreshTokenRecord, ConsumeResult, IdempotencyRecord, IdempotencyCompletion, JobRecord, SubscriptionRecord, PurgeCutoffs, PurgeCounts, TripEffects, PlainWrite } from './records.ts'
 import type { SupplierSeatMap } from './supplier-answers.ts'
 
 export interface RateLimitHits { key: string; hits: number; windowMs: number }
@@ -53,6 +53,14 @@ export interface TripStore {
   getTripsIfChanged(known: ReadonlyArray<KnownVersion>): Promise<Map<string, { version: number; value?: TripRecord }>>
   /** Replaces the trip if its stored version is still `expectedVersion`; returns the new version, or null on a conflict. */
   updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null>
+  /**
+   * Plain writes of distinct trips at once, each by `updateTrip`'s rule: the new version of each, in their
+   * order, or null where its version moved. Atomic as one statement is: a call that fails wrote none of it
+   * (or, when the connection was lost, cannot say, as any write), so each may be tried again alone. A host
+   * makes the plain writes of a turn of its event loop with one call: one statement on PostgreSQL, one
+   * commit on SQLite.
+   */
+  updateTrips(writes: ReadonlyArray<PlainWrite>): Promise<Array<number | null>>
   /**
    * Where the store can say so: calls `onChange` with a trip's id after any process wrote the trip, until
    * the returned stop is called; with null when changes may have been missed (the feed reconnected), so

@@ -17,7 +17,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
-import type { ConsumeResult, JobRecord, KnownVersion, OrderFeedEntry, OrderFeedQuery, PurgeCounts, PurgeCutoffs, SearchRecord, TripEffects, TripRecord, Versioned } from '../../core/ports/records.ts'
+import { bringsAlong, type ConsumeResult, type JobRecord, type KnownVersion, type OrderFeedEntry, type OrderFeedQuery, type PlainWrite, type PurgeCounts, type PurgeCutoffs, type SearchRecord, type TripEffects, type TripRecord, type Versioned } from '../../core/ports/records.ts'
 import type { Store } from '../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
 import { isFulfilled } from '../../core/domain/fulfillment.ts'
@@ -101,15 +101,27 @@ export class SqliteStore extends SqlStore implements Store {
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
     return this.write(effects, () => {
-      // A trip's seller never changes, so seller_id is not written (its foreign key is not checked again).
-      const r = this.q(`UPDATE trips SET doc = ?, updated_at = ?, search_id = ?, open = ?, version = version + 1
-        WHERE trip_id = ? AND version = ? AND seller_id = ?`)
-        .run(tripDoc(trip), iso(trip.updated_at), trip.search_id, isFulfilled(trip) ? 0 : 1, trip.trip_id, expectedVersion, trip.seller_id)
-      if (r.changes === 0) return null
+      const version = this.#update(trip, expectedVersion)
+      if (version === null) return null
       this.storeEffects(effects)
       this.storeOrders(trip, effects)
-      return expectedVersion + 1
+      return version
     })
+  }
+
+  async updateTrips(writes: ReadonlyArray<PlainWrite>): Promise<Array<number | null>> {
+    const each = () => writes.map((w) => this.#update(w.trip, w.expectedVersion))
+    // Several in one IMMEDIATE transaction: one commit (one append to the WAL) for all of them.
+    return writes.length > 1 ? this.db.transaction(each).immediate() : each()
+  }
+
+  /** The trip's row, if still at `expectedVersion`: its new version, or null. */
+  #update(trip: TripRecord, expectedVersion: number): number | null {
+    // A trip's seller never changes, so seller_id is not written (its foreign key is not checked again).
+    const r = this.q(`UPDATE trips SET doc = ?, updated_at = ?, search_id = ?, open = ?, version = version + 1
+      WHERE trip_id = ? AND version = ? AND seller_id = ?`)
+      .run(tripDoc(trip), iso(trip.updated_at), trip.search_id, isFulfilled(trip) ? 0 : 1, trip.trip_id, expectedVersion, trip.seller_id)
+    return r.changes === 0 ? null : expectedVersion + 1
   }
 
   async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
@@ -250,9 +262,8 @@ export class SqliteStore extends SqlStore implements Store {
    * at its commit (see the header).
    */
   private write<T>(effects: TripEffects | undefined, run: () => T): T {
+    if (!bringsAlong(effects)) return run()
     const jobs = (effects?.jobs?.length ?? 0) > 0
-    const single = !jobs && !effects?.search && !effects?.refreshToken && !effects?.seatMaps?.length && !effects?.orders?.length && !effects?.idempotency
-    if (single) return run()
     if (!jobs) return this.db.transaction(run).immediate()
     this.db.pragma('synchronous = FULL')
     try {

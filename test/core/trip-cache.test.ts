@@ -10,6 +10,8 @@ import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { ProblemError } from '../../core/shared/errors.ts'
 import type { TripRecord } from '../../core/ports/records.ts'
+import type { Change } from '../../core/application/trip-cache.ts'
+import { job } from '../store/fixtures.ts'
 import { NOW, tripRecord } from './rules/build.ts'
 import { testIds } from '../helpers/build.ts'
 
@@ -26,6 +28,8 @@ async function staleCache() {
   let writes = 0
   const updateTrip = store.updateTrip.bind(store)
   store.updateTrip = async (...args) => { writes++; return updateTrip(...args) }
+  const updateTrips = store.updateTrips.bind(store)
+  store.updateTrips = async (all) => { writes += all.length; return updateTrips(all) }
   return { core, trip, changed, writes: () => writes }
 }
 
@@ -118,23 +122,50 @@ test("a write this process commits while a request's check is out is what the re
   assert.equal((await core.context.trips.read('ta'))?.value.language, 'de')
 })
 
-test('the writes of one turn run once every request of the turn has been read, each its own conditional write', async () => {
+test('the plain writes of one turn go to the store in one call, once every request of the turn has been read', async () => {
   const { core, store } = await countedReads()
   const seen: string[] = []
+  const updateTrips = store.updateTrips.bind(store)
+  store.updateTrips = async (writes) => { seen.push(`write ${writes.map((w) => w.trip.trip_id).join(' ')}`); return updateTrips(writes) }
   const update = store.updateTrip.bind(store)
-  store.updateTrip = async (t, v, e) => { seen.push(`write ${t.trip_id}`); return update(t, v, e) }
-  // Each setImmediate callback stands for one socket's request: both are read before either writes.
-  const written = await Promise.all(['ta', 'tb'].map((id) => new Promise<TripRecord>((resolve, reject) => setImmediate(() => {
+  store.updateTrip = async (t, v, e) => { seen.push(`alone ${t.trip_id}${e?.jobs ? ' with a job' : ''}`); return update(t, v, e) }
+  // Each setImmediate callback stands for one socket's request: all are read before any writes. tc's
+  // change queues a job, so it goes alone (in its own transaction, committed synchronously).
+  const changes: Record<string, (t: TripRecord) => Change> = {
+    ta: (t) => ({ ...t, language: 'x-ta' }),
+    tb: (t) => ({ ...t, language: 'x-tb' }),
+    tc: (t) => ({ trip: { ...t, language: 'x-tc' }, jobs: [job('j-tc')] }),
+  }
+  const written = await Promise.all(['ta', 'tb', 'tc'].map((id) => new Promise<TripRecord>((resolve, reject) => setImmediate(() => {
     seen.push(`request ${id}`)
-    core.context.trips.mutate(null, id, (t) => ({ ...t, language: `x-${id}` })).then(resolve, reject)
+    core.context.trips.mutate(null, id, changes[id]!).then(resolve, reject)
   }))))
-  assert.deepEqual(seen, ['request ta', 'request tb', 'write ta', 'write tb'])
-  assert.deepEqual(written.map((t) => t.language), ['x-ta', 'x-tb'])
-  assert.deepEqual([(await store.getTrip('ta'))?.version, (await store.getTrip('tb'))?.version], [2, 2])
+  assert.deepEqual(seen, ['request ta', 'request tb', 'request tc', 'alone tc with a job', 'write ta tb'])
+  assert.deepEqual(written.map((t) => t.language), ['x-ta', 'x-tb', 'x-tc'])
+  assert.deepEqual(await Promise.all(['ta', 'tb', 'tc'].map(async (id) => (await store.getTrip(id))?.version)), [2, 2, 2])
+  assert.ok(await store.getJob('j-tc'))
 })
 
-test('a write that throws at once fails its own request only; the turn\'s other writes still run', async () => {
+test("a trip's second write in one turn goes alone: one of the two wins, the other is made again on what it left", async () => {
   const { core, store } = await countedReads()
+  const calls: string[] = []
+  const updateTrips = store.updateTrips.bind(store)
+  store.updateTrips = async (writes) => { calls.push(`together ${writes.length}`); return updateTrips(writes) }
+  const update = store.updateTrip.bind(store)
+  store.updateTrip = async (t, v, e) => { calls.push(`alone at ${v}`); return update(t, v, e) }
+  const written = await Promise.all(['fr', 'de'].map((language) => core.context.trips.mutate(null, 'ta', (t) => ({ ...t, passengers: t.passengers, language: `${t.language}+${language}` }))))
+  // Both were made from version 1 in the same turn: the one that lost was made again on version 2.
+  assert.deepEqual(calls.slice(0, 2).sort(), ['alone at 1', 'together 1'])
+  assert.equal(calls.length, 3)
+  const stored = await store.getTrip('ta')
+  assert.equal(stored?.version, 3)
+  assert.ok(written.some((t) => t.language === stored?.value.language), `${written.map((t) => t.language)} vs ${stored?.value.language}`)
+  assert.match(stored!.value.language!, /\+(fr|de)\+(fr|de)$/)
+})
+
+test('when the turn\'s call fails, each write is tried alone: one the store refuses fails its own request only', async () => {
+  const { core, store } = await countedReads()
+  store.updateTrips = async () => { throw new Error('batch refused') }
   const update = store.updateTrip.bind(store)
   // Not async: throws before it returns a promise, as a store's driver may.
   store.updateTrip = ((t: TripRecord, v: number) => {
@@ -145,4 +176,13 @@ test('a write that throws at once fails its own request only; the turn\'s other 
   assert.deepEqual(settled.map((r) => r.status), ['rejected', 'fulfilled'])
   assert.equal((settled[0] as PromiseRejectedResult).reason.message, 'driver refused')
   assert.equal((await store.getTrip('tb'))?.version, 2)
+})
+
+test('a lone write that fails is not tried again, and a call that throws at once escapes nowhere', async () => {
+  const { core, store } = await countedReads()
+  let calls = 0
+  store.updateTrips = ((() => { calls++; throw new Error('driver refused') }) as unknown) as typeof store.updateTrips
+  await assert.rejects(core.context.trips.mutate(null, 'ta', (t) => ({ ...t, language: 'fr' })), /driver refused/)
+  assert.equal(calls, 1)
+  assert.equal((await store.getTrip('ta'))?.version, 1)
 })

@@ -22,20 +22,26 @@ interface Counted { store: Store; statements: string[] }
 async function perRequest(t: Built, seen: string[]): Promise<Record<string, string[]>> {
   // The shared rate limit's sync (every 100 ms on PostgreSQL, whatever the traffic) is not a request's.
   const counted = async (f: () => Promise<unknown>) => { seen.length = 0; await f(); return seen.filter((q) => !/rate_limits/.test(q)) }
-  const trip = await createTrip(t)
-  const token = bearer(trip.trip_access_token)
-  const bags = productsOf(await readSearch(t, trip, token), 'bag').filter((p) => p.price_and_availability['p1']?.available)
-  const put = (i: number) => t.app.inject({
-    method: 'PUT', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: token },
-    payload: [{ product_id: bags[i]!.product_id, passenger_id: 'p1', quantity: 1 }],
-  })
+  /** A trip, and a PUT of its basket with one of its bags (i = 0 or 1): each a real change from the other. */
+  const tripWithBags = async () => {
+    const trip = await createTrip(t)
+    const token = bearer(trip.trip_access_token)
+    const bags = productsOf(await readSearch(t, trip, token), 'bag').filter((p) => p.price_and_availability['p1']?.available)
+    const put = (i: number) => t.app.inject({
+      method: 'PUT', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: token },
+      payload: [{ product_id: bags[i]!.product_id, passenger_id: 'p1', quantity: 1 }],
+    })
+    return { trip, token, bags, put }
+  }
+  const { trip, token, bags, put } = await tripWithBags()
   const get = (path: string, authorization: string) => t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}${path}`, headers: { authorization } })
   await put(0)
   await get('', basic(t.apiKey))
-  // Four trips read at once, as a loaded server takes them: each token verified and each trip kept beforehand.
-  const others = await Promise.all([1, 2, 3].map(() => createTrip(t)))
-  const baskets = [trip, ...others].map((x) => () => t.app.inject({ method: 'GET', url: `/v2.2/trip/${x.trip_id}/basket`, headers: { authorization: bearer(x.trip_access_token) } }))
+  // Four trips read and written at once, as a loaded server takes them: each token verified and each trip kept beforehand.
+  const all = [{ trip, token, bags, put }, ...await Promise.all([1, 2, 3].map(() => tripWithBags()))]
+  const baskets = all.map((x) => () => t.app.inject({ method: 'GET', url: `/v2.2/trip/${x.trip.trip_id}/basket`, headers: { authorization: x.token } }))
   for (const read of baskets) assert.equal((await read()).statusCode, 200)
+  for (const x of all.slice(1)) assert.equal((await x.put(1)).statusCode, 200)
   return {
     'POST trip': await counted(() => createTrip(t)),
     'GET trip': await counted(async () => assert.equal((await get('', basic(t.apiKey))).statusCode, 200)),
@@ -47,6 +53,10 @@ async function perRequest(t: Built, seen: string[]): Promise<Record<string, stri
     }),
     'GET basket of four trips at once': await counted(async () => {
       for (const res of await Promise.all(baskets.map((read) => read()))) assert.equal(res.statusCode, 200)
+    }),
+    // Each trip's basket holds bag 1 by then (the PUT above for the first): bag 0 is a change for all four.
+    'PUT basket of four trips at once': await counted(async () => {
+      for (const res of await Promise.all(all.map((x) => x.put(0)))) assert.equal(res.statusCode, 200)
     }),
   }
 }
@@ -75,6 +85,8 @@ describe('statements per request, SQLite', () => {
       'PUT basket': ['UPDATE trips'],
       // The reads of one turn of the event loop are checked together, in one read transaction.
       'GET basket of four trips at once': ['BEGIN', 'SELECT FROM trips', 'SELECT FROM trips', 'SELECT FROM trips', 'SELECT FROM trips', 'COMMIT'],
+      // And their writes, in one write transaction: one commit.
+      'PUT basket of four trips at once': ['BEGIN IMMEDIATE', 'UPDATE trips', 'UPDATE trips', 'UPDATE trips', 'UPDATE trips', 'COMMIT'],
     })
   })
 })
@@ -110,6 +122,8 @@ if (!url) {
         'PUT basket': ['UPDATE trips'],
         // The reads of one turn of the event loop are checked together: one round trip for the four.
         'GET basket of four trips at once': ['SELECT FROM unnest'],
+        // And their writes: one round trip for the four.
+        'PUT basket of four trips at once': ['UPDATE trips'],
       })
     })
   })

@@ -215,4 +215,46 @@ if (!url) {
       }
     })
   })
+
+  describe('postgres trip writes', () => {
+    test('plain writes of several trips are one statement, its documents one JSON parameter, and a trip named twice is refused', async () => {
+      const schema = await freshSchema()
+      const statements: Array<{ text: string }> = []
+      const s = new PostgresStore({ connectionString: url, options: `-c search_path=${schema}` }, { onStatement: (q) => statements.push({ text: q }) })
+      try {
+        await s.migrate()
+        await s.createSeller(seller('s1'))
+        for (const id of ['t1', 't2', 't3']) await s.insertTrip(trip(id))
+        statements.length = 0
+        // A document with quotes and backslashes in it arrives as written.
+        const t2 = trip('t2', 's1', { language: 'say "hi" \\ ok' })
+        assert.deepEqual(await s.updateTrips([{ trip: t2, expectedVersion: 1 }, { trip: trip('t1', 's1', { language: 'fr' }), expectedVersion: 1 }, { trip: trip('t3'), expectedVersion: 9 }]), [2, 2, null])
+        assert.equal(statements.length, 1)
+        assert.match(statements[0]!.text, /^UPDATE trips t .* FROM json_to_recordset\(\$1::json\)/s)
+        assert.deepEqual(await s.getTrip('t2'), { value: t2, version: 2 })
+        await assert.rejects(s.updateTrips([{ trip: trip('t1'), expectedVersion: 2 }, { trip: trip('t1'), expectedVersion: 3 }]), /a trip named twice/)
+        assert.equal((await s.getTrip('t1'))?.version, 2)
+      } finally {
+        await s.close()
+      }
+    })
+
+    test('documents are stored compressed with lz4 (migration 9), where the server was built with it', async (t) => {
+      const schema = await freshSchema()
+      const s = open(schema)
+      try {
+        await s.migrate()
+        const { rows: [lz4] } = await s.pool.query(`SELECT count(*)::int AS n FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)`)
+        if (lz4.n === 0) return t.skip('this PostgreSQL has no lz4')
+        await s.createSeller(seller('s1'))
+        // Past the ~2 KB at which PostgreSQL compresses a value.
+        await s.insertTrip(trip('t1', 's1', { language: 'fr-'.repeat(2000) }))
+        await s.updateTrips([{ trip: trip('t1', 's1', { language: 'de-'.repeat(2000) }), expectedVersion: 1 }])
+        const { rows } = await s.pool.query("SELECT pg_column_compression(doc) AS method FROM trips WHERE trip_id = 't1'")
+        assert.deepEqual(rows, [{ method: 'lz4' }])
+      } finally {
+        await s.close()
+      }
+    })
+  })
 }

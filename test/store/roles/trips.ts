@@ -39,6 +39,31 @@ export function tripsContract({ it, withTrip }: ContractContext): void {
     assert.deepEqual(await s.getTripsIfChanged([]), new Map())
   })
 
+  it('updateTrips writes several trips in one call, each by its own version, and answers in their order', async (s) => {
+    await withTrip(s)
+    for (const id of ['t2', 't3', 't4']) await s.insertTrip(trip(id))
+    assert.equal(await s.updateTrip(trip('t2', 's1', { language: 'it' }), 1), 2)
+    const t1 = trip('t1', 's1', { language: 'fr', search_id: 'x1', updated_at: iso(30) })
+    const t4 = trip('t4', 's1', { language: 'de' })
+    // Not in trip_id order: the answer follows the order asked, whatever order the store writes in.
+    const versions = await s.updateTrips([
+      { trip: t4, expectedVersion: 1 },
+      { trip: trip('t2', 's1', { language: 'es' }), expectedVersion: 1 },
+      { trip: trip('t3', 's2', { language: 'nl' }), expectedVersion: 1 },
+      { trip: trip('ghost'), expectedVersion: 1 },
+      { trip: t1, expectedVersion: 1 },
+    ])
+    assert.deepEqual(versions, [2, null, null, null, 2])
+    assert.deepEqual(await s.getTrip('t1'), { value: t1, version: 2 })
+    assert.deepEqual(await s.getTrip('t4'), { value: t4, version: 2 })
+    // A stale version, and another seller's claim, change nothing.
+    assert.deepEqual(await s.getTrip('t2'), { value: trip('t2', 's1', { language: 'it' }), version: 2 })
+    assert.deepEqual(await s.getTrip('t3'), { value: trip('t3'), version: 1 })
+    assert.equal(await s.getTrip('ghost'), undefined)
+    assert.deepEqual(await s.updateTrips([{ trip: trip('t3', 's1', { language: 'pt' }), expectedVersion: 1 }]), [2])
+    assert.deepEqual(await s.updateTrips([]), [])
+  })
+
   it('a stale or unknown trip update changes nothing and returns null', async (s) => {
     await withTrip(s)
     assert.equal(await s.updateTrip(trip('t1', 's1', { language: 'fr' }), 1), 2)
