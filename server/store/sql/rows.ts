@@ -105,8 +105,7 @@ export const subscriptionRow = (d: Dialect, x: SubscriptionRecord): unknown[] =>
   [x.subscription_id, x.seller_id, x.event_name, x.delivery_method, x.target, x.secret, d.time(x.created_at)]
 
 /** The trip's document: everything but what has a column of its own (search_id). */
-export const tripDocument = ({ search_id: _s, ...doc }: TripRecord): Omit<TripRecord, 'search_id'> => doc
-export const tripDoc = (trip: TripRecord): string => json(tripDocument(trip))
+export const tripDoc = ({ search_id: _s, ...doc }: TripRecord): string => json(doc)
 
 /** A seat map's use is recorded at most this often, so a flight's row is not rewritten by every trip on it. */
 export const SEAT_MAP_TOUCH_MS = 3600_000
