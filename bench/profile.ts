@@ -28,7 +28,8 @@ export async function profile(name: string) {
   const trips = await seedTrips(s)
   const r = await autocannon({ url: s.url, connections: 16, duration: Number(process.env.BENCH_SECONDS ?? 5), ...scenario.options(s, trips) })
   await s.stop()
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!
+  // One file per thread (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): tsx's loader worker writes one too; thread 0 is the main one.
+  const file = readdirSync(dir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))!
   console.log(`${name}: ${Math.round(r.requests.average)} req/s under the profiler; profile ${join(dir, file)}\n`)
   summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile)
 }
