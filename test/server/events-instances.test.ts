@@ -10,8 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
-import { PostgresStore } from '../../server/store/postgres.ts'
+import { pgSchemas } from '../helpers/pg-schemas.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
 import { build, createTrip, bearer, basic, type Built } from '../helpers/build.ts'
 import { checkedBag, readSearch, changeBasket } from '../helpers/flows.ts'
@@ -77,17 +76,16 @@ if (!url) {
   test('event streams across instances on PostgreSQL', { skip: 'DATABASE_URL_PG not set' }, () => {})
 } else {
   suite('event streams across instances on PostgreSQL (LISTEN/NOTIFY)', async () => {
-    const schema = `svc_events_${process.pid}_${Date.now().toString(36)}`
-    const admin = new pg.Pool({ connectionString: url, max: 1 })
-    await admin.query(`CREATE SCHEMA ${schema}`)
-    const openStore = () => new PostgresStore({ connectionString: url, options: `-c search_path=${schema}` })
+    const schemas = pgSchemas(url, 'svc_events')
+    const schema = await schemas.fresh()
+    const openStore = () => schemas.store(schema)
     return {
       stores: async () => {
         const first = openStore()
         await first.migrate()
         return [first, openStore()]
       },
-      cleanup: async () => { await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`); await admin.end() },
+      cleanup: () => schemas.drop(),
     }
   }, { ...defaultConfig.live, pollMs: HOUR })
 }

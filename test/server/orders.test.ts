@@ -8,12 +8,11 @@
  */
 import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import pg from 'pg'
 import { build, basic, body, assertProblem, type Built, type CreatedTrip } from '../helpers/build.ts'
 import { readSearch, checkedBag, seats, addItems, fulfill, fulfillRequest, createTripOnFlight, readTrip } from '../helpers/flows.ts'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
-import { PostgresStore } from '../../server/store/postgres.ts'
+import { pgSchemas } from '../helpers/pg-schemas.ts'
 import type { Store } from '../../core/ports/store.ts'
 import { feedOrder, tripWithOrders } from '../store/contract.ts'
 
@@ -159,29 +158,20 @@ const stores: Array<[string, () => Promise<{ store: Store; done(): Promise<void>
   }],
 ]
 const pgUrl = process.env.DATABASE_URL_PG
-const pgAdmin = pgUrl ? new pg.Pool({ connectionString: pgUrl, max: 1 }) : undefined
-const pgSchemas: string[] = []
+const schemas = pgUrl ? pgSchemas(pgUrl, 'svc_orders') : undefined
 const pgStore = async (schema: string) => {
-  const store = new PostgresStore({ connectionString: pgUrl!, options: `-c search_path=${schema}` })
+  const store = schemas!.store(schema)
   await store.migrate()
   return store
 }
-const newPgSchema = async () => {
-  const schema = `svc_orders_${process.pid}_${Date.now().toString(36)}_${pgSchemas.length}`
-  pgSchemas.push(schema)
-  await pgAdmin!.query(`CREATE SCHEMA ${schema}`)
-  return schema
-}
-if (pgUrl) {
+const newPgSchema = () => schemas!.fresh()
+if (schemas) {
   stores.push(['PostgreSQL', async () => {
     const store = await pgStore(await newPgSchema())
     return { store, done: () => store.close() }
   }])
 }
-after(async () => {
-  for (const schema of pgSchemas) await pgAdmin!.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-  await pgAdmin?.end()
-})
+after(() => schemas?.drop())
 
 describe('orders feed: paging while orders keep moving', () => {
   for (const [name, open] of stores) {

@@ -5,8 +5,8 @@
  */
 import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import pg from 'pg'
-import { PostgresStore } from '../../server/store/postgres.ts'
+import type { PostgresStore } from '../../server/store/postgres.ts'
+import { pgSchemas } from '../helpers/pg-schemas.ts'
 import { build, createTrip, bearer, basic as basicAuthOf, body, assertProblem, type Built } from '../helpers/build.ts'
 import { changeBasket, checkedBag, readSearch } from '../helpers/flows.ts'
 
@@ -16,13 +16,13 @@ if (!url) {
   test('two instances on one PostgreSQL', { skip: 'DATABASE_URL_PG not set' }, () => {})
 } else {
   describe('two instances on one PostgreSQL', () => {
-    const schema = `svc_instances_${process.pid}_${Date.now().toString(36)}`
-    const admin = new pg.Pool({ connectionString: url, max: 1 })
-    const open = () => new PostgresStore({ connectionString: url, options: `-c search_path=${schema}` })
+    const schemas = pgSchemas(url, 'svc_instances')
+    let schema: string
+    const open = () => schemas.store(schema)
     let a: Built
     let b: Built
     before(async () => {
-      await admin.query(`CREATE SCHEMA ${schema}`)
+      schema = await schemas.fresh()
       const first = open()
       await first.migrate()
       a = await build({ store: first })
@@ -31,8 +31,7 @@ if (!url) {
     after(async () => {
       await a?.close(); await b?.close()
       await a?.store.close(); await b?.store.close()
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-      await admin.end()
+      await schemas.drop()
     })
 
     test('a basket changed on one instance reads changed on the other at once', async () => {

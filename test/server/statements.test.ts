@@ -6,12 +6,11 @@
  */
 import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import pg from 'pg'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SqliteStore } from '../../server/store/sqlite.ts'
-import { PostgresStore } from '../../server/store/postgres.ts'
+import { pgSchemas } from '../helpers/pg-schemas.ts'
 import type { Store } from '../../core/ports/store.ts'
 import { build, createTrip, bearer, basic, body, type Built } from '../helpers/build.ts'
 import { readSearch, productsOf } from '../helpers/flows.ts'
@@ -96,21 +95,18 @@ if (!url) {
   test('round trips per request, PostgreSQL', { skip: 'DATABASE_URL_PG not set' }, () => {})
 } else {
   describe('round trips per request, PostgreSQL', () => {
-    const schema = `svc_statements_${process.pid}_${Date.now().toString(36)}`
-    const admin = new pg.Pool({ connectionString: url, max: 1 })
+    const schemas = pgSchemas(url, 'svc_statements')
     const c: Counted = { store: undefined as unknown as Store, statements: [] }
     let t: Built
     before(async () => {
-      await admin.query(`CREATE SCHEMA ${schema}`)
-      const store = new PostgresStore({ connectionString: url, options: `-c search_path=${schema}` }, { onStatement: (sql) => c.statements.push(sql) })
+      const store = schemas.store(await schemas.fresh(), { onStatement: (sql) => c.statements.push(sql) })
       await store.migrate()
       c.store = store
       t = await build({ store })
     })
     after(async () => {
       await t?.close(); await c.store?.close()
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-      await admin.end()
+      await schemas.drop()
     })
 
     test('each hot request takes the round trips it needs, and no more', async () => {

@@ -1,7 +1,7 @@
 import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import pg from 'pg'
-import { PostgresStore } from '../../server/store/postgres.ts'
+import type { PostgresStore } from '../../server/store/postgres.ts'
+import { pgSchemas } from '../helpers/pg-schemas.ts'
 import { migrations } from '../../server/store/migrations.ts'
 import { storeContract, seller, trip, job, feedOrder, tripWithOrders, type ContractOptions } from './contract.ts'
 
@@ -10,21 +10,10 @@ const url = process.env.DATABASE_URL_PG
 if (!url) {
   test('postgres store contract', { skip: 'DATABASE_URL_PG not set' }, () => {})
 } else {
-  // Every store gets its own schema, named for this run, so runs sharing a database never collide.
-  const admin = new pg.Pool({ connectionString: url, max: 2 })
-  const run = `svc_test_${process.pid}_${Date.now().toString(36)}`
-  const schemas: string[] = []
-  const freshSchema = async () => {
-    const schema = `${run}_${schemas.length + 1}`
-    schemas.push(schema)
-    await admin.query(`CREATE SCHEMA ${schema}`)
-    return schema
-  }
-  const open = (schema: string) => new PostgresStore({ connectionString: url, options: `-c search_path=${schema}` })
-  after(async () => {
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-    await admin.end()
-  })
+  const schemas = pgSchemas(url, 'svc_test')
+  const freshSchema = () => schemas.fresh()
+  const open = (schema: string) => schemas.store(schema)
+  after(() => schemas.drop())
 
   const insertV1Seller: ContractOptions['insertV1Seller'] = async (s, x, k) => {
     const { pool } = s as PostgresStore
@@ -122,7 +111,7 @@ if (!url) {
     test('a claimer passes over a job another transaction holds instead of waiting for it', async () => {
       const schema = await freshSchema()
       // lock_timeout turns a claimer that waits (no SKIP LOCKED) into a failure instead of a hang.
-      const s = new PostgresStore({ connectionString: url, options: `-c search_path=${schema} -c lock_timeout=2000` })
+      const s = schemas.store(schema, { options: '-c lock_timeout=2000' })
       const holder = await s.pool.connect()
       try {
         await s.migrate()
@@ -192,7 +181,7 @@ if (!url) {
     test('a write that queues work commits synchronously in a transaction of its own; any other commits without waiting for the disk', async () => {
       const schema = await freshSchema()
       const statements: string[] = []
-      const s = new PostgresStore({ connectionString: url, options: `-c search_path=${schema}` }, { onStatement: (q) => statements.push(q.replace(/\s+/g, ' ').trim()) })
+      const s = schemas.store(schema, { onStatement: (q) => statements.push(q.replace(/\s+/g, ' ').trim()) })
       try {
         await s.migrate()
         // The session's own setting, and the caller's options kept beside it.
@@ -220,7 +209,7 @@ if (!url) {
     test('plain writes of several trips are one statement, each document a parameter of its own, and a trip named twice is refused', async () => {
       const schema = await freshSchema()
       const statements: Array<{ text: string }> = []
-      const s = new PostgresStore({ connectionString: url, options: `-c search_path=${schema}` }, { onStatement: (q) => statements.push({ text: q }) })
+      const s = schemas.store(schema, { onStatement: (q) => statements.push({ text: q }) })
       try {
         await s.migrate()
         await s.createSeller(seller('s1'))
