@@ -57,10 +57,14 @@ export async function acceptItem(ctx: Context, p: Principal, tripId: string, ite
   return basketView(trip, ctx.clock.now())
 }
 
-async function changeBasket(ctx: Context, p: Principal, tripId: string, change: (t: TripRecord, s: SearchView | undefined, c: basket.BasketContext) => TripRecord) {
-  const trip = await ctx.trips.mutate(p, tripId, async (t) => {
+/**
+ * The basket changed is answered rendered as a GET of that version would be, and kept: the event stream's
+ * push of the change and the next GET send the same body instead of rendering it again.
+ */
+async function changeBasket(ctx: Context, p: Principal, tripId: string, change: (t: TripRecord, s: SearchView | undefined, c: basket.BasketContext) => TripRecord): Promise<Rendered> {
+  const trip = await ctx.trips.mutateVersioned(p, tripId, async (t) => {
     const search = t.search_id ? await ctx.searches.view(t, t.search_id) : undefined
     return change(t, search, { now: ctx.clock.now(), holdWindow: ctx.config.holdWindow, newId: () => ctx.ids.uuid() })
   })
-  return basketView(trip, ctx.clock.now())
+  return renderBasket(ctx, trip, ctx.clock.now())
 }

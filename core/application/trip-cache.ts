@@ -135,6 +135,11 @@ export class TripCache {
    * Without a principal (the job runner) the trip is loaded as the system; an unchanged trip is not written.
    */
   async mutate(p: Principal | null, tripId: string, change: (t: TripRecord) => Change | Promise<Change>): Promise<TripRecord> {
+    return (await this.mutateVersioned(p, tripId, change)).value
+  }
+
+  /** `mutate`, answering the version the trip is at after it (what names its rendered bodies). */
+  async mutateVersioned(p: Principal | null, tripId: string, change: (t: TripRecord) => Change | Promise<Change>): Promise<Versioned<TripRecord>> {
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       // The first attempt starts from the trip this process keeps, without asking the store whether it is
       // current: the write is conditional on its version, so a trip another process changed fails it and
@@ -155,7 +160,7 @@ export class TripCache {
       const { trip, jobs = [], events = [], effects = {} } = 'trip' in result ? result : { trip: result }
       if (trip === loaded.value) {
         if (unverified && await this.#moved(tripId, unverified.version)) continue
-        return trip
+        return loaded
       }
       const all = [...jobs, ...(await eventJobs(this.#ports, trip, events))]
       // The state hash is worked out once here, for every read until an item's validity window passes.
@@ -166,7 +171,7 @@ export class TripCache {
       const version = await this.#write(stored, loaded.version, written)
       if (version !== null) {
         this.#searches.stored(written)
-        const kept = this.keep({ value: stored, version }).value
+        const kept = this.keep({ value: stored, version })
         for (const f of this.#written) f(tripId)
         return kept
       }

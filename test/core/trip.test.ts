@@ -3,7 +3,8 @@ import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
 import { call } from '../helpers/operations.ts'
 import { ProblemError } from '../../core/shared/errors.ts'
-import { computeStateHash, tripRepresentation, tripStateHash } from '../../core/domain/trip.ts'
+import { basketView, computeStateHash, tripRepresentation, tripStateHash } from '../../core/domain/trip.ts'
+import { readBasket, replaceBasket, versionEtag } from '../../core/application/baskets.ts'
 import { canonicalJson } from '../../core/shared/crypto.ts'
 
 const rejects = async (p: Promise<unknown>, code: string, path?: string) => {
@@ -176,4 +177,18 @@ test('GET trip reads as the trip representation at every step: after a write, pa
   assert.notEqual(expired.trip_state_hash, JSON.parse(afterWrite).trip_state_hash, 'an item past valid_to changes the hash')
   assert.notEqual(expired.trip_access_token, created.trip_access_token)
   assert.equal(JSON.stringify(expired), await expected(expired.trip_access_token!))
+})
+
+test('a basket change answers the basket rendered as GET renders that version, and the next GET sends that same body', async () => {
+  const f = await coreFixture()
+  const created = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
+  const search = await f.api('getSearch', { params: { trip_id: created.trip_id, search_id: created.search_id! } })
+  const bag = Object.values(search.results.products.bag ?? {}).find((b) => b.price_and_availability.p1?.available)!
+  const p = { kind: 'api_key' as const, seller: f.seller }
+  const changed = await replaceBasket(f.core.context, p, created.trip_id, [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
+  const stored = (await f.store.getTrip(created.trip_id))!
+  assert.equal(changed.json, JSON.stringify(basketView(stored.value, f.clock.now())))
+  assert.equal(changed.etag, versionEtag(stored, f.clock.now()))
+  // Kept under that version: the GET (and the event stream's push) take it instead of rendering again.
+  assert.equal(await readBasket(f.core.context, p, created.trip_id), changed)
 })
