@@ -14,6 +14,19 @@ if (!url) {
   const freshSchema = () => schemas.fresh()
   const open = (schema: string) => schemas.store(schema)
   after(() => schemas.drop())
+  /** Two instances (each its own pool) on one migrated schema with seller s1, closed after `run`. */
+  const twoInstances = async (run: (a: PostgresStore, b: PostgresStore) => Promise<void>) => {
+    const schema = await freshSchema()
+    const [a, b] = [open(schema), open(schema)]
+    try {
+      await a.migrate()
+      await a.createSeller(seller('s1'))
+      await run(a, b)
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  }
 
   const insertV1Seller: ContractOptions['insertV1Seller'] = async (s, x, k) => {
     const { pool } = s as PostgresStore
@@ -78,34 +91,30 @@ if (!url) {
     })
 
     test('orders feed: a write of a seller\'s orders waits for one still holding the seller\'s counter, so numbers follow commit order', async () => {
-      const schema = await freshSchema()
-      const [a, b] = [open(schema), open(schema)]
-      const holder = await a.pool.connect()
-      try {
-        await a.migrate()
-        await a.createSeller(seller('s1'))
-        const o1 = feedOrder('t1', 'o1')
-        await a.insertTrip(tripWithOrders('t1', 's1', [o1]), { orders: [o1] })
-        await a.insertTrip(trip('t2'))
-        // A write in flight that has taken number 2 and not committed yet (as one slowed between its
-        // statement and its commit would be).
-        await holder.query('BEGIN')
-        await holder.query(`UPDATE order_feeds SET seq = seq + 1 WHERE seller_id = 's1'`)
-        const o2 = feedOrder('t2', 'o2')
-        let settled = false
-        const write = b.updateTrip(tripWithOrders('t2', 's1', [o2]), 1, { orders: [o2] }).finally(() => { settled = true })
-        await new Promise((r) => setTimeout(r, 300))
-        assert.equal(settled, false, 'the second write waits for the counter')
-        // A reader meanwhile sees neither: nothing can be committed behind the number it pages from.
-        assert.deepEqual((await a.listOrders('s1', { after: 0, limit: 10 })).map((e) => e.seq), [1])
-        await holder.query('COMMIT')
-        assert.equal(await write, 2)
-        assert.deepEqual((await a.listOrders('s1', { after: 1, limit: 10 })).map((e) => [e.seq, e.order.order_id]), [[3, 'o2']])
-      } finally {
-        holder.release()
-        await a.close()
-        await b.close()
-      }
+      await twoInstances(async (a, b) => {
+        const holder = await a.pool.connect()
+        try {
+          const o1 = feedOrder('t1', 'o1')
+          await a.insertTrip(tripWithOrders('t1', 's1', [o1]), { orders: [o1] })
+          await a.insertTrip(trip('t2'))
+          // A write in flight that has taken number 2 and not committed yet (as one slowed between its
+          // statement and its commit would be).
+          await holder.query('BEGIN')
+          await holder.query(`UPDATE order_feeds SET seq = seq + 1 WHERE seller_id = 's1'`)
+          const o2 = feedOrder('t2', 'o2')
+          let settled = false
+          const write = b.updateTrip(tripWithOrders('t2', 's1', [o2]), 1, { orders: [o2] }).finally(() => { settled = true })
+          await new Promise((r) => setTimeout(r, 300))
+          assert.equal(settled, false, 'the second write waits for the counter')
+          // A reader meanwhile sees neither: nothing can be committed behind the number it pages from.
+          assert.deepEqual((await a.listOrders('s1', { after: 0, limit: 10 })).map((e) => e.seq), [1])
+          await holder.query('COMMIT')
+          assert.equal(await write, 2)
+          assert.deepEqual((await a.listOrders('s1', { after: 1, limit: 10 })).map((e) => [e.seq, e.order.order_id]), [[3, 'o2']])
+        } finally {
+          holder.release()
+        }
+      })
     })
 
     test('a claimer passes over a job another transaction holds instead of waiting for it', async () => {
@@ -129,11 +138,7 @@ if (!url) {
     })
 
     test('workers in separate pools claim each job once, and optimistic conflicts hold across them', async () => {
-      const schema = await freshSchema()
-      const [a, b] = [open(schema), open(schema)]
-      try {
-        await a.migrate()
-        await a.createSeller(seller('s1'))
+      await twoInstances(async (a, b) => {
         await a.insertTrip(trip('t1'))
         const updates = await Promise.all([
           a.updateTrip(trip('t1', 's1', { language: 'fr' }), 1, { jobs: [job('ja')] }),
@@ -170,10 +175,7 @@ if (!url) {
         assert.equal(takeovers.filter((r) => r === null).length, 1)
         const winner = `h${takeovers.indexOf(null)}`
         for (const r of takeovers) if (r !== null) assert.equal(r.request_hash, winner)
-      } finally {
-        await a.close()
-        await b.close()
-      }
+      })
     })
   })
 
@@ -207,11 +209,7 @@ if (!url) {
 
   describe('postgres trip writes', () => {
     test('two instances writing the same trips at once, in opposite orders: each trip written once a round, never a deadlock', async () => {
-      const schema = await freshSchema()
-      const [a, b] = [open(schema), open(schema)]
-      try {
-        await a.migrate()
-        await a.createSeller(seller('s1'))
+      await twoInstances(async (a, b) => {
         const ids = Array.from({ length: 40 }, (_, i) => `t${String(i).padStart(2, "0")}`)
         for (const id of ids) await a.insertTrip(trip(id))
         for (let version = 1; version <= 10; version++) {
@@ -226,10 +224,7 @@ if (!url) {
             assert.deepEqual(won, [version + 1], `${id} at version ${version}`)
           }
         }
-      } finally {
-        await a.close()
-        await b.close()
-      }
+      })
     })
 
     test('plain writes of several trips are one statement, each document a parameter of its own, and a trip named twice is refused', async () => {
