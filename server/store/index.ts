@@ -20,7 +20,8 @@ export function openStore(databaseUrl: string, opts: { poolSize?: number; onStat
   if (databaseUrl.startsWith('sqlite:')) {
     const path = databaseUrl.slice('sqlite:'.length)
     if (path === ':memory:') return new SqliteStore(path, counted)
-    if (path !== '') return new SqliteStore(resolve(path), counted)
+    // A service's file checkpoints its WAL on a thread of its own, off the requests' event loop.
+    if (path !== '') return new SqliteStore(resolve(path), { ...counted, checkpointThread: {} })
   }
   throw new Error(
     `unsupported database URL ${JSON.stringify(redact(databaseUrl))}: expected sqlite:PATH, sqlite::memory:, ` +

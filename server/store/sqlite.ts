@@ -9,6 +9,7 @@
  * commits since the last sync. Every write that queues work (a fulfillment's orders, a check, a webhook)
  * syncs at its commit (synchronous=FULL for that transaction), which also makes every commit before it
  * durable. An fsync at every commit blocks the event loop for ~0.25 ms here, longer than a basket change.
+ * The WAL's checkpoints (and their two fsyncs) run on a thread of their own (./sqlite-checkpoints.ts).
  *
  * The plain reads and writes, the row mappers and the time helpers are shared with the PostgreSQL store
  * (server/store/sql/): here is what SQLite does its own way, and the trip reads of the hot path (getTrip,
@@ -26,16 +27,20 @@ import { migrations, schemaMigrationsTable } from './migrations.ts'
 import { SqlStore } from './sql/base.ts'
 import { json, sqlite, type Row, type Statement } from './sql/dialect.ts'
 import { checkedOrders, jobRow, refreshTokenRow, SEAT_MAP_TOUCH_MS, tripDoc } from './sql/rows.ts'
+import { CheckpointThread, type CheckpointOptions } from './sqlite-checkpoints.ts'
 
 export class SqliteStore extends SqlStore implements Store {
   readonly db: Database.Database
   private prepared = new Map<string, Database.Statement>()
+  /** The WAL's checkpoints off the event loop, when asked for (./sqlite-checkpoints.ts; openStore asks for a file). */
+  readonly #checkpoints: CheckpointThread | null
 
   /**
    * `path` is a file (its directory is created if missing) or `:memory:`. `onStatement` is told the SQL of
    * every statement the database runs, BEGIN and COMMIT included (how the tests and the bench count them).
+   * `checkpointThread`: checkpoint a file's WAL on a thread of its own rather than in the commit that fills it.
    */
-  constructor(path: string, opts: { onStatement?: (sql: string) => void } = {}) {
+  constructor(path: string, opts: { onStatement?: (sql: string) => void; checkpointThread?: CheckpointOptions } = {}) {
     super(sqlite)
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
     this.db = new Database(path, opts.onStatement ? { verbose: (sql) => opts.onStatement!(String(sql)) } : {})
@@ -48,6 +53,9 @@ export class SqliteStore extends SqlStore implements Store {
     // trip lookup near its cost at 10 k (measured 12.5 → 8.8 µs at 1 M); the default cache is 2 MiB.
     this.db.pragma('cache_size = -65536')
     this.db.pragma('mmap_size = 268435456')
+    // A burst can take the WAL far past its usual size; once checkpointed, the file is cut back to 64 MiB.
+    this.db.pragma('journal_size_limit = 67108864')
+    this.#checkpoints = opts.checkpointThread && path !== ':memory:' ? new CheckpointThread(this.db, path, opts.checkpointThread) : null
   }
 
   /** Applies every pending migration; `through` stops after that version (tests: a database left at an old version). */
@@ -64,6 +72,8 @@ export class SqliteStore extends SqlStore implements Store {
   }
 
   async close(): Promise<void> {
+    // The thread's connection first: the last one to close checkpoints what is left and removes the WAL.
+    await this.#checkpoints?.stop()
     if (this.db.open) this.db.close()
   }
 

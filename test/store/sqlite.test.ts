@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { SqliteStore } from '../../server/store/sqlite.ts'
@@ -10,6 +10,8 @@ import { PostgresStore } from '../../server/store/postgres.ts'
 import { openStore } from '../../server/store/index.ts'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { migrations } from '../../server/store/migrations.ts'
+import { BACKSTOP_PAGES, CheckpointThread, INLINE_CHECKPOINT_PAGES, type CheckpointResult } from '../../server/store/sqlite-checkpoints.ts'
+import Database from 'better-sqlite3'
 import { storeContract, seller, trip, job, type ContractOptions, type MigratableStore } from './contract.ts'
 import type { TripRecord } from '../../core/ports/records.ts'
 
@@ -123,6 +125,76 @@ describe('sqlite migrations', () => {
       assert.deepEqual(await s.listSubscriptions('s1'), [])
     } finally {
       await s.close()
+    }
+  })
+})
+
+describe('the WAL checkpointed on a thread of its own', () => {
+  /** Resolves when `ok` holds, polling; fails the test after 5 s. */
+  const until = async (ok: () => boolean, what: string) => {
+    for (const start = Date.now(); !ok(); await new Promise((r) => setTimeout(r, 10))) {
+      if (Date.now() - start > 5_000) assert.fail(`waited 5 s for ${what}`)
+    }
+  }
+
+  test('the thread copies the WAL back; the writing connection keeps its own checkpoint for a thread that falls behind', async () => {
+    const path = freshPath()
+    const seen: CheckpointResult[] = []
+    const s = new SqliteStore(path, { checkpointThread: { everyMs: 10, onCheckpoint: (r) => seen.push(r) } })
+    try {
+      assert.equal(s.db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_PAGES)
+      await s.migrate()
+      await s.createSeller(seller('s1'))
+      for (let i = 0; i < 20; i++) await s.insertTrip(trip(`t${i}`))
+      // Far fewer pages than SQLite's own threshold (1,000): only the thread checkpoints them.
+      await until(() => seen.some((r) => r.log > 0 && r.checkpointed === r.log), 'a complete checkpoint')
+      assert.ok(seen.every((r) => r.log < INLINE_CHECKPOINT_PAGES), JSON.stringify(seen))
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('after close neither connection holds the file, its WAL is removed, and nothing written is lost', async () => {
+    const path = freshPath()
+    const s = new SqliteStore(path, { checkpointThread: { everyMs: 1 } })
+    await s.migrate()
+    await s.createSeller(seller('s1'))
+    for (let i = 0; i < 50; i++) await s.insertTrip(trip(`t${i}`))
+    await s.close()
+    // The process's open files (Linux): none is the database, its WAL or its shared memory any more.
+    const open = readdirSync('/proc/self/fd').map((fd) => { try { return readlinkSync(`/proc/self/fd/${fd}`) } catch { return '' } })
+    assert.deepEqual(open.filter((f) => f.startsWith(path)), [])
+    assert.equal(existsSync(`${path}-wal`), false)
+    const again = new SqliteStore(path)
+    try {
+      assert.equal((again.db.prepare('SELECT count(*) AS n FROM trips').get() as { n: number }).n, 50)
+    } finally {
+      await again.close()
+    }
+  })
+
+  test('a thread that fails leaves the writing connection checkpointing at SQLite\'s default again', async () => {
+    const db = new Database(join(dir, `failing-${++n}.db`))
+    try {
+      db.pragma('journal_mode = WAL')
+      const thread = new CheckpointThread(db, join(dir, 'no such directory', 'x.db'))
+      assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_PAGES)
+      await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === INLINE_CHECKPOINT_PAGES, 'the fallback')
+      await thread.stop()
+    } finally {
+      db.close()
+    }
+  })
+
+  test('openStore checkpoints a file on the thread; :memory: has no WAL and no thread', async () => {
+    const file = openStore(`sqlite:${join(dir, 'thread', 'z.db')}`) as SqliteStore
+    const memory = openStore('sqlite::memory:') as SqliteStore
+    try {
+      assert.equal(file.db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_PAGES)
+      assert.equal(memory.db.pragma('wal_autocheckpoint', { simple: true }), INLINE_CHECKPOINT_PAGES)
+    } finally {
+      await file.close()
+      await memory.close()
     }
   })
 })
