@@ -81,9 +81,9 @@ export const SCENARIOS: Scenario[] = [
 ]
 
 /** `statements`: SQL statements per request (each a round trip on PostgreSQL), when the service counts them. */
-interface Sample { rps: number; p50: number; p99: number; errors: number; statements?: number }
+export interface Sample { rps: number; p50: number; p99: number; errors: number; statements?: number }
 
-async function load(url: string, opts: Partial<autocannon.Options>, s?: Served): Promise<Sample> {
+export async function load(url: string, opts: Partial<autocannon.Options>, s?: Served): Promise<Sample> {
   const before = s && await statementsRun(s)
   const r = await autocannon({ url, connections, duration: seconds, ...opts })
   const after = s && await statementsRun(s)

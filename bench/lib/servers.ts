@@ -16,7 +16,7 @@ export interface ServeOptions {
   nodeFlags?: string[]
 }
 
-export async function serve(name: 'bare' | 'service', opts: ServeOptions = {}): Promise<Served> {
+export async function serve(name: 'bare' | 'service' | 'floor', opts: ServeOptions = {}): Promise<Served> {
   const devNull = openSync('/dev/null', 'w')
   const child = fork(join(import.meta.dirname, '..', 'servers', `${name}.ts`), [], {
     execArgv: ['--import', 'tsx', ...(opts.nodeFlags ?? [])],
