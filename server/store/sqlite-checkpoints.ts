@@ -36,12 +36,12 @@ export interface CheckpointOptions {
 
 // The thread's code is JavaScript given as a string (Worker `eval`): a .ts entry would need tsx's loader,
 // which Node 20 does not run in workers, and this needs nothing but the driver the main thread resolved.
-// Its nice value is raised: on Linux that is the calling thread's alone, so a checkpoint yields a shared
-// core to the event loop rather than the other way round.
+// Its nice value is raised on Linux, where it is the calling thread's alone (elsewhere it is the whole
+// process's), so a checkpoint yields a shared core to the event loop rather than the other way round.
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
-require('node:os').setPriority(19)
+if (process.platform === 'linux') require('node:os').setPriority(19)
 const db = new Database(workerData.path, { fileMustExist: true })
 db.pragma('busy_timeout = 5000')
 db.pragma('synchronous = NORMAL')
