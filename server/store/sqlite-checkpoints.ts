@@ -50,7 +50,7 @@ const checkpoint = () => {
   const [r] = db.pragma('wal_checkpoint(PASSIVE)')
   const fresh = r.log !== last
   last = r.log
-  if (fresh && r.log > 0) parentPort.postMessage(r)
+  if (workerData.report && fresh && r.log > 0) parentPort.postMessage(r)
   timer = setTimeout(checkpoint, fresh ? workerData.everyMs : workerData.everyMs * 10)
 }
 timer = setTimeout(checkpoint, workerData.everyMs)
@@ -66,14 +66,18 @@ export class CheckpointThread {
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`)
     this.#worker = new Worker(THREAD, {
       eval: true,
-      workerData: { path, driver: createRequire(import.meta.url).resolve('better-sqlite3'), everyMs: opts.everyMs ?? 10 },
+      workerData: { path, driver: createRequire(import.meta.url).resolve('better-sqlite3'), everyMs: opts.everyMs ?? 10, report: opts.onCheckpoint !== undefined },
     })
     // A store nobody closed must not keep the process alive for its checkpoints.
     this.#worker.unref()
     this.#worker.on('message', (r: CheckpointResult) => opts.onCheckpoint?.(r))
-    // Failed (the file gone, the driver refusing): the writing connection checkpoints itself again.
+    // Failed (the file gone, the driver refusing): the writing connection checkpoints itself again, and the
+    // process says so on stderr (the store has no logger of its own).
     const inline = () => { if (db.open) db.pragma(`wal_autocheckpoint = ${INLINE_CHECKPOINT_PAGES}`) }
-    this.#worker.on('error', inline)
+    this.#worker.on('error', (err) => {
+      inline()
+      process.emitWarning(`SQLite checkpoints of ${path} are back in the writing connection: their thread failed (${err.message})`)
+    })
     this.#exited = new Promise((resolve) => this.#worker.once('exit', () => { inline(); resolve() }))
   }
 

@@ -173,15 +173,21 @@ describe('the WAL checkpointed on a thread of its own', () => {
     }
   })
 
-  test('a thread that fails leaves the writing connection checkpointing at SQLite\'s default again', async () => {
+  test('a thread that fails leaves the writing connection checkpointing at SQLite\'s default again, and says so', async () => {
     const db = new Database(join(dir, `failing-${++n}.db`))
+    const warnings: string[] = []
+    const warned = (w: Error) => { warnings.push(w.message) }
+    process.on('warning', warned)
     try {
       db.pragma('journal_mode = WAL')
       const thread = new CheckpointThread(db, join(dir, 'no such directory', 'x.db'))
       assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_PAGES)
       await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === INLINE_CHECKPOINT_PAGES, 'the fallback')
       await thread.stop()
+      await until(() => warnings.length > 0, 'the warning')
+      assert.match(warnings[0]!, /SQLite checkpoints of .*x\.db are back in the writing connection: their thread failed \(.*directory does not exist/)
     } finally {
+      process.off('warning', warned)
       db.close()
     }
   })
