@@ -106,6 +106,18 @@ function statementsRun(s: Served): Promise<number | undefined> {
   })
 }
 
+/** Each scenario's samples over the rounds, and each one's ratio to the bare Fastify of its own round. */
+export function roundResults() {
+  const results = new Map<string, { ratios: number[]; samples: Sample[] }>()
+  const record = (key: string, s: Sample, baseline: number) => {
+    const r = results.get(key) ?? { ratios: [], samples: [] }
+    r.ratios.push(s.rps / baseline)
+    r.samples.push(s)
+    results.set(key, r)
+  }
+  return { results, record }
+}
+
 export interface Target { label: string; databaseUrl: string; root?: string }
 
 export async function apiLoad(): Promise<void> {
@@ -121,13 +133,7 @@ export async function apiLoad(): Promise<void> {
   }
   if (pg) for (const t of targets.filter((x) => x.label.includes('PostgreSQL'))) await createDatabase(pg.url, t.databaseUrl.split('/').pop()!)
 
-  const results = new Map<string, { ratios: number[]; samples: Sample[] }>()
-  const record = (key: string, s: Sample, baseline: number) => {
-    const r = results.get(key) ?? { ratios: [], samples: [] }
-    r.ratios.push(s.rps / baseline)
-    r.samples.push(s)
-    results.set(key, r)
-  }
+  const { results, record } = roundResults()
   try {
     for (let round = 1; round <= rounds; round++) {
       const bare = await serve('bare')

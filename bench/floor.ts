@@ -10,7 +10,7 @@ import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { load, SCENARIOS, seedTrips, type Sample } from './api-load.ts'
+import { load, roundResults, SCENARIOS, seedTrips } from './api-load.ts'
 import { serve } from './lib/servers.ts'
 import { median, spread } from './lib/stats.ts'
 
@@ -35,13 +35,7 @@ export async function floor(): Promise<void> {
     writeFileSync(join(dir, 'doc.json'), (db.prepare('SELECT doc FROM trips ORDER BY updated_at DESC LIMIT 1').get() as { doc: string }).doc)
     db.close()
 
-    const results = new Map<string, { ratios: number[]; samples: Sample[] }>()
-    const record = (key: string, x: Sample, baseline: number) => {
-      const r = results.get(key) ?? { ratios: [], samples: [] }
-      r.ratios.push(x.rps / baseline)
-      r.samples.push(x)
-      results.set(key, r)
-    }
+    const { results, record } = roundResults()
     for (let round = 1; round <= rounds; round++) {
       const bare = await serve('bare')
       const baseline = await load(bare.url, {})
