@@ -16,7 +16,7 @@ if (want('cold')) await (await import('./cold-start.ts')).coldStart()
 // Only when named: `profile <scenario>` is a tool, and scale loads up to a million trips per store (minutes, ~10 GiB).
 if (which.includes('profile')) await (await import('./profile.ts')).profile(which[which.indexOf('profile') + 1] ?? 'GET basket')
 if (which.includes('scale')) await (await import('./scale.ts')).scale()
-// Only when named: PUT basket beside the least it could do (bench/floor.ts), where the profile says why.
+// Only when named: PUT basket and POST trip beside the least they could do (bench/floor.ts), where the profile says why.
 if (which.includes('floor')) await (await import('./floor.ts')).floor()
 // Only when named: minutes of steady load (`soak --rate=400 --seconds=300 --warmup=30`); exits 1 when its target is missed.
 if (which.includes('soak') && !(await (await import('./soak.ts')).soak())) process.exitCode = 1

@@ -1,31 +1,49 @@
 /**
- * The least a PUT basket can do (bench/floor.ts): a Fastify 5 route with the service's logging (one JSON
- * line a request into stdout, which the parent sends to /dev/null) that parses the JSON body, makes the next
- * trip document (the kept one with the body as its basket), writes its JSON to SQLite as the service does
- * (the same pragmas; an UPDATE conditional on the version; the writes of a turn of the event loop in one
- * IMMEDIATE transaction) and answers a basket's JSON. The document and the answer are a real PUT's, taken
- * from the service (FLOOR_DOC, FLOOR_ANSWER: files of JSON). Its checkpoints stay SQLite's own, in the
- * commit, where the service has moved them to a thread: if anything the floor is measured a little slow.
+ * The least a PUT basket and a POST trip can do (bench/floor.ts): Fastify 5 routes with the service's logging
+ * (one JSON line a request into stdout, which the parent sends to /dev/null), writing to a copy of the
+ * service's own database (FLOOR_DB: its tables, indexes, foreign keys and rows) with the service's pragmas,
+ * and with its WAL checkpointed on a thread as the service's is (server/store/sqlite-checkpoints.ts).
+ * What they write and answer is a real request's, taken from the service (FLOOR_SAMPLES, see `Samples`).
+ *
+ * - PUT /v2.2/trip/:id/basket parses the body, makes the next trip document (the sample one with the body as
+ *   its basket), writes its JSON with an UPDATE conditional on the version (a turn's writes in one IMMEDIATE
+ *   transaction, as the service's trip cache does) and answers a basket's JSON.
+ * - POST /v2.2/trip parses the body, makes new ids and a refresh token (kept as its SHA-256), writes the three
+ *   rows a creation writes (the trip's document, its search's offers, the refresh token) in one IMMEDIATE
+ *   transaction, signs an ES256 access token with jose and the same claims, and answers the creation's JSON.
  *
  * Left out, on purpose: everything the service does besides, which is what the bench weighs. Authentication,
- * rate limit, CORS, the body's validation, the basket rules and their pricing, the state hash, the basket's
- * view, metrics, compression negotiation, the trip cache.
+ * rate limit, CORS, the body's validation, the trip's rules and prices, the supplier's search and its
+ * compaction, the basket rules, the state hash, the views, metrics, compression negotiation, the trip cache.
  */
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
 import Database from 'better-sqlite3'
+import { SignJWT, generateKeyPair } from 'jose'
+import { hash, randomBytes, randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { CheckpointThread } from '../../server/store/sqlite-checkpoints.ts'
 
-const doc = JSON.parse(readFileSync(process.env.FLOOR_DOC!, 'utf8')) as Record<string, unknown>
-const answer = JSON.parse(readFileSync(process.env.FLOOR_ANSWER!, 'utf8')) as Record<string, unknown>
-const db = new Database(process.env.FLOOR_DB!)
-for (const p of ['journal_mode = WAL', 'synchronous = NORMAL', 'cache_size = -65536', 'mmap_size = 268435456']) db.pragma(p)
-db.exec('CREATE TABLE IF NOT EXISTS trips (trip_id TEXT PRIMARY KEY, version INTEGER NOT NULL, doc TEXT NOT NULL)')
-const update = db.prepare('UPDATE trips SET doc = ?, version = version + 1 WHERE trip_id = ? AND version = ?')
+/** What the floor writes and answers, taken from the service (bench/floor.ts). */
+export interface Samples {
+  /** PUT basket: the trip document as the store kept it after a real PUT, and that PUT's answer. */
+  put: { doc: Record<string, unknown>; answer: Record<string, unknown> }
+  /** POST trip: the trip's document and its search's offers as the store kept them, and the creation's answer. */
+  post: { doc: Record<string, unknown>; offers: unknown; sellerId: string; answer: Record<string, unknown> }
+}
+
+const samples = JSON.parse(readFileSync(process.env.FLOOR_SAMPLES!, 'utf8')) as Samples
+const file = process.env.FLOOR_DB!
+const db = new Database(file, { fileMustExist: true })
+for (const p of ['busy_timeout = 5000', 'journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -65536', 'mmap_size = 268435456', 'journal_size_limit = 67108864']) db.pragma(p)
+const checkpoints = new CheckpointThread(db, file)
+
+const versionOf = db.prepare('SELECT version FROM trips WHERE trip_id = ?').pluck()
+const update = db.prepare('UPDATE trips SET doc = ?, updated_at = ?, version = version + 1 WHERE trip_id = ? AND version = ?')
 const versions = new Map<string, number>()
 
 /** The writes of this turn, committed together when it ends (as TripCache does). */
-let turn: Array<{ id: string; json: string; done: (ok: boolean) => void }> | null = null
-const write = (id: string, json: string) => new Promise<boolean>((done) => {
+let turn: Array<{ id: string; json: string; at: string; done: (ok: boolean) => void }> | null = null
+const write = (id: string, json: string, at: string) => new Promise<boolean>((done) => {
   if (!turn) {
     turn = []
     setImmediate(() => {
@@ -33,15 +51,28 @@ const write = (id: string, json: string) => new Promise<boolean>((done) => {
       turn = null
       const ok = db.transaction(() => writes.map((w) => {
         const v = versions.get(w.id)!
-        const changed = update.run(w.json, w.id, v).changes === 1
+        const changed = update.run(w.json, w.at, w.id, v).changes === 1
         if (changed) versions.set(w.id, v + 1)
         return changed
       })).immediate()
       writes.forEach((w, i) => w.done(ok[i]!))
     })
   }
-  turn.push({ id, json, done })
+  turn.push({ id, json, at, done })
 })
+
+const insertTrip = db.prepare('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES (?, ?, 1, ?, ?, ?, 1, ?)')
+const insertSearch = db.prepare(`INSERT INTO searches (search_id, trip_id, status, created_at, offers) VALUES (?, ?, 'success', ?, ?)
+  ON CONFLICT (search_id) DO UPDATE SET status = excluded.status, offers = excluded.offers WHERE searches.status = 'in_progress'`)
+const insertRefreshToken = db.prepare(`INSERT INTO refresh_tokens (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at)
+  VALUES (?, ?, ?, ?, ?, NULL, NULL)`)
+const create = db.transaction((trip: { id: string; searchId: string; at: string; doc: string; offers: string; tokenHash: string; family: string; expires: string }) => {
+  insertTrip.run(trip.id, samples.post.sellerId, trip.at, trip.doc, trip.searchId, trip.at)
+  insertSearch.run(trip.searchId, trip.id, trip.at, trip.offers)
+  insertRefreshToken.run(trip.tokenHash, trip.family, trip.id, samples.post.sellerId, trip.expires)
+})
+const { privateKey } = await generateKeyPair('ES256')
+const kid = randomUUID()
 
 /** One line a request when it completes, as the service logs (server/app.ts). */
 class OneLine extends LogController {
@@ -54,14 +85,31 @@ class OneLine extends LogController {
 const app = Fastify({ logger: { level: 'info' }, logController: new OneLine() })
 app.put<{ Params: { id: string }; Body: unknown[] }>('/v2.2/trip/:id/basket', async (req, reply) => {
   const id = req.params.id
-  if (!versions.has(id)) {
-    db.prepare('INSERT OR REPLACE INTO trips VALUES (?, 1, ?)').run(id, JSON.stringify(doc))
-    versions.set(id, 1)
-  }
-  const next = { ...doc, basket: req.body, updated_at: new Date().toISOString() }
-  if (!(await write(id, JSON.stringify(next)))) return reply.code(409).send({ title: 'conflict' })
-  return answer
+  if (!versions.has(id)) versions.set(id, versionOf.get(id) as number)
+  const at = new Date().toISOString()
+  const next = { ...samples.put.doc, trip_id: id, basket: req.body, updated_at: at }
+  if (!(await write(id, JSON.stringify(next), at))) return reply.code(409).send({ title: 'conflict' })
+  return samples.put.answer
+})
+app.post('/v2.2/trip', async (_req, reply) => {
+  const id = randomUUID()
+  const searchId = randomUUID()
+  const family = randomUUID()
+  const at = new Date().toISOString()
+  const refresh = `rt_${randomBytes(32).toString('base64url')}`
+  const now = Math.floor(Date.now() / 1000)
+  create({
+    id, searchId, at, family,
+    doc: JSON.stringify({ ...samples.post.doc, trip_id: id, search_id: searchId, created_at: at, updated_at: at }),
+    offers: JSON.stringify(samples.post.offers),
+    tokenHash: hash('sha256', refresh, 'hex'),
+    expires: new Date(Date.now() + 45 * 60_000).toISOString(),
+  })
+  const token = await new SignJWT({ token_use: 'trip_access', sid: samples.post.sellerId, fam: family })
+    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' }).setIssuer('http://127.0.0.1').setIssuedAt(now)
+    .setExpirationTime(now + 30 * 60).setJti(randomUUID()).setSubject(id).sign(privateKey)
+  return reply.code(201).send({ ...samples.post.answer, trip_id: id, search_id: searchId, trip_access_token: token, refresh_token: refresh })
 })
 const url = await app.listen({ port: 0, host: '127.0.0.1' })
 process.send?.({ ready: true, url })
-process.on('disconnect', () => { void app.close().then(() => { db.close(); process.exit(0) }) })
+process.on('disconnect', () => { void app.close().then(() => checkpoints.stop()).then(() => { db.close(); process.exit(0) }) })
