@@ -98,7 +98,7 @@ app.post('/v2.2/trip', async (_req, reply) => {
   const at = new Date().toISOString()
   const refresh = `rt_${randomBytes(32).toString('base64url')}`
   const now = Math.floor(Date.now() / 1000)
-  create({
+  create.immediate({
     id, searchId, at, family,
     doc: JSON.stringify({ ...samples.post.doc, trip_id: id, search_id: searchId, created_at: at, updated_at: at }),
     offers: JSON.stringify(samples.post.offers),
