@@ -98,6 +98,7 @@ app.post('/v2.2/trip', async (_req, reply) => {
   const at = new Date().toISOString()
   const refresh = `rt_${randomBytes(32).toString('base64url')}`
   const now = Math.floor(Date.now() / 1000)
+  // Lifetimes as the service's defaults (core/application/config.ts): refresh 45 min, access 30 min.
   create.immediate({
     id, searchId, at, family,
     doc: JSON.stringify({ ...samples.post.doc, trip_id: id, search_id: searchId, created_at: at, updated_at: at }),
