@@ -66,7 +66,7 @@ export function loggerOptions(logger: BuildAppOptions['logger']): FastifyServerO
  * every line of the request carries). Fastify's default writes two (incoming, completed), which with the
  * redaction fence above cost a quarter of a basket read; the incoming line said nothing the last one lacks.
  */
-class OneLineLog extends LogController {
+export class OneLineLog extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {

@@ -1,8 +1,8 @@
 /**
  * The least a PUT basket and a POST trip can do (bench/floor.ts): Fastify 5 routes with the service's logging
- * (one JSON line a request into stdout, which the parent sends to /dev/null), writing to a copy of the
- * service's own database (FLOOR_DB: its tables, indexes, foreign keys and rows) with the service's pragmas,
- * and with its WAL checkpointed on a thread as the service's is (server/store/sqlite-checkpoints.ts).
+ * (its one JSON line a request, server/app.ts, into stdout, which the parent sends to /dev/null), writing to a
+ * copy of the service's own database (FLOOR_DB: its tables, indexes, foreign keys and rows) opened as the
+ * service opens it (SqliteStore: its pragmas, and its WAL checkpointed on a thread of its own).
  * What they write and answer is a real request's, taken from the service (FLOOR_SAMPLES, see `Samples`).
  *
  * - PUT /v2.2/trip/:id/basket parses the body, makes the next trip document (the sample one with the body as
@@ -16,12 +16,12 @@
  * rate limit, CORS, the body's validation, the trip's rules and prices, the supplier's search and its
  * compaction, the basket rules, the state hash, the views, metrics, compression negotiation, the trip cache.
  */
-import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
-import Database from 'better-sqlite3'
+import Fastify from 'fastify'
 import { SignJWT, generateKeyPair } from 'jose'
 import { hash, randomBytes, randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { CheckpointThread } from '../../server/store/sqlite-checkpoints.ts'
+import { OneLineLog } from '../../server/app.ts'
+import { SqliteStore } from '../../server/store/sqlite.ts'
 
 /** What the floor writes and answers, taken from the service (bench/floor.ts). */
 export interface Samples {
@@ -32,10 +32,9 @@ export interface Samples {
 }
 
 const samples = JSON.parse(readFileSync(process.env.FLOOR_SAMPLES!, 'utf8')) as Samples
-const file = process.env.FLOOR_DB!
-const db = new Database(file, { fileMustExist: true })
-for (const p of ['busy_timeout = 5000', 'journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -65536', 'mmap_size = 268435456', 'journal_size_limit = 67108864']) db.pragma(p)
-const checkpoints = new CheckpointThread(db, file)
+// As openStore opens a file (server/store/index.ts); only the connection is used, the floor's SQL is its own.
+const store = new SqliteStore(process.env.FLOOR_DB!, { checkpointThread: {} })
+const { db } = store
 
 const versionOf = db.prepare('SELECT version FROM trips WHERE trip_id = ?').pluck()
 const update = db.prepare('UPDATE trips SET doc = ?, updated_at = ?, version = version + 1 WHERE trip_id = ? AND version = ?')
@@ -74,15 +73,7 @@ const create = db.transaction((trip: { id: string; searchId: string; at: string;
 const { privateKey } = await generateKeyPair('ES256')
 const kid = randomUUID()
 
-/** One line a request when it completes, as the service logs (server/app.ts). */
-class OneLine extends LogController {
-  override incomingRequest() {}
-  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    reply.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed')
-  }
-}
-
-const app = Fastify({ logger: { level: 'info' }, logController: new OneLine() })
+const app = Fastify({ logger: { level: 'info' }, logController: new OneLineLog({ requestIdLogLabel: 'request_id' }) })
 app.put<{ Params: { id: string }; Body: unknown[] }>('/v2.2/trip/:id/basket', async (req, reply) => {
   const id = req.params.id
   if (!versions.has(id)) versions.set(id, versionOf.get(id) as number)
@@ -113,4 +104,4 @@ app.post('/v2.2/trip', async (_req, reply) => {
 })
 const url = await app.listen({ port: 0, host: '127.0.0.1' })
 process.send?.({ ready: true, url })
-process.on('disconnect', () => { void app.close().then(() => checkpoints.stop()).then(() => { db.close(); process.exit(0) }) })
+process.on('disconnect', () => { void app.close().then(() => store.close()).then(() => process.exit(0)) })
