@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { build, basic, body, tripPayload, type Built } from '../helpers/build.ts'
 import { fulfillRequest } from '../helpers/flows.ts'
 import { root } from '../helpers/process.ts'
+import { until } from '../helpers/wait.ts'
 import { openDatabase } from '../../server/bootstrap.ts'
 import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import { startFakeDuffel, type FakeDuffel } from '../fakes/duffel/server.ts'
@@ -32,16 +33,6 @@ after(async () => {
   await fake?.close()
   rmSync(dir, { recursive: true, force: true })
 })
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await probe()
-    if (v !== undefined) return v
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 function startWorker(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/duffel-worker.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })

@@ -15,6 +15,7 @@ import { build, basic, createTrip, type Built } from '../helpers/build.ts'
 import { readSearch, checkedBag, seats, readBasket, addItems, fulfill, fulfillRequest } from '../helpers/flows.ts'
 import { startReceiver, deadTarget, type Receiver } from '../helpers/webhooks.ts'
 import { root } from '../helpers/process.ts'
+import { until } from '../helpers/wait.ts'
 import { openDatabase } from '../../server/bootstrap.ts'
 import { startWorker, type WorkerLog } from '../../server/worker.ts'
 import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
@@ -38,16 +39,6 @@ after(async () => {
 })
 
 const lines = (file: string) => existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await probe()
-    if (v !== undefined) return v
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 function startWorkerProcess(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<unknown> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/crash-worker.ts'], {
@@ -96,7 +87,7 @@ test('a worker SIGKILLed in the middle of a booking, then restarted, completes e
 
   // First worker: killed once it is inside a booking call (the airline has booked, the answer is pending).
   const first = startWorkerProcess(env)
-  const killedOrder = await until('the first booking call', 30_000, () => lines(callsFile)[0])
+  const killedOrder = await until('the first booking call', 30_000, () => lines(callsFile)[0], 100)
   first.child.kill('SIGKILL')
   await first.exited
   assert.deepEqual(lines(callsFile), [killedOrder], 'killed during its first call')
@@ -110,7 +101,7 @@ test('a worker SIGKILLed in the middle of a booking, then restarted, completes e
     const all = await store!.listJobs(['fulfill_order', 'webhook'])
     const settled = orders.every((o) => o.status === 'succeeded' || o.status === 'failed') && all.every((j) => j.status !== 'pending')
     return settled ? all : undefined
-  }).catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${second.output()}`) })
+  }, 100).catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${second.output()}`) })
 
   const orders = (await store.getTrip(trip.trip_id))!.value.orders
   for (const id of orderIds) assert.equal(orders[id]!.status, 'succeeded', `order ${id}`)
@@ -166,7 +157,7 @@ test('npm run worker (server/worker-main.ts) runs the jobs the API queued in a s
     await until('the order to succeed', 30_000, async () => {
       const orders = Object.values((await db.getTrip(trip.trip_id))!.value.orders)
       return orders.length === 1 && orders[0]!.status === 'succeeded' ? true : undefined
-    }).catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${out}`) })
+    }, 100).catch((e: unknown) => { throw new Error(`${String(e)}\nworker output:\n${out}`) })
     // The worker's own figures: the API process never sees its job runs.
     const metricsUrl = /"url":"(http:[^"]+\/metrics)"/.exec(out)?.[1]
     assert.ok(metricsUrl, `the worker logs where its metrics are:\n${out}`)
@@ -176,7 +167,7 @@ test('npm run worker (server/worker-main.ts) runs the jobs the API queued in a s
       const scraped = await fetch(metricsUrl, { headers: { authorization: 'Bearer worker-scrape-0123456789' } })
       assert.equal(scraped.status, 200)
       return /^svc_job_runs_total\{kind="fulfill_order",outcome="succeeded"\} (\d+)$/m.exec(await scraped.text())?.[1] === '1' ? true : undefined
-    })
+    }, 100)
     assert.equal(runs, true)
     assert.equal((await fetch(metricsUrl.replace(/metrics$/, 'readyz'))).status, 200)
     child.kill('SIGTERM')
@@ -238,7 +229,7 @@ test('startWorker: stop() lets the job in hand finish before it resolves; outcom
     // The worker may have stopped before the delivery job's turn; run it once to see its failure logged.
     if (hook!.attempts === 0) {
       const again = startWorker({ core: api.core, log, pollMs: 10, idleMs: 20 })
-      await until('the delivery attempt', 10_000, async () => ((await api.store.getJob(hook!.job_id))!.attempts > 0 ? true : undefined))
+      await until('the delivery attempt', 10_000, async () => ((await api.store.getJob(hook!.job_id))!.attempts > 0 ? true : undefined), 100)
       await again.stop()
     }
     const warned = logs.find((l) => l.level === 'warn' && l.obj.job_id === hook!.job_id)

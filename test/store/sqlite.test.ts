@@ -12,6 +12,7 @@ import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { migrations } from '../../server/store/migrations.ts'
 import { BACKSTOP_PAGES, CheckpointThread, INLINE_CHECKPOINT_PAGES, type CheckpointResult } from '../../server/store/sqlite-checkpoints.ts'
 import Database from 'better-sqlite3'
+import { until } from '../helpers/wait.ts'
 import { storeContract, seller, trip, job, type ContractOptions, type MigratableStore } from './contract.ts'
 import type { TripRecord } from '../../core/ports/records.ts'
 
@@ -130,12 +131,8 @@ describe('sqlite migrations', () => {
 })
 
 describe('the WAL checkpointed on a thread of its own', () => {
-  /** Resolves when `ok` holds, polling; fails the test after 5 s. */
-  const until = async (ok: () => boolean, what: string) => {
-    for (const start = Date.now(); !ok(); await new Promise((r) => setTimeout(r, 10))) {
-      if (Date.now() - start > 5_000) assert.fail(`waited 5 s for ${what}`)
-    }
-  }
+  /** Resolves once `ok` holds (asked every 10 ms); fails the test after 5 s. */
+  const holds = (what: string, ok: () => boolean) => until(what, 5_000, () => (ok() ? true : undefined), 10)
 
   test('the thread copies the WAL back; the writing connection keeps its own checkpoint for a thread that falls behind', async () => {
     const path = freshPath()
@@ -147,7 +144,7 @@ describe('the WAL checkpointed on a thread of its own', () => {
       await s.createSeller(seller('s1'))
       for (let i = 0; i < 20; i++) await s.insertTrip(trip(`t${i}`))
       // Far fewer pages than SQLite's own threshold (1,000): only the thread checkpoints them.
-      await until(() => seen.some((r) => r.log > 0 && r.checkpointed === r.log), 'a complete checkpoint')
+      await holds('a complete checkpoint', () => seen.some((r) => r.log > 0 && r.checkpointed === r.log))
       assert.ok(seen.every((r) => r.log < INLINE_CHECKPOINT_PAGES), JSON.stringify(seen))
     } finally {
       await s.close()
@@ -182,9 +179,9 @@ describe('the WAL checkpointed on a thread of its own', () => {
       db.pragma('journal_mode = WAL')
       const thread = new CheckpointThread(db, join(dir, 'no such directory', 'x.db'))
       assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), BACKSTOP_PAGES)
-      await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === INLINE_CHECKPOINT_PAGES, 'the fallback')
+      await holds('the fallback', () => db.pragma('wal_autocheckpoint', { simple: true }) === INLINE_CHECKPOINT_PAGES)
       await thread.stop()
-      await until(() => warnings.length > 0, 'the warning')
+      await holds('the warning', () => warnings.length > 0)
       assert.match(warnings[0]!, /SQLite checkpoints of .*x\.db are back in the writing connection: their thread failed \(.*directory does not exist/)
     } finally {
       process.off('warning', warned)
