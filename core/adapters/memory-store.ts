@@ -393,6 +393,16 @@ export class MemoryStore implements Store {
     return true
   }
 
+  async deferJob(jobId: string, lease: string, note: string, runAt: Date): Promise<boolean> {
+    const j = this.leased(jobId, lease)
+    if (!j) return false
+    j.last_error = note
+    j.locked_until = null
+    j.run_at = runAt.toISOString()
+    j.attempts -= 1
+    return true
+  }
+
   async getJob(jobId: string): Promise<JobRecord | undefined> {
     const j = this.jobs.get(jobId)
     return j && copy(j)

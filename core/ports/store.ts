@@ -126,6 +126,12 @@ export interface JobStore {
   completeJob(jobId: string, lease: string): Promise<boolean>
   /** Records a failed attempt (same lease rule): reschedules at `retryAt`, or marks the job dead when `retryAt` is null. */
   failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean>
+  /**
+   * Records a run that found its answer not ready (same lease rule): rescheduled at `runAt` with `note` as
+   * its last error, and not counted as an attempt, so a job may wait longer than its attempts would allow
+   * (a hold order paid days later). The job's own rule bounds the wait.
+   */
+  deferJob(jobId: string, lease: string, note: string, runAt: Date): Promise<boolean>
   getJob(jobId: string): Promise<JobRecord | undefined>
   /** Jobs of some kinds in every status, oldest first (tests and operator views). */
   listJobs(kinds: string[]): Promise<JobRecord[]>

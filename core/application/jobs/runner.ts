@@ -4,6 +4,7 @@
  * every handler is safe to repeat (orders move only forward; the supplier books once per order).
  */
 import type { Context } from '../context.ts'
+import { isSupplierError } from '../../ports/supplier-errors.ts'
 import { JOB_KINDS, parseJob, type Job, type JobKind, type JobReport } from './job.ts'
 import * as basketCheck from './basket-check.ts'
 import * as fulfillOrder from './fulfill-order.ts'
@@ -48,13 +49,17 @@ async function runNextJob(ctx: Context, kinds: JobKind[]): Promise<JobReport | n
       return report('dead', await store.failJob(record.job_id, lease, error, null), { error })
     }
     const retryAt = await run(ctx, job)
-    if (retryAt) return report('waiting', await store.failJob(record.job_id, lease, 'waiting for the supplier', retryAt), { retry_at: retryAt })
+    // Not an attempt that failed: the answer is not ready (a hold order not paid yet, a lost answer being
+    // looked for); each kind bounds its own wait.
+    if (retryAt) return report('waiting', await store.deferJob(record.job_id, lease, 'waiting for the supplier', retryAt), { retry_at: retryAt })
     return report('done', await store.completeJob(record.job_id, lease))
   } catch (e) {
     const error = e instanceof Error ? e.message : String(e)
     const last = record.attempts >= record.max_attempts
     if (last && job) await giveUp(ctx, job, e)
-    const retryAt = last ? null : new Date(clock.now().getTime() + backoffMs(record.attempts, config.backoffBaseMs, config.backoffCapMs))
+    // Not before the supplier said to come back (a 429's Retry-After), however short the backoff is.
+    const waitMs = Math.max(backoffMs(record.attempts, config.backoffBaseMs, config.backoffCapMs), isSupplierError(e) ? e.retryAfterMs ?? 0 : 0)
+    const retryAt = last ? null : new Date(clock.now().getTime() + waitMs)
     return report(last ? 'dead' : 'retry', await store.failJob(record.job_id, lease, error, retryAt), { error, retry_at: retryAt })
   }
 }

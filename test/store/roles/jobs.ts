@@ -52,6 +52,19 @@ export function jobsContract({ it }: ContractContext): void {
     assert.equal((await s.getJob('j1'))?.status, 'dead')
   })
 
+  it('deferJob reschedules without counting the run as an attempt, under the same lease rule', async (s) => {
+    await s.enqueueJob(job('j1'))
+    const first = await s.claimJob(['fulfillment'], at(0), 30_000)
+    assert.equal(await s.deferJob('j1', first!.locked_until!, 'waiting for the supplier', at(600)), true)
+    assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 0, run_at: iso(600), last_error: 'waiting for the supplier' }))
+    assert.equal(await s.claimJob(['fulfillment'], at(599), 30_000), undefined)
+    const second = await s.claimJob(['fulfillment'], at(600), 30_000)
+    assert.equal(second?.attempts, 1, 'a wait is not an attempt')
+    assert.equal(await s.deferJob('j1', first!.locked_until!, 'stale worker', at(900)), false, 'a lapsed lease defers nothing')
+    assert.equal(await s.completeJob('j1', second!.locked_until!), true)
+    assert.equal(await s.deferJob('j1', second!.locked_until!, 'late', at(900)), false, 'a finished job stays finished')
+  })
+
   it('a worker whose lease lapsed and whose job was claimed again can neither complete nor fail it', async (s) => {
     await s.enqueueJob(job('j1'))
     const a = await s.claimJob(['fulfillment'], at(0), 30_000)
