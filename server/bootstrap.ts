@@ -20,6 +20,7 @@ export function coreConfigFrom(config: ServerConfig): Partial<CoreConfig> {
     retention: config.retention,
     signingKeyRotationDays: config.signingKeyRotationDays,
     ticketingTimeoutHours: config.ticketingTimeoutHours,
+    reconcileWindowMs: config.supplierReconcileMinutes * 60_000,
     ...(config.signingKeySecret ? { signingKeySecret: config.signingKeySecret } : {}),
     ...(config.accessTokenTtl !== undefined ? { accessTokenTtl: config.accessTokenTtl } : {}),
     ...(config.refreshTokenTtl !== undefined ? { refreshTokenTtl: config.refreshTokenTtl } : {}),

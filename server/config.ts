@@ -33,6 +33,8 @@
  *                              16 visible ASCII characters); unset, /metrics is open to whoever reaches the port
  *   DUFFEL_API_URL             where Duffel's API is (default https://api.duffel.com; tests point it at a fake)
  *   SUPPLIER_TIMEOUT_MS        every call to a remote supplier (Duffel) is given up after this (default 10000)
+ *   SUPPLIER_RECONCILE_MINUTES a purchase whose answer was lost is looked for in the supplier's order this long,
+ *                              then its order fails with supplier_outcome_unknown, never bought twice (default 10)
  */
 
 export interface ServerConfig {
@@ -61,6 +63,8 @@ export interface ServerConfig {
   duffelApiUrl: string
   /** A bound on every call to a remote supplier (SUPPLIER_TIMEOUT_MS). */
   supplierTimeoutMs: number
+  /** How long a purchase whose answer was lost is looked for (SUPPLIER_RECONCILE_MINUTES). */
+  supplierReconcileMinutes: number
 }
 
 export class ConfigError extends Error {
@@ -153,9 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   // A token travels to this URL: it must be a URL, and https but on this machine (a local fake, a test).
   if (!isSupplierUrl(duffelApiUrl)) problems.push(`DUFFEL_API_URL must be an https URL (http only on localhost), got ${JSON.stringify(duffelApiUrl)}`)
   const supplierTimeoutMs = integer('SUPPLIER_TIMEOUT_MS', 100, 120_000) ?? 10_000
+  const supplierReconcileMinutes = integer('SUPPLIER_RECONCILE_MINUTES', 1, 24 * 60) ?? 10
 
   if (problems.length) throw new ConfigError(problems)
-  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken, duffelApiUrl, supplierTimeoutMs }
+  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken, duffelApiUrl, supplierTimeoutMs, supplierReconcileMinutes }
 }
 
 function isSupplierUrl(text: string): boolean {

@@ -18,6 +18,13 @@ export interface CoreConfig {
   jobLeaseMs: number
   /** An order whose booking answer was lost (the supplier's `unknown`) is looked at again after this. */
   reconcileMs: number
+  /**
+   * How long such an order is looked at before it fails with `supplier_outcome_unknown`, for the seller to
+   * settle with the supplier (SUPPLIER_RECONCILE_MINUTES): never bought a second time.
+   */
+  reconcileWindowMs: number
+  /** An order the supplier cannot act on yet (handed off into a hold order not paid yet) is looked at again after this. */
+  waitPollMs: number
   /** Retries: exponential from base to cap; attempts per job kind before it is given up. */
   backoffBaseMs: number
   backoffCapMs: number
@@ -69,6 +76,8 @@ export const defaultConfig: CoreConfig = {
   issuer: 'svc',
   jobLeaseMs: 60_000,
   reconcileMs: 30_000,
+  reconcileWindowMs: 10 * 60_000,
+  waitPollMs: 10 * 60_000,
   backoffBaseMs: 2_000,
   backoffCapMs: 10 * 60_000,
   maxAttempts: { basket_check: 5, fulfill_order: 10, cancel_order: 10, ticketing_timeout: 10, webhook: 12, supplier_search: 3 },

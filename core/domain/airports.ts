@@ -83,6 +83,22 @@ export function withAirportOffset(time: string, airport: string): string | undef
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
 }
 
+/**
+ * The same instant as `time` at the airport's own UTC offset (`2027-08-08T06:30:00Z` departing PDX is
+ * `2027-08-07T23:30:00-07:00`): what a ticket shows, and what a local date is read from. A time without an
+ * offset is already local there. Undefined when the airport is unknown or the text is not such a time.
+ */
+export function atAirport(time: string, airport: string): string | undefined {
+  if (!/(Z|[+-]\d{2}:\d{2})$/.test(time)) return withAirportOffset(time, airport)
+  const zone = lookupAirport(airport)?.time_zone
+  const instant = Date.parse(time)
+  if (!zone || Number.isNaN(instant)) return undefined
+  const offset = offsetAt(zone, instant)
+  const sign = offset < 0 ? '-' : '+'
+  const abs = Math.abs(offset)
+  return `${new Date(instant + offset * 60_000).toISOString().slice(0, 19)}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+}
+
 const zoneFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** The UTC offset of `zone` at the instant `utc` (ms), in minutes east of UTC. */

@@ -201,7 +201,7 @@ function requestErrors(trip: TripRecord, req: FulfillRequest, first: boolean, no
 const TERMINAL: OrderStatus[] = ['succeeded', 'failed', 'cancelling', 'cancelled']
 
 /** Moves an order; a move to the status it already has, or out of a final status, changes nothing. */
-export function moveOrder(trip: TripRecord, orderId: string, status: OrderStatus, now: Date, extra: Pick<Order, 'failure_reason' | 'supplier_reference' | 'supplier_refs'> = {}) {
+export function moveOrder(trip: TripRecord, orderId: string, status: OrderStatus, now: Date, extra: Pick<Order, 'failure_reason' | 'supplier_reference' | 'supplier_refs' | 'current_price'> = {}) {
   const order = trip.orders[orderId]
   if (!order || order.status === status || TERMINAL.includes(order.status)) return { trip, events: [] as RaisedEvent[], changed: false }
   const iso = now.toISOString()

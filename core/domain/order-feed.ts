@@ -29,6 +29,9 @@ export function feedItem(trip: TripRecord, order: Order): OrderFeedItem {
   return {
     order_id: order.order_id, trip_id: trip.trip_id, basket_item_id: order.basket_item_id, display_name: order.display_name,
     product_type: item.product_type, price: order.price, status: order.status,
+    ...(order.failure_reason ? { failure_reason: order.failure_reason } : {}),
+    ...(order.supplier_reference ? { supplier_reference: order.supplier_reference } : {}),
+    ...(order.supplier_refs ? { supplier_refs: order.supplier_refs } : {}),
     ...(order.refund ? { refund: order.refund } : {}),
     updated_at: order.updated_at,
   }

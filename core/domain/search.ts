@@ -127,6 +127,7 @@ export function compactOffers(offers: SupplierOffers, types: ProductTypeName[], 
     })),
     ...(offers.expires_at ? { expires_at: offers.expires_at } : {}),
     ...(offers.refs ? { refs: offers.refs } : {}),
+    ...(offers.partial_failures?.length ? { partial_failures: offers.partial_failures } : {}),
   }
   return { stored, seatMaps: offers.seats.map((s) => s.map) }
 }
@@ -276,7 +277,11 @@ export class SearchView {
       }
     }
     const failure = this.record.offers.failure_reason
-    return { search_id: this.record.search_id, status: this.record.status, ...(failure ? { failure_reason: failure } : {}), results: { products, seatmaps } }
+    const partial = (this.record.offers.partial_failures ?? []).filter((f) => wanted(f.product_type))
+    return {
+      search_id: this.record.search_id, status: this.record.status, ...(failure ? { failure_reason: failure } : {}),
+      ...(partial.length ? { partial_failures: partial.map((f) => ({ ...f })) } : {}), results: { products, seatmaps },
+    }
   }
 
   #map(key: string): SupplierSeatMap {

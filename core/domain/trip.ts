@@ -437,10 +437,11 @@ export function basketView(trip: TripRecord, now: Date) {
 }
 
 /**
- * An order as the API and webhooks show it: what the supplier handed back when it booked it (its own ids,
- * `supplier_refs`) is kept for the supplier, not shown (the seller has the booking reference).
+ * An order as the API and webhooks show it: with the supplier's ids (`supplier_refs`: its order, the
+ * services bought or found, the request id of a purchase whose outcome is unknown) for the seller to
+ * reconcile with the supplier; without the service's own bookkeeping of a lost answer.
  */
-export function orderView({ supplier_refs: _refs, ...order }: Order): Omit<Order, 'supplier_refs'> {
+export function orderView({ purchase_unknown_since: _since, ...order }: Order): Omit<Order, 'purchase_unknown_since'> {
   return order
 }
 

@@ -13,7 +13,9 @@
  */
 import type { CheckedOffer, TripRecord } from '../ports/records.ts'
 import type { RecheckResult } from '../ports/supplier.ts'
+import type { SupplierTax } from '../ports/supplier-answers.ts'
 import type { BasketItem } from '../schemas/basket.ts'
+import type { OriginalMoney } from '../schemas/common.ts'
 import { ProblemError } from '../shared/errors.ts'
 import { own, table } from '../shared/safe-maps.ts'
 import { assertNotPurchased, effectiveStatus, isPurchased, passengerOf, validityWindow } from './trip.ts'
@@ -89,12 +91,9 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
       basket[id] = { ...item, validity: { ...base, status: 'unavailable', reason: r.reason } }
       if (key) checked[key] = { status: 'unavailable', reason: r.reason, valid_to: window(ctx, trip).valid_to }
     } else if (r.outcome === 'price_changed' && item.product_type !== 'ticket' && key) {
-      checked[key] = { status: 'price_changed', base: r.base, taxes: r.taxes, ...window(ctx, trip) }
-      // With the seller's own mark-up for the item, which outlives the airline's price changes.
-      const price = priceFor(trip, item.product_type, { base: r.base, taxes: r.taxes }, item.quantity, item.markup)!
-      const before = agreed ?? item.price
-      // Back at the price the traveller agreed to is valid; anything else is a change to show them.
-      basket[id] = samePrice(price, before) ? { ...item, price, validity: { status: 'valid', ...window(ctx, trip) } } : changedFrom(price, before)
+      const found = atNewPrice(trip, item, r, ctx)
+      checked[key] = found.checked
+      basket[id] = found.item
     } else {
       basket[id] = agreed ? changedFrom(item.price, agreed) : { ...item, validity: { status: 'valid', ...window(ctx, trip) } }
       // The item holds the price a check found before: the airline confirms it for a new window.
@@ -104,6 +103,43 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
   }
   const found = trip.checked_offers || Object.keys(checked).length ? { checked_offers: checked } : {}
   return { ...trip, basket, pending_checks, ...found, updated_at: ctx.now.toISOString() }
+}
+
+/**
+ * An item at the airline's price now (`offer`, per unit), with the seller's own mark-up for the item (which
+ * outlives the airline's price changes): back at the price the traveller agreed to it is `valid`; at any
+ * other it is `price_changed` from that one, for them to accept. And what to keep of the answer in
+ * `checked_offers`, so that putting the product back cannot undo it.
+ */
+export function atNewPrice(trip: TripRecord, item: BasketItem, offer: { base: OriginalMoney; taxes: SupplierTax[] }, ctx: ValidityContext): { item: BasketItem; checked: CheckedOffer } {
+  const type = item.product_type
+  // Tickets are priced by the seller, never re-priced by an airline's answer.
+  if (type === 'ticket') throw new Error(`basket item ${item.basket_item_id} is the ticket`)
+  const agreed = item.validity.previous_price
+  const price = priceFor(trip, type, offer, item.quantity, item.markup)!
+  const before = agreed ?? item.price
+  const w = window(ctx, trip)
+  return {
+    item: samePrice(price, before) ? { ...item, price, validity: { status: 'valid', ...w } } : { ...item, price, validity: { status: 'price_changed', ...w, previous_price: before } },
+    checked: { status: 'price_changed', base: offer.base, taxes: offer.taxes, ...w },
+  }
+}
+
+/**
+ * An order failed because the airline's price changed when it was to be bought (docs/decisions.md "Duffel as
+ * it really answers"): its item goes back into the basket, not ordered, at the airline's price now, as a
+ * basket check would leave it. The traveller accepts the new price and the seller fulfills again; the failed
+ * order stays, with that price, for the seller's books.
+ */
+export function reofferAfterPriceChange(trip: TripRecord, itemId: string, offer: { base: OriginalMoney; taxes: SupplierTax[] }, ctx: ValidityContext): TripRecord {
+  const ordered = own(trip.basket, itemId)
+  if (!ordered || ordered.product_type === 'ticket') return trip
+  const { order_id: _o, ...item } = ordered
+  const found = atNewPrice(trip, item, offer, ctx)
+  const checked = table<CheckedOffer>()
+  Object.assign(checked, trip.checked_offers)
+  checked[checkedOfferKey(item.product_id, item.product_details.passenger_id)] = found.checked
+  return { ...trip, basket: { ...trip.basket, [itemId]: found.item }, checked_offers: checked, updated_at: ctx.now.toISOString() }
 }
 
 /** The check could not be done (the supplier kept failing): its items become `invalid`, to be checked again. */

@@ -7,7 +7,7 @@ import type { ContactDetails, Journey, MarkupConfig, OrderStatus, Passenger, Pro
 import type { Money, Price, OriginalMoney } from '../schemas/common.ts'
 import type { ToCancelItem } from '../schemas/fulfillment.ts'
 import type { SealedSecret } from '../shared/sealing.ts'
-import type { SupplierRefs, SupplierTax, SupplierPassengerOffer, SupplierSeatMap } from './supplier-answers.ts'
+import type { OrderSupplierRefs, PartialFailure, SupplierRefs, SupplierTax, SupplierPassengerOffer, SupplierSeatMap } from './supplier-answers.ts'
 
 export interface SellerRecord {
   seller_id: string
@@ -65,8 +65,16 @@ export interface Order {
   failure_reason?: string
   /** The airline's booking reference once the order succeeded. */
   supplier_reference?: string
-  /** What the supplier handed back when it booked the order (its order and service ids), kept for it. */
-  supplier_refs?: SupplierRefs
+  /** The supplier's ids of the order and what it bought or found (its order and service ids), for the seller to reconcile. */
+  supplier_refs?: OrderSupplierRefs
+  /**
+   * When a purchase for this order was sent and its answer lost (a time-out, a 5xx): from then on the order
+   * is only reconciled, never bought again, and fails with `supplier_outcome_unknown` after
+   * SUPPLIER_RECONCILE_MINUTES. Kept for the service, not shown.
+   */
+  purchase_unknown_since?: string
+  /** A `price_changed` failure: the supplier's price now, with the trip's mark-up (the item is offered again at it). */
+  current_price?: Price
   /** The cancellation that moved it to `cancelling`; its refund once `cancelled`, or why the airline refused. */
   cancellation_id?: string
   refund?: Money
@@ -87,6 +95,11 @@ export interface OrderFeedItem {
   product_type: ProductTypeName
   price: Price
   status: OrderStatus
+  /** Why a `failed` order failed. */
+  failure_reason?: string
+  /** The airline's booking reference, and the supplier's own ids (Order.supplier_refs), to reconcile with the supplier. */
+  supplier_reference?: string
+  supplier_refs?: OrderSupplierRefs
   /** Once `cancelled`: what the airline refunds. */
   refund?: Money
   updated_at: string
@@ -223,6 +236,8 @@ export interface StoredOffers {
   refs?: SupplierRefs
   /** Why a `failed` search failed (`supplier_timeout`, `supplier_unavailable`, `supplier_refused`, `not_found`, `not_matched`, …). */
   failure_reason?: string
+  /** A `success` search's product types that could not be read (the others were): left out, with why. */
+  partial_failures?: PartialFailure[]
 }
 
 export interface RefreshTokenRecord {

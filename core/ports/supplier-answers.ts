@@ -3,9 +3,24 @@
  * apart from supplier.ts so that the records and the supplier port do not import each other.
  */
 import type { OriginalMoney } from '../schemas/common.ts'
+import type { ProductTypeName } from '../schemas/trip.ts'
 
-/** A supplier's own identifiers, kept for it with a trip, a search or an order; the core never reads them. */
+/** A supplier's own identifiers, kept for it with a trip or a search; the core never reads them. */
 export type SupplierRefs = Record<string, unknown>
+
+/**
+ * What a seller needs to find an order at its supplier (docs/decisions.md "Duffel as it really answers",
+ * Reconciliation): the supplier's order, the ids of the services its booking made or found there, and the
+ * supplier's request id when the outcome of a purchase is unknown. Shown with the order.
+ */
+export interface OrderSupplierRefs {
+  order_id?: string
+  service_ids?: string[]
+  request_id?: string
+}
+
+/** A product type a search could not read while others were: it is left out, and this says why. */
+export interface PartialFailure { product_type: ProductTypeName; failure_reason: string }
 
 export interface SupplierTax { tax_type: string; amount: number }
 

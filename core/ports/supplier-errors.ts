@@ -17,6 +17,12 @@ export const SUPPLIER_FAILURES = {
   not_matched: { retryable: false },
   /** The seller has no credentials for its supplier. */
   supplier_not_configured: { retryable: false },
+  /**
+   * The supplier answered something the service will not read: not its documented shape, or past a limit
+   * (an amount not positive, a map too large). Never a price the traveller sees (docs/decisions.md "A
+   * supplier is an untrusted upstream").
+   */
+  supplier_invalid_answer: { retryable: false },
 } as const
 
 export type SupplierFailure = keyof typeof SUPPLIER_FAILURES

@@ -6,7 +6,7 @@ import type { BasketItem } from '../schemas/basket.ts'
 import type { Journey, Passenger, ProductTypeName, Ticket } from '../schemas/trip.ts'
 import type { Money, OriginalMoney } from '../schemas/common.ts'
 import type { Order } from './records.ts'
-import type { SupplierRefs, SupplierTax, SupplierPassengerOffer, SupplierSeatMap } from './supplier-answers.ts'
+import type { OrderSupplierRefs, PartialFailure, SupplierRefs, SupplierTax, SupplierPassengerOffer, SupplierSeatMap } from './supplier-answers.ts'
 
 /**
  * What a supplier sees of a trip: no prices, no seller data; and what it handed back when the trip's search
@@ -91,6 +91,12 @@ export interface SupplierOffers {
   expires_at?: string
   /** What the supplier needs again to recheck and fulfill (its offer or order id, how it matched passengers and segments), kept with the trip. */
   refs?: SupplierRefs
+  /**
+   * Product types asked for that could not be read while others were (a seat map Duffel failed to give,
+   * an answer that broke a rule): the search succeeds with the rest and says which failed and why. When
+   * nothing could be read the supplier throws instead (docs/decisions.md "Duffel as it really answers").
+   */
+  partial_failures?: PartialFailure[]
 }
 
 /** Result of re-checking one basket item with the airline. A new price is per unit, like a search offer's. */
@@ -109,16 +115,27 @@ export interface SupplierItem {
    * counts them first: this order's units come after them.
    */
   booked_before?: number
+  /**
+   * At fulfill: a purchase for this order was sent before and its answer was lost. The adapter must not
+   * send another: it says what the supplier holds (`ok: true` when the order's units are there), else
+   * `unknown` again; the core gives up after SUPPLIER_RECONCILE_MINUTES (docs/decisions.md).
+   */
+  purchase_sent?: boolean
 }
 
 /**
- * How booking one order went. `unknown`: the supplier's answer was lost (a time-out after the request was
- * sent); the job asks again later, and the adapter finds out what happened before it books anything.
+ * How booking one order went.
+ * - `unknown`: a purchase was sent and its answer lost (a time-out, a 5xx); the job asks again later with
+ *   `purchase_sent`, and the adapter only looks (never buys again).
+ * - `waiting`: nothing can be done yet (the booking is a hold order not paid yet): the order stays
+ *   `in_progress` and the job looks again later.
+ * - a failure may carry the supplier's current unit price (`price_changed`): the item is offered again at it.
  */
 export type FulfillOutcome =
-  | { ok: true; reference: string; refs?: SupplierRefs }
-  | { ok: false; reason: string }
-  | { ok: 'unknown'; reason: string }
+  | { ok: true; reference: string; refs?: OrderSupplierRefs }
+  | { ok: false; reason: string; refs?: OrderSupplierRefs; price?: { base: OriginalMoney; taxes: SupplierTax[] } }
+  | { ok: 'unknown'; reason: string; refs?: OrderSupplierRefs }
+  | { ok: 'waiting'; reason: string }
 
 /**
  * A supplier of offers: the sandbox airline, Duffel, an airline's NDC API. Every call names the seller it is

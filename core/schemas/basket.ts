@@ -5,6 +5,8 @@ import { CurrencyCode, DecimalPlaces, Id, Price, UtcTimestamp, Nullable } from '
 export const BagDetails = Type.Object({
   checked: Type.Boolean(),
   journey_id: Id,
+  /** A bag for several journeys at once (the airline sells it for the whole trip): every journey it covers, `journey_id` the first. */
+  journey_ids: Type.Optional(Type.Array(Id, { minItems: 2, description: 'every journey a bag sold for several at once covers (e.g. the whole trip); `journey_id` is the first. Absent: the bag is for `journey_id` only' })),
   passenger_id: Type.Optional(Id),
   // Size and weight with their units, when the airline states them (a bag it does not measure has neither).
   size: Type.Optional(Type.Number({ description: 'largest allowed sum of dimensions (length + width + height), when the airline states it' })),

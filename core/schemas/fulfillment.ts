@@ -43,6 +43,13 @@ export const FulfillResponse = Type.Object({
   fulfillment_id: Id,
 })
 
+/** The supplier's own ids of an order, for the seller to find it at the supplier (its dashboard, its support). */
+export const OrderSupplierRefs = Type.Object({
+  order_id: Type.Optional(Type.String({ description: "the supplier's order the item is in (Duffel's `ord_…`)" })),
+  service_ids: Type.Optional(Type.Array(Type.String(), { description: "the supplier's ids of what this order bought or found booked there (Duffel's `ser_…`)" })),
+  request_id: Type.Optional(Type.String({ description: "the supplier's request id of a purchase whose outcome is unknown (`supplier_outcome_unknown`), for its support" })),
+}, { description: "the supplier's ids, to reconcile an order with the supplier (e.g. Duffel's dashboard)" })
+
 export const Order = Type.Object({
   order_id: Id,
   fulfillment_id: Id,
@@ -52,6 +59,8 @@ export const Order = Type.Object({
   status: OrderStatus,
   failure_reason: Type.Optional(Type.String()),
   supplier_reference: Type.Optional(Type.String()),
+  supplier_refs: Type.Optional(OrderSupplierRefs),
+  current_price: Type.Optional({ ...Price, description: "a `price_changed` failure: the airline's price now, with the trip's mark-up. The item is back in the basket, not ordered, `price_changed` at this price: accept it (POST …/basket/{basket_item_id}/accept) and fulfill again to order it at this price" }),
   /** After a confirmed cancellation: what the airline refunds (`cancelled`), or why it refused (back to `succeeded`). */
   cancellation_id: Type.Optional(Id),
   refund: Type.Optional(Money),
@@ -92,6 +101,9 @@ export const OrderFeedItem = Type.Object({
   product_type: ProductTypeName,
   price: Price,
   status: OrderStatus,
+  failure_reason: Type.Optional(Type.String()),
+  supplier_reference: Type.Optional(Type.String()),
+  supplier_refs: Type.Optional(OrderSupplierRefs),
   refund: Type.Optional(Money),
   updated_at: UtcTimestamp,
 })

@@ -80,6 +80,12 @@ export const Search = Type.Object({
    * (the trip's passengers or segments are not that offer's or order's), `supplier_not_configured`.
    */
   failure_reason: Type.Optional(Type.String()),
+  /**
+   * A `success` search whose supplier could not give every product type asked for: the types left out and
+   * why (the same reasons as `failure_reason`, and `supplier_invalid_answer`). Their widgets show their error
+   * state (`onSeatFail`, `onBagFail`); the other types' offers are in `results`.
+   */
+  partial_failures: Type.Optional(Type.Array(Type.Object({ product_type: ProductTypeName, failure_reason: Type.String() }))),
   results: SearchResults,
 })
 export type Search = Static<typeof Search>

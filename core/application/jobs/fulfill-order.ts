@@ -2,9 +2,11 @@
 import { moveOrder } from '../../domain/fulfillment.ts'
 import { supplierView } from '../../domain/search.ts'
 import { passengerOf } from '../../domain/trip.ts'
+import { reofferAfterPriceChange } from '../../domain/validity.ts'
 import type { Context } from '../context.ts'
 import type { Job } from './job.ts'
 import type { Order, TripRecord } from '../../ports/records.ts'
+import type { FulfillOutcome } from '../../ports/supplier.ts'
 import type { BasketItem } from '../../schemas/basket.ts'
 import { tripSupplier } from '../suppliers.ts'
 
@@ -20,13 +22,47 @@ export async function run(ctx: Context, { trip_id, order_id }: Payload): Promise
   // An order names an item of its own trip and the trip keeps its orders: missing, the record is corrupt.
   if (!item || !moved) throw new Error(`order ${order_id} of trip ${trip_id} has lost its basket item`)
   const { supplier, call } = await tripSupplier(ctx, trip)
-  const booked = await supplier.fulfill(call, supplierView(trip), moved, { item, offer_key: trip.offer_keys[item.product_id], booked_before: bookedBefore(trip, moved, item) })
-  // Not known yet: the order stays in_progress and the job comes back to find out (the adapter looks at what
-  // the supplier recorded before it books anything, so it never books twice).
-  if (booked.ok === 'unknown') return new Date(ctx.clock.now().getTime() + ctx.config.reconcileMs)
-  await ctx.trips.mutate(null, trip_id, (t) => booked.ok === true
-    ? moveOrder(t, order_id, 'succeeded', ctx.clock.now(), { supplier_reference: booked.reference, ...(booked.refs ? { supplier_refs: booked.refs } : {}) })
-    : moveOrder(t, order_id, 'failed', ctx.clock.now(), { failure_reason: booked.reason }))
+  const booked = await supplier.fulfill(call, supplierView(trip), moved, {
+    item, offer_key: trip.offer_keys[item.product_id], booked_before: bookedBefore(trip, moved, item),
+    // A purchase whose answer was lost is only looked for from then on: never sent a second time.
+    ...(moved.purchase_unknown_since ? { purchase_sent: true } : {}),
+  })
+  return settle(ctx, trip_id, moved, booked)
+}
+
+/** Where the supplier's outcome leaves the order; when to look again if it is not final yet. */
+async function settle(ctx: Context, tripId: string, order: Order, booked: FulfillOutcome): Promise<Date | undefined> {
+  const now = ctx.clock.now()
+  const orderId = order.order_id
+  if (booked.ok === 'waiting') return new Date(now.getTime() + ctx.config.waitPollMs)
+  if (booked.ok === 'unknown') {
+    const since = order.purchase_unknown_since ?? now.toISOString()
+    const refs = { ...order.supplier_refs, ...booked.refs }
+    // Looked for long enough: the seller settles it with the supplier, who may or may not hold the purchase.
+    if (now.getTime() - Date.parse(since) >= ctx.config.reconcileWindowMs) {
+      await ctx.trips.mutate(null, tripId, (t) => moveOrder(t, orderId, 'failed', now, { failure_reason: 'supplier_outcome_unknown', supplier_refs: refs }))
+      return undefined
+    }
+    if (!order.purchase_unknown_since || booked.refs) {
+      await ctx.trips.mutate(null, tripId, (t) => {
+        const o = t.orders[orderId]
+        return o ? { ...t, orders: { ...t.orders, [orderId]: { ...o, purchase_unknown_since: since, supplier_refs: refs } } } : t
+      })
+    }
+    return new Date(now.getTime() + ctx.config.reconcileMs)
+  }
+  if (booked.ok === true) {
+    await ctx.trips.mutate(null, tripId, (t) => moveOrder(t, orderId, 'succeeded', now, { supplier_reference: booked.reference, ...(booked.refs ? { supplier_refs: booked.refs } : {}) }))
+    return undefined
+  }
+  await ctx.trips.mutate(null, tripId, (t) => {
+    const failure = { failure_reason: booked.reason, ...(booked.refs ? { supplier_refs: booked.refs } : {}) }
+    if (!booked.price) return moveOrder(t, orderId, 'failed', now, failure)
+    // The airline's price changed: the item is offered again at it, and the order says at what price.
+    const reoffered = reofferAfterPriceChange(t, order.basket_item_id, booked.price, { now, holdWindow: ctx.config.holdWindow })
+    const failed = moveOrder(reoffered, orderId, 'failed', now, { ...failure, current_price: reoffered.basket[order.basket_item_id]!.price })
+    return failed.changed ? failed : t
+  })
   return undefined
 }
 

@@ -175,11 +175,13 @@ test('moveOrder: moves an order with its event; completes the fulfillment once e
   })
 })
 
-test('moveOrder: the event shows the order without the supplier\'s own ids', () => {
-  const trip = withOrder(withBasket(), 'bag-1', 'o-1', 'in_progress')
-  const r = moveOrder(trip, 'o-1', 'succeeded', NOW, { supplier_refs: { id: 'x' } })
-  assert.deepEqual(r.trip.orders['o-1']!.supplier_refs, { id: 'x' })
-  assert.equal('supplier_refs' in (r.events[0]!.data.order as object), false)
+test('moveOrder: the event shows the supplier\'s ids, not the service\'s bookkeeping of a lost answer', () => {
+  const base = withOrder(withBasket(), 'bag-1', 'o-1', 'in_progress')
+  const trip = { ...base, orders: { ...base.orders, 'o-1': { ...base.orders['o-1']!, purchase_unknown_since: NOW.toISOString() } } }
+  const r = moveOrder(trip, 'o-1', 'succeeded', NOW, { supplier_refs: { order_id: 'ord_1', service_ids: ['ser_1'] } })
+  assert.deepEqual(r.trip.orders['o-1']!.supplier_refs, { order_id: 'ord_1', service_ids: ['ser_1'] })
+  assert.deepEqual((r.events[0]!.data.order as { supplier_refs?: unknown }).supplier_refs, { order_id: 'ord_1', service_ids: ['ser_1'] })
+  assert.equal('purchase_unknown_since' in (r.events[0]!.data.order as object), false)
   assert.deepEqual(r.events.at(-1)!.data.status, 'succeeded')
 })
 
