@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
 import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { ProblemError } from '../../core/shared/errors.ts'
-import type { Supplier, RecheckResult } from '../../core/ports/supplier.ts'
+import type { FulfillOutcome, Supplier, RecheckResult, SupplierItem } from '../../core/ports/supplier.ts'
 import type { Product } from '../../core/schemas/search.ts'
 
 /** The sandbox airline, with recheck and fulfill answers a test can script. */
@@ -14,6 +14,9 @@ function scripted() {
     recheck: null as null | ((id: string) => RecheckResult),
     recheckThrows: false,
     fulfillCalls: [] as string[],
+    /** What fulfill answers instead of the sandbox airline's booking, and what it was asked. */
+    fulfill: null as null | ((item: SupplierItem) => FulfillOutcome),
+    fulfillItems: [] as SupplierItem[],
   }
   const supplier: Supplier = {
     ...sandbox,
@@ -24,7 +27,8 @@ function scripted() {
     },
     async fulfill(call, t, order, item) {
       state.fulfillCalls.push(order.order_id)
-      return sandbox.fulfill(call, t, order, item)
+      state.fulfillItems.push(item)
+      return state.fulfill ? state.fulfill(item) : sandbox.fulfill(call, t, order, item)
     },
   }
   return { supplier, state }
@@ -138,20 +142,113 @@ test('a late answer of a superseded check does not overwrite the newer one', asy
   assert.ok(Object.values(value.pending_checks).every((c) => c === secondCheck))
 })
 
+/** The fixture's trip fulfilled: its bag ordered, the order queued. */
+async function fulfilled(f: Awaited<ReturnType<typeof withBag>>) {
+  const view = await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })
+  await f.api('fulfill', { params: { trip_id: f.trip.trip_id }, body: fulfillRequest(f, view.trip_state_hash) })
+}
+
+const fulfillRequest = (f: Awaited<ReturnType<typeof withBag>>, hash: string) => ({
+  trip_state_hash: hash,
+  contact_details: { contact_details_type: 'passenger', passenger_id: 'p1', email: 'ada@example.com' },
+  passengers: [
+    { passenger_id: 'p1', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', passenger_type: 'adult' },
+    { passenger_id: 'p2', first_names: 'Charles', surname: 'Babbage', date_of_birth: '1981-12-26', passenger_type: 'adult' },
+    { passenger_id: 'p3', first_names: 'Byron', surname: 'Lovelace', date_of_birth: '2026-05-01', passenger_type: 'infant' },
+  ],
+  tickets: [{ ticket_id: f.trip.tickets[0]!.ticket_id, access_details: { record_locator: 'ABC123', ticket_number: '1251234567890' }, status: 'booked' }],
+  payment_details: { payment_type: 'service_settlement' },
+})
+
+const theOrder = async (f: Awaited<ReturnType<typeof withBag>>) => {
+  const trip = await f.api('getTrip', { params: { trip_id: f.trip.trip_id } })
+  return Object.values(trip.orders)[0] as Record<string, unknown> & { status: string; order_id: string }
+}
+
+test('an order the supplier cannot act on yet waits in_progress, its runs not counted as attempts, until the supplier answers', async () => {
+  const f = await withBag()
+  f.state.fulfill = () => ({ ok: 'waiting', reason: 'awaiting_payment' })
+  await fulfilled(f)
+  for (let i = 0; i < 15; i++) {
+    await f.core.drainJobs()
+    assert.equal((await theOrder(f)).status, 'in_progress')
+    f.clock.advance(10 * 60_000)
+  }
+  const [job] = await f.store.listJobs(['fulfill_order'])
+  assert.equal(job!.status, 'pending', 'fifteen waits, and the job (10 attempts) is not dead')
+  assert.equal(job!.attempts, 0)
+  f.state.fulfill = () => ({ ok: true, reference: 'PNR123', refs: { order_id: 'ord_1', service_ids: ['ser_1'] } })
+  await f.core.drainJobs()
+  const order = await theOrder(f)
+  assert.equal(order.status, 'succeeded')
+  assert.deepEqual(order.supplier_refs, { order_id: 'ord_1', service_ids: ['ser_1'] })
+})
+
+test('a purchase whose answer was lost is only looked for from then on, and fails supplier_outcome_unknown after the reconcile window', async () => {
+  const f = await withBag()
+  f.state.fulfill = () => ({ ok: 'unknown', reason: 'timed out', refs: { order_id: 'ord_1', request_id: 'req_1' } })
+  await fulfilled(f)
+  await f.core.drainJobs()
+  assert.equal((await theOrder(f)).status, 'in_progress')
+  assert.equal(f.state.fulfillItems[0]!.purchase_sent, undefined, 'the first run may buy')
+  f.state.fulfill = () => ({ ok: 'unknown', reason: 'not in the order yet' })
+  for (let elapsed = 0; elapsed < 9 * 60_000; elapsed += 30_000) {
+    f.clock.advance(30_000)
+    await f.core.drainJobs()
+  }
+  assert.ok(f.state.fulfillItems.slice(1).length >= 10 && f.state.fulfillItems.slice(1).every((i) => i.purchase_sent === true), 'every later run only looks')
+  assert.equal((await theOrder(f)).status, 'in_progress', 'still looking within the window')
+  f.clock.advance(60_000)
+  await f.core.drainJobs()
+  const order = await theOrder(f)
+  assert.equal(order.status, 'failed')
+  assert.equal(order.failure_reason, 'supplier_outcome_unknown')
+  assert.deepEqual(order.supplier_refs, { order_id: 'ord_1', request_id: 'req_1' }, 'with what the seller needs to settle it with the supplier')
+  assert.equal('purchase_unknown_since' in order, false)
+})
+
+test('a lost answer found in the supplier\'s order later succeeds', async () => {
+  const f = await withBag()
+  f.state.fulfill = () => ({ ok: 'unknown', reason: 'timed out' })
+  await fulfilled(f)
+  await f.core.drainJobs()
+  f.state.fulfill = (item) => item.purchase_sent ? { ok: true, reference: 'PNR123', refs: { order_id: 'ord_1', service_ids: ['ser_9'] } } : { ok: false, reason: 'bought twice' }
+  f.clock.advance(30_000)
+  await f.core.drainJobs()
+  assert.equal((await theOrder(f)).status, 'succeeded')
+})
+
+test('price_changed at fulfill: the order fails with the airline\'s price now, and its item is back in the basket price_changed at it; accepted, a fulfill orders it again', async () => {
+  const f = await withBag()
+  const unit = f.bagItem.price.base.in_original_currency
+  const higher = { ...unit, amount: unit.amount / f.bagItem.quantity + 500 }
+  f.state.fulfill = () => ({ ok: false, reason: 'price_changed', refs: { order_id: 'ord_1' }, price: { base: higher, taxes: [] } })
+  await fulfilled(f)
+  await f.core.drainJobs()
+  const order = await theOrder(f)
+  assert.equal(order.status, 'failed')
+  assert.equal(order.failure_reason, 'price_changed')
+  const view = await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })
+  const item = view.basket[f.bagItem.basket_item_id]!
+  assert.equal(item.validity.status, 'price_changed')
+  assert.equal(item.order_id, undefined, 'the item is not ordered any more')
+  assert.equal(item.price.base.in_original_currency.amount, higher.amount * item.quantity)
+  assert.deepEqual(order.current_price, item.price, 'the order shows the price the item is offered at now')
+  assert.deepEqual(item.validity.previous_price, f.bagItem.price)
+  const accepted = await f.api('acceptItem', { params: { trip_id: f.trip.trip_id, basket_item_id: item.basket_item_id } })
+  f.state.fulfill = null
+  await f.api('fulfill', { params: { trip_id: f.trip.trip_id }, body: { trip_state_hash: accepted.trip_state_hash, payment_details: { payment_type: 'service_settlement' } } })
+  await f.core.drainJobs()
+  const trip = await f.api('getTrip', { params: { trip_id: f.trip.trip_id } })
+  const orders = Object.values(trip.orders) as Array<{ status: string; price: { total: { amount: number } } }>
+  assert.deepEqual(orders.map((o) => o.status).sort(), ['failed', 'succeeded'])
+  assert.equal(orders.find((o) => o.status === 'succeeded')!.price.total.amount, item.price.total.amount, 'ordered at the new price')
+})
+
 test('fulfill books the tickets, queues one order per ancillary, and the runner books each once', async () => {
   const f = await withBag()
   const view = await f.api('getBasket', { params: { trip_id: f.trip.trip_id } })
-  const req = {
-    trip_state_hash: view.trip_state_hash,
-    contact_details: { contact_details_type: 'passenger', passenger_id: 'p1', email: 'ada@example.com' },
-    passengers: [
-      { passenger_id: 'p1', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', passenger_type: 'adult' },
-      { passenger_id: 'p2', first_names: 'Charles', surname: 'Babbage', date_of_birth: '1981-12-26', passenger_type: 'adult' },
-      { passenger_id: 'p3', first_names: 'Byron', surname: 'Lovelace', date_of_birth: '2026-05-01', passenger_type: 'infant' },
-    ],
-    tickets: [{ ticket_id: f.trip.tickets[0]!.ticket_id, access_details: { record_locator: 'ABC123', ticket_number: '1251234567890' }, status: 'booked' }],
-    payment_details: { payment_type: 'service_settlement' },
-  }
+  const req = fulfillRequest(f, view.trip_state_hash)
   const stale = { ...req, trip_state_hash: '0'.repeat(64) }
   await assert.rejects(f.api('fulfill', { params: { trip_id: f.trip.trip_id }, body: stale }), (e) => e instanceof ProblemError && e.code === 'trip_state_conflict')
   const res = await f.api('fulfill', { params: { trip_id: f.trip.trip_id }, body: req })
