@@ -18,6 +18,7 @@ import { until } from '../helpers/wait.ts'
 import { openDatabase } from '../../server/bootstrap.ts'
 import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import { startFakeDuffel, type FakeDuffel } from '../fakes/duffel/server.ts'
+import { duffelOfferFor } from '../helpers/duffel.ts'
 import type { Store } from '../../core/ports/store.ts'
 
 const SECRET = 'a-signing-key-secret-of-32-chars-or-more'
@@ -54,11 +55,8 @@ test('a worker SIGKILLed after Duffel recorded the purchase: the next worker fin
 
   // A trip on a booked Duffel order; its search runs here (only the search job), the bag's order in the workers.
   const req = tripPayload(t.clock.now(), { search: { bag: { search: true } } })
-  const offer = fake.addOffer({
-    passengers: req.passengers.map((p) => ({ type: p.passenger_type === 'infant' ? 'infant_without_seat' as const : p.passenger_type })),
-    slices: req.tickets[0]!.journeys.map((j) => ({ segments: j.segments.map((s) => ({ origin: s.departure_airport, destination: s.arrival_airport, departing_at: s.departure_time.slice(0, 19), arriving_at: s.arrival_time.slice(0, 19), marketing_carrier: s.marketing_airline, flight_number: s.marketing_flight_number })) })),
-  })
-  const { order } = fake.bookOrder(offer.offer.id)
+  const offer = duffelOfferFor(fake, { passengers: req.passengers, journeys: req.tickets[0]!.journeys })
+  const { order } = fake.bookOrder(offer.offer.id, { postBookingBags: true })
   req.tickets = req.tickets.map((tk) => ({ ...tk, metadata: { duffel_order_id: order.id } }))
   const trip = body((await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: auth, payload: req })))
   await t.core.drainJobs(['supplier_search'])

@@ -11,6 +11,7 @@ import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import { startFakeDuffel, type FakeDuffel } from '../fakes/duffel/server.ts'
 import { supplierContract } from './contract.ts'
 import { contractTrip } from './trips.ts'
+import { duffelOfferFor } from '../helpers/duffel.ts'
 
 let fake: FakeDuffel
 before(async () => { fake = await startFakeDuffel() })
@@ -18,19 +19,7 @@ after(() => fake.close())
 
 /** An offer of the fake for the contract trip's flights and passengers, and the trip naming it. */
 export function duffelTrip(f: FakeDuffel, token = f.token): SupplierTrip {
-  const plain = contractTrip()
-  const offer = f.addOffer({
-    token,
-    passengers: plain.passengers.map((p) => ({ type: p.type === 'infant' ? 'infant_without_seat' as const : p.type })),
-    slices: plain.journeys.map((j) => ({
-      segments: j.segments.map((s) => ({
-        origin: s.departure_airport, destination: s.arrival_airport,
-        // Duffel's times are local at the airport, without an offset.
-        departing_at: s.departure_time.slice(0, 19), arriving_at: s.arrival_time.slice(0, 19),
-        marketing_carrier: s.marketing_airline, flight_number: s.marketing_flight_number,
-      })),
-    })),
-  })
+  const offer = duffelOfferFor(f, contractTrip(), { token })
   return contractTrip({ metadata: { duffel_offer_id: offer.offer.id } })
 }
 
@@ -48,7 +37,9 @@ supplierContract('Duffel (its fake)', async () => {
     trip: async () => duffelTrip(fake),
     unknownTrip: () => contractTrip({ metadata: { duffel_offer_id: 'off_0000NoSuchOfferAtAll1' } }),
     async book(trip: SupplierTrip, handedOff: BasketItem[]) {
-      const { order } = fake.bookOrder(offerOf(trip), { services: handedOff.flatMap((i) => i.supplier?.service_ids ?? []) })
+      // An airline that sells bags after booking, as the contract's after-booking case needs (most do not:
+      // test/server/duffel.test.ts holds the search of such an order to `not_offered_after_booking`).
+      const { order } = fake.bookOrder(offerOf(trip), { services: handedOff.flatMap((i) => i.supplier?.service_ids ?? []), postBookingBags: true })
       booked.set(order.booking_reference, { orderId: order.id, units: units(order.id) })
       return {
         ...trip,

@@ -5,12 +5,14 @@
  *
  * Duffel's answers are `{ data }`; its refusals are its error envelope `{ errors: [{ type, code, title,
  * message }], meta: { request_id, status } }`, which become a `DuffelError` with what the adapter needs to
- * map it to a reason (core/ports/supplier-errors.ts): the status, Duffel's code and its request id.
+ * map it to a reason (core/ports/supplier-errors.ts): the status, Duffel's code and its request id. A
+ * gateway in front of Duffel may answer an HTML page instead (a 502, a 504): that is an error of that status
+ * with no code. A 429 says when to come back in `Retry-After` (seconds, or an HTTP date) or in
+ * `ratelimit-reset` (an HTTP date), whichever it gives.
  *
  * The official client (@duffel/api) is used for its types only: it takes its token once per client and has
  * no time-out of its own, where every call here is one seller's with a bound on how long it may take.
  */
-import type { ApiResponseError } from './types.ts'
 import { SupplierError } from '../../../core/ports/supplier-errors.ts'
 
 export const DUFFEL_API_VERSION = 'v2'
@@ -22,7 +24,7 @@ export interface DuffelClientOptions {
   timeoutMs: number
 }
 
-/** A refusal of Duffel's, as its error envelope said it. */
+/** A refusal of Duffel's, as its error envelope said it (or an error page's status, with code `http_<status>`). */
 export class DuffelError extends Error {
   constructor(
     readonly status: number,
@@ -45,13 +47,29 @@ export class DuffelNoAnswer extends Error {
 }
 
 export interface DuffelClient {
-  get<T>(token: string, path: string): Promise<T>
-  post<T>(token: string, path: string, data: unknown): Promise<T>
+  get(token: string, path: string): Promise<unknown>
+  post(token: string, path: string, data: unknown): Promise<unknown>
+}
+
+/** What Duffel's text may say in a log line or a stored error: bounded, and nothing shaped like a token or a key. */
+export function redact(text: string): string {
+  return text.replace(/(bearer\s+)?\b(duffel_(test|live)_|svc_)[\w-]+/gi, '[redacted]').replace(/\p{Cc}+/gu, ' ').slice(0, 200)
+}
+
+/** When a 429 (or a 503) says to come back: `Retry-After` (seconds or an HTTP date), else `ratelimit-reset` (an HTTP date). */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+  for (const name of ['retry-after', 'ratelimit-reset']) {
+    const v = headers.get(name)?.trim()
+    if (!v) continue
+    const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now
+    if (Number.isFinite(ms)) return Math.max(0, ms)
+  }
+  return undefined
 }
 
 export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
   const base = opts.baseUrl.replace(/\/+$/, '')
-  async function call<T>(token: string, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
+  async function call(token: string, method: 'GET' | 'POST', path: string, data?: unknown): Promise<unknown> {
     let res: Response
     try {
       res = await fetch(`${base}${path}`, {
@@ -63,29 +81,35 @@ export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
           ...(data === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(data === undefined ? {} : { body: JSON.stringify({ data }) }),
+        // A redirect would carry the token, and a purchase's body, to wherever it points: Duffel sends none.
+        redirect: 'manual',
         signal: AbortSignal.timeout(opts.timeoutMs),
       })
     } catch (e) {
       const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
       throw new DuffelNoAnswer(timedOut, timedOut ? `Duffel did not answer ${method} ${path} within ${opts.timeoutMs} ms` : `Duffel could not be reached for ${method} ${path}`)
     }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel()
+      throw new DuffelError(res.status, 'redirect_refused', `Duffel answered ${method} ${path} with a redirect (${res.status}), which is not followed`, undefined, undefined)
+    }
     let body: unknown
     try {
       body = await res.json()
     } catch {
       // A body cut short after the headers: whatever Duffel did, the answer is lost.
-      if (res.ok) throw new DuffelNoAnswer(false, `Duffel's answer to ${method} ${path} was cut short`)
+      if (res.ok) throw new DuffelNoAnswer(false, `Duffel's answer to ${method} ${path} was cut short or is not JSON`)
       body = undefined
     }
-    if (res.ok && body && typeof body === 'object' && 'data' in body) return (body as { data: T }).data
-    const envelope = body as { errors?: ApiResponseError[]; meta?: { request_id?: string } } | undefined
-    const first = envelope?.errors?.[0]
-    const retryAfter = Number(res.headers.get('retry-after'))
-    throw new DuffelError(
-      res.status, first?.code ?? `http_${res.status}`,
-      `Duffel refused ${method} ${path}: ${res.status} ${first?.title ?? res.statusText}${first?.message ? ` (${first.message})` : ''}`,
-      envelope?.meta?.request_id, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
-    )
+    if (res.ok && body && typeof body === 'object' && 'data' in body) return (body as { data: unknown }).data
+    if (res.ok) throw new SupplierError('supplier_invalid_answer', `Duffel's answer to ${method} ${path} has no data`)
+    const envelope = body as { errors?: Array<{ code?: unknown; title?: unknown; message?: unknown }>; meta?: { request_id?: unknown } } | undefined
+    const first = Array.isArray(envelope?.errors) ? envelope.errors[0] : undefined
+    const text = (v: unknown) => (typeof v === 'string' ? redact(v) : undefined)
+    const code = text(first?.code) ?? `http_${res.status}`
+    const requestId = text(envelope?.meta?.request_id) ?? text(res.headers.get('x-request-id'))
+    const said = [text(first?.title) ?? res.statusText, text(first?.message)].filter(Boolean).join(': ')
+    throw new DuffelError(res.status, code, `Duffel refused ${method} ${path}: ${res.status} ${code}${said ? ` (${said})` : ''}`, requestId, retryAfterMs(res.headers))
   }
   return {
     get: (token, path) => call(token, 'GET', path),
@@ -97,17 +121,22 @@ export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
 const GONE = new Set(['offer_no_longer_available', 'offer_expired', 'not_found', 'order_not_found'])
 
 /**
- * What a failed call means for a seller (core/ports/supplier-errors.ts): overload and outages may pass (retried
- * with backoff), a refusal will not. The message keeps Duffel's request id (for Duffel's support), never the token.
+ * What a failed call means for a seller (core/ports/supplier-errors.ts): overload and outages may pass
+ * (429, 5xx, `airline_error`, `airline_unknown`, error pages: retried with backoff, after the wait a 429
+ * names), a refusal will not (a token Duffel does not know, a missing version header). The message keeps
+ * Duffel's code and request id (for Duffel's support), never the token. Anything else thrown while reading
+ * an answer (a shape no schema foresaw) is an answer not to be read, not an outage to retry.
  */
 export function supplierErrorOf(e: unknown): SupplierError {
   if (e instanceof SupplierError) return e
   if (e instanceof DuffelNoAnswer) return new SupplierError(e.timedOut ? 'supplier_timeout' : 'supplier_unavailable', e.message)
   if (e instanceof DuffelError) {
     const said = `${e.message}${e.requestId ? ` [Duffel request ${e.requestId}]` : ''}`
-    if (e.status === 429 || e.status >= 500) return new SupplierError('supplier_unavailable', said, { retryAfterMs: e.retryAfterMs })
+    if (e.status === 429 || e.status >= 500 || e.code === 'airline_error' || e.code === 'airline_unknown') {
+      return new SupplierError('supplier_unavailable', said, { retryAfterMs: e.retryAfterMs })
+    }
     if (e.status === 404 || GONE.has(e.code)) return new SupplierError('not_found', said)
     return new SupplierError('supplier_refused', said)
   }
-  return new SupplierError('supplier_unavailable', e instanceof Error ? e.message : String(e))
+  return new SupplierError('supplier_invalid_answer', `reading Duffel's answer failed: ${e instanceof Error ? e.message.slice(0, 200) : 'unknown error'}`)
 }

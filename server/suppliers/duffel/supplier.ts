@@ -1,45 +1,55 @@
 /**
- * Duffel (api.duffel.com) as a supplier (docs/decisions.md "The Duffel supplier"): a seller sells bags and
- * seats of the flights it sells through Duffel, with its own Duffel token (test or live, as it is a sandbox
- * or a live seller).
+ * Duffel (api.duffel.com) as a supplier (docs/decisions.md "The Duffel supplier", "Duffel as it really
+ * answers"): a seller sells bags and seats of the flights it sells through Duffel, with its own Duffel token
+ * (test or live, as it is a sandbox or a live seller).
  *
- * - In the funnel (a ticket's `duffel_offer_id`): bags from the offer's available services, seats from its
- *   seat maps. Each basket item carries Duffel's service ids (`supplier.service_ids`) so that the seller,
- *   booking the offer in its own Duffel account, passes them into its order: the hand-off.
+ * - In the funnel (a ticket's `duffel_offer_id`): bags from the offer's baggage services (per segment, per
+ *   slice or for the whole trip), seats from its seat maps. The two are read apart: one that cannot be read
+ *   leaves the other offered, and the search says which failed (`partial_failures`). Each basket item
+ *   carries Duffel's service ids (`supplier.service_ids`) so that the seller, booking the offer in its own
+ *   Duffel account, passes them into its order: the hand-off.
  * - After booking (a ticket's `duffel_order_id`, or the booking reference a fulfill gave): bags only, from
- *   the order's available services. Duffel sells no seat after booking.
+ *   the order's available services; most airlines sell none after booking (`not_offered_after_booking`).
  * - Checks re-read the same offer (or the order's services): same price, `valid`; another, `price_changed`;
  *   gone, `unavailable`.
- * - Fulfill: an item the seller's Duffel order already holds (handed off, or bought by an earlier run of
- *   this job) succeeds without buying; a bag it does not hold is bought from the seller's Duffel balance at
- *   Duffel's own price, only if that is the price the traveller was charged for; a seat it does not hold
+ * - Fulfill: on a hold order not paid yet, nothing is done and the order waits (`waiting`) until Duffel shows
+ *   it paid; a hold released or cancelled fails it (`supplier_order_not_paid`). An item the seller's Duffel
+ *   order already holds (handed off, or bought by an earlier run of this job) succeeds without buying; a bag
+ *   it does not hold is bought from the seller's Duffel balance at Duffel's own price, only if that is the
+ *   price the traveller was charged for (else `price_changed`, with Duffel's price); a seat it does not hold
  *   fails with `seat_requires_booking`. Duffel takes no idempotency key, so every run reads the order first
- *   and counts what is there: a job run again after a crash never buys twice. A purchase whose answer was
- *   lost is `unknown` until the order, read again later, says.
+ *   and counts what is there; a purchase whose answer was lost is `unknown`, and is only looked for after
+ *   (`purchase_sent`): never sent twice.
  * - Duffel cannot cancel one service (only a whole order, the flight itself): every quote says
  *   `supplier_does_not_cancel`, and the adapter never calls Duffel's order cancellation.
  */
-import type { Offer, OfferAvailableServiceBaggage, Order, OrderAvailableService, OrderService, SeatMap } from './types.ts'
-import type { FulfillOutcome, RecheckResult, Supplier, SupplierContext, SupplierItem, SupplierOffers, SupplierTrip } from '../../../core/ports/supplier.ts'
+import type { FulfillOutcome, RecheckResult, Supplier, SupplierContext, SupplierItem, SupplierOffers, SupplierSeatOffers, SupplierTrip } from '../../../core/ports/supplier.ts'
+import type { PartialFailure } from '../../../core/ports/supplier-answers.ts'
 import type { ProductTypeName } from '../../../core/schemas/trip.ts'
 import type { BasketItem } from '../../../core/schemas/basket.ts'
 import type { OriginalMoney } from '../../../core/schemas/common.ts'
 import { SupplierError } from '../../../core/ports/supplier-errors.ts'
 import { createDuffelClient, DuffelError, DuffelNoAnswer, supplierErrorOf, type DuffelClient, type DuffelClientOptions } from './client.ts'
-import { matchOffer, matchOrder, sourceOf, type DuffelRefs } from './match.ts'
-import { bagKind, bagProducts, journeySegments, minorUnits, servicesForJourney, type BaggageLike } from './bags.ts'
+import { Offer, Order, Orders, read, SeatMaps, ServicesForSale } from './answers.ts'
+import { matchOffer, matchOrder, sourceOf, type DuffelRefs, type DuffelSource } from './match.ts'
+import { bagKind, bagProducts, baggageOf, heldBags, isBagOf, journeysOfBag, segmentsOf, servicesFor, type HeldBag } from './bags.ts'
 import { seatOffers } from './seats.ts'
 
 export type DuffelSupplierOptions = DuffelClientOptions
 
+/** Duffel's tokens are `duffel_test_…` or `duffel_live_…` and long; the mode must be the seller's. */
 const TOKEN = /^duffel_(test|live)_[A-Za-z0-9_-]{8,}$/
-
-const baggage = (services: Offer['available_services']): OfferAvailableServiceBaggage[] =>
-  services.filter((s): s is OfferAvailableServiceBaggage => s.type === 'baggage')
 
 const tokenOf = (call: SupplierContext): string => {
   if (call.credentials === null) throw new SupplierError('supplier_not_configured', 'the seller has no Duffel token')
   return call.credentials
+}
+
+/** An id of Duffel's as it may go into a path (docs/decisions.md "Duffel as it really answers"). */
+const ID = /^(off|ord|ser|aso|ase)_[A-Za-z0-9]{1,64}$/
+function pathId(id: string, what: string): string {
+  if (!ID.test(id)) throw new SupplierError('not_found', `${what} ${JSON.stringify(id.slice(0, 70))} is not a Duffel id`)
+  return id
 }
 
 /** Minor units as Duffel writes an amount ("45.00"). */
@@ -84,12 +94,14 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
         if (error.reason === 'not_found') return { results: items.map(({ item }) => unavailable(item, 'no_longer_offered')) }
         throw error
       }
-      return { results: items.map((i) => recheckItem(trip, current, i)) }
+      // An item of a part that could not be read now gets no answer: it becomes `invalid`, to be checked again.
+      const failed = new Set((current.partial_failures ?? []).map((f) => f.product_type))
+      return { results: items.filter(({ item }) => item.product_type === 'ticket' || !failed.has(item.product_type)).map((i) => recheckItem(current, i)) }
     },
 
-    async fulfill(call, trip, _order, { item, booked_before }) {
+    async fulfill(call, trip, _order, item) {
       try {
-        return await fulfill(duffel, tokenOf(call), trip, item, booked_before ?? 0)
+        return await fulfill(duffel, tokenOf(call), trip, item)
       } catch (e) {
         const error = supplierErrorOf(e)
         // What may pass is retried by the job (with backoff); what will not fails the order, saying why.
@@ -110,28 +122,60 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
 
 // ---------------------------------------------------------------- search
 
+/** A part of a search read on its own: what it found, or why it could not be read. */
+async function part<T>(type: ProductTypeName, run: () => Promise<T> | T): Promise<{ ok: T } | { failed: PartialFailure; error: SupplierError }> {
+  try {
+    return { ok: await run() }
+  } catch (e) {
+    const error = supplierErrorOf(e)
+    return { failed: { product_type: type, failure_reason: error.reason }, error }
+  }
+}
+
+/**
+ * The offers of the trip's Duffel offer or order, each product type read on its own. What the trip names
+ * failing (the offer, the order, the matching) fails the search; a type that fails leaves the others
+ * offered and is listed in `partial_failures`; when every type asked for failed, the first failure is thrown.
+ */
 async function search(duffel: DuffelClient, token: string, trip: SupplierTrip, types: ProductTypeName[]): Promise<SupplierOffers> {
   const source = sourceOf(trip)
   if (source.kind === 'offer') {
-    const offer = await duffel.get<Offer>(token, `/air/offers/${encodeURIComponent(source.id)}?return_available_services=true`)
+    const offer = read(Offer, await duffel.get(token, `/air/offers/${pathId(source.id, 'duffel_offer_id')}?return_available_services=true`), 'offer')
+    if (!(Date.parse(offer.expires_at) > Date.now())) throw new SupplierError('not_found', `Duffel offer ${source.id} expired at ${offer.expires_at.slice(0, 30)}`)
     const refs = matchOffer(trip, offer)
-    const products = types.includes('bag') ? bagProducts(trip, refs, baggage(offer.available_services ?? [])) : []
-    const seats = []
-    if (types.includes('seat')) {
-      const maps = await duffel.get<SeatMap[]>(token, `/air/seat_maps?offer_id=${encodeURIComponent(source.id)}`)
-      const aircraft = new Map(offer.slices.flatMap((s) => s.segments).map((s) => [s.id, s.aircraft?.name ?? '']))
-      for (const map of maps) {
-        const found = seatOffers(trip, refs, map, aircraft.get(map.segment_id) ?? '')
-        if (found) seats.push(found)
-      }
-    }
-    return { products, seats, expires_at: offer.expires_at, refs }
+    const bags = types.includes('bag') ? await part('bag', () => bagProducts(trip, refs, baggageOf(offer.available_services ?? []))) : { ok: [] }
+    const seats = types.includes('seat') ? await part('seat', () => seatMapsOf(duffel, token, source.id, trip, refs, offer)) : { ok: [] }
+    return settle([bags, seats], (products, seatOffers) => ({ products, seats: seatOffers, expires_at: offer.expires_at, refs }))
   }
   const order = await orderOf(duffel, token, source)
   if (order.cancelled_at) throw new SupplierError('not_found', `Duffel order ${order.id} was cancelled`)
   const refs: DuffelRefs = { ...matchOrder(trip, order), foreign: foreignServices(trip, order) }
-  const services = types.includes('bag') ? await duffel.get<OrderAvailableService[]>(token, `/air/orders/${encodeURIComponent(order.id)}/available_services`) : []
-  return { products: bagProducts(trip, refs, services), seats: [], refs }
+  const bags = types.includes('bag') ? await part('bag', async () => {
+    const services = read(ServicesForSale, await duffel.get(token, `/air/orders/${pathId(order.id, 'Duffel order')}/available_services`), 'order\'s available services')
+    return bagProducts(trip, refs, baggageOf(services))
+  }) : { ok: [] }
+  // Most airlines sell no bag after booking (Duffel's guide): said as such, not as a failure to read.
+  const none = 'ok' in bags && bags.ok.length === 0 && types.includes('bag')
+  const products = 'ok' in bags ? bags.ok : []
+  const failures = 'failed' in bags ? [bags.failed] : none ? [{ product_type: 'bag' as const, failure_reason: 'not_offered_after_booking' }] : []
+  if ('failed' in bags && types.every((t) => t === 'bag')) throw bags.error
+  return { products, seats: [], refs, ...(failures.length ? { partial_failures: failures } : {}) }
+}
+
+/** The offer's seat maps, one per segment of the trip it matched. */
+async function seatMapsOf(duffel: DuffelClient, token: string, offerId: string, trip: SupplierTrip, refs: DuffelRefs, offer: Offer): Promise<SupplierSeatOffers[]> {
+  const maps = read(SeatMaps, await duffel.get(token, `/air/seat_maps?offer_id=${encodeURIComponent(offerId)}`), 'seat maps')
+  const aircraft = new Map(offer.slices.flatMap((s) => s.segments).map((s) => [s.id, s.aircraft?.name ?? '']))
+  return maps.flatMap((map) => seatOffers(trip, refs, map, aircraft.get(map.segment_id) ?? '') ?? [])
+}
+
+/** The answer from the parts: what could be read, and what could not; a failure of every part is thrown. */
+function settle<B, S>(parts: [{ ok: B } | { failed: PartialFailure; error: SupplierError }, { ok: S } | { failed: PartialFailure; error: SupplierError }], make: (b: B | [], s: S | []) => SupplierOffers): SupplierOffers {
+  const [bags, seats] = parts
+  const failed = parts.flatMap((p) => ('failed' in p ? [p] : []))
+  if (failed.length === parts.length) throw failed[0]!.error
+  const offers = make('ok' in bags ? bags.ok : [], 'ok' in seats ? seats.ok : [])
+  return failed.length ? { ...offers, partial_failures: failed.map((f) => f.failed) } : offers
 }
 
 /**
@@ -145,15 +189,17 @@ function foreignServices(trip: SupplierTrip, order: Order): string[] {
   const before = trip.supplier_refs as DuffelRefs | undefined
   if (before?.source.kind === 'offer') return []
   if (before?.source.kind === 'order' && before.source.id === order.id) return before.foreign ?? []
-  return order.services.map((s) => s.id)
+  return (order.services ?? []).map((s) => s.id)
 }
 
 /** The Duffel order a trip names, or the one its booking reference finds (exactly one). */
-async function orderOf(duffel: DuffelClient, token: string, source: ReturnType<typeof sourceOf>): Promise<Order> {
-  if (source.kind === 'order') return duffel.get<Order>(token, `/air/orders/${encodeURIComponent(source.id)}`)
+async function orderOf(duffel: DuffelClient, token: string, source: DuffelSource): Promise<Order> {
+  if (source.kind === 'order') return read(Order, await duffel.get(token, `/air/orders/${pathId(source.id, 'duffel_order_id')}`), 'order')
   if (source.kind === 'offer') throw new SupplierError('not_found', 'the trip names a Duffel offer, and no booked order yet')
-  const found = await duffel.get<Order[]>(token, `/air/orders?booking_reference=${encodeURIComponent(source.reference)}`)
+  if (!/^[A-Za-z0-9]{5,13}$/.test(source.reference)) throw new SupplierError('not_found', 'the booking reference is not one of Duffel\'s (5 to 13 letters or digits)')
+  const found = read(Orders, await duffel.get(token, `/air/orders?booking_reference=${encodeURIComponent(source.reference)}`), 'orders')
   if (found.length !== 1) throw new SupplierError('not_found', `${found.length} Duffel orders have booking reference ${source.reference}`)
+  pathId(found[0]!.id, 'Duffel order')
   return found[0]!
 }
 
@@ -169,7 +215,7 @@ const chargedUnit = (item: BasketItem): OriginalMoney => {
 
 const samePrice = (a: OriginalMoney, b: OriginalMoney) => a.amount === b.amount && a.currency === b.currency && a.decimal_places === b.decimal_places
 
-function recheckItem(trip: SupplierTrip, current: SupplierOffers, { item, offer_key }: SupplierItem): RecheckResult {
+function recheckItem(current: SupplierOffers, { item, offer_key }: SupplierItem): RecheckResult {
   if (item.product_type === 'ticket') return { basket_item_id: item.basket_item_id, outcome: 'valid' }
   const passenger = String(item.product_details.passenger_id)
   let offer
@@ -190,73 +236,98 @@ function recheckItem(trip: SupplierTrip, current: SupplierOffers, { item, offer_
 
 // ---------------------------------------------------------------- fulfillment
 
-async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, item: BasketItem, bookedBefore: number): Promise<FulfillOutcome> {
+/** Whether a hold order's time to pay has passed (Duffel then releases it). */
+const released = (order: Order) => {
+  const by = order.payment_status?.payment_required_by
+  return by != null && Date.parse(by) <= Date.now()
+}
+
+async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, { item, booked_before, purchase_sent }: SupplierItem): Promise<FulfillOutcome> {
   const booked = await orderOf(duffel, token, sourceOf(trip))
-  if (booked.cancelled_at) return { ok: false, reason: 'order_cancelled' }
+  const unpaid = booked.payment_status?.awaiting_payment === true
+  if (booked.cancelled_at) return { ok: false, reason: booked.type === 'hold' || unpaid ? 'supplier_order_not_paid' : 'order_cancelled', refs: { order_id: booked.id } }
+  // A hold order (docs/decisions.md): nothing is bought toward it, nor anything it holds counted as sold, until it is paid.
+  if (unpaid) return released(booked) ? { ok: false, reason: 'supplier_order_not_paid', refs: { order_id: booked.id } } : { ok: 'waiting', reason: 'awaiting_payment' }
   const refs = matchOrder(trip, booked)
   // What the order held that is not this trip's (foreignServices) is neither handed off nor bought by it.
   const known = trip.supplier_refs as DuffelRefs | undefined
   const foreign = new Set(known?.source.kind === 'order' && known.source.id === booked.id ? known.foreign ?? [] : [])
+  const services = (booked.services ?? []).filter((s) => !foreign.has(s.id))
   const passenger = refs.passengers[String(item.product_details.passenger_id)]
   if (!passenger) return { ok: false, reason: 'not_matched' }
-  // How many units of this product for this passenger the trip has ordered up to this order: the Duffel
-  // order must hold that many for this one to be there too (earlier orders of the same bag come first).
-  const need = bookedBefore + item.quantity
-  const done = (services: OrderService[]): FulfillOutcome => ({
-    ok: true, reference: booked.booking_reference, refs: { order_id: booked.id, service_ids: services.map((s) => s.id) },
-  })
+  const done = (found: Array<{ id: string }>): FulfillOutcome => ({ ok: true, reference: booked.booking_reference, refs: { order_id: booked.id, service_ids: found.map((s) => s.id) } })
 
   if (item.product_type === 'seat') {
     const segment = refs.segments[String(item.product_details.segment_id)]!
     const designator = `${String(item.product_details.row)}${String(item.product_details.column)}`
-    const held = booked.services.filter((s) => s.type === 'seat' && !foreign.has(s.id) && s.passenger_ids.includes(passenger) && s.segment_ids.includes(segment) &&
-      (s.metadata as { designator?: string } | undefined)?.designator === designator)
-    const onSegment = booked.slices.flatMap((s) => s.segments).find((s) => s.id === segment)?.passengers.some((p) => p.passenger_id === passenger && p.seat?.designator === designator)
+    const held = services.filter((s) => s.type === 'seat' && s.passenger_ids.includes(passenger) && s.segment_ids.includes(segment) &&
+      (s.metadata as { designator?: unknown } | null | undefined)?.designator === designator)
+    const onSegment = booked.slices.flatMap((s) => s.segments).find((s) => s.id === segment)?.passengers?.some((p) => p.passenger_id === passenger && p.seat?.designator === designator)
     return held.length > 0 || onSegment ? done(held) : { ok: false, reason: 'seat_requires_booking' }
   }
   if (item.product_type !== 'bag') return { ok: false, reason: 'not_offered' }
 
-  const journeyId = String(item.product_details.journey_id)
-  const segments = journeySegments(trip, refs, journeyId)
+  // How many units of this bag for this passenger the trip has ordered up to this order: the Duffel order
+  // must hold that many for this one to be there too (earlier orders of the same bag come first).
+  const need = (booked_before ?? 0) + item.quantity
+  const journeys = journeysOfBag(item.product_details)
   const kind = bagKindOfItem(item)
-  const held = (booked.services as Array<OrderService & BaggageLike>).filter((s) => s.type === 'baggage' && !foreign.has(s.id))
-  const have = unitsHeld(held, passenger, segments, kind)
-  if (have >= need) return done(servicesForJourney(held, passenger, segments, kind) ?? [])
+  const held = heldBags(services)
+  const have = unitsHeld(trip, refs, held, passenger, journeys, kind)
+  if (have >= need) return done(servicesFor(trip, refs, held, passenger, journeys, kind) ?? [])
+  // A purchase was sent before and its answer lost: it did not land (yet). Never sent again.
+  if (purchase_sent) return { ok: 'unknown', reason: 'the purchase sent earlier is not in the Duffel order', refs: { order_id: booked.id } }
 
-  const available = await duffel.get<OrderAvailableService[]>(token, `/air/orders/${encodeURIComponent(booked.id)}/available_services`)
-  const chosen = servicesForJourney(available, passenger, segments, kind)
-  if (!chosen) return { ok: false, reason: 'no_longer_offered' }
-  const prices = chosen.map((s) => minorUnits(s.total_amount, s.total_currency))
-  const unit = { ...prices[0]!, amount: prices.reduce((n, p) => n + p.amount, 0) }
+  const available = baggageOf(read(ServicesForSale, await duffel.get(token, `/air/orders/${pathId(booked.id, 'Duffel order')}/available_services`), 'order\'s available services'))
+  const chosen = servicesFor(trip, refs, available, passenger, journeys, kind)
+  if (!chosen) return { ok: false, reason: 'no_longer_offered', refs: { order_id: booked.id } }
+  const unit = { ...chosen[0]!.price, amount: chosen.reduce((n, s) => n + s.price.amount, 0) }
   // Bought at Duffel's own price, never the marked-up one, and only at the price the traveller was charged.
-  if (prices.some((p) => p.currency !== unit.currency) || !samePrice(unit, chargedUnit(item))) return { ok: false, reason: 'price_changed' }
+  if (chosen.some((s) => s.price.currency !== unit.currency)) return { ok: false, reason: 'no_longer_offered', refs: { order_id: booked.id } }
+  if (!samePrice(unit, chargedUnit(item))) return { ok: false, reason: 'price_changed', refs: { order_id: booked.id }, price: { base: unit, taxes: [] } }
   const missing = need - have
   let after: Order
   try {
-    after = await duffel.post<Order>(token, `/air/orders/${encodeURIComponent(booked.id)}/services`, {
+    after = read(Order, await duffel.post(token, `/air/orders/${pathId(booked.id, 'Duffel order')}/services`, {
       payment: { type: 'balance', amount: decimal({ ...unit, amount: unit.amount * missing }), currency: unit.currency },
-      add_services: chosen.map((s) => ({ id: s.id, quantity: missing })),
-    })
+      add_services: chosen.map((s) => ({ id: pathId(s.id, 'Duffel service'), quantity: missing })),
+    }), 'order after the purchase')
   } catch (e) {
-    // Sent, and no answer (or Duffel failed on its side): bought or not, the next run reads the order first.
-    if (e instanceof DuffelNoAnswer || (e instanceof DuffelError && (e.status >= 500 || e.status === 429))) {
-      return { ok: 'unknown', reason: e.message }
-    }
-    throw e
+    return purchaseFailed(e, booked.id)
   }
-  const bought = (after.services as Array<OrderService & BaggageLike>).filter((s) => s.type === 'baggage')
-  return done(servicesForJourney(bought, passenger, segments, kind) ?? [])
+  // What this purchase added: the services the order holds now that it did not before (Duffel's `ser_…`).
+  const before = new Set((booked.services ?? []).map((s) => s.id))
+  const bought = heldBags((after.services ?? []).filter((s) => !before.has(s.id)))
+  return done(servicesFor(trip, refs, bought, passenger, journeys, kind) ?? bought)
 }
 
-/** The kind of bag an item is, from its offer key (`bag:<journey>:<kind>`), else from its details. */
+/**
+ * What a purchase's failure means (docs/decisions.md "Duffel as it really answers", Errors): sent and not
+ * answered, or failed on Duffel's side (a time-out, a 5xx, a 429 after sending), is `unknown`, as Duffel asks
+ * not to retry; a refusal fails the order with the reason the seller can act on.
+ */
+function purchaseFailed(e: unknown, orderId: string): FulfillOutcome {
+  if (e instanceof DuffelNoAnswer) return { ok: 'unknown', reason: e.message, refs: { order_id: orderId } }
+  if (e instanceof DuffelError) {
+    const refs = { order_id: orderId, ...(e.requestId ? { request_id: e.requestId } : {}) }
+    if (e.status >= 500 || e.status === 429 || e.code === 'airline_error' || e.code === 'airline_unknown') return { ok: 'unknown', reason: e.message, refs }
+    if (e.code === 'ancillary_service_not_available') return { ok: false, reason: 'no_longer_offered', refs }
+    if (e.code === 'payment_amount_does_not_match_order_amount' || e.code === 'price_changed') return { ok: false, reason: 'price_changed', refs }
+    if (e.code === 'insufficient_balance') return { ok: false, reason: 'supplier_balance', refs }
+    return { ok: false, reason: supplierErrorOf(e).reason, refs }
+  }
+  // The purchase was answered, and the answer could not be read: whether it landed is for the order to say.
+  return { ok: 'unknown', reason: supplierErrorOf(e).message, refs: { order_id: orderId } }
+}
+
+/** The kind of bag an item is, from its details. */
 function bagKindOfItem(item: BasketItem): string {
   const d = item.product_details
   return bagKind({ type: d.checked === false ? 'carry_on' : 'checked', maximum_weight_kg: typeof d.weight === 'number' ? d.weight : null })
 }
 
-/** Units of a bag the order holds for the passenger across the journey: the fewest of any of its segments. */
-function unitsHeld(services: Array<OrderService & BaggageLike>, passenger: string, segments: string[], kind: string): number {
-  const mine = services.filter((s) => s.passenger_ids.includes(passenger) && bagKind(s.metadata) === kind)
-  return Math.min(...segments.map((seg) => mine.filter((s) => s.segment_ids.includes(seg)).reduce((n, s) => n + s.quantity, 0)))
+/** Units of a bag the order holds for the passenger over the journeys: the fewest of any of their segments. */
+function unitsHeld(trip: SupplierTrip, refs: DuffelRefs, held: HeldBag[], passenger: string, journeys: string[], kind: string): number {
+  const mine = held.filter((s) => isBagOf(trip, refs, s, passenger, journeys, kind))
+  return Math.min(...segmentsOf(trip, refs, journeys).map((seg) => mine.filter((s) => s.segment_ids.includes(seg)).reduce((n, s) => n + s.quantity, 0)))
 }
-

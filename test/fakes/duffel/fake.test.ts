@@ -1,11 +1,12 @@
 /**
  * The fake Duffel API itself (test/fakes/duffel/server.ts), over real HTTP with fetch: the Duffel supplier's
  * tests trust it to answer like Duffel, so its routes, envelope, checks, account and mode separation,
- * purchases and scenario switches are pinned here.
+ * purchases, hold orders and scenario switches are pinned here (its shapes against Duffel's recordings in
+ * shapes.test.ts).
  */
 import { test, describe, before, after, beforeEach } from 'node:test'
 import assert from 'node:assert/strict'
-import { startFakeDuffel, seatsOf, type AddOfferInput, type FakeDuffel, type Offer, type SegmentInput } from './server.ts'
+import { startFakeDuffel, seatsOf, type AddOfferInput, type FakeDuffel, type SegmentInput, type WireOffer } from './server.ts'
 
 let fake: FakeDuffel
 before(async () => { fake = await startFakeDuffel() })
@@ -13,7 +14,7 @@ after(async () => { await fake.close() })
 beforeEach(() => { fake.reset(); fake.setNow(null) })
 
 interface Call { method?: string; token?: string | null; version?: string | null; authorization?: string; body?: unknown; raw?: string; signal?: AbortSignal }
-async function call(path: string, init: Call = {}): Promise<{ status: number; headers: Headers; json: any }> {
+async function call(path: string, init: Call = {}): Promise<{ status: number; headers: Headers; json: any; text: string }> {
   const headers: Record<string, string> = { accept: 'application/json' }
   const token = init.token === undefined ? fake.token : init.token
   if (init.authorization !== undefined) headers.authorization = init.authorization
@@ -22,16 +23,20 @@ async function call(path: string, init: Call = {}): Promise<{ status: number; he
   const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body))
   if (body !== undefined) headers['content-type'] = 'application/json'
   const res = await fetch(`${fake.url}${path}`, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, signal: init.signal })
-  return { status: res.status, headers: res.headers, json: await res.json() }
+  const text = await res.text()
+  // An HTML page from the load balancer (htmlError) is no JSON: `json` is then undefined, `text` the page.
+  return { status: res.status, headers: res.headers, json: res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : undefined, text }
 }
 
-/** Duffel's error envelope, whole: one error with its five fields, the request id in meta and the header. */
-function assertError(r: { status: number; headers: Headers; json: any }, status: number, code: string): void {
+/** Duffel's error envelope, whole: one error with its five fields (and the field at fault, if any), the request id in meta and the header. */
+function assertError(r: { status: number; headers: Headers; json: any }, status: number, code: string, type?: string): void {
   assert.equal(r.status, status, JSON.stringify(r.json))
   assert.deepEqual(Object.keys(r.json).sort(), ['errors', 'meta'])
   assert.equal(r.json.errors.length, 1)
   const [e] = r.json.errors
-  assert.deepEqual(Object.keys(e).sort(), ['code', 'documentation_url', 'message', 'title', 'type'])
+  assert.deepEqual(Object.keys(e).filter((k) => k !== 'source').sort(), ['code', 'documentation_url', 'message', 'title', 'type'])
+  if ('source' in e) assert.deepEqual(Object.keys(e.source).sort(), ['field', 'pointer'])
+  if (type) assert.equal(e.type, type)
   assert.equal(e.code, code)
   for (const k of ['type', 'title', 'message', 'documentation_url']) assert.ok(typeof e[k] === 'string' && e[k].length > 0, k)
   assert.equal(r.json.meta.status, status)
@@ -67,15 +72,15 @@ const post = (orderId: string, payment: { type?: string; amount: string; currenc
 describe('authentication, version and the envelope', () => {
   test('a request without a known bearer token is a 401 of Duffel\'s envelope', async () => {
     const { offer } = family()
-    assertError(await call(`/air/offers/${offer.id}`, { token: null }), 401, 'missing_authorization_header')
-    assertError(await call(`/air/offers/${offer.id}`, { authorization: `Basic ${fake.token}` }), 401, 'invalid_authorization_header')
-    assertError(await call(`/air/offers/${offer.id}`, { token: 'duffel_test_nobody_knows_me' }), 401, 'invalid_access_token')
+    assertError(await call(`/air/offers/${offer.id}`, { token: null }), 401, 'missing_authorization_header', 'authentication_error')
+    assertError(await call(`/air/offers/${offer.id}`, { authorization: `Basic ${fake.token}` }), 401, 'invalid_authorization_header', 'authentication_error')
+    assertError(await call(`/air/offers/${offer.id}`, { token: 'duffel_test_nobody_knows_me' }), 401, 'access_token_not_found', 'authentication_error')
   })
 
-  test('Duffel-Version must be v2', async () => {
+  test('Duffel-Version must be sent, and be v2', async () => {
     const { offer } = family()
-    assertError(await call(`/air/offers/${offer.id}`, { version: null }), 400, 'unsupported_version')
-    assertError(await call(`/air/offers/${offer.id}`, { version: 'v1' }), 400, 'unsupported_version')
+    assertError(await call(`/air/offers/${offer.id}`, { version: null }), 400, 'missing_version_header', 'invalid_request_error')
+    assertError(await call(`/air/offers/${offer.id}`, { version: 'v1' }), 400, 'unsupported_version', 'invalid_request_error')
     assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
   })
 
@@ -98,6 +103,8 @@ describe('authentication, version and the envelope', () => {
 })
 
 describe('GET /air/offers/{id}', () => {
+  const baggage = (services: any[]) => services.filter((s) => s.type === 'baggage')
+
   test('the offer with its baggage services per passenger and slice', async () => {
     const { offer } = family()
     const r = await call(`/air/offers/${offer.id}?return_available_services=true`)
@@ -105,7 +112,7 @@ describe('GET /air/offers/{id}', () => {
     const data = r.json.data
     assert.equal(data.id, offer.id)
     assert.equal(data.live_mode, false)
-    assert.deepEqual(data.passengers.map((p: any) => p.type), ['adult', 'child', 'infant_without_seat'])
+    assert.deepEqual(data.passengers.map((p: any) => [p.type, p.age, p.given_name, p.family_name]), [['adult', null, null, null], ['child', null, null, null], ['infant_without_seat', null, null, null]])
     assert.equal(data.slices[1].segments.length, 2)
     assert.equal(data.slices[0].segments[0].marketing_carrier.iata_code, 'BA')
     assert.equal(data.slices[0].segments[0].marketing_carrier_flight_number, '117')
@@ -113,10 +120,10 @@ describe('GET /air/offers/{id}', () => {
     assert.match(data.slices[0].segments[0].duration, /^PT07H50M$/)
     const [adult, child, infant] = data.passengers.map((p: any) => p.id)
     // Two kinds of bag for each passenger with a seat, for each slice; a bag covers its slice's segments.
-    assert.equal(data.available_services.length, 8)
-    for (const s of data.available_services) {
+    const bags = baggage(data.available_services)
+    assert.equal(bags.length, 8)
+    for (const s of bags) {
       assert.match(s.id, /^ase_/)
-      assert.equal(s.type, 'baggage')
       assert.match(s.total_amount, /^\d+\.\d{2}$/)
       assert.equal(s.total_currency, 'GBP')
       assert.equal(s.passenger_ids.length, 1)
@@ -124,41 +131,138 @@ describe('GET /air/offers/{id}', () => {
       const slice = data.slices.find((sl: any) => sl.segments.some((g: any) => g.id === s.segment_ids[0]))
       assert.deepEqual(s.segment_ids, slice.segments.map((g: any) => g.id))
     }
-    const checked = data.available_services.find((s: any) => s.passenger_ids[0] === child && s.metadata.type === 'checked')
+    const checked = bags.find((s: any) => s.passenger_ids[0] === child && s.metadata.type === 'checked')
     assert.deepEqual(checked.metadata, { type: 'checked', maximum_weight_kg: 23, maximum_length_cm: null, maximum_height_cm: null, maximum_depth_cm: null })
     assert.equal(checked.total_amount, '45.00')
     assert.equal(checked.maximum_quantity, 2)
-    const cabin = data.available_services.find((s: any) => s.passenger_ids[0] === adult && s.metadata.type === 'carry_on')
+    const cabin = bags.find((s: any) => s.passenger_ids[0] === adult && s.metadata.type === 'carry_on')
     assert.equal(cabin.metadata.maximum_weight_kg, 10)
     assert.equal(cabin.metadata.maximum_length_cm, 56)
+    // Beside the bags, one cancel-for-any-reason; no seats unless the offer sells them so.
+    assert.deepEqual(data.available_services.map((s: any) => s.type).filter((t: string) => t !== 'baggage'), ['cancel_for_any_reason'])
   })
 
-  test('available services only when asked for', async () => {
+  test('available services only when asked for: null otherwise', async () => {
     const { offer } = family()
-    assert.deepEqual((await call(`/air/offers/${offer.id}`)).json.data.available_services, [])
-    assert.deepEqual((await call(`/air/offers/${offer.id}?return_available_services=false`)).json.data.available_services, [])
+    assert.equal((await call(`/air/offers/${offer.id}`)).json.data.available_services, null)
+    assert.equal((await call(`/air/offers/${offer.id}?return_available_services=false`)).json.data.available_services, null)
   })
 
-  test('an airline that states no weight, selling per segment; and an offer with no bags', async () => {
+  test('bags per segment with neither weight nor size; and an offer with no bags', async () => {
     const { offer } = fake.addOffer({
       passengers: [{ type: 'adult' }],
-      slices: [{ segments: [seg('LGW', 'AMS', 'U2', '8883', 20, '07:05', '09:20'), seg('AMS', 'BCN', 'U2', '7901', 20, '11:00', '13:15')] }],
+      bags: [{ type: 'checked', total_amount: '26.00', maximum_weight_kg: null, scope: 'segment' }],
+      slices: [{ segments: [seg('FRA', 'AMS', 'LH', '992', 20, '07:05', '08:20'), seg('AMS', 'BCN', 'KL', '1675', 20, '11:00', '13:15')] }],
     })
-    const bags = (await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services
-    const checked = bags.filter((s: any) => s.metadata.type === 'checked')
-    assert.equal(checked.length, 2)
-    assert.deepEqual(checked.map((s: any) => s.segment_ids), offer.slices[0]!.segments.map((g) => [g.id]))
-    assert.equal(checked[0].metadata.maximum_weight_kg, null)
-    assert.equal(checked[0].metadata.maximum_depth_cm, null)
+    const bags = baggage((await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services)
+    assert.deepEqual(bags.map((s: any) => s.segment_ids), offer.slices[0]!.segments.map((g) => [g.id]))
+    assert.deepEqual(bags[0].metadata, { type: 'checked', maximum_weight_kg: null, maximum_length_cm: null, maximum_height_cm: null, maximum_depth_cm: null })
     const none = family({ bags: 'none' })
-    assert.deepEqual((await call(`/air/offers/${none.offer.id}?return_available_services=true`)).json.data.available_services, [])
+    assert.deepEqual(baggage((await call(`/air/offers/${none.offer.id}?return_available_services=true`)).json.data.available_services), [])
+  })
+
+  test('easyJet sells a bag for the whole trip: one service per passenger covering every segment of both slices', async () => {
+    const { offer } = fake.addOffer({
+      passengers: [{ type: 'adult' }, { type: 'child' }],
+      slices: [
+        { segments: [seg('EDI', 'LGW', 'U2', '802', 20, '07:05', '08:35'), seg('LGW', 'AMS', 'U2', '8883', 20, '10:00', '12:15')] },
+        { segments: [seg('AMS', 'LGW', 'U2', '8884', 27, '13:05', '13:25')] },
+      ],
+    })
+    const everySegment = offer.slices.flatMap((s) => s.segments.map((g) => g.id))
+    const bags = baggage((await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services)
+    assert.equal(bags.length, 4, 'a checked and a cabin bag for each of two passengers')
+    for (const s of bags) assert.deepEqual(s.segment_ids, everySegment)
+    const checked = bags.find((s: any) => s.metadata.type === 'checked')
+    assert.deepEqual([checked.total_amount, checked.maximum_quantity, checked.metadata.maximum_weight_kg, checked.metadata.maximum_length_cm], ['39.99', 3, null, null])
+  })
+
+  test('cancel for any reason: one service for every passenger, on the return for Duffel Airways, on every segment otherwise', async () => {
+    const { offer } = family()
+    const cfar = (await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services.filter((s: any) => s.type === 'cancel_for_any_reason')
+    assert.equal(cfar.length, 1)
+    const [c] = cfar
+    assert.match(c.id, /^cfa_/)
+    assert.deepEqual(c.passenger_ids, offer.passengers.map((p) => p.id))
+    assert.deepEqual(c.segment_ids, offer.slices.flatMap((s) => s.segments.map((g) => g.id)))
+    assert.equal(c.maximum_quantity, 1)
+    assert.deepEqual(Object.keys(c.metadata).sort(), ['merchant_copy', 'refund_amount', 'terms_and_conditions_url'])
+    assert.equal(c.metadata.refund_amount, (Number(offer.total_amount) * 0.7).toFixed(2))
+    assert.equal(c.total_amount, (Number(offer.total_amount) * 0.12).toFixed(2))
+    const zz = fake.addOffer({
+      passengers: [{ type: 'adult' }],
+      slices: [{ segments: [seg('LHR', 'CDG', 'ZZ', '801', 9, '08:00', '10:15')] }, { segments: [seg('CDG', 'LHR', 'ZZ', '802', 16, '18:00', '18:20')] }],
+    }).offer
+    assert.deepEqual(zz.available_services.find((s) => s.type === 'cancel_for_any_reason')!.segment_ids, [zz.slices[1]!.segments[0]!.id])
+    assert.ok(!family({ cfar: false }).offer.available_services.some((s) => s.type === 'cancel_for_any_reason'))
+  })
+
+  test('seat services: with seatServices, every seat map service also on the offer, one per seat and passenger', async () => {
+    const { offer, seatMaps } = family({ seatServices: true })
+    const services = (await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services
+    const seats = services.filter((s: any) => s.type === 'seat')
+    const onMaps = seatsOf(seatMaps).flatMap(({ segment_id, seat }) => seat.available_services.map((s) => ({ id: s.id, segment_id, seat, s })))
+    assert.equal(seats.length, onMaps.length)
+    for (const { id, segment_id, seat, s } of onMaps) {
+      assert.deepEqual(seats.find((x: any) => x.id === id), {
+        id, type: 'seat', passenger_ids: [s.passenger_id], segment_ids: [segment_id], maximum_quantity: 1, total_amount: s.total_amount, total_currency: 'GBP',
+        metadata: { designator: seat.designator, disclosures: seat.disclosures, name: seat.name },
+      })
+    }
+    assert.ok(!family().offer.available_services.some((s) => s.type === 'seat'), 'not by default')
+  })
+
+  test('passengers by age: type null and the age, sold as the age makes them (a lap infant under 2 gets no bag nor seat)', async () => {
+    const { offer, seatMaps } = family({ passengers: [{ type: 'adult' }, { age: 7 }, { age: 1 }] })
+    const data = (await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data
+    assert.deepEqual(data.passengers.map((p: any) => [p.type, p.age]), [['adult', null], [null, 7], [null, 1]])
+    const [, child, infant] = offer.passengers.map((p) => p.id)
+    assert.ok(baggage(data.available_services).some((s: any) => s.passenger_ids[0] === child))
+    assert.ok(!baggage(data.available_services).some((s: any) => s.passenger_ids[0] === infant))
+    assert.ok(!seatsOf(seatMaps).some((x) => x.seat.available_services.some((s) => s.passenger_id === infant)))
+    // Priced by the age: an adult, a child and a lap infant, both ways.
+    assert.equal(offer.total_amount, ((312 + 96.4 + 248 + 96.4 + 42 + 21.1) * 2).toFixed(2))
+  })
+
+  test('a zero-decimal currency: every amount in yen, without decimals', async () => {
+    const { offer, seatMaps } = family({ currency: 'JPY' })
+    const data = (await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data
+    for (const amount of [data.total_amount, data.base_amount, data.tax_amount, ...data.available_services.map((s: any) => s.total_amount), data.conditions.change_before_departure.penalty_amount]) {
+      assert.match(amount, /^\d+$/)
+    }
+    assert.equal(baggage(data.available_services).find((s: any) => s.metadata.type === 'checked').total_amount, '4500')
+    assert.equal(seatsOf(seatMaps).find((x) => x.seat.designator === '15A')!.seat.available_services[0]!.total_amount, '1600')
+    assert.ok(data.available_services.every((s: any) => s.total_currency === 'JPY'))
+  })
+
+  test('an airline that states little (easyJet by default): no aircraft, distance, terminals, fare basis, logos, brand nor conditions; paid at once', async () => {
+    const { offer } = fake.addOffer({ passengers: [{ type: 'adult' }], slices: [{ segments: [seg('LGW', 'AMS', 'U2', '8883', 20, '07:05', '09:20')] }] })
+    const data = (await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data
+    const [slice] = data.slices
+    const [g] = slice.segments
+    assert.deepEqual([g.aircraft, g.distance, g.origin_terminal, g.destination_terminal, g.operating_carrier_flight_number, g.passengers[0].fare_basis_code], [null, null, null, null, null, null])
+    assert.deepEqual([data.owner.logo_symbol_url, data.owner.logo_lockup_url, g.marketing_carrier.logo_symbol_url], [null, null, null])
+    assert.deepEqual([slice.fare_brand_name, slice.ngs_shelf, slice.conditions.change_before_departure, slice.conditions.advance_seat_selection], [null, null, null, null])
+    assert.deepEqual(data.conditions, { change_before_departure: null, refund_before_departure: null })
+    assert.equal(data.partial, null)
+    assert.deepEqual(data.payment_requirements, { requires_instant_payment: true, payment_required_by: null, price_guarantee_expires_at: null })
+    // Its seat maps are drawn all the same: a narrow-body, for want of an aircraft.
+    assert.equal((await call(`/air/seat_maps?offer_id=${offer.id}`)).json.data[0].cabins[0].aisles, 1)
+    // Any other airline states them; places carry Duffel's full shape.
+    const ba = (await call(`/air/offers/${family().offer.id}`)).json.data
+    const first = ba.slices[0].segments[0]
+    assert.deepEqual([first.aircraft.iata_code, first.origin_terminal, first.operating_carrier_flight_number, ba.partial, ba.payment_requirements.requires_instant_payment], ['77W', '5', '117', false, false])
+    assert.deepEqual(first.origin.city, { id: 'cit_lon_gb', type: 'city', iata_code: 'LON', iata_city_code: 'LON', iata_country_code: 'GB', name: 'London', city_name: null, icao_code: null, latitude: null, longitude: null, time_zone: null })
+    assert.equal(first.origin.airports, null)
+    assert.equal(first.destination.city.iata_code, 'NYC')
+    assert.equal(ba.slices[1].segments[0].destination.city, null, 'Boston: no metropolitan area')
   })
 
   test('an unknown offer is a 404; an expired one a 422 offer_no_longer_available', async () => {
     assertError(await call('/air/offers/off_0000doesnotexist'), 404, 'not_found')
     const { offer } = family({ expires_at: new Date(Date.now() + 60_000).toISOString() })
     fake.setNow(Date.parse(offer.expires_at) + 1)
-    assertError(await call(`/air/offers/${offer.id}?return_available_services=true`), 422, 'offer_no_longer_available')
+    assertError(await call(`/air/offers/${offer.id}?return_available_services=true`), 422, 'offer_no_longer_available', 'invalid_state_error')
     assertError(await call(`/air/seat_maps?offer_id=${offer.id}`), 422, 'offer_no_longer_available')
     fake.setNow(Date.parse(offer.expires_at) - 1)
     assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
@@ -166,6 +270,8 @@ describe('GET /air/offers/{id}', () => {
 })
 
 describe('GET /air/seat_maps', () => {
+  const elements = (map: any) => map.cabins.flatMap((c: any) => c.rows.flatMap((row: any) => row.sections.flatMap((s: any) => s.elements)))
+
   test('a map per segment, drawn as Duffel draws cabins', async () => {
     const { offer } = family()
     const r = await call(`/air/seat_maps?offer_id=${offer.id}`)
@@ -180,12 +286,24 @@ describe('GET /air/seat_maps', () => {
       assert.equal(cabin.cabin_class, 'economy')
       assert.equal(cabin.rows[0].sections.length, cabin.aisles + 1)
       assert.ok(cabin.wings.first_row_index < cabin.wings.last_row_index && cabin.wings.last_row_index < cabin.rows.length)
-      const types = new Set(cabin.rows.flatMap((row: any) => row.sections.flatMap((s: any) => s.elements.map((e: any) => e.type))))
+      // Rows, sections and elements have ids; every element has every key.
+      for (const row of cabin.rows) {
+        assert.match(row.id, /^row_/)
+        for (const section of row.sections) assert.match(section.id, /^sec_/)
+      }
+      for (const e of elements(map)) {
+        assert.deepEqual(Object.keys(e).sort(), ['available_services', 'designator', 'disclosures', 'id', 'name', 'seat_characteristics', 'type'])
+        assert.match(e.id, /^ele_/)
+        if (e.type !== 'seat') assert.deepEqual([e.designator, e.name, e.disclosures, e.available_services], [null, null, null, []], e.type)
+      }
+      const types = new Set(elements(map).map((e: any) => e.type))
       for (const t of ['seat', 'exit_row', 'empty', 'lavatory', 'galley', 'bassinet', 'restricted_seat_general']) assert.ok(types.has(t), t)
-      // Exits are rows of their own: one exit_row element per section, nothing else.
+      // Several seats no one may choose: no designator, nothing for sale.
+      assert.ok(elements(map).filter((e: any) => e.type === 'restricted_seat_general').length >= 4)
+      // Exits are rows of their own: exit_row elements only (a wide-body's middle section is empty, no door there).
       const exits = cabin.rows.filter((row: any) => row.sections.some((s: any) => s.elements.some((e: any) => e.type === 'exit_row')))
       assert.ok(exits.length > 0)
-      for (const row of exits) assert.ok(row.sections.every((s: any) => s.elements.length === 1 && s.elements[0].type === 'exit_row'))
+      for (const row of exits) assert.ok(row.sections.every((s: any) => s.elements.every((e: any) => e.type === 'exit_row')))
     }
     // The long-haul flight is a wide-body (two aisles), the short hop a narrow-body (one).
     assert.deepEqual(maps.map((m: any) => m.cabins[0].aisles), [2, 1, 2])
@@ -201,19 +319,25 @@ describe('GET /air/seat_maps', () => {
     const byDesignator = new Map(seats.map((s) => [s.designator, s]))
     const exit = byDesignator.get('14A')!
     assert.ok(exit.disclosures.length > 0)
+    assert.equal(exit.name, 'Exit row seat')
     assert.deepEqual(exit.available_services.map((s) => s.passenger_id), [adult])
     const standard = byDesignator.get('15A')!
+    assert.equal(standard.name, null)
     assert.deepEqual(standard.available_services.map((s) => s.passenger_id), [adult, child])
-    assert.deepEqual(standard.available_services.map((s) => [s.total_amount, s.total_currency]), [['16.00', 'GBP'], ['16.00', 'GBP']])
+    // Written as the airline wrote it: one decimal, not the currency's two.
+    assert.deepEqual(standard.available_services.map((s) => [s.total_amount, s.total_currency]), [['16.0', 'GBP'], ['16.0', 'GBP']])
     assert.match(standard.available_services[0]!.id, /^ase_/)
     assert.deepEqual(byDesignator.get('12B')!.available_services, [])
-    assert.deepEqual(byDesignator.get('18C')!, { type: 'restricted_seat_general', designator: '18C', disclosures: [], available_services: [] })
+    assert.deepEqual(byDesignator.get('19E')!.available_services.map((s) => s.total_amount), ['0.0', '0.0'], 'the last row is free')
+    assert.ok(!byDesignator.has('18C'), '18C is a restricted seat: no designator')
     assert.ok(seats.every((s) => s.available_services.every((x) => x.passenger_id !== infant)))
   })
 
-  test('no seat maps for an offer without seats; offer_id is required', async () => {
+  test('no seat maps for an offer without seats; a map without wings; offer_id is required', async () => {
     const { offer } = family({ seats: false })
     assert.deepEqual((await call(`/air/seat_maps?offer_id=${offer.id}`)).json.data, [])
+    const wingless = family({ wings: false }).offer
+    assert.ok((await call(`/air/seat_maps?offer_id=${wingless.id}`)).json.data.every((m: any) => m.cabins[0].wings === null))
     assertError(await call('/air/seat_maps'), 422, 'validation_required')
   })
 })
@@ -248,11 +372,28 @@ describe('orders', () => {
     })
     assert.deepEqual({ ...seated, id: 'x' }, {
       id: 'x', type: 'seat', passenger_ids: [child], segment_ids: [orderSegments[0]], quantity: 1, total_amount: '16.00', total_currency: 'GBP',
-      metadata: { designator: '15A', disclosures: [], name: 'Standard seat' },
+      metadata: { designator: '15A', disclosures: [], name: null },
     })
     assert.equal(data.slices[0].segments[0].passengers[1].seat.designator, '15A')
     assert.equal(data.total_amount, (Number(offer.total_amount) + 106).toFixed(2))
+    // Paid at once, with a ticket for each passenger; every passenger with a type, names and a birth date.
+    assert.equal(data.type, 'instant')
+    assert.deepEqual([data.payment_status.awaiting_payment, data.payment_status.paid_at], [false, data.created_at])
+    assert.deepEqual(data.documents.map((d: any) => [d.type, d.passenger_ids]), offer.passengers.map((p) => ['electronic_ticket', [p.id]]))
+    assert.deepEqual(data.passengers.map((p: any) => p.type), ['adult', 'child', 'infant_without_seat'])
+    for (const p of data.passengers) for (const k of ['given_name', 'family_name', 'born_on']) assert.match(p[k], /\S/)
     assertError(await call('/air/orders/ord_0000doesnotexist'), 404, 'not_found')
+  })
+
+  test('passengers without a type (Duffel\'s orders may carry none); by age, the type their age makes them', async () => {
+    const { order } = fake.bookOrder(family().offer.id, { passengerTypes: false })
+    const data = (await call(`/air/orders/${order.id}`)).json.data
+    for (const p of data.passengers) {
+      assert.ok(!('type' in p))
+      for (const k of ['given_name', 'family_name', 'born_on']) assert.match(p[k], /\S/)
+    }
+    const byAge = fake.bookOrder(family({ passengers: [{ type: 'adult' }, { age: 7 }, { age: 1 }] }).offer.id).order
+    assert.deepEqual(byAge.passengers.map((p) => p.type), ['adult', 'child', 'infant_without_seat'])
   })
 
   test('GET /air/orders?booking_reference= lists the account\'s orders with pagination meta', async () => {
@@ -273,15 +414,17 @@ describe('orders', () => {
   })
 
   test('GET /air/orders/{id}/available_services: the bags the order still sells', async () => {
-    const { offer } = family()
+    const { offer } = family({ seatServices: true })
     const bag = offer.available_services.find((s) => s.type === 'baggage' && s.metadata.type === 'checked')!
-    const { order } = fake.bookOrder(offer.id, { services: [bag.id] })
+    const { order } = fake.bookOrder(offer.id, { services: [bag.id], postBookingBags: true })
     const r = await call(`/air/orders/${order.id}/available_services`)
     assert.equal(r.status, 200)
     assert.equal(r.json.data.length, 8)
     const orderSegments = new Set(order.slices.flatMap((s) => s.segments.map((g) => g.id)))
     for (const s of r.json.data) {
       assert.match(s.id, /^aso_/)
+      // Only bags are sold after booking: no seat, no cancel-for-any-reason.
+      assert.equal(s.type, 'baggage')
       assert.ok(s.segment_ids.every((id: string) => orderSegments.has(id)))
     }
     // The bag booked with the order counts against its maximum.
@@ -290,8 +433,23 @@ describe('orders', () => {
     assert.equal(same.total_amount, '45.00')
   })
 
+  test('bags after booking are rare: a Duffel Airways order sells them, another airline\'s only when told', async () => {
+    const ba = fake.bookOrder(family().offer.id).order
+    assert.deepEqual((await call(`/air/orders/${ba.id}/available_services`)).json.data, [])
+    const zzOffer = family({ slices: [{ segments: [seg('LHR', 'CDG', 'ZZ', '801', 9, '08:00', '10:15')] }] }).offer
+    const zz = fake.bookOrder(zzOffer.id)
+    assert.equal(zz.availableServices.length, 4)
+    assert.deepEqual((await call(`/air/orders/${zz.order.id}/available_services`)).json.data.map((s: any) => s.id), zz.availableServices.map((s) => s.id))
+    assert.equal(fake.bookOrder(family().offer.id, { postBookingBags: true }).availableServices.length, 8)
+    const none = fake.bookOrder(family({ slices: [{ segments: [seg('LHR', 'CDG', 'ZZ', '801', 9, '08:00', '10:15')] }] }).offer.id, { postBookingBags: false })
+    assert.deepEqual((await call(`/air/orders/${none.order.id}/available_services`)).json.data, [])
+    // Nothing to buy: a service id of another order is not available on this one.
+    const other = zz.availableServices[0]!
+    assertError(await post(ba.id, { amount: other.total_amount }, [{ id: other.id, quantity: 1 }]), 422, 'ancillary_service_not_available')
+  })
+
   test('a cancelled order says so, sells nothing and takes no purchase', async () => {
-    const { order, availableServices } = fake.bookOrder(family().offer.id)
+    const { order, availableServices } = fake.bookOrder(family().offer.id, { postBookingBags: true })
     fake.cancelOrder(order.id)
     const r = await call(`/air/orders/${order.id}`)
     assert.match(r.json.data.cancelled_at, /^\d{4}-\d{2}-\d{2}T/)
@@ -324,7 +482,7 @@ describe('test and live mode, accounts', () => {
 describe('POST /air/orders/{id}/services', () => {
   function booked(balance?: string) {
     const token = freshToken(balance ? { balance } : {})
-    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id)
+    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id, { postBookingBags: true })
     const checked = availableServices.find((s) => s.metadata.type === 'checked')!
     const carry = availableServices.find((s) => s.metadata.type === 'carry_on')!
     return { token, order, checked, carry }
@@ -347,15 +505,15 @@ describe('POST /air/orders/{id}/services', () => {
     // Used up: both reached their maximum and are no longer sold.
     const left = (await call(`/air/orders/${order.id}/available_services`, { token })).json.data.map((s: any) => s.id)
     assert.ok(!left.includes(checked.id) && !left.includes(carry.id))
-    assertError(await post(order.id, { amount: '45.00' }, [{ id: checked.id, quantity: 1 }], token), 422, 'unavailable_service')
+    assertError(await post(order.id, { amount: '45.00' }, [{ id: checked.id, quantity: 1 }], token), 422, 'ancillary_service_not_available', 'invalid_state_error')
   })
 
   test('refusals change nothing', async () => {
     const { token, order, checked } = booked('50.00')
     const cases: Array<[Parameters<typeof post>[1], Parameters<typeof post>[2], number, string]> = [
-      [{ amount: '45.00' }, [{ id: 'aso_0000unknown', quantity: 1 }], 422, 'unavailable_service'],
+      [{ amount: '45.00' }, [{ id: 'aso_0000unknown', quantity: 1 }], 422, 'ancillary_service_not_available'],
       [{ amount: '135.00' }, [{ id: checked.id, quantity: 3 }], 422, 'maximum_quantity_exceeded'],
-      [{ amount: '44.99' }, [{ id: checked.id, quantity: 1 }], 422, 'price_changed'],
+      [{ amount: '44.99' }, [{ id: checked.id, quantity: 1 }], 422, 'payment_amount_does_not_match_order_amount'],
       [{ amount: '45.00', currency: 'EUR' }, [{ id: checked.id, quantity: 1 }], 422, 'invalid_payment_currency'],
       [{ amount: '45.00', type: 'arc_bsp_cash' }, [{ id: checked.id, quantity: 1 }], 422, 'unsupported_payment_type'],
       [{ amount: '90.00' }, [{ id: checked.id, quantity: 2 }], 422, 'insufficient_balance'],
@@ -373,6 +531,21 @@ describe('POST /air/orders/{id}/services', () => {
     // And the one that fits the balance goes through.
     assert.equal((await post(order.id, { amount: '45.00' }, [{ id: checked.id, quantity: 1 }], token)).status, 201)
     assert.deepEqual(fake.balance(token), { amount: '5.00', currency: 'GBP' })
+  })
+
+  test('the field at fault is named: the service, the amount', async () => {
+    const { token, order, checked } = booked()
+    const unknown = await post(order.id, { amount: '45.00' }, [{ id: checked.id, quantity: 1 }, { id: 'aso_0000unknown', quantity: 1 }], token)
+    assert.deepEqual(unknown.json.errors[0].source, { field: 'id', pointer: '/add_services/1/id' })
+    const short = await post(order.id, { amount: '44.99' }, [{ id: checked.id, quantity: 1 }], token)
+    assertError(short, 422, 'payment_amount_does_not_match_order_amount', 'validation_error')
+    assert.deepEqual(short.json.errors[0].source, { field: 'amount', pointer: '/payment/amount' })
+  })
+
+  test('an account whose balance cannot pay: insufficient_balance, nothing added', async () => {
+    const { token, order, checked } = booked('0.00')
+    assertError(await post(order.id, { amount: '45.00' }, [{ id: checked.id, quantity: 1 }], token), 422, 'insufficient_balance', 'invalid_state_error')
+    assert.deepEqual(fake.order(order.id).order.services, [])
   })
 })
 
@@ -401,14 +574,16 @@ describe('POST /air/offer_requests', () => {
     assert.equal(data.cabin_class, 'economy')
     assert.deepEqual(data.slices.map((s: any) => [s.origin.iata_code, s.origin_type, s.destination.iata_code, s.destination_type, s.departure_date]),
       [['LHR', 'airport', 'JFK', 'airport', day(30)], ['JFK', 'airport', 'LHR', 'airport', day(37)]])
-    assert.deepEqual(data.passengers.map((p: any) => [p.type, p.age]), [['adult', undefined], ['child', 7], ['infant_without_seat', 1]])
+    // Searched by age, a passenger has no type: Duffel answers the age (and the adult's age is null).
+    assert.deepEqual(data.passengers.map((p: any) => [p.type, p.age, p.given_name, p.fare_type]), [['adult', null, null, null], [null, 7, null, null], [null, 1, null, null]])
+    assert.equal(typeof data.client_key, 'string')
     const ids = data.passengers.map((p: any) => p.id)
     assert.ok(ids.every((id: string) => /^pas_/.test(id)))
     assert.deepEqual(data.offers.map((o: any) => [o.owner.iata_code, o.owner.name]), [['ZZ', 'Duffel Airways'], ['BA', 'British Airways']])
-    for (const offer of data.offers as Offer[]) {
+    for (const offer of data.offers as WireOffer[]) {
       assert.match(offer.id, /^off_/)
-      assert.ok(!Object.hasOwn(offer, 'available_services'), 'a search lists offers without their services, as Duffel')
-      assert.deepEqual(offer.passengers.map((p) => p.id), ids, 'an offer\'s passengers are the request\'s')
+      assert.equal(offer.available_services, null, 'a search lists offers without their services, as Duffel')
+      assert.deepEqual(offer.passengers.map((p) => [p.id, p.type, p.age]), data.passengers.map((p: any) => [p.id, p.type, p.age]), 'an offer\'s passengers are the request\'s')
       assert.equal(Date.parse(offer.expires_at) - Date.parse(data.created_at), 30 * 60_000)
       assert.equal(offer.total_amount, ((312 + 96.4 + 248 + 96.4 + 42 + 21.1) * 2).toFixed(2))
       assert.deepEqual(offer.slices.map((s) => s.segments.length), [1, 1])
@@ -428,7 +603,7 @@ describe('POST /air/offer_requests', () => {
       }
       // The offer is the account's, with its bags and seat maps, as addOffer makes them.
       const full = (await call(`/air/offers/${offer.id}?return_available_services=true`, { token })).json.data
-      assert.equal(full.available_services.length, 8)
+      assert.equal(full.available_services.filter((s: any) => s.type === 'baggage').length, 8)
       assert.deepEqual(full.slices, offer.slices)
       assert.equal((await call(`/air/seat_maps?offer_id=${offer.id}`, { token })).json.data.length, 2)
       assertError(await call(`/air/offers/${offer.id}`), 404, 'not_found')
@@ -453,7 +628,14 @@ describe('POST /air/offer_requests', () => {
     const bare = await search({ slices: [{ origin: 'MAN', destination: 'DUB', departure_date: day(3) }], passengers: [{ type: 'adult' }] }, { query: '?return_offers=false' })
     assert.equal(bare.status, 201)
     assert.ok(!('offers' in bare.json.data))
-    assert.equal(bare.json.data.cabin_class, 'economy')
+    assert.equal(bare.json.data.cabin_class, null, 'no cabin named: null, as Duffel')
+    // A short-haul search finds easyJet too, an airline that states little; the request's places in Duffel's shape.
+    const short = await search({ slices: [{ origin: 'MAN', destination: 'DUB', departure_date: day(3) }], passengers: [{ type: 'adult' }] })
+    assert.deepEqual(short.json.data.offers.map((o: any) => o.owner.iata_code), ['ZZ', 'BA', 'U2'])
+    assert.equal(short.json.data.offers[2].slices[0].segments[0].aircraft, null)
+    assert.deepEqual([short.json.data.slices[0].origin.airports, short.json.data.slices[0].origin.city], [null, null])
+    assert.deepEqual([slice.origin.city, slice.origin.city_name, slice.origin.time_zone], [null, null, null])
+    assert.deepEqual(Object.keys(slice.origin.airports[0]).sort(), ['city_name', 'iata_city_code', 'iata_code', 'iata_country_code', 'icao_code', 'id', 'latitude', 'longitude', 'name', 'time_zone', 'type'])
   })
 
   test('refusals: Duffel\'s 422 validation envelope', async () => {
@@ -489,15 +671,15 @@ describe('POST /air/offer_requests', () => {
 describe('POST /air/orders', () => {
   const born = (type: string | null) => (type === 'adult' ? '1985-12-10' : type === 'child' ? day(-8 * 365) : day(-200))
   /** The seller's travellers, one per passenger of the offer (the first adult holds the infant, when there is one). */
-  function travellers(offer: Offer) {
-    const infant = offer.passengers.find((p) => p.type === 'infant_without_seat')?.id
+  function travellers(offer: WireOffer) {
+    const infant = offer.passengers.find((p) => p.type === 'infant_without_seat' || (p.age !== null && p.age < 2))?.id
     return offer.passengers.map((p, i) => ({
       id: p.id, title: 'ms', gender: 'f', given_name: `Ada${'ABC'[i]}`, family_name: 'Lovelace', born_on: born(p.type),
       email: `ada${i}@example.com`, phone_number: '+442079460000', ...(i === 0 && infant ? { infant_passenger_id: infant } : {}),
     }))
   }
   const plus = (amount: string, extra: number) => (Number(amount) + extra).toFixed(2)
-  function orderOf(offer: Offer, opts: { amount?: string; services?: Array<{ id: string; quantity: number }>; passengers?: unknown[]; payments?: unknown[]; [k: string]: unknown } = {}) {
+  function orderOf(offer: WireOffer, opts: { amount?: string; services?: Array<{ id: string; quantity: number }>; passengers?: unknown[]; payments?: unknown[]; [k: string]: unknown } = {}) {
     const { amount, services, passengers, payments, ...rest } = opts
     return {
       type: 'instant', selected_offers: [offer.id], services: services ?? [],
@@ -507,7 +689,7 @@ describe('POST /air/orders', () => {
   }
   const order = (data: unknown, token?: string) => call('/air/orders', { token, body: { data } })
   /** A checked bag of the adult's first slice, and a seat for the child on the first segment. */
-  function picks(offer: Offer, seatMaps: ReturnType<FakeDuffel['addOffer']>['seatMaps']) {
+  function picks(offer: WireOffer, seatMaps: ReturnType<FakeDuffel['addOffer']>['seatMaps']) {
     const [adult, child] = offer.passengers.map((p) => p.id)
     const bag = offer.available_services.find((s) => s.passenger_ids[0] === adult && s.type === 'baggage' && s.metadata.type === 'checked' && s.segment_ids[0] === offer.slices[0]!.segments[0]!.id)!
     const seat = seatsOf(seatMaps).find((x) => x.seat.designator === '15A' && x.segment_id === offer.slices[0]!.segments[0]!.id)!.seat
@@ -539,12 +721,11 @@ describe('POST /air/orders', () => {
     assert.equal(data.total_amount, amount)
     assert.deepEqual(data.metadata, { seller_ref: 'T-1' })
     assert.deepEqual(fake.balance(token), { amount: plus('10000.00', -Number(amount)), currency: 'GBP' })
-    // The order is there as the adapter reads it: by id, by booking reference, with the bags it still sells.
+    assert.equal(data.type, 'instant')
+    // The order is there as the adapter reads it: by id, by booking reference; British Airways sells no bags after booking.
     assert.deepEqual((await call(`/air/orders/${data.id}`, { token })).json.data, data)
     assert.deepEqual((await call(`/air/orders?booking_reference=${data.booking_reference}`, { token })).json.data.map((o: any) => o.id), [data.id])
-    const left = (await call(`/air/orders/${data.id}/available_services`, { token })).json.data
-    assert.equal(left.find((s: any) => s.passenger_ids[0] === bag.passenger_ids[0] && s.metadata.type === 'checked' && s.segment_ids[0] === orderSegments[0]), undefined, 'both checked bags are used up')
-    assert.equal(left.length, 7)
+    assert.deepEqual((await call(`/air/orders/${data.id}/available_services`, { token })).json.data, [])
     // Booked: a second order of the offer is refused, and nothing is paid for it.
     assertError(await order(orderOf(offer), token), 422, 'offer_no_longer_available')
     assert.deepEqual(fake.balance(token).amount, plus('10000.00', -Number(amount)))
@@ -578,6 +759,7 @@ describe('POST /air/orders', () => {
     const otherSeat = seatsOf(seatMaps).find((x) => x.seat.designator === '16C' && x.segment_id === offer.slices[0]!.segments[0]!.id)!.seat.available_services[0]!
     const gone = offer.available_services.find((s) => s.type === 'baggage' && s.metadata.type === 'carry_on')!
     fake.gone(gone.id)
+    const cfar = offer.available_services.find((s) => s.type === 'cancel_for_any_reason')!
     const people = travellers(offer)
     const [first, second, third] = people
     const withBag = (quantity: number) => ({ amount: plus(offer.total_amount, 45 * quantity), services: [{ id: bag.id, quantity }] })
@@ -585,6 +767,8 @@ describe('POST /air/orders', () => {
       ['no data', undefined, 422, 'validation_required'],
       ['no type', { ...orderOf(offer), type: undefined }, 422, 'validation_required'],
       ['pay later', { ...orderOf(offer), type: 'pay_later' }, 422, 'validation_format'],
+      ['a hold paid now', { ...orderOf(offer), type: 'hold' }, 422, 'validation_format'],
+      ['a hold with a bag', { ...orderOf(offer, withBag(1)), type: 'hold', payments: undefined }, 422, 'validation_format'],
       ['no offer', { ...orderOf(offer), selected_offers: [] }, 422, 'validation_required'],
       ['two offers', { ...orderOf(offer), selected_offers: [offer.id, offer.id] }, 422, 'validation_format'],
       ['metadata not of strings', orderOf(offer, { metadata: { n: 1 } }), 422, 'validation_format'],
@@ -602,6 +786,7 @@ describe('POST /air/orders', () => {
       ['a child holding the infant', orderOf(offer, { passengers: [{ ...first, infant_passenger_id: undefined }, { ...second, infant_passenger_id: third!.id }, third] }), 422, 'validation_format'],
       ['an unknown service', orderOf(offer, { services: [{ id: 'ase_0000unknown', quantity: 1 }] }), 422, 'unavailable_service'],
       ['a gone service', orderOf(offer, { amount: plus(offer.total_amount, 15), services: [{ id: gone.id, quantity: 1 }] }), 422, 'unavailable_service'],
+      ['a cancel-for-any-reason', orderOf(offer, { amount: plus(offer.total_amount, Number(cfar.total_amount)), services: [{ id: cfar.id, quantity: 1 }] }), 422, 'unavailable_service'],
       ['three bags', orderOf(offer, withBag(3)), 422, 'maximum_quantity_exceeded'],
       ['a seat twice', orderOf(offer, { amount: plus(offer.total_amount, 32), services: [{ id: seat.id, quantity: 2 }] }), 422, 'maximum_quantity_exceeded'],
       ['no bag', orderOf(offer, withBag(0)), 422, 'validation_format'],
@@ -615,6 +800,7 @@ describe('POST /air/orders', () => {
       ['in euros', orderOf(offer, { payments: [{ type: 'balance', currency: 'EUR', amount: offer.total_amount }] }), 422, 'invalid_payment_currency'],
       ['a malformed amount', orderOf(offer, { amount: `${offer.total_amount}5` }), 422, 'validation_format'],
       ['a cent short', orderOf(offer, { amount: plus(offer.total_amount, -0.01) }), 422, 'price_changed'],
+      ['a malformed hold', { ...orderOf(offer), type: 'hold', payments: undefined, selected_offers: [offer.id, offer.id] }, 422, 'validation_format'],
       ['the bag unpaid', orderOf(offer, { services: [{ id: bag.id, quantity: 1 }] }), 422, 'price_changed'],
       ['beyond the balance', orderOf(offer, withBag(2)), 422, 'insufficient_balance'],
     ]
@@ -653,6 +839,118 @@ describe('POST /air/orders', () => {
     const all = (await call('/air/orders', { token })).json.data
     assert.ok(all.some((o: any) => o.passengers[0].given_name === 'AdaA' && o.total_amount === offer.total_amount))
   })
+
+  test('seats the offer lists as services are booked as seats; a seat\'s price in the order in the currency\'s places', async () => {
+    const token = freshToken()
+    const { offer } = family({ token, seatServices: true })
+    const seat = offer.available_services.find((s) => s.type === 'seat' && s.metadata.designator === '16C')!
+    const r = await order(orderOf(offer, { amount: plus(offer.total_amount, 16), services: [{ id: seat.id, quantity: 1 }] }), token)
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    assert.deepEqual(r.json.data.services.map((s: any) => [s.type, s.total_amount, s.metadata.designator]), [['seat', '16.00', '16C']])
+  })
+
+  test('a hold: booked unpaid, nothing debited, paid by POST /air/payments from the balance', async () => {
+    const token = freshToken()
+    const { offer } = family({ token })
+    const r = await order({ ...orderOf(offer), type: 'hold', payments: undefined }, token)
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    const held = r.json.data
+    assert.equal(held.type, 'hold')
+    assert.deepEqual(held.payment_status, {
+      awaiting_payment: true, payment_required_by: offer.payment_requirements.payment_required_by,
+      price_guarantee_expires_at: offer.payment_requirements.price_guarantee_expires_at, paid_at: null,
+    })
+    assert.deepEqual(held.documents, [], 'no tickets before payment')
+    assert.equal(fake.balance(token).amount, '10000.00')
+    assertError(await order(orderOf(offer), token), 422, 'offer_no_longer_available')
+
+    const pay = (data: unknown) => call('/air/payments', { token, body: { data } })
+    const payment = { type: 'balance', currency: 'GBP', amount: held.total_amount }
+    const refusals: Array<[string, unknown, number, string]> = [
+      ['no order', { payment }, 422, 'validation_required'],
+      ['no amount', { order_id: held.id, payment: { type: 'balance', currency: 'GBP' } }, 422, 'validation_required'],
+      ['an unknown order', { order_id: 'ord_0000doesnotexist', payment }, 404, 'not_found'],
+      ['by card', { order_id: held.id, payment: { ...payment, type: 'card' } }, 422, 'unsupported_payment_type'],
+      ['in euros', { order_id: held.id, payment: { ...payment, currency: 'EUR' } }, 422, 'invalid_payment_currency'],
+      ['a cent short', { order_id: held.id, payment: { ...payment, amount: plus(held.total_amount, -0.01) } }, 422, 'price_changed'],
+    ]
+    for (const [what, data, status, code] of refusals) {
+      const res = await pay(data)
+      assert.equal(res.json.errors?.[0]?.code, code, `${what}: ${JSON.stringify(res.json)}`)
+      assertError(res, status, code)
+    }
+    assert.equal(fake.balance(token).amount, '10000.00')
+    const paid = await pay({ order_id: held.id, payment })
+    assert.equal(paid.status, 201, JSON.stringify(paid.json))
+    assert.match(paid.json.data.id, /^pay_/)
+    assert.deepEqual([paid.json.data.type, paid.json.data.amount, paid.json.data.currency, paid.json.data.live_mode], ['balance', held.total_amount, 'GBP', false])
+    assert.equal(fake.balance(token).amount, plus('10000.00', -Number(held.total_amount)))
+    const after = (await call(`/air/orders/${held.id}`, { token })).json.data
+    assert.deepEqual([after.type, after.payment_status.awaiting_payment, after.payment_status.paid_at], ['hold', false, paid.json.data.created_at])
+    assert.equal(after.documents.length, offer.passengers.length)
+    assertError(await pay({ order_id: held.id, payment }), 422, 'already_paid', 'invalid_state_error')
+    const instant = (await order(orderOf(family({ token }).offer), token)).json.data
+    assertError(await pay({ order_id: instant.id, payment: { ...payment, amount: instant.total_amount } }), 422, 'order_type_not_eligible_for_payment', 'validation_error')
+  })
+
+  test('a hold of an offer that requires instant payment is refused; a poor account cannot pay a hold', async () => {
+    const token = freshToken()
+    const instantOnly = family({ token, requiresInstantPayment: true }).offer
+    assertError(await order({ ...orderOf(instantOnly), type: 'hold', payments: undefined }, token), 422, 'validation_format')
+    assert.throws(() => fake.bookOrder(instantOnly.id, { hold: true }), /requires instant payment/)
+    const poor = freshToken({ balance: '0.00' })
+    const held = (await order({ ...orderOf(family({ token: poor }).offer), type: 'hold', payments: undefined }, poor)).json.data
+    assertError(await call('/air/payments', { token: poor, body: { data: { order_id: held.id, payment: { type: 'balance', currency: 'GBP', amount: held.total_amount } } } }), 422, 'insufficient_balance')
+    assert.equal((await call(`/air/orders/${held.id}`, { token: poor })).json.data.payment_status.awaiting_payment, true)
+  })
+})
+
+describe('hold orders', () => {
+  test('bookOrder({ hold: true }): unpaid, takes no services until paid; payOrder pays it (debiting nothing)', async () => {
+    const token = freshToken()
+    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id, { hold: true, postBookingBags: true })
+    assert.deepEqual([order.type, order.payment_status.awaiting_payment, order.payment_status.paid_at], ['hold', true, null])
+    const bag = availableServices.find((s) => s.metadata.type === 'checked')!
+    assertError(await post(order.id, { amount: '45.00' }, [{ id: bag.id, quantity: 1 }], token), 422, 'order_awaiting_payment', 'invalid_state_error')
+    assert.throws(() => fake.bookOrder(family({ token }).offer.id, { hold: true, services: [bag.id] }), /no services/)
+    const paid = fake.payOrder(order.id)
+    assert.deepEqual([paid.payment_status.awaiting_payment, typeof paid.payment_status.paid_at], [false, 'string'])
+    assert.equal(fake.balance(token).amount, '10000.00')
+    assert.equal((await post(order.id, { amount: '45.00' }, [{ id: bag.id, quantity: 1 }], token)).status, 201)
+    assert.throws(() => fake.payOrder(order.id), /not an unpaid hold/)
+  })
+
+  test('releaseHold: the order is cancelled, sells nothing and takes no payment', async () => {
+    const { order, availableServices } = fake.bookOrder(family().offer.id, { hold: true, postBookingBags: true })
+    const released = fake.releaseHold(order.id)
+    assert.match(released.cancelled_at!, /^\d{4}-\d{2}-\d{2}T/)
+    assert.deepEqual((await call(`/air/orders/${order.id}/available_services`)).json.data, [])
+    assertError(await post(order.id, { amount: '45.00' }, [{ id: availableServices[0]!.id, quantity: 1 }]), 422, 'order_cancelled')
+    const payment = { type: 'balance', currency: 'GBP', amount: order.total_amount }
+    assertError(await call('/air/payments', { body: { data: { order_id: order.id, payment } } }), 422, 'order_cancelled')
+    assert.throws(() => fake.releaseHold(order.id), /not an unpaid hold/)
+    assert.throws(() => fake.releaseHold(fake.bookOrder(family().offer.id).order.id), /not an unpaid hold/)
+  })
+
+  test('a hold past its payment_required_by on the fake\'s clock reads as released at that time', async () => {
+    const { offer } = family()
+    const { order } = fake.bookOrder(offer.id, { hold: true })
+    const by = order.payment_status.payment_required_by!
+    assert.equal(by, offer.payment_requirements.payment_required_by)
+    fake.setNow(Date.parse(by) - 1)
+    assert.equal((await call(`/air/orders/${order.id}`)).json.data.cancelled_at, null)
+    fake.setNow(Date.parse(by) + 60_000)
+    assert.equal((await call(`/air/orders/${order.id}`)).json.data.cancelled_at, by)
+    assert.equal((await call(`/air/orders?booking_reference=${order.booking_reference}`)).json.data[0].cancelled_at, by)
+    assert.equal(fake.order(order.id).order.cancelled_at, by)
+    assertError(await call('/air/payments', { body: { data: { order_id: order.id, payment: { type: 'balance', currency: 'GBP', amount: order.total_amount } } } }), 422, 'order_cancelled')
+    // A hold paid in time is never released.
+    fake.setNow(null)
+    const kept = fake.bookOrder(family().offer.id, { hold: true }).order
+    fake.payOrder(kept.id)
+    fake.setNow(Date.parse(kept.payment_status.payment_required_by!) + 60_000)
+    assert.equal((await call(`/air/orders/${kept.id}`)).json.data.cancelled_at, null)
+  })
 })
 
 describe('scenario switches', () => {
@@ -671,11 +969,11 @@ describe('scenario switches', () => {
     assert.equal((await call(`/air/offers/${offer.id}?return_available_services=true`)).json.data.available_services[0].total_amount, bag!.total_amount)
 
     const token = freshToken()
-    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id)
+    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id, { postBookingBags: true })
     const aso = availableServices.find((s) => s.metadata.type === 'checked')!
     fake.priceChange(aso.id, '49.00')
     assert.equal((await call(`/air/orders/${order.id}/available_services`, { token })).json.data.find((s: any) => s.id === aso.id).total_amount, '49.00')
-    assertError(await post(order.id, { amount: '45.00' }, [{ id: aso.id, quantity: 1 }], token), 422, 'price_changed')
+    assertError(await post(order.id, { amount: '45.00' }, [{ id: aso.id, quantity: 1 }], token), 422, 'payment_amount_does_not_match_order_amount')
     const r = await post(order.id, { amount: '98.00' }, [{ id: aso.id, quantity: 2 }], token)
     assert.equal(r.status, 201)
     assert.equal(r.json.data.services[0].total_amount, '98.00')
@@ -703,28 +1001,35 @@ describe('scenario switches', () => {
     assert.equal(services.length, offer.available_services.length - 1)
     const maps = (await call(`/air/seat_maps?offer_id=${offer.id}`, { token })).json.data
     assert.ok(!seatsOf(maps).some((x) => x.seat.available_services.some((s) => s.id === seat.id)))
-    const { order, availableServices } = fake.bookOrder(offer.id)
+    const { order, availableServices } = fake.bookOrder(offer.id, { postBookingBags: true })
     const aso = availableServices[0]!
     fake.gone(aso.id)
     assert.ok(!(await call(`/air/orders/${order.id}/available_services`, { token })).json.data.some((s: any) => s.id === aso.id))
-    assertError(await post(order.id, { amount: aso.total_amount }, [{ id: aso.id, quantity: 1 }], token), 422, 'unavailable_service')
+    assertError(await post(order.id, { amount: aso.total_amount }, [{ id: aso.id, quantity: 1 }], token), 422, 'ancillary_service_not_available')
     assert.equal(fake.balance(token).amount, '10000.00')
   })
 
-  test('rateLimited: 429 rate_limit_exceeded with Retry-After, then answers again', async () => {
+  test('rateLimited: 429 rate_limit_exceeded with Duffel\'s ratelimit headers (Retry-After only when asked), then answers again', async () => {
     const { offer } = family()
-    fake.rateLimited({ times: 2, retryAfterSeconds: 7 })
+    fake.setNow('2026-11-28T10:00:00Z')
+    fake.rateLimited({ times: 2, retryAfterSeconds: 5 })
     for (let i = 0; i < 2; i++) {
       const r = await call(`/air/offers/${offer.id}`)
-      assertError(r, 429, 'rate_limit_exceeded')
-      assert.equal(r.json.errors[0].type, 'rate_limit_error')
-      assert.equal(r.headers.get('retry-after'), '7')
+      assertError(r, 429, 'rate_limit_exceeded', 'rate_limit_error')
+      assert.equal(r.headers.get('retry-after'), null)
       assert.equal(r.headers.get('ratelimit-remaining'), '0')
+      assert.match(r.headers.get('ratelimit-limit')!, /^\d+$/)
+      assert.equal(r.headers.get('ratelimit-reset'), 'Sat, 28 Nov 2026 10:00:05 GMT')
     }
+    fake.setNow(null)
     assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
+    fake.rateLimited({ retryAfterSeconds: 7, withRetryAfter: true })
+    const r = await call(`/air/offers/${offer.id}`)
+    assertError(r, 429, 'rate_limit_exceeded')
+    assert.equal(r.headers.get('retry-after'), '7')
   })
 
-  test('serverError: 500 and 502 envelopes, on the requests matched only', async () => {
+  test('serverError: 500, 502 and 504 envelopes, on the requests matched only', async () => {
     const { offer } = family()
     fake.serverError()
     assertError(await call(`/air/offers/${offer.id}`), 500, 'internal_server_error')
@@ -732,8 +1037,35 @@ describe('scenario switches', () => {
     fake.serverError({ status: 502, match: 'POST /air/orders/*/services' })
     assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
     const r = await post('ord_0000whatever', { amount: '1.00' }, [{ id: 'aso_x', quantity: 1 }])
-    assertError(r, 502, 'bad_gateway')
-    assert.equal(r.json.errors[0].type, 'api_error')
+    assertError(r, 502, 'bad_gateway', 'api_error')
+    fake.serverError({ status: 504 })
+    assertError(await call(`/air/offers/${offer.id}`), 504, 'gateway_timeout_error', 'api_error')
+  })
+
+  test('airlineError: 502 airline_error, of code airline_error or airline_unknown', async () => {
+    const { offer } = family()
+    fake.airlineError()
+    assertError(await call(`/air/offers/${offer.id}`), 502, 'airline_error', 'airline_error')
+    fake.airlineError({ code: 'airline_unknown', match: 'GET /air/seat_maps' })
+    assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
+    assertError(await call(`/air/seat_maps?offer_id=${offer.id}`), 502, 'airline_unknown', 'airline_error')
+  })
+
+  test('htmlError: the load balancer\'s HTML page, no JSON and no request id; then Duffel answers again', async () => {
+    const { offer } = family()
+    fake.htmlError({ status: 503, times: 2 })
+    for (let i = 0; i < 2; i++) {
+      const r = await call(`/air/offers/${offer.id}`)
+      assert.equal(r.status, 503)
+      assert.equal(r.headers.get('content-type'), 'text/html')
+      assert.equal(r.headers.get('x-request-id'), null)
+      assert.equal(r.json, undefined)
+      assert.match(r.text, /^<html>[\s\S]*503 Service Temporarily Unavailable[\s\S]*<\/html>\s*$/)
+    }
+    assert.equal(fake.requests.at(-1)!.status, 503)
+    fake.htmlError()
+    assert.equal((await call(`/air/offers/${offer.id}`)).status, 502)
+    assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
   })
 
   test('timeout: the request is never answered and the client\'s time-out fires', async () => {
@@ -757,7 +1089,7 @@ describe('scenario switches', () => {
 
   test('lostResponseAfterPurchase: the purchase is made and paid, the answer is lost', async () => {
     const token = freshToken()
-    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id)
+    const { order, availableServices } = fake.bookOrder(family({ token }).offer.id, { postBookingBags: true })
     const bag = availableServices.find((s) => s.metadata.type === 'checked')!
     fake.lostResponseAfterPurchase()
     await assert.rejects(post(order.id, { amount: '45.00' }, [{ id: bag.id, quantity: 1 }], token), TypeError)

@@ -40,11 +40,12 @@ const { offer, seatMaps } = fake.addOffer({
   expires_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
 })
 // The order holds a checked bag for the first adult and a seat for the second: what a seller's own
-// booking with services looks like (`ser_…`), next to the bags it may still add (`aso_…`).
+// booking with services looks like (`ser_…`), next to the bags it may still add (`aso_…`: British Airways
+// sells none after booking at Duffel, so the fake is told to, for the after-booking flow to be tried).
 const [first, second] = offer.passengers
 const bag = offer.available_services.find((s) => s.passenger_ids[0] === first?.id && s.type === 'baggage' && s.metadata.type === 'checked')
 const seat = seatsOf(seatMaps).flatMap((x) => x.seat.available_services).find((s) => s.passenger_id === second?.id)
-const { order, availableServices } = fake.bookOrder(offer.id, { services: [bag, seat].flatMap((s) => (s ? [s.id] : [])) })
+const { order, availableServices } = fake.bookOrder(offer.id, { services: [bag, seat].flatMap((s) => (s ? [s.id] : [])), postBookingBags: true })
 
 const h = `-H "Authorization: Bearer ${fake.token}" -H "Duffel-Version: v2"`
 console.log(`Fake Duffel API (v2) on ${fake.url}
