@@ -62,8 +62,12 @@ export interface SessionOptions {
 
 /** In the API's order, so the same set of types is always the same URL (one cache entry, one ETag). */
 const TYPES: readonly ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
+/** A search's answer that a type is not sold after booking (Duffel's most airlines): nothing to add, not an error. */
+const NOT_OFFERED = 'not_offered_after_booking'
 /** A search always runs for every type: only what is read of it is narrowed to what a widget shows. */
 const ALL_TYPES = Object.fromEntries(TYPES.map((t) => [t, { search: true }]))
+/** The airline's search could not give these offers (`reason`: its failure_reason). */
+const unavailable = (reason: string) => new SvcError('offers_unavailable', `The airline's offers could not be had (${reason}).`, { apiCode: reason })
 
 /** The API's validity with `status`, as the browser callbacks name it: `state`. */
 export function toCallbackBasket(basket: Basket): Record<string, CallbackBasketItem> {
@@ -338,8 +342,7 @@ export class Session extends EventTarget {
       }
       if (search.status === 'failed') {
         this.#failed.add(search.search_id)
-        const reason = search.failure_reason ?? 'unknown'
-        throw new SvcError('offers_unavailable', `The airline's offers could not be had (${reason}).`, { apiCode: reason })
+        throw unavailable(search.failure_reason ?? 'unknown')
       }
       const old = this.#state.search
       const same = old?.search_id === search.search_id
@@ -357,8 +360,17 @@ export class Session extends EventTarget {
         },
         offers: { ...this.#state.offers, ...Object.fromEntries(stale.map((t) => [t, undefined])) },
       })
-      this.#setOffers(types, { status: 'ready', error: null })
+      // Types the airline could not give while it gave others (a seat map it failed to send) show their
+      // error; a type it sells none of after booking is read, with nothing to add.
+      let failure: SvcError | undefined
+      for (const t of types) {
+        const reason = search.partial_failures?.find((f) => f.product_type === t && f.failure_reason !== NOT_OFFERED)?.failure_reason
+        if (reason) this.#failed.add(search.search_id)
+        this.#setOffers([t], { status: reason ? 'error' : 'ready', error: reason ? (failure = unavailable(reason)) : null })
+      }
       if (stale.length > 0) this.loadOffers(stale).catch(() => {})
+      // Nothing asked for could be read: the load failed as a whole.
+      if (failure && types.every((t) => this.#state.offers[t]?.status === 'error')) throw failure
     } catch (e) {
       const error = asSvcError(e)
       if (!this.#disposed) this.#setOffers(types, { status: 'error', error })

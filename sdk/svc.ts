@@ -266,7 +266,8 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
 
     // The widget's own rule for "on sale" (allowances alone are not an offer), so the products awaited
     // below are exactly the ones it shows and reports as loaded (shown early: once the offers say).
-    const offered = () => o.products.filter((p) => isOffered(inst.session.state.search, p))
+    // And those whose offers failed alone (the airline gave the bags, not its seat maps): the widget shows their error.
+    const offered = () => o.products.filter((p) => isOffered(inst.session.state.search, p) || inst.session.state.offers[PRODUCT_TYPE[p]]?.error)
     const none = () => new SvcError('no_products', `None of ${o.products.join(', ')} is offered on this trip.`)
     const products = early ? o.products : offered()
     if (products.length === 0) throw none()

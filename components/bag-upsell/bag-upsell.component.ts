@@ -1,11 +1,11 @@
 import { html, LitElement, nothing } from 'lit'
-import type { BasketItem, Journey, Passenger } from '../../client/types.ts'
+import type { BasketItem, Passenger } from '../../client/types.ts'
 import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../internal/styles.ts'
 import { DisplayController } from '../controllers/display.ts'
 import { ProductView } from '../internal/element.ts'
 import {
-  bagLine, bagName, bagSpec, extras, journeyTitle, passengerLabel, productsOf, reasonText, type BagDetailsLike, type Product,
+  bagLine, bagName, bagSpec, extras, bagScope, journeyTitle, passengerLabel, productsOf, reasonText, severalJourneysTitle, type BagDetailsLike, type Product,
 } from '../internal/format.ts'
 import { renderValidity } from '../internal/validity.ts'
 import { purchased } from '../../client/offers.ts'
@@ -99,31 +99,36 @@ export class SvcBagUpsell extends ProductView(LitElement) {
   }
 
   #focusOptions(item: BasketItem) {
-    const key = optionsKey(String(item.product_details['journey_id']), String(item.product_details['passenger_id']))
+    const key = optionsKey(bagScope(item.product_details), String(item.product_details['passenger_id']))
     const group = Array.from(this.renderRoot.querySelectorAll<HTMLElement>('[data-options]')).find((el) => el.dataset['options'] === key)
       ?? this.renderRoot.querySelector<HTMLElement>('[data-options]')
     group?.scrollIntoView({ block: 'nearest' })
     group?.focus()
   }
 
+  /**
+   * A section per journey with its own bags, and one per set of journeys an airline sells one bag for (a
+   * whole-trip bag): listed once, under the routes it covers, priced once.
+   */
   #renderPanel() {
     const st = this.#trip.value!.state
     const journeys = st.trip?.journeys ?? []
     const products = productsOf(st.search, 'bags')
-    return html`${journeys.map((journey, j) => {
-      const own = products.filter((p) => p.product_details['journey_id'] === journey.journey_id)
-      const forSale = own.filter((p) => !p.included)
+    const groups = [...new Set([...journeys.map((j) => j.journey_id), ...products.map((p) => bagScope(p.product_details))])]
+    return html`${groups.map((key, j) => {
+      const own = products.filter((p) => bagScope(p.product_details) === key)
+      const covered = journeys.filter((x) => key.split('+').includes(x.journey_id))
       // Not a <section>: journey titles repeat across views, and a region landmark's name must be unique.
-      return html`<div class="journey" part="journey">
-        <h3 id="journey-${j}" part="journey-title">${journeyTitle(this.l, journey)}</h3>
-        ${forSale.length === 0
+      return covered.length ? html`<div class="journey" part="journey">
+        <h3 id="journey-${j}" part="journey-title">${covered.length > 1 ? severalJourneysTitle(this.l, covered) : journeyTitle(this.l, covered[0]!)}</h3>
+        ${own.every((p) => p.included)
           ? html`<p class="muted">${this.l.t.bags_none_offered}</p>`
-          : html`<ul class="passengers">${(st.trip?.passengers ?? []).map((p, i) => this.#renderPassenger(journey, j, p, i, own))}</ul>`}
-      </div>`
+          : html`<ul class="passengers">${(st.trip?.passengers ?? []).map((p, i) => this.#renderPassenger(key, j, p, i, own))}</ul>`}
+      </div>` : nothing
     })}`
   }
 
-  #renderPassenger(journey: Journey, j: number, passenger: Passenger, i: number, products: Product[]) {
+  #renderPassenger(group: string, j: number, passenger: Passenger, i: number, products: Product[]) {
     const l = this.l
     const trip = this.#trip.value!.state.trip
     const pid = passenger.passenger_id
@@ -145,7 +150,7 @@ export class SvcBagUpsell extends ProductView(LitElement) {
         return d ? html`<li>${checkIcon}<span class="what">${n > 1 ? `${l.number(n)} × ` : ''}${bagLine(l, d)}</span>
           <span class="badge ok">${badge}</span></li>` : nothing
       })}</ul>` : nothing}
-      <ul class="options" tabindex="-1" aria-labelledby=${id} data-options=${optionsKey(journey.journey_id, pid)}>
+      <ul class="options" tabindex="-1" aria-labelledby=${id} data-options=${optionsKey(group, pid)}>
         ${forSale.map((p) => this.#renderOption(p, pid, bought))}
       </ul>
     </li>`

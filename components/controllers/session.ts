@@ -79,11 +79,16 @@ export class SessionController implements ReactiveController {
 
   get #needs(): readonly Lazy[] { return this.#opts.needs?.() ?? [] }
 
-  /** Trip, basket, the offers the host shows and the code it needs together: loading until all are there, else the error. */
+  /**
+   * Trip, basket, the offers the host shows and the code it needs together: loading until all are there,
+   * else the error. Offers of some types that failed while others loaded (the airline gave bags but not its
+   * seat maps) do not fail the whole: the host shows those types' errors itself.
+   */
   get loadState(): OffersState {
     if (!this.value && this.#orphan) return { status: 'error', error: this.#orphan }
     const st = this.value?.state
-    const all = [...(st ? [st, ...this.#types.map((t) => st.offers[t] ?? LOADING)] : [LOADING]), ...this.#needs.map(lazyState)]
+    const offers = this.#types.map((t) => st?.offers[t] ?? LOADING)
+    const all = [...(st ? [st, ...offers.some((o) => o.status === 'ready') ? offers.filter((o) => !o.error) : offers] : [LOADING]), ...this.#needs.map(lazyState)]
     return all.find((o) => o.status === 'error') ?? all.find((o) => o.status === 'loading') ?? READY
   }
 

@@ -46,6 +46,13 @@ export function journeyTitle(l: Locale, journey: Journey): string {
   return l.format('journey_title', { ...ends(journey), date: first ? l.date(first.departure_time) : '' })
 }
 
+/** "London → Madrid + Madrid → London · one bag for every flight": the journeys a bag sold for several at once covers. */
+export const severalJourneysTitle = (l: Locale, journeys: Journey[]): string =>
+  l.format('bags_several_journeys', { journeys: journeys.map((j) => route(l, j)).join(' + ') })
+
+/** The journeys a bag covers, as one key (`id+id`): `journey_ids` for a bag sold for several at once, else its `journey_id`. */
+export const bagScope = (d: Record<string, unknown>): string => String(d['journey_ids'] ?? d['journey_id']).replaceAll(',', '+')
+
 /** The passenger's name when the seller gave it, else "Passenger 2" by position. */
 export function passengerLabel(l: Locale, trip: TripView | null, passengerId: unknown): string {
   const passengers = trip?.passengers ?? []

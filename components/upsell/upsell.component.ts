@@ -98,6 +98,14 @@ export class SvcUpsell extends TripElement(LitElement) {
     return this.#requested().filter((n) => isOffered(search, n))
   }
 
+  /** The error of a product whose offers failed while others loaded (the airline gave bags, not its seat maps). */
+  #failedAlone = (n: ProductName) => this.#trip.value?.state.offers[PRODUCT_TYPE[n]]?.error
+
+  /** What the upsell shows: on sale, or failed alone (with its error in its place). */
+  #shown(): ProductName[] {
+    return this.#requested().filter((n) => this.visibleProducts.includes(n) || this.#failedAlone(n))
+  }
+
   #requested(): ProductName[] { return PRODUCT_NAMES.filter((n) => this.products.includes(n)) }
 
   #report() {
@@ -107,15 +115,15 @@ export class SvcUpsell extends TripElement(LitElement) {
       this.#failedWith = st.error
       for (const product of this.#requested()) emit(this, 'svc-fail', { product, display: this.display, error: st.error })
     }
-    if (st.status === 'ready' && this.visibleProducts.length === 0 && !this.#emptyReported) {
+    if (st.status === 'ready' && this.#shown().length === 0 && !this.#emptyReported) {
       this.#emptyReported = true
       const error = new SvcError('no_products', this.l.t.no_extras)
       for (const product of this.#requested()) emit(this, 'svc-fail', { product, display: this.display, error })
     }
     if (st.status !== 'ready') return
-    for (const product of this.visibleProducts) {
+    for (const product of this.#shown()) {
       const lazy = LAZY_VIEW[product]
-      const error = lazy && lazyState(lazy).error
+      const error = this.#failedAlone(product) ?? (lazy && lazyState(lazy).error)
       if (error && this.#viewFailures.get(product) !== error) {
         this.#viewFailures.set(product, error)
         emit(this, 'svc-fail', { product, display: this.display, error })
@@ -137,6 +145,7 @@ export class SvcUpsell extends TripElement(LitElement) {
 
   #view(name: ProductName, framed: boolean) {
     const d = this.display
+    if (this.#failedAlone(name)) return html`<div class="state-box">${renderLoadError(this.l, this.#trip.retry)}</div>`
     const lazy = LAZY_VIEW[name]
     const st = lazy ? lazyState(lazy) : null
     if (lazy && st && st.status !== 'ready') {
@@ -156,7 +165,7 @@ export class SvcUpsell extends TripElement(LitElement) {
   }
 
   override render() {
-    const shown = this.#trip.loadState.status === 'ready' ? this.visibleProducts : []
+    const shown = this.#trip.loadState.status === 'ready' ? this.#shown() : []
     const frames = this.display === 'modal' && dialogFrames(this.renderRoot)
     // The modal display's dialog is drawn by the dialog frames; until they are here (loading, or their load
     // failed), it shows that state inline.

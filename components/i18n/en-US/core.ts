@@ -13,6 +13,8 @@ export const coreTexts = {
   // bags
   bags_title: 'Bags',
   bags_none_offered: 'No extra bags can be added on this flight.',
+  /** The heading of bags the airline sells for several journeys at once (a whole-trip bag): `{journeys}` lists their routes. */
+  bags_several_journeys: '{journeys} · one bag for every flight',
   bags_selected: { one: '{count} bag selected', other: '{count} bags selected' },
   bag_cabin: 'Cabin bag',
   bag_checked: 'Checked bag',

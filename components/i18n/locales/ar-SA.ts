@@ -18,6 +18,7 @@ export default {
   bags_open: 'إضافة أمتعة',
   bags_edit: 'تغيير الأمتعة',
   bags_none_offered: 'لا يمكن إضافة أمتعة إضافية على هذه الرحلة.',
+  bags_several_journeys: '{journeys} · حقيبة واحدة لكل هذه الرحلات',
   bags_selected: { zero: 'لم يتم اختيار أي حقيبة', one: 'تم اختيار حقيبة واحدة', two: 'تم اختيار حقيبتين', few: 'تم اختيار {count} حقائب', many: 'تم اختيار {count} حقيبة', other: 'تم اختيار {count} حقيبة' },
   bag_cabin: 'حقيبة اليد',
   bag_checked: 'حقيبة مسجّلة',

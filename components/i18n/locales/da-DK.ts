@@ -16,6 +16,7 @@ export default {
   bags_open: 'Tilføj bagage',
   bags_edit: 'Skift bagage',
   bags_none_offered: 'Der kan ikke tilføjes ekstra bagage på denne flyvning.',
+  bags_several_journeys: '{journeys} · én taske til alle disse flyvninger',
   bags_selected: { one: '{count} taske valgt', other: '{count} tasker valgt' },
   bag_cabin: 'Håndbagage',
   bag_checked: 'Indchecket bagage',

@@ -15,6 +15,7 @@ export default {
   bags_open: 'Gepäck hinzufügen',
   bags_edit: 'Gepäck ändern',
   bags_none_offered: 'Auf diesem Flug kann kein zusätzliches Gepäck hinzugefügt werden.',
+  bags_several_journeys: '{journeys} · ein Gepäckstück für alle diese Flüge',
   bags_selected: { one: '{count} Gepäckstück ausgewählt', other: '{count} Gepäckstücke ausgewählt' },
   bag_cabin: 'Handgepäck',
   bag_checked: 'Aufgabegepäck',

@@ -16,6 +16,7 @@ export default {
   bags_open: 'Προσθήκη αποσκευών',
   bags_edit: 'Αλλαγή αποσκευών',
   bags_none_offered: 'Δεν μπορούν να προστεθούν επιπλέον αποσκευές σε αυτή την πτήση.',
+  bags_several_journeys: '{journeys} · μία αποσκευή για όλες αυτές τις πτήσεις',
   bags_selected: { one: 'Επιλέχθηκε {count} αποσκευή', other: 'Επιλέχθηκαν {count} αποσκευές' },
   bag_cabin: 'Χειραποσκευή',
   bag_checked: 'Παραδιδόμενη αποσκευή',

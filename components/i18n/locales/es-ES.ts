@@ -15,6 +15,7 @@ export default {
   bags_open: 'Añadir equipaje',
   bags_edit: 'Cambiar equipaje',
   bags_none_offered: 'En este vuelo no se puede añadir equipaje adicional.',
+  bags_several_journeys: '{journeys} · una maleta para todos estos vuelos',
   bags_selected: { one: '{count} maleta seleccionada', many: '{count} de maletas seleccionadas', other: '{count} maletas seleccionadas' },
   bag_cabin: 'Equipaje de mano',
   bag_checked: 'Equipaje facturado',

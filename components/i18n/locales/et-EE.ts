@@ -17,6 +17,7 @@ export default {
   bags_open: 'Lisa pagas',
   bags_edit: 'Muuda pagasit',
   bags_none_offered: 'Sellele lennule ei saa lisapagasit lisada.',
+  bags_several_journeys: '{journeys} · üks kott kõigile neile lendudele',
   bags_selected: { one: '{count} kott valitud', other: '{count} kotti valitud' },
   bag_cabin: 'Käsipagas',
   bag_checked: 'Registreeritud pagas',

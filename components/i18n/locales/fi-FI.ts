@@ -17,6 +17,7 @@ export default {
   bags_open: 'Lisää matkatavaroita',
   bags_edit: 'Muuta matkatavaroita',
   bags_none_offered: 'Tälle lennolle ei voi lisätä matkatavaroita.',
+  bags_several_journeys: '{journeys} · yksi laukku kaikille näille lennoille',
   bags_selected: { one: '{count} laukku valittu', other: '{count} laukkua valittu' },
   bag_cabin: 'Käsimatkatavara',
   bag_checked: 'Ruumaan menevä laukku',

@@ -15,6 +15,7 @@ export default {
   bags_open: 'Ajouter des bagages',
   bags_edit: 'Modifier les bagages',
   bags_none_offered: 'Aucun bagage supplémentaire ne peut être ajouté sur ce vol.',
+  bags_several_journeys: '{journeys} · un bagage pour tous ces vols',
   bags_selected: { one: '{count} bagage sélectionné', many: '{count} de bagages sélectionnés', other: '{count} bagages sélectionnés' },
   bag_cabin: 'Bagage cabine',
   bag_checked: 'Bagage en soute',

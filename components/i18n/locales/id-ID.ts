@@ -16,6 +16,7 @@ export default {
   bags_open: 'Tambah bagasi',
   bags_edit: 'Ubah bagasi',
   bags_none_offered: 'Tidak ada bagasi tambahan yang dapat ditambahkan pada penerbangan ini.',
+  bags_several_journeys: '{journeys} · satu bagasi untuk semua penerbangan ini',
   bags_selected: { other: '{count} bagasi dipilih' },
   bag_cabin: 'Bagasi kabin',
   bag_checked: 'Bagasi terdaftar',

@@ -15,6 +15,7 @@ export default {
   bags_open: 'Aggiungi bagagli',
   bags_edit: 'Modifica bagagli',
   bags_none_offered: 'Su questo volo non è possibile aggiungere bagagli extra.',
+  bags_several_journeys: '{journeys} · un bagaglio per tutti questi voli',
   bags_selected: { one: '{count} bagaglio selezionato', many: '{count} di bagagli selezionati', other: '{count} bagagli selezionati' },
   bag_cabin: 'Bagaglio a mano',
   bag_checked: 'Bagaglio da stiva',

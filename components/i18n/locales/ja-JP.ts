@@ -16,6 +16,7 @@ export default {
   bags_open: '手荷物を追加',
   bags_edit: '手荷物を変更',
   bags_none_offered: 'この便では手荷物を追加できません。',
+  bags_several_journeys: '{journeys} · これらすべての便に手荷物1個',
   bags_selected: { other: '手荷物{count}個を選択済みです' },
   bag_cabin: '機内持ち込み手荷物',
   bag_checked: '受託手荷物',

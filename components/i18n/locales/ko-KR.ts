@@ -17,6 +17,7 @@ export default {
   bags_open: '수하물 추가',
   bags_edit: '수하물 변경',
   bags_none_offered: '이 항공편에는 수하물을 추가할 수 없습니다.',
+  bags_several_journeys: '{journeys} · 이 모든 항공편에 수하물 1개',
   bags_selected: { other: '수하물 {count}개 선택됨' },
   bag_cabin: '기내 수하물',
   bag_checked: '위탁 수하물',

@@ -17,6 +17,7 @@ export default {
   bags_open: 'Pievienot bagāžu',
   bags_edit: 'Mainīt bagāžu',
   bags_none_offered: 'Šim lidojumam nevar pievienot papildu bagāžu.',
+  bags_several_journeys: '{journeys} · viena soma visiem šiem lidojumiem',
   bags_selected: { zero: 'Izvēlētas {count} somas', one: 'Izvēlēta {count} soma', other: 'Izvēlētas {count} somas' },
   bag_cabin: 'Rokas bagāža',
   bag_checked: 'Reģistrētā bagāža',

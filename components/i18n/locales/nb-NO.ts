@@ -16,6 +16,7 @@ export default {
   bags_open: 'Legg til bagasje',
   bags_edit: 'Endre bagasje',
   bags_none_offered: 'Det kan ikke legges til ekstra bagasje på denne flyvningen.',
+  bags_several_journeys: '{journeys} · én bag for alle disse flyvningene',
   bags_selected: { one: '{count} bag valgt', other: '{count} bager valgt' },
   bag_cabin: 'Håndbagasje',
   bag_checked: 'Innsjekket bagasje',

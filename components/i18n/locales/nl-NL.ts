@@ -15,6 +15,7 @@ export default {
   bags_open: 'Bagage toevoegen',
   bags_edit: 'Bagage wijzigen',
   bags_none_offered: 'Op deze vlucht kan geen extra bagage worden toegevoegd.',
+  bags_several_journeys: '{journeys} · één bagagestuk voor al deze vluchten',
   bags_selected: { one: '{count} bagagestuk geselecteerd', other: '{count} bagagestukken geselecteerd' },
   bag_cabin: 'Handbagage',
   bag_checked: 'Ruimbagage',

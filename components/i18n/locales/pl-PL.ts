@@ -17,6 +17,7 @@ export default {
   bags_open: 'Dodaj bagaż',
   bags_edit: 'Zmień bagaż',
   bags_none_offered: 'Do tego lotu nie można dodać dodatkowego bagażu.',
+  bags_several_journeys: '{journeys} · jeden bagaż na wszystkie te loty',
   bags_selected: { one: 'Wybrano {count} sztukę bagażu', few: 'Wybrano {count} sztuki bagażu', many: 'Wybrano {count} sztuk bagażu', other: 'Wybrano {count} sztuki bagażu' },
   bag_cabin: 'Bagaż podręczny',
   bag_checked: 'Bagaż rejestrowany',

@@ -16,6 +16,7 @@ export default {
   bags_open: 'Adicionar bagagem',
   bags_edit: 'Alterar bagagem',
   bags_none_offered: 'Não é possível adicionar bagagem extra neste voo.',
+  bags_several_journeys: '{journeys} · uma mala para todos estes voos',
   bags_selected: { one: '{count} mala selecionada', many: '{count} de malas selecionadas', other: '{count} malas selecionadas' },
   bag_cabin: 'Bagagem de mão',
   bag_checked: 'Bagagem de porão',

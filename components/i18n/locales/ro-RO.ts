@@ -16,6 +16,7 @@ export default {
   bags_open: 'Adăugați bagaje',
   bags_edit: 'Modificați bagajele',
   bags_none_offered: 'Pe acest zbor nu se pot adăuga bagaje suplimentare.',
+  bags_several_journeys: '{journeys} · un bagaj pentru toate aceste zboruri',
   bags_selected: { one: '{count} bagaj selectat', few: '{count} bagaje selectate', other: '{count} de bagaje selectate' },
   bag_cabin: 'Bagaj de mână',
   bag_checked: 'Bagaj de cală',

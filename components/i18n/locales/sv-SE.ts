@@ -16,6 +16,7 @@ export default {
   bags_open: 'Lägg till bagage',
   bags_edit: 'Ändra bagage',
   bags_none_offered: 'Det går inte att lägga till extra bagage på den här flygningen.',
+  bags_several_journeys: '{journeys} · en väska för alla dessa flygningar',
   bags_selected: { one: '{count} väska vald', other: '{count} väskor valda' },
   bag_cabin: 'Handbagage',
   bag_checked: 'Incheckat bagage',

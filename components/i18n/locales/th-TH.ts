@@ -17,6 +17,7 @@ export default {
   bags_open: 'เพิ่มสัมภาระ',
   bags_edit: 'เปลี่ยนสัมภาระ',
   bags_none_offered: 'ไม่สามารถเพิ่มสัมภาระในเที่ยวบินนี้ได้',
+  bags_several_journeys: '{journeys} · สัมภาระหนึ่งชิ้นสำหรับทุกเที่ยวบินเหล่านี้',
   bags_selected: { other: 'เลือกสัมภาระแล้ว {count} ชิ้น' },
   bag_cabin: 'สัมภาระถือขึ้นเครื่อง',
   bag_checked: 'สัมภาระลงทะเบียน',

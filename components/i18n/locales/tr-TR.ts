@@ -16,6 +16,7 @@ export default {
   bags_open: 'Bagaj ekle',
   bags_edit: 'Bagajı değiştir',
   bags_none_offered: 'Bu uçuşa ek bagaj eklenemez.',
+  bags_several_journeys: '{journeys} · tüm bu uçuşlar için tek bagaj',
   bags_selected: { one: '{count} bagaj seçildi', other: '{count} bagaj seçildi' },
   bag_cabin: 'Kabin bagajı',
   bag_checked: 'Kayıtlı bagaj',

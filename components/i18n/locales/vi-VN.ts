@@ -16,6 +16,7 @@ export default {
   bags_open: 'Thêm hành lý',
   bags_edit: 'Thay đổi hành lý',
   bags_none_offered: 'Không thể thêm hành lý cho chuyến bay này.',
+  bags_several_journeys: '{journeys} · một kiện hành lý cho tất cả các chuyến bay này',
   bags_selected: { other: 'Đã chọn {count} kiện hành lý' },
   bag_cabin: 'Hành lý xách tay',
   bag_checked: 'Hành lý ký gửi',

@@ -16,6 +16,7 @@ export default {
   bags_open: '添加行李',
   bags_edit: '更改行李',
   bags_none_offered: '此航班无法添加额外行李。',
+  bags_several_journeys: '{journeys} · 一件行李适用于以上所有航班',
   bags_selected: { other: '已选择 {count} 件行李' },
   bag_cabin: '手提行李',
   bag_checked: '托运行李',

@@ -18,6 +18,7 @@ export default {
   bags_open: '加購行李',
   bags_edit: '更改行李',
   bags_none_offered: '此航班無法加購額外行李。',
+  bags_several_journeys: '{journeys} · 一件行李適用於以上所有航班',
   bags_selected: { other: '已選擇 {count} 件行李' },
   bag_cabin: '手提行李',
   bag_checked: '寄艙行李',

@@ -220,3 +220,50 @@ describe('bags the airline states no weight or size for', function () {
     await axe(basket, 'basket')
   })
 })
+
+describe('an airline\'s bag for the whole trip, and offers that failed alone', function () {
+  this.timeout(30_000)
+
+  it('the bag view lists a whole-trip bag once, under both routes, with its one price; each journey keeps its own bags', async () => {
+    const s = await session({ fetch: duffelLikeFetch(undefined, { wholeTripBag: true }), offers: [] })
+    const el = await mount(html`<svc-bag-upsell .session=${s}></svc-bag-upsell>`)
+    await until(() => s.state.offers.bag?.status === 'ready', 'the bag offers')
+    await settle(el)
+    const titles = deepAll(el, '[part="journey-title"]').map((h) => textOf(h))
+    const journeys = s.state.trip!.journeys
+    expect(titles).to.have.length(journeys.length + 1)
+    const whole = titles.at(-1)!
+    expect(whole).to.match(/ \+ /).and.to.contain('one bag for every flight')
+    const sections = deepAll(el, '[part="journey"]')
+    const last = sections.at(-1)!
+    const wholeOptions = [...last.querySelectorAll('[part="option"]')]
+    const adults = s.state.trip!.passengers.filter((p) => !p.on_lap_of).length
+    expect(wholeOptions, 'one option per passenger, listed once').to.have.length(s.state.trip!.passengers.length)
+    expect(textOf(last)).to.contain('Checked bag · 15 kg')
+    const prices = [...last.querySelectorAll('svc-price')].map((p) => textOf(p))
+    expect(prices.filter((p) => p.includes('53.98')), 'priced once, at its whole price').to.have.length(adults)
+    for (const section of sections.slice(0, -1)) expect(textOf(section)).not.to.contain('15 kg')
+    await axe(el, 'a whole-trip bag')
+  })
+
+  it('<svc-upsell> of bags and seats whose seat maps failed alone: the bags are there, the seats show their error and fire svc-fail for seats only', async () => {
+    const s = await session({ fetch: duffelLikeFetch(undefined, { failed: [{ product_type: 'seat', failure_reason: 'supplier_unavailable' }] }), offers: [] })
+    const fails: Array<{ product: string; code: string }> = []
+    const loads: string[] = []
+    const el = await mount(html`<svc-upsell .session=${s} .products=${['bags', 'seats']}
+      @svc-fail=${(e: CustomEvent) => fails.push({ product: e.detail.product, code: e.detail.error.code })}
+      @svc-load=${(e: CustomEvent) => loads.push(e.detail.product)}></svc-upsell>`)
+    await until(() => deep(el, 'svc-bag-upsell') && fails.length > 0, 'the bags, and the seats\' failure')
+    await settle(el)
+    expect(fails).to.deep.equal([{ product: 'seats', code: 'offers_unavailable' }])
+    expect(s.state.offers.seat?.error?.apiCode).to.equal('supplier_unavailable')
+    expect(deep(el, 'svc-seat-map'), 'no seat map drawn').to.equal(null)
+    const box = deep(el, '.state-box')!
+    expect(textOf(box)).to.contain('Try again')
+    const bags = deep(el, 'svc-bag-upsell')!
+    await until(() => deepAll(bags, '[part="option"]').length > 0, 'the bag options')
+    expect(textOf(bags)).to.contain('Checked bag')
+    await until(() => loads.includes('bags'), 'the bags reported loaded')
+    await axe(el, 'bags with seats failed')
+  })
+})
