@@ -549,17 +549,18 @@ describe('POST /air/orders/{id}/services', () => {
   })
 })
 
+const search = (data: unknown, opts: { token?: string; query?: string } = {}) =>
+  call(`/air/offer_requests${opts.query ?? '?return_offers=true'}`, { token: opts.token, body: { data } })
+/** A local time at an airport ("2026-05-01T08:45:00") as its instant. */
+const instant = (local: string, timeZone: string) => {
+  const naive = Date.parse(`${local}Z`)
+  const p = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
+    .formatToParts(new Date(naive)).map((x) => [x.type, x.value]))
+  const offset = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - naive
+  return naive - offset
+}
+
 describe('POST /air/offer_requests', () => {
-  const search = (data: unknown, opts: { token?: string; query?: string } = {}) =>
-    call(`/air/offer_requests${opts.query ?? '?return_offers=true'}`, { token: opts.token, body: { data } })
-  /** A local time at an airport ("2026-05-01T08:45:00") as its instant. */
-  const instant = (local: string, timeZone: string) => {
-    const naive = Date.parse(`${local}Z`)
-    const p = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
-      .formatToParts(new Date(naive)).map((x) => [x.type, x.value]))
-    const offset = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - naive
-    return naive - offset
-  }
 
   test('a return search: one offer by Duffel Airways, one by British Airways, for the requested slices, dates and passengers', async () => {
     const token = freshToken()
@@ -618,7 +619,7 @@ describe('POST /air/offer_requests', () => {
     assert.equal(r.status, 201, JSON.stringify(r.json))
     const [slice] = r.json.data.slices
     assert.deepEqual([slice.origin.type, slice.origin.iata_code, slice.origin.name, slice.origin_type], ['city', 'LON', 'London', 'city'])
-    assert.deepEqual(slice.origin.airports.map((a: any) => a.iata_code), ['LHR', 'LGW'])
+    assert.deepEqual(slice.origin.airports.map((a: any) => a.iata_code), ['LHR', 'LGW', 'STN'])
     assert.equal(r.json.data.live_mode, true)
     for (const offer of r.json.data.offers) {
       assert.equal(offer.live_mode, true)
@@ -665,6 +666,191 @@ describe('POST /air/offer_requests', () => {
       assertError(r, 422, code)
       assert.equal(r.json.errors[0].type, 'validation_error')
     }
+  })
+})
+
+describe('Duffel\'s test-mode routes (POST /air/offer_requests, as duffel.com/docs/api/overview/test-your-integration lists them)', () => {
+  const oneWay = (origin: string, destination: string, extra: Record<string, unknown> = {}) =>
+    ({ slices: [{ origin, destination, departure_date: day(30) }], passengers: [{ type: 'adult' }], ...extra })
+  /** The seller's traveller for each of the offer's passengers (adults, or a child by age). */
+  const travellers = (offer: WireOffer) => offer.passengers.map((p, i) => ({
+    id: p.id, title: 'ms', gender: 'f', given_name: `Ada${'ABC'[i]}`, family_name: 'Lovelace', born_on: p.age === null ? '1985-12-10' : day(-p.age * 366 - 30),
+    email: `ada${i}@example.com`, phone_number: '+442079460000',
+  }))
+  const book = (offer: WireOffer, type: 'instant' | 'hold', token: string) => call('/air/orders', {
+    token, body: { data: {
+      type, selected_offers: [offer.id], passengers: travellers(offer),
+      ...(type === 'instant' ? { payments: [{ type: 'balance', currency: offer.total_currency, amount: offer.total_amount }] } : {}),
+    } },
+  })
+
+  test('PVD → RAI, No Flights: the search succeeds with no offers; a live-mode search of it is any search', async () => {
+    const token = freshToken()
+    const r = await search(oneWay('PVD', 'RAI'), { token })
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    assert.deepEqual(r.json.data.offers, [])
+    assert.match(r.json.data.id, /^orq_/)
+    const [slice] = r.json.data.slices
+    assert.deepEqual([slice.origin.iata_code, slice.origin.name, slice.origin.icao_code, slice.origin.time_zone, slice.origin.city_name, slice.origin.city],
+      ['PVD', 'Rhode Island T. F. Green International Airport', 'KPVD', 'America/New_York', 'Providence', null])
+    assert.deepEqual([slice.destination.iata_code, slice.destination.icao_code, slice.destination.iata_country_code, slice.destination.time_zone], ['RAI', 'GVNP', 'CV', 'Atlantic/Cape_Verde'])
+    // Only the first slice names the route: a return from Praia changes nothing.
+    const both = await search({ ...oneWay('PVD', 'RAI'), slices: [{ origin: 'PVD', destination: 'RAI', departure_date: day(30) }, { origin: 'RAI', destination: 'PVD', departure_date: day(40) }] }, { token })
+    assert.deepEqual(both.json.data.offers, [])
+    const bare = await search(oneWay('PVD', 'RAI'), { token, query: '?return_offers=false' })
+    assert.equal(bare.status, 201)
+    assert.ok(!('offers' in bare.json.data))
+    // The test routes are test mode's: a live token's search of PVD → RAI finds flights as any other.
+    const live = await search(oneWay('PVD', 'RAI'), { token: freshToken({ live: true }) })
+    assert.deepEqual(live.json.data.offers.map((o: any) => o.owner.iata_code), ['ZZ', 'BA'])
+  })
+
+  test('JFK → EWR, Hold Orders: every offer Duffel Airways\', payable later, and booked as a hold then paid', async () => {
+    const token = freshToken()
+    const r = await search({ ...oneWay('JFK', 'EWR'), slices: [{ origin: 'JFK', destination: 'EWR', departure_date: day(30) }, { origin: 'EWR', destination: 'JFK', departure_date: day(33) }] }, { token })
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    const offers = r.json.data.offers as WireOffer[]
+    assert.ok(offers.length > 0)
+    assert.equal(r.json.data.slices[0].destination.name, 'Newark Liberty International Airport')
+    assert.equal(r.json.data.slices[0].destination.city.iata_code, 'NYC')
+    for (const offer of offers) {
+      assert.equal(offer.owner.iata_code, 'ZZ')
+      const { requires_instant_payment, payment_required_by, price_guarantee_expires_at } = offer.payment_requirements
+      assert.equal(requires_instant_payment, false)
+      assert.ok(Date.parse(payment_required_by!) > Date.now(), 'payment_required_by is set, in the future')
+      assert.ok(Date.parse(price_guarantee_expires_at!) > Date.now(), 'price_guarantee_expires_at is set, in the future')
+      assert.deepEqual(offer.slices.map((s) => s.segments.map((g) => `${g.origin.iata_code}-${g.destination.iata_code}`)), [['JFK-EWR'], ['EWR-JFK']])
+    }
+    const held = await book(offers[0]!, 'hold', token)
+    assert.equal(held.status, 201, JSON.stringify(held.json))
+    assert.deepEqual([held.json.data.type, held.json.data.payment_status.awaiting_payment, held.json.data.payment_status.payment_required_by],
+      ['hold', true, offers[0]!.payment_requirements.payment_required_by])
+    assert.equal(fake.balance(token).amount, '10000.00')
+    const paid = await call('/air/payments', { token, body: { data: { order_id: held.json.data.id, payment: { type: 'balance', currency: 'GBP', amount: held.json.data.total_amount } } } })
+    assert.equal(paid.status, 201, JSON.stringify(paid.json))
+    assert.equal((await call(`/air/orders/${held.json.data.id}`, { token })).json.data.payment_status.awaiting_payment, false)
+  })
+
+  test('LHR → DXB, Connecting Flights: every offer\'s slice in two segments, connecting at Frankfurt; its return too', async () => {
+    const token = freshToken()
+    const r = await search({ ...oneWay('LHR', 'DXB'), slices: [{ origin: 'LHR', destination: 'DXB', departure_date: day(30) }, { origin: 'DXB', destination: 'LHR', departure_date: day(37) }] }, { token })
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    const offers = r.json.data.offers as WireOffer[]
+    assert.ok(offers.length > 0)
+    for (const offer of offers) {
+      assert.equal(offer.owner.iata_code, 'ZZ')
+      assert.deepEqual(offer.slices.map((s) => s.segments.map((g) => `${g.origin.iata_code}-${g.destination.iata_code}`)), [['LHR-FRA', 'FRA-DXB'], ['DXB-FRA', 'FRA-LHR']])
+      for (const slice of offer.slices) {
+        assert.ok(slice.segments.length > 1)
+        const [a, b] = slice.segments as [WireOffer['slices'][number]['segments'][number], WireOffer['slices'][number]['segments'][number]]
+        assert.equal(a.destination.id, b.origin.id)
+        assert.equal(a.destination.time_zone, 'Europe/Berlin')
+        const landed = instant(a.arriving_at, a.destination.time_zone)
+        const leaves = instant(b.departing_at, b.origin.time_zone)
+        assert.equal(leaves - landed, 90 * 60_000, 'an hour and a half to connect')
+        assert.notEqual(a.marketing_carrier_flight_number, b.marketing_carrier_flight_number)
+        assert.deepEqual([a.stops, b.stops], [[], []])
+        const minutes = (instant(b.arriving_at, b.destination.time_zone) - instant(a.departing_at, a.origin.time_zone)) / 60_000
+        assert.equal(slice.duration, `PT${String(Math.floor(minutes / 60)).padStart(2, '0')}H${String(minutes % 60).padStart(2, '0')}M`, 'the slice lasts from the first take-off to the last landing')
+        assert.deepEqual([slice.origin.iata_code, slice.destination.iata_code], [a.origin.iata_code, b.destination.iata_code])
+      }
+      // One seat map per segment, and bags per slice (covering both of its segments), as addOffer builds them.
+      assert.equal((await call(`/air/seat_maps?offer_id=${offer.id}`, { token })).json.data.length, 4)
+      const bags = (await call(`/air/offers/${offer.id}?return_available_services=true`, { token })).json.data.available_services.filter((s: any) => s.type === 'baggage')
+      assert.ok(bags.length > 0 && bags.every((s: any) => s.segment_ids.length === 2))
+    }
+  })
+
+  test('BTS → MRU, No Segment Passenger Baggages: no bags for any passenger on any segment, none for sale before booking or after', async () => {
+    const token = freshToken()
+    const r = await search({ ...oneWay('BTS', 'MRU'), passengers: [{ type: 'adult' }, { age: 9 }] }, { token })
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    const offers = r.json.data.offers as WireOffer[]
+    assert.ok(offers.length > 0)
+    assert.deepEqual([r.json.data.slices[0].origin.name, r.json.data.slices[0].origin.time_zone, r.json.data.slices[0].destination.name, r.json.data.slices[0].destination.time_zone],
+      ['Bratislava M. R. Štefánik Airport', 'Europe/Bratislava', 'Sir Seewoosagur Ramgoolam International Airport', 'Indian/Mauritius'])
+    for (const offer of offers) {
+      assert.equal(offer.owner.iata_code, 'ZZ')
+      const passengers = offer.slices.flatMap((s) => s.segments.flatMap((g) => g.passengers))
+      assert.equal(passengers.length, 2)
+      for (const p of passengers) assert.deepEqual(p.baggages, [])
+      const full = (await call(`/air/offers/${offer.id}?return_available_services=true`, { token })).json.data
+      assert.deepEqual(full.available_services.filter((s: any) => s.type === 'baggage'), [])
+      assert.deepEqual(full.slices, offer.slices)
+    }
+    // Booked, the order has no bags either, and (though Duffel Airways sells bags after booking) none to add.
+    const booked = await book(offers[0]!, 'instant', token)
+    assert.equal(booked.status, 201, JSON.stringify(booked.json))
+    for (const p of booked.json.data.slices.flatMap((s: any) => s.segments.flatMap((g: any) => g.passengers))) assert.deepEqual(p.baggages, [])
+    assert.deepEqual((await call(`/air/orders/${booked.json.data.id}/available_services`, { token })).json.data, [])
+  })
+
+  test('STN → LHR, Timeout: the search is never answered (a malformed one still is); a live-mode search of it is answered', async () => {
+    const token = freshToken()
+    fake.clearRequests()
+    const controller = new AbortController()
+    const pending = search(oneWay('STN', 'LHR'), { token })
+    const held = call('/air/offer_requests', { token, body: { data: oneWay('STN', 'LHR') }, signal: controller.signal })
+    void pending.catch(() => undefined)
+    // Held, as the timeout switch holds: the time-out starts once the fake holds the request.
+    for (let waited = 0; fake.requests.length < 2; waited += 5) {
+      assert.ok(waited < 5000, 'the requests reached the fake')
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    const timeout = AbortSignal.timeout(150)
+    timeout.addEventListener('abort', () => controller.abort(timeout.reason))
+    await assert.rejects(held, (e: Error) => e.name === 'TimeoutError')
+    assert.deepEqual(fake.requests.map((r) => [r.path, r.status]), [['/air/offer_requests', null], ['/air/offer_requests', null]])
+    // Its body is checked first, as for any search; and other searches are answered meanwhile.
+    assertError(await search({ ...oneWay('STN', 'LHR'), passengers: [] }, { token }), 422, 'validation_required')
+    assert.equal((await search(oneWay('LHR', 'STN'), { token })).status, 201)
+    const live = await search(oneWay('STN', 'LHR'), { token: freshToken({ live: true }) })
+    assert.equal(live.status, 201)
+    assert.equal(live.json.data.slices[0].origin.name, 'London Stansted Airport')
+    assert.equal(live.json.data.slices[0].origin.city.iata_code, 'LON')
+    assert.deepEqual(live.json.data.offers.map((o: any) => o.owner.iata_code), ['ZZ', 'BA', 'U2'])
+    // `pending` stays unanswered until the fake closes (after all tests).
+  })
+
+  test('DXB → AMS, Has Stops: each segment makes one stop, in Duffel\'s shape; an order of the offer keeps it', async () => {
+    const token = freshToken()
+    const r = await search({ ...oneWay('DXB', 'AMS'), slices: [{ origin: 'DXB', destination: 'AMS', departure_date: day(30) }, { origin: 'AMS', destination: 'DXB', departure_date: day(37) }] }, { token })
+    assert.equal(r.status, 201, JSON.stringify(r.json))
+    const offers = r.json.data.offers as WireOffer[]
+    assert.ok(offers.length > 0)
+    for (const offer of offers) {
+      assert.equal(offer.owner.iata_code, 'ZZ')
+      for (const slice of offer.slices) {
+        for (const g of slice.segments) {
+          assert.equal(g.stops.length, 1)
+          const [stop] = g.stops
+          assert.deepEqual(Object.keys(stop!).sort(), ['airport', 'arriving_at', 'departing_at', 'duration', 'id'])
+          assert.match(stop!.id, /^sto_/)
+          assert.deepEqual([stop!.airport.iata_code, stop!.airport.type, stop!.airport.icao_code, stop!.airport.time_zone, stop!.airport.name], ['IST', 'airport', 'LTFM', 'Europe/Istanbul', 'Istanbul Airport'])
+          assert.match(stop!.arriving_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, 'local at the stop, as Duffel writes it')
+          const [departs, lands, stopLands, stopLeaves] = [instant(g.departing_at, g.origin.time_zone), instant(g.arriving_at, g.destination.time_zone), instant(stop!.arriving_at, 'Europe/Istanbul'), instant(stop!.departing_at, 'Europe/Istanbul')]
+          assert.ok(departs < stopLands && stopLands < stopLeaves && stopLeaves < lands, 'the stop is between take-off and landing')
+          assert.equal(stop!.duration, 'PT01H00M')
+          assert.equal(stopLeaves - stopLands, 60 * 60_000)
+        }
+      }
+    }
+    const booked = await book(offers[0]!, 'instant', token)
+    assert.equal(booked.status, 201, JSON.stringify(booked.json))
+    const orderSegments = booked.json.data.slices.flatMap((s: any) => s.segments)
+    assert.deepEqual(orderSegments.map((g: any) => g.stops), offers[0]!.slices.flatMap((s) => s.segments.map((g) => g.stops)))
+    // The builder checks a stop lies within its segment.
+    assert.throws(() => fake.addOffer({
+      passengers: [{ type: 'adult' }],
+      slices: [{ segments: [{ ...seg('DXB', 'AMS', 'ZZ', '464', 30, '08:45', '14:10'), stops: [{ airport: 'IST', arriving_at: `${day(30)}T13:00`, departing_at: `${day(30)}T12:00` }] }] }],
+    }), /stop 0/)
+  })
+
+  test('any other route is searched as before (EWR → JFK, the reverse of Hold Orders): every carrier, direct, no stops, paid at once by easyJet', async () => {
+    const r = await search(oneWay('EWR', 'JFK'))
+    assert.deepEqual(r.json.data.offers.map((o: any) => o.owner.iata_code), ['ZZ', 'BA', 'U2'])
+    for (const offer of r.json.data.offers as WireOffer[]) assert.deepEqual(offer.slices[0]!.segments.map((g) => g.stops), [[]])
+    assert.deepEqual(r.json.data.offers.map((o: any) => o.payment_requirements.requires_instant_payment), [false, false, true])
   })
 })
 

@@ -6,7 +6,9 @@
  *
  * It seeds one test-mode offer (LHR→JFK on BA 117, two adults and an infant without a seat, 30 days from
  * now) and one order booked from it, prints their ids with a ready test token, and logs every request.
- * Point the service at it with DUFFEL_API_URL=<the printed url>. It also prints the command that runs the
+ * Point the service at it with DUFFEL_API_URL=<the printed url>. Searches with the test token on Duffel's
+ * test-mode routes (PVD → RAI, JFK → EWR, LHR → DXB, BTS → MRU, STN → LHR, DXB → AMS) answer as Duffel's test
+ * mode does (server.ts's header). It also prints the command that runs the
  * live smoke test (test/live/duffel.live.ts: search, book, fulfill) against it rather than Duffel:
  *
  *   DUFFEL_API_URL=<url> DUFFEL_TEST_TOKEN=<token> npm run test:duffel-live
@@ -14,7 +16,7 @@
  * Ctrl-C stops it.
  */
 import { parseArgs } from 'node:util'
-import { seatsOf, startFakeDuffel } from './server.ts'
+import { seatsOf, startFakeDuffel, TEST_ROUTES } from './server.ts'
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '4010' } } })
 const port = Number(values.port)
@@ -61,6 +63,10 @@ console.log(`Fake Duffel API (v2) on ${fake.url}
   curl -s ${h} "${fake.url}/air/orders/${order.id}/available_services"
   curl -s ${h} -H "Content-Type: application/json" "${fake.url}/air/offer_requests?return_offers=true" \\
     -d '{"data":{"slices":[{"origin":"LHR","destination":"JFK","departure_date":"${day}"}],"passengers":[{"type":"adult"}],"cabin_class":"economy"}}'
+
+Duffel's test-mode routes (a search whose first slice is one of these, with a test token; see server.ts):
+
+${Object.entries(TEST_ROUTES).map(([route, { name }]) => `  ${route.replace('-', ' → ')}  ${name}`).join('\n')}
 
 The live smoke test (test/live/duffel.live.ts) against this fake:
 

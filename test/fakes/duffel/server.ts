@@ -25,7 +25,8 @@
  *                                                          short-haul route one by easyJet, built as `addOffer`
  *                                                          builds them (bags, seat maps); 201 `{ data: OfferRequest }`
  *                                                          (its offers with `available_services: null`; no `offers`
- *                                                          when return_offers=false)
+ *                                                          when return_offers=false). In test mode, Duffel's test
+ *                                                          routes answer as below (TEST_ROUTES)
  *   POST /air/orders                                       books an offer with services of it, paid from the token's
  *                                                          balance (`type: 'instant'`), or holds it unpaid (`type:
  *                                                          'hold'`, no payments, no services); 201 `{ data: Order }`.
@@ -33,6 +34,24 @@
  *                                                          GET /air/offers and seat maps still answer for it
  *   POST /air/payments                                     pays a held order from the balance: `{ data: { order_id,
  *                                                          payment: { type, amount, currency } } }`; 201 `{ data: Payment }`
+ *
+ * Test-mode routes: what Duffel's test mode answers a search on these routes, as its page "Test your integration"
+ * (duffel.com/docs/api/overview/test-your-integration, "Offer Request API") lists them. They apply to a
+ * `duffel_test_…` token's search (a live-mode one is searched as any other), chosen by the search's first (or
+ * only) slice, by the codes it names; their offers are Duffel Airways' (ZZ) alone, otherwise as `addOffer`
+ * builds them. What shapes a slice (a connection, a stop) applies to every slice on that route or its
+ * reverse; what shapes an offer (holds, bags) to the whole offer:
+ *
+ *   PVD → RAI  No Flights                     201, `offers: []`
+ *   JFK → EWR  Hold Orders                    every offer `requires_instant_payment: false`, with `payment_required_by`
+ *                                             and `price_guarantee_expires_at`: POST /air/orders `type: 'hold'` books it
+ *   LHR → DXB  Connecting Flights             the slice in two segments, connecting at Frankfurt (LHR → FRA → DXB)
+ *   BTS → MRU  No Segment Passenger Baggages  `baggages: []` for every passenger on every segment, and no baggage
+ *                                             services for sale (before booking or after)
+ *   STN → LHR  Timeout                        the request is never answered (as the `timeout` switch), until close;
+ *                                             its body is checked first: a refusal is still answered
+ *   DXB → AMS  Has Stops                      each segment of the slice makes one stop, at Istanbul: `stops: [{ id,
+ *                                             airport, arriving_at, departing_at, duration }]` (times local there)
  *
  * Shapes are Duffel's as its recordings show them (the fixtures of Duffel's own recorder, whose structure
  * test/fakes/duffel/recorded/ holds and shapes.test.ts holds the fake to), not as the @duffel/api package
@@ -214,7 +233,15 @@ export interface SegmentInput {
   /** IATA aircraft code; by default a wide-body on long flights (over 3500 km), else an A320; null (the default of a sparse offer): not stated. */
   aircraft?: string | null
   cabin_class?: CabinClass
+  /**
+   * Where the flight lands and takes off again without a change of flight (Duffel's `stops`), in order;
+   * times as the segment's (local at the stop's airport, or with an offset). Default none.
+   */
+  stops?: StopInput[]
 }
+
+/** A stop within a segment: its airport and times (local there, or with an offset). */
+export interface StopInput { airport: string; arriving_at: string; departing_at: string }
 
 /**
  * A kind of extra bag the offer sells. Duffel sells baggage per passenger: one service covers a whole slice
@@ -250,6 +277,11 @@ export interface AddOfferInput {
   currency?: string
   /** Extra bags for sale: `'none'`, or the list (replacing the airline's default list, see `defaultBags`). */
   bags?: 'none' | BagSpec[]
+  /**
+   * Whether the fare states the bags it includes (default true: a cabin bag and no hold bag per passenger with
+   * a seat, in each segment passenger's `baggages`); false: `baggages: []` for every passenger on every segment.
+   */
+  includedBags?: boolean
   /** Whether the segments have seat maps (default true). Without, GET /air/seat_maps answers `[]`. */
   seats?: boolean
   /** Whether the offer also lists its seats as services (`type: 'seat'`, the seat maps' ids), as some airlines do. Default false. */
@@ -411,6 +443,14 @@ const AIRPORTS: Record<string, AirportFact> = {
   JFK: { name: 'John F. Kennedy International Airport', city: 'New York', country: 'US', icao: 'KJFK', lat: 40.641311, lon: -73.778139, tz: 'America/New_York', metro: ['NYC', 'New York'], terminal: '8' },
   BOS: { name: 'Logan International Airport', city: 'Boston', country: 'US', icao: 'KBOS', lat: 42.365613, lon: -71.009560, tz: 'America/New_York', terminal: 'E' },
   LAX: { name: 'Los Angeles International Airport', city: 'Los Angeles', country: 'US', icao: 'KLAX', lat: 33.941589, lon: -118.40853, tz: 'America/Los_Angeles', terminal: 'B' },
+  // The airports of Duffel's test-mode routes (TEST_ROUTES), and Istanbul, where the Has Stops flight stops.
+  STN: { name: 'London Stansted Airport', city: 'London', country: 'GB', icao: 'EGSS', lat: 51.885, lon: 0.235, tz: 'Europe/London', metro: ['LON', 'London'] },
+  EWR: { name: 'Newark Liberty International Airport', city: 'New York', country: 'US', icao: 'KEWR', lat: 40.6925, lon: -74.168701, tz: 'America/New_York', metro: ['NYC', 'New York'] },
+  PVD: { name: 'Rhode Island T. F. Green International Airport', city: 'Providence', country: 'US', icao: 'KPVD', lat: 41.732601, lon: -71.420403, tz: 'America/New_York' },
+  RAI: { name: 'Praia Nelson Mandela International Airport', city: 'Praia', country: 'CV', icao: 'GVNP', lat: 14.9245, lon: -23.4935, tz: 'Atlantic/Cape_Verde' },
+  BTS: { name: 'Bratislava M. R. Štefánik Airport', city: 'Bratislava', country: 'SK', icao: 'LZIB', lat: 48.1702, lon: 17.2127, tz: 'Europe/Bratislava' },
+  MRU: { name: 'Sir Seewoosagur Ramgoolam International Airport', city: 'Plaine Magnien', country: 'MU', icao: 'FIMP', lat: -20.430201, lon: 57.683601, tz: 'Indian/Mauritius' },
+  IST: { name: 'Istanbul Airport', city: 'Istanbul', country: 'TR', icao: 'LTFM', lat: 41.275278, lon: 28.751944, tz: 'Europe/Istanbul', metro: ['IST', 'Istanbul'] },
 }
 const AIRLINES: Record<string, string> = {
   BA: 'British Airways', AA: 'American Airlines', IB: 'Iberia', U2: 'easyJet', ZZ: 'Duffel Airways', LH: 'Lufthansa',
@@ -578,8 +618,68 @@ const SEARCH_CARRIERS: Array<{ carrier: string; times: string[]; shortHaulOnly?:
   { carrier: 'BA', times: ['13:20', '16:05', '19:10', '22:35'] },
   { carrier: 'U2', times: ['06:55', '11:40', '17:25'], shortHaulOnly: true },
 ]
+/**
+ * Duffel's test-mode routes (see the header), by the first slice's origin and destination as the search
+ * names them: what each makes of the search. `via`: the hub a slice on the route (or its reverse) connects
+ * at; `stop`: the airport its flight stops at.
+ */
+export type TestRoute =
+  | { name: 'No Flights'; offers: 'none' }
+  | { name: 'Hold Orders'; hold: true }
+  | { name: 'Connecting Flights'; via: string }
+  | { name: 'No Segment Passenger Baggages'; bags: 'none' }
+  | { name: 'Timeout'; unanswered: true }
+  | { name: 'Has Stops'; stop: string }
+export const TEST_ROUTES: Readonly<Record<string, TestRoute>> = {
+  'PVD-RAI': { name: 'No Flights', offers: 'none' },
+  'JFK-EWR': { name: 'Hold Orders', hold: true },
+  'LHR-DXB': { name: 'Connecting Flights', via: 'FRA' },
+  'BTS-MRU': { name: 'No Segment Passenger Baggages', bags: 'none' },
+  'STN-LHR': { name: 'Timeout', unanswered: true },
+  'DXB-AMS': { name: 'Has Stops', stop: 'IST' },
+}
+/** The connecting and stopping flights of TEST_ROUTES: time on the ground at the hub, and at the stop. */
+const CONNECTION_MS = 90 * 60_000
+const STOP_MS = 60 * 60_000
 /** A flight number that stays the same for a carrier on a route (as a timetable's). */
 const flightNumber = (carrier: string, from: string, to: string) => String(100 + (createHash('sha256').update(`${carrier}${from}${to}`).digest().readUInt16BE(0) % 900))
+/** Block time: the distance at 820 km/h, plus half an hour on the ground, to the next 5 minutes. */
+const blockMs = (from: string, to: string) => Math.ceil((distanceKm(AIRPORTS[from]!, AIRPORTS[to]!) / 820 * 60 + 30) / 5) * 5 * 60_000
+/** An instant as ISO 8601 (what SegmentInput takes besides local times). */
+const isoAt = (ms: number) => new Date(ms).toISOString()
+/**
+ * A searched slice flown by `carrier` on `date`: at the first of its `times` (local at the origin, "HH:MM")
+ * whose arrival is local daytime (06:00 to 23:30), else the first. Direct, unless a test route shapes it:
+ * `via` a hub (two segments, CONNECTION_MS apart), or with a `stop` (one segment landing there for STOP_MS).
+ */
+function searchSlice(carrier: string, times: string[], from: string, to: string, date: string, cabin: CabinClass, shape: { via?: string; stop?: string } = {}): { segments: SegmentInput[] } {
+  const legs = shape.via ? [[from, shape.via], [shape.via, to]] : shape.stop ? [[from, shape.stop], [shape.stop, to]] : [[from, to]]
+  const flights = times.map((time) => {
+    const departing = `${date}T${time}:00`
+    // Each leg's departure and arrival instants, the next leg leaving after the time on the ground.
+    const spans: Array<[number, number]> = []
+    let at = localTime(departing, AIRPORTS[from]!.tz, 'search').utc
+    for (const [a, b] of legs) {
+      if (spans.length > 0) at += shape.via ? CONNECTION_MS : STOP_MS
+      spans.push([at, at + blockMs(a!, b!)])
+      at += blockMs(a!, b!)
+    }
+    const local = new Date(at + offsetMs(at, AIRPORTS[to]!.tz)).toISOString().slice(11, 16)
+    return { departing, spans, daytime: local >= '06:00' && local <= '23:30' }
+  })
+  const { departing, spans: legTimes } = flights.find((f) => f.daytime) ?? flights[0]!
+  const segment = (a: string, b: string, dep: string, arr: number): SegmentInput =>
+    ({ origin: a, destination: b, departing_at: dep, arriving_at: isoAt(arr), marketing_carrier: carrier, flight_number: flightNumber(carrier, a, b), cabin_class: cabin })
+  if (shape.via) {
+    return { segments: [segment(from, shape.via, departing, legTimes[0]![1]), segment(shape.via, to, isoAt(legTimes[1]![0]), legTimes[1]![1])] }
+  }
+  if (shape.stop) {
+    // One flight, one number, from end to end: it lands at the stop and takes off again.
+    const stops = [{ airport: shape.stop, arriving_at: isoAt(legTimes[0]![1]), departing_at: isoAt(legTimes[1]![0]) }]
+    return { segments: [{ ...segment(from, to, departing, legTimes[1]![1]), stops }] }
+  }
+  return { segments: [segment(from, to, departing, legTimes[0]![1])] }
+}
 const CABINS: readonly CabinClass[] = ['economy', 'premium_economy', 'business', 'first']
 const TITLES: ReadonlyArray<OrderPassenger['title']> = ['mr', 'ms', 'mrs', 'miss', 'dr']
 const DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -700,6 +800,9 @@ type Switch = { remaining: number; match: (method: string, path: string) => bool
 
 /** What the switches in force for one request make of the services. */
 interface View { price(id: string): string | undefined; gone(id: string): boolean }
+
+/** Thrown by a route whose request Duffel never answers (the Timeout test route): the request is held, as by `timeout`. */
+class Unanswered extends Error {}
 
 class Refusal extends Error {
   constructor(readonly status: number, readonly type: string, readonly code: string, readonly title: string, message: string,
@@ -847,6 +950,15 @@ class Fake implements FakeDuffel {
         const aircraft = g.aircraft === undefined ? (sparse ? null : km !== null && km > LONG_HAUL_KM ? '77W' : '320') : g.aircraft
         const cabin = g.cabin_class ?? 'economy'
         const marketing = cabin === 'economy' ? 'Economy' : cabin === 'premium_economy' ? 'Premium Economy' : cabin === 'business' ? 'Business' : 'First'
+        let last = dep.utc
+        const stops = (g.stops ?? []).map((stop, k) => {
+          const airport = airportOf(stop.airport)
+          const at = localTime(stop.arriving_at, airport.time_zone, `${what} stop ${k} arriving_at`)
+          const leaves = localTime(stop.departing_at, airport.time_zone, `${what} stop ${k} departing_at`)
+          if (!(at.utc > last && leaves.utc >= at.utc && leaves.utc < arr.utc)) throw new Error(`${what} stop ${k}: a stop lands after the segment (or the stop before) takes off, and takes off again before it lands`)
+          last = leaves.utc
+          return { id: newId('sto'), airport, arriving_at: at.local, departing_at: leaves.local, duration: duration(leaves.utc - at.utc) }
+        })
         return {
           id: newId('seg'),
           origin: from, destination: to,
@@ -855,11 +967,11 @@ class Fake implements FakeDuffel {
           distance: sparse || km === null ? null : km.toFixed(1),
           marketing_carrier: airlineOf(g.marketing_carrier, sparse), marketing_carrier_flight_number: g.flight_number,
           operating_carrier: airlineOf(g.operating_carrier ?? g.marketing_carrier, sparse), operating_carrier_flight_number: sparse ? null : g.flight_number,
-          aircraft: aircraft === null ? null : aircraftOf(aircraft), stops: [],
+          aircraft: aircraft === null ? null : aircraftOf(aircraft), stops,
           passengers: passengers.map((p) => ({
             passenger_id: p.id, cabin_class: cabin, cabin_class_marketing_name: marketing, fare_basis_code: sparse ? null : 'QNC3R1',
             // The fare includes a cabin bag and no hold bag: extra bags are what is for sale.
-            baggages: kindOf(p) === 'infant_without_seat' ? [] : [{ type: 'carry_on', quantity: 1 }, { type: 'checked', quantity: 0 }],
+            baggages: kindOf(p) === 'infant_without_seat' || input.includedBags === false ? [] : [{ type: 'carry_on', quantity: 1 }, { type: 'checked', quantity: 0 }],
             cabin: { name: cabin, marketing_name: marketing, amenities: { wifi: { available: true, cost: 'paid' }, seat: { pitch: 'standard', type: 'standard' }, power: { available: true } } },
             ...(sparse ? {} : { conditions: { advance_seat_selection: seatMapsWanted, priority_boarding: false, priority_check_in: false } }),
           })),
@@ -984,7 +1096,7 @@ class Fake implements FakeDuffel {
           departing_at: g.departing_at, arriving_at: g.arriving_at, duration: g.duration, distance: g.distance,
           marketing_carrier: g.marketing_carrier, marketing_carrier_flight_number: g.marketing_carrier_flight_number,
           operating_carrier: g.operating_carrier, operating_carrier_flight_number: g.operating_carrier_flight_number,
-          aircraft: g.aircraft, stops: [],
+          aircraft: g.aircraft, stops: clone(g.stops),
           passengers: g.passengers.map((p): OrderSegmentPassenger => ({ passenger_id: p.passenger_id, cabin_class: p.cabin_class, cabin_class_marketing_name: p.cabin_class_marketing_name, baggages: p.baggages.map((b) => ({ ...b })) })),
         }
       }),
@@ -1255,9 +1367,7 @@ class Fake implements FakeDuffel {
       if (version !== 'v2') throw new Refusal(400, 'invalid_request_error', 'unsupported_version', 'Unsupported version', `Duffel-Version "${String(version)}" is not supported: use "v2".`)
       const failure = this.takeFailure(['timeout', 'html', 'rate', 'server', 'airline'], method, path)
       if (failure?.kind === 'timeout') {
-        this.hung.add(res)
-        res.on('close', () => this.hung.delete(res))
-        this.logLine?.(`${method} ${req.url ?? path} → (held unanswered: timeout switch)`)
+        this.holdUnanswered(res, `${method} ${req.url ?? path} → (held unanswered: timeout switch)`)
         return
       }
       if (failure?.kind === 'html') {
@@ -1292,6 +1402,10 @@ class Fake implements FakeDuffel {
       status = reply.status
       payload = reply.body
     } catch (e) {
+      if (e instanceof Unanswered) {
+        this.holdUnanswered(res, `${method} ${req.url ?? path} → (held unanswered: ${e.message})`)
+        return
+      }
       const r = e instanceof Refusal ? e : new Refusal(500, 'api_error', 'internal_server_error', 'Internal server error', `The fake failed: ${e instanceof Error ? e.message : String(e)}`)
       status = r.status
       headers = r.headers
@@ -1315,6 +1429,13 @@ class Fake implements FakeDuffel {
       'x-request-id': requestId, 'ratelimit-limit': '4000', ...headers,
     })
     res.end(text)
+  }
+
+  /** A request never answered: its connection stays open until the client gives up or the fake closes. */
+  private holdUnanswered(res: ServerResponse, line: string): void {
+    this.hung.add(res)
+    res.on('close', () => this.hung.delete(res))
+    this.logLine?.(line)
   }
 
   private route(method: string, path: string, query: URLSearchParams, body: unknown, token: string, view: View): { status: number; body: unknown } {
@@ -1413,7 +1534,8 @@ class Fake implements FakeDuffel {
    * SEARCH_CARRIERS (morning by Duffel Airways, afternoon by British Airways, and easyJet when every slice is
    * short-haul), its length drawn from the distance; each offer is the account's, built by `addOffer` (its
    * bags, seat maps and half-hour expiry), and its passengers keep the request's passenger ids, types, ages
-   * and names, as Duffel's do.
+   * and names, as Duffel's do. In test mode, a first slice on one of TEST_ROUTES makes the search Duffel's
+   * test route: Duffel Airways alone, shaped as the route says (or no offers, or no answer at all).
    */
   private createOfferRequest(body: unknown, query: URLSearchParams, token: string): OfferRequest {
     const data = (body as { data?: unknown } | undefined)?.data as Partial<CreateOfferRequest> | undefined
@@ -1463,27 +1585,29 @@ class Fake implements FakeDuffel {
     if (count('infant_without_seat') > count('adult')) throw invalid('validation_format', 'Each infant under 2 travels on an adult\'s lap: there are more infants than adults.')
 
     const created = this.now().getTime()
+    // Duffel's test-mode routes, by the first slice as named (a live-mode search is searched as any other).
+    const first = slices[0]!
+    const testRoute = this.accounts.get(token)!.live ? undefined : TEST_ROUTES[`${first.origin.place.iata_code}-${first.destination.place.iata_code}`]
+    if (testRoute && 'unanswered' in testRoute) throw new Unanswered(`Duffel's test route ${first.origin.place.iata_code} → ${first.destination.place.iata_code}, "${testRoute.name}"`)
+    /** What a test route makes of a slice on its route or the reverse: a hub to connect at, or an airport to stop at. */
+    const shapeOf = (from: string, to: string): { via?: string; stop?: string } => {
+      if (!testRoute || !('via' in testRoute || 'stop' in testRoute)) return {}
+      const [a, b] = [first.origin.airport, first.destination.airport]
+      if (!((from === a && to === b) || (from === b && to === a))) return {}
+      return 'via' in testRoute ? { via: testRoute.via } : { stop: testRoute.stop }
+    }
     const shortHaul = slices.every(({ origin, destination }) => distanceKm(AIRPORTS[origin.airport]!, AIRPORTS[destination.airport]!) <= LONG_HAUL_KM)
-    const offers = SEARCH_CARRIERS.filter((c) => shortHaul || !c.shortHaulOnly).map(({ carrier, times }): ListedOffer => {
+    // On a test route, Duffel's test airline alone (Duffel Airways), as Duffel's test mode answers them.
+    const carriers = testRoute ? SEARCH_CARRIERS.filter((c) => c.carrier === DUFFEL_AIRWAYS) : SEARCH_CARRIERS.filter((c) => shortHaul || !c.shortHaulOnly)
+    const offers = testRoute && 'offers' in testRoute ? [] : carriers.map(({ carrier, times }): ListedOffer => {
       const { offer } = this.addOffer({
         token, expires_at: new Date(created + 30 * 60_000).toISOString(),
         passengers: passengers.map((p) => ({
           ...(p.age === null ? { type: kindOf(p) } : { age: p.age }), id: p.id, given_name: p.given_name ?? undefined, family_name: p.family_name ?? undefined,
         })),
-        slices: slices.map(({ origin, destination, date }) => {
-          const from = AIRPORTS[origin.airport]!
-          const to = AIRPORTS[destination.airport]!
-          // Block time: the distance at 820 km/h, plus half an hour on the ground, to the next 5 minutes.
-          const blockMs = Math.ceil((distanceKm(from, to) / 820 * 60 + 30) / 5) * 5 * 60_000
-          const flights = times.map((time) => {
-            const departing = `${date}T${time}:00`
-            const arrivingMs = localTime(departing, from.tz, 'search').utc + blockMs
-            const local = new Date(arrivingMs + offsetMs(arrivingMs, to.tz)).toISOString().slice(11, 16)
-            return { departing, arriving: new Date(arrivingMs).toISOString(), daytime: local >= '06:00' && local <= '23:30' }
-          })
-          const { departing, arriving } = flights.find((f) => f.daytime) ?? flights[0]!
-          return { segments: [{ origin: origin.airport, destination: destination.airport, departing_at: departing, arriving_at: arriving, marketing_carrier: carrier, flight_number: flightNumber(carrier, origin.airport, destination.airport), cabin_class: cabin ?? 'economy' }] }
-        }),
+        slices: slices.map(({ origin, destination, date }) => searchSlice(carrier, times, origin.airport, destination.airport, date, cabin ?? 'economy', shapeOf(origin.airport, destination.airport))),
+        ...(testRoute && 'hold' in testRoute ? { requiresInstantPayment: false } : {}),
+        ...(testRoute && 'bags' in testRoute ? { bags: 'none' as const, includedBags: false } : {}),
       })
       const { available_services: _services, ...listed } = offer
       return { ...listed, available_services: null }

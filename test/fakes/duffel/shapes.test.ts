@@ -73,6 +73,12 @@ before(async () => {
   answers.offer_request.push(await call('/air/offer_requests?return_offers=true', {
     slices: [{ origin: 'MAN', destination: 'DUB', departure_date: day(14) }], passengers: [{ type: 'adult' }], cabin_class: 'economy',
   }))
+  // Duffel's test route with stops (DXB → AMS): segments that stop on the way, read as an offer too.
+  const stopping = await call('/air/offer_requests?return_offers=true', {
+    slices: [{ origin: 'DXB', destination: 'AMS', departure_date: day(21) }], passengers: [{ type: 'adult' }], cabin_class: 'economy',
+  }) as { data: { offers: Array<{ id: string }> } }
+  answers.offer_request.push(stopping)
+  answers.offer.push(await call(`/air/offers/${stopping.data.offers[0]!.id}?return_available_services=true`))
 })
 after(async () => { await fake.close() })
 
