@@ -393,6 +393,13 @@ export class MemoryStore implements Store {
     return true
   }
 
+  async renewJob(jobId: string, lease: string, until: Date): Promise<boolean> {
+    const j = this.leased(jobId, lease)
+    if (!j) return false
+    j.locked_until = until.toISOString()
+    return true
+  }
+
   async deferJob(jobId: string, lease: string, note: string, runAt: Date): Promise<boolean> {
     const j = this.leased(jobId, lease)
     if (!j) return false

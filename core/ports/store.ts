@@ -127,6 +127,11 @@ export interface JobStore {
   /** Records a failed attempt (same lease rule): reschedules at `retryAt`, or marks the job dead when `retryAt` is null. */
   failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean>
   /**
+   * Extends a claimed job's lease to `until` while its run goes on (same lease rule): true when the caller
+   * still held it. The run then names the job by the new lease (`until`, as ISO 8601).
+   */
+  renewJob(jobId: string, lease: string, until: Date): Promise<boolean>
+  /**
    * Records a run that found its answer not ready (same lease rule): rescheduled at `runAt` with `note` as
    * its last error, and not counted as an attempt, so a job may wait longer than its attempts would allow
    * (a hold order paid days later). The job's own rule bounds the wait.

@@ -121,6 +121,12 @@ export interface SupplierItem {
    * `unknown` again; the core gives up after SUPPLIER_RECONCILE_MINUTES (docs/decisions.md).
    */
   purchase_sent?: boolean
+  /**
+   * At fulfill, to be awaited right before a purchase is sent: it throws when the run no longer owns the
+   * order's job (another worker does), and notes the purchase as sent, so that whatever happens next the
+   * order is never bought a second time. An adapter that books calls it once, before the call that books.
+   */
+  beforePurchase?: () => Promise<void>
 }
 
 /**

@@ -207,6 +207,45 @@ test('a purchase whose answer was lost is only looked for from then on, and fail
   assert.equal('purchase_unknown_since' in order, false)
 })
 
+test('a run whose lease lapsed (its process stalled, another worker claimed the job) is stopped before it buys, and the next run only looks', async () => {
+  const f = await withBag()
+  let bought = 0
+  f.state.fulfill = null
+  const sandboxFulfill = f.supplier.fulfill
+  f.supplier.fulfill = async (call, t, order, item) => {
+    if (item.purchase_sent) return { ok: 'unknown', reason: 'not found in the supplier\'s order' }
+    // Stalled past the lease: another worker claims the job meanwhile.
+    f.clock.advance(61_000)
+    assert.ok(await f.store.claimJob(['fulfill_order'], f.clock.now(), 60_000), 'the other worker claims it')
+    await item.beforePurchase!()
+    bought++
+    return sandboxFulfill(call, t, order, item)
+  }
+  await fulfilled(f)
+  const report = await f.core.processNextJob(['fulfill_order'])
+  assert.equal(report?.outcome, 'lease_lost')
+  assert.equal(bought, 0, 'never bought by a run that lost its job')
+})
+
+test('a purchase noted as sent before it went (its answer never came back) is only looked for by the next run', async () => {
+  const f = await withBag()
+  const asked: Array<boolean | undefined> = []
+  f.supplier.fulfill = async (_call, _t, _order, item) => {
+    asked.push(item.purchase_sent)
+    if (!item.purchase_sent) {
+      await item.beforePurchase!()
+      throw new Error('the process died with the purchase on its way')
+    }
+    return { ok: true, reference: 'PNR1', refs: { order_id: 'ord_1', service_ids: ['ser_1'] } }
+  }
+  await fulfilled(f)
+  await f.core.drainJobs()
+  f.clock.advance(60_000)
+  await f.core.drainJobs()
+  assert.deepEqual(asked, [undefined, true], 'the second run knew a purchase had been sent')
+  assert.equal((await theOrder(f)).status, 'succeeded')
+})
+
 test('a lost answer found in the supplier\'s order later succeeds', async () => {
   const f = await withBag()
   f.state.fulfill = () => ({ ok: 'unknown', reason: 'timed out' })

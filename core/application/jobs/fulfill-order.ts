@@ -9,10 +9,11 @@ import type { Order, TripRecord } from '../../ports/records.ts'
 import type { FulfillOutcome } from '../../ports/supplier.ts'
 import type { BasketItem } from '../../schemas/basket.ts'
 import { tripSupplier } from '../suppliers.ts'
+import type { JobLease } from './lease.ts'
 
 type Payload = Extract<Job, { kind: 'fulfill_order' }>['payload']
 
-export async function run(ctx: Context, { trip_id, order_id }: Payload): Promise<Date | undefined> {
+export async function run(ctx: Context, { trip_id, order_id }: Payload, lease: JobLease): Promise<Date | undefined> {
   const loaded = await ctx.trips.read(trip_id)
   const order = loaded?.value.orders[order_id]
   if (!loaded || !order || order.status === 'succeeded' || order.status === 'failed') return undefined
@@ -26,6 +27,16 @@ export async function run(ctx: Context, { trip_id, order_id }: Payload): Promise
     item, offer_key: trip.offer_keys[item.product_id], booked_before: bookedBefore(trip, moved, item),
     // A purchase whose answer was lost is only looked for from then on: never sent a second time.
     ...(moved.purchase_unknown_since ? { purchase_sent: true } : {}),
+    // Right before a purchase: this run still owns the job, and the purchase is noted as sent first, so a
+    // run after this one (this process dying, its lease lapsing) looks for it instead of buying again.
+    beforePurchase: async () => {
+      await lease.hold()
+      const at = ctx.clock.now().toISOString()
+      await ctx.trips.mutate(null, trip_id, (t) => {
+        const o = t.orders[order_id]
+        return o && !o.purchase_unknown_since ? { ...t, orders: { ...t.orders, [order_id]: { ...o, purchase_unknown_since: at } } } : t
+      })
+    },
   })
   return settle(ctx, trip_id, moved, booked)
 }

@@ -5,6 +5,7 @@
  */
 import type { Context } from '../context.ts'
 import { isSupplierError } from '../../ports/supplier-errors.ts'
+import { JobLease, LeaseLost } from './lease.ts'
 import { JOB_KINDS, parseJob, type Job, type JobKind, type JobReport } from './job.ts'
 import * as basketCheck from './basket-check.ts'
 import * as fulfillOrder from './fulfill-order.ts'
@@ -40,27 +41,34 @@ async function runNextJob(ctx: Context, kinds: JobKind[]): Promise<JobReport | n
     ...(extra.retry_at ? { retry_at: extra.retry_at.toISOString() } : {}),
   })
   let job: Job | undefined
+  // Held for as long as the run goes on (renewed), so a slow supplier call is not the next worker's job too.
+  const held = new JobLease(store, clock, record.job_id, lease, config.jobLeaseMs)
+  held.start()
   try {
     job = parseJob(record)
     if (record.attempts > record.max_attempts) {
       // A previous run gave up but died before recording it.
       const error = record.last_error ?? 'gave up'
       await giveUp(ctx, job, new Error(error))
-      return report('dead', await store.failJob(record.job_id, lease, error, null), { error })
+      return report('dead', await store.failJob(record.job_id, held.current, error, null), { error })
     }
-    const retryAt = await run(ctx, job)
+    const retryAt = await run(ctx, job, held)
     // Not an attempt that failed: the answer is not ready (a hold order not paid yet, a lost answer being
     // looked for); each kind bounds its own wait.
-    if (retryAt) return report('waiting', await store.deferJob(record.job_id, lease, 'waiting for the supplier', retryAt), { retry_at: retryAt })
-    return report('done', await store.completeJob(record.job_id, lease))
+    if (retryAt) return report('waiting', await store.deferJob(record.job_id, held.current, 'waiting for the supplier', retryAt), { retry_at: retryAt })
+    return report('done', await store.completeJob(record.job_id, held.current))
   } catch (e) {
+    // Another worker owns the job now: nothing of this run is recorded, and nothing given up.
+    if (e instanceof LeaseLost) return report('lease_lost', false, { error: e.message })
     const error = e instanceof Error ? e.message : String(e)
     const last = record.attempts >= record.max_attempts
     if (last && job) await giveUp(ctx, job, e)
     // Not before the supplier said to come back (a 429's Retry-After), however short the backoff is.
     const waitMs = Math.max(backoffMs(record.attempts, config.backoffBaseMs, config.backoffCapMs), isSupplierError(e) ? e.retryAfterMs ?? 0 : 0)
     const retryAt = last ? null : new Date(clock.now().getTime() + waitMs)
-    return report(last ? 'dead' : 'retry', await store.failJob(record.job_id, lease, error, retryAt), { error, retry_at: retryAt })
+    return report(last ? 'dead' : 'retry', await store.failJob(record.job_id, held.current, error, retryAt), { error, retry_at: retryAt })
+  } finally {
+    held.stop()
   }
 }
 
@@ -72,10 +80,10 @@ export async function drainJobs(ctx: Context, kinds: JobKind[] = JOB_KINDS, limi
 }
 
 /** Runs a job; returns when to come back if the answer is not ready yet. */
-function run(ctx: Context, job: Job): Promise<Date | undefined> {
+function run(ctx: Context, job: Job, lease: JobLease): Promise<Date | undefined> {
   switch (job.kind) {
     case 'basket_check': return basketCheck.run(ctx, job.payload)
-    case 'fulfill_order': return fulfillOrder.run(ctx, job.payload)
+    case 'fulfill_order': return fulfillOrder.run(ctx, job.payload, lease)
     case 'cancel_order': return cancelOrder.run(ctx, job.payload)
     case 'ticketing_timeout': return ticketingTimeout.run(ctx, job.payload)
     case 'webhook': return webhook.run(ctx, job.payload)

@@ -146,6 +146,12 @@ export abstract class SqlStore {
       [jobId, l, retryAt === null ? 'dead' : 'pending', error, retryAt === null ? null : retryAt.toISOString()])) === 1
   }
 
+  async renewJob(jobId: string, lease: string, until: Date): Promise<boolean> {
+    const l = leaseIso(lease)
+    if (l === null) return false
+    return (await this.change(this.S.renewJob, [jobId, l, until.toISOString()])) === 1
+  }
+
   async deferJob(jobId: string, lease: string, note: string, runAt: Date): Promise<boolean> {
     const l = leaseIso(lease)
     if (l === null) return false

@@ -66,6 +66,8 @@ export function statements(d: Dialect) {
       WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`),
     failJob: s('failJob', `UPDATE jobs SET status = $3, last_error = $4, locked_until = NULL, run_at = coalesce($5::timestamptz, run_at)
       WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`),
+    renewJob: s('renewJob', `UPDATE jobs SET locked_until = $3::timestamptz
+      WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`),
     deferJob: s('deferJob', `UPDATE jobs SET last_error = $3, locked_until = NULL, run_at = $4::timestamptz, attempts = attempts - 1
       WHERE job_id = $1 AND status = 'pending' AND locked_until = $2::timestamptz`),
     getJob: s('getJob', 'SELECT * FROM jobs WHERE job_id = $1'),

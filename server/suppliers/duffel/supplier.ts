@@ -103,6 +103,8 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
       try {
         return await fulfill(duffel, tokenOf(call), trip, item)
       } catch (e) {
+        // The core stopped the purchase (its run no longer owns the order): its error is its own.
+        if (e instanceof BeforePurchaseFailed) throw e.error
         const error = supplierErrorOf(e)
         // What may pass is retried by the job (with backoff); what will not fails the order, saying why.
         if (error.retryable) throw error
@@ -242,7 +244,12 @@ const released = (order: Order) => {
   return by != null && Date.parse(by) <= Date.now()
 }
 
-async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, { item, booked_before, purchase_sent }: SupplierItem): Promise<FulfillOutcome> {
+/** What the core's `beforePurchase` threw, carried past the adapter's own error handling unchanged. */
+class BeforePurchaseFailed {
+  constructor(readonly error: unknown) {}
+}
+
+async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, { item, booked_before, purchase_sent, beforePurchase }: SupplierItem): Promise<FulfillOutcome> {
   const booked = await orderOf(duffel, token, sourceOf(trip))
   const unpaid = booked.payment_status?.awaiting_payment === true
   if (booked.cancelled_at) return { ok: false, reason: booked.type === 'hold' || unpaid ? 'supplier_order_not_paid' : 'order_cancelled', refs: { order_id: booked.id } }
@@ -286,6 +293,11 @@ async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, 
   if (chosen.some((s) => s.price.currency !== unit.currency)) return { ok: false, reason: 'no_longer_offered', refs: { order_id: booked.id } }
   if (!samePrice(unit, chargedUnit(item))) return { ok: false, reason: 'price_changed', refs: { order_id: booked.id }, price: { base: unit, taxes: [] } }
   const missing = need - have
+  try {
+    await beforePurchase?.()
+  } catch (e) {
+    throw new BeforePurchaseFailed(e)
+  }
   let after: Order
   try {
     after = read(Order, await duffel.post(token, `/air/orders/${pathId(booked.id, 'Duffel order')}/services`, {

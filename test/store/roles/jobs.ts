@@ -65,6 +65,21 @@ export function jobsContract({ it }: ContractContext): void {
     assert.equal(await s.deferJob('j1', second!.locked_until!, 'late', at(900)), false, 'a finished job stays finished')
   })
 
+  it('renewJob extends a held lease, which the job is then named by; a lapsed or stale lease renews nothing', async (s) => {
+    await s.enqueueJob(job('j1'))
+    const claimed = await s.claimJob(['fulfillment'], at(0), 30_000)
+    assert.equal(await s.renewJob('j1', claimed!.locked_until!, at(50)), true)
+    assert.equal((await s.getJob('j1'))?.locked_until, iso(50))
+    assert.equal(await s.claimJob(['fulfillment'], at(40), 30_000), undefined, 'renewed: not claimable at 40 s')
+    assert.equal(await s.completeJob('j1', claimed!.locked_until!), false, 'the old lease names the job no more')
+    assert.equal(await s.renewJob('j1', claimed!.locked_until!, at(90)), false)
+    const again = await s.claimJob(['fulfillment'], at(50), 30_000)
+    assert.equal(again?.attempts, 2, 'once it lapses, another worker claims it')
+    assert.equal(await s.renewJob('j1', iso(50), at(120)), false, 'the lapsed lease cannot be renewed over the new claim')
+    assert.equal(await s.completeJob('j1', again!.locked_until!), true)
+    assert.equal(await s.renewJob('j1', again!.locked_until!, at(200)), false, 'a finished job has no lease')
+  })
+
   it('a worker whose lease lapsed and whose job was claimed again can neither complete nor fail it', async (s) => {
     await s.enqueueJob(job('j1'))
     const a = await s.claimJob(['fulfillment'], at(0), 30_000)
