@@ -32,7 +32,8 @@
  *   METRICS_TOKEN              when set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` (at least
  *                              16 visible ASCII characters); unset, /metrics is open to whoever reaches the port
  *   DUFFEL_API_URL             where Duffel's API is (default https://api.duffel.com; tests point it at a fake)
- *   SUPPLIER_TIMEOUT_MS        every call to a remote supplier (Duffel) is given up after this (default 10000)
+ *   SUPPLIER_TIMEOUT_MS        every call to a remote supplier (Duffel) is given up after this (default 10000, at
+ *                              most 15000: a fulfill's three calls then fit in its job's 60 s lease)
  *   SUPPLIER_RECONCILE_MINUTES a purchase whose answer was lost is looked for in the supplier's order this long,
  *                              then its order fails with supplier_outcome_unknown, never bought twice (default 10)
  */
@@ -156,7 +157,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const duffelApiUrl = value('DUFFEL_API_URL') ?? 'https://api.duffel.com'
   // A token travels to this URL: it must be a URL, and https but on this machine (a local fake, a test).
   if (!isSupplierUrl(duffelApiUrl)) problems.push(`DUFFEL_API_URL must be an https URL (http only on localhost), got ${JSON.stringify(duffelApiUrl)}`)
-  const supplierTimeoutMs = integer('SUPPLIER_TIMEOUT_MS', 100, 120_000) ?? 10_000
+  // At most a quarter of a job's lease (60 s): a fulfill's calls (the order, its services, the purchase) fit in it.
+  const supplierTimeoutMs = integer('SUPPLIER_TIMEOUT_MS', 100, 15_000) ?? 10_000
   const supplierReconcileMinutes = integer('SUPPLIER_RECONCILE_MINUTES', 1, 24 * 60) ?? 10
 
   if (problems.length) throw new ConfigError(problems)

@@ -39,6 +39,11 @@ test('every variable is read', () => {
   assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
 })
 
+test('SUPPLIER_TIMEOUT_MS is at most 15000: a fulfill\'s three supplier calls fit in its job\'s 60 s lease', () => {
+  assert.equal(loadConfig({ SUPPLIER_TIMEOUT_MS: '15000' }).supplierTimeoutMs, 15_000)
+  assert.throws(() => loadConfig({ SUPPLIER_TIMEOUT_MS: '40000' }), /SUPPLIER_TIMEOUT_MS/)
+})
+
 test('bad values are all reported at once, naming the variable', () => {
   try {
     loadConfig({
