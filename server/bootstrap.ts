@@ -47,7 +47,7 @@ export async function startCore(config: ServerConfig, metrics?: Metrics): Promis
   const store = metrics ? metrics.countStoreErrors(opened) : opened
   const core = createCore({
     store, clock: { now: () => new Date() }, ids: systemIds, config: coreConfigFrom(config),
-    suppliers: [createSandboxSupplier(), createDuffelSupplier({ baseUrl: config.duffelApiUrl, timeoutMs: config.supplierTimeoutMs })],
+    suppliers: [createSandboxSupplier(), createDuffelSupplier({ baseUrl: config.duffelApiUrl, timeoutMs: config.supplierTimeoutMs, maxResponseBytes: config.supplierMaxResponseBytes })],
     webhooks: webhookSender(),
   })
   await core.ensureSigningKey()

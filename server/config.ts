@@ -34,6 +34,8 @@
  *   DUFFEL_API_URL             where Duffel's API is (default https://api.duffel.com; tests point it at a fake)
  *   SUPPLIER_TIMEOUT_MS        every call to a remote supplier (Duffel) is given up after this (default 10000, at
  *                              most 15000: a fulfill's three calls then fit in its job's 60 s lease)
+ *   SUPPLIER_MAX_RESPONSE_BYTES the most bytes of a supplier's answer read (default 5242880, 5 MiB): a bigger one
+ *                              is dropped as it streams in, and the part of the search it was for fails
  *   SUPPLIER_RECONCILE_MINUTES a purchase whose answer was lost is looked for in the supplier's order this long,
  *                              then its order fails with supplier_outcome_unknown, never bought twice (default 10)
  */
@@ -64,6 +66,8 @@ export interface ServerConfig {
   duffelApiUrl: string
   /** A bound on every call to a remote supplier (SUPPLIER_TIMEOUT_MS). */
   supplierTimeoutMs: number
+  /** The most bytes of a supplier's answer read (SUPPLIER_MAX_RESPONSE_BYTES). */
+  supplierMaxResponseBytes: number
   /** How long a purchase whose answer was lost is looked for (SUPPLIER_RECONCILE_MINUTES). */
   supplierReconcileMinutes: number
 }
@@ -160,9 +164,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   // At most a quarter of a job's lease (60 s): a fulfill's calls (the order, its services, the purchase) fit in it.
   const supplierTimeoutMs = integer('SUPPLIER_TIMEOUT_MS', 100, 15_000) ?? 10_000
   const supplierReconcileMinutes = integer('SUPPLIER_RECONCILE_MINUTES', 1, 24 * 60) ?? 10
+  const supplierMaxResponseBytes = integer('SUPPLIER_MAX_RESPONSE_BYTES', 64 * 1024, 64 * 1024 * 1024) ?? 5 * 1024 * 1024
 
   if (problems.length) throw new ConfigError(problems)
-  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken, duffelApiUrl, supplierTimeoutMs, supplierReconcileMinutes }
+  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken, duffelApiUrl, supplierTimeoutMs, supplierMaxResponseBytes, supplierReconcileMinutes }
 }
 
 function isSupplierUrl(text: string): boolean {

@@ -6,6 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { until } from '../helpers/wait.ts'
 import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import { retryAfterMs } from '../../server/suppliers/duffel/client.ts'
 import { atAirport } from '../../core/domain/airports.ts'
@@ -183,5 +186,81 @@ describe('Duffel\'s errors as it sends them', () => {
     assert.equal(retryAfterMs(new Headers({}), now), undefined)
     answers['GET /air/offers/off_stub1'] = { status: 429, headers: { 'ratelimit-reset': new Date(Date.now() + 20_000).toUTCString() }, body: { errors: [{ type: 'rate_limit_error', code: 'rate_limit_exceeded', title: 'Rate limit exceeded', message: 'm' }], meta: { request_id: 'r7' } } }
     await assert.rejects(supplier().search(call, trip, ['bag']), (e: unknown) => isSupplierError(e) && e.reason === 'supplier_unavailable' && e.retryAfterMs! > 15_000 && e.retryAfterMs! <= 20_000)
+  })
+})
+
+describe('sizes no supplier should send', () => {
+  test('a seat map of 100,000 seats is not read: seats fail alone (supplier_invalid_answer), bags are offered', async () => {
+    const row = Array.from({ length: 10 }, (_, i) => seat(`1${'ABCDEFGHJK'[i]}`))
+    answer(offer(), { data: [{ id: 'sea_1', segment_id: 'seg_00', slice_id: 'sli_1', cabins: [{ deck: 0, cabin_class: 'economy', aisles: 2, wings: null, rows: Array.from({ length: 200 }, (_, i) => ({ id: `r${i}`, sections: Array.from({ length: 10 }, () => ({ id: 's', elements: row })) })) }] }] })
+    const found = await supplier().search(call, trip, ['bag', 'seat'])
+    assert.deepEqual(found.partial_failures, [{ product_type: 'seat', failure_reason: 'supplier_invalid_answer' }])
+    assert.equal(found.products.length, 1)
+  })
+
+  test('an offer of more than 500 services: its bags are not read', async () => {
+    answer(offer(Array.from({ length: 501 }, (_, i) => baggage({ id: `ase_${i}` }))))
+    const found = await supplier().search(call, trip, ['bag', 'seat'])
+    assert.deepEqual(found.partial_failures, [{ product_type: 'bag', failure_reason: 'supplier_invalid_answer' }])
+  })
+
+  test('a seat\'s notices and the aircraft\'s name are kept to 200 characters', async () => {
+    const long = 'x'.repeat(5_000)
+    const o = offer()
+    ;(o.data.slices[0]!.segments[0] as { aircraft: unknown }).aircraft = { name: long }
+    answer(o, seatMaps([[seat('10A', '20.0', { disclosures: [long, 'short'] })]]))
+    const found = await supplier().search(call, trip, ['seat'])
+    const map = found.seats.find((s) => s.segment_id === trip.journeys[0]!.segments[0]!.segment_id)!.map
+    assert.equal(map.aircraft.length, 200)
+    assert.deepEqual(map.decks[0]!.rows[0]!.seats[0]!.disclosures!.map((d) => d.length), [200, 5])
+  })
+})
+
+describe('an answer bigger than SUPPLIER_MAX_RESPONSE_BYTES', () => {
+  test('is read up to the limit as it streams, then dropped: the search fails supplier_invalid_answer, not retried', async () => {
+    let sent = 0
+    let closed = false
+    const big = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.on('close', () => { closed = true })
+      const chunk = Buffer.alloc(64 * 1024, 0x20)
+      res.write('{"data": {"padding": "')
+      const pump = () => {
+        while (!closed && sent < 1024 * 1024 * 1024) {
+          sent += chunk.length
+          if (!res.write(chunk)) return void res.once('drain', pump)
+        }
+        res.end('"}}')
+      }
+      pump()
+    })
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve))
+    try {
+      const s = createDuffelSupplier({ baseUrl: `http://127.0.0.1:${(big.address() as AddressInfo).port}`, timeoutMs: 10_000, maxResponseBytes: 1024 * 1024 })
+      await assert.rejects(s.search(call, trip, ['bag']), failsWith('supplier_invalid_answer', false))
+      await until('the connection closed', 30_000, () => closed || undefined)
+      assert.ok(sent < 16 * 1024 * 1024, `stopped reading early: ${sent} bytes were sent of a 1 GB answer`)
+    } finally {
+      big.closeAllConnections()
+      big.close()
+    }
+  })
+
+  test('a Content-Length over the limit is not read at all', async () => {
+    answers['GET /air/offers/off_stub1'] = { body: offer(), headers: { 'content-length': String(6 * 1024 * 1024) } }
+    const s = createDuffelSupplier({ baseUrl: stub.url, timeoutMs: 2000, maxResponseBytes: 5 * 1024 * 1024 })
+    await assert.rejects(s.search(call, trip, ['bag']), failsWith('supplier_invalid_answer', false))
+  })
+})
+
+describe('what Duffel says, in errors that reach logs and the database', () => {
+  test('is its status, code and request id, and 200 characters of its words with anything token-shaped taken out', async () => {
+    answers['GET /air/offers/off_stub1'] = { status: 400, body: { errors: [{ type: 'invalid_request_error', code: 'bad', title: 'Bad', message: `We got "Authorization: Bearer ${TOKEN}" and ${'blah '.repeat(500)}` }], meta: { request_id: 'req_123' } } }
+    const error = await supplier().search(call, trip, ['bag']).catch((e: Error) => e)
+    assert.ok(isSupplierError(error))
+    assert.ok(!error.message.includes(TOKEN) && !error.message.includes('duffel_test_'), error.message)
+    assert.match(error.message, /400 bad/)
+    assert.match(error.message, /req_123/)
+    assert.ok(error.message.length < 400, `${error.message.length} characters`)
   })
 })

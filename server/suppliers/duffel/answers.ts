@@ -17,130 +17,142 @@ import { decimalPlaces, isSupportedCurrency } from '../../../core/domain/money.t
 import type { OriginalMoney } from '../../../core/schemas/common.ts'
 import type * as Duffel from './types.ts'
 
-const Code = Type.Object({ iata_code: Nullable(Type.String()) })
+/**
+ * Limits (docs/decisions.md "A supplier is an untrusted upstream"): an answer past one is not read. Ids and
+ * codes are short; lists are bounded by what a trip can hold (9 passengers, 4 tickets of 8 journeys of 8
+ * segments) with room to spare; 500 services an offer; 2,000 seats a segment's map (checked in seats.ts).
+ */
+export const LIMITS = { services: 500, seatsPerMap: 2_000, elementsPerMap: 10_000, text: 200 } as const
+const DuffelId = Type.String({ minLength: 1, maxLength: 100 })
+const Code = Type.Object({ iata_code: Nullable(Type.String({ maxLength: 8 })) })
+/** Text Duffel writes for people (a seat's notices, an aircraft's name): read whole up to a bound, then kept to `LIMITS.text` characters where it is kept. */
+const Text = Type.String({ maxLength: 10_000 })
+export const cut = (text: string) => text.slice(0, LIMITS.text)
 
 export const Segment = Type.Object({
-  id: Type.String(),
+  id: DuffelId,
   origin: Code,
   destination: Code,
   marketing_carrier: Code,
-  marketing_carrier_flight_number: Type.String(),
+  marketing_carrier_flight_number: Type.String({ maxLength: 8 }),
   /** Local time at the origin, without an offset. */
-  departing_at: Type.String(),
-  aircraft: Type.Optional(Nullable(Type.Object({ name: Type.Optional(Nullable(Type.String())) }))),
+  departing_at: Type.String({ maxLength: 40 }),
+  aircraft: Type.Optional(Nullable(Type.Object({ name: Type.Optional(Nullable(Text)) }))),
 })
 
 export const OfferPassenger = Type.Object({
-  id: Type.String(),
-  type: Type.Optional(Nullable(Type.String())),
+  id: DuffelId,
+  type: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
   /** Set (and `type` null) for a passenger searched by age. */
-  age: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
-  given_name: Type.Optional(Nullable(Type.String())),
-  family_name: Type.Optional(Nullable(Type.String())),
+  age: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 130 }))),
+  given_name: Type.Optional(Nullable(Text)),
+  family_name: Type.Optional(Nullable(Text)),
 })
 
 export const Offer = Type.Object({
-  id: Type.String(),
-  expires_at: Type.String(),
-  passengers: Type.Array(OfferPassenger, { minItems: 1 }),
-  slices: Type.Array(Type.Object({ segments: Type.Array(Segment, { minItems: 1 }) }), { minItems: 1 }),
+  id: DuffelId,
+  expires_at: Type.String({ maxLength: 40 }),
+  passengers: Type.Array(OfferPassenger, { minItems: 1, maxItems: 20 }),
+  slices: Type.Array(Type.Object({ segments: Type.Array(Segment, { minItems: 1, maxItems: 16 }) }), { minItems: 1, maxItems: 16 }),
+  /** Read part by part (bags.ts): a malformed service of another kind fails nothing. */
   available_services: Type.Optional(Nullable(Type.Array(Type.Unknown()))),
 })
 export type Offer = Static<typeof Offer>
 
 /** An offer's or an order's service for sale, as bags read it (other types are never parsed). */
 export const ServiceForSale = Type.Object({
-  id: Type.String(),
-  type: Type.String(),
-  passenger_ids: Type.Array(Type.String(), { minItems: 1 }),
-  segment_ids: Type.Array(Type.String(), { minItems: 1 }),
-  total_amount: Type.String(),
-  total_currency: Type.String(),
-  maximum_quantity: Type.Optional(Type.Integer({ minimum: 0 })),
+  id: DuffelId,
+  type: Type.String({ maxLength: 40 }),
+  passenger_ids: Type.Array(DuffelId, { minItems: 1, maxItems: 20 }),
+  segment_ids: Type.Array(DuffelId, { minItems: 1, maxItems: 64 }),
+  total_amount: Type.String({ maxLength: 24 }),
+  total_currency: Type.String({ maxLength: 8 }),
+  maximum_quantity: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
   metadata: Type.Optional(Nullable(Type.Unknown())),
 })
 export type ServiceForSale = Static<typeof ServiceForSale>
 
+/** What a bag's metadata says, in sizes a bag can have (a 1,000 kg "bag" is an answer not to read). */
 export const BaggageMetadata = Type.Object({
-  type: Type.Optional(Nullable(Type.String())),
-  maximum_weight_kg: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
-  maximum_length_cm: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
-  maximum_height_cm: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
-  maximum_depth_cm: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
+  type: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  maximum_weight_kg: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 500 }))),
+  maximum_length_cm: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000 }))),
+  maximum_height_cm: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000 }))),
+  maximum_depth_cm: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000 }))),
 })
 export type BaggageMetadata = Static<typeof BaggageMetadata>
 
 const SeatService = Type.Object({
-  id: Type.String(),
-  passenger_id: Type.String(),
-  total_amount: Type.String(),
-  total_currency: Type.String(),
+  id: DuffelId,
+  passenger_id: DuffelId,
+  total_amount: Type.String({ maxLength: 24 }),
+  total_currency: Type.String({ maxLength: 8 }),
 })
 
 /** Any element of a cabin: a seat, a restricted seat (no designator), a galley, a type not known yet. */
 export const Element = Type.Object({
-  type: Type.String(),
-  designator: Type.Optional(Nullable(Type.String())),
-  name: Type.Optional(Nullable(Type.String())),
-  disclosures: Type.Optional(Nullable(Type.Array(Type.String()))),
-  available_services: Type.Optional(Nullable(Type.Array(SeatService))),
+  type: Type.String({ maxLength: 40 }),
+  designator: Type.Optional(Nullable(Type.String({ maxLength: 8 }))),
+  name: Type.Optional(Nullable(Text)),
+  disclosures: Type.Optional(Nullable(Type.Array(Text, { maxItems: 20 }))),
+  available_services: Type.Optional(Nullable(Type.Array(SeatService, { maxItems: 20 }))),
 })
 export type Element = Static<typeof Element>
 
 export const SeatMap = Type.Object({
-  segment_id: Type.String(),
+  segment_id: DuffelId,
   cabins: Type.Array(Type.Object({
-    deck: Type.Integer({ minimum: 0 }),
-    cabin_class: Type.String(),
+    deck: Type.Integer({ minimum: 0, maximum: 10 }),
+    cabin_class: Type.String({ maxLength: 40 }),
     wings: Type.Optional(Nullable(Type.Object({ first_row_index: Type.Integer(), last_row_index: Type.Integer() }))),
-    rows: Type.Array(Type.Object({ sections: Type.Array(Type.Object({ elements: Type.Array(Element) })) })),
-  })),
+    rows: Type.Array(Type.Object({ sections: Type.Array(Type.Object({ elements: Type.Array(Element) }), { maxItems: 10 }) }), { maxItems: 200 }),
+  }), { maxItems: 10 }),
 })
 export type SeatMap = Static<typeof SeatMap>
-export const SeatMaps = Type.Array(SeatMap)
+export const SeatMaps = Type.Array(Type.Unknown(), { maxItems: 64 })
 
 export const OrderPassenger = Type.Object({
-  id: Type.String(),
-  type: Type.Optional(Nullable(Type.String())),
-  given_name: Type.Optional(Nullable(Type.String())),
-  family_name: Type.Optional(Nullable(Type.String())),
-  born_on: Type.Optional(Nullable(Type.String())),
+  id: DuffelId,
+  type: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  given_name: Type.Optional(Nullable(Text)),
+  family_name: Type.Optional(Nullable(Text)),
+  born_on: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
 })
 
 /** A service an order holds (booked with it, or added after). */
 export const BookedService = Type.Object({
-  id: Type.String(),
-  type: Type.String(),
-  passenger_ids: Type.Array(Type.String()),
-  segment_ids: Type.Array(Type.String()),
-  quantity: Type.Integer({ minimum: 0 }),
+  id: DuffelId,
+  type: Type.String({ maxLength: 40 }),
+  passenger_ids: Type.Array(DuffelId, { maxItems: 20 }),
+  segment_ids: Type.Array(DuffelId, { maxItems: 64 }),
+  quantity: Type.Integer({ minimum: 0, maximum: 100 }),
   metadata: Type.Optional(Nullable(Type.Unknown())),
 })
 export type BookedService = Static<typeof BookedService>
 
 export const Order = Type.Object({
-  id: Type.String(),
+  id: DuffelId,
   /** `hold`: booked, to be paid by `payment_status.payment_required_by`, else released. */
-  type: Type.Optional(Nullable(Type.String())),
-  booking_reference: Type.String(),
-  cancelled_at: Type.Optional(Nullable(Type.String())),
+  type: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  booking_reference: Type.String({ maxLength: 40 }),
+  cancelled_at: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
   payment_status: Type.Optional(Nullable(Type.Object({
     awaiting_payment: Type.Boolean(),
-    payment_required_by: Type.Optional(Nullable(Type.String())),
+    payment_required_by: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
   }))),
-  passengers: Type.Array(OrderPassenger, { minItems: 1 }),
+  passengers: Type.Array(OrderPassenger, { minItems: 1, maxItems: 20 }),
   slices: Type.Array(Type.Object({
     segments: Type.Array(Type.Intersect([Segment, Type.Object({
       passengers: Type.Optional(Nullable(Type.Array(Type.Object({
-        passenger_id: Type.Optional(Type.String()),
-        seat: Type.Optional(Nullable(Type.Object({ designator: Type.Optional(Nullable(Type.String())) }))),
-      })))),
-    })]), { minItems: 1 }),
-  }), { minItems: 1 }),
-  services: Type.Optional(Nullable(Type.Array(BookedService))),
+        passenger_id: Type.Optional(DuffelId),
+        seat: Type.Optional(Nullable(Type.Object({ designator: Type.Optional(Nullable(Type.String({ maxLength: 8 }))) }))),
+      }), { maxItems: 20 }))),
+    })]), { minItems: 1, maxItems: 16 }),
+  }), { minItems: 1, maxItems: 16 }),
+  services: Type.Optional(Nullable(Type.Array(BookedService, { maxItems: LIMITS.services }))),
 })
 export type Order = Static<typeof Order>
-export const Orders = Type.Array(Order)
+export const Orders = Type.Array(Order, { maxItems: 20 })
 export const ServicesForSale = Type.Array(Type.Unknown())
 
 /** The answers Duffel records fit what is read of them: a change on either side breaks the build here. */

@@ -17,7 +17,8 @@
 import type { SupplierPassengerOffer } from '../../../core/ports/supplier-answers.ts'
 import type { SupplierProduct, SupplierTrip } from '../../../core/ports/supplier.ts'
 import type { BagDetails } from '../../../core/schemas/basket.ts'
-import { amount, BaggageMetadata, read, ServiceForSale } from './answers.ts'
+import { amount, BaggageMetadata, LIMITS, read, ServiceForSale } from './answers.ts'
+import { SupplierError } from '../../../core/ports/supplier-errors.ts'
 import type { DuffelRefs } from './match.ts'
 
 /** A baggage service for sale, read and checked: its price in minor units, its metadata typed. */
@@ -39,6 +40,7 @@ export interface HeldBag { id: string; passenger_ids: string[]; segment_ids: str
  * `supplier_invalid_answer` thrown for the whole bag part: a bag is never sold from half an answer.
  */
 export function baggageOf(services: readonly unknown[]): Bag[] {
+  if (services.length > LIMITS.services) throw new SupplierError('supplier_invalid_answer', `Duffel offers ${services.length} services, over the ${LIMITS.services} read`)
   return services.filter((s) => (s as { type?: unknown } | null)?.type === 'baggage').map((raw, i) => {
     const s = read(ServiceForSale, raw, `baggage service ${i}`)
     return {

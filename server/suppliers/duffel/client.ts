@@ -22,6 +22,38 @@ export interface DuffelClientOptions {
   baseUrl: string
   /** Every call is aborted after this long: a search then fails with `supplier_timeout`, a booking is `unknown`. */
   timeoutMs: number
+  /**
+   * The most bytes of an answer read (SUPPLIER_MAX_RESPONSE_BYTES, default 5 MiB), decompressed: the body is
+   * read as it streams in and dropped at the limit, a `supplier_invalid_answer` (not retried: the same
+   * answer would come again).
+   */
+  maxResponseBytes?: number
+}
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024
+
+/** The body as text, read as it streams in; past `max` bytes the rest is not read, and the answer is refused. */
+async function readCapped(res: Response, max: number, what: string): Promise<string> {
+  const declared = Number(res.headers.get('content-length'))
+  if (declared > max) {
+    await res.body?.cancel()
+    throw new SupplierError('supplier_invalid_answer', `Duffel's answer to ${what} is ${declared} bytes, over the ${max} read`)
+  }
+  if (!res.body) return ''
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel()
+      throw new SupplierError('supplier_invalid_answer', `Duffel's answer to ${what} is over the ${max} bytes read`)
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 /** A refusal of Duffel's, as its error envelope said it (or an error page's status, with code `http_<status>`). */
@@ -69,6 +101,7 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 
 export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
   const base = opts.baseUrl.replace(/\/+$/, '')
+  const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
   async function call(token: string, method: 'GET' | 'POST', path: string, data?: unknown): Promise<unknown> {
     let res: Response
     try {
@@ -95,8 +128,9 @@ export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
     }
     let body: unknown
     try {
-      body = await res.json()
-    } catch {
+      body = JSON.parse(await readCapped(res, maxBytes, `${method} ${path}`))
+    } catch (e) {
+      if (e instanceof SupplierError) throw e
       // A body cut short after the headers: whatever Duffel did, the answer is lost.
       if (res.ok) throw new DuffelNoAnswer(false, `Duffel's answer to ${method} ${path} was cut short or is not JSON`)
       body = undefined
@@ -106,9 +140,11 @@ export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
     const envelope = body as { errors?: Array<{ code?: unknown; title?: unknown; message?: unknown }>; meta?: { request_id?: unknown } } | undefined
     const first = Array.isArray(envelope?.errors) ? envelope.errors[0] : undefined
     const text = (v: unknown) => (typeof v === 'string' ? redact(v) : undefined)
-    const code = text(first?.code) ?? `http_${res.status}`
-    const requestId = text(envelope?.meta?.request_id) ?? text(res.headers.get('x-request-id'))
-    const said = [text(first?.title) ?? res.statusText, text(first?.message)].filter(Boolean).join(': ')
+    // What of Duffel's words may reach a log or the database: its code and request id (short), and 200
+    // characters of its title and message, with anything shaped like a token taken out.
+    const code = text(first?.code)?.slice(0, 64) ?? `http_${res.status}`
+    const requestId = text(envelope?.meta?.request_id ?? res.headers.get('x-request-id'))?.slice(0, 64)
+    const said = redact([typeof first?.title === 'string' ? first.title : res.statusText, typeof first?.message === 'string' ? first.message : ''].filter(Boolean).join(': '))
     throw new DuffelError(res.status, code, `Duffel refused ${method} ${path}: ${res.status} ${code}${said ? ` (${said})` : ''}`, requestId, retryAfterMs(res.headers))
   }
   return {

@@ -20,7 +20,8 @@
 import type { SupplierPassengerOffer, SupplierSeatMap } from '../../../core/ports/supplier-answers.ts'
 import type { SupplierSeatOffers, SupplierTrip } from '../../../core/ports/supplier.ts'
 import { sha256Hex } from '../../../core/shared/crypto.ts'
-import { amount, read, SeatMap, type Element } from './answers.ts'
+import { amount, cut, LIMITS, read, SeatMap, type Element } from './answers.ts'
+import { SupplierError } from '../../../core/ports/supplier-errors.ts'
 import type { DuffelRefs } from './match.ts'
 
 type Deck = SupplierSeatMap['decks'][number]
@@ -40,8 +41,14 @@ const CLASS_NAMES = new Map([['first', 'First'], ['business', 'Business'], ['pre
  * One segment's seats: its map and price bands; null when the map is of no segment of the trip. A map that
  * breaks a rule (its shape, a price) is a `supplier_invalid_answer`, which fails the trip's seats only.
  */
-export function seatOffers(trip: SupplierTrip, refs: DuffelRefs, raw: unknown, aircraft: string): SupplierSeatOffers | null {
+export function seatOffers(trip: SupplierTrip, refs: DuffelRefs, raw: unknown, aircraftOf: (segmentId: string) => string): SupplierSeatOffers | null {
   const map = read(SeatMap, raw, 'seat map')
+  const elements = map.cabins.flatMap((c) => c.rows.flatMap((r) => r.sections.flatMap((s) => s.elements)))
+  const seats = elements.filter((e) => SEATS.has(e.type)).length
+  // A map no aircraft has: drawn, it would stall the page that shows it (and the event loop that renders it).
+  if (elements.length > LIMITS.elementsPerMap || seats > LIMITS.seatsPerMap) {
+    throw new SupplierError('supplier_invalid_answer', `Duffel's seat map of a segment has ${seats} seats in ${elements.length} elements, over the ${LIMITS.seatsPerMap} read`)
+  }
   const segmentId = Object.keys(refs.segments).find((id) => refs.segments[id] === map.segment_id)
   if (!segmentId) return null
   const bands: SupplierSeatOffers['bands'] = {}
@@ -65,7 +72,7 @@ export function seatOffers(trip: SupplierTrip, refs: DuffelRefs, raw: unknown, a
     return { band, refs: Object.fromEntries([...offered].map(([pid, o]) => [pid, o.id])) }
   }
   const decks = map.cabins.map((cabin) => deckOf(cabin, sale)).filter((d) => d.rows.length > 0)
-  const content = { aircraft, decks }
+  const content = { aircraft: cut(aircraftOf(map.segment_id)), decks }
   // Keyed by what it holds: a map read again after seats were sold is another map, never the first one's copy.
   return { segment_id: segmentId, map: { key: `duffel:${sha256Hex(JSON.stringify(content)).slice(0, 32)}`, ...content }, bands }
 }
@@ -99,7 +106,7 @@ function deckOf(cabin: Cabin, sale: Sale): Deck {
           ...(seat.type === 'restricted_seat_general' ? ['restricted'] : []),
         ]
         const { band, refs } = sale(seat)
-        out.push({ column, characteristics, band, ...(seat.disclosures?.length ? { disclosures: [...seat.disclosures] } : {}), ...(refs ? { refs } : {}) })
+        out.push({ column, characteristics, band, ...(seat.disclosures?.length ? { disclosures: seat.disclosures.map(cut) } : {}), ...(refs ? { refs } : {}) })
       })
     })
     if (number === null) return
@@ -112,7 +119,7 @@ function deckOf(cabin: Cabin, sale: Sale): Deck {
   // Letters in cabin order (A before B): a row missing a seat still keeps its place.
   columns.sort()
   return {
-    deck: cabin.deck, name: CLASS_NAMES.get(cabin.cabin_class) ?? cabin.cabin_class,
+    deck: cabin.deck, name: CLASS_NAMES.get(cabin.cabin_class) ?? cut(cabin.cabin_class),
     columns, aisles_after: columns.filter((c) => aisles.has(c)), rows,
   }
 }

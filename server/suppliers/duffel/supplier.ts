@@ -168,7 +168,7 @@ async function search(duffel: DuffelClient, token: string, trip: SupplierTrip, t
 async function seatMapsOf(duffel: DuffelClient, token: string, offerId: string, trip: SupplierTrip, refs: DuffelRefs, offer: Offer): Promise<SupplierSeatOffers[]> {
   const maps = read(SeatMaps, await duffel.get(token, `/air/seat_maps?offer_id=${encodeURIComponent(offerId)}`), 'seat maps')
   const aircraft = new Map(offer.slices.flatMap((s) => s.segments).map((s) => [s.id, s.aircraft?.name ?? '']))
-  return maps.flatMap((map) => seatOffers(trip, refs, map, aircraft.get(map.segment_id) ?? '') ?? [])
+  return maps.flatMap((map) => seatOffers(trip, refs, map, (segment) => aircraft.get(segment) ?? '') ?? [])
 }
 
 /** The answer from the parts: what could be read, and what could not; a failure of every part is thrown. */
