@@ -25,7 +25,7 @@ export type { KeyInfo, NewSeller, RevokedKeys, RotatedKey, SellerChange, SellerL
 export type { AuthRule, Principal } from './application/auth.ts'
 export type { Answer } from './application/idempotency.ts'
 export type { Context } from './application/context.ts'
-export { JOB_KINDS, type Job, type JobKind } from './application/jobs/job.ts'
+export { JOB_KINDS, OTHER_KINDS, SEARCH_KINDS, type Job, type JobKind } from './application/jobs/job.ts'
 export type { JobReport } from './application/jobs/runner.ts'
 export type { CoreObserver } from './application/observe.ts'
 
@@ -64,7 +64,8 @@ export class Core {
   // ------------------------------------------------------------ retention and jobs
 
   purgeExpired(): Promise<PurgeCounts> { return purgeExpired(this.context) }
-  processNextJob(kinds: JobKind[] = JOB_KINDS): Promise<JobReport | null> { return processNextJob(this.context, kinds) }
+  /** Claims and runs one due job of `kinds`; `perLane` makes the claim fair between lanes (Store.claimJob). */
+  processNextJob(kinds: JobKind[] = JOB_KINDS, opts: { perLane?: number } = {}): Promise<JobReport | null> { return processNextJob(this.context, kinds, opts) }
   drainJobs(kinds: JobKind[] = JOB_KINDS, limit = 1000): Promise<number> { return drainJobs(this.context, kinds, limit) }
 
   // ------------------------------------------------------------ observing

@@ -36,6 +36,8 @@
  *                              most 15000: a fulfill's three calls then fit in its job's 60 s lease)
  *   SUPPLIER_MAX_RESPONSE_BYTES the most bytes of a supplier's answer read (default 5242880, 5 MiB): a bigger one
  *                              is dropped as it streams in, and the part of the search it was for fails
+ *   SUPPLIER_SEARCH_CONCURRENCY remote supplier searches a worker runs at once, in a lane apart from checks, orders
+ *                              and webhooks (default 4); one seller holds at most half of them
  *   SUPPLIER_RECONCILE_MINUTES a purchase whose answer was lost is looked for in the supplier's order this long,
  *                              then its order fails with supplier_outcome_unknown, never bought twice (default 10)
  */
@@ -68,6 +70,8 @@ export interface ServerConfig {
   supplierTimeoutMs: number
   /** The most bytes of a supplier's answer read (SUPPLIER_MAX_RESPONSE_BYTES). */
   supplierMaxResponseBytes: number
+  /** Remote supplier searches a worker runs at once (SUPPLIER_SEARCH_CONCURRENCY). */
+  supplierSearchConcurrency: number
   /** How long a purchase whose answer was lost is looked for (SUPPLIER_RECONCILE_MINUTES). */
   supplierReconcileMinutes: number
 }
@@ -164,10 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   // At most a quarter of a job's lease (60 s): a fulfill's calls (the order, its services, the purchase) fit in it.
   const supplierTimeoutMs = integer('SUPPLIER_TIMEOUT_MS', 100, 15_000) ?? 10_000
   const supplierReconcileMinutes = integer('SUPPLIER_RECONCILE_MINUTES', 1, 24 * 60) ?? 10
+  const supplierSearchConcurrency = integer('SUPPLIER_SEARCH_CONCURRENCY', 1, 64) ?? 4
   const supplierMaxResponseBytes = integer('SUPPLIER_MAX_RESPONSE_BYTES', 64 * 1024, 64 * 1024 * 1024) ?? 5 * 1024 * 1024
 
   if (problems.length) throw new ConfigError(problems)
-  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken, duffelApiUrl, supplierTimeoutMs, supplierMaxResponseBytes, supplierReconcileMinutes }
+  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken, duffelApiUrl, supplierTimeoutMs, supplierMaxResponseBytes, supplierSearchConcurrency, supplierReconcileMinutes }
 }
 
 function isSupplierUrl(text: string): boolean {

@@ -130,7 +130,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   const demo = await ensureDemoSeller(core, config, ownOrigins)
   await hooks.listening?.({ core, store, demo, ownOrigins, loopbackBase: loopbackBase(config) })
   // After listen: a server that cannot bind has no business taking jobs.
-  const worker: Worker | null = config.worker ? startWorker({ core, log: app.log.child({ component: 'worker' }) }) : null
+  const worker: Worker | null = config.worker ? startWorker({ core, log: app.log.child({ component: 'worker' }), searchConcurrency: config.supplierSearchConcurrency }) : null
   console.log(banner(config, demo, hooks.banner?.(publicBase(config)) ?? []))
 
   let stopping = false

@@ -30,7 +30,7 @@ async function main() {
     const url = await probes.listen({ port: config.metricsPort, host: config.host })
     log.info({ url: `${url}/metrics`, token: config.metricsToken ? 'required' : 'none' }, 'metrics and probes listening')
   }
-  const worker = startWorker({ core, log })
+  const worker = startWorker({ core, log, searchConcurrency: config.supplierSearchConcurrency })
 
   let stopping = false
   const stop = async (signal: NodeJS.Signals) => {

@@ -1,10 +1,14 @@
 /**
- * The job worker: runs the core's durable jobs (basket checks, fulfillment orders, webhook deliveries)
- * one at a time, in this process. `npm start` runs one beside the API unless WORKER=off; `npm run worker`
- * (worker-main.ts) runs one alone. Any number may run against one database: a job is claimed under a lease,
- * and a worker that dies mid-job leaves it to be claimed again when the lease lapses.
+ * The job worker: runs the core's durable jobs in this process, in two lanes: basket checks, fulfillment
+ * orders, cancellations and webhook deliveries one at a time; remote supplier searches in a lane of their
+ * own, `searchConcurrency` at a time, no seller holding more than half of it (docs/decisions.md "A supplier
+ * is an untrusted upstream"). A search a traveller's browser starts, however slow its supplier, never
+ * queues another seller's check, order or webhook. `npm start` runs one worker beside the API unless
+ * WORKER=off; `npm run worker` (worker-main.ts) runs one alone. Any number may run against one database: a
+ * job is claimed under a lease, held while it runs, and a worker that dies mid-job leaves it to be claimed
+ * again when the lease lapses.
  */
-import type { Core, JobReport } from '../core/core.ts'
+import { OTHER_KINDS, SEARCH_KINDS, type Core, type JobKind, type JobReport } from '../core/core.ts'
 
 /** The part of a pino / Fastify logger the worker uses. */
 export interface WorkerLog {
@@ -25,10 +29,12 @@ export interface WorkerOptions {
   idleMs?: number
   /** How often to run the retention job (default 10 minutes; 0 turns it off). The first run is at start. */
   retentionEveryMs?: number
+  /** Supplier searches run at once (SUPPLIER_SEARCH_CONCURRENCY, default 4); one seller holds at most half of them. */
+  searchConcurrency?: number
 }
 
 export interface Worker {
-  /** Stops polling, lets the job in hand finish, and resolves when the loop has ended. Safe to call twice. */
+  /** Stops polling, lets the jobs in hand finish, and resolves when every lane has ended. Safe to call twice. */
   stop(): Promise<void>
 }
 
@@ -38,18 +44,22 @@ export function startWorker(opts: WorkerOptions): Worker {
   const idleMs = Math.max(pollMs, opts.idleMs ?? 1000)
 
   let stopping = false
-  let wake: (() => void) | null = null
+
+  // Every sleeping lane is woken at once by stop().
+  const wakers = new Set<() => void>()
   const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(() => { wake = null; resolve() }, ms)
-    wake = () => { clearTimeout(timer); wake = null; resolve() }
+    const done = () => { clearTimeout(timer); wakers.delete(done); resolve() }
+    const timer = setTimeout(done, ms)
+    wakers.add(done)
   })
 
-  const loop = (async () => {
+  /** One lane's loop: claims jobs of `kinds` one at a time until stopped, polling less often while none is due. */
+  const lane = (kinds: JobKind[], claim: { perLane?: number } = {}) => (async () => {
     let wait = pollMs
     while (!stopping) {
       let report: JobReport | null
       try {
-        report = await core.processNextJob()
+        report = await core.processNextJob(kinds, claim)
       } catch (err) {
         // processNextJob records a job's own failure in the store; what reaches here is the store failing.
         log.warn({ err: err instanceof Error ? err.message : String(err) }, 'the job runner failed; retrying')
@@ -61,6 +71,9 @@ export function startWorker(opts: WorkerOptions): Worker {
       wait = Math.min(idleMs, wait * 2)
     }
   })()
+  const searches = Math.max(1, opts.searchConcurrency ?? 4)
+  const perSeller = Math.max(1, Math.ceil(searches / 2))
+  const loops = [lane(OTHER_KINDS), ...Array.from({ length: searches }, () => lane(SEARCH_KINDS, { perLane: perSeller }))]
 
   // Retention beside the jobs: several workers may purge at once; each batch skips rows another is deleting.
   const retentionEveryMs = opts.retentionEveryMs ?? 10 * 60_000
@@ -78,15 +91,15 @@ export function startWorker(opts: WorkerOptions): Worker {
   retention?.unref()
   if (retention) purge()
 
-  log.info({ poll_ms: pollMs, idle_ms: idleMs, retention_every_ms: retentionEveryMs }, 'job worker started')
+  log.info({ poll_ms: pollMs, idle_ms: idleMs, retention_every_ms: retentionEveryMs, search_concurrency: searches, searches_per_seller: perSeller }, 'job worker started')
   let stopped: Promise<void> | null = null
   return {
     stop() {
       stopped ??= (async () => {
         stopping = true
         clearInterval(retention)
-        wake?.()
-        await loop
+        for (const wake of [...wakers]) wake()
+        await Promise.all(loops)
         await purging
         log.info({}, 'job worker stopped')
       })()

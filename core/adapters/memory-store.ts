@@ -357,14 +357,17 @@ export class MemoryStore implements Store {
     this.jobs.set(j.job_id, stored!)
   }
 
-  async claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined> {
+  async claimJob(kinds: string[], now: Date, leaseMs: number, opts: { perLane?: number } = {}): Promise<JobRecord | undefined> {
     const t = now.toISOString()
+    const busy = (lane: string | undefined) => (lane === undefined || opts.perLane === undefined ? 0
+      : [...this.jobs.values()].filter((r) => r.lane === lane && r.status === 'pending' && r.locked_until !== null && r.locked_until > t).length)
     let due: JobRecord | undefined
     for (const j of this.jobs.values()) {
       if (j.status !== 'pending' || j.run_at > t || (j.locked_until !== null && j.locked_until > t)) continue
       if (!kinds.includes(j.kind)) continue
-      // Oldest run_at first, ties by job_id: the same order the SQL stores use.
-      if (!due || (compare(j.run_at, due.run_at) || compare(j.job_id, due.job_id)) < 0) due = j
+      if (opts.perLane !== undefined && busy(j.lane) >= opts.perLane) continue
+      // The least busy lane first, then the oldest run_at, ties by job_id: the same order the SQL stores use.
+      if (!due || (busy(j.lane) - busy(due.lane) || compare(j.run_at, due.run_at) || compare(j.job_id, due.job_id)) < 0) due = j
     }
     if (!due) return undefined
     due.locked_until = new Date(now.getTime() + leaseMs).toISOString()

@@ -2,7 +2,7 @@
 import { ProblemError } from '../shared/errors.ts'
 import { sha256Hex } from '../shared/crypto.ts'
 import type { ProductTypeName, SearchSelection } from '../schemas/trip.ts'
-import { adoptSearch, pendingSearch, runSearch, selectedTypes, typesKey } from '../domain/search.ts'
+import { adoptSearch, pendingSearch, runSearch, selectedTypes, typesKey, withTravellerSearch } from '../domain/search.ts'
 import type { JobRecord, SearchRecord, TripRecord } from '../ports/records.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
 import { newJob } from './jobs/job.ts'
@@ -20,23 +20,32 @@ export async function searchFor(ctx: Context, { supplier, call }: SupplierCall, 
   const deps = { clock: ctx.clock, searchId: ctx.ids.uuid() }
   if (!supplier.capabilities.remote) return { found: await runSearch(trip, types, { supplier, call, ...deps }), jobs: [] }
   const search = pendingSearch(trip, types, deps)
-  return { found: { search, seatMaps: [] }, jobs: [newJob(ctx, { kind: 'supplier_search', payload: { trip_id: trip.trip_id, search_id: search.search_id } })] }
+  // Its lane is the seller's: the search lane shares its workers fairly between sellers.
+  return { found: { search, seatMaps: [] }, jobs: [newJob(ctx, { kind: 'supplier_search', payload: { trip_id: trip.trip_id, search_id: search.search_id } }, undefined, trip.seller_id)] }
 }
 
 export async function startSearch(ctx: Context, p: Principal, tripId: string, selection: SearchSelection) {
   const types = selectedTypes(selection)
   if (types.length === 0) throw new ProblemError('validation_error', 'Select at least one product type, e.g. {"bag": {"search": true}}.', [{ path: '/', message: 'no product type has search: true' }])
   const { value } = await ctx.trips.load(p, tripId)
+  // One search at a time per trip: asked again while one still runs (the trip's first, or a newer one), the caller joins it.
+  const runningId = value.running_search_id ?? (value.search_status === 'in_progress' ? value.search_id : null)
+  const running = runningId ? await ctx.store.getSearch(runningId) : undefined
+  if (running?.status === 'in_progress' && types.every((t) => running.offers.types.includes(t))) return { search_id: running.search_id, status: running.status }
+  // A traveller's browser (a trip access token) starts at most so many a minute; the seller's backend is not held to it.
+  const counted = (t: TripRecord) => (p.kind === 'access_token' ? withTravellerSearch(t, ctx.clock.now()) : t)
+  counted(value)
   // A trip whose supplier cannot serve its seller (a live seller on the sandbox airline) is told so (409), as at creation.
   const { found, jobs } = await searchFor(ctx, await requestSupplier(ctx, p.seller, value), value, types)
   if (found.search.status === 'success') {
     // A search that succeeded becomes the trip's, in the transaction that stores it: its offers are the airline's newer word.
-    await ctx.trips.mutate(p, tripId, (t) => ({ trip: adoptSearch(t, found.search), effects: ctx.searches.effects(found) }))
+    await ctx.trips.mutate(p, tripId, (t) => ({ trip: adoptSearch(counted(t), found.search), effects: ctx.searches.effects(found) }))
   } else if (jobs.length) {
-    // Stored with its job; it becomes the trip's when the job has the supplier's answer.
-    await ctx.trips.mutate(p, tripId, (t) => ({ trip: { ...t }, jobs, effects: { search: found.search } }))
+    // Stored with its job; it becomes the trip's when the job has the supplier's answer. Until then it is the one a new request joins.
+    await ctx.trips.mutate(p, tripId, (t) => ({ trip: { ...counted(t), running_search_id: found.search.search_id }, jobs, effects: { search: found.search } }))
   } else {
     // A failed one is only kept to be read.
+    if (p.kind === 'access_token') await ctx.trips.mutate(p, tripId, counted)
     await ctx.store.putSearch(found.search)
   }
   return { search_id: found.search.search_id, status: found.search.status }

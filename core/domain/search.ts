@@ -19,6 +19,7 @@ import type { OriginalMoney, Price } from '../schemas/common.ts'
 import type { ItemMarkup } from '../schemas/basket.ts'
 import { uuidFromHash } from '../shared/crypto.ts'
 import { own, table } from '../shared/safe-maps.ts'
+import { ProblemError } from '../shared/errors.ts'
 import { priceOffer, markupRuleFor } from './pricing.ts'
 
 export function selectedTypes(sel: SearchSelection | undefined): ProductTypeName[] {
@@ -147,6 +148,24 @@ export function adoptSearch(trip: TripRecord, search: SearchRecord): TripRecord 
     ...(search.offers.refs ? { supplier_refs: search.offers.refs } : {}),
     ...(search.offers.expires_at ? { offers_expire_at: search.offers.expires_at } : {}),
   }
+}
+
+/** Searches a trip access token (a traveller's browser) may start per trip in a minute (docs/decisions.md). */
+export const TRAVELLER_SEARCHES_PER_MINUTE = 10
+
+/**
+ * The trip with one more search started by a traveller, or a `rate_limited` refusal (with when to come
+ * back) when it has started TRAVELLER_SEARCHES_PER_MINUTE in the last minute: a browser that asks in a loop
+ * cannot fill the supplier's lane.
+ */
+export function withTravellerSearch(trip: TripRecord, now: Date): TripRecord {
+  const since = now.getTime() - 60_000
+  const recent = (trip.search_starts ?? []).filter((at) => Date.parse(at) > since)
+  if (recent.length >= TRAVELLER_SEARCHES_PER_MINUTE) {
+    const waitS = Math.max(1, Math.ceil((Date.parse(recent[0]!) - since) / 1000))
+    throw new ProblemError('rate_limited', `This trip started ${recent.length} searches in the last minute, the most a trip access token may: search again in ${waitS} s.`, undefined, { 'retry-after': String(waitS) })
+  }
+  return { ...trip, search_starts: [...recent, now.toISOString()] }
 }
 
 /** A search that has not been answered yet (a remote supplier's, completed by a job). */

@@ -168,6 +168,10 @@ export interface TripRecord {
   search_id: string | null
   /** That search's status, kept with the trip so that its end (a remote supplier's, by a job) is a change of the trip its event streams see. */
   search_status?: SearchRecord['status']
+  /** When searches started with a trip access token were started, within the last minute (at most 10: core/domain/search.ts). */
+  search_starts?: string[]
+  /** A search started for the trip and not answered yet, while the trip's offers stay those of `search_id`: a new request joins it. */
+  running_search_id?: string
   /** The supplier the trip's offers come from (its seller's when it was created); absent: the sandbox airline. */
   supplier?: string
   /** What the supplier handed back with the trip's current search (SupplierOffers.refs), for its rechecks and bookings. */
@@ -293,6 +297,8 @@ export interface JobRecord {
   last_error: string | null
   status: 'pending' | 'done' | 'dead'
   created_at: string
+  /** Whose it is, where claims are fair between owners (the seller of a supplier search); absent elsewhere. */
+  lane?: string
 }
 
 /** A seller's webhook subscription. The secret signs deliveries, so it is kept (unlike API keys). */

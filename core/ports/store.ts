@@ -117,8 +117,13 @@ export interface IdempotencyStore {
 /** The job queue: leased claims, retries, dead jobs. */
 export interface JobStore {
   enqueueJob(job: JobRecord): Promise<void>
-  /** Claims one due job (pending, run_at ≤ now, no live lease) and leases it until now + leaseMs. */
-  claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined>
+  /**
+   * Claims one due job (pending, run_at ≤ now, no live lease) and leases it until now + leaseMs. With
+   * `perLane`, fair between lanes: a job of a lane that holds `perLane` leased jobs already is passed over,
+   * and of the others the one whose lane holds fewest comes first (then the oldest). Concurrent claimers may
+   * each take one past the share: it bounds a lane, it is not a lock.
+   */
+  claimJob(kinds: string[], now: Date, leaseMs: number, opts?: { perLane?: number }): Promise<JobRecord | undefined>
   /**
    * Marks a claimed job done. `lease` is the `locked_until` the claim returned: when the lease lapsed and
    * another worker claimed the job since, nothing changes and false is returned.

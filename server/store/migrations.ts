@@ -419,6 +419,23 @@ export const migrations: readonly Migration[] = [
       END $$;
     `,
   },
+  {
+    version: 10,
+    name: 'a job\'s lane (whose it is, for fair claims) and a seller\'s end of trip tokens',
+    // `lane`: the seller a supplier search is for; the search lane claims so that no seller holds more
+    // than its share of it. `trip_tokens_after`: trip access and refresh tokens issued before it are refused
+    // (`npm run seller -- revoke-key --end-trip-tokens`).
+    sqlite: `
+      ALTER TABLE jobs ADD COLUMN lane TEXT;
+      CREATE INDEX jobs_lane ON jobs (lane, locked_until) WHERE status = 'pending' AND lane IS NOT NULL;
+      ALTER TABLE sellers ADD COLUMN trip_tokens_after TEXT;
+    `,
+    postgres: `
+      ALTER TABLE jobs ADD COLUMN lane text;
+      CREATE INDEX jobs_lane ON jobs (lane, locked_until) WHERE status = 'pending' AND lane IS NOT NULL;
+      ALTER TABLE sellers ADD COLUMN trip_tokens_after timestamptz;
+    `,
+  },
 ]
 
 export const schemaMigrationsTable = {

@@ -89,10 +89,10 @@ const effectsCtes = (e: number) => `
     SELECT x.token_hash, x.family_id, x.trip_id, x.seller_id, x.expires_at, x.used_at, x.revoked_at
     FROM t, json_to_recordset($${e + 2}::json) AS x(token_hash text, family_id text, trip_id text, seller_id text,
       expires_at timestamptz, used_at timestamptz, revoked_at timestamptz)),
-  j AS (INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
-    SELECT x.job_id, x.kind, x.payload, x.run_at, x.attempts, x.max_attempts, x.locked_until, x.last_error, x.status, x.created_at
+  j AS (INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at, lane)
+    SELECT x.job_id, x.kind, x.payload, x.run_at, x.attempts, x.max_attempts, x.locked_until, x.last_error, x.status, x.created_at, x.lane
     FROM t, json_to_recordset($${e + 3}::json) AS x(job_id text, kind text, payload jsonb, run_at timestamptz, attempts integer,
-      max_attempts integer, locked_until timestamptz, last_error text, status text, created_at timestamptz)),
+      max_attempts integer, locked_until timestamptz, last_error text, status text, created_at timestamptz, lane text)),
   n AS (INSERT INTO order_feeds AS f (seller_id, seq) SELECT t.seller_id, $${e + 5}::bigint FROM t WHERE $${e + 5}::bigint > 0
     ON CONFLICT (seller_id) DO UPDATE SET seq = f.seq + excluded.seq RETURNING seq),
   o AS (INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc)
@@ -309,19 +309,30 @@ export class PostgresStore extends SqlStore implements Store {
     await this.write({ jobs: [job] }, this.S.insertJob.name, this.S.insertJob.text, jobRow(this.d, job))
   }
 
-  async claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined> {
+  async claimJob(kinds: string[], now: Date, leaseMs: number, opts: { perLane?: number } = {}): Promise<JobRecord | undefined> {
     if (kinds.length === 0) return undefined
+    const args = [now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), kinds]
     // SKIP LOCKED: concurrent claimers pass over a row another one is taking instead of waiting for it,
     // and a row that changed meanwhile is re-checked against the WHERE clause before it is locked.
-    const { rows: [r] } = await this.run('claimJob', `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
-      WHERE job_id = (
-        SELECT job_id FROM jobs
-        WHERE status = 'pending' AND run_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
-          AND kind = ANY($3::text[])
-        ORDER BY run_at, job_id LIMIT 1
-        FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), kinds])
+    const { rows: [r] } = opts.perLane === undefined
+      ? await this.run('claimJob', `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
+          WHERE job_id = (
+            SELECT job_id FROM jobs
+            WHERE status = 'pending' AND run_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+              AND kind = ANY($3::text[])
+            ORDER BY run_at, job_id LIMIT 1
+            FOR UPDATE SKIP LOCKED)
+          RETURNING *`, args)
+      // Fair between lanes: how many leased jobs each candidate's lane holds now (jobs_lane answers it).
+      : await this.run('claimJobFair', `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
+          WHERE job_id = (
+            SELECT j.job_id FROM jobs j
+            CROSS JOIN LATERAL (SELECT count(*) AS n FROM jobs r WHERE r.lane = j.lane AND r.status = 'pending' AND r.locked_until > $1) busy
+            WHERE j.status = 'pending' AND j.run_at <= $1 AND (j.locked_until IS NULL OR j.locked_until <= $1)
+              AND j.kind = ANY($3::text[]) AND busy.n < $4
+            ORDER BY busy.n, j.run_at, j.job_id LIMIT 1
+            FOR UPDATE OF j SKIP LOCKED)
+          RETURNING *`, [...args, opts.perLane])
     return r && this.to.job(r)
   }
 

@@ -183,15 +183,22 @@ export class SqliteStore extends SqlStore implements Store {
     this.write({ jobs: [job] }, () => this.insertJobs([job]))
   }
 
-  async claimJob(kinds: string[], now: Date, leaseMs: number): Promise<JobRecord | undefined> {
+  async claimJob(kinds: string[], now: Date, leaseMs: number, opts: { perLane?: number } = {}): Promise<JobRecord | undefined> {
     if (kinds.length === 0) return undefined
     const t = now.toISOString()
     const lockedUntil = new Date(now.getTime() + leaseMs).toISOString()
     return this.db.transaction(() => {
-      const r = this.q(`SELECT * FROM jobs
-        WHERE status = 'pending' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
-          AND kind IN (SELECT value FROM json_each(?))
-        ORDER BY run_at, job_id LIMIT 1`).get(t, t, json(kinds)) as Row | undefined
+      const r = (opts.perLane === undefined
+        ? this.q(`SELECT * FROM jobs
+            WHERE status = 'pending' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
+              AND kind IN (SELECT value FROM json_each(?))
+            ORDER BY run_at, job_id LIMIT 1`).get(t, t, json(kinds))
+        // Fair between lanes: how many leased jobs each candidate's lane holds now (jobs_lane answers it).
+        : this.q(`SELECT j.*, (SELECT count(*) FROM jobs r WHERE r.lane = j.lane AND r.status = 'pending' AND r.locked_until > ?) AS busy
+            FROM jobs j
+            WHERE j.status = 'pending' AND j.run_at <= ? AND (j.locked_until IS NULL OR j.locked_until <= ?)
+              AND j.kind IN (SELECT value FROM json_each(?)) AND busy < ?
+            ORDER BY busy, j.run_at, j.job_id LIMIT 1`).get(t, t, t, json(kinds), opts.perLane)) as Row | undefined
       if (!r) return undefined
       this.q('UPDATE jobs SET locked_until = ?, attempts = attempts + 1 WHERE job_id = ?').run(lockedUntil, r.job_id)
       const job = this.to.job(r)

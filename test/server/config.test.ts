@@ -26,14 +26,14 @@ test('every variable is read', () => {
     RETENTION_SEARCH_HOURS: '12', RETENTION_TRIP_DAYS: '14', RETENTION_IDEMPOTENCY_HOURS: '48', RETENTION_JOB_DAYS: '3',
     DATABASE_POOL_SIZE: '20', SIGNING_KEY_SECRET: 's'.repeat(32), SIGNING_KEY_ROTATION_DAYS: '7', TICKETING_TIMEOUT_HOURS: '48', METRICS_PORT: '9464',
     METRICS_TOKEN: 'scrape-0123456789abcdef', DUFFEL_API_URL: 'http://127.0.0.1:4010', SUPPLIER_TIMEOUT_MS: '2500',
-    SUPPLIER_RECONCILE_MINUTES: '30', SUPPLIER_MAX_RESPONSE_BYTES: '1048576',
+    SUPPLIER_RECONCILE_MINUTES: '30', SUPPLIER_MAX_RESPONSE_BYTES: '1048576', SUPPLIER_SEARCH_CONCURRENCY: '8',
   })
   assert.deepEqual(c, {
     port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db/svc', demoApiKey: 'svc_test_demo_key_123', logLevel: 'debug',
     accessTokenTtl: 300, refreshTokenTtl: 900, rateLimitMax: 50, rateLimitWindowMs: 10_000, trustProxy: ['10.0.0.0/8', '192.168.0.1'],
     worker: false, retention: { searchHours: 12, tripDays: 14, idempotencyHours: 48, jobDays: 3 }, databasePoolSize: 20,
     signingKeySecret: 's'.repeat(32), signingKeyRotationDays: 7, ticketingTimeoutHours: 48, metricsPort: 9464, metricsToken: 'scrape-0123456789abcdef',
-    duffelApiUrl: 'http://127.0.0.1:4010', supplierTimeoutMs: 2500, supplierMaxResponseBytes: 1_048_576, supplierReconcileMinutes: 30,
+    duffelApiUrl: 'http://127.0.0.1:4010', supplierTimeoutMs: 2500, supplierMaxResponseBytes: 1_048_576, supplierSearchConcurrency: 8, supplierReconcileMinutes: 30,
   })
   assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
   assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)

@@ -168,6 +168,8 @@ export interface ContractOptions {
    * it, `createSeller` and `addApiKey` (the memory store: its restore fills in what older snapshots lack).
    */
   insertV1Seller?(s: MigratableStore, seller: Omit<SellerRecord, 'supplier'>, key?: Omit<ApiKeyRecord, 'expires_at'>): Promise<void>
+  /** Writes a job as a release before lanes (migration 10) did. Without it, `enqueueJob` (the memory store). */
+  insertV1Job?(s: MigratableStore, job: JobRecord): Promise<void>
 }
 
 /** What every role's contract gets from the runner (test/store/contract.ts). */

@@ -37,6 +37,10 @@ if (!url) {
 
   storeContract('postgres', async () => open(await freshSchema()), {
     insertV1Seller,
+    insertV1Job: async (s, j) => {
+      await (s as PostgresStore).pool.query(`INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [j.job_id, j.kind, JSON.stringify(j.payload), j.run_at, j.attempts, j.max_attempts, j.locked_until, j.last_error, j.status, j.created_at])
+    },
     insertV1Trip: async (s, t) => {
       await (s as PostgresStore).pool.query('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc) VALUES ($1, $2, 1, $3, $4)',
         [t.trip_id, t.seller_id, t.updated_at, JSON.stringify(t)])

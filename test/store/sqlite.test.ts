@@ -36,8 +36,12 @@ const insertV1Seller: ContractOptions['insertV1Seller'] = async (s, x, k) => {
     .run(x.seller_id, x.name, JSON.stringify(x.origins), x.sandbox ? 1 : 0, x.created_at)
   if (k) db.prepare('INSERT INTO api_keys (key_hash, seller_id, prefix, created_at) VALUES (?, ?, ?, ?)').run(k.key_hash, k.seller_id, k.prefix, k.created_at)
 }
-storeContract('sqlite', async () => new SqliteStore(freshPath()), { insertV1Trip, insertV1Idempotency, insertV1Seller })
-storeContract('sqlite :memory:', async () => new SqliteStore(':memory:'), { insertV1Trip, insertV1Idempotency, insertV1Seller })
+const insertV1Job: ContractOptions['insertV1Job'] = async (s, j) => {
+  (s as SqliteStore).db.prepare(`INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(j.job_id, j.kind, JSON.stringify(j.payload), j.run_at, j.attempts, j.max_attempts, j.locked_until, j.last_error, j.status, j.created_at)
+}
+storeContract('sqlite', async () => new SqliteStore(freshPath()), { insertV1Trip, insertV1Idempotency, insertV1Seller, insertV1Job })
+storeContract('sqlite :memory:', async () => new SqliteStore(':memory:'), { insertV1Trip, insertV1Idempotency, insertV1Seller, insertV1Job })
 
 describe('sqlite store on a shared file', () => {
   test('uses WAL, a busy timeout and foreign keys', async () => {

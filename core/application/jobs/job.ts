@@ -37,14 +37,21 @@ export interface JobReport {
 /** What making a job needs of the core's ports (named here, not imported, so config.ts may name JobKind). */
 interface JobPorts { clock: Clock; ids: Ids; config: { maxAttempts: Record<JobKind, number> } }
 
-/** A new pending job, due at `runAt`, for the caller to store (with the change that asks for it). */
-export function newJob(ports: JobPorts, job: Job, runAt = ports.clock.now()): JobRecord {
+/** A new pending job, due at `runAt`, for the caller to store (with the change that asks for it); `lane`: whose it is, where claims are fair (JobRecord.lane). */
+export function newJob(ports: JobPorts, job: Job, runAt = ports.clock.now(), lane?: string): JobRecord {
   return {
     job_id: ports.ids.uuid(), kind: job.kind, payload: job.payload, run_at: runAt.toISOString(), attempts: 0,
     max_attempts: ports.config.maxAttempts[job.kind], locked_until: null, last_error: null, status: 'pending',
-    created_at: ports.clock.now().toISOString(),
+    created_at: ports.clock.now().toISOString(), ...(lane ? { lane } : {}),
   }
 }
+
+/**
+ * The jobs that call a remote supplier to search: run in a lane of their own, fair between sellers, so that
+ * no seller's searches (a traveller's browser can start them) delay another's checks, orders or webhooks.
+ */
+export const SEARCH_KINDS: JobKind[] = ['supplier_search']
+export const OTHER_KINDS: JobKind[] = JOB_KINDS.filter((k) => !SEARCH_KINDS.includes(k))
 
 /** The job a stored record describes; a kind this version does not know, or a payload not of its kind, is an error. */
 export function parseJob(record: JobRecord): Job {

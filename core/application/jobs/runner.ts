@@ -20,15 +20,15 @@ export type { JobReport } from './job.ts'
  * Claims and runs one due job; null when none was due. Its report also goes to the host's observers (the
  * server's job counters); a store failure around the job throws instead, and reports nothing.
  */
-export async function processNextJob(ctx: Context, kinds: JobKind[] = JOB_KINDS): Promise<JobReport | null> {
-  const report = await runNextJob(ctx, kinds)
+export async function processNextJob(ctx: Context, kinds: JobKind[] = JOB_KINDS, opts: { perLane?: number } = {}): Promise<JobReport | null> {
+  const report = await runNextJob(ctx, kinds, opts)
   if (report) ctx.observers.jobFinished(report)
   return report
 }
 
-async function runNextJob(ctx: Context, kinds: JobKind[]): Promise<JobReport | null> {
+async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: number }): Promise<JobReport | null> {
   const { store, clock, config } = ctx
-  const record = await store.claimJob(kinds, clock.now(), config.jobLeaseMs)
+  const record = await store.claimJob(kinds, clock.now(), config.jobLeaseMs, opts)
   if (!record) return null
   // A claim always sets the lease; without one no outcome could be recorded, so the job is left to lapse.
   const lease = record.locked_until

@@ -53,6 +53,9 @@ async function complete(ctx: Context, { trip_id, search_id }: Payload, found: { 
   const effects = ctx.searches.effects(found)
   await ctx.trips.mutate(null, trip_id, (t) => {
     const adopt = t.search_id === search_id || found.search.status === 'success'
-    return { trip: adopt ? adoptSearch(t, found.search) : { ...t }, effects }
+    const { running_search_id: running, ...rest } = t
+    // It runs no more: the next request starts a search of its own.
+    const ended = running === search_id ? rest : t
+    return { trip: adopt ? adoptSearch(ended, found.search) : { ...ended }, effects }
   })
 }

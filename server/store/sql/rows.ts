@@ -71,6 +71,7 @@ export function mappers(d: Dialect) {
       last_error: r.last_error as string | null,
       status: r.status as JobRecord['status'],
       created_at: d.readTime(r.created_at),
+      ...(r.lane ? { lane: r.lane as string } : {}),
     }),
     subscription: (r: Row): SubscriptionRecord => ({
       subscription_id: r.subscription_id as string,
@@ -100,7 +101,7 @@ export const refreshTokenRow = (d: Dialect, t: RefreshTokenRecord): unknown[] =>
 export const idempotencyRow = (d: Dialect, r: IdempotencyRecord): unknown[] =>
   [r.scope, r.key, r.request_hash, r.response === null ? null : json(r.response), d.time(r.created_at), r.owner, d.time(r.lease_until)]
 export const jobRow = (d: Dialect, j: JobRecord): unknown[] =>
-  [j.job_id, j.kind, json(j.payload), d.time(j.run_at), j.attempts, j.max_attempts, d.timeOrNull(j.locked_until), j.last_error, j.status, d.time(j.created_at)]
+  [j.job_id, j.kind, json(j.payload), d.time(j.run_at), j.attempts, j.max_attempts, d.timeOrNull(j.locked_until), j.last_error, j.status, d.time(j.created_at), j.lane ?? null]
 export const subscriptionRow = (d: Dialect, x: SubscriptionRecord): unknown[] =>
   [x.subscription_id, x.seller_id, x.event_name, x.delivery_method, x.target, x.secret, d.time(x.created_at)]
 

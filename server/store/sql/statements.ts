@@ -57,8 +57,8 @@ export function statements(d: Dialect) {
       WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL`),
     releaseIdempotency: s('releaseIdempotency', 'DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL'),
 
-    insertJob: s('enqueueJob', `INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`),
+    insertJob: s('enqueueJob', `INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at, lane)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`),
     // Both only touch the job while it is pending and still holds the caller's lease: a worker whose lease
     // lapsed and whose job was claimed again (a later locked_until) changes nothing. On PostgreSQL a
     // concurrent re-claim holds the row lock; the UPDATE then re-checks locked_until against the row it committed.

@@ -65,6 +65,21 @@ export function jobsContract({ it }: ContractContext): void {
     assert.equal(await s.deferJob('j1', second!.locked_until!, 'late', at(900)), false, 'a finished job stays finished')
   })
 
+  it('a claim with perLane is fair between lanes: the least busy lane first, none past its share; the lane is kept', async (s) => {
+    for (const [id, lane, t] of [['a1', 'A', 0], ['a2', 'A', 1], ['a3', 'A', 2], ['b1', 'B', 3], ['n1', undefined, 4]] as const) {
+      await s.enqueueJob(job(id, { kind: 'supplier_search', run_at: iso(t), ...(lane ? { lane } : {}) }))
+    }
+    assert.equal((await s.getJob('a1'))?.lane, 'A')
+    assert.equal((await s.getJob('n1'))?.lane, undefined)
+    const claim = async () => (await s.claimJob(['supplier_search'], at(10), 30_000, { perLane: 2 }))?.job_id
+    assert.equal(await claim(), 'a1', 'the oldest of lanes equally idle')
+    assert.equal(await claim(), 'b1', 'then a lane with nothing running, before A\'s older jobs')
+    assert.equal(await claim(), 'n1', 'a job of no lane is never held back')
+    assert.equal(await claim(), 'a2')
+    assert.equal(await claim(), undefined, 'A holds its share: a3 waits')
+    assert.equal((await s.claimJob(['supplier_search'], at(10), 30_000))?.job_id, 'a3', 'a claim without perLane takes it')
+  })
+
   it('renewJob extends a held lease, which the job is then named by; a lapsed or stale lease renews nothing', async (s) => {
     await s.enqueueJob(job('j1'))
     const claimed = await s.claimJob(['fulfillment'], at(0), 30_000)

@@ -23,7 +23,7 @@ export function lifecycleContract({ it, make, opts }: ContractContext): void {
       // Its search was in the earlier full form, which migration 3 drops: the trip then has none.
       const old = trip('t1', 's1', { search_id: 'x-old' })
       await (opts.insertV1Trip ? opts.insertV1Trip(s, old) : s.insertTrip({ ...old, search_id: null }))
-      await s.enqueueJob(job('j1'))
+      await (opts.insertV1Job ? opts.insertV1Job(s, job('j1')) : s.enqueueJob(job('j1')))
       const oldKey = { scope: 's1:POST /v2.2/trip', key: 'k1', request_hash: 'h1', created_at: iso(0) }
       const migratedKey = { ...oldKey, response: null, owner: '', lease_until: '1970-01-01T00:00:00.000Z' }
       await (opts.insertV1Idempotency ? opts.insertV1Idempotency(s, oldKey) : s.reserveIdempotency(idem('k1', migratedKey)))
