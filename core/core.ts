@@ -53,8 +53,11 @@ export class Core {
   addApiKey(sellerId: string): Promise<string> { return this.context.sellers.addApiKey(sellerId) }
   /** A new key (shown once); the keys that work now stop after `graceHours` (default 24, 0: at once). */
   rotateApiKey(sellerId: string, graceHours?: number): Promise<RotatedKey> { return this.context.sellers.rotateKey(sellerId, graceHours) }
-  /** The key `prefix` names stops working now; without one, every key but the newest. */
-  revokeApiKeys(sellerId: string, prefix?: string): Promise<RevokedKeys> { return this.context.sellers.revokeKeys(sellerId, prefix) }
+  /**
+   * The key `prefix` names stops working now; without one, every key but the newest. Trip creation tokens the
+   * keys minted stop with them; with `endTripTokens`, so do every trip access and refresh token of the seller.
+   */
+  revokeApiKeys(sellerId: string, prefix?: string, opts: { endTripTokens?: boolean } = {}): Promise<RevokedKeys> { return this.context.sellers.revokeKeys(sellerId, prefix, opts) }
   findSellerByApiKey(apiKey: string): Promise<SellerRecord | undefined> { return this.context.sellers.byApiKey(apiKey) }
   addSellerOrigins(sellerId: string, origins: string[]): Promise<void> { return this.context.sellers.addOrigins(sellerId, origins) }
   sellerCount(): Promise<number> { return this.context.sellers.count() }

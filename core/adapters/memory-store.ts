@@ -153,11 +153,12 @@ export class MemoryStore implements Store {
       .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.seller_id, b.seller_id)))
   }
 
-  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerRecord['supplier'] }): Promise<void> {
+  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerRecord['supplier']; trip_tokens_after?: string }): Promise<void> {
     const s = this.sellers.get(sellerId)
     if (!s) return
     if (change.origins) s.origins = copy(change.origins)
     if (change.supplier) s.supplier = copy(change.supplier)
+    if (change.trip_tokens_after) s.trip_tokens_after = change.trip_tokens_after
   }
 
   async addApiKey(k: ApiKeyRecord): Promise<void> {
@@ -307,6 +308,12 @@ export class MemoryStore implements Store {
   async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
     for (const t of this.refreshTokens.values()) {
       if (t.family_id === familyId && t.revoked_at === null) t.revoked_at = now.toISOString()
+    }
+  }
+
+  async revokeSellerRefreshTokens(sellerId: string, now: Date): Promise<void> {
+    for (const t of this.refreshTokens.values()) {
+      if (t.seller_id === sellerId && t.revoked_at === null && t.used_at === null) t.revoked_at = now.toISOString()
     }
   }
 

@@ -3,6 +3,7 @@ import { ProblemError } from '../shared/errors.ts'
 import type { Context } from './context.ts'
 import type { AuthRule, Principal } from './principal.ts'
 import { normaliseOrigin } from './sellers.ts'
+import { sha256Hex } from '../shared/crypto.ts'
 
 export type { AuthRule, Principal } from './principal.ts'
 
@@ -23,16 +24,27 @@ export async function authenticate(ctx: Context, authorization: string | undefin
     if (colon < 1 || colon !== decoded.length - 1) {
       throw new ProblemError('unauthorized', 'Send the API key as the Basic user name with an empty password (base64 of "<key>:").')
     }
-    const seller = await ctx.sellers.byApiKey(decoded.slice(0, colon))
+    const key = decoded.slice(0, colon)
+    const seller = await ctx.sellers.byApiKey(key)
     if (!seller) throw new ProblemError('unauthorized', 'The API key is not valid.')
-    return { kind: 'api_key', seller }
+    return { kind: 'api_key', seller, key_hash: sha256Hex(key) }
   }
   if (/^bearer$/i.test(scheme ?? '')) {
     const claims = await ctx.tokens.verify(value)
     const seller = await ctx.sellers.get(claims.sid)
     if (!seller) throw new ProblemError('unauthorized', 'The token is not valid.')
-    if (claims.token_use === 'trip_creation') return { kind: 'creation_token', seller }
+    if (claims.token_use === 'trip_creation') {
+      // A token minted by a key that has stopped working stops with it (tokens from before this rule name no key).
+      if (claims.akh !== undefined && !(await ctx.sellers.keyWorks(claims.akh))) {
+        throw new ProblemError('unauthorized', 'The API key that issued this trip creation token was revoked: ask your backend for a new one.')
+      }
+      return { kind: 'creation_token', seller }
+    }
     if (!claims.sub) throw new ProblemError('unauthorized', 'The token is not valid.')
+    // The seller's trip tokens were ended (revoke-key --end-trip-tokens): those issued before are refused.
+    if (seller.trip_tokens_after && (claims.iat ?? 0) * 1000 < Date.parse(seller.trip_tokens_after)) {
+      throw new ProblemError('unauthorized', 'This trip access token was ended when the seller\'s keys were revoked: the seller\'s backend creates the trip session again.')
+    }
     return { kind: 'access_token', seller, trip_id: claims.sub, token: value, family: typeof claims.fam === 'string' ? claims.fam : null, expires_at: claims.exp! }
   }
   throw new ProblemError('unauthorized', 'Use HTTP Basic with the API key, or a Bearer token.')

@@ -29,6 +29,8 @@ export interface TokenClaims extends JWTPayload {
   sub?: string
   /** The refresh family of an access token: revoking the family refuses the token (core/core.ts). */
   fam?: string
+  /** The hash of the API key that minted a trip creation token: revoking that key ends the token. */
+  akh?: string
 }
 
 interface LoadedKey { record: SigningKeyRecord; privateKey: CryptoKey; publicKey: CryptoKey }
@@ -103,14 +105,14 @@ export class TokenService {
     await this.#reload()
   }
 
-  async sign(use: TokenUse, sellerId: string, ttlSeconds: number, tripId?: string, family?: string | null): Promise<string> {
+  async sign(use: TokenUse, sellerId: string, ttlSeconds: number, tripId?: string, family?: string | null, apiKeyHash?: string): Promise<string> {
     // Another instance may have rotated: look again now and then (not on the request's way).
     if (this.clock.now().getTime() - this.#loadedAt > RELOAD_MS) void this.#reload().catch(() => {})
     let key = this.#active()
     if (!key) { await this.ensureSigningKey(); key = this.#active() }
     if (!key) throw new ProblemError('internal', 'no signing key')
     const now = Math.floor(this.clock.now().getTime() / 1000)
-    const jwt = new SignJWT({ token_use: use, sid: sellerId, ...(family ? { fam: family } : {}) })
+    const jwt = new SignJWT({ token_use: use, sid: sellerId, ...(family ? { fam: family } : {}), ...(apiKeyHash ? { akh: apiKeyHash } : {}) })
       .setProtectedHeader({ alg: ALG, kid: key.record.kid, typ: 'JWT' })
       .setIssuer(this.#issuer)
       .setIssuedAt(now)

@@ -203,7 +203,7 @@ export class Sellers {
    * Makes keys stop working now: the one `prefix` names (its prefix as listed, the start of it, or the whole
    * key), or without a prefix every key but the newest. Here at once, on other instances within SELLER_TTL_MS.
    */
-  async revokeKeys(sellerId: string, prefix?: string): Promise<RevokedKeys> {
+  async revokeKeys(sellerId: string, prefix?: string, opts: { endTripTokens?: boolean } = {}): Promise<RevokedKeys> {
     const { store, clock } = this.#ports
     const seller = await store.getSeller(sellerId)
     if (!seller) throw new ProblemError('not_found', `Seller ${sellerId} does not exist.`)
@@ -221,6 +221,12 @@ export class Sellers {
     const revoked = targets.filter((k) => works(k, now))
     if (revoked.length) await store.expireApiKeys(sellerId, revoked.map((k) => k.key_hash), now)
     for (const k of targets) this.#apiKeys.delete(k.key_hash)
+    if (opts.endTripTokens) {
+      // Trip tokens name no key: ending them ends every trip session of the seller, here at once, elsewhere within SELLER_TTL_MS.
+      await store.updateSeller(sellerId, { trip_tokens_after: now })
+      await store.revokeSellerRefreshTokens(sellerId, new Date(now))
+      this.#sellers.delete(sellerId)
+    }
     return {
       revoked: revoked.map((k) => ({ ...keyInfo(k), expires_at: now })),
       alreadyExpired: targets.filter((k) => !revoked.includes(k)).map(keyInfo),
@@ -287,7 +293,17 @@ export class Sellers {
    * process) holds on every instance within that time; its expiry holds to the millisecond.
    */
   async byApiKey(apiKey: string): Promise<SellerRecord | undefined> {
-    const keyHash = sha256Hex(apiKey)
+    const sellerId = await this.#keySeller(sha256Hex(apiKey))
+    return sellerId === undefined ? undefined : this.get(sellerId)
+  }
+
+  /** Whether the API key of this hash works now (not revoked, not expired): what a creation token it minted needs. */
+  async keyWorks(keyHash: string): Promise<boolean> {
+    return (await this.#keySeller(keyHash)) !== undefined
+  }
+
+  /** The seller of the key of this hash while it works, read from the store at most every SELLER_TTL_MS. */
+  async #keySeller(keyHash: string): Promise<string | undefined> {
     const now = this.#ports.clock.now().getTime()
     let hit = this.#apiKeys.get(keyHash)
     if (!hit || now - hit.at >= SELLER_TTL_MS || now < hit.at) {
@@ -296,8 +312,7 @@ export class Sellers {
       hit = { sellerId: record.seller_id, expiresAt: record.expires_at === null ? null : Date.parse(record.expires_at), at: now }
       this.#apiKeys.set(keyHash, hit)
     }
-    if (hit.expiresAt !== null && now >= hit.expiresAt) return undefined
-    return this.get(hit.sellerId)
+    return hit.expiresAt !== null && now >= hit.expiresAt ? undefined : hit.sellerId
   }
 
   /** A seller, read from the store at most every SELLER_TTL_MS. */

@@ -10,7 +10,8 @@ import { newSession } from './sessions.ts'
 export async function authorize(ctx: Context, p: Principal) {
   return {
     token_type: 'Bearer' as const,
-    trip_creation_token: await ctx.tokens.sign('trip_creation', p.seller.seller_id, ctx.config.creationTokenTtl),
+    // Names the key it came from: revoking the key ends the token too (within SELLER_TTL_MS on every instance).
+    trip_creation_token: await ctx.tokens.sign('trip_creation', p.seller.seller_id, ctx.config.creationTokenTtl, undefined, null, p.kind === 'api_key' ? p.key_hash : undefined),
     expires_in: ctx.config.creationTokenTtl,
   }
 }

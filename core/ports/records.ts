@@ -18,6 +18,8 @@ export interface SellerRecord {
   /** Where the seller's offers come from (docs/decisions.md "Real supply: a supplier per seller"). */
   supplier: SellerSupplier
   created_at: string
+  /** Trip access tokens issued before this are refused (`npm run seller -- revoke-key --end-trip-tokens`). */
+  trip_tokens_after?: string
 }
 
 /**

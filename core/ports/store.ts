@@ -17,7 +17,7 @@ export interface SellerStore {
   getSeller(sellerId: string): Promise<SellerRecord | undefined>
   listSellers(): Promise<SellerRecord[]>
   /** Replaces what `change` names of the seller (its origins, its supplier); the rest stays. */
-  updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier }): Promise<void>
+  updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier; trip_tokens_after?: string }): Promise<void>
   addApiKey(key: ApiKeyRecord): Promise<void>
   /** The key with this hash, expired or not (the caller compares `expires_at` with its clock). */
   findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined>
@@ -95,6 +95,8 @@ export interface RefreshTokenStore {
    */
   consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult>
   revokeRefreshFamily(familyId: string, now: Date): Promise<void>
+  /** Revokes every refresh token of the seller not used or revoked yet (`revoke-key --end-trip-tokens`). */
+  revokeSellerRefreshTokens(sellerId: string, now: Date): Promise<void>
 }
 
 /** Idempotency-Key reservations with their leases and stored answers. */

@@ -5,7 +5,7 @@
  *   npm run seller -- create --name "Shop" [--origin URL ...] [--sandbox] [--supplier NAME] [--duffel-token T]
  *   npm run seller -- update SELLER_ID [--add-origin URL ...] [--remove-origin URL ...] [--supplier NAME] [--duffel-token T]
  *   npm run seller -- rotate-key SELLER_ID [--grace-hours H]
- *   npm run seller -- revoke-key SELLER_ID [--prefix P]
+ *   npm run seller -- revoke-key SELLER_ID [--prefix P] [--end-trip-tokens]
  *   npm run seller -- list
  *
  * A new API key is printed once: only its hash is stored, so it cannot be shown again. A supplier token is
@@ -22,7 +22,7 @@ const USAGE = `Usage:
   npm run seller -- create --name NAME [--origin URL ...] [--sandbox] [--supplier NAME] [--duffel-token TOKEN]
   npm run seller -- update SELLER_ID [--add-origin URL ...] [--remove-origin URL ...] [--supplier NAME] [--duffel-token TOKEN]
   npm run seller -- rotate-key SELLER_ID [--grace-hours HOURS]
-  npm run seller -- revoke-key SELLER_ID [--prefix PREFIX]
+  npm run seller -- revoke-key SELLER_ID [--prefix PREFIX] [--end-trip-tokens]
   npm run seller -- list
 
   create       adds a seller and prints its new API key (once)
@@ -40,9 +40,12 @@ const USAGE = `Usage:
                --supplier and --duffel-token as for create
   rotate-key   prints a new API key (once); the seller's current keys keep working
                --grace-hours   that many hours more (default 24; 0: they stop now)
-  revoke-key   makes keys stop working now (on every server within 10 seconds)
+  revoke-key   makes keys stop working now (on every server within 10 seconds), with the trip
+               creation tokens they issued; trip access and refresh tokens reach one trip each and
+               keep working until they expire (30 and 45 minutes by default)
                --prefix        the key to revoke, by its prefix as list shows it;
                                without it, every key of the seller but the newest
+               --end-trip-tokens  also ends every trip access and refresh token of the seller now
   list         shows every seller: its supplier (never a token), origins, and keys by prefix with their expiry
 
 The database is DATABASE_URL (default sqlite:./data/svc.db), and SIGNING_KEY_SECRET the server's, as for npm start.`
@@ -58,7 +61,7 @@ const OPTIONS = {
   create: { name: { type: 'string' }, origin: { type: 'string', multiple: true }, sandbox: { type: 'boolean', default: false }, ...SUPPLIER_OPTIONS },
   update: { 'add-origin': { type: 'string', multiple: true }, 'remove-origin': { type: 'string', multiple: true }, ...SUPPLIER_OPTIONS },
   'rotate-key': { 'grace-hours': { type: 'string' } },
-  'revoke-key': { prefix: { type: 'string' } },
+  'revoke-key': { prefix: { type: 'string' }, 'end-trip-tokens': { type: 'boolean', default: false } },
   list: {},
 } as const
 
@@ -189,14 +192,18 @@ async function run(argv: string[]): Promise<number> {
       ].join('\n'))
     }
   } else if (command === 'revoke-key') {
-    const v = values as { prefix?: string }
+    const v = values as { prefix?: string; 'end-trip-tokens'?: boolean }
     const sellerId = sellerIdOf(command, positionals)
     // As list shows it (with its ellipsis) or without.
     const prefix = v.prefix?.trim().replace(/(…|\.\.\.)$/, '')
     if (v.prefix !== undefined && !prefix) throw new UsageError('--prefix needs a key prefix, as list shows it')
     act = async (core) => {
-      const { revoked, alreadyExpired, kept } = await core.revokeApiKeys(sellerId, prefix)
-      const lines = revoked.map((k) => `Revoked ${k.prefix}… (created ${k.created_at}): it stops working now, on every server within 10 seconds.`)
+      const end = v['end-trip-tokens'] === true
+      const { revoked, alreadyExpired, kept } = await core.revokeApiKeys(sellerId, prefix, { endTripTokens: end })
+      const lines = revoked.map((k) => `Revoked ${k.prefix}… (created ${k.created_at}): it stops working now, on every server within 10 seconds, and so do the trip creation tokens it issued.`)
+      lines.push(end
+        ? 'Ended every trip access and refresh token of the seller (on every server within 10 seconds): travellers mid-checkout need a new trip session from the seller\'s backend.'
+        : 'Trip access tokens (30 minutes) and refresh tokens (45 minutes) keep working until they expire, each for its one trip; --end-trip-tokens ends them now.')
       for (const k of alreadyExpired) lines.push(`${k.prefix}… had already expired (${k.expires_at}).`)
       if (kept) {
         const expired = kept.expires_at !== null && kept.expires_at <= new Date().toISOString()

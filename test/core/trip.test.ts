@@ -184,7 +184,7 @@ test('a basket change answers the basket rendered as GET renders that version, a
   const created = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
   const search = await f.api('getSearch', { params: { trip_id: created.trip_id, search_id: created.search_id! } })
   const bag = Object.values(search.results.products.bag ?? {}).find((b) => b.price_and_availability.p1?.available)!
-  const p = { kind: 'api_key' as const, seller: f.seller }
+  const p = { kind: 'api_key' as const, seller: f.seller, key_hash: 'k' }
   const changed = await replaceBasket(f.core.context, p, created.trip_id, [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
   const stored = (await f.store.getTrip(created.trip_id))!
   assert.equal(changed.json, JSON.stringify(basketView(stored.value, f.clock.now())))

@@ -185,7 +185,9 @@ test('rotate-key prints a new key and the old one works through its grace; revok
       // Revoked by its prefix as list shows it: the server read the key just now, and drops it within 10 s.
       const revoked = await w.cli(['revoke-key', id, '--prefix', `${oldKey.slice(0, 12)}…`])
       assert.equal(revoked.status, 0, revoked.all)
-      assert.match(revoked.stdout, new RegExp(`^Revoked ${oldKey.slice(0, 12)}… \\(created \\S+\\): it stops working now, on every server within 10 seconds\\.\\n$`))
+      assert.match(revoked.stdout, new RegExp(`^Revoked ${oldKey.slice(0, 12)}… \\(created \\S+\\): it stops working now, on every server within 10 seconds, and so do the trip creation tokens it issued\\.\\n`))
+      // It says what stays valid, and for how long.
+      assert.match(revoked.stdout, /\nTrip access tokens \(30 minutes\) and refresh tokens \(45 minutes\) keep working until they expire, each for its one trip; --end-trip-tokens ends them now\.\n$/)
       const at = Date.now()
       while (await authorize(oldKey) === 200) {
         assert.ok(Date.now() - at < 11_500, 'the revoked key still works after 10 s')

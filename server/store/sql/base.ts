@@ -52,10 +52,11 @@ export abstract class SqlStore {
     return (await this.all(this.S.listSellers)).map(this.to.seller)
   }
 
-  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier }): Promise<void> {
+  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier; trip_tokens_after?: string }): Promise<void> {
     const supplier = change.supplier ?? null
     await this.change(this.S.updateSeller,
-      [sellerId, change.origins ? json(change.origins) : null, supplier?.name ?? null, supplier?.credentials ? json(supplier.credentials) : null])
+      [sellerId, change.origins ? json(change.origins) : null, supplier?.name ?? null, supplier?.credentials ? json(supplier.credentials) : null,
+        change.trip_tokens_after ? this.d.time(change.trip_tokens_after) : null])
   }
 
   async addApiKey(k: ApiKeyRecord): Promise<void> {
@@ -102,6 +103,10 @@ export abstract class SqlStore {
 
   async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
     await this.change(this.S.revokeRefreshFamily, [now.toISOString(), familyId])
+  }
+
+  async revokeSellerRefreshTokens(sellerId: string, now: Date): Promise<void> {
+    await this.change(this.S.revokeSellerRefreshTokens, [now.toISOString(), sellerId])
   }
 
   // ---------------------------------------------------------------- idempotency

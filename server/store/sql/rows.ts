@@ -17,6 +17,7 @@ export function mappers(d: Dialect) {
       // A text column in both dialects: the SealedSecret as JSON.
       supplier: { name: r.supplier as string, credentials: r.supplier_credentials === null ? null : JSON.parse(r.supplier_credentials as string) as SealedSecret },
       created_at: d.readTime(r.created_at),
+      ...(r.trip_tokens_after ? { trip_tokens_after: d.readTime(r.trip_tokens_after) } : {}),
     }),
     apiKey: (r: Row): ApiKeyRecord => ({
       key_hash: r.key_hash as string,

@@ -17,7 +17,8 @@ export function statements(d: Dialect) {
     listSellers: s('listSellers', 'SELECT * FROM sellers ORDER BY created_at, seller_id'),
     // What a change leaves out stays: NULL keeps the column (the supplier's name says whether the supplier changes).
     updateSeller: s('updateSeller', `UPDATE sellers SET origins = coalesce($2::jsonb, origins), supplier = coalesce($3::text, supplier),
-      supplier_credentials = CASE WHEN $3::text IS NULL THEN supplier_credentials ELSE $4::text END WHERE seller_id = $1`),
+      supplier_credentials = CASE WHEN $3::text IS NULL THEN supplier_credentials ELSE $4::text END,
+      trip_tokens_after = coalesce($5::timestamptz, trip_tokens_after) WHERE seller_id = $1`),
     addApiKey: s('addApiKey', 'INSERT INTO api_keys (key_hash, seller_id, prefix, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)'),
     findApiKey: s('findApiKey', 'SELECT key_hash, seller_id, prefix, created_at, expires_at FROM api_keys WHERE key_hash = $1'),
     listApiKeys: s('listApiKeys', `SELECT key_hash, seller_id, prefix, created_at, expires_at FROM api_keys WHERE seller_id = $1
@@ -39,6 +40,7 @@ export function statements(d: Dialect) {
       (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`),
     getRefreshToken: s('getRefreshToken', 'SELECT * FROM refresh_tokens WHERE token_hash = $1'),
     revokeRefreshFamily: s('revokeRefreshFamily', 'UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL'),
+    revokeSellerRefreshTokens: s('revokeSellerRefreshTokens', 'UPDATE refresh_tokens SET revoked_at = $1 WHERE seller_id = $2 AND revoked_at IS NULL AND used_at IS NULL'),
 
     reserveIdempotency: s('reserveIdempotency', `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at, owner, lease_until)
       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (scope, key) DO NOTHING`),

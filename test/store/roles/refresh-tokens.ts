@@ -1,6 +1,6 @@
 /** The store contract of RefreshTokenStore: refresh tokens, consumed once, revoked by family. */
 import assert from 'node:assert/strict'
-import { at, iso, refreshToken, type ContractContext } from '../fixtures.ts'
+import { at, iso, refreshToken, seller, trip, type ContractContext } from '../fixtures.ts'
 
 export function refreshTokensContract({ it, withTrip }: ContractContext): void {
   it('a refresh token is consumed once, then reported reused', async (s) => {
@@ -38,6 +38,19 @@ export function refreshTokensContract({ it, withTrip }: ContractContext): void {
     assert.deepEqual(await s.consumeRefreshToken('r1', at(40)),
       { status: 'revoked', record: refreshToken('r1', 'f1', { used_at: iso(10), revoked_at: iso(20) }) })
     assert.equal((await s.consumeRefreshToken('r3', at(40))).status, 'ok')
+  })
+
+  it('revoking a seller\'s refresh tokens revokes its unused ones, of every trip, and no other seller\'s', async (s) => {
+    await withTrip(s)
+    await s.createSeller(seller('s2'))
+    await s.insertTrip(trip('t2', 's2'))
+    await s.insertRefreshToken(refreshToken('r1', 'f1'))
+    await s.insertRefreshToken(refreshToken('r2', 'f1', { used_at: iso(10) }))
+    await s.insertRefreshToken(refreshToken('r3', 'f3', { trip_id: 't2', seller_id: 's2' }))
+    await s.revokeSellerRefreshTokens('s1', at(20))
+    assert.deepEqual(await s.consumeRefreshToken('r1', at(30)), { status: 'revoked', record: refreshToken('r1', 'f1', { revoked_at: iso(20) }) })
+    assert.equal((await s.consumeRefreshToken('r2', at(30))).status, 'reused', 'a used one stays what it was')
+    assert.equal((await s.consumeRefreshToken('r3', at(30))).status, 'ok')
   })
 
   it('concurrent consumes of one refresh token: exactly one succeeds', async (s) => {

@@ -39,6 +39,16 @@ export function sellersContract({ it }: ContractContext): void {
     assert.equal(await s.getSeller('ghost'), undefined)
   })
 
+  it('a seller\'s end of trip tokens round-trips, changes nothing else, and stays through other changes', async (s) => {
+    await s.createSeller(seller('s1'))
+    await s.updateSeller('s1', { trip_tokens_after: iso(60) })
+    assert.deepEqual(await s.getSeller('s1'), seller('s1', { trip_tokens_after: iso(60) }))
+    await s.updateSeller('s1', { origins: [] })
+    assert.deepEqual(await s.getSeller('s1'), seller('s1', { origins: [], trip_tokens_after: iso(60) }))
+    await s.updateSeller('s1', { trip_tokens_after: iso(120) })
+    assert.equal((await s.getSeller('s1'))?.trip_tokens_after, iso(120))
+  })
+
   it('api keys are found by hash, expired or not, and must belong to a known seller', async (s) => {
     await s.createSeller(seller('s1'))
     const key = apiKey('ab')
