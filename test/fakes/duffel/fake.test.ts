@@ -1254,6 +1254,17 @@ describe('scenario switches', () => {
     assert.equal((await call(`/air/offers/${offer.id}`)).status, 200)
   })
 
+  test('slow: matching requests are taken only after the delay, a purchase landing then; others are not held', async () => {
+    const { offer } = family()
+    fake.slow({ ms: 300, match: 'GET /air/seat_maps' })
+    const started = Date.now()
+    const [maps, other] = await Promise.all([call(`/air/seat_maps?offer_id=${offer.id}`), call(`/air/offers/${offer.id}`)])
+    assert.equal(maps.status, 200)
+    assert.ok(Date.now() - started >= 300, 'the seat maps waited')
+    assert.equal(other.status, 200)
+    fake.reset()
+  })
+
   test('timeout: the request is never answered and the client\'s time-out fires', async () => {
     const { offer } = family()
     fake.timeout({ match: 'GET /air/seat_maps' })

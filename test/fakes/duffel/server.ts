@@ -151,6 +151,8 @@
  *                                                                   does not know (`airlineError`)
  *   502/503/504 (no envelope) an HTML error page, `content-type: text/html`, as the load balancer in front of
  *                             Duffel answers when Duffel is not reached (`htmlError`)
+ *   `slow({ ms })` delays the matching requests before the fake takes them (a slow airline; a purchase that
+ *   lands late), and `timeout` never answers them.
  *
  * Duffel's test mode has an unlimited balance; the fake keeps a finite one per token (10000.00 GBP unless
  * told otherwise) so that a test can see what a purchase debited, and whether a retried job paid twice.
@@ -382,6 +384,11 @@ export interface FakeDuffel {
   htmlError(opts?: SwitchOptions & { status?: 502 | 503 | 504 }): void
   /** The request is never answered (until close): the client's time-out must fire. */
   timeout(opts?: SwitchOptions): void
+  /**
+   * The request waits `ms` before the fake takes it (default every matching request): a slow airline. A
+   * purchase then lands `ms` after it was sent, which is what a run racing it must not buy twice around.
+   */
+  slow(opts: SwitchOptions & { ms: number }): void
   /** The request is carried out (a purchase is added and paid), then its connection is destroyed unanswered. */
   lostResponseAfterPurchase(opts?: SwitchOptions): void
   /** Turns every scenario switch off (data, balances and the request log stay). */
@@ -796,7 +803,8 @@ type Failure =
 type Switch = { remaining: number; match: (method: string, path: string) => boolean } & (
   | Failure
   | { kind: 'price'; serviceId: string; amount: string }
-  | { kind: 'gone'; serviceId: string })
+  | { kind: 'gone'; serviceId: string }
+  | { kind: 'slow'; ms: number })
 
 /** What the switches in force for one request make of the services. */
 interface View { price(id: string): string | undefined; gone(id: string): boolean }
@@ -1299,6 +1307,9 @@ class Fake implements FakeDuffel {
   timeout(opts: SwitchOptions = {}): void {
     this.add({ kind: 'timeout', remaining: opts.times ?? 1, match: matcher(opts.match) })
   }
+  slow(opts: SwitchOptions & { ms: number }): void {
+    this.add({ kind: 'slow', ms: opts.ms, remaining: opts.times ?? Infinity, match: matcher(opts.match) })
+  }
   lostResponseAfterPurchase(opts: SwitchOptions = {}): void {
     this.add({ kind: 'lost', remaining: opts.times ?? 1, match: matcher(opts.match ?? 'POST /air/orders/*/services') })
   }
@@ -1365,6 +1376,11 @@ class Fake implements FakeDuffel {
       const version = req.headers['duffel-version']
       if (version === undefined) throw new Refusal(400, 'invalid_request_error', 'missing_version_header', 'Missing version header', 'The Duffel-Version header is required: send "Duffel-Version: v2".')
       if (version !== 'v2') throw new Refusal(400, 'invalid_request_error', 'unsupported_version', 'Unsupported version', `Duffel-Version "${String(version)}" is not supported: use "v2".`)
+      const slow = this.switches.find((sw): sw is Extract<Switch, { kind: 'slow' }> => sw.kind === 'slow' && sw.remaining > 0 && sw.match(method, path))
+      if (slow) {
+        slow.remaining--
+        await new Promise((resolve) => setTimeout(resolve, slow.ms))
+      }
       const failure = this.takeFailure(['timeout', 'html', 'rate', 'server', 'airline'], method, path)
       if (failure?.kind === 'timeout') {
         this.holdUnanswered(res, `${method} ${req.url ?? path} → (held unanswered: timeout switch)`)
