@@ -4,7 +4,7 @@
  * Node's own coverage is on (COVERAGE=0 turns it off): the spec reporter prints the table per file, and
  * test/coverage-summary.mjs the product code's total line, branch and function coverage at the end.
  */
-import { readdirSync, statSync } from 'node:fs'
+import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
@@ -27,7 +27,8 @@ if (files.length === 0) {
 // cluster when PostgreSQL is installed (the suite reports itself skipped when neither is possible).
 const env = { ...process.env }
 let pgDir: string | undefined
-if (!env.DATABASE_URL_PG && files.some((f) => f.includes('postgres'))) {
+// A suite that reads DATABASE_URL_PG needs it, whatever its name.
+if (!env.DATABASE_URL_PG && files.some((f) => readFileSync(join(root, f), 'utf8').includes('DATABASE_URL_PG'))) {
   const pg = spawnSync('bash', [join(root, 'scripts/pg-throwaway.sh')], { encoding: 'utf8' })
   if (pg.status === 0) {
     for (const line of pg.stdout.trim().split('\n')) {

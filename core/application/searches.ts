@@ -24,9 +24,24 @@ export async function searchFor(ctx: Context, { supplier, call }: SupplierCall, 
   return { found: { search, seatMaps: [] }, jobs: [newJob(ctx, { kind: 'supplier_search', payload: { trip_id: trip.trip_id, search_id: search.search_id } }, undefined, trip.seller_id)] }
 }
 
+/** Thrown inside a trip write when another request started a search of the trip since this one read it. */
+class StartedMeanwhile extends Error {}
+
 export async function startSearch(ctx: Context, p: Principal, tripId: string, selection: SearchSelection) {
   const types = selectedTypes(selection)
   if (types.length === 0) throw new ProblemError('validation_error', 'Select at least one product type, e.g. {"bag": {"search": true}}.', [{ path: '/', message: 'no product type has search: true' }])
+  // Requests that arrive together (a browser's parallel calls) each read the trip before any has written: the
+  // write checks again, and the one that finds a search started meanwhile starts over, to join it.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startOnce(ctx, p, tripId, types)
+    } catch (e) {
+      if (!(e instanceof StartedMeanwhile) || attempt >= 2) throw e instanceof StartedMeanwhile ? new ProblemError('trip_state_conflict', 'The trip is being changed by other requests; retry the request.') : e
+    }
+  }
+}
+
+async function startOnce(ctx: Context, p: Principal, tripId: string, types: ProductTypeName[]) {
   const { value } = await ctx.trips.load(p, tripId)
   // One search at a time per trip: asked again while one still runs (the trip's first, or a newer one), the caller joins it.
   const runningId = value.running_search_id ?? (value.search_status === 'in_progress' ? value.search_id : null)
@@ -42,7 +57,10 @@ export async function startSearch(ctx: Context, p: Principal, tripId: string, se
     await ctx.trips.mutate(p, tripId, (t) => ({ trip: adoptSearch(counted(t), found.search), effects: ctx.searches.effects(found) }))
   } else if (jobs.length) {
     // Stored with its job; it becomes the trip's when the job has the supplier's answer. Until then it is the one a new request joins.
-    await ctx.trips.mutate(p, tripId, (t) => ({ trip: { ...counted(t), running_search_id: found.search.search_id }, jobs, effects: { search: found.search } }))
+    await ctx.trips.mutate(p, tripId, (t) => {
+      if (t.running_search_id && t.running_search_id !== value.running_search_id) throw new StartedMeanwhile()
+      return { trip: { ...counted(t), running_search_id: found.search.search_id }, jobs, effects: { search: found.search } }
+    })
   } else {
     // A failed one is only kept to be read.
     if (p.kind === 'access_token') await ctx.trips.mutate(p, tripId, counted)
