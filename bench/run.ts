@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- api|storage|first|size|cold|profile|floor|scale|soak]`: runs the benchmarks and prints their figures
+ * `npm run bench [-- api|storage|first|size|cold|profile|floor|scale|soak|supplier]`: runs the benchmarks and prints their figures
  * (docs/performance.md shows them and how they were made). With no names: api, storage, first, size and cold.
  */
 export {}
@@ -18,5 +18,7 @@ if (which.includes('profile')) await (await import('./profile.ts')).profile(whic
 if (which.includes('scale')) await (await import('./scale.ts')).scale()
 // Only when named: PUT basket and POST trip beside the least they could do (bench/floor.ts), where the profile says why.
 if (which.includes('floor')) await (await import('./floor.ts')).floor()
+// Only when named: what a misbehaving supplier costs (bench/supplier.ts; a minute or two: a slow fake Duffel, a 1 GB answer).
+if (which.includes('supplier')) await (await import('./supplier.ts')).supplierBench()
 // Only when named: minutes of steady load (`soak --rate=400 --seconds=300 --warmup=30`); exits 1 when its target is missed.
 if (which.includes('soak') && !(await (await import('./soak.ts')).soak())) process.exitCode = 1
