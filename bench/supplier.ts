@@ -206,7 +206,7 @@ export async function supplierBench(): Promise<void> {
     console.log(`  2. a bag's order raced by two workers, the purchase slower than the lease, ${counts.length} runs: ${tally}  [target: every run bought 1]`)
     const capped = [await memory(true), await memory(true), await memory(true)]
     const uncapped = await memory(false)
-    console.log(`  3. peak RSS above idle while reading a 1 GB answer: ${median(capped).toFixed(0)} MB (${spread(capped)}) with the 5 MiB limit; ${uncapped.toFixed(0)} MB without one, as before  [target < 50 MB]`)
+    console.log(`  3. peak RSS above idle while reading a 1 GB answer: ${median(capped).toFixed(1)} MB (${spread(capped)}) with the 5 MiB limit; ${uncapped.toFixed(0)} MB without one, as before  [target < 50 MB]`)
   } finally {
     await fake.close()
   }
