@@ -31,7 +31,8 @@ export class JobLease {
   /** Renews in the background while the run goes on. */
   start(): void {
     this.#timer = setInterval(() => { void this.renew().catch(() => {}) }, Math.max(10, Math.floor(this.leaseMs / 3)))
-    this.#timer.unref?.()
+    // Node's timer would keep a process alive for a lease alone; a browser's (the sandbox worker) has no unref.
+    ;(this.#timer as { unref?: () => void }).unref?.()
   }
 
   stop(): void { clearInterval(this.#timer) }
