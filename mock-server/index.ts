@@ -12,9 +12,16 @@
  * A browser page should import `createSandbox` from './sandbox.ts' instead, so it does not also pay for
  * this default sandbox.
  */
+import type { HttpHandler } from 'msw'
 import * as internal from './sandbox.ts'
 import type { Ids } from '../core/ports/clock.ts'
-import type { Sandbox, SandboxOptions } from './types.ts'
+import type { Sandbox as SandboxOf, SandboxOptions } from './types.ts'
+
+/**
+ * The sandbox, its handlers typed as MSW's. Only this entry's declarations name msw (its users install it):
+ * ./types.ts, which the SDK's declarations reach too, leaves the handlers' type open.
+ */
+export type Sandbox = SandboxOf<HttpHandler>
 
 // Declared here with their public types, so this module's declarations never name ./sandbox.ts, whose
 // SandboxInternals reaches the whole core (and the declarations of jose and lru-cache, which the package
@@ -28,7 +35,7 @@ export const JOB_INTERVAL_MS: number = internal.JOB_INTERVAL_MS
 /** Random ids (the default `ids`), for a sandbox with another clock but the usual ids. */
 export const randomIds: Ids = internal.randomIds
 export { defaultTripRequest, sandboxTripRequest } from './fixtures.ts'
-export type { Sandbox, SandboxDelivery, SandboxOptions, SandboxTrip } from './types.ts'
+export type { SandboxDelivery, SandboxOptions, SandboxTrip } from './types.ts'
 
 /** The default sandbox behind `sandboxHandlers`: `sandbox.apiKey`, `sandbox.createTrip()`, `sandbox.deliveries`. */
 export const sandbox = await createSandbox()

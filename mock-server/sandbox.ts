@@ -61,7 +61,7 @@ function defaultStorage(): SandboxOptions['storage'] {
  * reach into (the parity and attack suites). The package's types name only `Sandbox`, so a seller's
  * tests depend on no internal type (and a frontend's type check reaches nothing of the core's services).
  */
-export interface SandboxInternals extends Sandbox {
+export interface SandboxInternals extends Sandbox<HttpHandler> {
   core: Core
   store: MemoryStore
 }

@@ -3,7 +3,6 @@
  * table, validation, errors, tokens and state hashes) with an in-memory store. In a browser it persists
  * the store (localStorage) so a reload keeps the trip; in node it lives as long as the test.
  */
-import type { HttpHandler } from 'msw'
 import type { Clock, Ids } from '../core/ports/clock.ts'
 import type { CoreConfig } from '../core/application/config.ts'
 import type { TripCreateRequest } from '../core/schemas/trip.ts'
@@ -45,9 +44,16 @@ export interface SandboxDelivery {
   delivered_at: string
 }
 
-export interface Sandbox {
+/**
+ * A sandbox, with its MSW handlers typed `Handler`. This file imports nothing of msw: the SDK's declarations
+ * (sdk/sandbox.ts: `Svc.sandbox`, `window.SvcSandbox`) name these types, and they are in every page's type
+ * check, while msw is an optional peer of the package that a page without `./mock-server` does not install
+ * (under `skipLibCheck: false` an import of it would fail there). So the handlers are `unknown` here, and
+ * MSW's `HttpHandler` in the `Sandbox` of the `./mock-server` entry (index.ts), whose users install msw.
+ */
+export interface Sandbox<Handler = unknown> {
   /** MSW handlers for every endpoint of the API, for `setupServer(...handlers)` / `setupWorker(...handlers)`. */
-  handlers: HttpHandler[]
+  handlers: Handler[]
   /** A `fetch` that answers from the handlers in the page, with no service worker and no network. */
   fetch: typeof fetch
   /** The sandbox seller's API key (Basic auth), for backend-style tests. */
