@@ -12,7 +12,7 @@ import type { TokenService } from './application/jwt.ts'
 import type { CoreConfig, CoreDeps } from './application/config.ts'
 import { createContext, type Context } from './application/context.ts'
 import { fetchSender } from './adapters/fetch-webhook-sender.ts'
-import type { NewSeller, RevokedKeys, RotatedKey, SellerChange, SellerListing } from './application/sellers.ts'
+import type { NewSeller, RevokedKeys, RotatedKey, SellerChange, SellerListing, SellerSwitch, UpdatedSeller } from './application/sellers.ts'
 import { authenticate, type Principal } from './application/auth.ts'
 import { purgeExpired } from './application/retention.ts'
 import { drainJobs, processNextJob, type JobReport } from './application/jobs/runner.ts'
@@ -21,7 +21,8 @@ import type { CoreObserver } from './application/observe.ts'
 
 export { defaultConfig, type CoreConfig, type CoreDeps, type Retention } from './application/config.ts'
 export { normaliseOrigin } from './application/sellers.ts'
-export type { KeyInfo, NewSeller, RevokedKeys, RotatedKey, SellerChange, SellerListing, SupplierChoice } from './application/sellers.ts'
+export type { KeyInfo, KeyState, ListedKey, NewSeller, RevokedKeys, RotatedKey, SellerChange, SellerListing, SellerSwitch, SupplierChoice, UnfinishedTrips, UpdatedSeller } from './application/sellers.ts'
+export { NOT_YET_FULFILLED, notYetFulfilled } from './application/sellers.ts'
 export type { AuthRule, Principal } from './application/auth.ts'
 export type { Answer } from './application/idempotency.ts'
 export type { Context } from './application/context.ts'
@@ -46,10 +47,18 @@ export class Core {
 
   ensureSigningKey() { return this.tokens.ensureSigningKey() }
   createSeller(input: NewSeller) { return this.context.sellers.create(input) }
-  /** Adds and removes origins, changes the supplier (checked and sealed as at creation). */
-  updateSeller(sellerId: string, change: SellerChange): Promise<SellerRecord> { return this.context.sellers.update(sellerId, change) }
-  /** Every seller with its keys (prefixes and expiry); never a key or a credential. */
+  /**
+   * Adds and removes origins, changes the supplier (checked and sealed as at creation; the one left keeps its
+   * token unless `removeToken`); a switch waits for the trips not yet fulfilled unless `force`.
+   */
+  updateSeller(sellerId: string, change: SellerChange): Promise<UpdatedSeller> { return this.context.sellers.update(sellerId, change) }
+  /** Every seller with its keys (prefixes, expiry and state); never a key or a credential. */
   listSellers(): Promise<SellerListing[]> { return this.context.sellers.list() }
+  /** One seller with its keys, as `listSellers` shows each. */
+  showSeller(sellerId: string): Promise<SellerListing> { return this.context.sellers.show(sellerId) }
+  /** Its API keys and trip tokens answer 403 seller_disabled until it is enabled (on every instance within 10 s). */
+  disableSeller(sellerId: string): Promise<SellerSwitch> { return this.context.sellers.setDisabled(sellerId, true) }
+  enableSeller(sellerId: string): Promise<SellerSwitch> { return this.context.sellers.setDisabled(sellerId, false) }
   addApiKey(sellerId: string): Promise<string> { return this.context.sellers.addApiKey(sellerId) }
   /** A new key (shown once); the keys that work now stop after `graceHours` (default 24, 0: at once). */
   rotateApiKey(sellerId: string, graceHours?: number): Promise<RotatedKey> { return this.context.sellers.rotateKey(sellerId, graceHours) }

@@ -7,7 +7,7 @@
  * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
  */
 import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned, KnownVersion, PlainWrite } from '../ports/records.ts'
-import type { Store } from '../ports/store.ts'
+import type { SellerChangeRecord, Store } from '../ports/store.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
 import { isFulfilled } from '../domain/fulfillment.ts'
 import { changedOrders } from '../domain/order-feed.ts'
@@ -53,8 +53,20 @@ const idemKey = (scope: string, key: string) => JSON.stringify([scope, key])
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 // Copies a record and puts its timestamps in canonical form, as the SQL stores do.
-const seller = (s: SellerRecord): SellerRecord => ({ ...copy(s), created_at: iso(s.created_at) })
-const apiKey = (k: ApiKeyRecord): ApiKeyRecord => ({ ...copy(k), created_at: iso(k.created_at), expires_at: isoOrNull(k.expires_at) })
+/** As the SQL stores keep a seller: times canonical, optional fields absent rather than empty. */
+const seller = (s: SellerRecord): SellerRecord => {
+  const { trip_tokens_after, disabled_at, kept_credentials, ...rest } = copy(s)
+  return {
+    ...rest, created_at: iso(s.created_at),
+    ...(trip_tokens_after ? { trip_tokens_after: iso(trip_tokens_after) } : {}),
+    ...(disabled_at ? { disabled_at: iso(disabled_at) } : {}),
+    ...(kept_credentials && Object.keys(kept_credentials).length ? { kept_credentials } : {}),
+  }
+}
+const apiKey = (k: ApiKeyRecord): ApiKeyRecord => {
+  const { revoked_at, ...rest } = copy(k)
+  return { ...rest, created_at: iso(k.created_at), expires_at: isoOrNull(k.expires_at), ...(revoked_at ? { revoked_at: iso(revoked_at) } : {}) }
+}
 const signingKey = (k: SigningKeyRecord): SigningKeyRecord =>
   ({ ...copy(k), created_at: iso(k.created_at), retire_at: isoOrNull(k.retire_at) })
 const search = (s: SearchRecord): SearchRecord => ({ ...copy(s), created_at: iso(s.created_at) })
@@ -153,12 +165,19 @@ export class MemoryStore implements Store {
       .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.seller_id, b.seller_id)))
   }
 
-  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerRecord['supplier']; trip_tokens_after?: string }): Promise<void> {
+  async updateSeller(sellerId: string, change: SellerChangeRecord): Promise<void> {
     const s = this.sellers.get(sellerId)
     if (!s) return
-    if (change.origins) s.origins = copy(change.origins)
-    if (change.supplier) s.supplier = copy(change.supplier)
-    if (change.trip_tokens_after) s.trip_tokens_after = change.trip_tokens_after
+    const next = { ...s }
+    if (change.origins) next.origins = copy(change.origins)
+    if (change.supplier) next.supplier = copy(change.supplier)
+    if (change.trip_tokens_after) next.trip_tokens_after = change.trip_tokens_after
+    if (change.disabled_at !== undefined) {
+      if (change.disabled_at === null) delete next.disabled_at
+      else next.disabled_at = change.disabled_at
+    }
+    if (change.kept_credentials !== undefined) next.kept_credentials = copy(change.kept_credentials)
+    this.sellers.set(sellerId, seller(next))
   }
 
   async addApiKey(k: ApiKeyRecord): Promise<void> {
@@ -184,6 +203,24 @@ export class MemoryStore implements Store {
       // An earlier expiry stays: a rotation never lengthens a key's life (nor undoes a revocation).
       if (k && k.seller_id === sellerId && (k.expires_at === null || when < k.expires_at)) k.expires_at = when
     }
+  }
+
+  async revokeApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
+    const when = iso(at)
+    for (const hash of keyHashes) {
+      const k = this.apiKeys.get(hash)
+      // Only a key that still works then: an expired key stays expired, a revoked one keeps its revocation.
+      if (k && k.seller_id === sellerId && (k.expires_at === null || when < k.expires_at)) {
+        k.expires_at = when
+        k.revoked_at = when
+      }
+    }
+  }
+
+  async listSellerTrips(sellerId: string, page: { after?: string; limit: number }): Promise<TripRecord[]> {
+    const after = page.after ?? ''
+    return copy([...this.trips.values()].map((t) => t.value).filter((t) => t.seller_id === sellerId && t.trip_id > after)
+      .sort((a, b) => compare(a.trip_id, b.trip_id)).slice(0, page.limit))
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {

@@ -12,10 +12,10 @@ import { Type, type Static, type TSchema } from 'typebox'
 import type { Answer } from '../application/idempotency.ts'
 import type { Context } from '../application/context.ts'
 import type { AuthRule, Principal } from '../application/principal.ts'
-import { ERROR_CODES, type ErrorCode } from '../shared/errors.ts'
+import { ERROR_CODES, type ErrorCode, type FieldError } from '../shared/errors.ts'
 import { authenticate, authorizeFor, required } from '../application/auth.ts'
 import { idempotent, type IdempotencyClaim } from '../application/idempotency.ts'
-import { validate } from '../shared/validate.ts'
+import { accepts, fieldErrors, invalid, validate } from '../shared/validate.ts'
 import { EventStream, Rendered, Serialized } from '../shared/rendered.ts'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
@@ -79,6 +79,12 @@ interface About {
   errors: readonly ErrorCode[]
   /** Answers with a `text/event-stream` (an EventStream body) instead of JSON. */
   eventStream?: true
+  /**
+   * The rules its handler checks a body by, beyond the schema, read from a body the schema refused (on the
+   * parts it accepted): their errors join the schema's, so one 400 names every bad field (docs/decisions.md
+   * "Drop-in, second round"). A body the schema accepts meets the same rules in the handler.
+   */
+  rules?: (ctx: Context, body: unknown) => FieldError[]
 }
 
 /**
@@ -124,6 +130,15 @@ export interface Operation extends About {
 
 const unless = (none: TSchema, schema: TSchema) => schema === none ? undefined : schema
 
+/** The body typed by the operation's schema, or one `validation_error` with the schema's errors and its rules'. */
+function validateBody<B extends TSchema>(ctx: Context, spec: { body: B; rules?: About['rules'] }, body: unknown): Static<B> {
+  if (accepts(spec.body, body)) return body as Static<B>
+  const errors = fieldErrors(spec.body, body)
+  const seen = new Set(errors.map((e) => `${e.path}\u0000${e.message}`))
+  for (const e of spec.rules?.(ctx, body) ?? []) if (!seen.has(`${e.path}\u0000${e.message}`)) errors.push(e)
+  throw invalid('request body', errors)
+}
+
 /** The one success status of an idempotent operation (what a replay answers with the kept body). */
 function successStatus(responses: Record<number, TSchema>): number {
   const ok = Object.keys(responses).map(Number).filter((s) => s >= 200 && s < 300)
@@ -143,7 +158,7 @@ export function defineOperation<P extends TSchema, Q extends TSchema, B extends 
       const input: Input<P, Q, B> = {
         params: validate(params, request.params, 'request path'),
         query: validate(query, request.query, 'query string'),
-        body: validate(body, request.body ?? null, 'request body'),
+        body: validateBody(ctx, spec, request.body ?? null),
         header: request.header,
       }
       if (spec.auth === 'public') return spec.handler(ctx, input)
@@ -163,7 +178,7 @@ export function defineOperation<P extends TSchema, Q extends TSchema, B extends 
 export function problemCodes(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>()
   // Credentials, checked first (a token, even on an API-key operation, is verified before the rule: token_expired).
-  if (op.auth !== 'public') codes.add('unauthorized').add('token_expired').add('forbidden')
+  if (op.auth !== 'public') codes.add('unauthorized').add('token_expired').add('forbidden').add('seller_disabled')
   // Both hosts read a body on every method but GET, whether the operation takes one or not: a body that is
   // too large, not JSON or not parsable is refused before the operation's schemas are looked at.
   const readsBody = op.method !== 'GET'

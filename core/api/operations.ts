@@ -22,6 +22,7 @@ import * as orders from '../application/orders.ts'
 import * as subscriptions from '../application/subscriptions.ts'
 import * as tokens from '../application/tokens.ts'
 import { defineOperation, takesNothing, type Operation } from './dispatch.ts'
+import { createRuleErrors } from '../domain/trip.ts'
 
 export type { AuthRule } from '../application/principal.ts'
 export type { Operation } from './dispatch.ts'
@@ -70,6 +71,7 @@ export const operations: Operation[] = [
     summary: 'Create a trip',
     description: 'Creates the trip from the offered tickets and passengers, optionally starts a product search, and returns the trip with its access and refresh tokens. Send an Idempotency-Key header to make retries safe.',
     body: S.TripCreateRequest,
+    rules: (ctx, body) => createRuleErrors(body, ctx.clock.now()),
     responses: { 201: S.Trip },
     handler: async (ctx, p, i) => ok(await trips.createTrip(ctx, p, i.body, i.idempotency), 201),
   }),

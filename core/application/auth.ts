@@ -4,6 +4,7 @@ import type { Context } from './context.ts'
 import type { AuthRule, Principal } from './principal.ts'
 import { normaliseOrigin } from './sellers.ts'
 import { sha256Hex } from '../shared/crypto.ts'
+import type { SellerRecord } from '../ports/records.ts'
 
 export type { AuthRule, Principal } from './principal.ts'
 
@@ -27,12 +28,14 @@ export async function authenticate(ctx: Context, authorization: string | undefin
     const key = decoded.slice(0, colon)
     const seller = await ctx.sellers.byApiKey(key)
     if (!seller) throw new ProblemError('unauthorized', 'The API key is not valid.')
+    assertEnabled(seller)
     return { kind: 'api_key', seller, key_hash: sha256Hex(key) }
   }
   if (/^bearer$/i.test(scheme ?? '')) {
     const claims = await ctx.tokens.verify(value)
     const seller = await ctx.sellers.get(claims.sid)
     if (!seller) throw new ProblemError('unauthorized', 'The token is not valid.')
+    assertEnabled(seller)
     if (claims.token_use === 'trip_creation') {
       // A token minted by a key that has stopped working stops with it (tokens from before this rule name no key).
       if (claims.akh !== undefined && !(await ctx.sellers.keyWorks(claims.akh))) {
@@ -48,6 +51,17 @@ export async function authenticate(ctx: Context, authorization: string | undefin
     return { kind: 'access_token', seller, trip_id: claims.sub, token: value, family: typeof claims.fam === 'string' ? claims.fam : null, expires_at: claims.exp! }
   }
   throw new ProblemError('unauthorized', 'Use HTTP Basic with the API key, or a Bearer token.')
+}
+
+/**
+ * A disabled seller's credentials (`npm run seller -- disable`) are refused, whatever they are: they are valid,
+ * so the answer is 403, not 401 (the caller need not renew anything), until the seller is enabled again. The
+ * seller is read at most SELLER_TTL_MS before, so this holds on every instance within 10 s, as a revoked key does.
+ */
+function assertEnabled(seller: SellerRecord): void {
+  if (seller.disabled_at !== undefined) {
+    throw new ProblemError('seller_disabled', 'This seller is disabled by the operator of the service: its API keys and trip tokens are refused until it is enabled again.')
+  }
 }
 
 /** The caller of an operation that is not public; none is refused. */

@@ -34,7 +34,7 @@ export interface CoreConfig {
    * without an answer whose lease has lapsed belonged to a process that died, and the next request takes it.
    */
   idempotencyLeaseMs: number
-  /** How long rows are kept (api.md "Retention"); the retention job deletes what is older. */
+  /** How long rows are kept (docs/decisions.md "Retention"); the retention job deletes what is older. */
   retention: Retention
   /** Seals signing keys at rest (SIGNING_KEY_SECRET); unset, they are stored in the clear. */
   signingKeySecret?: string
@@ -44,7 +44,7 @@ export interface CoreConfig {
   cancellationQuoteTtl: number
   /** Orders of a trip fulfilled with `is_ticketed: false` fail with `ticketing_timeout` after this long unissued (TICKETING_TIMEOUT_HOURS). */
   ticketingTimeoutHours: number
-  /** Trip event streams (api.md "Live basket updates"). */
+  /** Trip event streams (docs/decisions.md "Live basket updates"). */
   live: LiveConfig
 }
 

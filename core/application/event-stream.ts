@@ -8,12 +8,13 @@ import type { Principal } from './principal.ts'
 import type { TripCache } from './trip-cache.ts'
 import type { SearchCache } from './search-cache.ts'
 import type { LiveTrips } from './live.ts'
+import type { Sellers } from './sellers.ts'
 import { EventStream } from '../shared/rendered.ts'
 import { renderBasket } from './baskets.ts'
 import { nextExpiry } from '../domain/trip.ts'
 
 /** What a stream reads with (the context, named by its parts: context.ts builds LiveTrips). */
-type Streaming = Ports & { trips: TripCache; searches: SearchCache; live: LiveTrips }
+type Streaming = Ports & { trips: TripCache; searches: SearchCache; live: LiveTrips; sellers: Pick<Sellers, 'get'> }
 
 /** Sent with each event: the trip's version, so a reconnect (Last-Event-ID) resumes from it. */
 const event = (name: string, id: number, data: string) => `id: ${id}\nevent: ${name}\ndata: ${data}\n\n`
@@ -30,7 +31,7 @@ export interface StreamTiming {
  * trip's current version, its `search` and `basket`; then a `basket` whenever the basket as the API
  * shows it changes (a write anywhere, or an item passing its `valid_to`) and a `search` when the trip's
  * offers were replaced, or its search (a remote supplier's, in the background) has its answer. It ends when the caller's access token expires or its session is revoked (the
- * client reconnects with a fresh token), when the trip is gone, or when the host closes.
+ * client reconnects with a fresh token), when its seller is disabled, when the trip is gone, or when the host closes.
  */
 /**
  * The trip's current search once it has an answer (`success` or `failed`), as what a `search` event is sent
@@ -83,6 +84,8 @@ async function* follow(
       const until = expiry === null ? Infinity : Date.parse(expiry) + 1
       const rang = await bell.wait(Math.max(0, Math.min(timing.heartbeatMs, until - now.getTime(), endsAt - now.getTime())))
       if (!rang && !signal.aborted && ctx.clock.now().getTime() < until) yield ': keep-alive\n\n'
+      // A disabled seller's streams end (its seller read at most 10 s before): the reconnect gets 403 seller_disabled.
+      if ((await ctx.sellers.get(p.seller.seller_id))?.disabled_at !== undefined) return
       t = await ctx.trips.load(p, tripId).catch(() => undefined)
     }
   } finally {

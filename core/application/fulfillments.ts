@@ -17,7 +17,9 @@ export async function fulfill(ctx: Context, p: Principal, tripId: string, req: F
   let fulfillment_id = ''
   await ctx.trips.mutate(p, tripId, async (t) => {
     const now = ctx.clock.now()
-    const r = acceptFulfillment(t, req, { now, currentHash: tripStateHash(t, now), newId: () => ctx.ids.uuid() })
+    // Unknown here (a supplier no longer offered): the numbers are asked for, and its orders fail on their own.
+    const findsBookingByLocator = ctx.suppliers.get(t.supplier ?? 'sandbox')?.capabilities.findsBookingByLocator ?? false
+    const r = acceptFulfillment(t, req, { now, currentHash: tripStateHash(t, now), newId: () => ctx.ids.uuid(), findsBookingByLocator })
     fulfillment_id = r.fulfillment.fulfillment_id
     const jobs = r.queued.map((o) => newJob(ctx, { kind: 'fulfill_order', payload: { trip_id: t.trip_id, order_id: o.order_id } }))
     if (r.awaiting) {

@@ -14,13 +14,15 @@ export interface SupplierCall { supplier: Supplier; call: SupplierContext }
 /**
  * The seller's supplier `name`, ready to call, or what keeps it from serving the seller: not offered here,
  * or credentials that do not fit (a live seller on the sandbox airline, which never sells simulated offers;
- * credentials missing, or of the other mode). Credentials are the seller's for its current supplier only: a
- * supplier that needs none (the sandbox airline, for a sandbox seller) serves its trips whatever the seller uses now.
+ * credentials missing, or of the other mode). Credentials are the seller's for its current supplier, or
+ * those it kept of a supplier it switched away from (`kept_credentials`): a trip created on that supplier is
+ * still served with them. A supplier that needs none (the sandbox airline, for a sandbox seller) serves its
+ * trips whatever the seller uses now.
  */
 async function resolve(ctx: Context, seller: SellerRecord, name: string): Promise<SupplierCall | string> {
   const supplier = ctx.suppliers.get(name)
   if (!supplier) return `Its supplier "${name}" is not one this service offers.`
-  const credentials = seller.supplier.name === name ? await ctx.sellers.credentials(seller) : null
+  const credentials = await ctx.sellers.credentials(seller, name)
   const problem = supplier.credentialsProblem(credentials, seller.sandbox)
   return problem ?? { supplier, call: { seller_id: seller.seller_id, sandbox: seller.sandbox, credentials } }
 }

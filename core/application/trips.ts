@@ -63,7 +63,7 @@ export async function readTrip(ctx: Context, p: Principal, tripId: string): Prom
 /**
  * Passenger data changes; the items that depend on the changed passengers are checked again. A change of
  * what the airline answers a search by (age, type, lap, loyalty) also runs a new search of the same types,
- * which becomes the trip's (api.md "Live basket updates"): offers follow the passengers, and the widget
+ * which becomes the trip's (docs/decisions.md "Live basket updates"): offers follow the passengers, and the widget
  * learns of it from the trip's event stream. Basket items of the old search keep their ids and prices
  * until their check says otherwise.
  */

@@ -29,7 +29,7 @@ export function isFulfilled(trip: TripRecord): boolean {
  * the new orders wait in `awaiting_ticketing` (the caller schedules their timeout); a fulfill that issues
  * the tickets (ticket numbers, `is_ticketed` true) queues them with its own new orders.
  */
-export function acceptFulfillment(trip: TripRecord, req: FulfillRequest, ctx: { now: Date; currentHash: string; newId(): string }) {
+export function acceptFulfillment(trip: TripRecord, req: FulfillRequest, ctx: { now: Date; currentHash: string; newId(): string; findsBookingByLocator: boolean }) {
   assertCurrentState(req, ctx.currentHash)
   const open = validOpenItems(trip, ctx.now)
   const ticketed = req.is_ticketed !== false
@@ -39,7 +39,7 @@ export function acceptFulfillment(trip: TripRecord, req: FulfillRequest, ctx: { 
   if (!first && toOrder.length === 0 && !(ticketed && waiting.length)) {
     throw new ProblemError('trip_state_conflict', 'Nothing to fulfill: every item of this basket has been ordered. Add items to the basket (PATCH .../basket) before fulfilling again.')
   }
-  const errors = requestErrors(trip, req, first, ctx.now)
+  const errors = requestErrors(trip, req, first, ctx.now, ctx.findsBookingByLocator)
   if (errors.length) throw new ProblemError('validation_error', `The fulfillment request is invalid: ${errors[0]!.path} ${errors[0]!.message}.`, errors)
 
   const iso = ctx.now.toISOString()
@@ -100,6 +100,8 @@ function withBooking(trip: TripRecord, req: FulfillRequest, orders: Order[], ful
     passengers: namedPassengers(trip, req),
     contact_details: req.contact_details ?? trip.contact_details,
     tickets: bookedTickets(trip, req),
+    // Named by this fulfill's tickets (booked, or issued now), or left as the booking said.
+    ...(req.tickets ? { tickets_issued: req.is_ticketed !== false } : {}),
     basket,
     orders: { ...trip.orders, ...Object.fromEntries(orders.map((o) => [o.order_id, o])) },
     fulfillments: { ...trip.fulfillments, [fulfillment.fulfillment_id]: fulfillment },
@@ -146,8 +148,17 @@ function releaseOrders(trip: TripRecord, waiting: Order[], now: Date): { trip: T
   return { trip: next, events }
 }
 
+/**
+ * Whether the booked tickets are issued: the fulfill that booked or last named them did not say
+ * `is_ticketed: false`. (A trip stored before `tickets_issued` was kept: a booked ticket without a number
+ * meant not issued then, since a number was required otherwise.)
+ */
+function ticketsIssued(trip: TripRecord): boolean {
+  return trip.tickets_issued ?? trip.tickets.every((t) => t.access_details.ticket_number !== null)
+}
+
 /** What is wrong with the request's passengers, tickets and contact, against the trip, by path. */
-function requestErrors(trip: TripRecord, req: FulfillRequest, first: boolean, now: Date): FieldError[] {
+function requestErrors(trip: TripRecord, req: FulfillRequest, first: boolean, now: Date, byLocator: boolean): FieldError[] {
   const errors: FieldError[] = []
   if (first) {
     for (const field of ['contact_details', 'tickets'] as const) {
@@ -167,8 +178,9 @@ function requestErrors(trip: TripRecord, req: FulfillRequest, first: boolean, no
   if (passengers) {
     const given = new Set(passengers.map((p) => p.passenger_id))
     passengers.forEach((p, i) => {
-      errors.push(...birthDateErrors(p.date_of_birth, now, firstDeparture(trip.journeys), `/passengers/${i}/date_of_birth`))
       const known = trip.passengers.find((x) => x.passenger_id === p.passenger_id)
+      // Aged by the type the trip was created with (a different type here is an error of its own).
+      errors.push(...birthDateErrors({ ...p, type: known?.type ?? p.passenger_type }, now, firstDeparture(trip.journeys), `/passengers/${i}/date_of_birth`))
       if (!known) errors.push({ path: `/passengers/${i}/passenger_id`, message: 'is not a passenger of this trip' })
       else if (known.type !== p.passenger_type) errors.push({ path: `/passengers/${i}/passenger_type`, message: `must be ${known.type}, as the trip was created` })
     })
@@ -179,15 +191,16 @@ function requestErrors(trip: TripRecord, req: FulfillRequest, first: boolean, no
     const given = new Set(req.tickets.map((t) => t.ticket_id))
     req.tickets.forEach((t, i) => {
       if (!trip.tickets.some((x) => x.ticket_id === t.ticket_id)) errors.push({ path: `/tickets/${i}/ticket_id`, message: 'is not a ticket of this trip' })
-      else if (ticketed && t.access_details.ticket_number === undefined) {
-        errors.push({ path: `/tickets/${i}/access_details/ticket_number`, message: 'is required unless is_ticketed is false (the tickets are not issued yet)' })
+      // A supplier that finds the booking by its record locator (the sandbox airline, Duffel) needs no number.
+      else if (ticketed && t.access_details.ticket_number === undefined && !byLocator) {
+        errors.push({ path: `/tickets/${i}/access_details/ticket_number`, message: "is required: this trip's supplier finds bookings by ticket number (or send is_ticketed: false while the tickets are not issued yet)" })
       }
     })
     for (const t of trip.tickets) if (!given.has(t.ticket_id)) errors.push({ path: '/tickets', message: `ticket ${t.ticket_id} is missing` })
-  } else if (!first && ticketed && trip.tickets.some((t) => t.access_details.ticket_number === null)) {
+  } else if (!first && ticketed && !ticketsIssued(trip)) {
     errors.push({ path: '/tickets', message: 'are required with their ticket numbers: this trip was fulfilled with is_ticketed: false, and its tickets are not issued yet' })
   }
-  if (!ticketed && !first && trip.tickets.every((t) => t.access_details.ticket_number !== null)) {
+  if (!ticketed && !first && ticketsIssued(trip)) {
     errors.push({ path: '/is_ticketed', message: 'cannot be false: the tickets of this trip are issued already' })
   }
   const contactPassenger = req.contact_details?.passenger_id

@@ -51,6 +51,9 @@ export function isSupportedCurrency(code: string): boolean {
   return Object.hasOwn(EXCHANGE_RATES, code)
 }
 
+/** The currencies the service prices in, as a refusal lists them. */
+export const SUPPORTED_CURRENCIES: readonly string[] = Object.keys(EXCHANGE_RATES).sort()
+
 /** ISO 4217 minor units (JPY 0, EUR 2, KWD 3); only table currencies are accepted. */
 export function decimalPlaces(currency: string): number {
   if (!isSupportedCurrency(currency)) throw invalidValue(`The currency ${currency} is not supported.`)

@@ -4,13 +4,17 @@
  */
 import type { Clock, Ids } from '../ports/clock.ts'
 import type { Order, TripRecord } from '../ports/records.ts'
-import type {
-  TripCreateRequest, TripPatchRequest, Journey, Passenger, PassengerRequest, Segment, Ticket, Trip,
+import type { Static } from 'typebox'
+import {
+  ContactDetails, OfferedPriceRequest, PassengerRequest, SegmentRequest,
+  type TripCreateRequest, type TripPatchRequest, type Journey, type Passenger, type Segment, type Ticket, type Trip,
 } from '../schemas/trip.ts'
+import { CurrencyCode, type Price } from '../schemas/common.ts'
 import type { BasketItem, Basket, ValidityStatus } from '../schemas/basket.ts'
 import { ProblemError, type FieldError } from '../shared/errors.ts'
-import { lookupAirport, withAirportOffset } from './airports.ts'
-import { isSupportedCurrency } from './money.ts'
+import { accepts } from '../shared/validate.ts'
+import { atAirport, lookupAirport } from './airports.ts'
+import { isSupportedCurrency, SUPPORTED_CURRENCIES } from './money.ts'
 import { ticketPrice } from './pricing.ts'
 import { Canonical, canonicalJson, sha256Hex } from '../shared/crypto.ts'
 
@@ -35,18 +39,35 @@ export function validityWindow(now: Date, holdWindow: number, offersExpireAt?: s
 export const MAX_AGE_YEARS = 130
 
 /**
- * The one rule for a date of birth beyond its form (the schema checks it is a calendar date): not after
- * the day it is given on (UTC), and not more than MAX_AGE_YEARS before the trip's first departure (an epoch
- * of milliseconds; null when no segment has a valid time yet). Create, PATCH and fulfill all apply it.
+ * The oldest a passenger of a type may be on the trip's first departure, in years: an infant is under 2, a
+ * child under 12 (docs/decisions.md "Drop-in, second round"; what airlines' fares mean by them). An adult
+ * has no lower bound here: airlines differ (some let a 12-year-old book as one) and the airline decides.
  */
-export function birthDateErrors(dateOfBirth: string | null | undefined, now: Date, firstDeparture: number | null, path: string): FieldError[] {
-  if (!dateOfBirth) return []
-  if (dateOfBirth > now.toISOString().slice(0, 10)) return [{ path, message: 'is in the future' }]
+export const AGE_LIMITS: Readonly<Partial<Record<string, number>>> = { infant: 2, child: 12 }
+
+/** A passenger as the date-of-birth rule reads it. */
+export interface Traveller { passenger_id: string; type: string; date_of_birth?: string | null }
+
+/**
+ * The one rule for a date of birth beyond its form (the schema checks it is a calendar date): not after
+ * the day it is given on (UTC); not more than MAX_AGE_YEARS before the trip's first departure (an epoch of
+ * milliseconds; null when no segment has a valid time yet); and, for an infant or a child, under its type's
+ * age then. Create, PATCH and fulfill all apply it; a refusal names the passenger.
+ */
+export function birthDateErrors(p: Traveller, now: Date, firstDeparture: number | null, path: string): FieldError[] {
+  const born = p.date_of_birth
+  if (!born) return []
+  if (born > now.toISOString().slice(0, 10)) return [{ path, message: `is in the future (passenger ${p.passenger_id})` }]
   if (firstDeparture === null) return []
-  const oldest = new Date(firstDeparture)
-  oldest.setUTCFullYear(oldest.getUTCFullYear() - MAX_AGE_YEARS)
-  return dateOfBirth < oldest.toISOString().slice(0, 10)
-    ? [{ path, message: `is more than ${MAX_AGE_YEARS} years before the trip's first departure` }] : []
+  const departs = new Date(firstDeparture).toISOString().slice(0, 10)
+  const yearsBefore = (years: number) => `${String(Number(departs.slice(0, 4)) - years).padStart(4, '0')}${departs.slice(4)}`
+  if (born < yearsBefore(MAX_AGE_YEARS)) return [{ path, message: `is more than ${MAX_AGE_YEARS} years before the trip's first departure (passenger ${p.passenger_id})` }]
+  const limit = AGE_LIMITS[p.type]
+  // Under `limit` on the day of the first departure: born after the day `limit` years before it.
+  if (limit !== undefined && born <= yearsBefore(limit)) {
+    return [{ path, message: `makes passenger ${p.passenger_id} ${limit} or older at the trip's first departure (${departs}): ${p.type === 'infant' ? 'an infant' : 'a child'} must be under ${limit}, born after ${yearsBefore(limit)}; send the passenger as ${p.type === 'infant' ? 'a child or an adult' : 'an adult'}` }]
+  }
+  return []
 }
 
 /** The earliest departure among these journeys' segments (epoch ms), or null when none has a valid time. */
@@ -60,55 +81,114 @@ export function firstDeparture(journeys: ReadonlyArray<{ segments: ReadonlyArray
  * form is made canonical first (docs/decisions.md "Drop-in for existing integrations"): a passenger without
  * `passenger_id` gets `p1`, `p2`, … in request order (skipping ids other passengers have); a single
  * `loyalty_program` joins `loyalty_programs`; a journey's own `journey_id` is dropped (the service assigns
- * them); a segment time without a UTC offset is the local time at its airport and gets that airport's
- * offset (left as it is when the airport is unknown: that is an error of its own).
+ * them); every segment time is kept at its airport's own UTC offset (docs/decisions.md "Drop-in, second
+ * round": a time sent in UTC is the same instant there, one without an offset is the local time there), so
+ * the date a ticket shows is the one read from it; left as sent when the airport is unknown (an error of its own).
  */
-type CreateRequest = Omit<TripCreateRequest, 'passengers'> & { passengers: Array<Omit<PassengerRequest, 'passenger_id' | 'loyalty_program'> & { passenger_id: string }> }
+type CreateRequest = Omit<TripCreateRequest, 'passengers'> & { passengers: CanonicalPassenger[] }
+type CanonicalPassenger = Omit<PassengerRequest, 'passenger_id' | 'loyalty_program'> & { passenger_id: string }
+
+/** Ids for passengers in request order: each its own, else the next `pN` no passenger was given. */
+function passengerIds(given: ReadonlyArray<string | undefined>): string[] {
+  const taken = new Set(given.filter((id) => id !== undefined))
+  let n = 0
+  return given.map((id) => {
+    if (id !== undefined) return id
+    let next: string
+    do next = `p${++n}`; while (taken.has(next))
+    return next
+  })
+}
+
+const canonicalPassenger = ({ loyalty_program, ...p }: PassengerRequest, passenger_id: string): CanonicalPassenger => ({
+  ...p, passenger_id, ...(loyalty_program ? { loyalty_programs: [...(p.loyalty_programs ?? []), loyalty_program] } : {}),
+})
+
+const canonicalSegment = (seg: SegmentRequest): SegmentRequest => ({
+  ...seg,
+  departure_time: atAirport(seg.departure_time, seg.departure_airport) ?? seg.departure_time,
+  arrival_time: atAirport(seg.arrival_time, seg.arrival_airport) ?? seg.arrival_time,
+})
 
 export function canonicalCreate(req: TripCreateRequest): CreateRequest {
-  const given = new Set(req.passengers.flatMap((p) => (p.passenger_id === undefined ? [] : [p.passenger_id])))
-  let n = 0
-  const nextId = () => {
-    let id: string
-    do id = `p${++n}`; while (given.has(id))
-    return id
-  }
+  const ids = passengerIds(req.passengers.map((p) => p.passenger_id))
   return {
     ...req,
-    passengers: req.passengers.map(({ loyalty_program, ...p }) => ({
-      ...p, passenger_id: p.passenger_id ?? nextId(),
-      ...(loyalty_program ? { loyalty_programs: [...(p.loyalty_programs ?? []), loyalty_program] } : {}),
-    })),
+    passengers: req.passengers.map((p, i) => canonicalPassenger(p, ids[i]!)),
     tickets: req.tickets.map((t) => ({
       ...t,
-      journeys: t.journeys.map(({ journey_id: _theirs, ...j }) => ({
-        ...j,
-        segments: j.segments.map((seg) => ({
-          ...seg,
-          departure_time: withAirportOffset(seg.departure_time, seg.departure_airport) ?? seg.departure_time,
-          arrival_time: withAirportOffset(seg.arrival_time, seg.arrival_airport) ?? seg.arrival_time,
-        })),
-      })),
+      journeys: t.journeys.map(({ journey_id: _theirs, ...j }) => ({ ...j, segments: j.segments.map(canonicalSegment) })),
     })),
   }
 }
 
 const hasOffset = (time: string) => /(Z|[+-]\d{2}:\d{2})$/.test(time)
 
-/** Rules a schema cannot express: references between passengers, known airports, time order. */
-function checkCreateRequest(req: CreateRequest, now: Date): FieldError[] {
+/**
+ * A create request as its rules read it: each part its schema accepted, canonical, in its place; a part the
+ * schema refused is a hole (undefined), and a rule that needs it waits for the request that mends it. A
+ * request the schema accepts has no holes. So one 400 names what the schema and the rules find together.
+ */
+interface RuleParts {
+  currency: string | undefined
+  passengers: Array<CanonicalPassenger | undefined>
+  contact: ContactDetails | undefined
+  tickets: Array<{ price: Static<typeof OfferedPriceRequest> | undefined; journeys: Array<Array<SegmentRequest | undefined>> }>
+}
+
+const partsOf = (req: CreateRequest): RuleParts => ({
+  currency: req.currency, passengers: req.passengers, contact: req.contact_details,
+  tickets: req.tickets.map((t) => ({ price: t.offered_price, journeys: t.journeys.map((j) => j.segments) })),
+})
+
+/** The parts of a body the schema refused that are themselves well formed, each checked against its own schema. */
+function acceptedParts(body: unknown): RuleParts {
+  const field = (v: unknown, k: string): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined)
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+  const raw = list(field(body, 'passengers'))
+  const ids = passengerIds(raw.map((p) => { const id = field(p, 'passenger_id'); return typeof id === 'string' ? id : undefined }))
+  return {
+    currency: accepts(CurrencyCode, field(body, 'currency')) ? field(body, 'currency') as string : undefined,
+    passengers: raw.map((p, i) => (accepts(PassengerRequest, p) ? canonicalPassenger(p as PassengerRequest, ids[i]!) : undefined)),
+    contact: accepts(ContactDetails, field(body, 'contact_details')) ? field(body, 'contact_details') as ContactDetails : undefined,
+    tickets: list(field(body, 'tickets')).map((t) => ({
+      price: accepts(OfferedPriceRequest, field(t, 'offered_price')) ? field(t, 'offered_price') as Static<typeof OfferedPriceRequest> : undefined,
+      journeys: list(field(t, 'journeys')).map((j) => list(field(j, 'segments')).map((seg) => (accepts(SegmentRequest, seg) ? canonicalSegment(seg as SegmentRequest) : undefined))),
+    })),
+  }
+}
+
+/**
+ * What the rules find wrong with a create request the schema refused, on the parts it accepted: what the
+ * request pipeline adds to the schema's errors, so that one 400 names both (core/api/operations.ts).
+ */
+export function createRuleErrors(body: unknown, now: Date): FieldError[] {
+  return checkCreateRequest(acceptedParts(body), now).errors
+}
+
+/**
+ * Rules a schema cannot express: dates of birth and ages, a supported currency, references between
+ * passengers, known airports, time order, ticket prices; with each ticket's price (null where it is wrong).
+ */
+function checkCreateRequest(req: RuleParts, now: Date): { errors: FieldError[]; prices: Array<Price | null> } {
   const errors: FieldError[] = []
-  const departs = firstDeparture(req.tickets.flatMap((t) => t.journeys))
-  req.passengers.forEach((p, i) => errors.push(...birthDateErrors(p.date_of_birth, now, departs, `/passengers/${i}/date_of_birth`)))
-  if (!isSupportedCurrency(req.currency)) errors.push({ path: '/currency', message: `currency ${req.currency} is not supported` })
-  errors.push(...checkPassengers(req.passengers.map((p) => ({ id: p.passenger_id, type: p.passenger_type, lap: p.on_lap_of ?? null })), '/passengers'))
-  if (req.contact_details?.passenger_id && !req.passengers.some((p) => p.passenger_id === req.contact_details!.passenger_id)) {
+  const complete = !req.passengers.includes(undefined)
+  const departs = firstDeparture(req.tickets.flatMap((t) => t.journeys.map((segments) => ({ segments: segments.filter((s) => s !== undefined) }))))
+  req.passengers.forEach((p, i) => { if (p) errors.push(...birthDateErrors({ ...p, type: p.passenger_type }, now, departs, `/passengers/${i}/date_of_birth`)) })
+  const currency = req.currency !== undefined && isSupportedCurrency(req.currency) ? req.currency : undefined
+  if (req.currency !== undefined && !currency) errors.push({ path: '/currency', message: `${req.currency} is not a currency this service prices in: one of ${SUPPORTED_CURRENCIES.join(', ')}` })
+  const known = req.passengers.flatMap((p, i) => (p ? [{ id: p.passenger_id, type: p.passenger_type, lap: p.on_lap_of ?? null, at: i }] : []))
+  errors.push(...checkPassengers(known, '/passengers', complete))
+  const contactPassenger = req.contact?.passenger_id
+  if (contactPassenger && complete && !known.some((p) => p.id === contactPassenger)) {
     errors.push({ path: '/contact_details/passenger_id', message: 'is not a passenger of this trip' })
   }
-  req.tickets.forEach((t, ti) => t.journeys.forEach((j, ji) => {
+  req.tickets.forEach((t, ti) => t.journeys.forEach((segments, ji) => {
     let previousArrival: number | null = null
-    j.segments.forEach((s, si) => {
+    segments.forEach((s, si) => {
       const at = `/tickets/${ti}/journeys/${ji}/segments/${si}`
+      // A refused segment says nothing of when the next one may leave.
+      if (!s) { previousArrival = null; return }
       for (const f of ['departure_airport', 'arrival_airport'] as const) {
         if (!lookupAirport(s[f])) errors.push({ path: `${at}/${f}`, message: `${s[f]} is not a known IATA airport code` })
       }
@@ -121,35 +201,48 @@ function checkCreateRequest(req: CreateRequest, now: Date): FieldError[] {
       if (Number.isNaN(arr)) errors.push({ path: `${at}/arrival_time`, message: 'is not a valid date and time' })
       if (Number.isNaN(dep) || Number.isNaN(arr)) return
       if (dep <= now.getTime()) errors.push({ path: `${at}/departure_time`, message: 'is in the past' })
-      if (arr <= dep) errors.push({ path: `${at}/arrival_time`, message: 'must be after departure_time' })
+      if (arr <= dep) errors.push({ path: `${at}/arrival_time`, message: `must be after departure_time (${s.departure_time}); it is ${s.arrival_time}, both at their airports` })
       if (previousArrival !== null && dep < previousArrival) errors.push({ path: `${at}/departure_time`, message: 'must not be before the previous segment arrives' })
       previousArrival = arr
     })
   }))
-  return errors
+  // A ticket's price is read in the trip's currency: not without one.
+  const prices = req.tickets.map((t, i) => {
+    if (!t.price || !currency) return null
+    try { return ticketPrice(t.price, currency, i) } catch (e) {
+      if (e instanceof ProblemError && e.errors) { errors.push(...e.errors); return null }
+      throw e
+    }
+  })
+  return { errors, prices }
 }
 
-/** Passenger ids unique, at least one adult, lap infants on an adult's lap, one lap infant per adult. */
-function checkPassengers(ps: Array<{ id: string; type: string; lap: string | null }>, base: string): FieldError[] {
+/**
+ * Passenger ids unique, at least one adult, lap infants on an adult's lap, one lap infant per adult. Each
+ * passenger is `at` its index in the request; `complete` false when some passengers were refused by the
+ * schema (then neither "no adult" nor a lap holder not found can be told yet).
+ */
+function checkPassengers(ps: Array<{ id: string; type: string; lap: string | null; at: number }>, base: string, complete = true): FieldError[] {
   const errors: FieldError[] = []
   const seen = new Set<string>()
   const laps = new Map<string, number>()
-  ps.forEach((p, i) => {
-    if (seen.has(p.id)) errors.push({ path: `${base}/${i}/passenger_id`, message: `duplicate passenger_id ${p.id}` })
+  for (const p of ps) {
+    if (seen.has(p.id)) errors.push({ path: `${base}/${p.at}/passenger_id`, message: `duplicate passenger_id ${p.id}` })
     seen.add(p.id)
-  })
-  if (!ps.some((p) => p.type === 'adult')) errors.push({ path: base, message: 'must include at least one adult' })
-  ps.forEach((p, i) => {
-    if (p.lap === null) return
+  }
+  if (complete && !ps.some((p) => p.type === 'adult')) errors.push({ path: base, message: 'must include at least one adult' })
+  for (const p of ps) {
+    if (p.lap === null) continue
     const holder = ps.find((h) => h.id === p.lap)
-    if (p.type !== 'infant') errors.push({ path: `${base}/${i}/on_lap_of`, message: 'only an infant can travel on a lap' })
-    else if (!holder) errors.push({ path: `${base}/${i}/on_lap_of`, message: `${p.lap} is not a passenger of this trip` })
-    else if (holder.type !== 'adult') errors.push({ path: `${base}/${i}/on_lap_of`, message: 'must be an adult passenger' })
+    const at = `${base}/${p.at}/on_lap_of`
+    if (p.type !== 'infant') errors.push({ path: at, message: 'only an infant can travel on a lap' })
+    else if (!holder) { if (complete) errors.push({ path: at, message: `${p.lap} is not a passenger of this trip` }) }
+    else if (holder.type !== 'adult') errors.push({ path: at, message: 'must be an adult passenger' })
     else {
       laps.set(p.lap, (laps.get(p.lap) ?? 0) + 1)
-      if (laps.get(p.lap)! > 1) errors.push({ path: `${base}/${i}/on_lap_of`, message: 'an adult can hold one infant on the lap' })
+      if (laps.get(p.lap)! > 1) errors.push({ path: at, message: 'an adult can hold one infant on the lap' })
     }
-  })
+  }
   return errors
 }
 
@@ -214,15 +307,9 @@ export function buildTrip(request: TripCreateRequest, ctx: { sellerId: string; s
  */
 function checkedCreate(request: TripCreateRequest, now: Date) {
   const req = canonicalCreate(request)
-  const errors = checkCreateRequest(req, now)
-  const prices = req.tickets.map((t, i) => {
-    try { return ticketPrice(t.offered_price, req.currency, i) } catch (e) {
-      if (e instanceof ProblemError && e.errors) { errors.push(...e.errors); return null }
-      throw e
-    }
-  })
+  const { errors, prices } = checkCreateRequest(partsOf(req), now)
   if (errors.length) fail(errors)
-  return { req, prices }
+  return { req, prices: prices as Price[] }
 }
 
 type RequestTicket = CreateRequest['tickets'][number]
@@ -308,10 +395,10 @@ export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest, now: D
     const before = canonicalJson(p)
     const { passenger_id: _id, ...fields } = u
     Object.assign(p, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)))
-    errors.push(...birthDateErrors(u.date_of_birth, now, firstDeparture(trip.journeys), `/passengers/${i}/date_of_birth`))
+    if (u.date_of_birth !== undefined) errors.push(...birthDateErrors(p, now, firstDeparture(trip.journeys), `/passengers/${i}/date_of_birth`))
     if (canonicalJson(p) !== before) changed.push(p.passenger_id)
   })
-  errors.push(...checkPassengers(passengers.map((p) => ({ id: p.passenger_id, type: p.type, lap: p.on_lap_of })), '/passengers'))
+  errors.push(...checkPassengers(passengers.map((p, at) => ({ id: p.passenger_id, type: p.type, lap: p.on_lap_of, at })), '/passengers'))
   const contact = patch.contact_details ?? trip.contact_details
   if (patch.contact_details?.passenger_id && !passengers.some((p) => p.passenger_id === patch.contact_details!.passenger_id)) {
     errors.push({ path: '/contact_details/passenger_id', message: 'is not a passenger of this trip' })

@@ -20,6 +20,19 @@ export interface SellerRecord {
   created_at: string
   /** Trip access tokens issued before this are refused (`npm run seller -- revoke-key --end-trip-tokens`). */
   trip_tokens_after?: string
+  /**
+   * Since when the seller is disabled (`npm run seller -- disable`): every request made with one of its API
+   * keys, trip creation tokens or trip access tokens is refused with 403 `seller_disabled` until it is
+   * enabled again. Absent: enabled.
+   */
+  disabled_at?: string
+  /**
+   * Sealed credentials of suppliers the seller sold from before, by supplier name: kept when it switched
+   * supplier (`npm run seller -- update --supplier`, unless `--remove-token`). Its trips created on such a
+   * supplier are still served with them, and switching back takes them up again. Never the current
+   * supplier's (those are `supplier.credentials`). Absent: none.
+   */
+  kept_credentials?: Record<string, SealedSecret>
 }
 
 /**
@@ -41,6 +54,11 @@ export interface ApiKeyRecord {
   created_at: string
   /** From this moment the key is refused (a rotated key's grace period ended, or it was revoked); null: never. */
   expires_at: string | null
+  /**
+   * When it was revoked (`npm run seller -- revoke-key`), which also made it expire then: what tells a revoked
+   * key from one that expired. Absent: never revoked (keys revoked before this was recorded list as expired).
+   */
+  revoked_at?: string
 }
 
 export interface SigningKeyRecord {
@@ -168,6 +186,8 @@ export interface TripRecord {
   orders: Record<string, Order>
   /** The trip's current search, or null when it has none (never searched, or purged by retention). */
   search_id: string | null
+  /** Set by the fulfill that booked the tickets (false with `is_ticketed: false`), true once a fulfill issues them. */
+  tickets_issued?: boolean
   /** That search's status, kept with the trip so that its end (a remote supplier's, by a job) is a change of the trip its event streams see. */
   search_status?: SearchRecord['status']
   /** When searches started with a trip access token were started, within the last minute (at most 10: core/domain/search.ts). */
@@ -314,7 +334,7 @@ export interface SubscriptionRecord {
   created_at: string
 }
 
-/** What the retention job may delete: rows older than these moments (api.md "Retention"). */
+/** What the retention job may delete: rows older than these moments (docs/decisions.md "Retention"). */
 export interface PurgeCutoffs {
   /** Open (unfulfilled) trips created before this go, with their searches and refresh tokens. */
   tripsBefore: Date

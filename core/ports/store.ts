@@ -5,7 +5,7 @@
  * with its lifecycle, which every adapter implements (core/adapters/memory-store.ts, server/store/*.ts).
  * Each role has its own contract under test/store/ (test/store/contract.ts applies them all).
  */
-import type { SellerRecord, SellerSupplier, ApiKeyRecord, SigningKeyRecord, SealedJwk, OrderFeedEntry, OrderFeedQuery, TripRecord, Versioned, KnownVersion, SearchRecord, RefreshTokenRecord, ConsumeResult, IdempotencyRecord, IdempotencyCompletion, JobRecord, SubscriptionRecord, PurgeCutoffs, PurgeCounts, TripEffects, PlainWrite } from './records.ts'
+import type { SellerRecord, SellerSupplier, SealedSecret, ApiKeyRecord, SigningKeyRecord, SealedJwk, OrderFeedEntry, OrderFeedQuery, TripRecord, Versioned, KnownVersion, SearchRecord, RefreshTokenRecord, ConsumeResult, IdempotencyRecord, IdempotencyCompletion, JobRecord, SubscriptionRecord, PurgeCutoffs, PurgeCounts, TripEffects, PlainWrite } from './records.ts'
 import type { SupplierSeatMap } from './supplier-answers.ts'
 
 export interface RateLimitHits { key: string; hits: number; windowMs: number }
@@ -16,8 +16,12 @@ export interface SellerStore {
   createSeller(seller: SellerRecord): Promise<void>
   getSeller(sellerId: string): Promise<SellerRecord | undefined>
   listSellers(): Promise<SellerRecord[]>
-  /** Replaces what `change` names of the seller (its origins, its supplier); the rest stays. */
-  updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier; trip_tokens_after?: string }): Promise<void>
+  /**
+   * Replaces what `change` names of the seller (its origins, its supplier, its end of trip tokens, its kept
+   * credentials); the rest stays. `disabled_at`: a time disables the seller from then, null enables it.
+   * `kept_credentials` replaces them all (`{}`: none kept).
+   */
+  updateSeller(sellerId: string, change: SellerChangeRecord): Promise<void>
   addApiKey(key: ApiKeyRecord): Promise<void>
   /** The key with this hash, expired or not (the caller compares `expires_at` with its clock). */
   findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined>
@@ -28,6 +32,28 @@ export interface SellerStore {
    * rotation's grace period, or a revocation (`at` now).
    */
   expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void>
+  /**
+   * Revokes the seller's keys named by hash at `at`: each expires then and records `at` as its revocation
+   * (`revoked_at`), so it lists as revoked rather than expired. A key that had expired by `at` already (or
+   * was revoked before) is left as it is; another seller's key is never touched.
+   */
+  revokeApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void>
+  /**
+   * A page of the seller's trips, by trip_id: those whose id is above `after` (all, without it), at most
+   * `limit`, lowest first. For the operator's questions about a seller's trips (`npm run seller -- update
+   * --supplier` looks for trips not yet fulfilled); a request never needs it.
+   */
+  listSellerTrips(sellerId: string, page: { after?: string; limit: number }): Promise<TripRecord[]>
+}
+
+/** What `SellerStore.updateSeller` changes of a seller: what is left out stays. */
+export interface SellerChangeRecord {
+  origins?: string[]
+  supplier?: SellerSupplier
+  trip_tokens_after?: string
+  /** A time: disabled from then; null: enabled. */
+  disabled_at?: string | null
+  kept_credentials?: Record<string, SealedSecret>
 }
 
 /** The keys that sign session tokens. */

@@ -57,6 +57,8 @@ export interface SupplierCapabilities {
   seatsAtBookingOnly: boolean
   /** It can cancel one ordered item (with a refund quote); false: every quote says `supplier_does_not_cancel`. */
   cancels: boolean
+  /** It finds the airline booking by its record locator: a fulfill may leave out the ticket numbers. */
+  findsBookingByLocator: boolean
 }
 
 

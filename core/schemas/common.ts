@@ -10,13 +10,15 @@ export const Id = Type.String({ minLength: 1, maxLength: 128 })
  * What a refused pattern means, in the words of the API's errors (core/shared/validate.ts reads it): a pattern
  * alone says nothing a seller can act on.
  */
-export const PATTERN_MESSAGES = new Map<string, string>()
 /** What a field a schema does not know means where it is, by the path of its object (`/payment_details`), when "not a known field" would not say enough. */
 export const UNKNOWN_FIELD_MESSAGES = new Map<string, string>()
-const patterned = (pattern: string, message: string, opts: { minLength?: number; maxLength: number; description?: string }) => {
-  PATTERN_MESSAGES.set(pattern, message)
-  return Type.String({ ...opts, pattern })
-}
+/**
+ * A string of a pattern, with what a value that does not match it must be (`x-message`, read by
+ * core/shared/validate.ts from the field's own schema: two fields of one pattern, a currency and an
+ * airport, each say what they hold).
+ */
+const patterned = (pattern: string, message: string, opts: { minLength?: number; maxLength: number; description?: string }) =>
+  Type.String({ ...opts, pattern, 'x-message': message })
 
 /*
  * Fields that reach an airline (names, titles, contact details, loyalty and document numbers) take what an
@@ -43,7 +45,7 @@ export const ReferenceNumber = patterned('^[\\p{L}\\p{N}][\\p{L}\\p{N} -]*$', 'm
 export const Uuid = Type.String({ format: 'uuid' })
 /** The airline's booking reference (PNR): 5 to 13 letters or digits (most are 6; easyJet's 7, LATAM's 13). */
 export const BookingReference = patterned('^[A-Z0-9]{5,13}$', 'must be a booking reference: 5 to 13 capital letters or digits', { maxLength: 13, description: 'the booking reference (PNR): 5 to 13 letters or digits (easyJet 7, LATAM 13)' })
-export const TicketNumber = patterned('^[0-9]{13}$', 'must be a 13-digit e-ticket number', { maxLength: 13, description: '13-digit e-ticket number; required unless is_ticketed is false' })
+export const TicketNumber = patterned('^[0-9]{13}$', 'must be a 13-digit e-ticket number', { maxLength: 13, description: '13-digit e-ticket number' })
 export const PhoneNumber = patterned('^\\+?[0-9 ()-]{4,32}$', 'must be a phone number: digits, spaces, brackets and hyphens, with an optional leading +', { maxLength: 33 })
 /** A trip_state_hash as the basket read gives it. */
 export const StateHash = patterned('^[0-9a-f]{64}$', 'must be the trip_state_hash of the basket read (64 lower-case hex digits)', { maxLength: 64 })
@@ -62,10 +64,10 @@ export const LocalOrOffsetDateTime = patterned('^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d
 export const UtcTimestamp = Type.String({ format: 'date-time', description: 'UTC timestamp, ISO 8601' })
 /** A calendar date (2023-02-30 and 1982-13-45 are refused, 2024-02-29 is not). */
 export const IsoDate = Type.String({ format: 'date', description: 'a calendar date, YYYY-MM-DD' })
-export const CurrencyCode = patterned('^[A-Z]{3}$', 'must be three capital letters: an ISO 4217 currency (EUR) or an IATA airport (LHR)', { maxLength: 3, description: 'ISO 4217 currency code' })
+export const CurrencyCode = patterned('^[A-Z]{3}$', 'must be an ISO 4217 currency code: three capital letters (EUR)', { maxLength: 3, description: 'ISO 4217 currency code' })
 export const CountryCode = patterned('^[A-Z]{2}$', 'must be two capital letters, an ISO 3166-1 country code (GB)', { maxLength: 2, description: 'ISO 3166-1 alpha-2 country code' })
 export const LanguageTag = patterned('^[a-z]{2}-[A-Z]{2}$', 'must be a locale tag of the form xx-XX (en-GB)', { maxLength: 5, description: 'locale tag xx-XX' })
-export const AirportCode = patterned('^[A-Z]{3}$', 'must be three capital letters: an ISO 4217 currency (EUR) or an IATA airport (LHR)', { maxLength: 3, description: 'IATA airport code' })
+export const AirportCode = patterned('^[A-Z]{3}$', 'must be an IATA airport code: three capital letters (LHR)', { maxLength: 3, description: 'IATA airport code' })
 export const AirlineCode = patterned('^[A-Z0-9]{2}$', 'must be an IATA airline designator: two capital letters or digits (BA, U2)', { maxLength: 2, description: 'IATA airline designator' })
 export const FlightNumber = patterned('^[0-9]{1,4}[A-Z]?$', 'must be a flight number: 1 to 4 digits and an optional letter (117, 9001A)', { maxLength: 5 })
 /**

@@ -14,7 +14,10 @@ import { ContactDetails, ORDER_STATUSES, OrderStatus, PassengerType, ProductType
  * numbers yet) holds the orders in `awaiting_ticketing` until a fulfill with the ticket numbers.
  */
 export const FulfillRequest = Type.Object({
-  trip_state_hash: { ...StateHash, description: 'the hash of the basket the traveller was charged for' },
+  trip_state_hash: {
+    ...StateHash, description: 'the hash of the basket the traveller was charged for: the `trip_state_hash` of GET /v2.2/trip/{trip_id}/basket, read when you showed the final price',
+    'x-missing': 'is required: the trip_state_hash of GET /v2.2/trip/{trip_id}/basket, read when you showed the traveller the final price (it proves the traveller was charged for this basket)',
+  },
   contact_details: Type.Optional(ContactDetails),
   passengers: Type.Optional(Type.Array(Type.Object({
     passenger_id: Id,
@@ -27,7 +30,7 @@ export const FulfillRequest = Type.Object({
     ticket_id: Id,
     access_details: Type.Object({
       record_locator: BookingReference,
-      ticket_number: Type.Optional(TicketNumber),
+      ticket_number: Type.Optional({ ...TicketNumber, description: "13-digit e-ticket number; may be left out when the trip's supplier finds the booking by its record locator (the sandbox airline, Duffel), else required unless is_ticketed is false" }),
     }, { additionalProperties: false }),
     status: Type.Literal('booked'),
   }, { additionalProperties: false }), { minItems: 1, maxItems: 4, description: 'required on the first fulfill of a trip, and to issue tickets booked with is_ticketed: false' })),

@@ -11,7 +11,7 @@ export type PassengerType = Static<typeof PassengerType>
 
 export const LoyaltyProgram = Type.Object({
   airline_id: AirlineCode,
-  program_name: TextLine(100),
+  program_name: Type.Optional(TextLine(100)),
   number: ReferenceNumber,
   tier_name: Type.Optional(Nullable(TextLine(64))),
 }, { additionalProperties: false })
@@ -124,8 +124,13 @@ export const OfferedPriceRequest = Type.Object({
   total: Type.Integer({ minimum: 0, maximum: 2 ** 50 }),
 }, { additionalProperties: false })
 
+/**
+ * A ticket on offer. `status` can only be `offered`, so it may be left out; `state` is taken for it, as one
+ * of the real product's published samples sends it (docs/decisions.md "Drop-in, second round").
+ */
 export const TicketOfferRequest = Type.Object({
-  status: Type.Literal('offered'),
+  status: Type.Optional(Type.Literal('offered')),
+  state: Type.Optional(Type.Literal('offered', { description: 'the same as status (some integrations name it so)' })),
   offered_price: OfferedPriceRequest,
   journeys: Type.Array(Type.Object({
     /** Ignored: the service gives every journey its own id (some integrations send theirs). */

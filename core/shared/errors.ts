@@ -23,6 +23,11 @@ export const ERROR_CODES = {
     meaning: 'These credentials may not do this: an access token asking to fulfill (only your backend may), a creation token doing anything but create a trip, or a page on an origin the seller does not list.',
     action: 'Call fulfillment and after-sale operations from your backend with the API key; add the page\'s origin to the seller (npm run seller -- update SELLER_ID --add-origin URL).',
   },
+  seller_disabled: {
+    status: 403, title: 'Seller disabled',
+    meaning: 'The seller these credentials belong to is disabled by the operator: every request made with its API keys, trip creation tokens and trip access tokens is refused until it is enabled again. Its keys and tokens are not revoked: they work again then (those that have not expired meanwhile).',
+    action: 'Ask the operator of the service why; they enable the seller again with npm run seller -- enable SELLER_ID. Retrying does not help meanwhile.',
+  },
   not_found: {
     status: 404, title: 'Not found',
     meaning: 'No such trip, search, basket item, order or route for this seller. Another seller\'s ids are not found either, so ids leak nothing.',

@@ -3,27 +3,33 @@
  * server (docs/decisions.md "Real supply: a supplier per seller"):
  *
  *   npm run seller -- create --name "Shop" [--origin URL ...] [--sandbox] [--supplier NAME] [--duffel-token T]
- *   npm run seller -- update SELLER_ID [--add-origin URL ...] [--remove-origin URL ...] [--supplier NAME] [--duffel-token T]
+ *   npm run seller -- update SELLER_ID [--add-origin URL ...] [--remove-origin URL ...] [--supplier NAME] [--duffel-token T] [--remove-token] [--force]
+ *   npm run seller -- show SELLER_ID
  *   npm run seller -- rotate-key SELLER_ID [--grace-hours H]
  *   npm run seller -- revoke-key SELLER_ID [--prefix P] [--end-trip-tokens]
- *   npm run seller -- list
+ *   npm run seller -- disable SELLER_ID / enable SELLER_ID
+ *   npm run seller -- list [--json]
  *
  * A new API key is printed once: only its hash is stored, so it cannot be shown again. A supplier token is
- * stored sealed and never printed. Exit codes: 0 done, 2 a usage error (with the usage), 1 a refusal (one line).
+ * stored sealed and never printed, nor is any key. Exit codes: 0 done, 2 a usage error (with the usage), 1 a
+ * refusal (one line).
  */
 import { parseArgs } from 'node:util'
 import { loadConfig, ConfigError } from '../config.ts'
 import { startCore } from '../bootstrap.ts'
 import { isProblemError } from '../../core/shared/errors.ts'
-import type { Core, KeyInfo, SupplierChoice } from '../../core/core.ts'
+import type { Core, ListedKey, SellerListing, SupplierChoice } from '../../core/core.ts'
 import type { SellerRecord } from '../../core/ports/records.ts'
 
 const USAGE = `Usage:
   npm run seller -- create --name NAME [--origin URL ...] [--sandbox] [--supplier NAME] [--duffel-token TOKEN]
-  npm run seller -- update SELLER_ID [--add-origin URL ...] [--remove-origin URL ...] [--supplier NAME] [--duffel-token TOKEN]
+  npm run seller -- update SELLER_ID [--add-origin URL ...] [--remove-origin URL ...] [--supplier NAME] [--duffel-token TOKEN] [--remove-token] [--force]
+  npm run seller -- show SELLER_ID
   npm run seller -- rotate-key SELLER_ID [--grace-hours HOURS]
   npm run seller -- revoke-key SELLER_ID [--prefix PREFIX] [--end-trip-tokens]
-  npm run seller -- list
+  npm run seller -- disable SELLER_ID
+  npm run seller -- enable SELLER_ID
+  npm run seller -- list [--json]
 
   create       adds a seller and prints its new API key (once)
                --name          the seller's display name (required)
@@ -31,13 +37,24 @@ const USAGE = `Usage:
                                e.g. https://shop.example (repeatable; optional for backend-only sellers)
                --sandbox       a sandbox seller: test keys, test scenarios, suppliers' test modes
                --supplier      where its offers come from: sandbox (the sandbox airline, sandbox sellers
-                               only; the default) or duffel (the seller's own Duffel account)
+                               only; their default) or duffel (the seller's own Duffel account). A live
+                               seller needs a real one: --supplier duffel with its duffel_live_ token
                --duffel-token  the seller's Duffel access token: duffel_test_... for a sandbox seller,
                                duffel_live_... for a live one (implies --supplier duffel); - reads it
                                from standard input (out of the shell's history). Stored sealed under
                                SIGNING_KEY_SECRET, which must be set; never shown again
   update       changes a seller: --add-origin URL, --remove-origin URL (repeatable),
-               --supplier and --duffel-token as for create
+               --supplier and --duffel-token as for create. A live seller is never left without a
+               real supplier. Switching supplier keeps the sealed token of the one left (the trips
+               created on it still use it; switching back takes it up again)
+               --remove-token  removes the sealed tokens of suppliers the seller does not sell from
+               --force         switch supplier (or remove a token) although the seller has trips not
+                               yet fulfilled: trips whose first departure is still ahead and that have an
+                               extra in the basket not yet ordered, or an order not final (awaiting_ticketing,
+                               queued, in_progress or cancelling). Without it, such trips refuse the change
+  show         shows one seller: live or sandbox, enabled or disabled, its supplier (whether it has
+               credentials, never a token), origins, and keys by prefix with their state:
+               active, grace (rotated, works until its expiry), revoked or expired
   rotate-key   prints a new API key (once); the seller's current keys keep working
                --grace-hours   that many hours more (default 24; 0: they stop now)
   revoke-key   makes keys stop working now (on every server within 10 seconds), with the trip
@@ -46,23 +63,34 @@ const USAGE = `Usage:
                --prefix        the key to revoke, by its prefix as list shows it;
                                without it, every key of the seller but the newest
                --end-trip-tokens  also ends every trip access and refresh token of the seller now
-  list         shows every seller: its supplier (never a token), origins, and keys by prefix with their expiry
+  disable      refuses every request made with the seller's API keys, trip creation tokens and trip
+               access tokens (403 seller_disabled), on every server within 10 seconds; orders, checks
+               and webhooks already under way go on. Nothing is revoked: enable undoes it
+  enable       lets a disabled seller's keys and tokens work again (within 10 seconds)
+  list         shows every seller as show does, oldest first
+               --json          as JSON (an array, one object per seller; never a key or a token)
 
 The database is DATABASE_URL (default sqlite:./data/svc.db), and SIGNING_KEY_SECRET the server's, as for npm start.`
 
 class UsageError extends Error {}
 
-const COMMANDS = ['create', 'update', 'rotate-key', 'revoke-key', 'list'] as const
+const COMMANDS = ['create', 'update', 'show', 'rotate-key', 'revoke-key', 'disable', 'enable', 'list'] as const
 type Command = typeof COMMANDS[number]
 const isCommand = (c: string): c is Command => (COMMANDS as readonly string[]).includes(c)
 
 const SUPPLIER_OPTIONS = { supplier: { type: 'string' }, 'duffel-token': { type: 'string' } } as const
 const OPTIONS = {
   create: { name: { type: 'string' }, origin: { type: 'string', multiple: true }, sandbox: { type: 'boolean', default: false }, ...SUPPLIER_OPTIONS },
-  update: { 'add-origin': { type: 'string', multiple: true }, 'remove-origin': { type: 'string', multiple: true }, ...SUPPLIER_OPTIONS },
+  update: {
+    'add-origin': { type: 'string', multiple: true }, 'remove-origin': { type: 'string', multiple: true }, ...SUPPLIER_OPTIONS,
+    'remove-token': { type: 'boolean', default: false }, force: { type: 'boolean', default: false },
+  },
+  show: {},
   'rotate-key': { 'grace-hours': { type: 'string' } },
   'revoke-key': { prefix: { type: 'string' }, 'end-trip-tokens': { type: 'boolean', default: false } },
-  list: {},
+  disable: {},
+  enable: {},
+  list: { json: { type: 'boolean', default: false } },
 } as const
 
 /**
@@ -94,14 +122,60 @@ function sellerIdOf(command: string, positionals: string[]): string {
 
 const supplierLine = (s: SellerRecord) => `${s.supplier.name} (${s.supplier.credentials ? 'credentials set' : 'no credentials'})`
 const originsLine = (s: SellerRecord) => s.origins.length ? s.origins.join(', ') : '(none: server-to-server only)'
-function keyLine(k: KeyInfo, now: string): string {
-  const until = k.expires_at === null ? 'never expires' : k.expires_at > now ? `works until ${k.expires_at}` : `expired ${k.expires_at}`
-  return `${k.prefix}…  created ${k.created_at}  ${until}`
+const keptNames = (s: SellerRecord) => Object.keys(s.kept_credentials ?? {}).sort()
+/** The tokens a seller keeps of suppliers it switched away from; none: nothing to say. */
+const keptLine = (s: SellerRecord) => keptNames(s).length
+  ? `${keptNames(s).join(', ')} (sealed, of a supplier it sold from before: its trips created there still use it; update --remove-token removes it)`
+  : null
+const statusLine = (s: SellerRecord) => s.disabled_at === undefined ? 'enabled'
+  : `DISABLED since ${s.disabled_at}: its API keys and trip tokens are refused (403 seller_disabled); npm run seller -- enable ${s.seller_id} undoes it`
+/** A key by its prefix, with its state: active, grace (rotated, works until its expiry), revoked or expired. */
+function keyLine(k: ListedKey): string {
+  const when = k.state === 'active' ? 'never expires'
+    : k.state === 'grace' ? `works until ${k.expires_at}`
+    : k.state === 'revoked' ? `revoked ${k.revoked_at}`
+    : `expired ${k.expires_at}`
+  return `${k.prefix}…  ${k.state.padEnd(7)}  created ${k.created_at}  ${when}`
 }
-/** What a live seller that still has the sandbox airline must do before it can sell. */
+/** What a live seller that has no real supplier (one made before they needed one) must do before it can sell. */
 const liveNeedsSupplier = (s: SellerRecord) => !s.sandbox && s.supplier.name === 'sandbox'
   ? ['', `Note: a live seller sells nothing until it has a real supplier: npm run seller -- update ${s.seller_id} --duffel-token duffel_live_...`]
   : []
+
+/** A seller as `show` prints it. */
+function sellerText({ seller: s, keys }: SellerListing): string {
+  const kept = keptLine(s)
+  return [
+    `Seller "${s.name}" (${s.sandbox ? 'sandbox' : 'live'})`,
+    `  seller_id    ${s.seller_id}`,
+    `  created      ${s.created_at}`,
+    `  status       ${statusLine(s)}`,
+    `  supplier     ${supplierLine(s)}`,
+    ...(kept ? [`  kept token   ${kept}`] : []),
+    `  origins      ${originsLine(s)}`,
+    ...(s.trip_tokens_after ? [`  trip tokens  those issued before ${s.trip_tokens_after} were ended (revoke-key --end-trip-tokens)`] : []),
+    `  keys         ${keys.length ? '' : '(none)'}`.trimEnd(),
+    ...keys.map((k) => `    ${keyLine(k)}`),
+    ...liveNeedsSupplier(s),
+  ].join('\n')
+}
+
+/** A seller as `list --json` prints it: what show says, as data; never a key, a key's hash or a credential. */
+function sellerJson({ seller: s, keys }: SellerListing) {
+  return {
+    seller_id: s.seller_id,
+    name: s.name,
+    sandbox: s.sandbox,
+    created_at: s.created_at,
+    disabled: s.disabled_at !== undefined,
+    disabled_at: s.disabled_at ?? null,
+    supplier: { name: s.supplier.name, credentials_set: s.supplier.credentials !== null },
+    kept_tokens: keptNames(s),
+    origins: s.origins,
+    trip_tokens_after: s.trip_tokens_after ?? null,
+    keys: keys.map((k) => ({ prefix: k.prefix, state: k.state, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at })),
+  }
+}
 
 /** An origin is scheme://host[:port] and nothing else; browsers send exactly that in the Origin header. */
 export function parseOrigin(input: string, flag = '--origin'): string {
@@ -144,32 +218,58 @@ async function run(argv: string[]): Promise<number> {
         '',
         'Store this key now: it is not kept by the service and cannot be shown again.',
         'It is for the seller\'s backend only (HTTP Basic, key as user name, empty password); never put it in a web page.',
-        ...liveNeedsSupplier(seller),
       ].join('\n'))
     }
   } else if (command === 'update') {
-    const v = values as { 'add-origin'?: string[]; 'remove-origin'?: string[]; supplier?: string; 'duffel-token'?: string }
+    const v = values as { 'add-origin'?: string[]; 'remove-origin'?: string[]; supplier?: string; 'duffel-token'?: string; 'remove-token'?: boolean; force?: boolean }
     const sellerId = sellerIdOf(command, positionals)
     const supplier = await supplierChoice(v)
+    const removeToken = v['remove-token'] === true
     const change = {
       addOrigins: [...new Set((v['add-origin'] ?? []).map((o) => parseOrigin(o, '--add-origin')))],
       removeOrigins: [...new Set((v['remove-origin'] ?? []).map((o) => parseOrigin(o, '--remove-origin')))],
       ...(supplier ? { supplier } : {}),
+      removeToken,
+      force: v.force === true,
     }
-    if (!change.addOrigins.length && !change.removeOrigins.length && !supplier) {
-      throw new UsageError('update needs a change: --add-origin, --remove-origin, --supplier or --duffel-token')
+    if (!change.addOrigins.length && !change.removeOrigins.length && !supplier && !removeToken) {
+      throw new UsageError('update needs a change: --add-origin, --remove-origin, --supplier, --duffel-token or --remove-token')
     }
+    if (change.force && !supplier && !removeToken) throw new UsageError('--force goes with --supplier, --duffel-token or --remove-token: it lets a change of supplier go ahead although trips are not yet fulfilled')
     act = async (core) => {
-      const seller = await core.updateSeller(sellerId, change)
+      const { seller, unfinished } = await core.updateSeller(sellerId, change)
+      const kept = keptLine(seller)
       console.log([
         `Updated seller "${seller.name}"${seller.sandbox ? ' (sandbox)' : ''}`,
-        `  seller_id  ${seller.seller_id}`,
-        `  origins    ${originsLine(seller)}`,
-        `  supplier   ${supplierLine(seller)}`,
+        `  seller_id   ${seller.seller_id}`,
+        `  origins     ${originsLine(seller)}`,
+        `  supplier    ${supplierLine(seller)}`,
+        ...(kept ? [`  kept token  ${kept}`] : []),
         '',
         'Every server applies it within 10 seconds.',
-        ...liveNeedsSupplier(seller),
+        ...(unfinished ? [`--force: ${unfinished.count} trip${unfinished.count === 1 ? '' : 's'} not yet fulfilled stay${unfinished.count === 1 ? 's' : ''} on ${unfinished.suppliers.join(' and ')} (${unfinished.tripIds.join(', ')}${unfinished.count > unfinished.tripIds.length ? ', …' : ''})${
+          unfinished.stranded.length
+            ? `; ${unfinished.stranded.join(' and ')} has no token for them any more, so their checks, fulfillment and orders there fail (supplier_not_configured).`
+            : keptNames(seller).some((n) => unfinished.suppliers.includes(n)) ? ', served with its kept token.' : '.'}`] : []),
       ].join('\n'))
+    }
+  } else if (command === 'show') {
+    const sellerId = sellerIdOf(command, positionals)
+    act = async (core) => { console.log(sellerText(await core.showSeller(sellerId))) }
+  } else if (command === 'disable' || command === 'enable') {
+    const sellerId = sellerIdOf(command, positionals)
+    act = async (core) => {
+      const { seller, changed } = command === 'disable' ? await core.disableSeller(sellerId) : await core.enableSeller(sellerId)
+      const who = `seller "${seller.name}" (${seller.seller_id})`
+      console.log(command === 'disable'
+        ? changed
+          ? [`Disabled ${who} at ${seller.disabled_at}.`,
+            'On every server within 10 seconds, every request made with its API keys, trip creation tokens or trip access tokens is refused (403 seller_disabled).',
+            'Orders, checks and webhooks already under way go on. Nothing is revoked: npm run seller -- enable ' + seller.seller_id + ' makes them work again.'].join('\n')
+          : `The ${who} was already disabled (since ${seller.disabled_at}): nothing changed.`
+        : changed
+          ? `Enabled ${who}: its API keys and trip tokens work again on every server within 10 seconds (those that have not expired or been revoked meanwhile).`
+          : `The ${who} is not disabled: nothing changed.`)
     }
   } else if (command === 'rotate-key') {
     const v = values as { 'grace-hours'?: string }
@@ -213,18 +313,24 @@ async function run(argv: string[]): Promise<number> {
       console.log(lines.join('\n'))
     }
   } else {
+    const json = (values as { json?: boolean }).json === true
     act = async (core) => {
       const sellers = await core.listSellers()
+      if (json) {
+        console.log(JSON.stringify(sellers.map(sellerJson), null, 2))
+        return
+      }
       if (sellers.length === 0) {
         console.log('No sellers yet. Create one with: npm run seller -- create --name NAME --origin URL')
         return
       }
-      const now = new Date().toISOString()
       for (const { seller: s, keys } of sellers) {
-        console.log(`${s.seller_id}  ${s.sandbox ? 'sandbox' : 'live   '}  ${s.created_at}  ${s.name}`)
+        console.log(`${s.seller_id}  ${s.sandbox ? 'sandbox' : 'live   '}  ${s.created_at}  ${s.name}${s.disabled_at === undefined ? '' : `  (DISABLED since ${s.disabled_at})`}`)
         console.log(`    supplier: ${supplierLine(s)}`)
+        const kept = keptNames(s)
+        if (kept.length) console.log(`    kept token: ${kept.join(', ')} (of a supplier it sold from before)`)
         console.log(`    origins: ${s.origins.length ? s.origins.join(', ') : '(none)'}`)
-        for (const key of keys) console.log(`    key: ${keyLine(key, now)}`)
+        for (const key of keys) console.log(`    key: ${keyLine(key)}`)
       }
     }
   }

@@ -436,6 +436,28 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE sellers ADD COLUMN trip_tokens_after timestamptz;
     `,
   },
+  {
+    version: 11,
+    name: 'disabled sellers, kept supplier credentials, revoked keys, a seller\'s trips by id',
+    // `disabled_at`: the seller's keys and trip tokens are refused (403 seller_disabled) while it is set
+    // (`npm run seller -- disable`). `kept_credentials`: the sealed credentials (SealedSecret as JSON, by
+    // supplier name) of suppliers the seller switched away from. `api_keys.revoked_at`: a revoked key apart
+    // from one that expired (keys revoked before this list as expired). `trips_seller_trip` pages a seller's
+    // trips (`update --supplier` looks for trips not yet fulfilled); neither column is ever written by a
+    // trip update, so a basket change still updates the row alone (see migration 3).
+    sqlite: `
+      ALTER TABLE sellers ADD COLUMN disabled_at TEXT;
+      ALTER TABLE sellers ADD COLUMN kept_credentials TEXT;
+      ALTER TABLE api_keys ADD COLUMN revoked_at TEXT;
+      CREATE INDEX trips_seller_trip ON trips (seller_id, trip_id);
+    `,
+    postgres: `
+      ALTER TABLE sellers ADD COLUMN disabled_at timestamptz,
+        ADD COLUMN kept_credentials text;
+      ALTER TABLE api_keys ADD COLUMN revoked_at timestamptz;
+      CREATE INDEX trips_seller_trip ON trips (seller_id, trip_id);
+    `,
+  },
 ]
 
 export const schemaMigrationsTable = {

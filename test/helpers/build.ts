@@ -118,6 +118,17 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   }
 }
 
+/**
+ * A live seller as one made before live sellers needed a real supplier is stored: on the sandbox airline,
+ * which cannot serve it (`createSeller` refuses to make one now). Written to the store as it was, with a key.
+ */
+export async function legacyLiveSeller(core: Core, name = 'Live shop'): Promise<{ seller: SellerRecord; apiKey: string }> {
+  const { store, clock, ids } = core.context
+  const seller: SellerRecord = { seller_id: ids.uuid(), name, origins: [], sandbox: false, supplier: { name: 'sandbox', credentials: null }, created_at: clock.now().toISOString() }
+  await store.createSeller(seller)
+  return { seller, apiKey: await core.addApiKey(seller.seller_id) }
+}
+
 export const basic = (apiKey: string) => `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
 export const bearer = (token: string) => `Bearer ${token}`
 

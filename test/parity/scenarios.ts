@@ -4,7 +4,7 @@
  * that both hosts answer, every validity status, every sandbox scenario (9001–9004) and the order
  * outcomes; parity.test.ts checks that coverage too.
  */
-import { tripPayload } from '../helpers/build.ts'
+import { legacyLiveSeller, tripPayload } from '../helpers/build.ts'
 import { fulfillRequest, FULFILL_PASSENGERS, type SearchProduct } from '../helpers/flows.ts'
 import type { Expect, Run } from './harness.ts'
 import { canonicalJson, sha256Hex } from '../../core/shared/crypto.ts'
@@ -230,7 +230,7 @@ export const scenarios: Record<string, Scenario> = {
     await r.send('JWKS needs no credentials', 'GET', '/v2.2/.well-known/jwks.json', { headers: { authorization: 'Bearer garbage' } }, 200, { keys: true })
   },
 
-  async 'unauthorized, forbidden, not_found across sellers, token_expired'(r) {
+  async 'unauthorized, forbidden, seller_disabled, not_found across sellers, token_expired'(r) {
     await r.host.core.createSeller({ name: 'Other', origins: [], sandbox: true, apiKey: OTHER_SELLER_KEY })
     const key = basic(r.host.apiKey)
     const trip = await createTrip(r)
@@ -265,6 +265,18 @@ export const scenarios: Record<string, Scenario> = {
     await r.send('an access token cannot fulfill', 'POST', `/v2.2/trip/${trip.trip_id}/fulfill`, { headers: bearer(trip.trip_access_token), json: {} }, forbidden)
     await r.send('an access token cannot list subscriptions', 'GET', '/v2.2/callback_subscription', { headers: bearer(trip.trip_access_token) }, forbidden)
     await r.send('the other seller sees no subscription of ours', 'DELETE', '/v2.2/callback_subscription/00000000-0000-4000-8000-0000000000ff', { headers: basic(OTHER_SELLER_KEY) }, { status: 404, code: 'not_found' })
+
+    // A disabled seller (npm run seller -- disable): its key and its tokens are refused until it is enabled again.
+    const sellerId = (await r.host.core.findSellerByApiKey(r.host.apiKey))!.seller_id
+    await r.host.core.disableSeller(sellerId)
+    const disabled = { status: 403, code: 'seller_disabled' }
+    await get('the key of a disabled seller', key, disabled)
+    await get('an access token of a disabled seller', bearer(trip.trip_access_token), disabled)
+    await r.send('a creation token of a disabled seller', 'POST', '/v2.2/trip', { headers: bearer(creation), json: tripPayload(r.clock.now()) }, disabled)
+    await get('another seller is not disabled', basic(OTHER_SELLER_KEY), { status: 404, code: 'not_found' })
+    await r.host.core.enableSeller(sellerId)
+    await get('enabled again, the key works', key, 200)
+    await get('and the access token', bearer(trip.trip_access_token), 200)
 
     r.clock.advance(10 * MIN + 1000)
     await r.send('an expired creation token', 'POST', '/v2.2/trip', { headers: bearer(creation), json: tripPayload(r.clock.now()) }, { status: 401, code: 'token_expired' })
@@ -328,7 +340,7 @@ export const scenarios: Record<string, Scenario> = {
     await r.send('PATCH passengers after fulfillment', 'PATCH', `/v2.2/trip/${trip.trip_id}`, { headers: key, json: { passengers: [{ passenger_id: 'p2', date_of_birth: '1990-01-01' }] } }, { status: 409, code: 'trip_state_conflict' })
 
     // A live seller with no real supplier: the sandbox airline never sells it simulated offers.
-    const live = await r.host.core.createSeller({ name: 'Live shop', origins: [], sandbox: false })
+    const live = await legacyLiveSeller(r.host.core)
     await r.send('a live seller without a supplier searches', 'POST', '/v2.2/trip', { headers: basic(live.apiKey), json: tripPayload(r.clock.now()) }, { status: 409, code: 'supplier_not_configured' })
     const unsearched = (await r.send('a live seller creates a trip without a search', 'POST', '/v2.2/trip', { headers: basic(live.apiKey), json: { ...tripPayload(r.clock.now()), search: undefined } }, 201)).body as Trip
     await r.send('and searches it', 'POST', `/v2.2/trip/${unsearched.trip_id}/search`, { headers: basic(live.apiKey), json: { bag: { search: true } } }, { status: 409, code: 'supplier_not_configured' })
@@ -379,7 +391,7 @@ export const scenarios: Record<string, Scenario> = {
     await readBasket(r, trip, 'valid again')
     await r.send('PATCH passengers: a loyalty tier (p1), the lap infant\'s date of birth (p3)', 'PATCH', `/v2.2/trip/${trip.trip_id}`, {
       headers: basic(r.host.apiKey),
-      json: { passengers: [{ passenger_id: 'p3', date_of_birth: '2020-01-01' }, { passenger_id: 'p1', loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Gold' }] }] },
+      json: { passengers: [{ passenger_id: 'p3', date_of_birth: '2025-06-01' }, { passenger_id: 'p1', loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Gold' }] }] },
     }, 200)
     await r.drain()
     await readBasket(r, trip, 'after the re-check')

@@ -7,7 +7,7 @@
  */
 import { describe, test, before, after, beforeEach } from 'node:test'
 import assert from 'node:assert/strict'
-import { build, basic, body, assertProblem, tripPayload, type Built } from '../helpers/build.ts'
+import { build, basic, body, assertProblem, legacyLiveSeller, tripPayload, type Built } from '../helpers/build.ts'
 import { fulfillRequest } from '../helpers/flows.ts'
 import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import { startFakeDuffel, seatsOf, type FakeDuffel } from '../fakes/duffel/server.ts'
@@ -336,7 +336,7 @@ describe('Duffel failing, and trips that do not match', () => {
 })
 
 test('a live seller without a real supplier gets 409 supplier_not_configured, saying how to configure one', async () => {
-  const live = await t.core.createSeller({ name: 'Live shop', origins: [], sandbox: false })
+  const live = await legacyLiveSeller(t.core)
   const p = assertProblem(await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(live.apiKey) }, payload: tripPayload(t.clock.now()) }), 409, 'supplier_not_configured')
   assert.match(p.detail, /npm run seller -- update .* --supplier duffel --duffel-token/)
 })

@@ -134,7 +134,7 @@ describe('the OpenAPI document', () => {
     // What the service's own rules add, per operation: a stale trip_state_hash and a basket not all valid for fulfill, none for a read.
     const codesOf = (id: string) => problemCodes(operations.find((o) => o.id === id)!)
     assert.ok(['trip_state_conflict', 'basket_not_valid', 'idempotency_in_progress', 'idempotency_conflict'].every((c) => codesOf('fulfill').includes(c as ErrorCode)))
-    assert.deepEqual(codesOf('getTrip'), ['validation_error', 'unauthorized', 'token_expired', 'forbidden', 'not_found', 'rate_limited', 'internal'])
+    assert.deepEqual(codesOf('getTrip'), ['validation_error', 'unauthorized', 'token_expired', 'forbidden', 'seller_disabled', 'not_found', 'rate_limited', 'internal'])
     assert.deepEqual(codesOf('jwks'), ['rate_limited', 'internal'])
   })
 

@@ -192,12 +192,12 @@ describe('delayed ticketing', () => {
     assert.equal(held.tickets[0].access_details.ticket_number, null)
     assert.equal((await readBasket(t, trip)).basket[bag].order_status, 'awaiting_ticketing')
 
-    // A fulfill that says the tickets are issued must carry their numbers.
+    // A fulfill that says the tickets are issued must name them. (Their numbers may be left out on the
+    // sandbox airline, which finds bookings by record locator; test/core/rules/fulfillment.test.ts holds a
+    // supplier that does not to them.)
     const { trip_state_hash } = await readBasket(t, trip)
     const p = assertProblem(await laterFulfill(t, trip, trip_state_hash), 400, 'validation_error')
     assert.deepEqual(p.errors!.map((e) => e.path), ['/tickets'])
-    const noNumber = assertProblem(await laterFulfill(t, trip, trip_state_hash, { tickets: unissued(trip) }), 400, 'validation_error')
-    assert.deepEqual(noNumber.errors!.map((e) => e.path), ['/tickets/0/access_details/ticket_number'])
 
     const res = await laterFulfill(t, trip, trip_state_hash, { tickets: issued(trip) })
     assert.equal(res.statusCode, 202, res.body)

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import { hostname } from 'node:os'
 import { lookup } from 'node:dns/promises'
-import { build, basic, assertProblem } from '../helpers/build.ts'
+import { build, basic, assertProblem, legacyLiveSeller } from '../helpers/build.ts'
 import { addressAllowed } from '../../core/shared/network.ts'
 import { webhookSender } from '../../server/webhook-sender.ts'
 
@@ -25,7 +25,7 @@ test('the address rules: public unicast for live sellers, plus loopback for sand
 test('a live seller cannot subscribe a private, loopback, link-local or metadata target; a sandbox seller may use loopback', async () => {
   const t = await build()
   try {
-    const live = await t.core.createSeller({ name: 'Live', origins: [], sandbox: false })
+    const live = await legacyLiveSeller(t.core, 'Live')
     const subscribe = (apiKey: string, target: string) => t.app.inject({
       method: 'POST', url: '/v2.2/callback_subscription', headers: { authorization: basic(apiKey) },
       payload: { delivery_method: 'http', target, event_name: 'order_status_changed' },

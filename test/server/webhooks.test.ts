@@ -6,7 +6,7 @@
  */
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { build, basic, bearer, body, assertProblem, createTrip, type Built, type CreatedTrip } from '../helpers/build.ts'
+import { build, basic, bearer, body, assertProblem, createTrip, legacyLiveSeller, type Built, type CreatedTrip } from '../helpers/build.ts'
 import { readSearch, checkedBag, seats, readBasket, readTrip, addItems, fulfill, fulfillRequest } from '../helpers/flows.ts'
 import { startReceiver, deadTarget, verifyWebhook, readmeVerifier, type Receiver, type Delivery } from '../helpers/webhooks.ts'
 import { defaultConfig } from '../../core/core.ts'
@@ -233,7 +233,7 @@ describe('subscriptions', () => {
   })
 
   test('an http target is refused for a live (non-sandbox) seller, https is accepted; http is fine in sandbox', async () => {
-    const live = await t.core.createSeller({ name: 'Live shop', origins: [], sandbox: false })
+    const live = await legacyLiveSeller(t.core)
     const before = await t.store.listSubscriptions(live.seller.seller_id)
     const p = assertProblem(await subscribe(t, 'http://127.0.0.1:9/hooks', 'order_status_changed', live.apiKey), 400, 'validation_error')
     assert.deepEqual(p.errors?.map((e) => e.path), ['/target'])

@@ -649,6 +649,8 @@ const CAPABILITIES: SupplierCapabilities = {
   afterBooking: ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell'],
   seatsAtBookingOnly: false,
   cancels: true,
+  // Its bookings are the trip itself: the record locator names them.
+  findsBookingByLocator: true,
 }
 
 export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Supplier {

@@ -8,11 +8,12 @@
  * on SQLite, one statement of CTEs on PostgreSQL), the trip reads on SQLite's hot path, job claims (SKIP
  * LOCKED on PostgreSQL), refresh-token rotation, the orders feed and retention batches.
  */
-import type { ApiKeyRecord, IdempotencyCompletion, IdempotencyRecord, JobRecord, RefreshTokenRecord, SellerRecord, SellerSupplier, SigningKeyRecord, SubscriptionRecord } from '../../../core/ports/records.ts'
+import type { ApiKeyRecord, IdempotencyCompletion, IdempotencyRecord, JobRecord, RefreshTokenRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripRecord } from '../../../core/ports/records.ts'
+import type { SellerChangeRecord } from '../../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../../core/ports/supplier-answers.ts'
 import { leaseIso } from '../../../core/adapters/store-times.ts'
 import { json, type Dialect, type Row, type Statement } from './dialect.ts'
-import { apiKeyRow, idempotencyRow, mappers, refreshTokenRow, sellerRow, signingKeyRow, subscriptionRow, type Mappers } from './rows.ts'
+import { apiKeyRow, idempotencyRow, keptCredentials, mappers, refreshTokenRow, sellerRow, signingKeyRow, subscriptionRow, type Mappers } from './rows.ts'
 import { statements, type Statements } from './statements.ts'
 
 type MaybePromise<T> = T | Promise<T>
@@ -52,11 +53,13 @@ export abstract class SqlStore {
     return (await this.all(this.S.listSellers)).map(this.to.seller)
   }
 
-  async updateSeller(sellerId: string, change: { origins?: string[]; supplier?: SellerSupplier; trip_tokens_after?: string }): Promise<void> {
+  async updateSeller(sellerId: string, change: SellerChangeRecord): Promise<void> {
     const supplier = change.supplier ?? null
     await this.change(this.S.updateSeller,
       [sellerId, change.origins ? json(change.origins) : null, supplier?.name ?? null, supplier?.credentials ? json(supplier.credentials) : null,
-        change.trip_tokens_after ? this.d.time(change.trip_tokens_after) : null])
+        change.trip_tokens_after ? this.d.time(change.trip_tokens_after) : null,
+        this.d.bool(change.disabled_at !== undefined), change.disabled_at ? this.d.time(change.disabled_at) : null,
+        this.d.bool(change.kept_credentials !== undefined), keptCredentials(change.kept_credentials)])
   }
 
   async addApiKey(k: ApiKeyRecord): Promise<void> {
@@ -74,6 +77,14 @@ export abstract class SqlStore {
 
   async expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
     await this.change(this.S.expireApiKeys, [sellerId, this.d.list(keyHashes), this.d.time(at)])
+  }
+
+  async revokeApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
+    await this.change(this.S.revokeApiKeys, [sellerId, this.d.list(keyHashes), this.d.time(at)])
+  }
+
+  async listSellerTrips(sellerId: string, page: { after?: string; limit: number }): Promise<TripRecord[]> {
+    return (await this.all(this.S.listSellerTrips, [sellerId, page.after ?? '', page.limit])).map(this.to.trip)
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {

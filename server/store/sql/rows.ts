@@ -18,6 +18,9 @@ export function mappers(d: Dialect) {
       supplier: { name: r.supplier as string, credentials: r.supplier_credentials === null ? null : JSON.parse(r.supplier_credentials as string) as SealedSecret },
       created_at: d.readTime(r.created_at),
       ...(r.trip_tokens_after ? { trip_tokens_after: d.readTime(r.trip_tokens_after) } : {}),
+      ...(r.disabled_at ? { disabled_at: d.readTime(r.disabled_at) } : {}),
+      // Text in both dialects, like supplier_credentials: supplier name → SealedSecret, as JSON.
+      ...(r.kept_credentials ? { kept_credentials: JSON.parse(r.kept_credentials as string) as Record<string, SealedSecret> } : {}),
     }),
     apiKey: (r: Row): ApiKeyRecord => ({
       key_hash: r.key_hash as string,
@@ -25,6 +28,7 @@ export function mappers(d: Dialect) {
       prefix: r.prefix as string,
       created_at: d.readTime(r.created_at),
       expires_at: d.readTimeOrNull(r.expires_at),
+      ...(r.revoked_at ? { revoked_at: d.readTime(r.revoked_at) } : {}),
     }),
     signingKey: (r: Row): SigningKeyRecord => ({
       kid: r.kid as string,
@@ -92,9 +96,12 @@ export type Mappers = ReturnType<typeof mappers>
 // ---------------------------------------------------------------- record → row
 
 export const sellerRow = (d: Dialect, s: SellerRecord): unknown[] =>
-  [s.seller_id, s.name, json(s.origins), d.bool(s.sandbox), d.time(s.created_at), s.supplier.name, s.supplier.credentials === null ? null : json(s.supplier.credentials)]
+  [s.seller_id, s.name, json(s.origins), d.bool(s.sandbox), d.time(s.created_at), s.supplier.name, s.supplier.credentials === null ? null : json(s.supplier.credentials),
+    d.timeOrNull(s.trip_tokens_after ?? null), d.timeOrNull(s.disabled_at ?? null), keptCredentials(s.kept_credentials)]
+/** Kept credentials as stored: JSON, or NULL for none. */
+export const keptCredentials = (kept: SellerRecord['kept_credentials']): string | null => (kept && Object.keys(kept).length ? json(kept) : null)
 export const apiKeyRow = (d: Dialect, k: ApiKeyRecord): unknown[] =>
-  [k.key_hash, k.seller_id, k.prefix, d.time(k.created_at), d.timeOrNull(k.expires_at)]
+  [k.key_hash, k.seller_id, k.prefix, d.time(k.created_at), d.timeOrNull(k.expires_at), d.timeOrNull(k.revoked_at ?? null)]
 export const signingKeyRow = (d: Dialect, k: SigningKeyRecord): unknown[] =>
   [k.kid, k.alg, json(k.private_jwk), json(k.public_jwk), d.time(k.created_at), d.timeOrNull(k.retire_at)]
 export const refreshTokenRow = (d: Dialect, t: RefreshTokenRecord): unknown[] =>

@@ -11,21 +11,29 @@ export function statements(d: Dialect) {
   return {
     ping: s('ping', 'SELECT 1'),
 
-    createSeller: s('createSeller', `INSERT INTO sellers (seller_id, name, origins, sandbox, created_at, supplier, supplier_credentials)
-      VALUES ($1, $2, $3, $4, $5, $6, $7)`),
+    createSeller: s('createSeller', `INSERT INTO sellers (seller_id, name, origins, sandbox, created_at, supplier, supplier_credentials,
+      trip_tokens_after, disabled_at, kept_credentials) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`),
     getSeller: s('getSeller', 'SELECT * FROM sellers WHERE seller_id = $1'),
     listSellers: s('listSellers', 'SELECT * FROM sellers ORDER BY created_at, seller_id'),
     // What a change leaves out stays: NULL keeps the column (the supplier's name says whether the supplier changes).
+    // The columns a change may empty (disabled_at, kept_credentials) say whether they change with a flag ($6, $8).
     updateSeller: s('updateSeller', `UPDATE sellers SET origins = coalesce($2::jsonb, origins), supplier = coalesce($3::text, supplier),
       supplier_credentials = CASE WHEN $3::text IS NULL THEN supplier_credentials ELSE $4::text END,
-      trip_tokens_after = coalesce($5::timestamptz, trip_tokens_after) WHERE seller_id = $1`),
-    addApiKey: s('addApiKey', 'INSERT INTO api_keys (key_hash, seller_id, prefix, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)'),
-    findApiKey: s('findApiKey', 'SELECT key_hash, seller_id, prefix, created_at, expires_at FROM api_keys WHERE key_hash = $1'),
-    listApiKeys: s('listApiKeys', `SELECT key_hash, seller_id, prefix, created_at, expires_at FROM api_keys WHERE seller_id = $1
+      trip_tokens_after = coalesce($5::timestamptz, trip_tokens_after),
+      disabled_at = CASE WHEN $6::boolean THEN $7::timestamptz ELSE disabled_at END,
+      kept_credentials = CASE WHEN $8::boolean THEN $9::text ELSE kept_credentials END WHERE seller_id = $1`),
+    addApiKey: s('addApiKey', 'INSERT INTO api_keys (key_hash, seller_id, prefix, created_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6)'),
+    findApiKey: s('findApiKey', 'SELECT key_hash, seller_id, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE key_hash = $1'),
+    listApiKeys: s('listApiKeys', `SELECT key_hash, seller_id, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE seller_id = $1
       ORDER BY created_at, key_hash`),
     // An earlier expiry stays: a rotation never lengthens a key's life (nor undoes a revocation).
     expireApiKeys: s('expireApiKeys', `UPDATE api_keys SET expires_at = $3 WHERE seller_id = $1 AND key_hash ${d.in(2)}
       AND (expires_at IS NULL OR expires_at > $3)`),
+    // Only keys that still work at $3: an expired key stays expired, a revoked one keeps its revocation.
+    revokeApiKeys: s('revokeApiKeys', `UPDATE api_keys SET expires_at = $3, revoked_at = $3 WHERE seller_id = $1 AND key_hash ${d.in(2)}
+      AND (expires_at IS NULL OR expires_at > $3)`),
+    // trips_seller_trip (migration 11) answers it: one seller's rows, in id order, from where the last page ended.
+    listSellerTrips: s('listSellerTrips', 'SELECT doc, search_id FROM trips WHERE seller_id = $1 AND trip_id > $2 ORDER BY trip_id LIMIT $3'),
 
     listSigningKeys: s('listSigningKeys', 'SELECT * FROM signing_keys ORDER BY created_at, kid'),
     addSigningKey: s('addSigningKey', `INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at, retire_at)

@@ -37,8 +37,38 @@ import { seatOffers } from './seats.ts'
 
 export type DuffelSupplierOptions = DuffelClientOptions
 
-/** Duffel's tokens are `duffel_test_…` or `duffel_live_…` and long; the mode must be the seller's. */
-const TOKEN = /^duffel_(test|live)_[A-Za-z0-9_-]{8,}$/
+/**
+ * What a Duffel access token must be, each rule checked apart so a refusal names the one that failed: it
+ * starts with `duffel_test_` or `duffel_live_` (the seller's mode), then at least TOKEN_MIN_REST characters,
+ * each a letter, a digit, `_` or `-`. Nothing else is assumed of it (Duffel's own are longer).
+ */
+const TOKEN_PREFIX = /^duffel_(test|live)_/
+const TOKEN_REST = /^[A-Za-z0-9_-]*$/
+const TOKEN_MIN_REST = 8
+/** The shortest token the rules allow: its prefix (12 characters) and TOKEN_MIN_REST more. */
+const TOKEN_MIN_LENGTH = 'duffel_test_'.length + TOKEN_MIN_REST
+
+/** What is wrong with `token` for a seller of this mode, in words that name the rule; null when it fits. Never repeats the token. */
+export function duffelTokenProblem(token: string | null, sandbox: boolean): string | null {
+  const want = sandbox ? 'duffel_test_' : 'duffel_live_'
+  if (token === null) return `Duffel needs the seller's own Duffel access token (${want}…).`
+  const mode = TOKEN_PREFIX.exec(token)?.[1]
+  if (!mode) return `A Duffel access token starts with duffel_test_ or duffel_live_; this one does not.`
+  if ((mode === 'test') !== sandbox) {
+    return sandbox ? 'A sandbox seller takes a Duffel test token (duffel_test_…), never a live one.' : 'A live seller takes a Duffel live token (duffel_live_…): a test token sells nothing real.'
+  }
+  const rest = token.slice(want.length)
+  if (!TOKEN_REST.test(rest)) {
+    const at = [...rest].findIndex((c) => !TOKEN_REST.test(c)) + want.length + 1
+    return `After ${want} a Duffel access token has only letters, digits, _ and -; this one has another character (the ${ordinal(at)} of the token, e.g. a space or a quote pasted with it).`
+  }
+  if (token.length < TOKEN_MIN_LENGTH) {
+    return `Too short: a Duffel access token is at least ${TOKEN_MIN_LENGTH} characters (${want} and at least ${TOKEN_MIN_REST} more); this one has ${token.length}.`
+  }
+  return null
+}
+
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`
 
 const tokenOf = (call: SupplierContext): string => {
   if (call.credentials === null) throw new SupplierError('supplier_not_configured', 'the seller has no Duffel token')
@@ -62,18 +92,9 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
   const duffel = createDuffelClient(opts)
   return {
     name: 'duffel',
-    capabilities: { simulated: false, products: ['bag', 'seat'], remote: true, afterBooking: ['bag'], seatsAtBookingOnly: true, cancels: false },
+    capabilities: { simulated: false, products: ['bag', 'seat'], remote: true, afterBooking: ['bag'], seatsAtBookingOnly: true, cancels: false, findsBookingByLocator: true },
 
-    credentialsProblem(credentials, sandbox) {
-      const want = sandbox ? 'duffel_test_' : 'duffel_live_'
-      if (credentials === null) return `Duffel needs the seller's own Duffel access token (${want}…).`
-      const mode = TOKEN.exec(credentials)?.[1]
-      if (!mode) return `A Duffel access token starts with duffel_test_ or duffel_live_; this is not one.`
-      if ((mode === 'test') !== sandbox) {
-        return sandbox ? 'A sandbox seller takes a Duffel test token (duffel_test_…), never a live one.' : 'A live seller takes a Duffel live token (duffel_live_…): a test token sells nothing real.'
-      }
-      return null
-    },
+    credentialsProblem: duffelTokenProblem,
 
     async search(call, trip, types) {
       try {

@@ -7,7 +7,7 @@ import type { FulfillRequest } from '../../../core/schemas/fulfillment.ts'
 import { HOLD_MS, ISO, NOW, countingIds, later, refuses, ticketItem, tripRecord, withItem, withOrder } from './build.ts'
 
 const HASH = 'hash-1'
-const ctx = (now = NOW) => ({ now, currentHash: HASH, newId: countingIds('ffffffff').newId })
+const ctx = (now = NOW, findsBookingByLocator = false) => ({ now, currentHash: HASH, newId: countingIds('ffffffff').newId, findsBookingByLocator })
 const id = (n: number) => `ffffffff-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
 
 /** The trip with a bag (p1) and a seat (p2) in its basket, both valid. */
@@ -97,7 +97,7 @@ test('acceptFulfillment: passengers and tickets are checked against the trip, by
   assert.deepEqual(wrong.errors, [
     { path: '/passengers/0/passenger_type', message: 'must be adult, as the trip was created' },
     { path: '/passengers/1/passenger_id', message: 'is not a passenger of this trip' },
-    { path: '/passengers/2/date_of_birth', message: 'is in the future' },
+    { path: '/passengers/2/date_of_birth', message: 'is in the future (passenger p3)' },
     { path: '/passengers', message: 'passenger p2 is missing' },
     { path: '/contact_details/passenger_id', message: 'is not a passenger of this trip' },
   ])
@@ -105,6 +105,24 @@ test('acceptFulfillment: passengers and tickets are checked against the trip, by
   assert.deepEqual(tickets.errors?.map((x) => x.path), ['/tickets/0/ticket_id', '/tickets'])
   const unnumbered = refuses(() => acceptFulfillment(trip, { ...req, tickets: req.tickets!.map((t) => ({ ...t, access_details: { record_locator: 'ABC123' } })) }, ctx()), 'validation_error')
   assert.deepEqual(unnumbered.errors?.map((x) => x.path), ['/tickets/0/access_details/ticket_number'])
+})
+
+test('acceptFulfillment: a supplier that finds bookings by record locator takes tickets without numbers, as issued', () => {
+  const trip = withBasket()
+  const req = firstRequest(trip)
+  const located = acceptFulfillment(trip, { ...req, tickets: req.tickets!.map((t) => ({ ...t, access_details: { record_locator: 'ABC123' } })) }, ctx(NOW, true))
+  assert.equal(located.awaiting, false)
+  assert.deepEqual(Object.values(located.trip.orders).map((o) => o.status), ['queued', 'queued'])
+  assert.equal(located.trip.tickets[0]!.access_details.ticket_number, null)
+  assert.equal(located.trip.tickets[0]!.access_details.record_locator, 'ABC123')
+  assert.equal(located.trip.tickets_issued, true)
+  // A later fulfill of a new item needs no tickets: they are issued, though their numbers were never given.
+  const more = withItem(located.trip, { basket_item_id: 'bag-2', product_details: { checked: true, journey_id: 'j', passenger_id: 'p2' } })
+  const next = acceptFulfillment(more, { trip_state_hash: HASH, payment_details: { payment_type: 'x' } }, { ...ctx(later(1000), true), newId: () => 'f-2' })
+  assert.deepEqual(next.queued.map((o) => o.basket_item_id), ['bag-2'])
+  // ... and is_ticketed: false cannot be said of them any more.
+  const unsay = refuses(() => acceptFulfillment(more, { trip_state_hash: HASH, is_ticketed: false, payment_details: { payment_type: 'x' } }, ctx(later(1000), true)), 'validation_error')
+  assert.deepEqual(unsay.errors?.map((x) => x.path), ['/is_ticketed'])
 })
 
 test('acceptFulfillment: with is_ticketed false the orders wait for the tickets, and a fulfill with numbers releases them', () => {
