@@ -16,7 +16,8 @@
 //                                             init/showUpsell; registers no element (showUpsell loads <svc-upsell>
 //                                             when first called); lit and @lit/context stay external
 //     elements/index.js                       registers every element (`svc-ancillaries/elements`), and
-//     elements/<tag>.js                       one per element, registering just that one; every entry shares
+//     elements/<tag>.js                       one per element, registering that one and the ones it draws
+//                                             (scripts/rollup/element-registrations.mjs checks); every entry shares
 //                                             its code through chunks/, so mixing entries never loads an
 //                                             element class (or a context key) twice
 //     mock-server/index.js                    the offline sandbox for node tests (msw is the seller's own)
@@ -41,6 +42,7 @@ import { licenseNotice } from './scripts/rollup/license-notice.mjs'
 import { privateNames } from './scripts/rollup/private-names.mjs'
 import { CHUNK_FILE_NAMES, sdkChunks } from './scripts/rollup/sdk-chunks.mjs'
 import { elementEntries } from './scripts/rollup/element-entries.mjs'
+import { elementRegistrations } from './scripts/rollup/element-registrations.mjs'
 import { esmTypes } from './scripts/rollup/esm-types.mjs'
 import { jsonModules } from './scripts/rollup/json-modules.mjs'
 import { sandboxLocales } from './scripts/rollup/sandbox-locales.mjs'
@@ -124,7 +126,9 @@ export default [
       sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
     },
     external: (id) => id === 'lit' || id.startsWith('lit/') || id.startsWith('@lit/'),
-    plugins: [browserOnly({ root }), nodeResolve({ browser: true }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(), esmTypes({ packageDir: join(root, PACKAGE_DIR), elements: ELEMENTS })],
+    // elementRegistrations: the build fails if an entry draws an element nothing it imports registers.
+    plugins: [browserOnly({ root }), nodeResolve({ browser: true }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(), esmTypes({ packageDir: join(root, PACKAGE_DIR), elements: ELEMENTS }),
+      elementRegistrations({ root, elements: ELEMENTS })],
   },
   {
     input: 'sdk/sandbox-bundle.ts',

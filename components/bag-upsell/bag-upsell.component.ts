@@ -11,6 +11,8 @@ import { renderValidity } from '../internal/validity.ts'
 import { purchased } from '../../client/offers.ts'
 import { bagIcon, checkIcon, minusIcon, plusIcon } from '../internal/icons.ts'
 import { styles } from './bag-upsell.styles.ts'
+// The elements its templates draw: importing this view registers them (so does its package entry, elements/svc-bag-upsell.js).
+import '../price/price.ts'
 
 /** How many bags the items hold. */
 const bagsIn = (items: BasketItem[]) => items.reduce((n, i) => n + i.quantity, 0)

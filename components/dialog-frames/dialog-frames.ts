@@ -37,9 +37,11 @@ function renderSummary(v: Framed) {
           <span class="context">${itemContext(l, trip, i)}</span></span>
         <span class="actions">${badge}<svc-price .amount=${i.price.total} .previous=${i.validity.status === 'price_changed' ? i.validity.previous_price?.total : undefined}></svc-price></span>
       </li>`
-  // What an earlier fulfill bought comes first, marked; the total is what is left to pay.
+  // What an earlier fulfill bought comes first, marked; the total is what is left to pay. The view's "nothing
+  // chosen" text ("No seats chosen yet.") only when nothing was bought either: under a purchased item it
+  // would deny the purchase (the card's button still offers to choose more).
   return html`${bought.length ? html`<ul class="summary" part="summary purchased">${bought.map((i) => line(i, html`<span class="badge ok">${l.t.purchased}</span>`))}</ul>` : nothing}
-    ${items.length === 0 ? html`<p class="muted">${v.text('none')}</p>` : html`<ul class="summary" part="summary">
+    ${items.length === 0 ? (bought.length ? nothing : html`<p class="muted">${v.text('none')}</p>`) : html`<ul class="summary" part="summary">
       ${items.map((i) => line(i, i.validity.status === 'valid' ? nothing : renderBadge(l, i)))}
     </ul>
     ${renderTotal(v)}`}`

@@ -150,6 +150,11 @@ export function localeFor(requested: string | undefined): Locale {
     weight: (v) => kg.format(v),
     length: (v) => cm.format(v),
     // Flight times are local to the airport: show the wall-clock time the ticket shows, from the offset form.
+    // The date and clock are read from the text (`2027-08-07T23:30:00-07:00` is Sat, Aug 7, 23:30), never
+    // from the instant, so neither the browser's time zone nor UTC moves them. This relies on the API
+    // sending each segment time in its airport's offset: a time sent as `…Z` (2027-08-08T06:30:00Z for that
+    // PDX departure) shows the UTC clock, Sun, Aug 8, 06:30, and the widget cannot know the airport to
+    // convert it (test/browser/components/flight-times.test.ts).
     date: (iso) => date.format(new Date(iso.slice(0, 10) + 'T12:00:00Z')),
     time: (iso) => time.format(new Date(iso.slice(0, 16) + 'Z')),
   }

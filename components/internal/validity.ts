@@ -7,6 +7,9 @@ import { html, nothing } from 'lit'
 import type { Locale } from '../i18n/index.ts'
 import type { BasketItem } from '../../client/types.ts'
 import { price } from './format.ts'
+// The elements these notices draw, registered by whichever view imports them (as ./frame.ts does its spinner).
+import '../price/price.ts'
+import '../spinner/spinner.ts'
 
 export interface ValidityActions {
   accept(): Promise<boolean>

@@ -11,6 +11,8 @@ import { checkIcon, icon } from '../internal/icons.ts'
 import { addEnglish } from '../i18n/index.ts'
 import { optionCardTexts } from '../i18n/en-US/option-card.ts'
 import { styles } from './option-card.styles.ts'
+// The elements its templates draw: importing this view registers them (so does its package entry, elements/svc-option-card.js).
+import '../price/price.ts'
 
 // The cards' English texts come with them (svc.min.js fetches the cards when a widget first shows one).
 addEnglish(optionCardTexts)

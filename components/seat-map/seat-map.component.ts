@@ -15,6 +15,8 @@ import {
   seatItemsOn, segmentsWithMaps, type DeckView, type NavKey, type PriceBand, type SeatMap, type SeatView, type Segment,
 } from './seat-map.model.ts'
 import { seatMapStyles } from './seat-map.styles.ts'
+// The elements its templates draw: importing this view registers them (so does its package entry, elements/svc-seat-map.js).
+import '../spinner/spinner.ts'
 
 // The seat map's English texts come with it (svc.min.js fetches it when a widget first shows seats).
 addEnglish(seatMapTexts)

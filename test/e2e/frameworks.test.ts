@@ -15,8 +15,10 @@
  *   seller's backend: it creates the trip with the API key and gives the page its id and access token.
  *
  * In Chromium, for each framework and build: the bag widget shows its offers and the component hears
- * `svc-load`; "+" for a passenger adds a bag, and the total the component keeps in its own state (from
- * `svc-basket-change`) is the API's basket, read with the API key; one event stream is open, as the service
+ * `svc-load`; the price the widget shows beside a bag (the text its `<svc-price>` draws in its shadow root,
+ * which stays empty unless the example's one import registers that element too) is the price the API's
+ * search asks for that bag; "+" for a passenger adds a bag, and the total the component keeps in its own
+ * state (from `svc-basket-change`) is the API's basket, read with the API key; one event stream is open, as the service
  * counts them (`svc_live_streams`), however many effects ran; "Leave checkout" unmounts the component, the
  * element leaves the page, every stream the page opened was aborted and the service has none open; and
  * nothing was logged as an error or warning. A token the API refuses reaches the component as `svc-fail`.
@@ -33,7 +35,7 @@ import type { Browser, Page } from 'playwright-core'
 import { root, startServer, type RunningServer } from '../helpers/process.ts'
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts'
 import { defaultTripRequest } from '../../mock-server/fixtures.ts'
-import { eventually, expectText, launchChromium } from './support/browser.ts'
+import { eventually, expectText, launchChromium, screenshotDir } from './support/browser.ts'
 
 const run = promisify(execFile)
 const repoModules = realpathSync(join(root, 'node_modules'))
@@ -50,6 +52,8 @@ let dbDir: string
 let server: RunningServer
 let browser: Browser
 let apiKey: string
+/** Where each build's page is photographed once its bag offers show their prices (SVC_E2E_SCREENSHOTS names it). */
+let shots: string
 const sites = new Map<string, StaticServer>()
 const site = (framework: Framework, build: Build) => sites.get(`${framework}/${build}`)!
 
@@ -105,6 +109,7 @@ before(async () => {
   apiKey = /API key\s+(\S+)/.exec(created.stdout)?.[1] ?? assert.fail(`no API key in:\n${created.stdout}`)
   server = await startServer({ DATABASE_URL: env.DATABASE_URL }, { compiled: true, entry: 'service' })
   browser = await launchChromium()
+  shots = screenshotDir('frameworks')
 }, { timeout: 180_000 })
 
 after(async () => {
@@ -130,9 +135,20 @@ async function newTrip(): Promise<{ trip_id: string; trip_access_token: string }
   return api('POST', '/v2.2/trip', defaultTripRequest(new Date()))
 }
 
+interface Money { amount: number; currency: string; decimal_places: number }
+
 interface ApiItem {
-  product_type: string; quantity: number; product_details: { passenger_id?: string }
-  price: { total: { amount: number; currency: string; decimal_places: number } }
+  product_id: string; product_type: string; quantity: number; product_details: { passenger_id?: string }
+  price: { total: Money }
+}
+
+/** The price the API's search asks for one product for one passenger: what the widget must show beside it. */
+async function offeredPrice(tripId: string, productId: string, passengerId: string): Promise<Money> {
+  const { search_id } = await api<{ search_id: string }>('GET', `/v2.2/trip/${tripId}`)
+  const search = await api<{ results: { products: Record<string, Record<string, { price_and_availability: Record<string, { price: { total: Money } | null }> }>> } }>(
+    'GET', `/v2.2/trip/${tripId}/search/${encodeURIComponent(search_id)}?product_types=bag`)
+  return search.results.products['bag']?.[productId]?.price_and_availability[passengerId]?.price?.total
+    ?? assert.fail(`the search ${search_id} has no price for ${productId} and ${passengerId}`)
 }
 
 /** Trip event streams open on the service, as GET /metrics counts them. */
@@ -192,9 +208,19 @@ async function open(framework: Framework, build: Build, trip: { trip_id: string;
 const summary = (page: Page) => page.getByText(/^(No extras yet|Extras: .*)$/)
 const streams = (page: Page) => page.evaluate(() => (window as unknown as Recording).svcStreams.map((s) => s.aborted))
 
-/** The "+" of a passenger's 23 kg checked bag on the outbound journey (named "Hold bag" in some en-GB texts). */
+/** The accessible name of the "+" of a passenger's 23 kg checked bag (named "Hold bag" in some en-GB texts). */
+const addBagName = (passenger: string) => new RegExp(`^Add one (Checked|Hold) bag\\W+23 kg for ${passenger}$`)
+/** That "+" on the outbound journey. */
 const addBag = (page: Page, passenger: string) =>
-  page.locator('svc-bag-upsell .journey').first().getByRole('button', { name: new RegExp(`^Add one (Checked|Hold) bag\\W+23 kg for ${passenger}$`) })
+  page.locator('svc-bag-upsell .journey').first().getByRole('button', { name: addBagName(passenger) })
+
+/**
+ * The price shown beside that bag: the text `<svc-price>` draws in its shadow root (playwright's CSS goes
+ * through open shadow roots), as the traveller reads it.
+ */
+const bagPrice = (page: Page, passenger: string) =>
+  page.locator('svc-bag-upsell .journey').first().locator('[part=option]', { has: page.getByRole('button', { name: addBagName(passenger) }) })
+    .locator('svc-price [part=amount]')
 
 const money = (amount: number, currency: string, dp: number) =>
   new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: dp, maximumFractionDigits: dp }).format(amount / 10 ** dp)
@@ -202,7 +228,7 @@ const money = (amount: number, currency: string, dp: number) =>
 for (const framework of FRAMEWORKS) {
   describe(`examples/${framework}`, () => {
     for (const build of BUILDS) {
-      test(`${build} build: offers, a bag in the component's state and the API's basket, one stream, and "Leave checkout" closes it`, { timeout: 60_000 }, async () => {
+      test(`${build} build: offers at the API's prices, a bag in the component's state and the API's basket, one stream, and "Leave checkout" closes it`, { timeout: 60_000 }, async () => {
         const trip = await newTrip()
         const { page, logged, close } = await open(framework, build, trip)
         try {
@@ -210,6 +236,9 @@ for (const framework of FRAMEWORKS) {
           // svc-load reached the component: its "Loading" line is gone; its basket (the ticket alone) has no extras.
           await eventually('svc-load cleared the loading line', async () => (await page.getByText('Loading the extras…').count()) === 0)
           await expectText(summary(page), /^No extras yet$/)
+          // The price the widget shows for the bag, before it is added (checked against the API's below).
+          const shownPrice = await expectText(bagPrice(page, 'Passenger 1'), /\d/)
+          await page.screenshot({ path: join(shots, `${framework}-${build}.png`), fullPage: true })
           // However many sessions the effects made (StrictMode makes two in development), one stream stays open.
           await untilStreamsOpen(1, 'one event stream open on the service')
           const opened = await streams(page)
@@ -222,6 +251,10 @@ for (const framework of FRAMEWORKS) {
           assert.deepEqual(extras.map((i) => [i.product_type, i.product_details.passenger_id, i.quantity]), [['bag', 'p1', 1]], 'the API has the bag')
           const { amount, currency, decimal_places } = extras[0]!.price.total
           assert.equal(shown, `Extras: 1, ${money(amount, currency, decimal_places)}`, 'the component shows the API\'s total')
+          // What the widget showed beside the bag is what the API's search asks for it, in the trip's locale.
+          const offered = await offeredPrice(trip.trip_id, extras[0]!.product_id, 'p1')
+          assert.equal(shownPrice, money(offered.amount, offered.currency, offered.decimal_places), 'the widget shows the API\'s price for the bag')
+          assert.equal(await bagPrice(page, 'Passenger 1').innerText(), shownPrice, 'and still does once the bag is added')
           assert.equal(await openStreams(), 1, 'still one event stream')
 
           await page.getByRole('button', { name: 'Leave checkout' }).click()

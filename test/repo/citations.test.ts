@@ -1,7 +1,8 @@
 /**
  * What the code cites must be where a newcomer can read it: every repository path named in a comment or a
- * guide exists, and every section of docs/decisions.md that a comment quotes is a heading there. A file moved
- * or a decision renamed without its citations fails here, not months later in a reader's hands.
+ * guide exists, every section of a guide that a comment or a guide quotes by name is there,
+ * and every link to a heading (`sdk.md#install-as-a-package`) finds it in the file it names. A file moved, a
+ * decision renamed or a heading reworded without its citations fails here, not months later in a reader's hands.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -53,22 +54,82 @@ test('every repository path a comment or a guide names exists', () => {
   assert.deepEqual(missing, [], `paths named but not in the repository:\n${missing.join('\n')}`)
 })
 
-test('every docs/decisions.md section a comment quotes is a heading there', () => {
-  const headings = [...readFileSync(join(root, 'docs/decisions.md'), 'utf8').matchAll(/^## (.+)$/gm)].map((m) => m[1]!)
+/** A guide without its fenced code (a `# 11. …` line in a shell block is no heading). */
+const withoutCode = (text: string) => text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
+
+/**
+ * The sections of a guide a citation may quote: its headings, and the bold leads its paragraphs start with
+ * (docs/sdk.md's "**Without the Svc global.**"), as written.
+ */
+function sectionsOf(file: string): string[] {
+  const text = withoutCode(readFileSync(join(root, file), 'utf8'))
+  return [...text.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm), ...text.matchAll(/^\*\*(.+?)\*\*/gm)].map((m) => m[1]!)
+}
+
+test('every section of a guide that a comment or a guide quotes (docs/<name>.md "Section") is there', () => {
   const missing: string[] = []
-  let cited = 0
+  const cited = new Map<string, number>()
   for (const file of [...code, ...guides]) {
     const text = readFileSync(join(root, file), 'utf8')
-    // `docs/decisions.md "A", "B"`: each quoted name, up to the first thing that is not a quoted name.
-    for (const m of text.matchAll(/docs\/decisions\.md((?:[ ,]*(?:and )?"[^"\n]+")+)/g)) {
-      for (const q of m[1]!.matchAll(/"([^"\n]+)"/g)) {
-        cited++
-        if (!headings.some((h) => h.startsWith(q[1]!))) missing.push(`${file}: "${q[1]}"`)
+    // `docs/decisions.md "A", "B"` or `docs/api.md, "Authentication"`: each quoted name, up to the first thing
+    // that is not a quoted name.
+    for (const m of text.matchAll(/docs\/([\w-]+)\.md((?:[ ,]*(?:and )?"[^"\n]+")+)/g)) {
+      const guide = `docs/${m[1]}.md`
+      if (!exists(guide)) continue // the path test above reports it
+      const sections = sectionsOf(guide)
+      for (const q of m[2]!.matchAll(/"([^"\n]+)"/g)) {
+        cited.set(guide, (cited.get(guide) ?? 0) + 1)
+        if (!sections.some((h) => h.startsWith(q[1]!))) missing.push(`${file}: ${guide} "${q[1]}"`)
       }
     }
   }
-  assert.ok(cited > 20, `only ${cited} citations found: the pattern no longer matches how the code cites`)
-  assert.deepEqual(missing, [], `sections quoted but not in docs/decisions.md:\n${missing.join('\n')}`)
+  assert.ok((cited.get('docs/decisions.md') ?? 0) > 20, `only ${cited.get('docs/decisions.md')} citations of docs/decisions.md found: the pattern no longer matches how the code cites`)
+  assert.deepEqual(missing, [], `sections quoted but not in the guide named (a heading or a paragraph's bold lead):\n${missing.join('\n')}`)
+})
+
+/**
+ * GitHub's anchor of a heading: its text without markup, lower case, punctuation other than `-` and `_`
+ * dropped, each space a `-`; a repeated one gets `-1`, `-2`… Explicit `<a id>`/`<a name>` anchors count too.
+ */
+function anchorsOf(file: string): Set<string> {
+  const text = withoutCode(readFileSync(join(root, file), 'utf8'))
+  const anchors = new Set<string>()
+  const seen = new Map<string, number>()
+  for (const [, heading] of text.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
+    const slug = heading!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').trim().toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-')
+    const n = seen.get(slug) ?? 0
+    seen.set(slug, n + 1)
+    anchors.add(n === 0 ? slug : `${slug}-${n}`)
+  }
+  for (const [, id] of text.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(id!)
+  return anchors
+}
+
+test('every #anchor a guide links to (or a comment names) is a heading of the file it points into', () => {
+  const broken: string[] = []
+  let checked = 0
+  const check = (file: string, target: string, anchor: string, link: string) => {
+    checked++
+    if (!target.endsWith('.md')) broken.push(`${file}: ${link} (an anchor into ${target}, which is no guide)`)
+    else if (!exists(target)) broken.push(`${file}: ${link} (${target} is not in the repository)`)
+    else if (!anchorsOf(target).has(decodeURIComponent(anchor))) broken.push(`${file}: ${link} (no such heading in ${target})`)
+  }
+  for (const file of guides) {
+    // Markdown links with an anchor, into another file or this one, outside code; addresses of other sites are theirs.
+    for (const m of withoutCode(readFileSync(join(root, file), 'utf8')).matchAll(/\]\(<?([^)\s>#]*)#([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) {
+      if (/^[a-z]+:/i.test(m[1]!)) continue
+      check(file, m[1] ? join(dirname(file), m[1]) : file, m[2]!, m[0])
+    }
+  }
+  for (const file of code) {
+    // A comment naming a section by its anchor: `docs/sdk.md#install-as-a-package`.
+    for (const m of comments(readFileSync(join(root, file), 'utf8')).matchAll(/(?<![\w./-])((?:docs\/)?[\w-]+\.md)#([\w-]+)/g)) {
+      check(file, m[1]!.includes('/') || m[1] === 'README.md' ? m[1]! : `docs/${m[1]}`, m[2]!, m[0])
+    }
+  }
+  assert.ok(checked > 40, `only ${checked} anchored links found: the pattern no longer matches how the guides link`)
+  assert.deepEqual(broken, [], `links to headings that are not there:\n${broken.join('\n')}`)
 })
 
 test('no comment cites a document outside the repository', () => {

@@ -498,6 +498,8 @@ describe('<svc-bag-upsell display="card"> after the sale', () => {
     await until(() => deep(el, '[part~=purchased]'), 'the purchased summary')
     const bought = deep(el, '[part~=purchased]')!
     expect(bought.textContent).to.contain('Checked bag · 23 kg').and.contain('Purchased')
+    // Nothing new is chosen, but the card does not say "no bags" under the one bought.
+    expect(deep(el, '[part~=card]')!.innerText).to.not.contain('No extra bags selected yet.')
     expect(deep(el, '[part=total]')).to.equal(null)
     await addBag(s, 'p2')
     await until(() => deep(el, '[part=total]'), 'the total of the new bag')

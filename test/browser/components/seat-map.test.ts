@@ -613,3 +613,32 @@ describe('svc-seat-map after the sale', function () {
     await checkA11y(el)
   })
 })
+
+describe('svc-seat-map display="card" after the sale', function () {
+  this.timeout(30_000)
+
+  /** The card as a traveller reads it (its rendered text: what is hidden is not read here). */
+  async function cardText(session: Session): Promise<string> {
+    const el = document.createElement('svc-seat-map')
+    el.display = 'card'
+    el.session = session
+    document.body.append(el)
+    await until(() => root(el).querySelector('[part~=card] [part~=open-button]'), 'the card with its button')
+    await el.updateComplete
+    return one(el, '[part~=card]').innerText.replace(/\s+/g, ' ')
+  }
+
+  it('lists the seat bought earlier as Purchased, and does not say beside it that no seat is chosen', async () => {
+    const session = await loadedSession({ booked: 'true' })
+    const text = await cardText(session)
+    expect(text).to.contain('Purchased')
+    expect(text).to.not.contain('No seats chosen yet.')
+    expect(text).to.contain('Choose seats')
+  })
+
+  it('says no seat is chosen yet when none was bought or chosen', async () => {
+    const text = await cardText(await loadedSession())
+    expect(text).to.contain('No seats chosen yet.')
+    expect(text).to.not.contain('Purchased')
+  })
+})
