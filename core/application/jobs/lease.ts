@@ -37,13 +37,27 @@ export class JobLease {
 
   stop(): void { clearInterval(this.#timer) }
 
+  /**
+   * Stops renewing, once a renewal under way has landed: the lease the run's outcome is recorded under. (Read
+   * while a renewal is in flight, `current` is the lease that renewal is replacing, and the outcome would be
+   * refused as another worker's.)
+   */
+  async release(): Promise<string> {
+    this.stop()
+    // A renewal that failed leaves `current` as it was: the outcome is then refused, as it should be.
+    await this.#renewing?.catch(() => false)
+    return this.#current
+  }
+
   /** Extends the lease now; false once it was lost (then it stays lost). One renewal at a time. */
   renew(): Promise<boolean> {
     this.#renewing ??= (async () => {
       if (this.#lost) return false
-      const until = new Date(this.clock.now().getTime() + this.leaseMs)
-      // The store keeps times to the millisecond: a renewal within the same one would name the same lease.
-      const next = until.toISOString() === this.#current ? new Date(until.getTime() + 1) : until
+      const until = this.clock.now().getTime() + this.leaseMs
+      // Never shorter than the lease held, and never the same: the store keeps times to the millisecond, and
+      // a renewal naming the lease it replaces could not be told from it (a clock that has not moved since).
+      const held = Date.parse(this.#current)
+      const next = new Date(until > held ? until : held + 1)
       if (await this.store.renewJob(this.jobId, this.#current, next)) this.#current = next.toISOString()
       else this.#lost = true
       return !this.#lost

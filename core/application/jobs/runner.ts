@@ -50,13 +50,13 @@ async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: numb
       // A previous run gave up but died before recording it.
       const error = record.last_error ?? 'gave up'
       await giveUp(ctx, job, new Error(error))
-      return report('dead', await store.failJob(record.job_id, held.current, error, null), { error })
+      return report('dead', await store.failJob(record.job_id, await held.release(), error, null), { error })
     }
     const retryAt = await run(ctx, job, held)
     // Not an attempt that failed: the answer is not ready (a hold order not paid yet, a lost answer being
     // looked for); each kind bounds its own wait.
-    if (retryAt) return report('waiting', await store.deferJob(record.job_id, held.current, 'waiting for the supplier', retryAt), { retry_at: retryAt })
-    return report('done', await store.completeJob(record.job_id, held.current))
+    if (retryAt) return report('waiting', await store.deferJob(record.job_id, await held.release(), 'waiting for the supplier', retryAt), { retry_at: retryAt })
+    return report('done', await store.completeJob(record.job_id, await held.release()))
   } catch (e) {
     // Another worker owns the job now: nothing of this run is recorded, and nothing given up.
     if (e instanceof LeaseLost) return report('lease_lost', false, { error: e.message })
@@ -66,7 +66,7 @@ async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: numb
     // Not before the supplier said to come back (a 429's Retry-After), however short the backoff is.
     const waitMs = Math.max(backoffMs(record.attempts, config.backoffBaseMs, config.backoffCapMs), isSupplierError(e) ? e.retryAfterMs ?? 0 : 0)
     const retryAt = last ? null : new Date(clock.now().getTime() + waitMs)
-    return report(last ? 'dead' : 'retry', await store.failJob(record.job_id, held.current, error, retryAt), { error, retry_at: retryAt })
+    return report(last ? 'dead' : 'retry', await store.failJob(record.job_id, await held.release(), error, retryAt), { error, retry_at: retryAt })
   } finally {
     held.stop()
   }
