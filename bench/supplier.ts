@@ -29,6 +29,7 @@ import { startWorker } from '../server/worker.ts'
 import { createDuffelSupplier } from '../server/suppliers/duffel/supplier.ts'
 import { startFakeDuffel, type FakeDuffel } from '../test/fakes/duffel/server.ts'
 import { duffelOfferFor } from '../test/helpers/duffel.ts'
+import { streamHugeAnswer } from '../test/helpers/huge-answer.ts'
 import { defaultTripRequest } from '../mock-server/fixtures.ts'
 import { fulfillRequest } from '../test/helpers/flows.ts'
 import type { TripCreateRequest } from '../core/schemas/trip.ts'
@@ -162,22 +163,7 @@ async function races(fake: FakeDuffel): Promise<number[]> {
 }
 
 async function memory(capped: boolean): Promise<number> {
-  let closed = false
-  const big = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' })
-    res.on('close', () => { closed = true })
-    const chunk = Buffer.alloc(256 * 1024, 0x20)
-    let sent = 0
-    res.write('{"data": {"padding": "')
-    const pump = () => {
-      while (!closed && sent < 1024 * 1024 * 1024) {
-        sent += chunk.length
-        if (!res.write(chunk)) return void res.once('drain', pump)
-      }
-      res.end('"}}')
-    }
-    pump()
-  })
+  const big = createServer((_req, res) => { streamHugeAnswer(res, { chunkBytes: 256 * 1024 }) })
   await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve))
   const supplier = createDuffelSupplier({ baseUrl: `http://127.0.0.1:${(big.address() as AddressInfo).port}`, timeoutMs: 120_000, ...(capped ? {} : { maxResponseBytes: Number.MAX_SAFE_INTEGER }) })
   const req = defaultTripRequest(new Date())

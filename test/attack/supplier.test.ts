@@ -32,6 +32,7 @@ import { fulfillRequest } from '../helpers/flows.ts'
 import { duffelOfferFor, misbehavingDuffel, stubDuffel, type MisbehavingDuffel } from '../helpers/duffel.ts'
 import { pgSchemas, type PgSchemas } from '../helpers/pg-schemas.ts'
 import { until } from '../helpers/wait.ts'
+import { streamHugeAnswer, type HugeAnswer } from '../helpers/huge-answer.ts'
 import { startFakeDuffel, seatsOf, type FakeDuffel } from '../fakes/duffel/server.ts'
 import { createDuffelSupplier, type DuffelSupplierOptions } from '../../server/suppliers/duffel/supplier.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
@@ -475,33 +476,15 @@ onEachStore('3. bounded answers', (kind) => {
   after(() => w.close())
 
   test('a 1 GB answer to GET /air/offers is dropped as it streams: the search fails supplier_invalid_answer, asked once, and Duffel stopped sending early', async () => {
-    let sent = 0
-    let closed = false
+    let answer: HugeAnswer | undefined
     let asked = 0
-    w.duffel.misbehave({
-      match: 'GET /air/offers/*', times: 1,
-      take: (_req, res) => {
-        asked++
-        res.writeHead(200, { 'content-type': 'application/json' })
-        res.on('close', () => { closed = true })
-        const chunk = Buffer.alloc(64 * 1024, 0x20)
-        res.write('{"data": {"padding": "')
-        const pump = () => {
-          while (!closed && sent < 1024 ** 3) {
-            sent += chunk.length
-            if (!res.write(chunk)) return void res.once('drain', pump)
-          }
-          res.end('"}}')
-        }
-        pump()
-      },
-    })
+    w.duffel.misbehave({ match: 'GET /air/offers/*', times: 1, take: (_req, res) => { asked++; answer = streamHugeAnswer(res) } })
     const { offer } = offerFor(w)
     const trip = await createTrip(w, tripRequest(w, { duffel_offer_id: offer.id }))
     const search = await endedSearch(w, trip.trip_id, trip.search_id)
     assert.deepEqual([search.status, search.failure_reason], ['failed', 'supplier_invalid_answer'])
-    await until('the connection to close', WAIT, () => (closed ? true : undefined))
-    assert.ok(sent < 64 * 1024 ** 2, `stopped reading early: ${sent} bytes were sent of a 1 GB answer`)
+    await until('the connection to close', WAIT, () => (answer?.closed ? true : undefined))
+    assert.ok(answer!.sent < 64 * 1024 ** 2, `stopped reading early: ${answer!.sent} bytes were sent of a 1 GB answer`)
     // Not retried: the same answer would come again.
     w.t.clock.advance(60 * 60_000)
     await w.t.core.drainJobs()

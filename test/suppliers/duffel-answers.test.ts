@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { streamHugeAnswer, type HugeAnswer } from '../helpers/huge-answer.ts'
 import { until } from '../helpers/wait.ts'
 import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import { retryAfterMs } from '../../server/suppliers/duffel/client.ts'
@@ -218,28 +219,14 @@ describe('sizes no supplier should send', () => {
 
 describe('an answer bigger than SUPPLIER_MAX_RESPONSE_BYTES', () => {
   test('is read up to the limit as it streams, then dropped: the search fails supplier_invalid_answer, not retried', async () => {
-    let sent = 0
-    let closed = false
-    const big = createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.on('close', () => { closed = true })
-      const chunk = Buffer.alloc(64 * 1024, 0x20)
-      res.write('{"data": {"padding": "')
-      const pump = () => {
-        while (!closed && sent < 1024 * 1024 * 1024) {
-          sent += chunk.length
-          if (!res.write(chunk)) return void res.once('drain', pump)
-        }
-        res.end('"}}')
-      }
-      pump()
-    })
+    let answer: HugeAnswer | undefined
+    const big = createServer((_req, res) => { answer = streamHugeAnswer(res) })
     await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve))
     try {
       const s = createDuffelSupplier({ baseUrl: `http://127.0.0.1:${(big.address() as AddressInfo).port}`, timeoutMs: 10_000, maxResponseBytes: 1024 * 1024 })
       await assert.rejects(s.search(call, trip, ['bag']), failsWith('supplier_invalid_answer', false))
-      await until('the connection closed', 30_000, () => closed || undefined)
-      assert.ok(sent < 16 * 1024 * 1024, `stopped reading early: ${sent} bytes were sent of a 1 GB answer`)
+      await until('the connection closed', 30_000, () => answer?.closed || undefined)
+      assert.ok(answer!.sent < 16 * 1024 * 1024, `stopped reading early: ${answer!.sent} bytes were sent of a 1 GB answer`)
     } finally {
       big.closeAllConnections()
       big.close()
