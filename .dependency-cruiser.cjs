@@ -21,7 +21,20 @@
 //   schemas/     the contract's shapes (TypeBox)               → nothing of core's
 //
 // and no import cycle anywhere. Type-only imports count: a layer's types are part of what it depends on.
-const OURS = ['core', 'server', 'mock-server', 'client', 'sdk', 'components', 'examples', 'test', 'bench', 'scripts', 'stories', '\\.storybook']
+const OURS = [
+  'core',
+  'server',
+  'mock-server',
+  'client',
+  'sdk',
+  'components',
+  'examples',
+  'test',
+  'bench',
+  'scripts',
+  'stories',
+  '\\.storybook',
+]
 const under = (...dirs) => `^(${dirs.join('|')})/`
 const CORE_LAYERS = ['api', 'application', 'adapters', 'domain', 'ports', 'schemas', 'shared']
 /** A rule that `core/<layer>/` imports no core layer but `allowed` (and itself), nor the composition root. */
@@ -30,7 +43,9 @@ const coreLayer = (layer, allowed, comment) => ({
   severity: 'error',
   comment,
   from: { path: `^core/${layer}/` },
-  to: { path: [`^core/(${CORE_LAYERS.filter((l) => l !== layer && !allowed.includes(l)).join('|')})/`, '^core/[^/]+\\.ts$'] },
+  to: {
+    path: [`^core/(${CORE_LAYERS.filter((l) => l !== layer && !allowed.includes(l)).join('|')})/`, '^core/[^/]+\\.ts$'],
+  },
 })
 const except = (...allowed) => under(...OURS.filter((d) => !allowed.includes(d)))
 
@@ -51,17 +66,33 @@ module.exports = {
       from: { path: under('core') },
       to: { path: except('core') },
     },
-    coreLayer('api', ['application', 'domain', 'ports', 'schemas', 'shared'],
-      'The operation table and pipeline call the application; nothing below knows HTTP operations exist.'),
-    coreLayer('application', ['domain', 'ports', 'schemas', 'shared'],
-      'The services work over the ports; which adapter fills a port is the composition root\'s choice (core.ts), never theirs.'),
-    coreLayer('adapters', ['domain', 'ports', 'schemas', 'shared'],
-      'An adapter implements a port: it may use the rules and helpers, never a service or the API.'),
-    coreLayer('domain', ['ports', 'schemas', 'shared'],
-      'The rules are pure functions of records (ports/records.ts): no service, no adapter, no store.'),
+    coreLayer(
+      'api',
+      ['application', 'domain', 'ports', 'schemas', 'shared'],
+      'The operation table and pipeline call the application; nothing below knows HTTP operations exist.',
+    ),
+    coreLayer(
+      'application',
+      ['domain', 'ports', 'schemas', 'shared'],
+      "The services work over the ports; which adapter fills a port is the composition root's choice (core.ts), never theirs.",
+    ),
+    coreLayer(
+      'adapters',
+      ['domain', 'ports', 'schemas', 'shared'],
+      'An adapter implements a port: it may use the rules and helpers, never a service or the API.',
+    ),
+    coreLayer(
+      'domain',
+      ['ports', 'schemas', 'shared'],
+      'The rules are pure functions of records (ports/records.ts): no service, no adapter, no store.',
+    ),
     coreLayer('ports', ['schemas', 'shared'], 'The ports name what the core needs; they implement nothing.'),
-    coreLayer('shared', ['schemas'], 'Shared helpers know nothing of the service (validation reads only how the schemas word a refusal).'),
-    coreLayer('schemas', [], 'The contract\'s shapes depend on nothing: every layer reads them.'),
+    coreLayer(
+      'shared',
+      ['schemas'],
+      'Shared helpers know nothing of the service (validation reads only how the schemas word a refusal).',
+    ),
+    coreLayer('schemas', [], "The contract's shapes depend on nothing: every layer reads them."),
     {
       name: 'domain-takes-only-types-from-ports',
       severity: 'error',
@@ -72,28 +103,32 @@ module.exports = {
     {
       name: 'core-knows-no-metrics-library',
       severity: 'error',
-      comment: 'core/ also runs in the offline sandbox: the server counts what the core reports through Core.observe (server/metrics.ts), the core never imports prom-client.',
+      comment:
+        'core/ also runs in the offline sandbox: the server counts what the core reports through Core.observe (server/metrics.ts), the core never imports prom-client.',
       from: { path: under('core') },
       to: { path: '(^|/)node_modules/prom-client/' },
     },
     {
       name: 'server-imports-only-core',
       severity: 'error',
-      comment: 'server/ is one host of core/: no demo (examples take hooks from serve.ts), no sandbox, no browser code.',
+      comment:
+        'server/ is one host of core/: no demo (examples take hooks from serve.ts), no sandbox, no browser code.',
       from: { path: under('server') },
       to: { path: except('server', 'core') },
     },
     {
       name: 'mock-server-imports-only-core',
       severity: 'error',
-      comment: 'mock-server/ is the other host of core/ (the offline sandbox): it knows nothing of the server or the browser layers.',
+      comment:
+        'mock-server/ is the other host of core/ (the offline sandbox): it knows nothing of the server or the browser layers.',
       from: { path: under('mock-server') },
       to: { path: except('mock-server', 'core') },
     },
     {
       name: 'client-imports-only-core',
       severity: 'error',
-      comment: 'client/ (API client, session, errors, offers) is what the widgets and the SDK share: it imports neither.',
+      comment:
+        'client/ (API client, session, errors, offers) is what the widgets and the SDK share: it imports neither.',
       from: { path: under('client') },
       to: { path: except('client', 'core') },
     },
@@ -107,21 +142,23 @@ module.exports = {
     {
       name: 'sdk-imports-no-host-or-demo',
       severity: 'error',
-      comment: 'The SDK runs in the seller\'s page: no server, no demo, no test or story code.',
+      comment: "The SDK runs in the seller's page: no server, no demo, no test or story code.",
       from: { path: under('sdk') },
       to: { path: except('sdk', 'components', 'client', 'core', 'mock-server') },
     },
     {
       name: 'sdk-loads-the-sandbox-only-from-its-bundle',
       severity: 'error',
-      comment: 'svc.min.js must not carry the sandbox: only sdk/sandbox-bundle.ts (svc-sandbox.min.js) imports mock-server; the rest of sdk/ only its types.',
+      comment:
+        'svc.min.js must not carry the sandbox: only sdk/sandbox-bundle.ts (svc-sandbox.min.js) imports mock-server; the rest of sdk/ only its types.',
       from: { path: under('sdk'), pathNot: '^sdk/sandbox-bundle\\.ts$' },
       to: { path: under('mock-server'), dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'browser-layers-take-only-types-from-core',
       severity: 'error',
-      comment: 'core/ is server code (schemas, rules, stores): the browser layers read its types, and its code reaches a page only in the sandbox bundle (through mock-server).',
+      comment:
+        'core/ is server code (schemas, rules, stores): the browser layers read its types, and its code reaches a page only in the sandbox bundle (through mock-server).',
       from: { path: under('client', 'components', 'sdk') },
       to: { path: under('core'), dependencyTypesNot: ['type-only'] },
     },

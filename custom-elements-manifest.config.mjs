@@ -6,20 +6,22 @@ export default {
   exclude: ['components/**/*.test.ts'],
   litelement: true,
   packagejson: false,
-  plugins: [{
-    // The manifest is the elements' public API (what Storybook's controls and docs, and editors, show):
-    // - the analyzer may read a generic `new CustomEvent(name, …)` (as in an emit helper) as an event called "name" on
-    //   every element; the real events are the `svc-*` ones each element declares with @event;
-    // - protected and private members (and the static `define`) are how the elements are built, not
-    //   what a page may use.
-    name: 'svc-public-api-only',
-    packageLinkPhase({ customElementsManifest }) {
-      for (const mod of customElementsManifest.modules) {
-        for (const d of mod.declarations ?? []) {
-          if (d.events) d.events = d.events.filter((e) => e.name?.startsWith('svc-'))
-          if (d.members) d.members = d.members.filter((m) => !m.privacy && !m.static && !m.name.startsWith('#'))
+  plugins: [
+    {
+      // The manifest is the elements' public API (what Storybook's controls and docs, and editors, show):
+      // - the analyzer may read a generic `new CustomEvent(name, …)` (as in an emit helper) as an event called "name" on
+      //   every element; the real events are the `svc-*` ones each element declares with @event;
+      // - protected and private members (and the static `define`) are how the elements are built, not
+      //   what a page may use.
+      name: 'svc-public-api-only',
+      packageLinkPhase({ customElementsManifest }) {
+        for (const mod of customElementsManifest.modules) {
+          for (const d of mod.declarations ?? []) {
+            if (d.events) d.events = d.events.filter((e) => e.name?.startsWith('svc-'))
+            if (d.members) d.members = d.members.filter((m) => !m.privacy && !m.static && !m.name.startsWith('#'))
+          }
         }
-      }
+      },
     },
-  }],
+  ],
 }

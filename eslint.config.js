@@ -10,7 +10,16 @@ import wc from 'eslint-plugin-wc'
 export default tseslint.config(
   {
     // examples/react and examples/vue are apps of their own: `npm run build` there writes their dist/.
-    ignores: ['node_modules/', 'dist/', 'examples/*/dist/', 'coverage/', 'storybook-static/', 'custom-elements.json', 'data/', 'tmp/'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'examples/*/dist/',
+      'coverage/',
+      'storybook-static/',
+      'custom-elements.json',
+      'data/',
+      'tmp/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -19,9 +28,16 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       // `_name` marks a value taken only to be left out (`const { basket_item_id: _id, ...rest } = item`).
-      '@typescript-eslint/no-unused-vars': ['error', {
-        argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true,
-      }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
     },
   },
   {

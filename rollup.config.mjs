@@ -55,7 +55,8 @@ const PACKAGE_DIR = 'dist/svc-ancillaries'
 
 // Legacy decorators come from tsconfig.json (experimentalDecorators, useDefineForClassFields: false);
 // es2022 keeps them transformed (esnext would hand them to the browser raw).
-const tsPlugin = (minify) => esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', minify, legalComments: 'none', sourceMap: true })
+const tsPlugin = (minify) =>
+  esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', minify, legalComments: 'none', sourceMap: true })
 
 /**
  * Minifies the text of the elements' Lit templates, which the JS minifier leaves alone (a third of the
@@ -66,18 +67,20 @@ const tsPlugin = (minify) => esbuild({ target: 'es2022', tsconfig: 'tsconfig.jso
  * "Label: " in a visually hidden span is read aloud), and `<path/>` keeps its slash (in an svg`...`
  * fragment, an unclosed element would swallow its siblings); attribute quotes go where HTML allows.
  */
-const minifyTemplates = () => literalsHtmlCssMinifier({
-  include: /\/components\/.*\.ts$/,
-  failOnError: true,
-  options: { minifyOptions: { conservativeCollapse: true, keepClosingSlash: true, removeAttributeQuotes: true } },
-})
+const minifyTemplates = () =>
+  literalsHtmlCssMinifier({
+    include: /\/components\/.*\.ts$/,
+    failOnError: true,
+    options: { minifyOptions: { conservativeCollapse: true, keepClosingSlash: true, removeAttributeQuotes: true } },
+  })
 
 /** The hook svc.min.js and its chunks define their modules with (sdk/chunk-loader.ts, which installs it). */
 const DEFINE_KEY = 'svc.v2.2.define'
 /** sdk/chunk-loader.ts as the script it is (no module: nothing imports it), for the head of svc.min.js. */
 const CHUNK_LOADER = await (async () => {
   const src = readFileSync(join(root, 'sdk', 'chunk-loader.ts'), 'utf8')
-  if (!src.includes(`Symbol.for('${DEFINE_KEY}')`)) throw new Error(`rollup: sdk/chunk-loader.ts must install Symbol.for('${DEFINE_KEY}')`)
+  if (!src.includes(`Symbol.for('${DEFINE_KEY}')`))
+    throw new Error(`rollup: sdk/chunk-loader.ts must install Symbol.for('${DEFINE_KEY}')`)
   return (await transform(src, { loader: 'ts', format: 'iife', target: 'es2022', legalComments: 'none' })).code
 })()
 
@@ -112,11 +115,24 @@ export default [
     // esbuild compiles (one shared decorator helper) and names the private members (privateNames); terser
     // minifies (three passes; top level mangled: the script has no globals of its own; `inline: 1` inlines
     // only simple functions, which gzips smaller here).
-    plugins: [browserOnly({ root }), sdkChunks({ chunksDir: join(root, 'dist', 'javascript', 'v2.2', 'chunks') }), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(), privateNames(),
-      terser({ ecma: 2022, toplevel: true, compress: { passes: 3, inline: 1 }, format: { comments: false } }), licenseNotice()],
+    plugins: [
+      browserOnly({ root }),
+      sdkChunks({ chunksDir: join(root, 'dist', 'javascript', 'v2.2', 'chunks') }),
+      nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }),
+      minifyTemplates(),
+      tsPlugin(false),
+      sharedDecorateHelper(),
+      privateNames(),
+      terser({ ecma: 2022, toplevel: true, compress: { passes: 3, inline: 1 }, format: { comments: false } }),
+      licenseNotice(),
+    ],
   },
   {
-    input: { index: 'sdk/esm.ts', 'elements/index': 'components/index.ts', ...Object.fromEntries(Object.entries(ELEMENTS).map(([tag, src]) => [`elements/${tag}`, src])) },
+    input: {
+      index: 'sdk/esm.ts',
+      'elements/index': 'components/index.ts',
+      ...Object.fromEntries(Object.entries(ELEMENTS).map(([tag, src]) => [`elements/${tag}`, src])),
+    },
     output: {
       dir: PACKAGE_DIR,
       format: 'es',
@@ -127,8 +143,15 @@ export default [
     },
     external: (id) => id === 'lit' || id.startsWith('lit/') || id.startsWith('@lit/'),
     // elementRegistrations: the build fails if an entry draws an element nothing it imports registers.
-    plugins: [browserOnly({ root }), nodeResolve({ browser: true }), minifyTemplates(), tsPlugin(false), sharedDecorateHelper(), esmTypes({ packageDir: join(root, PACKAGE_DIR), elements: ELEMENTS }),
-      elementRegistrations({ root, elements: ELEMENTS })],
+    plugins: [
+      browserOnly({ root }),
+      nodeResolve({ browser: true }),
+      minifyTemplates(),
+      tsPlugin(false),
+      sharedDecorateHelper(),
+      esmTypes({ packageDir: join(root, PACKAGE_DIR), elements: ELEMENTS }),
+      elementRegistrations({ root, elements: ELEMENTS }),
+    ],
   },
   {
     input: 'sdk/sandbox-bundle.ts',
@@ -140,7 +163,14 @@ export default [
     },
     onwarn: quietLibraryCycles,
     // commonjs: ipaddr.js (the webhook target policy the sandbox applies as the server does) ships CommonJS only.
-    plugins: [sandboxBundle({ root }), sandboxLocales({ root }), jsonModules(), nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }), commonjs(), tsPlugin(true)],
+    plugins: [
+      sandboxBundle({ root }),
+      sandboxLocales({ root }),
+      jsonModules(),
+      nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }),
+      commonjs(),
+      tsPlugin(true),
+    ],
   },
   // mock-server/index.js (+ .map) of the package: the offline sandbox as ESM for a seller's node tests
   // (`svc-ancillaries/mock-server`; declarations in types/mock-server). msw stays external, so the seller's
@@ -149,10 +179,20 @@ export default [
   // ipaddr.js, @noble/hashes) is bundled, so a frontend that never imports it installs none of them.
   {
     input: 'mock-server/index.ts',
-    output: { file: `${PACKAGE_DIR}/mock-server/index.js`, format: 'es', sourcemap: true, sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, '') },
+    output: {
+      file: `${PACKAGE_DIR}/mock-server/index.js`,
+      format: 'es',
+      sourcemap: true,
+      sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
+    },
     external: (id) => /^(msw|typebox)(\/|$)/.test(id),
     onwarn: quietLibraryCycles,
-    plugins: [jsonModules(), nodeResolve({ exportConditions: ['node'], preferBuiltins: true }), commonjs(), esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', sourceMap: true })],
+    plugins: [
+      jsonModules(),
+      nodeResolve({ exportConditions: ['node'], preferBuiltins: true }),
+      commonjs(),
+      esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', sourceMap: true }),
+    ],
   },
   localeBuild(PACKAGE_DIR),
 ]

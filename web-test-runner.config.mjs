@@ -9,13 +9,16 @@ import { readFile } from 'node:fs/promises'
 import { join, normalize } from 'node:path'
 
 /** A free port, so several test runs on one machine never collide; the API allows exactly this origin. */
-const freePort = () => new Promise((resolve, reject) => {
-  const srv = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-    const { port } = srv.address()
-    srv.close(() => resolve(port))
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = srv.address()
+        srv.close(() => resolve(port))
+      })
   })
-})
-const PORT = Number(process.env.WTR_PORT) || await freePort()
+const PORT = Number(process.env.WTR_PORT) || (await freePort())
 const api = await startTestApi(`http://localhost:${PORT}`)
 
 /**
@@ -85,7 +88,9 @@ const fixtures = {
     }
     return { body: JSON.stringify(await api.createTrip(opts)), type: 'application/json' }
   },
-  async serverStop() { await api.close() },
+  async serverStop() {
+    await api.close()
+  },
 }
 
 /**
@@ -112,10 +117,20 @@ export default {
     // es2022 keeps our legacy decorators transformed (esnext would hand them to Chromium raw).
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
   ],
-  browsers: [chromeLauncher({
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    },
-  })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      },
+    }),
+  ],
 }

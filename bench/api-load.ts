@@ -24,45 +24,76 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 
 /** A trip, its access token, and two baskets to PUT in turn (each PUT then changes the basket: a real write). */
-interface Trip { id: string; bearer: string; baskets: [string, string] }
+interface Trip {
+  id: string
+  bearer: string
+  baskets: [string, string]
+}
 
 const basic = (apiKey: string) => `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
 
 /** One trip per connection, made as a seller's backend makes it: a trip is one traveller's, so writers never share one. */
 export async function seedTrips(s: Served): Promise<Trip[]> {
-  return Promise.all(Array.from({ length: connections }, async () => {
-    const res = await fetch(`${s.url}/v2.2/trip`, {
-      method: 'POST', headers: { authorization: basic(s.apiKey!), 'content-type': 'application/json' },
-      body: JSON.stringify(defaultTripRequest(new Date())),
-    })
-    if (res.status !== 201) throw new Error(`POST trip answered ${res.status}: ${await res.text()}`)
-    const trip = await res.json() as { trip_id: string; trip_access_token: string; search_id: string }
-    const bearer = `Bearer ${trip.trip_access_token}`
-    const search = await (await fetch(`${s.url}/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`, { headers: { authorization: bearer } })).json() as
-      { results: { products: { bag: Record<string, { product_id: string; product_details: { checked?: boolean }; price_and_availability: Record<string, { available: boolean }> }> } } }
-    const bags = Object.values(search.results.products.bag).filter((p) => p.product_details.checked && p.price_and_availability.p1?.available)
-    if (bags.length < 2) throw new Error('the sandbox trip offers fewer than two checked bags to p1')
-    const basket = (i: number) => JSON.stringify([{ product_id: bags[i]!.product_id, passenger_id: 'p1', quantity: 1 }])
-    return { id: trip.trip_id, bearer, baskets: [basket(0), basket(1)] }
-  }))
+  return Promise.all(
+    Array.from({ length: connections }, async () => {
+      const res = await fetch(`${s.url}/v2.2/trip`, {
+        method: 'POST',
+        headers: { authorization: basic(s.apiKey!), 'content-type': 'application/json' },
+        body: JSON.stringify(defaultTripRequest(new Date())),
+      })
+      if (res.status !== 201) throw new Error(`POST trip answered ${res.status}: ${await res.text()}`)
+      const trip = (await res.json()) as { trip_id: string; trip_access_token: string; search_id: string }
+      const bearer = `Bearer ${trip.trip_access_token}`
+      const search = (await (
+        await fetch(`${s.url}/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`, {
+          headers: { authorization: bearer },
+        })
+      ).json()) as {
+        results: {
+          products: {
+            bag: Record<
+              string,
+              {
+                product_id: string
+                product_details: { checked?: boolean }
+                price_and_availability: Record<string, { available: boolean }>
+              }
+            >
+          }
+        }
+      }
+      const bags = Object.values(search.results.products.bag).filter(
+        (p) => p.product_details.checked && p.price_and_availability.p1?.available,
+      )
+      if (bags.length < 2) throw new Error('the sandbox trip offers fewer than two checked bags to p1')
+      const basket = (i: number) =>
+        JSON.stringify([{ product_id: bags[i]!.product_id, passenger_id: 'p1', quantity: 1 }])
+      return { id: trip.trip_id, bearer, baskets: [basket(0), basket(1)] }
+    }),
+  )
 }
 
 type Scenario = { name: string; options: (s: Served, trips: Trip[]) => Partial<autocannon.Options> }
 
 /** Gives each connection its own trip; a PUT sends the trip's two baskets in turn, so every PUT writes. */
-const perTrip = (method: 'GET' | 'PUT', path: string) => (s: Served, trips: Trip[]): Partial<autocannon.Options> => {
-  let next = 0
-  return {
-    url: `${s.url}/`,
-    setupClient: (client) => {
-      const t = trips[next++ % trips.length]!
-      const request = (body?: string) => ({
-        method, path: `/v2.2/trip/${t.id}${path}`, headers: { authorization: t.bearer, 'content-type': 'application/json' }, ...(body ? { body } : {}),
-      })
-      client.setRequests(method === 'PUT' ? t.baskets.map(request) : [request()])
-    },
+const perTrip =
+  (method: 'GET' | 'PUT', path: string) =>
+  (s: Served, trips: Trip[]): Partial<autocannon.Options> => {
+    let next = 0
+    return {
+      url: `${s.url}/`,
+      setupClient: (client) => {
+        const t = trips[next++ % trips.length]!
+        const request = (body?: string) => ({
+          method,
+          path: `/v2.2/trip/${t.id}${path}`,
+          headers: { authorization: t.bearer, 'content-type': 'application/json' },
+          ...(body ? { body } : {}),
+        })
+        client.setRequests(method === 'PUT' ? t.baskets.map(request) : [request()])
+      },
+    }
   }
-}
 
 const ONLY = process.env.BENCH_SCENARIOS?.split(',')
 
@@ -73,7 +104,8 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'POST trip',
     options: (s) => ({
-      url: `${s.url}/v2.2/trip`, method: 'POST',
+      url: `${s.url}/v2.2/trip`,
+      method: 'POST',
       headers: { authorization: basic(s.apiKey!), 'content-type': 'application/json' },
       body: JSON.stringify(defaultTripRequest(new Date())),
     }),
@@ -81,20 +113,38 @@ export const SCENARIOS: Scenario[] = [
 ]
 
 /** `statements`: SQL statements per request (each a round trip on PostgreSQL), when the service counts them. */
-export interface Sample { rps: number; p50: number; p99: number; errors: number; statements?: number }
+export interface Sample {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  statements?: number
+}
 
 export async function load(url: string, opts: Partial<autocannon.Options>, s?: Served): Promise<Sample> {
-  const before = s && await statementsRun(s)
+  const before = s && (await statementsRun(s))
   const r = await autocannon({ url, connections, duration: seconds, ...opts })
-  const after = s && await statementsRun(s)
-  const statements = before !== undefined && after !== undefined && r.requests.total > 0 ? (after - before) / r.requests.total : undefined
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, ...(statements !== undefined ? { statements } : {}) }
+  const after = s && (await statementsRun(s))
+  const statements =
+    before !== undefined && after !== undefined && r.requests.total > 0
+      ? (after - before) / r.requests.total
+      : undefined
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx,
+    ...(statements !== undefined ? { statements } : {}),
+  }
 }
 
 /** How many statements the service's store has run so far (bench/servers/service.ts counts them); undefined when it cannot say. */
 function statementsRun(s: Served): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => { s.child.off('message', answer); resolve(undefined) }, 1_000)
+    const timer = setTimeout(() => {
+      s.child.off('message', answer)
+      resolve(undefined)
+    }, 1_000)
     const answer = (m: unknown) => {
       if (typeof m !== 'object' || m === null || !('statements' in m)) return
       clearTimeout(timer)
@@ -118,7 +168,11 @@ export function roundResults() {
   return { results, record }
 }
 
-export interface Target { label: string; databaseUrl: string; root?: string }
+export interface Target {
+  label: string
+  databaseUrl: string
+  root?: string
+}
 
 export async function apiLoad(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
@@ -128,10 +182,22 @@ export async function apiLoad(): Promise<void> {
   const roots: Array<[string, string | undefined]> = [['', undefined]]
   if (process.env.BENCH_BEFORE) roots.unshift(['before ', process.env.BENCH_BEFORE])
   for (const [prefix, root] of roots) {
-    if (stores.includes('sqlite')) targets.push({ label: `${prefix}SQLite`, databaseUrl: `sqlite:${join(dir, `${prefix.trim() || 'now'}.db`)}`, root })
-    if (pg) targets.push({ label: `${prefix}PostgreSQL`, databaseUrl: pg.url.replace(/\/postgres$/, `/${prefix.trim() || 'now'}`), root })
+    if (stores.includes('sqlite'))
+      targets.push({
+        label: `${prefix}SQLite`,
+        databaseUrl: `sqlite:${join(dir, `${prefix.trim() || 'now'}.db`)}`,
+        root,
+      })
+    if (pg)
+      targets.push({
+        label: `${prefix}PostgreSQL`,
+        databaseUrl: pg.url.replace(/\/postgres$/, `/${prefix.trim() || 'now'}`),
+        root,
+      })
   }
-  if (pg) for (const t of targets.filter((x) => x.label.includes('PostgreSQL'))) await createDatabase(pg.url, t.databaseUrl.split('/').pop()!)
+  if (pg)
+    for (const t of targets.filter((x) => x.label.includes('PostgreSQL')))
+      await createDatabase(pg.url, t.databaseUrl.split('/').pop()!)
 
   const { results, record } = roundResults()
   try {
@@ -148,7 +214,9 @@ export async function apiLoad(): Promise<void> {
           for (const sc of SCENARIOS.filter((x) => !ONLY || ONLY.includes(x.name))) {
             const sample = await load(s.url, sc.options(s, trips), s)
             record(`${target.label} · ${sc.name}`, sample, baseline.rps)
-            console.error(`round ${round}: ${target.label} ${sc.name} ${Math.round(sample.rps)} req/s (${(sample.rps / baseline.rps).toFixed(3)}×)`)
+            console.error(
+              `round ${round}: ${target.label} ${sc.name} ${Math.round(sample.rps)} req/s (${(sample.rps / baseline.rps).toFixed(3)}×)`,
+            )
           }
         } finally {
           await s.stop()
@@ -160,17 +228,23 @@ export async function apiLoad(): Promise<void> {
     rmSync(dir, { recursive: true, force: true })
   }
 
-  console.log(`\nAPI load: ${connections} connections, ${seconds} s per run, ${rounds} rounds; ratio = req/s ÷ bare Fastify's req/s in the same round (median, lowest–highest)`)
-  console.table([...results].map(([scenario, r]) => ({
-    scenario,
-    'req/s': Math.round(median(r.samples.map((x) => x.rps))),
-    ratio: spread(r.ratios),
-    'p50 ms': median(r.samples.map((x) => x.p50)),
-    'p99 ms': median(r.samples.map((x) => x.p99)),
-    // SQL statements per request (on PostgreSQL each is a round trip); – where the service does not count them.
-    'statements/req': r.samples.every((x) => x.statements !== undefined) ? Number(median(r.samples.map((x) => x.statements!)).toFixed(2)) : '–',
-    errors: r.samples.reduce((n, x) => n + x.errors, 0),
-  })))
+  console.log(
+    `\nAPI load: ${connections} connections, ${seconds} s per run, ${rounds} rounds; ratio = req/s ÷ bare Fastify's req/s in the same round (median, lowest–highest)`,
+  )
+  console.table(
+    [...results].map(([scenario, r]) => ({
+      scenario,
+      'req/s': Math.round(median(r.samples.map((x) => x.rps))),
+      ratio: spread(r.ratios),
+      'p50 ms': median(r.samples.map((x) => x.p50)),
+      'p99 ms': median(r.samples.map((x) => x.p99)),
+      // SQL statements per request (on PostgreSQL each is a round trip); – where the service does not count them.
+      'statements/req': r.samples.every((x) => x.statements !== undefined)
+        ? Number(median(r.samples.map((x) => x.statements!)).toFixed(2))
+        : '–',
+      errors: r.samples.reduce((n, x) => n + x.errors, 0),
+    })),
+  )
 }
 
 async function createDatabase(adminUrl: string, name: string) {

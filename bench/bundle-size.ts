@@ -26,10 +26,13 @@ const kb = (n: number) => `${(n / 1000).toFixed(1).padStart(6)} KB`
 
 console.log('svc.min.js (the <script> a seller loads)')
 console.log(`  raw     ${kb(raw.length)}`)
-console.log(`  gzip    ${kb(gzip)}   budget ${kb(BUDGET_GZIP).trim()} (${Math.round((gzip / BUDGET_GZIP) * 100)} % used)`)
+console.log(
+  `  gzip    ${kb(gzip)}   budget ${kb(BUDGET_GZIP).trim()} (${Math.round((gzip / BUDGET_GZIP) * 100)} % used)`,
+)
 console.log(`  brotli  ${kb(brotli)}`)
-console.log(`  vs a peer's ~${PEER_GZIP / 1000} KB gzipped component: ${(gzip / PEER_GZIP).toFixed(2)}× (${(PEER_GZIP / gzip).toFixed(1)} times smaller)`)
-
+console.log(
+  `  vs a peer's ~${PEER_GZIP / 1000} KB gzipped component: ${(gzip / PEER_GZIP).toFixed(2)}× (${(PEER_GZIP / gzip).toFixed(1)} times smaller)`,
+)
 
 // Which sources the minified bytes come from, by decoding the source map (every segment's bytes up to the
 // next segment count for the source it maps to): Lit vs the elements vs the SDK itself.
@@ -39,7 +42,9 @@ if (existsSync(mapFile)) {
   const lines = raw.toString('utf8').split('\n')
   const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
   const bytes = new Map<string, number>()
-  const group = (src: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(src)?.[1] ?? (src.startsWith('components/') ? src.split('/').slice(0, 2).join('/') : src.split('/')[0]!)
+  const group = (src: string) =>
+    /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(src)?.[1] ??
+    (src.startsWith('components/') ? src.split('/').slice(0, 2).join('/') : src.split('/')[0]!)
   let source = 0
   map.mappings.split(';').forEach((line, li) => {
     let col = 0
@@ -72,7 +77,11 @@ if (existsSync(mapFile)) {
   const total = [...bytes.values()].reduce((a, b) => a + b, 0)
   console.log('  minified bytes of svc.min.js by source:')
   for (const [g, n] of [...bytes].sort((a, b) => b[1] - a[1])) {
-    console.log(`    ${g.padEnd(26)} ${kb(n)} ${Math.round((n / total) * 100).toString().padStart(3)} %`)
+    console.log(
+      `    ${g.padEnd(26)} ${kb(n)} ${Math.round((n / total) * 100)
+        .toString()
+        .padStart(3)} %`,
+    )
   }
 }
 
@@ -82,7 +91,9 @@ const chunks = join(dir, 'chunks')
 if (existsSync(chunks)) {
   let all = gzip
   console.log('chunks (on demand)')
-  for (const name of readdirSync(chunks).filter((f) => f.endsWith('.js')).sort()) {
+  for (const name of readdirSync(chunks)
+    .filter((f) => f.endsWith('.js'))
+    .sort()) {
     const body = readFileSync(join(chunks, name))
     const gz = gzipSync(body, { level: 9 }).length
     all += gz

@@ -24,7 +24,14 @@ import { serve, type Served } from './lib/servers.ts'
 import { kib, median, spread } from './lib/stats.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--no-first-run',
+]
 
 export interface FirstControlRun {
   /** performance.now() in the page when the first "+" was enabled and visible. */
@@ -36,9 +43,16 @@ export interface FirstControlRun {
   searches: string[]
 }
 
-export interface FirstControlResult { label: string; runs: FirstControlRun[] }
+export interface FirstControlResult {
+  label: string
+  runs: FirstControlRun[]
+}
 
-interface Target { label: string; root: string; served?: Served }
+interface Target {
+  label: string
+  root: string
+  served?: Served
+}
 
 /**
  * A seller's checkout page, as small as one can be: the SDK's script tag from the service, init with the
@@ -81,23 +95,31 @@ function pageServer(targets: Target[]): Promise<{ server: Server; origin: string
   const server = createServer((req, res) => {
     const index = Number(/^\/(\d+)\//.exec(req.url ?? '')?.[1])
     const api = targets[index]?.served?.url
-    if (!api) { res.writeHead(404).end(); return }
+    if (!api) {
+      res.writeHead(404).end()
+      return
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(sellerPage(api))
   })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number }
-    resolve({ server, origin: `http://127.0.0.1:${port}` })
-  }))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      resolve({ server, origin: `http://127.0.0.1:${port}` })
+    }),
+  )
 }
 
 async function createTrip(s: Served): Promise<{ tripId: string; token: string }> {
   const res = await fetch(`${s.url}/v2.2/trip`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${s.apiKey}:`).toString('base64')}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${s.apiKey}:`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify(defaultTripRequest(new Date())),
   })
   if (res.status !== 201) throw new Error(`POST /v2.2/trip answered ${res.status}: ${await res.text()}`)
-  const trip = await res.json() as { trip_id: string; trip_access_token: string }
+  const trip = (await res.json()) as { trip_id: string; trip_access_token: string }
   return { tripId: trip.trip_id, token: trip.trip_access_token }
 }
 
@@ -110,17 +132,27 @@ async function measure(browser: Browser, pageOrigin: string, index: number, s: S
     page.on('requestfinished', (req: Request) => {
       const url = new URL(req.url())
       if (req.method() !== 'GET' || !/\/v2\.2\/trip\/[^/]+\/search\/[^/]+$/.test(url.pathname)) return
-      reads.push((async () => {
-        const [sizes, body] = await Promise.all([req.sizes(), req.response().then((r) => r!.body())])
-        return { types: url.searchParams.get('product_types') ?? '*', transferred: sizes.responseBodySize, decoded: body.length }
-      })())
+      reads.push(
+        (async () => {
+          const [sizes, body] = await Promise.all([req.sizes(), req.response().then((r) => r!.body())])
+          return {
+            types: url.searchParams.get('product_types') ?? '*',
+            transferred: sizes.responseBodySize,
+            decoded: body.length,
+          }
+        })(),
+      )
     })
     await page.goto(`${pageOrigin}/${index}/?trip=${encodeURIComponent(tripId)}&token=${encodeURIComponent(token)}`)
-    const outcome = await page.waitForFunction(() => {
-      const w = window as unknown as { __firstControl?: number; __benchError?: string }
-      return w.__firstControl ?? (w.__benchError ? { error: w.__benchError } : false)
-    }, undefined, { timeout: 60_000, polling: 50 })
-    const value = await outcome.jsonValue() as number | { error: string }
+    const outcome = await page.waitForFunction(
+      () => {
+        const w = window as unknown as { __firstControl?: number; __benchError?: string }
+        return w.__firstControl ?? (w.__benchError ? { error: w.__benchError } : false)
+      },
+      undefined,
+      { timeout: 60_000, polling: 50 },
+    )
+    const value = (await outcome.jsonValue()) as number | { error: string }
     if (typeof value !== 'number') throw new Error(`the page failed: ${value.error}`)
     const done = await Promise.all(reads)
     return {
@@ -142,14 +174,17 @@ export async function firstControl(runs = Number(process.env.BENCH_RUNS ?? 15)):
       throw new Error(`${t.root}/dist/javascript/v2.2/svc.min.js is missing: run \`npm run build\` there first`)
     }
   }
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
 
   const { server, origin } = await pageServer(targets)
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 30_000 })
   const results = targets.map((t) => ({ label: t.label, runs: [] as FirstControlRun[] }))
   try {
     for (const t of targets) {
-      t.served = await serve('service', { env: { BENCH_ORIGINS: origin, ...(t.label === 'now' ? {} : { BENCH_ROOT: t.root }) } })
+      t.served = await serve('service', {
+        env: { BENCH_ORIGINS: origin, ...(t.label === 'now' ? {} : { BENCH_ROOT: t.root }) },
+      })
     }
     for (const [i, t] of targets.entries()) await measure(browser, origin, i, t.served!) // warm-up, not counted
     for (let run = 1; run <= runs; run++) {
@@ -157,7 +192,9 @@ export async function firstControl(runs = Number(process.env.BENCH_RUNS ?? 15)):
       for (const [i, t] of targets.entries()) {
         const r = await measure(browser, origin, i, t.served!)
         results[i]!.runs.push(r)
-        console.error(`run ${run}: ${t.label} first control ${r.ms.toFixed(0)} ms, offers ${kib(r.offersTransferred)} transferred (${kib(r.offersDecoded)} decoded), reads ${r.searches.join(' | ')}`)
+        console.error(
+          `run ${run}: ${t.label} first control ${r.ms.toFixed(0)} ms, offers ${kib(r.offersTransferred)} transferred (${kib(r.offersDecoded)} decoded), reads ${r.searches.join(' | ')}`,
+        )
       }
     }
   } finally {
@@ -166,14 +203,22 @@ export async function firstControl(runs = Number(process.env.BENCH_RUNS ?? 15)):
     server.close()
   }
 
-  console.log(`\nFirst control: navigation → first enabled, visible bag "+" in Chromium, loopback, ${runs} runs (median, lowest–highest); a fresh context (empty cache) per run`)
-  console.table(results.map((r) => ({
-    target: r.label,
-    'first control': spread(r.runs.map((x) => x.ms), 0, ' ms'),
-    'offers transferred': kib(median(r.runs.map((x) => x.offersTransferred))),
-    'offers decoded': kib(median(r.runs.map((x) => x.offersDecoded))),
-    'search reads': [...new Set(r.runs.map((x) => x.searches.join(' | ')))].join(' / '),
-  })))
+  console.log(
+    `\nFirst control: navigation → first enabled, visible bag "+" in Chromium, loopback, ${runs} runs (median, lowest–highest); a fresh context (empty cache) per run`,
+  )
+  console.table(
+    results.map((r) => ({
+      target: r.label,
+      'first control': spread(
+        r.runs.map((x) => x.ms),
+        0,
+        ' ms',
+      ),
+      'offers transferred': kib(median(r.runs.map((x) => x.offersTransferred))),
+      'offers decoded': kib(median(r.runs.map((x) => x.offersDecoded))),
+      'search reads': [...new Set(r.runs.map((x) => x.searches.join(' | ')))].join(' / '),
+    })),
+  )
   return results
 }
 

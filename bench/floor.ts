@@ -37,7 +37,12 @@ export async function floor(): Promise<void> {
       let trips: Awaited<ReturnType<typeof seedTrips>>
       try {
         trips = await seedTrips(service)
-        for (const sc of scenarios) record(`service · ${sc.name} (SQLite)`, await load(service.url, sc.options(service, trips), service), baseline.rps)
+        for (const sc of scenarios)
+          record(
+            `service · ${sc.name} (SQLite)`,
+            await load(service.url, sc.options(service, trips), service),
+            baseline.rps,
+          )
       } finally {
         await service.stop()
       }
@@ -47,28 +52,37 @@ export async function floor(): Promise<void> {
       if (existsSync(`${serviceFile}-wal`)) copyFileSync(`${serviceFile}-wal`, `${floorFile}-wal`)
       const least = await serve('floor', { env: { FLOOR_SAMPLES: samplesFile, FLOOR_DB: floorFile } })
       try {
-        for (const sc of scenarios) record(`floor · ${sc.name}`, await load(least.url, sc.options(least, trips)), baseline.rps)
+        for (const sc of scenarios)
+          record(`floor · ${sc.name}`, await load(least.url, sc.options(least, trips)), baseline.rps)
       } finally {
         await least.stop()
         for (const f of [floorFile, `${floorFile}-wal`, `${floorFile}-shm`]) rmSync(f, { force: true })
       }
-      console.error(`round ${round}: ${[...results].map(([k, r]) => `${k} ${Math.round(r.samples.at(-1)!.rps)}`).join(', ')} req/s`)
+      console.error(
+        `round ${round}: ${[...results].map(([k, r]) => `${k} ${Math.round(r.samples.at(-1)!.rps)}`).join(', ')} req/s`,
+      )
     }
 
     const us = (k: string) => 1e6 / median(results.get(k)!.samples.map((x) => x.rps))
-    console.log(`\nPUT basket and POST trip against their floor: ${rounds} rounds; ratio = req/s ÷ bare Fastify's in the same round (median, lowest–highest)`)
-    console.table([...results].map(([scenario, r]) => ({
-      scenario,
-      'req/s': Math.round(median(r.samples.map((x) => x.rps))),
-      ratio: spread(r.ratios),
-      // The event loop is the bottleneck of all of them: one second over the requests it answered.
-      'µs a request': Math.round(1e6 / median(r.samples.map((x) => x.rps))),
-      'p99 ms': median(r.samples.map((x) => x.p99)),
-      errors: r.samples.reduce((n, x) => n + x.errors, 0),
-    })))
+    console.log(
+      `\nPUT basket and POST trip against their floor: ${rounds} rounds; ratio = req/s ÷ bare Fastify's in the same round (median, lowest–highest)`,
+    )
+    console.table(
+      [...results].map(([scenario, r]) => ({
+        scenario,
+        'req/s': Math.round(median(r.samples.map((x) => x.rps))),
+        ratio: spread(r.ratios),
+        // The event loop is the bottleneck of all of them: one second over the requests it answered.
+        'µs a request': Math.round(1e6 / median(r.samples.map((x) => x.rps))),
+        'p99 ms': median(r.samples.map((x) => x.p99)),
+        errors: r.samples.reduce((n, x) => n + x.errors, 0),
+      })),
+    )
     for (const name of SCENARIO_NAMES) {
       const gap = us(`service · ${name} (SQLite)`) - us(`floor · ${name}`)
-      console.log(`${name}: the service's own work beyond the floor ~${Math.round(gap)} µs a request (see \`npm run bench -- profile "${name}"\`)`)
+      console.log(
+        `${name}: the service's own work beyond the floor ~${Math.round(gap)} µs a request (see \`npm run bench -- profile "${name}"\`)`,
+      )
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -82,18 +96,41 @@ async function takeSamples(serviceUrl: string, serviceFile: string): Promise<Sam
   try {
     const [t] = await seedTrips(s)
     tripId = t!.id
-    put = await answer(await fetch(`${s.url}/v2.2/trip/${t!.id}/basket`, { method: 'PUT', headers: { authorization: t!.bearer, 'content-type': 'application/json' }, body: t!.baskets[0] }), 200)
+    put = await answer(
+      await fetch(`${s.url}/v2.2/trip/${t!.id}/basket`, {
+        method: 'PUT',
+        headers: { authorization: t!.bearer, 'content-type': 'application/json' },
+        body: t!.baskets[0],
+      }),
+      200,
+    )
     const o = SCENARIOS.find((x) => x.name === 'POST trip')!.options(s, [])
-    post = await answer(await fetch(o.url!, { method: 'POST', headers: o.headers as Record<string, string>, body: o.body as string }), 201)
+    post = await answer(
+      await fetch(o.url!, { method: 'POST', headers: o.headers as Record<string, string>, body: o.body as string }),
+      201,
+    )
   } finally {
     await s.stop()
   }
   const db = new Database(serviceFile, { readonly: true })
   try {
-    const doc = (id: string) => JSON.parse((db.prepare('SELECT doc FROM trips WHERE trip_id = ?').get(id) as { doc: string }).doc) as Record<string, unknown>
-    const created = db.prepare('SELECT seller_id, search_id FROM trips WHERE trip_id = ?').get(post.trip_id) as { seller_id: string; search_id: string }
-    const offers = JSON.parse((db.prepare('SELECT offers FROM searches WHERE search_id = ?').get(created.search_id) as { offers: string }).offers) as unknown
-    return { put: { doc: doc(tripId), answer: put }, post: { doc: doc(post.trip_id as string), offers, sellerId: created.seller_id, answer: post } }
+    const doc = (id: string) =>
+      JSON.parse((db.prepare('SELECT doc FROM trips WHERE trip_id = ?').get(id) as { doc: string }).doc) as Record<
+        string,
+        unknown
+      >
+    const created = db.prepare('SELECT seller_id, search_id FROM trips WHERE trip_id = ?').get(post.trip_id) as {
+      seller_id: string
+      search_id: string
+    }
+    const offers = JSON.parse(
+      (db.prepare('SELECT offers FROM searches WHERE search_id = ?').get(created.search_id) as { offers: string })
+        .offers,
+    ) as unknown
+    return {
+      put: { doc: doc(tripId), answer: put },
+      post: { doc: doc(post.trip_id as string), offers, sellerId: created.seller_id, answer: post },
+    }
   } finally {
     db.close()
   }
@@ -101,7 +138,7 @@ async function takeSamples(serviceUrl: string, serviceFile: string): Promise<Sam
 
 async function answer(res: Response, status: number): Promise<Record<string, unknown>> {
   if (res.status !== status) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`)
-  return await res.json() as Record<string, unknown>
+  return (await res.json()) as Record<string, unknown>
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await floor()

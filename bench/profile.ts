@@ -12,21 +12,35 @@ import { join, relative } from 'node:path'
 import { SCENARIOS, seedTrips } from './api-load.ts'
 import { serve } from './lib/servers.ts'
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+interface Node {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+  children?: number[]
+}
+interface Profile {
+  nodes: Node[]
+  samples: number[]
+  timeDeltas: number[]
+}
 
 const root = join(import.meta.dirname, '..')
 
 export async function profile(name: string) {
   const scenario = SCENARIOS.find((s) => s.name === name)
-  if (!scenario) throw new Error(`no scenario ${JSON.stringify(name)}; one of ${SCENARIOS.map((s) => s.name).join(', ')}`)
+  if (!scenario)
+    throw new Error(`no scenario ${JSON.stringify(name)}; one of ${SCENARIOS.map((s) => s.name).join(', ')}`)
   const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'))
   const s = await serve('service', {
     env: { DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}` },
     nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
   })
   const trips = await seedTrips(s)
-  const r = await autocannon({ url: s.url, connections: 16, duration: Number(process.env.BENCH_SECONDS ?? 5), ...scenario.options(s, trips) })
+  const r = await autocannon({
+    url: s.url,
+    connections: 16,
+    duration: Number(process.env.BENCH_SECONDS ?? 5),
+    ...scenario.options(s, trips),
+  })
   await s.stop()
   // One file per thread (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): tsx's loader worker writes one too; thread 0 is the main one.
   const file = readdirSync(dir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))!
@@ -41,11 +55,15 @@ function summarise(p: Profile) {
   const self = new Map<number, number>()
   p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)))
   const total = [...self.values()].reduce((a, b) => a + b, 0)
-  const idle = [...self].filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)!.callFrame.functionName)).reduce((a, [, t]) => a + t, 0)
+  const idle = [...self]
+    .filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)!.callFrame.functionName))
+    .reduce((a, [, t]) => a + t, 0)
   const busy = total - idle
   const where = (n: Node) => {
     const url = n.callFrame.url.replace(/^file:\/\//, '')
-    const file = url.startsWith(root) ? relative(root, url).replace(/^node_modules\//, '') : url.replace(/^node:/, 'node:')
+    const file = url.startsWith(root)
+      ? relative(root, url).replace(/^node_modules\//, '')
+      : url.replace(/^node:/, 'node:')
     return `${n.callFrame.functionName || '(anonymous)'} ${file}:${n.callFrame.lineNumber + 1}`
   }
   const selfBy = new Map<string, number>()
@@ -61,7 +79,15 @@ function summarise(p: Profile) {
     for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
       const url = byId.get(n)!.callFrame.url.replace(/^file:\/\//, '')
       if (url.startsWith(root) && !url.includes('node_modules')) seen.add(relative(root, url))
-      else if (url.includes('node_modules/')) seen.add(url.split('node_modules/').pop()!.split('/').slice(0, url.includes('node_modules/@') ? 2 : 1).join('/'))
+      else if (url.includes('node_modules/'))
+        seen.add(
+          url
+            .split('node_modules/')
+            .pop()!
+            .split('/')
+            .slice(0, url.includes('node_modules/@') ? 2 : 1)
+            .join('/'),
+        )
     }
     for (const m of seen) inclusive.set(m, (inclusive.get(m) ?? 0) + (p.timeDeltas[i] ?? 0))
   })

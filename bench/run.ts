@@ -14,7 +14,8 @@ if (want('size')) await import('./bundle-size.ts')
 // Needs `npm run build:server` (it starts the compiled entry).
 if (want('cold')) await (await import('./cold-start.ts')).coldStart()
 // Only when named: `profile <scenario>` is a tool, and scale loads up to a million trips per store (minutes, ~10 GiB).
-if (which.includes('profile')) await (await import('./profile.ts')).profile(which[which.indexOf('profile') + 1] ?? 'GET basket')
+if (which.includes('profile'))
+  await (await import('./profile.ts')).profile(which[which.indexOf('profile') + 1] ?? 'GET basket')
 if (which.includes('scale')) await (await import('./scale.ts')).scale()
 // Only when named: PUT basket and POST trip beside the least they could do (bench/floor.ts), where the profile says why.
 if (which.includes('floor')) await (await import('./floor.ts')).floor()

@@ -50,7 +50,10 @@ import { serve } from './lib/servers.ts'
 import { startPg } from './lib/pg.ts'
 import { median, spread } from './lib/stats.ts'
 
-const sizes = (process.env.BENCH_SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number).sort((a, b) => a - b)
+const sizes = (process.env.BENCH_SCALE_SIZES ?? '10000,100000,1000000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b)
 const sample = Number(process.env.BENCH_SCALE_SAMPLE ?? 10_000)
 const stores = (process.env.BENCH_SCALE_STORES ?? 'sqlite,postgres').split(',')
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
@@ -79,7 +82,12 @@ interface Template {
 }
 
 /** The rows of one clone, in the column order of the INSERTs below. */
-interface Clone { tripId: string; trip: unknown[]; search: unknown[]; tokens: unknown[][] }
+interface Clone {
+  tripId: string
+  trip: unknown[]
+  search: unknown[]
+  tokens: unknown[][]
+}
 
 /**
  * The plaintext of a clone's live refresh token, worked out from its trip id so a million need not be kept;
@@ -94,14 +102,22 @@ const refreshTokenOf = (tripId: string) => `rt_${createHmac('sha256', salt).upda
  * with a held bag and the large ones with an expired one (whose state hash is worked out again at every read),
  * and could not mint tokens for trips loaded early. The document keeps its shape and size.
  */
-async function makeTemplate(store: Store, read: (tripId: string, searchId: string) => Promise<{
-  trip: { version: number; updated_at: string; created_at: string; doc: string }
-  search: { status: string; created_at: string; offers: string }
-  tokens: Array<{ used_at: string | null }>
-}>): Promise<Template> {
+async function makeTemplate(
+  store: Store,
+  read: (
+    tripId: string,
+    searchId: string,
+  ) => Promise<{
+    trip: { version: number; updated_at: string; created_at: string; doc: string }
+    search: { status: string; created_at: string; offers: string }
+    tokens: Array<{ used_at: string | null }>
+  }>,
+): Promise<Template> {
   await store.migrate()
   const core = createCore({
-    store, suppliers: [createSandboxSupplier()], clock: { now: () => new Date() },
+    store,
+    suppliers: [createSandboxSupplier()],
+    clock: { now: () => new Date() },
     ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
   })
   await core.ensureSigningKey()
@@ -110,14 +126,22 @@ async function makeTemplate(store: Store, read: (tripId: string, searchId: strin
   const rows = await read(made.trip_id, made.search_id!)
   const now = new Date()
   const doc = JSON.parse(rows.trip.doc) as TripRecord
-  for (const item of Object.values(doc.basket)) item.validity = { ...item.validity, valid_to: new Date(now.getTime() + HOLD_MS).toISOString() }
+  for (const item of Object.values(doc.basket))
+    item.validity = { ...item.validity, valid_to: new Date(now.getTime() + HOLD_MS).toISOString() }
   const held = withStateHash(doc, now)
   const used = rows.tokens.find((t) => t.used_at !== null)
-  if (rows.tokens.length !== 2 || !used) throw new Error(`expected a used and a live refresh token, found ${JSON.stringify(rows.tokens)}`)
+  if (rows.tokens.length !== 2 || !used)
+    throw new Error(`expected a used and a live refresh token, found ${JSON.stringify(rows.tokens)}`)
   return {
-    sellerId: seller.seller_id, apiKey,
+    sellerId: seller.seller_id,
+    apiKey,
     // The trip id is the only id the document holds (its search id has a column of its own): split on it once.
-    trip: { version: rows.trip.version, updated_at: rows.trip.updated_at, created_at: rows.trip.created_at, docParts: JSON.stringify(held).split(made.trip_id) },
+    trip: {
+      version: rows.trip.version,
+      updated_at: rows.trip.updated_at,
+      created_at: rows.trip.created_at,
+      docParts: JSON.stringify(held).split(made.trip_id),
+    },
     search: rows.search,
     usedToken: { used_at: used.used_at },
   }
@@ -137,7 +161,16 @@ function cloneOf(t: Template, i: number, base: number, sqlite: boolean): Clone {
   const expires = new Date(base + HOLD_MS + i).toISOString()
   return {
     tripId,
-    trip: [tripId, t.sellerId, t.trip.version, t.trip.updated_at, t.trip.docParts.join(tripId), searchId, sqlite ? 1 : true, at],
+    trip: [
+      tripId,
+      t.sellerId,
+      t.trip.version,
+      t.trip.updated_at,
+      t.trip.docParts.join(tripId),
+      searchId,
+      sqlite ? 1 : true,
+      at,
+    ],
     search: [searchId, tripId, t.search.status, at, t.search.offers],
     tokens: [
       [sha256Hex(randomUUID()), familyId, tripId, t.sellerId, expires, t.usedToken.used_at, null],
@@ -166,8 +199,12 @@ export async function sqliteLoader(dir: string): Promise<Loader> {
   const path = join(dir, 'scale.db')
   const store = new SqliteStore(path)
   const template = await makeTemplate(store, async (tripId, searchId) => ({
-    trip: store.db.prepare('SELECT version, updated_at, created_at, doc FROM trips WHERE trip_id = ?').get(tripId) as never,
-    search: store.db.prepare('SELECT status, created_at, offers FROM searches WHERE search_id = ?').get(searchId) as never,
+    trip: store.db
+      .prepare('SELECT version, updated_at, created_at, doc FROM trips WHERE trip_id = ?')
+      .get(tripId) as never,
+    search: store.db
+      .prepare('SELECT status, created_at, offers FROM searches WHERE search_id = ?')
+      .get(searchId) as never,
     tokens: store.db.prepare('SELECT used_at FROM refresh_tokens WHERE trip_id = ?').all(tripId) as never,
   }))
   await store.close()
@@ -181,7 +218,11 @@ export async function sqliteLoader(dir: string): Promise<Loader> {
       const key = `${table}/${rows.length}`
       let s = prepared.get(key)
       if (!s) {
-        s = db.prepare(`INSERT INTO ${table} (${cols}) VALUES ${Array(rows.length).fill(`(${Array(width).fill('?').join(',')})`).join(',')}`)
+        s = db.prepare(
+          `INSERT INTO ${table} (${cols}) VALUES ${Array(rows.length)
+            .fill(`(${Array(width).fill('?').join(',')})`)
+            .join(',')}`,
+        )
         prepared.set(key, s)
       }
       s.run(rows.flat())
@@ -189,9 +230,24 @@ export async function sqliteLoader(dir: string): Promise<Loader> {
     const tx = db.transaction((clones: Clone[]) => {
       for (let at = 0; at < clones.length; at += SQLITE_TRIPS_PER_INSERT) {
         const part = clones.slice(at, at + SQLITE_TRIPS_PER_INSERT)
-        insert('trips', TRIP_COLS, 8, part.map((c) => c.trip))
-        insert('searches', SEARCH_COLS, 5, part.map((c) => c.search))
-        insert('refresh_tokens', TOKEN_COLS, 7, part.flatMap((c) => c.tokens))
+        insert(
+          'trips',
+          TRIP_COLS,
+          8,
+          part.map((c) => c.trip),
+        )
+        insert(
+          'searches',
+          SEARCH_COLS,
+          5,
+          part.map((c) => c.search),
+        )
+        insert(
+          'refresh_tokens',
+          TOKEN_COLS,
+          7,
+          part.flatMap((c) => c.tokens),
+        )
       }
     })
     for (let done = 0; done < n;) {
@@ -205,7 +261,9 @@ export async function sqliteLoader(dir: string): Promise<Loader> {
   }
 
   return {
-    label: 'SQLite', databaseUrl: `sqlite:${path}`, template,
+    label: 'SQLite',
+    databaseUrl: `sqlite:${path}`,
+    template,
     async grow(n, onTrip) {
       // A connection of the loader's own, closed before the service opens the file. No sync (a crash while
       // loading loses only the benchmark's rows) and a large page cache (the three tables' indexes take random
@@ -243,8 +301,17 @@ export async function pgLoader(adminUrl: string): Promise<Loader> {
   const store = new PostgresStore(databaseUrl)
   const iso = (x: unknown) => (x === null ? null : (x as Date).toISOString())
   const template = await makeTemplate(store, async (tripId, searchId) => {
-    const { rows: [trip] } = await store.pool.query('SELECT version, updated_at, created_at, doc::text AS doc FROM trips WHERE trip_id = $1', [tripId])
-    const { rows: [search] } = await store.pool.query('SELECT status, created_at, offers::text AS offers FROM searches WHERE search_id = $1', [searchId])
+    const {
+      rows: [trip],
+    } = await store.pool.query(
+      'SELECT version, updated_at, created_at, doc::text AS doc FROM trips WHERE trip_id = $1',
+      [tripId],
+    )
+    const {
+      rows: [search],
+    } = await store.pool.query('SELECT status, created_at, offers::text AS offers FROM searches WHERE search_id = $1', [
+      searchId,
+    ])
     const { rows: tokens } = await store.pool.query('SELECT used_at FROM refresh_tokens WHERE trip_id = $1', [tripId])
     return {
       trip: { ...trip, updated_at: iso(trip.updated_at), created_at: iso(trip.created_at) },
@@ -256,16 +323,24 @@ export async function pgLoader(adminUrl: string): Promise<Loader> {
   let loaded = 0
   const base = Date.now()
   return {
-    label: 'PostgreSQL', databaseUrl, template,
+    label: 'PostgreSQL',
+    databaseUrl,
+    template,
     async grow(n, onTrip) {
       const c = new pg.Client({ connectionString: databaseUrl })
       await c.connect()
       // Commits of the loader's own need not wait for the WAL flush (the transactions are large anyway).
       await c.query('SET synchronous_commit = off')
       const insert = (table: string, cols: string, width: number, rows: unknown[][]) => {
-        const values = rows.map((_, r) => `(${Array.from({ length: width }, (_, k) => `$${r * width + k + 1}`).join(',')})`).join(',')
+        const values = rows
+          .map((_, r) => `(${Array.from({ length: width }, (_, k) => `$${r * width + k + 1}`).join(',')})`)
+          .join(',')
         // Named, so each batch size is planned once per connection.
-        return c.query({ name: `${table}/${rows.length}`, text: `INSERT INTO ${table} (${cols}) VALUES ${values}`, values: rows.flat() })
+        return c.query({
+          name: `${table}/${rows.length}`,
+          text: `INSERT INTO ${table} (${cols}) VALUES ${values}`,
+          values: rows.flat(),
+        })
       }
       // While PostgreSQL inserts one batch, this process builds the next (two cores, both busy).
       let pending: Promise<unknown> = Promise.resolve()
@@ -273,13 +348,29 @@ export async function pgLoader(adminUrl: string): Promise<Loader> {
       await c.query('BEGIN')
       for (let done = 0; done < n;) {
         const clones: Clone[] = []
-        for (; clones.length < PG_TRIPS_PER_INSERT && done < n; done++) clones.push(cloneOf(template, loaded++, base, false))
+        for (; clones.length < PG_TRIPS_PER_INSERT && done < n; done++)
+          clones.push(cloneOf(template, loaded++, base, false))
         await pending
         // In this order: the searches and tokens name the trips (foreign keys checked at each statement's end).
         pending = (async () => {
-          await insert('trips', TRIP_COLS, 8, clones.map((x) => x.trip))
-          await insert('searches', SEARCH_COLS, 5, clones.map((x) => x.search))
-          await insert('refresh_tokens', TOKEN_COLS, 7, clones.flatMap((x) => x.tokens))
+          await insert(
+            'trips',
+            TRIP_COLS,
+            8,
+            clones.map((x) => x.trip),
+          )
+          await insert(
+            'searches',
+            SEARCH_COLS,
+            5,
+            clones.map((x) => x.search),
+          )
+          await insert(
+            'refresh_tokens',
+            TOKEN_COLS,
+            7,
+            clones.flatMap((x) => x.tokens),
+          )
         })()
         for (const x of clones) onTrip(x.tripId)
         inTx += clones.length
@@ -301,7 +392,9 @@ export async function pgLoader(adminUrl: string): Promise<Loader> {
     async bytes() {
       const c = new pg.Client({ connectionString: databaseUrl })
       await c.connect()
-      const { rows: [r] } = await c.query('SELECT pg_database_size(current_database())::bigint AS b')
+      const {
+        rows: [r],
+      } = await c.query('SELECT pg_database_size(current_database())::bigint AS b')
       await c.end()
       return Number(r.b)
     },
@@ -321,7 +414,15 @@ export async function pgLoader(adminUrl: string): Promise<Loader> {
  * 1-minute load average at its end (this run alone keeps it near 2), and `steal`, the share of CPU time the
  * hypervisor gave to other machines during the run (measured: 20–30 % of it tripled p50 at one size).
  */
-interface Sample { rps: number; p50: number; p99: number; errors: number; requests: number; loadavg: number; steal: number }
+interface Sample {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  requests: number
+  loadavg: number
+  steal: number
+}
 
 /** The machine's CPU time counters (Linux /proc/stat: user … steal); null elsewhere. */
 function cpuTimes(): { steal: number; total: number } | null {
@@ -333,7 +434,10 @@ function cpuTimes(): { steal: number; total: number } | null {
   }
 }
 
-interface Reader { id: string; bearer: string }
+interface Reader {
+  id: string
+  bearer: string
+}
 
 /** The live refresh token of each trip whose token this run has already rotated (the rest are refreshTokenOf). */
 const rotated = new Map<string, string>()
@@ -350,19 +454,23 @@ function pick(ids: string[], k: number): string[] {
 async function mint(url: string, tripIds: string[]): Promise<Reader[]> {
   const out: Reader[] = []
   let next = 0
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < tripIds.length) {
-      const id = tripIds[next++]!
-      const res = await fetch(`${url}/v2.2/refresh_token`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ refresh_token: rotated.get(id) ?? refreshTokenOf(id) }),
-      })
-      if (res.status !== 200) throw new Error(`POST refresh_token for ${id} answered ${res.status}: ${await res.text()}`)
-      const body = await res.json() as { trip_access_token: string; refresh_token: string }
-      rotated.set(id, body.refresh_token)
-      out.push({ id, bearer: `Bearer ${body.trip_access_token}` })
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < tripIds.length) {
+        const id = tripIds[next++]!
+        const res = await fetch(`${url}/v2.2/refresh_token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ refresh_token: rotated.get(id) ?? refreshTokenOf(id) }),
+        })
+        if (res.status !== 200)
+          throw new Error(`POST refresh_token for ${id} answered ${res.status}: ${await res.text()}`)
+        const body = (await res.json()) as { trip_access_token: string; refresh_token: string }
+        rotated.set(id, body.refresh_token)
+        out.push({ id, bearer: `Bearer ${body.trip_access_token}` })
+      }
+    }),
+  )
   return out
 }
 
@@ -370,15 +478,19 @@ const percentile = (sorted: Float64Array, q: number) => sorted[Math.max(0, Math.
 
 async function load(url: string, readers: Reader[]): Promise<Sample> {
   const options: autocannon.Options = {
-    url: `${url}/`, connections, duration: seconds,
-    requests: [{
-      method: 'GET',
-      // A trip drawn at random for every request, so consecutive reads do not share a page.
-      setupRequest: (req) => {
-        const r = readers[Math.floor(Math.random() * readers.length)]!
-        return { ...req, path: `/v2.2/trip/${r.id}/basket`, headers: { authorization: r.bearer } }
+    url: `${url}/`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        // A trip drawn at random for every request, so consecutive reads do not share a page.
+        setupRequest: (req) => {
+          const r = readers[Math.floor(Math.random() * readers.length)]!
+          return { ...req, path: `/v2.2/trip/${r.id}/basket`, headers: { authorization: r.bearer } }
+        },
       },
-    }],
+    ],
   }
   // Unrecorded first: a fresh service fills its trip cache (half the default sample) and its rendered baskets
   // to their steady state, which the measured run then reads in.
@@ -387,20 +499,32 @@ async function load(url: string, readers: Reader[]): Promise<Sample> {
   // Awaited for its result, and an emitter of every response with its duration (the types show only the former).
   const before = cpuTimes()
   const run = autocannon(options) as Promise<autocannon.Result> & EventEmitter
-  run.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => { if (status < 300) latencies.push(ms) })
+  run.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status < 300) latencies.push(ms)
+  })
   const r = await run
   const after = cpuTimes()
   const sorted = Float64Array.from(latencies).sort()
   return {
-    rps: r.requests.average, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), errors: r.errors + r.non2xx,
-    requests: sorted.length, loadavg: loadavg()[0]!,
+    rps: r.requests.average,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    errors: r.errors + r.non2xx,
+    requests: sorted.length,
+    loadavg: loadavg()[0]!,
     steal: before && after ? (after.steal - before.steal) / Math.max(1, after.total - before.total) : NaN,
   }
 }
 
 // ------------------------------------------------------------------ the run
 
-interface Loaded { size: number; seconds: number; settle: number; rows: number; bytes: number }
+interface Loaded {
+  size: number
+  seconds: number
+  settle: number
+  rows: number
+  bytes: number
+}
 
 async function scaleStore(loader: Loader, fit: number[]) {
   const tripIds: string[] = []
@@ -413,23 +537,29 @@ async function scaleStore(loader: Loader, fit: number[]) {
     const took = (performance.now() - t0) / 1000 - settle
     const bytes = await loader.bytes()
     loads.push({ size, seconds: took, settle, rows: n * 4, bytes })
-    console.error(`${loader.label}: +${n.toLocaleString('en')} trips (${(n * 4).toLocaleString('en')} rows) in ${took.toFixed(1)} s, ` +
-      `${Math.round((n * 4) / took).toLocaleString('en')} rows/s, ${Math.round(n / took).toLocaleString('en')} trips/s` +
-      `${settle ? `, then VACUUM ANALYZE ${settle.toFixed(1)} s` : ''}; database ${gib(bytes)}`)
+    console.error(
+      `${loader.label}: +${n.toLocaleString('en')} trips (${(n * 4).toLocaleString('en')} rows) in ${took.toFixed(1)} s, ` +
+        `${Math.round((n * 4) / took).toLocaleString('en')} rows/s, ${Math.round(n / took).toLocaleString('en')} trips/s` +
+        `${settle ? `, then VACUUM ANALYZE ${settle.toFixed(1)} s` : ''}; database ${gib(bytes)}`,
+    )
     const env = { DATABASE_URL: loader.databaseUrl, BENCH_API_KEY: loader.template.apiKey }
     // One sample per size, its tokens minted by a service of its own: every round then starts a fresh service
     // (empty in-process caches; the database's and the operating system's stay warm, as a live one's are).
     const minter = await serve('service', { env })
     const m0 = performance.now()
     const readers = await mint(minter.url, pick(tripIds, sample)).finally(() => minter.stop())
-    console.error(`${loader.label} ${size.toLocaleString('en')} trips: ${readers.length} access tokens minted in ${((performance.now() - m0) / 1000).toFixed(1)} s`)
+    console.error(
+      `${loader.label} ${size.toLocaleString('en')} trips: ${readers.length} access tokens minted in ${((performance.now() - m0) / 1000).toFixed(1)} s`,
+    )
     for (let round = 1; round <= rounds; round++) {
       const s = await serve('service', { env })
       try {
         const x = await load(s.url, readers)
         results.set(size, [...(results.get(size) ?? []), x])
-        console.error(`round ${round}: ${loader.label} ${size.toLocaleString('en')} trips: GET basket p50 ${x.p50.toFixed(2)} ms, ` +
-          `p99 ${x.p99.toFixed(2)} ms, ${Math.round(x.rps)} req/s, ${x.errors} errors; load average ${x.loadavg.toFixed(1)}, CPU steal ${pct(x.steal)}`)
+        console.error(
+          `round ${round}: ${loader.label} ${size.toLocaleString('en')} trips: GET basket p50 ${x.p50.toFixed(2)} ms, ` +
+            `p99 ${x.p99.toFixed(2)} ms, ${Math.round(x.rps)} req/s, ${x.errors} errors; load average ${x.loadavg.toFixed(1)}, CPU steal ${pct(x.steal)}`,
+        )
       } finally {
         await s.stop()
       }
@@ -442,41 +572,59 @@ const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`
 const pct = (x: number) => (Number.isNaN(x) ? '?' : `${(x * 100).toFixed(0)} %`)
 
 function report(label: string, { loads, results }: Awaited<ReturnType<typeof scaleStore>>) {
-  console.log(`\n${label}: GET basket at each size; ${connections} connections, ${seconds} s, ${rounds} rounds (median, lowest–highest); ` +
-    `each request a random one of ${sample.toLocaleString('en')} trips picked from the whole table, read with its trip access token`)
-  console.table(loads.map((l) => {
-    const xs = results.get(l.size)!
-    return {
-      trips: l.size.toLocaleString('en'),
-      'p50 ms': spread(xs.map((x) => x.p50), 2, ''),
-      'p99 ms': spread(xs.map((x) => x.p99), 2, ''),
-      'req/s': Math.round(median(xs.map((x) => x.rps))),
-      errors: xs.reduce((n, x) => n + x.errors, 0),
-      'load avg': median(xs.map((x) => x.loadavg)).toFixed(1),
-      'CPU steal': pct(median(xs.map((x) => x.steal))),
-      'loaded (trips added)': `${(l.rows / 4).toLocaleString('en')} in ${l.seconds.toFixed(1)} s`,
-      'rows/s': Math.round(l.rows / l.seconds).toLocaleString('en'),
-      ...(l.settle ? { 'VACUUM s': l.settle.toFixed(1) } : {}),
-      database: gib(l.bytes),
-      'KiB/trip': (l.bytes / l.size / 1024).toFixed(1),
-    }
-  }))
+  console.log(
+    `\n${label}: GET basket at each size; ${connections} connections, ${seconds} s, ${rounds} rounds (median, lowest–highest); ` +
+      `each request a random one of ${sample.toLocaleString('en')} trips picked from the whole table, read with its trip access token`,
+  )
+  console.table(
+    loads.map((l) => {
+      const xs = results.get(l.size)!
+      return {
+        trips: l.size.toLocaleString('en'),
+        'p50 ms': spread(
+          xs.map((x) => x.p50),
+          2,
+          '',
+        ),
+        'p99 ms': spread(
+          xs.map((x) => x.p99),
+          2,
+          '',
+        ),
+        'req/s': Math.round(median(xs.map((x) => x.rps))),
+        errors: xs.reduce((n, x) => n + x.errors, 0),
+        'load avg': median(xs.map((x) => x.loadavg)).toFixed(1),
+        'CPU steal': pct(median(xs.map((x) => x.steal))),
+        'loaded (trips added)': `${(l.rows / 4).toLocaleString('en')} in ${l.seconds.toFixed(1)} s`,
+        'rows/s': Math.round(l.rows / l.seconds).toLocaleString('en'),
+        ...(l.settle ? { 'VACUUM s': l.settle.toFixed(1) } : {}),
+        database: gib(l.bytes),
+        'KiB/trip': (l.bytes / l.size / 1024).toFixed(1),
+      }
+    }),
+  )
   if (loads.length > 1) {
     const small = results.get(loads[0]!.size)!
     const large = results.get(loads.at(-1)!.size)!
     const ratio = median(large.map((x) => x.p99)) / median(small.map((x) => x.p99))
     // Round i of the largest size over round i of the smallest: the spread of the ratio itself.
     const pairs = large.map((x, i) => x.p99 / small[i]!.p99)
-    console.log(`p99 at ${loads.at(-1)!.size.toLocaleString('en')} ÷ p99 at ${loads[0]!.size.toLocaleString('en')}: ${ratio.toFixed(2)}× ` +
-      `(round by round ${spread(pairs, 2)}); target ≤ 1.30×: ${ratio <= 1.3 ? 'met' : 'NOT met'}`)
+    console.log(
+      `p99 at ${loads.at(-1)!.size.toLocaleString('en')} ÷ p99 at ${loads[0]!.size.toLocaleString('en')}: ${ratio.toFixed(2)}× ` +
+        `(round by round ${spread(pairs, 2)}); target ≤ 1.30×: ${ratio <= 1.3 ? 'met' : 'NOT met'}`,
+    )
     const stolen = [...small, ...large].filter((x) => x.steal > 0.05).length
-    if (stolen) console.log(`  (${stolen} of these rounds lost over 5 % of the CPU to other machines: run it again before reading the ratio)`)
+    if (stolen)
+      console.log(
+        `  (${stolen} of these rounds lost over 5 % of the CPU to other machines: run it again before reading the ratio)`,
+      )
   }
 }
 
 export async function scale(): Promise<void> {
   for (const which of stores) {
-    if (which !== 'sqlite' && which !== 'postgres') throw new Error(`BENCH_SCALE_STORES: unknown store ${JSON.stringify(which)} (sqlite, postgres)`)
+    if (which !== 'sqlite' && which !== 'postgres')
+      throw new Error(`BENCH_SCALE_STORES: unknown store ${JSON.stringify(which)} (sqlite, postgres)`)
     const pgServer = which === 'postgres' ? startPg() : null
     if (which === 'postgres' && !pgServer) continue
     const dir = mkdtempSync(join(tmpdir(), 'svc-scale-'))
@@ -484,7 +632,10 @@ export async function scale(): Promise<void> {
     const { bavail, bsize } = statfsSync(dir)
     const free = bavail * bsize
     const fit = sizes.filter((n) => n * BYTES_PER_TRIP < free * 0.9)
-    for (const n of sizes.filter((x) => !fit.includes(x))) console.error(`${which}: ${n.toLocaleString('en')} trips skipped: ~${gib(n * BYTES_PER_TRIP)} needed, ${gib(free)} free`)
+    for (const n of sizes.filter((x) => !fit.includes(x)))
+      console.error(
+        `${which}: ${n.toLocaleString('en')} trips skipped: ~${gib(n * BYTES_PER_TRIP)} needed, ${gib(free)} free`,
+      )
     let loader: Loader | undefined
     try {
       loader = which === 'sqlite' ? await sqliteLoader(dir) : await pgLoader(pgServer!.url)

@@ -30,16 +30,26 @@ const N = Number(process.env.BENCH_TRIPS ?? 1000)
 export async function makeTrip(core: Core, apiKey: string) {
   const api = caller(core, { apiKey })
   const trip = await api('createTrip', { body: defaultTripRequest(new Date()) })
-  const search = await api('getSearch', { params: { trip_id: trip.trip_id, search_id: trip.search_id! }, query: { product_types: 'bag' } })
-  const bag = Object.values(search.results.products.bag!).find((x) => x.product_details.checked && x.price_and_availability.p1?.available)!
-  await api('addToBasket', { params: { trip_id: trip.trip_id }, body: [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }] })
+  const search = await api('getSearch', {
+    params: { trip_id: trip.trip_id, search_id: trip.search_id! },
+    query: { product_types: 'bag' },
+  })
+  const bag = Object.values(search.results.products.bag!).find(
+    (x) => x.product_details.checked && x.price_and_availability.p1?.available,
+  )!
+  await api('addToBasket', {
+    params: { trip_id: trip.trip_id },
+    body: [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }],
+  })
   await api('refreshToken', { body: { refresh_token: trip.refresh_token } })
   return trip
 }
 
 function coreOn(store: Store) {
   return createCore({
-    store, suppliers: [createSandboxSupplier()], clock: { now: () => new Date() },
+    store,
+    suppliers: [createSandboxSupplier()],
+    clock: { now: () => new Date() },
     ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
   })
 }
@@ -63,9 +73,16 @@ export async function storage() {
     const sqlite = new SqliteStore(join(dir, 'trips.db'))
     const pages = () => {
       sqlite.db.pragma('wal_checkpoint(TRUNCATE)')
-      return Number(sqlite.db.pragma('page_count', { simple: true })) * Number(sqlite.db.pragma('page_size', { simple: true }))
+      return (
+        Number(sqlite.db.pragma('page_count', { simple: true })) *
+        Number(sqlite.db.pragma('page_size', { simple: true }))
+      )
     }
-    rows.push({ store: 'SQLite (file pages)', 'bytes per trip': Math.round(await perTrip(sqlite, async () => pages())), trips: N })
+    rows.push({
+      store: 'SQLite (file pages)',
+      'bytes per trip': Math.round(await perTrip(sqlite, async () => pages())),
+      trips: N,
+    })
     await sqlite.close()
 
     const pg = startPg()
@@ -73,18 +90,26 @@ export async function storage() {
       const store = new PostgresStore(pg.url)
       const size = async () => {
         await store.pool.query('VACUUM ANALYZE')
-        const { rows: [r] } = await store.pool.query(`SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c
+        const {
+          rows: [r],
+        } = await store.pool.query(`SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c
           JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'`)
         return Number(r!.bytes)
       }
-      rows.push({ store: 'PostgreSQL (relations with indexes and TOAST)', 'bytes per trip': Math.round(await perTrip(store, size)), trips: N })
+      rows.push({
+        store: 'PostgreSQL (relations with indexes and TOAST)',
+        'bytes per trip': Math.round(await perTrip(store, size)),
+        trips: N,
+      })
       await store.close()
       pg.stop()
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-  console.log(`\nStorage: bytes stored per trip over ${N} trips (created with bag and seat search, a bag chosen, the token refreshed once)`)
+  console.log(
+    `\nStorage: bytes stored per trip over ${N} trips (created with bag and seat search, a bag chosen, the token refreshed once)`,
+  )
   console.table(rows.map((r) => ({ ...r, 'KiB per trip': kib(Number(r['bytes per trip'])) })))
   await responseSizes()
 }
@@ -99,22 +124,44 @@ async function responseSizes() {
   const { apiKey } = await core.createSeller({ name: 'Bench', origins: [], sandbox: true })
   const app = await buildApp({ core, store, logger: false })
   const basic = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`
-  const created = await app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic }, payload: defaultTripRequest(new Date()) })
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v2.2/trip',
+    headers: { authorization: basic },
+    payload: defaultTripRequest(new Date()),
+  })
   const trip = created.json() as { trip_id: string; search_id: string; trip_access_token: string }
   const bearer = `Bearer ${trip.trip_access_token}`
   const reads: Array<[string, string]> = [
     ['POST trip (response)', ''],
     ['GET search (everything)', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`],
-    ['GET search ?product_types=bag (the bag widget)', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}?product_types=bag`],
-    ['GET search ?product_types=seat (the seat map)', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}?product_types=seat`],
+    [
+      'GET search ?product_types=bag (the bag widget)',
+      `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}?product_types=bag`,
+    ],
+    [
+      'GET search ?product_types=seat (the seat map)',
+      `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}?product_types=seat`,
+    ],
     ['GET trip', `/v2.2/trip/${trip.trip_id}`],
     ['GET basket', `/v2.2/trip/${trip.trip_id}/basket`],
   ]
   const rows = []
   for (const [name, url] of reads) {
-    const json = url ? (await app.inject({ method: 'GET', url, headers: { authorization: bearer } })).body : created.body
-    const wire = url ? (await app.inject({ method: 'GET', url, headers: { authorization: bearer, 'accept-encoding': 'br, gzip' } })).rawPayload.length : null
-    rows.push({ response: name, JSON: kib(json.length), 'sent (br)': wire === null ? '' : kib(wire), gzip: kib(gzipSync(json).length), brotli: kib(brotliCompressSync(json).length) })
+    const json = url
+      ? (await app.inject({ method: 'GET', url, headers: { authorization: bearer } })).body
+      : created.body
+    const wire = url
+      ? (await app.inject({ method: 'GET', url, headers: { authorization: bearer, 'accept-encoding': 'br, gzip' } }))
+          .rawPayload.length
+      : null
+    rows.push({
+      response: name,
+      JSON: kib(json.length),
+      'sent (br)': wire === null ? '' : kib(wire),
+      gzip: kib(gzipSync(json).length),
+      brotli: kib(brotliCompressSync(json).length),
+    })
   }
   await app.close()
   console.log('\nResponse sizes (JSON; as sent to a client accepting br; and compressed for comparison)')

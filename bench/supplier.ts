@@ -49,25 +49,47 @@ async function service(duffelUrl: string, token: string, config: Record<string, 
   const store = new SqliteStore(file ?? join(dir, 'svc.db'))
   await store.migrate()
   const core = createCore({
-    store, clock: { now: () => new Date() }, ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
+    store,
+    clock: { now: () => new Date() },
+    ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
     suppliers: [createSandboxSupplier(), createDuffelSupplier({ baseUrl: duffelUrl, timeoutMs: 15_000 })],
     config: { signingKeySecret: SECRET, ...config },
   })
   await core.ensureSigningKey()
   const app = await buildApp({ core, store, logger: false, rateLimit: { max: 1_000_000, timeWindow: 60_000 } })
   const inject = async (method: string, url: string, key: string, payload?: unknown) => {
-    const res = await app.inject({ method: method as 'GET', url, headers: { authorization: basic(key) }, ...(payload === undefined ? {} : { payload: payload as object }) })
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      headers: { authorization: basic(key) },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    })
     return res.body ? JSON.parse(res.body) : undefined
   }
   return {
-    core, store, inject,
-    duffelSeller: () => core.createSeller({ name: 'Duffel seller', origins: [], sandbox: true, supplier: { name: 'duffel', credentials: token } }),
+    core,
+    store,
+    inject,
+    duffelSeller: () =>
+      core.createSeller({
+        name: 'Duffel seller',
+        origins: [],
+        sandbox: true,
+        supplier: { name: 'duffel', credentials: token },
+      }),
     sandboxSeller: () => core.createSeller({ name: 'Sandbox seller', origins: [], sandbox: true }),
-    async close() { await app.close(); await store.close(); rmSync(dir, { recursive: true, force: true }) },
+    async close() {
+      await app.close()
+      await store.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
   }
 }
 
-const withOffer = (req: TripCreateRequest, metadata: Record<string, string>) => ({ ...req, tickets: req.tickets.map((t) => ({ ...t, metadata })) })
+const withOffer = (req: TripCreateRequest, metadata: Record<string, string>) => ({
+  ...req,
+  tickets: req.tickets.map((t) => ({ ...t, metadata })),
+})
 
 /** One lane for every job, as the worker ran them before the lanes. */
 function oneLane(core: Core) {
@@ -75,12 +97,19 @@ function oneLane(core: Core) {
   const loop = (async () => {
     while (!stopping) if (!(await core.processNextJob(JOB_KINDS))) await new Promise((r) => setTimeout(r, 20))
   })()
-  return { stop: async () => { stopping = true; await loop } }
+  return {
+    stop: async () => {
+      stopping = true
+      await loop
+    },
+  }
 }
 
 async function starvation(fake: FakeDuffel, lanes: boolean): Promise<number[]> {
   const s = await service(fake.url, fake.token)
-  const worker = lanes ? startWorker({ core: s.core, log: quiet, pollMs: 20, idleMs: 50, searchConcurrency: 4, retentionEveryMs: 0 }) : oneLane(s.core)
+  const worker = lanes
+    ? startWorker({ core: s.core, log: quiet, pollMs: 20, idleMs: 50, searchConcurrency: 4, retentionEveryMs: 0 })
+    : oneLane(s.core)
   const times: number[] = []
   try {
     const a = await s.duffelSeller()
@@ -96,13 +125,22 @@ async function starvation(fake: FakeDuffel, lanes: boolean): Promise<number[]> {
       // Seller B checks a basket on the sandbox airline.
       const trip = await s.inject('POST', '/v2.2/trip', b.apiKey, defaultTripRequest(new Date()))
       const search = await s.inject('GET', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`, b.apiKey)
-      const bag = Object.values(search.results.products.bag as Record<string, Product>).find((p) => p.price_and_availability.p1?.available && !p.included)!
-      await s.inject('PATCH', `/v2.2/trip/${trip.trip_id}/basket`, b.apiKey, [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
+      const bag = Object.values(search.results.products.bag as Record<string, Product>).find(
+        (p) => p.price_and_availability.p1?.available && !p.included,
+      )!
+      await s.inject('PATCH', `/v2.2/trip/${trip.trip_id}/basket`, b.apiKey, [
+        { product_id: bag.product_id, passenger_id: 'p1', quantity: 1 },
+      ])
       const started = performance.now()
       await s.inject('POST', `/v2.2/trip/${trip.trip_id}/basket/check`, b.apiKey)
       for (;;) {
         const basket = await s.inject('GET', `/v2.2/trip/${trip.trip_id}/basket`, b.apiKey)
-        if (Object.values(basket.basket as Record<string, { validity: { status: string } }>).every((i) => i.validity.status !== 'checking')) break
+        if (
+          Object.values(basket.basket as Record<string, { validity: { status: string } }>).every(
+            (i) => i.validity.status !== 'checking',
+          )
+        )
+          break
         await new Promise((r) => setTimeout(r, 20))
       }
       times.push((performance.now() - started) / 1000)
@@ -118,7 +156,11 @@ async function starvation(fake: FakeDuffel, lanes: boolean): Promise<number[]> {
 }
 
 /** A bag product as the search shows it, the parts read here. */
-interface Product { product_id: string; included?: boolean; price_and_availability: Record<string, { available: boolean } | undefined> }
+interface Product {
+  product_id: string
+  included?: boolean
+  price_and_availability: Record<string, { available: boolean } | undefined>
+}
 
 async function races(fake: FakeDuffel): Promise<number[]> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-race-'))
@@ -134,22 +176,40 @@ async function races(fake: FakeDuffel): Promise<number[]> {
       const req = defaultTripRequest(new Date())
       const { offer } = duffelOfferFor(fake, { passengers: req.passengers, journeys: req.tickets[0]!.journeys })
       const { order } = fake.bookOrder(offer.id, { postBookingBags: true })
-      const trip = await one.inject('POST', '/v2.2/trip', seller.apiKey, { ...withOffer(req, { duffel_order_id: order.id }), search: { bag: { search: true } } })
+      const trip = await one.inject('POST', '/v2.2/trip', seller.apiKey, {
+        ...withOffer(req, { duffel_order_id: order.id }),
+        search: { bag: { search: true } },
+      })
       await one.core.drainJobs(['supplier_search'])
       const search = await one.inject('GET', `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`, seller.apiKey)
-      const bag = Object.values(search.results.products.bag as Record<string, Product>).find((p) => p.price_and_availability.p1?.available)!
-      const basket = await one.inject('PATCH', `/v2.2/trip/${trip.trip_id}/basket`, seller.apiKey, [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
-      await one.inject('POST', `/v2.2/trip/${trip.trip_id}/fulfill`, seller.apiKey, fulfillRequest(trip, basket.trip_state_hash))
+      const bag = Object.values(search.results.products.bag as Record<string, Product>).find(
+        (p) => p.price_and_availability.p1?.available,
+      )!
+      const basket = await one.inject('PATCH', `/v2.2/trip/${trip.trip_id}/basket`, seller.apiKey, [
+        { product_id: bag.product_id, passenger_id: 'p1', quantity: 1 },
+      ])
+      await one.inject(
+        'POST',
+        `/v2.2/trip/${trip.trip_id}/fulfill`,
+        seller.apiKey,
+        fulfillRequest(trip, basket.trip_state_hash),
+      )
       const before = fake.order(order.id).order.services.length
       // Two workers take turns at the order as fast as they can, the purchase slower than the lease.
-      const work = (s: typeof one) => (async () => {
-        for (let i = 0; i < 200; i++) {
-          const o = Object.values((await s.inject('GET', `/v2.2/trip/${trip.trip_id}`, seller.apiKey)).orders as Record<string, { status: string }>)[0]!
-          if (o.status === 'succeeded' || o.status === 'failed') return
-          await s.core.processNextJob(['fulfill_order'])
-          await new Promise((r) => setTimeout(r, 50))
-        }
-      })()
+      const work = (s: typeof one) =>
+        (async () => {
+          for (let i = 0; i < 200; i++) {
+            const o = Object.values(
+              (await s.inject('GET', `/v2.2/trip/${trip.trip_id}`, seller.apiKey)).orders as Record<
+                string,
+                { status: string }
+              >,
+            )[0]!
+            if (o.status === 'succeeded' || o.status === 'failed') return
+            await s.core.processNextJob(['fulfill_order'])
+            await new Promise((r) => setTimeout(r, 50))
+          }
+        })()
       await Promise.all([work(one), work(two)])
       counts.push(fake.order(order.id).order.services.length - before)
     }
@@ -163,16 +223,43 @@ async function races(fake: FakeDuffel): Promise<number[]> {
 }
 
 async function memory(capped: boolean): Promise<number> {
-  const big = createServer((_req, res) => { streamHugeAnswer(res, { chunkBytes: 256 * 1024 }) })
+  const big = createServer((_req, res) => {
+    streamHugeAnswer(res, { chunkBytes: 256 * 1024 })
+  })
   await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve))
-  const supplier = createDuffelSupplier({ baseUrl: `http://127.0.0.1:${(big.address() as AddressInfo).port}`, timeoutMs: 120_000, ...(capped ? {} : { maxResponseBytes: Number.MAX_SAFE_INTEGER }) })
+  const supplier = createDuffelSupplier({
+    baseUrl: `http://127.0.0.1:${(big.address() as AddressInfo).port}`,
+    timeoutMs: 120_000,
+    ...(capped ? {} : { maxResponseBytes: Number.MAX_SAFE_INTEGER }),
+  })
   const req = defaultTripRequest(new Date())
-  const trip = { trip_id: 't', sandbox: true, journeys: [], passengers: [], tickets: [{ ...req.tickets[0]!, ticket_id: 't1', journey_ids: [], basket_item_id: 'b', basket_item_ids: [], status: 'offered' as const, access_details: {}, metadata: { duffel_offer_id: 'off_1' } }] }
+  const trip = {
+    trip_id: 't',
+    sandbox: true,
+    journeys: [],
+    passengers: [],
+    tickets: [
+      {
+        ...req.tickets[0]!,
+        ticket_id: 't1',
+        journey_ids: [],
+        basket_item_id: 'b',
+        basket_item_ids: [],
+        status: 'offered' as const,
+        access_details: {},
+        metadata: { duffel_offer_id: 'off_1' },
+      },
+    ],
+  }
   globalThis.gc?.()
   const idle = process.memoryUsage().rss
   let peak = idle
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 5)
-  await supplier.search({ seller_id: 's', sandbox: true, credentials: 'duffel_test_bench_0000000000' }, trip as never, ['bag']).catch(() => {})
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }, 5)
+  await supplier
+    .search({ seller_id: 's', sandbox: true, credentials: 'duffel_test_bench_0000000000' }, trip as never, ['bag'])
+    .catch(() => {})
   peak = Math.max(peak, process.memoryUsage().rss)
   clearInterval(sampler)
   big.closeAllConnections()
@@ -186,13 +273,21 @@ export async function supplierBench(): Promise<void> {
     console.log(`\nsupplier: a misbehaving Duffel (calls answered in ${SLOW_MS} ms), the service in-process on SQLite`)
     const now = await starvation(fake, true)
     const before = await starvation(fake, false)
-    console.log(`  1. another seller's basket check with 20 Duffel searches running: ${median(now).toFixed(2)} s (${spread(now)}) with the lanes; ${median(before).toFixed(2)} s (${spread(before)}) in one lane, as before  [target < 2 s]`)
+    console.log(
+      `  1. another seller's basket check with 20 Duffel searches running: ${median(now).toFixed(2)} s (${spread(now)}) with the lanes; ${median(before).toFixed(2)} s (${spread(before)}) in one lane, as before  [target < 2 s]`,
+    )
     const counts = await races(fake)
-    const tally = Object.entries(counts.reduce<Record<number, number>>((t, n) => ({ ...t, [n]: (t[n] ?? 0) + 1 }), {})).map(([n, runs]) => `${runs} run(s) bought ${n}`).join(', ')
-    console.log(`  2. a bag's order raced by two workers, the purchase slower than the lease, ${counts.length} runs: ${tally}  [target: every run bought 1]`)
+    const tally = Object.entries(counts.reduce<Record<number, number>>((t, n) => ({ ...t, [n]: (t[n] ?? 0) + 1 }), {}))
+      .map(([n, runs]) => `${runs} run(s) bought ${n}`)
+      .join(', ')
+    console.log(
+      `  2. a bag's order raced by two workers, the purchase slower than the lease, ${counts.length} runs: ${tally}  [target: every run bought 1]`,
+    )
     const capped = [await memory(true), await memory(true), await memory(true)]
     const uncapped = await memory(false)
-    console.log(`  3. peak RSS above idle while reading a 1 GB answer: ${median(capped).toFixed(1)} MB (${spread(capped)}) with the 5 MiB limit; ${uncapped.toFixed(0)} MB without one, as before  [target < 50 MB]`)
+    console.log(
+      `  3. peak RSS above idle while reading a 1 GB answer: ${median(capped).toFixed(1)} MB (${spread(capped)}) with the 5 MiB limit; ${uncapped.toFixed(0)} MB without one, as before  [target < 50 MB]`,
+    )
   } finally {
     await fake.close()
   }

@@ -7,7 +7,11 @@ import type { ProductTypeName, SearchSelection } from '../core/schemas/trip.ts'
 import type { Basket, Journey, Search, TripView } from './types.ts'
 import { SvcError } from './errors.ts'
 
-export interface BasketView { trip_state_hash: string; basket: Basket; journeys: Journey[] }
+export interface BasketView {
+  trip_state_hash: string
+  basket: Basket
+  journeys: Journey[]
+}
 
 /** One event of the trip's stream (GET .../events), its data parsed. */
 export type TripEvent =
@@ -61,21 +65,39 @@ export class ApiClient {
     this.#now = o.now ?? Date.now
   }
 
-  get accessToken() { return this.#token }
+  get accessToken() {
+    return this.#token
+  }
 
-  getTrip() { return this.#call<TripView>('GET', '') }
-  getBasket() { return this.#call<BasketView>('GET', '/basket') }
-  startSearch(selection: SearchSelection) { return this.#call<{ search_id: string; status: string }>('POST', '/search', selection) }
+  getTrip() {
+    return this.#call<TripView>('GET', '')
+  }
+  getBasket() {
+    return this.#call<BasketView>('GET', '/basket')
+  }
+  startSearch(selection: SearchSelection) {
+    return this.#call<{ search_id: string; status: string }>('POST', '/search', selection)
+  }
   /** The search's offers; only those of `types` (seat maps only with `seat`) when given. */
   getSearch(searchId: string, types?: readonly ProductTypeName[]) {
     const only = types ? `?product_types=${types.join()}` : ''
     return this.#call<Search>('GET', `/search/${encodeURIComponent(searchId)}${only}`)
   }
-  addToBasket(lines: BasketChangeRequest) { return this.#call<BasketView>('PATCH', '/basket', lines) }
-  replaceBasket(lines: BasketChangeRequest) { return this.#call<BasketView>('PUT', '/basket', lines) }
-  removeItem(itemId: string) { return this.#call<BasketView>('DELETE', `/basket/${encodeURIComponent(itemId)}`) }
-  acceptItem(itemId: string) { return this.#call<BasketView>('POST', `/basket/${encodeURIComponent(itemId)}/accept`) }
-  checkBasket() { return this.#call<BasketView>('POST', '/basket/check') }
+  addToBasket(lines: BasketChangeRequest) {
+    return this.#call<BasketView>('PATCH', '/basket', lines)
+  }
+  replaceBasket(lines: BasketChangeRequest) {
+    return this.#call<BasketView>('PUT', '/basket', lines)
+  }
+  removeItem(itemId: string) {
+    return this.#call<BasketView>('DELETE', `/basket/${encodeURIComponent(itemId)}`)
+  }
+  acceptItem(itemId: string) {
+    return this.#call<BasketView>('POST', `/basket/${encodeURIComponent(itemId)}/accept`)
+  }
+  checkBasket() {
+    return this.#call<BasketView>('POST', '/basket/check')
+  }
 
   /** Renews the access token when it is about to expire; concurrent callers share one renewal. */
   async ensureFreshToken(): Promise<void> {
@@ -87,7 +109,9 @@ export class ApiClient {
 
   /** One renewal at a time: concurrent callers share it. */
   #renewOnce(): Promise<void> {
-    return (this.#renewing ??= this.#renew().finally(() => { this.#renewing = null }))
+    return (this.#renewing ??= this.#renew().finally(() => {
+      this.#renewing = null
+    }))
   }
 
   async #renew(): Promise<void> {
@@ -97,9 +121,12 @@ export class ApiClient {
         token = await this.#getAccessToken()
       } catch (cause) {
         // The seller's function failed: to the widget this is a token that could not be renewed.
-        throw new SvcError('unauthorized', 'getAccessToken() failed, so the access token could not be renewed.', { cause })
+        throw new SvcError('unauthorized', 'getAccessToken() failed, so the access token could not be renewed.', {
+          cause,
+        })
       }
-      if (typeof token !== 'string' || token === '') throw new SvcError('unauthorized', 'getAccessToken() did not return a token.')
+      if (typeof token !== 'string' || token === '')
+        throw new SvcError('unauthorized', 'getAccessToken() did not return a token.')
       this.#token = token
       return
     }
@@ -115,17 +142,29 @@ export class ApiClient {
    * expired: the caller reconnects, with `lastEventId`) or `signal` aborts; throws NoEventStream when there
    * is no stream to be had (then poll), an SvcError when the request failed.
    */
-  async *events(lastEventId: string | undefined, signal: AbortSignal, onRetry?: (ms: number) => void): AsyncGenerator<TripEvent> {
-    const res = await this.#open('GET', '/events', undefined, { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal)
-      .catch((e: unknown) => {
-        // An older service (404, 405) or a proxy that refuses the type (406): the basket can still be polled
-        // (a trip that is really gone fails those reads too, and says so).
-        if (e instanceof SvcError && [404, 405, 406, 501].includes(e.status ?? 0)) throw new NoEventStream(e.message)
-        throw e
-      })
-    if (!res.body || !/^text\/event-stream/.test(res.headers.get('content-type') ?? '')) throw new NoEventStream('The response is not an event stream.')
+  async *events(
+    lastEventId: string | undefined,
+    signal: AbortSignal,
+    onRetry?: (ms: number) => void,
+  ): AsyncGenerator<TripEvent> {
+    const res = await this.#open(
+      'GET',
+      '/events',
+      undefined,
+      { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+      signal,
+    ).catch((e: unknown) => {
+      // An older service (404, 405) or a proxy that refuses the type (406): the basket can still be polled
+      // (a trip that is really gone fails those reads too, and says so).
+      if (e instanceof SvcError && [404, 405, 406, 501].includes(e.status ?? 0)) throw new NoEventStream(e.message)
+      throw e
+    })
+    if (!res.body || !/^text\/event-stream/.test(res.headers.get('content-type') ?? ''))
+      throw new NoEventStream('The response is not an event stream.')
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
-    const onAbort = () => { void reader.cancel().catch(() => {}) }
+    const onAbort = () => {
+      void reader.cancel().catch(() => {})
+    }
     signal.addEventListener('abort', onAbort, { once: true })
     try {
       let buffer = ''
@@ -165,7 +204,13 @@ export class ApiClient {
   }
 
   /** A request on the trip, its token renewed first when due, and once more when it expired anyway. */
-  async #open(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  async #open(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<Response> {
     await this.ensureFreshToken()
     const url = `${this.#base}/v2.2/trip/${encodeURIComponent(this.tripId)}${path}`
     let res = await this.#send(method, url, body, true, headers, signal).catch((e: unknown) => e as SvcError)
@@ -178,12 +223,23 @@ export class ApiClient {
     return res
   }
 
-  async #send(method: string, url: string, body: unknown, auth: boolean, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  async #send(
+    method: string,
+    url: string,
+    body: unknown,
+    auth: boolean,
+    headers: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<Response> {
     let res: Response
     try {
       res = await this.#fetch(url, {
         method,
-        headers: { ...headers, ...(auth ? { authorization: `Bearer ${this.#token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...headers,
+          ...(auth ? { authorization: `Bearer ${this.#token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         ...(signal ? { signal } : {}),
       })
@@ -192,8 +248,22 @@ export class ApiClient {
     }
     if (res.ok) return res
     let problem: { code?: string; detail?: string } = {}
-    try { problem = (await res.json()) as typeof problem } catch { /* not a problem body */ }
-    const code = res.status === 401 ? 'unauthorized' : res.status === 404 ? 'not_found' : res.status >= 500 ? 'internal' : 'rejected'
-    throw new SvcError(code, problem.detail ?? `The service answered ${res.status}.`, { apiCode: problem.code, status: res.status })
+    try {
+      problem = (await res.json()) as typeof problem
+    } catch {
+      /* not a problem body */
+    }
+    const code =
+      res.status === 401
+        ? 'unauthorized'
+        : res.status === 404
+          ? 'not_found'
+          : res.status >= 500
+            ? 'internal'
+            : 'rejected'
+    throw new SvcError(code, problem.detail ?? `The service answered ${res.status}.`, {
+      apiCode: problem.code,
+      status: res.status,
+    })
   }
 }

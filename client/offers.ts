@@ -32,7 +32,9 @@ export function productsOf(search: Search | null, name: ProductName): Product[] 
 
 /** Something of this kind can be bought by at least one passenger (allowances alone are not an offer). */
 export function isOffered(search: Search | null, name: ProductName): boolean {
-  return productsOf(search, name).some((p) => !p.included && Object.values(p.price_and_availability).some((o) => o.available))
+  return productsOf(search, name).some(
+    (p) => !p.included && Object.values(p.price_and_availability).some((o) => o.available),
+  )
 }
 
 /** Items the traveller chose here and has not paid for yet: a later fulfill orders them (and the total counts them). */

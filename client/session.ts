@@ -61,20 +61,29 @@ export interface SessionOptions {
 }
 
 /** In the API's order, so the same set of types is always the same URL (one cache entry, one ETag). */
-const TYPES: readonly ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
+const TYPES: readonly ProductTypeName[] = [
+  'bag',
+  'seat',
+  'priority_boarding',
+  'automatic_check_in',
+  'fare_family_upsell',
+]
 /** A search's answer that a type is not sold after booking (Duffel's most airlines): nothing to add, not an error. */
 const NOT_OFFERED = 'not_offered_after_booking'
 /** A search always runs for every type: only what is read of it is narrowed to what a widget shows. */
 const ALL_TYPES = Object.fromEntries(TYPES.map((t) => [t, { search: true }]))
 /** The airline's search could not give these offers (`reason`: its failure_reason). */
-const unavailable = (reason: string) => new SvcError('offers_unavailable', `The airline's offers could not be had (${reason}).`, { apiCode: reason })
+const unavailable = (reason: string) =>
+  new SvcError('offers_unavailable', `The airline's offers could not be had (${reason}).`, { apiCode: reason })
 
 /** The API's validity with `status`, as the browser callbacks name it: `state`. */
 export function toCallbackBasket(basket: Basket): Record<string, CallbackBasketItem> {
-  return Object.fromEntries(Object.entries(basket).map(([id, item]) => {
-    const { status, ...rest } = item.validity
-    return [id, { ...item, validity: { ...rest, state: status } }]
-  }))
+  return Object.fromEntries(
+    Object.entries(basket).map(([id, item]) => {
+      const { status, ...rest } = item.validity
+      return [id, { ...item, validity: { ...rest, state: status } }]
+    }),
+  )
 }
 
 /** Whether the page is in a hidden tab (never outside a browser). */
@@ -95,11 +104,24 @@ function untilShown(signal: AbortSignal): Promise<void> {
 }
 
 /** What changes for the seller: the set of items and each one's quantity, price and validity. */
-const fingerprint = (b: Basket) => JSON.stringify(Object.values(b).map((i) => [i.basket_item_id, i.quantity, i.price.total.amount, i.validity.status]).sort())
+const fingerprint = (b: Basket) =>
+  JSON.stringify(
+    Object.values(b)
+      .map((i) => [i.basket_item_id, i.quantity, i.price.total.amount, i.validity.status])
+      .sort(),
+  )
 
 export class Session extends EventTarget {
   readonly client: ApiClient
-  #state: SessionState = { status: 'loading', error: null, trip: null, basket: {}, search: null, offers: {}, busy: false }
+  #state: SessionState = {
+    status: 'loading',
+    error: null,
+    trip: null,
+    basket: {},
+    search: null,
+    offers: {},
+    busy: false,
+  }
   #pollMs: number
   #now: () => number
   #poll: ReturnType<typeof setTimeout> | null = null
@@ -142,7 +164,9 @@ export class Session extends EventTarget {
     this.#now = opts.now ?? Date.now
   }
 
-  get state(): SessionState { return this.#state }
+  get state(): SessionState {
+    return this.#state
+  }
 
   /**
    * Loads trip and basket (starting a search, of every type, when the trip has none yet); the offers
@@ -153,7 +177,11 @@ export class Session extends EventTarget {
       try {
         const seq = ++this.#seq
         const [trip, basket] = await Promise.all([
-          this.client.getTrip().then(async (t) => (t.search_id ? t : { ...t, search_id: (await this.client.startSearch(ALL_TYPES)).search_id })),
+          this.client
+            .getTrip()
+            .then(async (t) =>
+              t.search_id ? t : { ...t, search_id: (await this.client.startSearch(ALL_TYPES)).search_id },
+            ),
           this.client.getBasket(),
         ])
         this.#set({ status: 'ready', trip, error: null })
@@ -175,9 +203,13 @@ export class Session extends EventTarget {
    * the API (404: retention purges searches after a day) is replaced by a new one, once.
    */
   loadOffers(types: readonly ProductTypeName[]): Promise<void> {
-    const missing = TYPES.filter((t) => types.includes(t) && this.#state.offers[t]?.status !== 'ready' && !this.#offersLoading.has(t))
+    const missing = TYPES.filter(
+      (t) => types.includes(t) && this.#state.offers[t]?.status !== 'ready' && !this.#offersLoading.has(t),
+    )
     if (missing.length > 0) {
-      const request = this.#fetchOffers(missing).finally(() => { for (const t of missing) this.#offersLoading.delete(t) })
+      const request = this.#fetchOffers(missing).finally(() => {
+        for (const t of missing) this.#offersLoading.delete(t)
+      })
       for (const t of missing) this.#offersLoading.set(t, request)
     }
     return Promise.all([this.load(), ...types.map((t) => this.#offersLoading.get(t))]).then(() => {})
@@ -187,9 +219,15 @@ export class Session extends EventTarget {
     return this.#change(() => this.client.addToBasket([{ product_id: productId, passenger_id: passengerId, quantity }]))
   }
 
-  remove(itemId: string) { return this.#change(() => this.client.removeItem(itemId)) }
-  accept(itemId: string) { return this.#change(() => this.client.acceptItem(itemId)) }
-  check() { return this.#change(() => this.client.checkBasket()) }
+  remove(itemId: string) {
+    return this.#change(() => this.client.removeItem(itemId))
+  }
+  accept(itemId: string) {
+    return this.#change(() => this.client.acceptItem(itemId))
+  }
+  check() {
+    return this.#change(() => this.client.checkBasket())
+  }
 
   /** Re-reads the basket (after the seller changed it from its backend, say). */
   async refresh() {
@@ -216,10 +254,18 @@ export class Session extends EventTarget {
     const abort = (this.#following = new AbortController())
     const { signal } = abort
     let retryMs = this.#followRetryMs
-    const pause = (ms: number) => new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms)
-      signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
-    })
+    const pause = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms)
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer)
+            resolve()
+          },
+          { once: true },
+        )
+      })
     void (async () => {
       let failures = 0
       while (!signal.aborted) {
@@ -233,11 +279,15 @@ export class Session extends EventTarget {
         }
         const connection = new AbortController()
         const hang = () => connection.abort()
-        const onHide = () => { if (isHidden()) hang() }
+        const onHide = () => {
+          if (isHidden()) hang()
+        }
         signal.addEventListener('abort', hang)
         globalThis.document?.addEventListener('visibilitychange', onHide)
         try {
-          for await (const e of this.client.events(this.#lastEventId, connection.signal, (ms) => { retryMs = ms })) {
+          for await (const e of this.client.events(this.#lastEventId, connection.signal, (ms) => {
+            retryMs = ms
+          })) {
             failures = 0
             this.#setStreaming(true)
             if (e.id !== undefined) this.#lastEventId = e.id
@@ -289,7 +339,10 @@ export class Session extends EventTarget {
     const trip = this.#state.trip
     if (!trip || trip.search_id === searchId || this.#failed.has(searchId)) return
     const shown = TYPES.filter((t) => this.#state.offers[t]?.status === 'ready')
-    this.#set({ trip: { ...trip, search_id: searchId }, offers: { ...this.#state.offers, ...Object.fromEntries(shown.map((t) => [t, undefined])) } })
+    this.#set({
+      trip: { ...trip, search_id: searchId },
+      offers: { ...this.#state.offers, ...Object.fromEntries(shown.map((t) => [t, undefined])) },
+    })
     // Loads of the old search still on their way follow the trip's search_id on their own (#fetchOffers).
     if (shown.length > 0) this.loadOffers(shown).catch(() => {})
   }
@@ -326,7 +379,8 @@ export class Session extends EventTarget {
         if (search?.status === 'in_progress' && search.search_id === this.#state.trip!.search_id) {
           this.#setOffers(types, { status: 'loading', error: null, searching: true })
           await this.#nextLook(waits++)
-          if (this.#disposed) throw new SvcError('not_initialized', 'The session was closed while the supplier was still searching.')
+          if (this.#disposed)
+            throw new SvcError('not_initialized', 'The session was closed while the supplier was still searching.')
         }
         let searchId = this.#state.trip!.search_id!
         // Asked again after the trip's search failed ("Try again"): the same search would fail again.
@@ -348,8 +402,12 @@ export class Session extends EventTarget {
       const same = old?.search_id === search.search_id
       // Offers of the old search that this read did not renew (ready meanwhile) are read again, and so are
       // those a failed search left in error (another view's "Try again" found the offers).
-      const stale = TYPES.filter((t) => !types.includes(t) && (
-        (!same && this.#state.offers[t]?.status === 'ready') || this.#state.offers[t]?.error?.code === 'offers_unavailable'))
+      const stale = TYPES.filter(
+        (t) =>
+          !types.includes(t) &&
+          ((!same && this.#state.offers[t]?.status === 'ready') ||
+            this.#state.offers[t]?.error?.code === 'offers_unavailable'),
+      )
       this.#set({
         search: {
           ...search,
@@ -364,9 +422,14 @@ export class Session extends EventTarget {
       // error; a type it sells none of after booking is read, with nothing to add.
       let failure: SvcError | undefined
       for (const t of types) {
-        const reason = search.partial_failures?.find((f) => f.product_type === t && f.failure_reason !== NOT_OFFERED)?.failure_reason
+        const reason = search.partial_failures?.find(
+          (f) => f.product_type === t && f.failure_reason !== NOT_OFFERED,
+        )?.failure_reason
         if (reason) this.#failed.add(search.search_id)
-        this.#setOffers([t], { status: reason ? 'error' : 'ready', error: reason ? (failure = unavailable(reason)) : null })
+        this.#setOffers([t], {
+          status: reason ? 'error' : 'ready',
+          error: reason ? (failure = unavailable(reason)) : null,
+        })
       }
       if (stale.length > 0) this.loadOffers(stale).catch(() => {})
       // Nothing asked for could be read: the load failed as a whole.
@@ -395,17 +458,22 @@ export class Session extends EventTarget {
     })
   }
 
-  #wake() { for (const done of [...this.#wakers]) done() }
+  #wake() {
+    for (const done of [...this.#wakers]) done()
+  }
 
   /** Starts a new search (of every type) for a purged or failed one; every read that found it so shares it. */
   #searchAgain(stale: string): Promise<string> {
     if (this.#state.trip!.search_id !== stale) return Promise.resolve(this.#state.trip!.search_id!)
-    return (this.#researching ??= this.client.startSearch(ALL_TYPES)
+    return (this.#researching ??= this.client
+      .startSearch(ALL_TYPES)
       .then(({ search_id }) => {
         this.#set({ trip: { ...this.#state.trip!, search_id } })
         return search_id
       })
-      .finally(() => { this.#researching = null }))
+      .finally(() => {
+        this.#researching = null
+      }))
   }
 
   #setOffers(types: ProductTypeName[], o: OffersState) {
@@ -465,7 +533,11 @@ export class Session extends EventTarget {
     if (!this.#streaming && items.some((i) => i.validity.status === 'checking')) {
       this.#poll = setTimeout(() => this.#reread(), this.#pollMs * backoff)
     }
-    const next = Math.min(...items.filter((i) => i.validity.status === 'valid' || i.validity.status === 'price_changed').map((i) => Date.parse(i.validity.valid_to)))
+    const next = Math.min(
+      ...items
+        .filter((i) => i.validity.status === 'valid' || i.validity.status === 'price_changed')
+        .map((i) => Date.parse(i.validity.valid_to)),
+    )
     if (Number.isFinite(next)) {
       // Timers are capped near 24.8 days; an item's window is minutes.
       const wait = Math.min(Math.max(0, next - this.#now()) + 500 * backoff, 2 ** 31 - 1)
@@ -476,7 +548,9 @@ export class Session extends EventTarget {
   /** A timed re-read; a failed one is retried (before, one network blip stopped polling for good). */
   #reread() {
     this.refresh().then(
-      () => { this.#rereadFailures = 0 },
+      () => {
+        this.#rereadFailures = 0
+      },
       (e: unknown) => {
         this.#rereadFailures++
         this.#set({ error: asSvcError(e) })

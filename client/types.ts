@@ -11,14 +11,26 @@ export type { Basket, BasketItem, Journey, Passenger, Ticket, Search }
 
 /** Product names of `allowProducts` / `excludeProducts`. */
 export type ProductName = 'bags' | 'seats' | 'priority_boarding' | 'automatic_check_in' | 'fare_family_upsell'
-export const PRODUCT_NAMES: readonly ProductName[] = ['bags', 'seats', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
+export const PRODUCT_NAMES: readonly ProductName[] = [
+  'bags',
+  'seats',
+  'priority_boarding',
+  'automatic_check_in',
+  'fare_family_upsell',
+]
 
 /** Validity as the browser callbacks name it (`state`, where the API says `status`). */
 export type ValidityState = 'valid' | 'checking' | 'price_changed' | 'unavailable' | 'invalid'
 
 /** A basket item as `onBasketChange` hands it over: the API item with `validity.state`. */
 export type CallbackBasketItem = Omit<BasketItem, 'validity'> & {
-  validity: { state: ValidityState; valid_from: string; valid_to: string; previous_price?: BasketItem['price']; reason?: string }
+  validity: {
+    state: ValidityState
+    valid_from: string
+    valid_to: string
+    previous_price?: BasketItem['price']
+    reason?: string
+  }
 }
 
 export interface BasketChange {

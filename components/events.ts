@@ -5,8 +5,13 @@
 import type { BasketChange, Display, ProductName } from '../client/types.ts'
 import type { SvcError } from '../client/errors.ts'
 
-export interface SvcLifecycleDetail { product: ProductName; display: Display }
-export interface SvcFailDetail extends SvcLifecycleDetail { error: SvcError }
+export interface SvcLifecycleDetail {
+  product: ProductName
+  display: Display
+}
+export interface SvcFailDetail extends SvcLifecycleDetail {
+  error: SvcError
+}
 
 declare global {
   interface GlobalEventHandlersEventMap {
@@ -27,6 +32,7 @@ declare global {
  * (./internal/element.ts) takes only these names, each with its own detail.
  */
 export type SvcEventMap = {
-  [K in keyof GlobalEventHandlersEventMap as K extends `svc-${string}` ? K : never]:
-    GlobalEventHandlersEventMap[K] extends CustomEvent<infer D> ? D : never
+  [
+    K in keyof GlobalEventHandlersEventMap as K extends `svc-${string}` ? K : never
+  ]: GlobalEventHandlersEventMap[K] extends CustomEvent<infer D> ? D : never
 }

@@ -22,4 +22,3 @@ export const THEME_PROPS: Record<Exclude<keyof Theme, 'dark'>, string> = {
 }
 
 export const THEME_KEYS = Object.keys(THEME_PROPS) as Array<keyof typeof THEME_PROPS>
-

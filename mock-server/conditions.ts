@@ -48,12 +48,17 @@ export function failingFetch(inner: Fetch = globalFetch): Fetch & { broken: bool
 /** A network that never answers while `hanging` (the loading state stays on screen); `release()` lets it through. */
 export function hangingFetch(inner: Fetch = globalFetch): Fetch & { hanging: boolean; release(): void } {
   let release: () => void = () => {}
-  const gate = new Promise<void>((r) => { release = r })
+  const gate = new Promise<void>((r) => {
+    release = r
+  })
   const f = (async (input: RequestInfo | URL, init?: RequestInit) => {
     if (f.hanging) await gate
     return inner(input, init)
   }) as Fetch & { hanging: boolean; release(): void }
   f.hanging = true
-  f.release = () => { f.hanging = false; release() }
+  f.release = () => {
+    f.hanging = false
+    release()
+  }
   return f
 }

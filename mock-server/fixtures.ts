@@ -11,20 +11,29 @@ const at = (base: Date, days: number, hours: number) =>
 /** Two adults and a lap infant, LHR → JFK and back on BA, 30 and 37 days after `now`; bags and seats searched. */
 export function defaultTripRequest(now: Date): TripCreateRequest {
   const seg = (from: string, to: string, day: number, flight: string) => ({
-    departure_airport: from, arrival_airport: to,
-    departure_time: at(now, day, 0), arrival_time: at(now, day, 8),
-    fare_basis: 'YLOWGB', fare_class: 'Y', fare_family: 'light',
-    marketing_airline: 'BA', marketing_flight_number: flight,
+    departure_airport: from,
+    arrival_airport: to,
+    departure_time: at(now, day, 0),
+    arrival_time: at(now, day, 8),
+    fare_basis: 'YLOWGB',
+    fare_class: 'Y',
+    fare_family: 'light',
+    marketing_airline: 'BA',
+    marketing_flight_number: flight,
   })
   return {
-    language: 'en-GB', currency: 'EUR', country: 'GB',
+    language: 'en-GB',
+    currency: 'EUR',
+    country: 'GB',
     search: { bag: { search: true }, seat: { search: true } },
-    tickets: [{
-      status: 'offered',
-      offered_price: { currency: 'EUR', decimal_places: 2, base_price: 80000, markup: 2500, total: 82500 },
-      journeys: [{ segments: [seg('LHR', 'JFK', 30, '117')] }, { segments: [seg('JFK', 'LHR', 37, '112')] }],
-      metadata: { offer_ref: 'ofr-1' },
-    }],
+    tickets: [
+      {
+        status: 'offered',
+        offered_price: { currency: 'EUR', decimal_places: 2, base_price: 80000, markup: 2500, total: 82500 },
+        journeys: [{ segments: [seg('LHR', 'JFK', 30, '117')] }, { segments: [seg('JFK', 'LHR', 37, '112')] }],
+        metadata: { offer_ref: 'ofr-1' },
+      },
+    ],
     passengers: [
       { passenger_id: 'p1', passenger_type: 'adult' },
       { passenger_id: 'p2', passenger_type: 'adult' },
@@ -38,7 +47,10 @@ export function defaultTripRequest(now: Date): TripCreateRequest {
  * marketing_flight_number (the sandbox scenarios: 9001 price change, 9002 unavailable, 9003 fulfillment
  * fails, 9004 slow check).
  */
-export function sandboxTripRequest(now: Date, request: Partial<TripCreateRequest> & { flight?: string } = {}): TripCreateRequest {
+export function sandboxTripRequest(
+  now: Date,
+  request: Partial<TripCreateRequest> & { flight?: string } = {},
+): TripCreateRequest {
   const { flight, ...over } = request
   const trip: TripCreateRequest = { ...defaultTripRequest(now), ...over }
   if (flight === undefined) return trip
@@ -46,7 +58,10 @@ export function sandboxTripRequest(now: Date, request: Partial<TripCreateRequest
     ...trip,
     tickets: trip.tickets.map((t) => ({
       ...t,
-      journeys: t.journeys.map((j) => ({ ...j, segments: j.segments.map((s) => ({ ...s, marketing_flight_number: flight })) })),
+      journeys: t.journeys.map((j) => ({
+        ...j,
+        segments: j.segments.map((s) => ({ ...s, marketing_flight_number: flight })),
+      })),
     })),
   }
 }

@@ -19,7 +19,6 @@ import { EventStream } from '../core/shared/rendered.ts'
 import type { Core } from '../core/core.ts'
 import { BODY_LIMIT, MAX_PARAM_LENGTH, noRoute, paramTooLong } from '../core/api/http-rules.ts'
 
-
 const BODYLESS = new Set(['GET', 'HEAD'])
 
 interface Route {
@@ -36,10 +35,13 @@ interface Route {
 function compile(op: Operation): Route {
   const parts = op.path.split('/')
   const names = parts.filter((part) => part.startsWith(':')).map((part) => part.slice(1))
-  const source = (param: string) => parts.map((part) => {
-    if (part.startsWith(':')) return param
-    return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  }).join('/')
+  const source = (param: string) =>
+    parts
+      .map((part) => {
+        if (part.startsWith(':')) return param
+        return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      })
+      .join('/')
   // Empty too: the server's router takes an empty segment as the parameter and its schema refuses it (400).
   const pattern = new RegExp(`^${source('([^/]*)')}$`)
   const known = new RegExp(`^${source('[^/]+')}$`)
@@ -59,7 +61,10 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
  */
 export function handlerPattern(origin: string | undefined, path: string): RegExp {
   const host = origin === undefined ? '[a-z][a-z0-9+.-]*://[^/]+' : escape(origin)
-  const rest = path.split('/').map((part) => part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : escape(part)).join('/')
+  const rest = path
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : escape(part)))
+    .join('/')
   return new RegExp(`^${host}${rest}$`)
 }
 
@@ -80,7 +85,12 @@ export function uuid(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
-function problemResponse(err: unknown, requestId: string, method: string, extra: Record<string, string> = {}): Response {
+function problemResponse(
+  err: unknown,
+  requestId: string,
+  method: string,
+  extra: Record<string, string> = {},
+): Response {
   let problem: ProblemError
   if (isProblemError(err)) {
     problem = err
@@ -90,7 +100,10 @@ function problemResponse(err: unknown, requestId: string, method: string, extra:
     problem = new ProblemError('internal', 'Internal error')
   }
   const headers = { 'x-request-id': requestId, ...extra, ...problem.headers, 'content-type': PROBLEM_CONTENT_TYPE }
-  return new Response(method === 'HEAD' ? null : JSON.stringify(toProblem(problem, requestId)), { status: problem.status, headers })
+  return new Response(method === 'HEAD' ? null : JSON.stringify(toProblem(problem, requestId)), {
+    status: problem.status,
+    headers,
+  })
 }
 
 /** Fastify's answer for a path no route takes (core/api/http-rules.ts). */
@@ -110,7 +123,8 @@ async function readBody(request: Request): Promise<unknown> {
     throw new ProblemError('unsupported_media_type', 'Send the request body as application/json.')
   }
   const mediaType = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase()
-  if (mediaType !== 'application/json') throw new ProblemError('unsupported_media_type', 'Send the request body as application/json.')
+  if (mediaType !== 'application/json')
+    throw new ProblemError('unsupported_media_type', 'Send the request body as application/json.')
   if (bytes.length > BODY_LIMIT) throw new ProblemError('payload_too_large', 'The request body is too large.')
   return parseJsonBody(bytes)
 }
@@ -123,7 +137,10 @@ function paramsOf(route: Route, match: RegExpExecArray): Record<string, string> 
     try {
       value = decodeURIComponent(match[i + 1]!)
     } catch {
-      throw new ProblemError('validation_error', 'The request path is not valid: a segment is not properly percent-encoded.')
+      throw new ProblemError(
+        'validation_error',
+        'The request path is not valid: a segment is not properly percent-encoded.',
+      )
     }
     if (value.length > MAX_PARAM_LENGTH) throw paramTooLong()
     params[name] = value
@@ -156,16 +173,31 @@ export interface HostOptions {
 }
 
 export function createHost({ core, changed }: HostOptions): Host {
-  async function run(route: Route, match: RegExpExecArray, request: Request, method: string, requestId: string): Promise<Response> {
+  async function run(
+    route: Route,
+    match: RegExpExecArray,
+    request: Request,
+    method: string,
+    requestId: string,
+  ): Promise<Response> {
     const { op } = route
     const params = paramsOf(route, match)
     // No origin: the sandbox answers any page (it has no CORS to enforce, see docs/sandbox.md).
     const principal = await admit(core, op, request.headers.get('authorization') ?? undefined, params, undefined)
     const body = BODYLESS.has(method) ? undefined : await readBody(request)
     const query = queryOf(new URL(request.url).searchParams)
-    const res = await dispatch(core, op, principal, { params, query, header: (name) => request.headers.get(name) ?? undefined, body })
+    const res = await dispatch(core, op, principal, {
+      params,
+      query,
+      header: (name) => request.headers.get(name) ?? undefined,
+      body,
+    })
     const headers = { 'x-request-id': requestId, ...res.headers }
-    if (res.body instanceof EventStream) return new Response(method === 'HEAD' ? null : eventBody(res.body, request.signal), { status: res.status, headers })
+    if (res.body instanceof EventStream)
+      return new Response(method === 'HEAD' ? null : eventBody(res.body, request.signal), {
+        status: res.status,
+        headers,
+      })
     const text = method === 'HEAD' || res.body === null ? null : typeof res.body === 'string' ? res.body : res.body.json
     return new Response(text, { status: res.status, headers })
   }
@@ -181,7 +213,10 @@ export function createHost({ core, changed }: HostOptions): Host {
         if (only && route.op !== only) continue
         if (!route.methods.includes(method)) continue
         const match = route.pattern.exec(path)
-        if (match) { found = { route, match }; break }
+        if (match) {
+          found = { route, match }
+          break
+        }
       }
       if (!found && only) return undefined // the catch-all handler answers
       const requestId = requestIdFor(request)

@@ -26,7 +26,10 @@ const STORAGE_VERSION = 1
 const systemClock: Clock = { now: () => new Date() }
 
 const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 
 /** WebCrypto randomness: the same in the page and in node. */
 export const randomIds: Ids = {
@@ -34,7 +37,10 @@ export const randomIds: Ids = {
   secret: (bytes) => base64url(crypto.getRandomValues(new Uint8Array(bytes))),
 }
 
-interface Persisted { version: number; snapshot: StoredSnapshot }
+interface Persisted {
+  version: number
+  snapshot: StoredSnapshot
+}
 
 function load(storage: SandboxOptions['storage'], key: string | undefined): StoredSnapshot | undefined {
   if (!storage || !key) return undefined
@@ -70,7 +76,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const clock = options.clock ?? systemClock
   const ids = options.ids ?? randomIds
   const storageKey = options.storageKey
-  const storage = storageKey ? options.storage ?? defaultStorage() : undefined
+  const storage = storageKey ? (options.storage ?? defaultStorage()) : undefined
   const baseUrl = options.baseUrl?.replace(/\/+$/, '')
 
   const store = new MemoryStore(load(storage, storageKey))
@@ -78,11 +84,24 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // The sandbox has no network: webhook deliveries are recorded, and every one "succeeds".
   const webhooks: WebhookSender = {
     async send(target, body, headers) {
-      deliveries.push({ target, headers: { ...headers }, body, event: JSON.parse(body) as SandboxDelivery['event'], delivered_at: clock.now().toISOString() })
+      deliveries.push({
+        target,
+        headers: { ...headers },
+        body,
+        event: JSON.parse(body) as SandboxDelivery['event'],
+        delivered_at: clock.now().toISOString(),
+      })
       return 200
     },
   }
-  const core = createCore({ store, suppliers: [createSandboxSupplier(options.supplier)], clock, ids, webhooks, config: options.config })
+  const core = createCore({
+    store,
+    suppliers: [createSandboxSupplier(options.supplier)],
+    clock,
+    ids,
+    webhooks,
+    config: options.config,
+  })
   // Same start-up order as the server (signing key, then seller), so counting ids line up with it in parity tests.
   await core.ensureSigningKey()
   if (!(await core.findSellerByApiKey(SANDBOX_API_KEY))) {
@@ -96,7 +115,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // seat map about 40 KB): keep fewer, newest first. The store in memory keeps everything until the page goes.
     for (const keep of [Infinity, 3, 1]) {
       try {
-        storage.setItem(storageKey, JSON.stringify(keep === Infinity ? data : { ...data, snapshot: newest(data.snapshot, keep) }))
+        storage.setItem(
+          storageKey,
+          JSON.stringify(keep === Infinity ? data : { ...data, snapshot: newest(data.snapshot, keep) }),
+        )
         return
       } catch (e) {
         if (keep === 1) console.warn('[svc sandbox] could not persist the sandbox state', e)
@@ -140,7 +162,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   }
   let timer: ReturnType<typeof setInterval> | undefined
   if (options.autoRunJobs ?? true) {
-    timer = setInterval(() => { runJobs().catch((e: unknown) => console.error('[svc sandbox] job run failed', e)) }, JOB_INTERVAL_MS)
+    timer = setInterval(() => {
+      runJobs().catch((e: unknown) => console.error('[svc sandbox] job run failed', e))
+    }, JOB_INTERVAL_MS)
     // In node, a sandbox must not keep the test process alive.
     ;(timer as { unref?: () => void }).unref?.()
   }
@@ -158,12 +182,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     runJobs,
 
     async createTrip(request = {}): Promise<SandboxTrip> {
-      const res = await host.handle(new Request(`${origin}/v2.2/trip`, {
-        method: 'POST',
-        headers: { authorization: apiKeyAuth, 'content-type': 'application/json' },
-        body: JSON.stringify(sandboxTripRequest(clock.now(), request)),
-      }))
-      const body = (await res!.json()) as { trip_id: string; trip_access_token: string; refresh_token: string; detail?: string }
+      const res = await host.handle(
+        new Request(`${origin}/v2.2/trip`, {
+          method: 'POST',
+          headers: { authorization: apiKeyAuth, 'content-type': 'application/json' },
+          body: JSON.stringify(sandboxTripRequest(clock.now(), request)),
+        }),
+      )
+      const body = (await res!.json()) as {
+        trip_id: string
+        trip_access_token: string
+        refresh_token: string
+        detail?: string
+      }
       if (res!.status !== 201) throw new Error(`The sandbox refused the trip (${res!.status}): ${body.detail ?? ''}`)
       return { tripId: body.trip_id, tripAccessToken: body.trip_access_token, refreshToken: body.refresh_token }
     },
@@ -171,7 +202,16 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     async reset() {
       const s = store.snapshot()
       // The seller, its key and the signing keys stay (tokens the page holds then fail as unknown trips, not as forged).
-      store.restore({ ...s, trips: [], searches: [], seatMaps: [], refreshTokens: [], idempotency: [], jobs: [], orders: [] })
+      store.restore({
+        ...s,
+        trips: [],
+        searches: [],
+        seatMaps: [],
+        refreshTokens: [],
+        idempotency: [],
+        jobs: [],
+        orders: [],
+      })
       deliveries.length = 0
       if (storage && storageKey) storage.removeItem(storageKey)
     },

@@ -12,35 +12,73 @@ import { spawnSync } from 'node:child_process'
 const root = join(import.meta.dirname, '..')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
-const sdkOutputs = ['dist/javascript/v2.2/svc.min.js', 'dist/javascript/v2.2/svc.min.js.map', 'dist/svc-ancillaries/index.js', 'dist/javascript/v2.2/svc-sandbox.min.js']
+const sdkOutputs = [
+  'dist/javascript/v2.2/svc.min.js',
+  'dist/javascript/v2.2/svc.min.js.map',
+  'dist/svc-ancillaries/index.js',
+  'dist/javascript/v2.2/svc-sandbox.min.js',
+]
 // A JSON per translation (scripts/rollup-locales.mjs): a dist from before a locale was added is rebuilt.
 const localeDir = join(root, 'components', 'i18n', 'locales')
-if (existsSync(localeDir)) sdkOutputs.push(...readdirSync(localeDir).filter((f) => f.endsWith('.ts')).map((f) => `dist/javascript/v2.2/locales/${f.slice(0, -3)}.json`))
+if (existsSync(localeDir))
+  sdkOutputs.push(
+    ...readdirSync(localeDir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => `dist/javascript/v2.2/locales/${f.slice(0, -3)}.json`),
+  )
 
 const targets = {
   sdk: {
     outputs: sdkOutputs,
-    sources: ['sdk', 'components', 'core', 'mock-server', 'rollup.config.mjs', 'scripts/rollup-locales.mjs', 'tsconfig.json', 'package-lock.json'],
+    sources: [
+      'sdk',
+      'components',
+      'core',
+      'mock-server',
+      'rollup.config.mjs',
+      'scripts/rollup-locales.mjs',
+      'tsconfig.json',
+      'package-lock.json',
+    ],
     tool: 'rollup',
     what: 'the browser SDK',
     build() {
       const r = spawnSync(npm, ['run', '--silent', 'build:sdk'], { cwd: root, stdio: 'inherit' })
       if (r.status !== 0) return r.status ?? 1
-      const size = spawnSync(process.execPath, [join(root, 'scripts', 'check-bundle-size.mjs')], { cwd: root, stdio: 'inherit' })
-      if (size.status !== 0) console.warn('(over the size budget: `npm run build` and CI fail on this; the server starts anyway)')
+      const size = spawnSync(process.execPath, [join(root, 'scripts', 'check-bundle-size.mjs')], {
+        cwd: root,
+        stdio: 'inherit',
+      })
+      if (size.status !== 0)
+        console.warn('(over the size budget: `npm run build` and CI fail on this; the server starts anyway)')
       return 0
     },
-    missing: 'The browser SDK is not built and rollup is not installed (devDependencies); /javascript/v2.2/svc.min.js will answer 503 until `npm run build` runs.',
+    missing:
+      'The browser SDK is not built and rollup is not installed (devDependencies); /javascript/v2.2/svc.min.js will answer 503 until `npm run build` runs.',
   },
   server: {
-    outputs: ['dist/node/server/main.js', 'dist/node/server/worker-main.js', 'dist/node/server/cli/seller.js', 'dist/node/examples/seller-checkout/main.js'],
-    sources: ['server', 'core', 'examples/seller-checkout', 'scripts/copy-demo-assets.mjs', 'tsconfig.json', 'tsconfig.server.json', 'package-lock.json'],
+    outputs: [
+      'dist/node/server/main.js',
+      'dist/node/server/worker-main.js',
+      'dist/node/server/cli/seller.js',
+      'dist/node/examples/seller-checkout/main.js',
+    ],
+    sources: [
+      'server',
+      'core',
+      'examples/seller-checkout',
+      'scripts/copy-demo-assets.mjs',
+      'tsconfig.json',
+      'tsconfig.server.json',
+      'package-lock.json',
+    ],
     tool: 'tsc',
     what: 'the server',
     build() {
       return spawnSync(npm, ['run', '--silent', 'build:server'], { cwd: root, stdio: 'inherit' }).status ?? 1
     },
-    missing: 'The server is not compiled and TypeScript is not installed (devDependencies): run `npm run build` where it is, then copy dist/.',
+    missing:
+      'The server is not compiled and TypeScript is not installed (devDependencies): run `npm run build` where it is, then copy dist/.',
     fatal: true,
   },
 }
@@ -55,7 +93,10 @@ function newest(path) {
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(targets)
 for (const name of wanted) {
   const t = targets[name]
-  if (!t) { console.error(`unknown target ${name} (sdk, server)`); process.exit(2) }
+  if (!t) {
+    console.error(`unknown target ${name} (sdk, server)`)
+    process.exit(2)
+  }
   const built = Math.min(...t.outputs.map((f) => (existsSync(join(root, f)) ? statSync(join(root, f)).mtimeMs : 0)))
   const changed = Math.max(...t.sources.map((s) => newest(join(root, s))))
   if (built > 0 && built >= changed) continue

@@ -27,7 +27,9 @@ const line = `svc.min.js: ${kb(raw)} raw, ${kb(gz)} gzip, ${kb(br)} brotli (budg
 for (const sub of ['chunks', 'locales']) {
   const folder = join(dir, sub)
   if (!existsSync(folder)) continue
-  for (const name of readdirSync(folder).filter((f) => /\.js(on)?$/.test(f)).sort()) {
+  for (const name of readdirSync(folder)
+    .filter((f) => /\.js(on)?$/.test(f))
+    .sort()) {
     const s = sizes(readFileSync(join(folder, name)))
     console.log(`${sub}/${name}: ${kb(s.raw)} raw, ${kb(s.gz)} gzip, ${kb(s.br)} brotli`)
   }
@@ -37,7 +39,9 @@ for (const sub of ['chunks', 'locales']) {
 // SDK would fall back to English for that locale.
 const locales = join(dir, 'locales')
 const modules = join(import.meta.dirname, '..', 'components', 'i18n', 'locales')
-const missing = readdirSync(modules).filter((f) => f.endsWith('.ts')).map((f) => `${f.slice(0, -3)}.json`)
+const missing = readdirSync(modules)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => `${f.slice(0, -3)}.json`)
   .filter((name) => !existsSync(join(locales, name)))
 if (missing.length > 0) {
   console.error(`locale JSON missing from ${locales}: ${missing.join(', ')}`)

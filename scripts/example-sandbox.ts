@@ -29,6 +29,10 @@ The offline sandbox example is built. Open it:
 if (process.argv.includes('--serve')) {
   const port = Number(process.env.PORT ?? 8090)
   const server = await serveStatic(root, { port, host: 'localhost', worker: process.argv.includes('--worker') })
-  console.log(`Serving ${root} at http://localhost:${port}/examples/sandbox/ (Ctrl-C stops)${process.argv.includes('--worker') ? ', with /mockServiceWorker.js' : ''}`)
-  process.on('SIGINT', () => { void server.close().then(() => process.exit(0)) })
+  console.log(
+    `Serving ${root} at http://localhost:${port}/examples/sandbox/ (Ctrl-C stops)${process.argv.includes('--worker') ? ', with /mockServiceWorker.js' : ''}`,
+  )
+  process.on('SIGINT', () => {
+    void server.close().then(() => process.exit(0))
+  })
 }

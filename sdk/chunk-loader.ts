@@ -47,13 +47,16 @@ if (!g[KEY]) {
         s.integrity = `sha256-${digest.replace(/-/g, '+').replace(/_/g, '/')}`
         s.crossOrigin = 'anonymous'
       }
-      modules.set(src, m = new Promise((resolve, reject) => {
-        pending.set(s, resolve)
-        // `load` comes after the chunk's define (and then changes nothing), or instead of it.
-        s.onload = s.onerror = () => reject(new Error(src))
-        s.src = failed ? `${src}?retry=${failed}` : src
-        document.head.append(s)
-      }))
+      modules.set(
+        src,
+        (m = new Promise((resolve, reject) => {
+          pending.set(s, resolve)
+          // `load` comes after the chunk's define (and then changes nothing), or instead of it.
+          s.onload = s.onerror = () => reject(new Error(src))
+          s.src = failed ? `${src}?retry=${failed}` : src
+          document.head.append(s)
+        })),
+      )
       m.catch(() => {
         modules.delete(src)
         failures.set(src, (failed ?? 0) + 1)
@@ -67,14 +70,18 @@ if (!g[KEY]) {
     const script = document.currentScript as HTMLScriptElement | null
     const base = script?.src || location.href
     const exports: Exports = {}
-    const require: Require = (ids, done, fail) => { Promise.all(ids.map((id) => load(id, base))).then((m) => done(...m), fail) }
+    const require: Require = (ids, done, fail) => {
+      Promise.all(ids.map((id) => load(id, base))).then((m) => done(...m), fail)
+    }
     const imports = deps.map((d) => (d === 'exports' ? exports : d === 'require' ? require : load(d, base)))
     const chunk = script && pending.get(script)
     if (chunk) {
-      chunk(Promise.all(imports).then((m) => {
-        factory(...m)
-        return exports
-      }))
+      chunk(
+        Promise.all(imports).then((m) => {
+          factory(...m)
+          return exports
+        }),
+      )
     } else {
       // The bundle (its only imports are require and exports): it runs now. A second copy of it on the
       // page runs too, but the chunks keep importing the first.

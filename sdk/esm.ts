@@ -17,7 +17,15 @@
 import { createSvc as createSvcFor, type CreateSvcOptions, type SvcApi } from './svc.ts'
 import type { InitOptions, ShowUpsellOptions } from './types.ts'
 
-export { Session, toCallbackBasket, type SessionState, type SessionStatus, type SessionOptions, type OffersState, type ProductTypeName } from '../client/session.ts'
+export {
+  Session,
+  toCallbackBasket,
+  type SessionState,
+  type SessionStatus,
+  type SessionOptions,
+  type OffersState,
+  type ProductTypeName,
+} from '../client/session.ts'
 export { ApiClient, tokenExpiry, type ClientOptions, type BasketView } from '../client/api.ts'
 export { SvcError, type SvcErrorCode } from '../client/errors.ts'
 export { addLocale, formatPrice, type Locale } from '../components/i18n/index.ts'

@@ -18,8 +18,21 @@ import { createSvc, type SvcApi } from './svc.ts'
 
 export type { SvcApi, CreateSvcOptions, UpsellElementProps } from './svc.ts'
 export type {
-  InitOptions, TripInitOptions, SandboxInitOptions, ShowUpsellOptions, EventCallbacks, BasketChange, CallbackBasketItem, ValidityState, WidgetEvent,
-  WidgetFailure, Display, ProductName, Theme, Basket, BasketItem,
+  InitOptions,
+  TripInitOptions,
+  SandboxInitOptions,
+  ShowUpsellOptions,
+  EventCallbacks,
+  BasketChange,
+  CallbackBasketItem,
+  ValidityState,
+  WidgetEvent,
+  WidgetFailure,
+  Display,
+  ProductName,
+  Theme,
+  Basket,
+  BasketItem,
 } from './types.ts'
 export type { SvcError, SvcErrorCode } from '../client/errors.ts'
 export type { SvcSandbox, SandboxTripRequest, SvcSandboxGlobal } from './sandbox.ts'

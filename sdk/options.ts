@@ -2,16 +2,29 @@
  * Checks of what a seller passes to `Svc.init`, `Svc.showUpsell` and `Svc.formatPrice`, with no DOM, so the
  * rules are testable in Node and every problem is named at once (a seller fixes them in one round, not five).
  */
-import { PRODUCT_NAMES, type BasketChange, type Display, type EventCallbacks, type InitOptions, type ProductName, type Theme } from './types.ts'
+import {
+  PRODUCT_NAMES,
+  type BasketChange,
+  type Display,
+  type EventCallbacks,
+  type InitOptions,
+  type ProductName,
+  type Theme,
+} from './types.ts'
 import { SvcError } from '../client/errors.ts'
 import { canonicalTag, type CustomStrings, type Plural } from '../components/i18n/index.ts'
 import { THEME_KEYS } from '../components/theme-props.ts'
 
 /** Every callback the SDK knows; any other name (a newer SDK's, a typo) is ignored. */
 export const CALLBACK_NAMES = [
-  'onBasketChange', 'onInvalidBasket',
-  'onBagLoad', 'onBagModalClosed', 'onBagFail',
-  'onSeatLoad', 'onSeatModalClosed', 'onSeatFail',
+  'onBasketChange',
+  'onInvalidBasket',
+  'onBagLoad',
+  'onBagModalClosed',
+  'onBagFail',
+  'onSeatLoad',
+  'onSeatModalClosed',
+  'onSeatFail',
 ] as const satisfies ReadonlyArray<keyof EventCallbacks>
 
 export type CallbackName = (typeof CALLBACK_NAMES)[number]
@@ -54,8 +67,10 @@ export function checkInitOptions(options: unknown, defaultBaseUrl: string | null
   // The sandbox makes a trip, and signs tokens for it, when the page names none.
   const sandbox = o.sandbox === true
   const optional = (v: unknown) => sandbox && v === undefined
-  if (!nonEmptyString(o.tripId) && !optional(o.tripId)) problems.push('tripId is required (the trip_id your backend received)')
-  if (!nonEmptyString(o.tripAccessToken) && !optional(o.tripAccessToken)) problems.push('tripAccessToken is required (the trip_access_token your backend received)')
+  if (!nonEmptyString(o.tripId) && !optional(o.tripId))
+    problems.push('tripId is required (the trip_id your backend received)')
+  if (!nonEmptyString(o.tripAccessToken) && !optional(o.tripAccessToken))
+    problems.push('tripAccessToken is required (the trip_access_token your backend received)')
 
   const grouped = o.eventCallbacks
   if (grouped !== undefined && !isObject(grouped)) problems.push('eventCallbacks must be an object of callbacks')
@@ -78,7 +93,8 @@ export function checkInitOptions(options: unknown, defaultBaseUrl: string | null
   let baseUrl = defaultBaseUrl
   if (o.baseUrl !== undefined) {
     const parsed = typeof o.baseUrl === 'string' ? safeUrl(o.baseUrl) : null
-    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) problems.push('baseUrl must be an absolute http(s) URL')
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+      problems.push('baseUrl must be an absolute http(s) URL')
     else baseUrl = parsed.href.replace(/\/$/, '')
   } else if (!baseUrl && !sandbox) {
     problems.push('baseUrl is required (the SDK cannot tell which address it was loaded from)')
@@ -93,10 +109,13 @@ export function checkInitOptions(options: unknown, defaultBaseUrl: string | null
   if (o.strings !== undefined) {
     const strings = isObject(o.strings) ? o.strings : {}
     if (strings !== o.strings) problems.push('strings must be an object of texts')
-    for (const [k, v] of Object.entries(strings)) if (typeof v !== 'string' && typeof (v as Plural | null)?.other !== 'string') problems.push(`strings.${k} must be a string`)
+    for (const [k, v] of Object.entries(strings))
+      if (typeof v !== 'string' && typeof (v as Plural | null)?.other !== 'string')
+        problems.push(`strings.${k} must be a string`)
   }
   if (o.refreshToken !== undefined && !nonEmptyString(o.refreshToken)) problems.push('refreshToken must be a string')
-  if (o.getAccessToken !== undefined && typeof o.getAccessToken !== 'function') problems.push('getAccessToken must be a function returning a Promise of a token')
+  if (o.getAccessToken !== undefined && typeof o.getAccessToken !== 'function')
+    problems.push('getAccessToken must be a function returning a Promise of a token')
   if (o.sandbox !== undefined && typeof o.sandbox !== 'boolean') problems.push('sandbox must be true or false')
 
   if (problems.length > 0) throw invalid('Svc.init', problems)
@@ -137,7 +156,8 @@ export function checkShowOptions(options: unknown): CheckedShow {
   if (!isObject(options)) throw invalid('Svc.showUpsell', ['options must be an object'])
   const o = options
   const problems: string[] = []
-  if (!nonEmptyString(o.container) && !isElement(o.container)) problems.push('container is required: the element to show the widget in, or its id')
+  if (!nonEmptyString(o.container) && !isElement(o.container))
+    problems.push('container is required: the element to show the widget in, or its id')
   if (!DISPLAYS.includes(o.display as Display)) problems.push(`display must be one of ${DISPLAYS.join(', ')}`)
   const names = (key: 'allowProducts' | 'excludeProducts'): ProductName[] => {
     const v = o[key]
@@ -147,13 +167,17 @@ export function checkShowOptions(options: unknown): CheckedShow {
       return []
     }
     const unknown = v.filter((n) => !PRODUCT_NAMES.includes(n as ProductName))
-    if (unknown.length > 0) problems.push(`${key} has unknown product names ${unknown.map((n) => JSON.stringify(n)).join(', ')} (known: ${PRODUCT_NAMES.join(', ')})`)
+    if (unknown.length > 0)
+      problems.push(
+        `${key} has unknown product names ${unknown.map((n) => JSON.stringify(n)).join(', ')} (known: ${PRODUCT_NAMES.join(', ')})`,
+      )
     return v.filter((n): n is ProductName => PRODUCT_NAMES.includes(n as ProductName))
   }
   const allowed = names('allowProducts')
   const excluded = names('excludeProducts')
   const products = PRODUCT_NAMES.filter((p) => allowed.includes(p) && !excluded.includes(p))
-  if (problems.length === 0 && products.length === 0) problems.push('allowProducts minus excludeProducts leaves no product to show')
+  if (problems.length === 0 && products.length === 0)
+    problems.push('allowProducts minus excludeProducts leaves no product to show')
 
   const theme: Theme = {}
   const unknownThemeKeys: string[] = []
@@ -162,7 +186,13 @@ export function checkShowOptions(options: unknown): CheckedShow {
     else checkTheme(o.theme, theme, unknownThemeKeys, problems, 'theme')
   }
   if (problems.length > 0) throw invalid('Svc.showUpsell', problems)
-  return { container: o.container as string | HTMLElement, display: o.display as Display, products, theme, unknownThemeKeys }
+  return {
+    container: o.container as string | HTMLElement,
+    display: o.display as Display,
+    products,
+    theme,
+    unknownThemeKeys,
+  }
 }
 
 /** An element of the page (or of any document: an iframe's elements are not this window's HTMLElement). */
@@ -180,7 +210,8 @@ function checkTheme(input: Record<string, unknown>, out: Theme, unknown: string[
       continue
     }
     // The dark variant carries colours only (types.ts: `dark` omits radius, font and spacing).
-    const known = path === 'theme' ? THEME_KEYS : THEME_KEYS.filter((t) => t !== 'radius' && t !== 'font' && t !== 'spacing')
+    const known =
+      path === 'theme' ? THEME_KEYS : THEME_KEYS.filter((t) => t !== 'radius' && t !== 'font' && t !== 'spacing')
     if (!(known as readonly string[]).includes(k)) {
       unknown.push(`${path}.${k}`)
       continue
@@ -194,12 +225,15 @@ function checkTheme(input: Record<string, unknown>, out: Theme, unknown: string[
 export function checkPriceArgs(amount: unknown, decimalPlaces: unknown, currency: unknown) {
   const problems: string[] = []
   if (typeof amount !== 'number' || !Number.isFinite(amount)) problems.push('amount must be a number (minor units)')
-  if (!Number.isInteger(decimalPlaces) || (decimalPlaces as number) < 0 || (decimalPlaces as number) > 20) problems.push('decimal_places must be an integer from 0 to 20')
-  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) problems.push('currency must be a three-letter code')
+  if (!Number.isInteger(decimalPlaces) || (decimalPlaces as number) < 0 || (decimalPlaces as number) > 20)
+    problems.push('decimal_places must be an integer from 0 to 20')
+  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency))
+    problems.push('currency must be a three-letter code')
   if (problems.length > 0) throw invalid('Svc.formatPrice', problems)
 }
 
 /** Items the seller must act on before charging. */
 export const needsAction = (change: BasketChange) =>
-  Object.values(change.basket).some((i) => i.validity.state === 'price_changed' || i.validity.state === 'unavailable' || i.validity.state === 'invalid')
-
+  Object.values(change.basket).some(
+    (i) => i.validity.state === 'price_changed' || i.validity.state === 'unavailable' || i.validity.state === 'invalid',
+  )

@@ -12,7 +12,14 @@ import { setupWorker } from 'msw/browser'
 import type { SandboxOptions, SandboxTrip } from '../mock-server/types.ts'
 import type { SandboxInternals as Sandbox } from '../mock-server/sandbox.ts'
 import type { Strings } from '../components/i18n/index.ts'
-import type { SandboxConnection, SandboxHooks, SandboxOpenRequest, SandboxTripRequest, SvcSandbox, SvcSandboxGlobal } from './sandbox.ts'
+import type {
+  SandboxConnection,
+  SandboxHooks,
+  SandboxOpenRequest,
+  SandboxTripRequest,
+  SvcSandbox,
+  SvcSandboxGlobal,
+} from './sandbox.ts'
 
 /** Where the sandbox keeps its store (mock-server), and the trip `Svc.init` opens when given none. */
 export const STORAGE_KEY = 'svc-sandbox'
@@ -23,7 +30,7 @@ type CreateSandbox = (options?: SandboxOptions) => Sandbox | Promise<Sandbox>
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 /** The address the SDK calls: the page's origin when served, else a name that never reaches a network. */
-export const sandboxBase = () => /^https?:$/.test(location.protocol) ? location.origin : 'http://sandbox.localhost'
+export const sandboxBase = () => (/^https?:$/.test(location.protocol) ? location.origin : 'http://sandbox.localhost')
 
 function storage(): Storage | null {
   try {
@@ -44,7 +51,11 @@ async function startWorker(sandbox: Sandbox): Promise<boolean> {
     const res = await fetch(WORKER_URL, { method: 'HEAD', cache: 'no-store' })
     // A static server answering every path with index.html is not a worker script.
     if (!res.ok || !/javascript/.test(res.headers.get('content-type') ?? '')) return false
-    await setupWorker(...sandbox.handlers).start({ serviceWorker: { url: WORKER_URL }, quiet: true, onUnhandledRequest: 'bypass' })
+    await setupWorker(...sandbox.handlers).start({
+      serviceWorker: { url: WORKER_URL },
+      quiet: true,
+      onUnhandledRequest: 'bypass',
+    })
     return true
   } catch (e) {
     console.warn('Svc sandbox: the service worker did not start; the SDK is answered in the page all the same.', e)
@@ -72,7 +83,8 @@ export function sandboxGlobal(createSandbox: CreateSandbox, locales: Record<stri
       throw e
     }))
     const base = sandboxBase()
-    const inPage: typeof fetch = (input, init) => sandbox.fetch(input instanceof Request ? input : new URL(String(input), base).href, init)
+    const inPage: typeof fetch = (input, init) =>
+      sandbox.fetch(input instanceof Request ? input : new URL(String(input), base).href, init)
     const store = storage()
 
     const remembered = (): string | undefined => {
@@ -92,7 +104,11 @@ export function sandboxGlobal(createSandbox: CreateSandbox, locales: Record<stri
     /** A fresh access token for a trip of this sandbox, as the seller's backend would hand one out. */
     const tokenFor = async (tripId: string): Promise<string> => {
       const trip = await sandbox.store.getTrip(tripId)
-      if (!trip) throw new hooks.SvcError('not_found', `sandbox: there is no trip ${tripId} (Svc.sandbox.reset() forgets every trip).`)
+      if (!trip)
+        throw new hooks.SvcError(
+          'not_found',
+          `sandbox: there is no trip ${tripId} (Svc.sandbox.reset() forgets every trip).`,
+        )
       return sandbox.core.tokens.sign('trip_access', trip.value.seller_id, sandbox.core.config.accessTokenTtl, tripId)
     }
 
@@ -105,7 +121,11 @@ export function sandboxGlobal(createSandbox: CreateSandbox, locales: Record<stri
       apiKey: async () => sandbox.apiKey,
       async checkBasket() {
         const session = hooks.session()
-        if (!session) throw new hooks.SvcError('not_initialized', 'Call Svc.init({ sandbox: true }) before Svc.sandbox.checkBasket().')
+        if (!session)
+          throw new hooks.SvcError(
+            'not_initialized',
+            'Call Svc.init({ sandbox: true }) before Svc.sandbox.checkBasket().',
+          )
         await session.check()
       },
       fetch: async (input, init) => inPage(input, init),

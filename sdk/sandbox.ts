@@ -59,7 +59,11 @@ export interface SandboxHooks {
 }
 
 /** What `Svc.init` asks the sandbox for, and gets back. */
-export interface SandboxOpenRequest { tripId?: string | undefined; tripAccessToken?: string | undefined; refreshToken?: string | undefined }
+export interface SandboxOpenRequest {
+  tripId?: string | undefined
+  tripAccessToken?: string | undefined
+  refreshToken?: string | undefined
+}
 export interface SandboxOpened {
   tripId: string
   tripAccessToken: string
@@ -101,14 +105,15 @@ declare global {
  */
 export function sandboxLoader(scriptUrl: string | null, hooks: SandboxHooks) {
   let connection: Promise<SandboxConnection> | undefined
-  const load = () => connection ??= new Promise<void>((resolve, reject) => {
-    if (window.SvcSandbox) return resolve()
-    const s = document.createElement('script')
-    s.src = new URL(SANDBOX_FILE, scriptUrl ?? location.href).href
-    s.onload = () => resolve()
-    s.onerror = () => reject(new SvcError('network', `${s.src} did not load`))
-    document.head.append(s)
-  }).then(() => window.SvcSandbox!.connect(hooks))
+  const load = () =>
+    (connection ??= new Promise<void>((resolve, reject) => {
+      if (window.SvcSandbox) return resolve()
+      const s = document.createElement('script')
+      s.src = new URL(SANDBOX_FILE, scriptUrl ?? location.href).href
+      s.onload = () => resolve()
+      s.onerror = () => reject(new SvcError('network', `${s.src} did not load`))
+      document.head.append(s)
+    }).then(() => window.SvcSandbox!.connect(hooks)))
   const api = {} as Record<keyof SvcSandbox, (...a: unknown[]) => Promise<unknown>>
   for (const k of ['createTrip', 'reset', 'apiKey', 'checkBasket', 'fetch'] as const) {
     api[k] = (...a) => load().then((c) => (c.api[k] as (...a: unknown[]) => Promise<unknown>)(...a))

@@ -8,13 +8,37 @@
  * change however many widgets are on the page; a callback that throws is logged and never reaches the
  * widget.
  */
-import type { BasketChange, Display, EventCallbacks, InitOptions, ProductName, ShowUpsellOptions, Theme, WidgetEvent, WidgetFailure } from './types.ts'
+import type {
+  BasketChange,
+  Display,
+  EventCallbacks,
+  InitOptions,
+  ProductName,
+  ShowUpsellOptions,
+  Theme,
+  WidgetEvent,
+  WidgetFailure,
+} from './types.ts'
 import { SvcError, asSvcError } from '../client/errors.ts'
 import { ApiClient } from '../client/api.ts'
 import { Session, toCallbackBasket, type ProductTypeName } from '../client/session.ts'
-import { canonicalLocale, checkInitOptions, checkPriceArgs, checkShowOptions, needsAction, type ResolvedCallbacks } from './options.ts'
+import {
+  canonicalLocale,
+  checkInitOptions,
+  checkPriceArgs,
+  checkShowOptions,
+  needsAction,
+  type ResolvedCallbacks,
+} from './options.ts'
 import { isOffered, PRODUCT_TYPE } from '../client/offers.ts'
-import { addLocale, bestTag, hasLocale, LOCALES, setStrings, formatPrice as intlPrice } from '../components/i18n/index.ts'
+import {
+  addLocale,
+  bestTag,
+  hasLocale,
+  LOCALES,
+  setStrings,
+  formatPrice as intlPrice,
+} from '../components/i18n/index.ts'
 import type { SvcFailDetail, SvcLifecycleDetail } from '../components/events.ts'
 import { sandboxLoader, type SvcSandbox } from './sandbox.ts'
 
@@ -95,7 +119,9 @@ interface Instance {
 }
 
 /** Lifecycle callbacks per product (the spec names bag and seat ones only). */
-const LIFECYCLE: Partial<Record<ProductName, { load: keyof EventCallbacks; close: keyof EventCallbacks; fail: keyof EventCallbacks }>> = {
+const LIFECYCLE: Partial<
+  Record<ProductName, { load: keyof EventCallbacks; close: keyof EventCallbacks; fail: keyof EventCallbacks }>
+> = {
   bags: { load: 'onBagLoad', close: 'onBagModalClosed', fail: 'onBagFail' },
   seats: { load: 'onSeatLoad', close: 'onSeatModalClosed', fail: 'onSeatFail' },
 }
@@ -114,7 +140,8 @@ function safeCall<A>(name: string, fn: ((arg: A) => unknown) | undefined, arg: A
 }
 
 /** A widget of a trip a later `Svc.init` replaced (mounted, or still waiting for it). */
-const replaced = () => new SvcError('not_initialized', 'Svc.init was called again; this widget belonged to the earlier trip.')
+const replaced = () =>
+  new SvcError('not_initialized', 'Svc.init was called again; this widget belonged to the earlier trip.')
 
 /**
  * Resolves false once the offers of `types` are in; true as soon as the airline is found still searching
@@ -129,10 +156,15 @@ function offersOrSearching(session: Session, types: ProductTypeName[], offers: P
       stop.abort()
       resolve(early)
     }
-    const check = () => { if (types.some((t) => session.state.offers[t]?.searching)) done(true) }
+    const check = () => {
+      if (types.some((t) => session.state.offers[t]?.searching)) done(true)
+    }
     session.addEventListener('change', check, { signal: stop.signal })
     check()
-    offers.then(() => done(false), (e: unknown) => (asSvcError(e).code === 'offers_unavailable' ? done(true) : (stop.abort(), reject(e))))
+    offers.then(
+      () => done(false),
+      (e: unknown) => (asSvcError(e).code === 'offers_unavailable' ? done(true) : (stop.abort(), reject(e))),
+    )
   })
 }
 
@@ -197,7 +229,10 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     if (n !== inits) return // replaced by a later init while the sandbox loaded
     if (s) Object.assign(o, s)
     const client = new ApiClient({
-      baseUrl: o.baseUrl, tripId: o.tripId, accessToken: o.tripAccessToken, fetch: s?.fetch,
+      baseUrl: o.baseUrl,
+      tripId: o.tripId,
+      accessToken: o.tripAccessToken,
+      fetch: s?.fetch,
       ...(o.refreshToken ? { refreshToken: o.refreshToken } : {}),
       ...(o.getAccessToken ? { getAccessToken: o.getAccessToken } : {}),
     })
@@ -207,8 +242,12 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     const base = opts.scriptUrl ?? `${o.baseUrl}/javascript/v2.2/`
     const texts = o.locale && loadTexts(o.locale, base)
     const inst: Instance = {
-      session, callbacks: o.callbacks, locale: o.locale, ready: Promise.resolve(),
-      widgets: new Map(), listeners: new AbortController(),
+      session,
+      callbacks: o.callbacks,
+      locale: o.locale,
+      ready: Promise.resolve(),
+      widgets: new Map(),
+      listeners: new AbortController(),
     }
     current = inst
     inst.ready = (async () => {
@@ -225,7 +264,9 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
       inst.locale ??= canonicalLocale(session.state.trip?.language ?? '') ?? documentLocale()
       await (texts || loadTexts(inst.locale, base))
       if (current !== inst) return
-      session.addEventListener('basket-change', (e) => deliver(inst, (e as CustomEvent<BasketChange>).detail), { signal: inst.listeners.signal })
+      session.addEventListener('basket-change', (e) => deliver(inst, (e as CustomEvent<BasketChange>).detail), {
+        signal: inst.listeners.signal,
+      })
       // The basket as it stands (the ticket, and whatever an earlier page chose), so the seller starts in step.
       deliver(inst, { basket: toCallbackBasket(session.state.basket) })
       // From now on, changes made elsewhere come to the page as they happen.
@@ -249,30 +290,47 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     try {
       await inst.ready
     } catch (e) {
-      throw new SvcError('not_initialized', `Svc.init failed, so there is nothing to show: ${asSvcError(e).message}`, { cause: e })
+      throw new SvcError('not_initialized', `Svc.init failed, so there is nothing to show: ${asSvcError(e).message}`, {
+        cause: e,
+      })
     }
     const host = typeof o.container === 'string' ? document.getElementById(o.container) : o.container
     if (!host?.isConnected) {
-      throw new SvcError('container_not_found', typeof o.container === 'string' ? `No element with id "${o.container}" is in the page.` : 'The container element is not in the page.')
+      throw new SvcError(
+        'container_not_found',
+        typeof o.container === 'string'
+          ? `No element with id "${o.container}" is in the page.`
+          : 'The container element is not in the page.',
+      )
     }
     const named = typeof o.container === 'string' ? `"${o.container}"` : 'the container'
-    if (o.unknownThemeKeys.length > 0) console.warn(`Svc.showUpsell: ignoring unknown theme keys ${o.unknownThemeKeys.join(', ')}.`)
+    if (o.unknownThemeKeys.length > 0)
+      console.warn(`Svc.showUpsell: ignoring unknown theme keys ${o.unknownThemeKeys.join(', ')}.`)
     // A failed load (network, say) rejects with its SvcError; a later showUpsell asks again. An airline
     // still searching, or whose search failed, is the widget's to show (loading, or error and "Try again").
     const early = await offersOrSearching(inst.session, types, offers)
-    await elements?.catch((e: unknown) => { throw new SvcError('network', 'The widget\'s code could not be loaded.', { cause: e }) })
+    await elements?.catch((e: unknown) => {
+      throw new SvcError('network', "The widget's code could not be loaded.", { cause: e })
+    })
     // Checked once both are in: a later init may have replaced this trip while either loaded.
     if (current !== inst) throw replaced()
 
     // The widget's own rule for "on sale" (allowances alone are not an offer), so the products awaited
     // below are exactly the ones it shows and reports as loaded (shown early: once the offers say).
     // And those whose offers failed alone (the airline gave the bags, not its seat maps): the widget shows their error.
-    const offered = () => o.products.filter((p) => isOffered(inst.session.state.search, p) || inst.session.state.offers[PRODUCT_TYPE[p]]?.error)
+    const offered = () =>
+      o.products.filter(
+        (p) => isOffered(inst.session.state.search, p) || inst.session.state.offers[PRODUCT_TYPE[p]]?.error,
+      )
     const none = () => new SvcError('no_products', `None of ${o.products.join(', ')} is offered on this trip.`)
     const products = early ? o.products : offered()
     if (products.length === 0) throw none()
 
-    unmount(inst, host, new SvcError('internal', `A later Svc.showUpsell replaced the widget in ${named} before it loaded.`))
+    unmount(
+      inst,
+      host,
+      new SvcError('internal', `A later Svc.showUpsell replaced the widget in ${named} before it loaded.`),
+    )
     const el = document.createElement('svc-upsell') as UpsellElement
     el.session = inst.session
     el.display = o.display
@@ -294,37 +352,62 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
         if (error) reject(error)
         else resolve()
       }
-      const timer = setTimeout(() => settle(new SvcError('internal', `The widget in ${named} did not load within ${Math.round(loadTimeoutMs / 1000)} s.`)), loadTimeoutMs)
+      const timer = setTimeout(
+        () =>
+          settle(
+            new SvcError(
+              'internal',
+              `The widget in ${named} did not load within ${Math.round(loadTimeoutMs / 1000)} s.`,
+            ),
+          ),
+        loadTimeoutMs,
+      )
       inst.widgets.set(host, { el, listeners, cancel: settle })
       // Shown before its offers: what is not on sale once they come is not waited for.
       if (early) {
-        offers.then(() => {
-          const on = offered()
-          for (const p of pending) if (!on.includes(p)) pending.delete(p)
-          if (pending.size === 0) settle(on.length ? undefined : none())
-        }, () => {})
+        offers.then(
+          () => {
+            const on = offered()
+            for (const p of pending) if (!on.includes(p)) pending.delete(p)
+            if (pending.size === 0) settle(on.length ? undefined : none())
+          },
+          () => {},
+        )
       }
 
-      el.addEventListener('svc-load', (e: CustomEvent<SvcLifecycleDetail>) => {
-        const { product, display = o.display } = e.detail
-        const name = LIFECYCLE[product]?.load
-        if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetEvent) => void, event(display))
-        pending.delete(product)
-        if (pending.size === 0) settle()
-      }, { signal })
-      el.addEventListener('svc-modal-close', (e: CustomEvent<SvcLifecycleDetail>) => {
-        const { product, display = o.display } = e.detail
-        const name = LIFECYCLE[product]?.close
-        if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetEvent) => void, event(display))
-      }, { signal })
-      el.addEventListener('svc-fail', (e: CustomEvent<SvcFailDetail>) => {
-        const { product, display = o.display } = e.detail
-        const error = asSvcError(e.detail.error)
-        const name = LIFECYCLE[product]?.fail
-        // Nothing on sale (known only once a widget shown early has its offers) is no failure, as before.
-        if (name && error.code !== 'no_products') safeCall(name, inst.callbacks[name] as (ev: WidgetFailure) => void, { ...event(display), error })
-        settle(error)
-      }, { signal })
+      el.addEventListener(
+        'svc-load',
+        (e: CustomEvent<SvcLifecycleDetail>) => {
+          const { product, display = o.display } = e.detail
+          const name = LIFECYCLE[product]?.load
+          if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetEvent) => void, event(display))
+          pending.delete(product)
+          if (pending.size === 0) settle()
+        },
+        { signal },
+      )
+      el.addEventListener(
+        'svc-modal-close',
+        (e: CustomEvent<SvcLifecycleDetail>) => {
+          const { product, display = o.display } = e.detail
+          const name = LIFECYCLE[product]?.close
+          if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetEvent) => void, event(display))
+        },
+        { signal },
+      )
+      el.addEventListener(
+        'svc-fail',
+        (e: CustomEvent<SvcFailDetail>) => {
+          const { product, display = o.display } = e.detail
+          const error = asSvcError(e.detail.error)
+          const name = LIFECYCLE[product]?.fail
+          // Nothing on sale (known only once a widget shown early has its offers) is no failure, as before.
+          if (name && error.code !== 'no_products')
+            safeCall(name, inst.callbacks[name] as (ev: WidgetFailure) => void, { ...event(display), error })
+          settle(error)
+        },
+        { signal },
+      )
       host.append(el)
     })
   }
@@ -340,7 +423,9 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     const inst = current
     if (!inst) throw new SvcError('not_initialized', 'Call Svc.init before Svc.refresh.')
     await inst.ready
-    await inst.session.reload().catch((e: unknown) => { throw asSvcError(e) })
+    await inst.session.reload().catch((e: unknown) => {
+      throw asSvcError(e)
+    })
   }
 
   function destroy(): void {
@@ -351,5 +436,14 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     current = null
   }
 
-  return Object.freeze({ version: '2.2' as const, init, showUpsell, destroy, formatPrice, refresh, SvcError, sandbox: sandbox.api })
+  return Object.freeze({
+    version: '2.2' as const,
+    init,
+    showUpsell,
+    destroy,
+    formatPrice,
+    refresh,
+    SvcError,
+    sandbox: sandbox.api,
+  })
 }

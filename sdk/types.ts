@@ -16,7 +16,9 @@ export interface WidgetEvent {
   display: Display
 }
 
-export interface WidgetFailure extends WidgetEvent { error: SvcError }
+export interface WidgetFailure extends WidgetEvent {
+  error: SvcError
+}
 
 export interface EventCallbacks {
   /** Whenever an item is added or removed, or an item expires or changes validity. */

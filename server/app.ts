@@ -3,7 +3,13 @@
  * `app.inject` and `main.ts` only adds configuration, the listener and shutdown.
  */
 import './native-hash.ts'
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify'
 import type { Core } from '../core/core.ts'
 import type { Store } from '../core/ports/store.ts'
 import { genReqId, requestIdPlugin } from './plugins/request-id.ts'
@@ -50,9 +56,15 @@ export interface BuildAppOptions {
  */
 const SECRET_KEYS = ['refresh_token', 'trip_access_token', 'trip_creation_token', 'apiKey', 'api_key', 'authorization']
 export const REDACT_PATHS = [
-  'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', 'res.headers["set-cookie"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'res.headers["set-cookie"]',
   ...SECRET_KEYS,
-  ...['body', 'payload', 'data', 'request', 'response', 'trip', 'session', 'input'].flatMap((at) => SECRET_KEYS.map((k) => `${at}.${k}`)),
+  ...['body', 'payload', 'data', 'request', 'response', 'trip', 'session', 'input'].flatMap((at) =>
+    SECRET_KEYS.map((k) => `${at}.${k}`),
+  ),
 ]
 
 export function loggerOptions(logger: BuildAppOptions['logger']): FastifyServerOptions['logger'] {
@@ -70,7 +82,12 @@ export class OneLineLog extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    }
     if (error) reply.log.error({ ...line, err: error }, 'request errored')
     else reply.log.info(line, 'request completed')
   }
@@ -100,10 +117,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(validationPlugin)
   // Shared by every instance when the store can (PostgreSQL); per instance otherwise.
   const add = opts.store.addRateLimitHits?.bind(opts.store)
-  await app.register(rateLimitPlugin, { ...opts.rateLimit, ...(add ? { shared: { add, ...(opts.rateLimitSyncMs ? { syncMs: opts.rateLimitSyncMs } : {}) } } : {}) })
+  await app.register(rateLimitPlugin, {
+    ...opts.rateLimit,
+    ...(add ? { shared: { add, ...(opts.rateLimitSyncMs ? { syncMs: opts.rateLimitSyncMs } : {}) } } : {}),
+  })
   await app.register(errorsPlugin, { notFoundPreHandler: app.rateLimit() })
   await app.register(metricsPlugin, {
-    metrics, core: opts.core, store: opts.store,
+    metrics,
+    core: opts.core,
+    store: opts.store,
     ...(opts.metricsToken !== undefined ? { token: opts.metricsToken } : {}),
   })
   await app.register(corsPlugin, { isAllowedOrigin: (origin) => opts.core.isAllowedOrigin(origin) })
@@ -129,11 +151,18 @@ export interface WorkerAppOptions {
  * runs and store errors that happen only in it, and the /healthz and /readyz probes. No API.
  */
 export async function buildWorkerApp(opts: WorkerAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: loggerOptions(opts.logger), genReqId, requestIdHeader: false, logController: new OneLineLog({ requestIdLogLabel: 'request_id' }) })
+  const app = Fastify({
+    logger: loggerOptions(opts.logger),
+    genReqId,
+    requestIdHeader: false,
+    logController: new OneLineLog({ requestIdLogLabel: 'request_id' }),
+  })
   await app.register(requestIdPlugin)
   await app.register(errorsPlugin)
   await app.register(metricsPlugin, {
-    metrics: opts.metrics, core: opts.core, store: opts.store,
+    metrics: opts.metrics,
+    core: opts.core,
+    store: opts.store,
     ...(opts.metricsToken !== undefined ? { token: opts.metricsToken } : {}),
   })
   await app.register(healthRoutes, { store: opts.store })

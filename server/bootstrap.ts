@@ -13,7 +13,10 @@ import type { Ids } from '../core/ports/clock.ts'
 import type { Store } from '../core/ports/store.ts'
 import type { Metrics } from './metrics.ts'
 
-export const systemIds: Ids = { uuid: () => randomUUID(), secret: (bytes: number) => randomBytes(bytes).toString('base64url') }
+export const systemIds: Ids = {
+  uuid: () => randomUUID(),
+  secret: (bytes: number) => randomBytes(bytes).toString('base64url'),
+}
 
 export function coreConfigFrom(config: ServerConfig): Partial<CoreConfig> {
   return {
@@ -46,8 +49,18 @@ export async function startCore(config: ServerConfig, metrics?: Metrics): Promis
   const opened = await openDatabase(config.databaseUrl, config.databasePoolSize)
   const store = metrics ? metrics.countStoreErrors(opened) : opened
   const core = createCore({
-    store, clock: { now: () => new Date() }, ids: systemIds, config: coreConfigFrom(config),
-    suppliers: [createSandboxSupplier(), createDuffelSupplier({ baseUrl: config.duffelApiUrl, timeoutMs: config.supplierTimeoutMs, maxResponseBytes: config.supplierMaxResponseBytes })],
+    store,
+    clock: { now: () => new Date() },
+    ids: systemIds,
+    config: coreConfigFrom(config),
+    suppliers: [
+      createSandboxSupplier(),
+      createDuffelSupplier({
+        baseUrl: config.duffelApiUrl,
+        timeoutMs: config.supplierTimeoutMs,
+        maxResponseBytes: config.supplierMaxResponseBytes,
+      }),
+    ],
     webhooks: webhookSender(),
   })
   await core.ensureSigningKey()

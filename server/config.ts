@@ -104,12 +104,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 
   const port = integer('PORT', 0, 65535) ?? 3000
   const host = value('HOST') ?? '127.0.0.1'
-  if (/[\s/]/.test(host)) problems.push(`HOST must be an address or host name such as 127.0.0.1 or 0.0.0.0, got ${JSON.stringify(host)}`)
+  if (/[\s/]/.test(host))
+    problems.push(`HOST must be an address or host name such as 127.0.0.1 or 0.0.0.0, got ${JSON.stringify(host)}`)
 
   const databaseUrl = value('DATABASE_URL') ?? 'sqlite:./data/svc.db'
   if (!DB_SCHEMES.some((s) => databaseUrl.startsWith(s)) || databaseUrl === 'sqlite:') {
     // Only the scheme is echoed: the rest of a database URL may hold a password.
-    problems.push(`DATABASE_URL must start with one of ${DB_SCHEMES.join(', ')} (e.g. sqlite:./data/svc.db); got scheme ${JSON.stringify(databaseUrl.split(':')[0])}`)
+    problems.push(
+      `DATABASE_URL must start with one of ${DB_SCHEMES.join(', ')} (e.g. sqlite:./data/svc.db); got scheme ${JSON.stringify(databaseUrl.split(':')[0])}`,
+    )
   }
 
   const demoApiKey = value('SVC_DEMO_API_KEY')
@@ -119,13 +122,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
 
   const logLevel = (value('LOG_LEVEL') ?? 'info').toLowerCase()
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`)
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`)
 
   const DAY = 86_400
   const accessTokenTtl = integer('ACCESS_TOKEN_TTL_SECONDS', 60, DAY)
   const refreshTokenTtl = integer('REFRESH_TOKEN_TTL_SECONDS', 60, 30 * DAY)
   if ((refreshTokenTtl ?? 2700) <= (accessTokenTtl ?? 1800)) {
-    problems.push('REFRESH_TOKEN_TTL_SECONDS must be longer than ACCESS_TOKEN_TTL_SECONDS, or a session could not be renewed')
+    problems.push(
+      'REFRESH_TOKEN_TTL_SECONDS must be longer than ACCESS_TOKEN_TTL_SECONDS, or a session could not be renewed',
+    )
   }
 
   const rateLimitMax = integer('RATE_LIMIT_MAX', 1, 1_000_000) ?? 600
@@ -136,12 +142,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (tp !== undefined) {
     if (tp === 'true' || tp === 'false') trustProxy = tp === 'true'
     else if (/^\d+$/.test(tp)) trustProxy = Number(tp)
-    else if (/^[0-9a-fA-F.:/,\s]+$/.test(tp)) trustProxy = tp.split(',').map((s) => s.trim()).filter(Boolean)
-    else problems.push(`TRUST_PROXY must be true, false, a hop count, or comma-separated addresses/CIDRs, got ${JSON.stringify(tp)}`)
+    else if (/^[0-9a-fA-F.:/,\s]+$/.test(tp))
+      trustProxy = tp
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    else
+      problems.push(
+        `TRUST_PROXY must be true, false, a hop count, or comma-separated addresses/CIDRs, got ${JSON.stringify(tp)}`,
+      )
   }
 
   const workerValue = (value('WORKER') ?? 'on').toLowerCase()
-  if (workerValue !== 'on' && workerValue !== 'off') problems.push(`WORKER must be on or off, got ${JSON.stringify(workerValue)}`)
+  if (workerValue !== 'on' && workerValue !== 'off')
+    problems.push(`WORKER must be on or off, got ${JSON.stringify(workerValue)}`)
   const worker = workerValue !== 'off'
 
   // A search names seat maps its process stored within the hour (core/core.ts), so searches must outlive that.
@@ -154,31 +168,64 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const databasePoolSize = integer('DATABASE_POOL_SIZE', 1, 1000)
   const signingKeySecret = value('SIGNING_KEY_SECRET')
   // Entropy, not a password: HKDF stretches nothing, so a short secret would be a weak key.
-  if (signingKeySecret !== undefined && signingKeySecret.length < 32) problems.push('SIGNING_KEY_SECRET must have at least 32 characters (e.g. openssl rand -base64 32)')
+  if (signingKeySecret !== undefined && signingKeySecret.length < 32)
+    problems.push('SIGNING_KEY_SECRET must have at least 32 characters (e.g. openssl rand -base64 32)')
   const signingKeyRotationDays = integer('SIGNING_KEY_ROTATION_DAYS', 1, 365) ?? 30
   const ticketingTimeoutHours = integer('TICKETING_TIMEOUT_HOURS', 1, 24 * 365) ?? 72
   const metricsPort = integer('METRICS_PORT', 0, 65535)
   const metricsToken = value('METRICS_TOKEN')
   // It travels in a header (no spaces or control characters), and a short one would be guessed.
-  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) problems.push('METRICS_TOKEN must have at least 16 characters, all visible ASCII with no spaces (e.g. openssl rand -hex 32)')
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(metricsToken))
+    problems.push(
+      'METRICS_TOKEN must have at least 16 characters, all visible ASCII with no spaces (e.g. openssl rand -hex 32)',
+    )
 
   const duffelApiUrl = value('DUFFEL_API_URL') ?? 'https://api.duffel.com'
   // A token travels to this URL: it must be a URL, and https but on this machine (a local fake, a test).
-  if (!isSupplierUrl(duffelApiUrl)) problems.push(`DUFFEL_API_URL must be an https URL (http only on localhost), got ${JSON.stringify(duffelApiUrl)}`)
+  if (!isSupplierUrl(duffelApiUrl))
+    problems.push(`DUFFEL_API_URL must be an https URL (http only on localhost), got ${JSON.stringify(duffelApiUrl)}`)
   // At most a quarter of a job's lease (60 s): a fulfill's calls (the order, its services, the purchase) fit in it.
   const supplierTimeoutMs = integer('SUPPLIER_TIMEOUT_MS', 100, 15_000) ?? 10_000
   const supplierReconcileMinutes = integer('SUPPLIER_RECONCILE_MINUTES', 1, 24 * 60) ?? 10
   const supplierSearchConcurrency = integer('SUPPLIER_SEARCH_CONCURRENCY', 1, 64) ?? 4
-  const supplierMaxResponseBytes = integer('SUPPLIER_MAX_RESPONSE_BYTES', 64 * 1024, 64 * 1024 * 1024) ?? 5 * 1024 * 1024
+  const supplierMaxResponseBytes =
+    integer('SUPPLIER_MAX_RESPONSE_BYTES', 64 * 1024, 64 * 1024 * 1024) ?? 5 * 1024 * 1024
 
   if (problems.length) throw new ConfigError(problems)
-  return { port, host, databaseUrl, demoApiKey, logLevel, accessTokenTtl, refreshTokenTtl, rateLimitMax, rateLimitWindowMs, trustProxy, worker, retention, databasePoolSize, signingKeySecret, signingKeyRotationDays, ticketingTimeoutHours, metricsPort, metricsToken, duffelApiUrl, supplierTimeoutMs, supplierMaxResponseBytes, supplierSearchConcurrency, supplierReconcileMinutes }
+  return {
+    port,
+    host,
+    databaseUrl,
+    demoApiKey,
+    logLevel,
+    accessTokenTtl,
+    refreshTokenTtl,
+    rateLimitMax,
+    rateLimitWindowMs,
+    trustProxy,
+    worker,
+    retention,
+    databasePoolSize,
+    signingKeySecret,
+    signingKeyRotationDays,
+    ticketingTimeoutHours,
+    metricsPort,
+    metricsToken,
+    duffelApiUrl,
+    supplierTimeoutMs,
+    supplierMaxResponseBytes,
+    supplierSearchConcurrency,
+    supplierReconcileMinutes,
+  }
 }
 
 function isSupplierUrl(text: string): boolean {
   try {
     const url = new URL(text)
-    return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+    return (
+      url.protocol === 'https:' ||
+      (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+    )
   } catch {
     return false
   }

@@ -38,7 +38,11 @@ const QUEUE_QUERY_TIMEOUT_MS = 2_000
 
 /** The job runner's outcomes as the metrics name them. */
 const OUTCOMES: Record<JobReport['outcome'], string> = {
-  done: 'succeeded', retry: 'retried', dead: 'failed', waiting: 'waiting', lease_lost: 'lease_lost',
+  done: 'succeeded',
+  retry: 'retried',
+  dead: 'failed',
+  waiting: 'waiting',
+  lease_lost: 'lease_lost',
 }
 
 let processRegistry: Registry | undefined
@@ -51,7 +55,11 @@ function processMetrics(): Registry {
   return processRegistry
 }
 
-interface Watched { core: Core; store: Store; warn: (err: unknown, msg: string) => void }
+interface Watched {
+  core: Core
+  store: Store
+  warn: (err: unknown, msg: string) => void
+}
 
 export class Metrics {
   readonly registry = new Registry()
@@ -68,47 +76,58 @@ export class Metrics {
   constructor() {
     const registers = [this.registry]
     this.#requests = new Counter({
-      name: `${METRICS_PREFIX}http_requests_total`, registers,
+      name: `${METRICS_PREFIX}http_requests_total`,
+      registers,
       help: 'HTTP requests answered, by method, route pattern (unmatched: no route) and status code.',
       labelNames: ['method', 'route', 'status_code'],
     })
     this.#duration = new Histogram({
-      name: `${METRICS_PREFIX}http_request_duration_seconds`, registers, buckets: LATENCY_BUCKETS,
+      name: `${METRICS_PREFIX}http_request_duration_seconds`,
+      registers,
+      buckets: LATENCY_BUCKETS,
       help: 'Time from receiving a request to the end of its response, by method, route pattern and status code (event streams are counted, not timed).',
       labelNames: ['method', 'route', 'status_code'],
     })
     this.#jobRuns = new Counter({
-      name: `${METRICS_PREFIX}job_runs_total`, registers,
-      help: 'Job runs in this process by kind and outcome: succeeded, retried (failed, will run again), failed (given up), waiting (the airline\'s answer is not ready), lease_lost.',
+      name: `${METRICS_PREFIX}job_runs_total`,
+      registers,
+      help: "Job runs in this process by kind and outcome: succeeded, retried (failed, will run again), failed (given up), waiting (the airline's answer is not ready), lease_lost.",
       labelNames: ['kind', 'outcome'],
     })
     this.#webhookFailures = new Counter({
-      name: `${METRICS_PREFIX}webhook_delivery_failures_total`, registers,
+      name: `${METRICS_PREFIX}webhook_delivery_failures_total`,
+      registers,
       help: 'Webhook deliveries that failed (no answer, or not 2xx) in this process: retried (will be tried again) or failed (given up).',
       labelNames: ['outcome'],
     })
     this.#storeErrors = new Counter({
-      name: `${METRICS_PREFIX}store_errors_total`, registers,
+      name: `${METRICS_PREFIX}store_errors_total`,
+      registers,
       help: 'Errors thrown by the database store in this process, by store operation.',
       labelNames: ['operation'],
     })
     // Shown at 0 from the start: a counter series that first appears at 1 has no 0 before it, so rate() and
     // increase() would miss the first failure.
-    for (const kind of JOB_KINDS) for (const outcome of ['succeeded', 'retried', 'failed']) this.#jobRuns.inc({ kind, outcome }, 0)
+    for (const kind of JOB_KINDS)
+      for (const outcome of ['succeeded', 'retried', 'failed']) this.#jobRuns.inc({ kind, outcome }, 0)
     for (const outcome of ['retried', 'failed']) this.#webhookFailures.inc({ outcome }, 0)
 
     this.#pending = new Gauge({
-      name: `${METRICS_PREFIX}jobs_pending`, registers,
-      help: 'Jobs not finished, by kind: due, running, or waiting for a retry (all instances: it is the database\'s count).',
+      name: `${METRICS_PREFIX}jobs_pending`,
+      registers,
+      help: "Jobs not finished, by kind: due, running, or waiting for a retry (all instances: it is the database's count).",
       labelNames: ['kind'],
     })
     this.#streams = new Gauge({
-      name: `${METRICS_PREFIX}live_streams`, registers,
+      name: `${METRICS_PREFIX}live_streams`,
+      registers,
       help: 'Trip event streams (GET /v2.2/trip/{trip_id}/events) open on this instance.',
     })
   }
 
-  get contentType(): string { return this.registry.contentType }
+  get contentType(): string {
+    return this.registry.contentType
+  }
 
   /**
    * The store with every error it throws (or rejects with) counted under the operation's name, for the core
@@ -126,10 +145,17 @@ export class Metrics {
         let w = wrapped.get(value)
         if (!w) {
           const fn = value as (...args: unknown[]) => unknown
-          const failed = (err: unknown): never => { count(prop); throw err }
+          const failed = (err: unknown): never => {
+            count(prop)
+            throw err
+          }
           w = (...args: unknown[]) => {
             let result: unknown
-            try { result = fn.apply(target, args) } catch (err) { failed(err) }
+            try {
+              result = fn.apply(target, args)
+            } catch (err) {
+              failed(err)
+            }
             return result instanceof Promise ? result.catch(failed) : result
           }
           wrapped.set(value, w)
@@ -183,11 +209,17 @@ export class Metrics {
     try {
       const counts = await Promise.race([
         w.store.countPendingJobs(),
-        new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${QUEUE_QUERY_TIMEOUT_MS} ms`)), QUEUE_QUERY_TIMEOUT_MS) }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer within ${QUEUE_QUERY_TIMEOUT_MS} ms`)),
+            QUEUE_QUERY_TIMEOUT_MS,
+          )
+        }),
       ])
       // Every kind is shown, 0 included: a series that appears only when jobs pile up is hard to alert on.
       for (const kind of JOB_KINDS) this.#pending.set({ kind }, counts[kind] ?? 0)
-      for (const [kind, n] of Object.entries(counts)) if (!(JOB_KINDS as string[]).includes(kind)) this.#pending.set({ kind }, n)
+      for (const [kind, n] of Object.entries(counts))
+        if (!(JOB_KINDS as string[]).includes(kind)) this.#pending.set({ kind }, n)
     } catch (err) {
       // Left out of this scrape rather than failing it: the other figures matter most when the database does not answer.
       w.warn(err, 'metrics: pending jobs not counted')
@@ -211,46 +243,53 @@ const bearerDigest = (header: string | undefined): Buffer | null => {
   return m ? hash('sha256', m[1]!, 'buffer') : null
 }
 
-export const metricsPlugin = fp<MetricsPluginOptions>(async (app: FastifyInstance, opts) => {
-  const { metrics } = opts
-  processMetrics() // the process figures (event loop lag, GC) are measured from the start, not from the first scrape
-  const unwatch = metrics.watch(opts.core, opts.store, (err, msg) => app.log.warn({ err }, msg))
-  app.addHook('onClose', async () => unwatch())
+export const metricsPlugin = fp<MetricsPluginOptions>(
+  async (app: FastifyInstance, opts) => {
+    const { metrics } = opts
+    processMetrics() // the process figures (event loop lag, GC) are measured from the start, not from the first scrape
+    const unwatch = metrics.watch(opts.core, opts.store, (err, msg) => app.log.warn({ err }, msg))
+    app.addHook('onClose', async () => unwatch())
 
-  // A sync hook with `done`: the cheapest kind Fastify runs. reply.elapsedTime is measured by Fastify anyway.
-  app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (reply.statusCode !== 200 || req.routeOptions.config.stream !== true) {
-      metrics.request(req.method, req.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000)
-    }
-    done()
-  })
-  // An event stream is counted when it starts (not timed): onResponse would see it only if it ended cleanly,
-  // and a client going away (how streams end) ends it without. The hook is added to stream routes alone.
-  app.addHook('onRoute', (route) => {
-    if (route.config?.stream !== true) return
-    const started: onSendHookHandler = (req, reply, payload, done) => {
-      if (reply.statusCode === 200) metrics.request(req.method, req.routeOptions.url ?? route.url, 200, null)
-      done(null, payload)
-    }
-    route.onSend = [...[route.onSend ?? []].flat(), started]
-  })
-
-  const expected = opts.token === undefined ? null : hash('sha256', opts.token, 'buffer')
-  // Like /healthz: hidden from the OpenAPI document, exempt from the rate limit (server/plugins/rate-limit.ts),
-  // and logged only when it goes wrong (a scrape every 15 s would be most of a quiet instance's log).
-  app.get('/metrics', {
-    schema: { hide: true },
-    logLevel: 'warn',
-    onRequest: async (req, reply) => {
-      if (expected === null) return
-      const got = bearerDigest(req.headers.authorization)
-      if (got === null || !timingSafeEqual(got, expected)) {
-        reply.header('www-authenticate', 'Bearer realm="metrics"')
-        throw new ProblemError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.')
+    // A sync hook with `done`: the cheapest kind Fastify runs. reply.elapsedTime is measured by Fastify anyway.
+    app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      if (reply.statusCode !== 200 || req.routeOptions.config.stream !== true) {
+        metrics.request(req.method, req.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000)
       }
-    },
-  }, async (_req, reply) => {
-    reply.header('content-type', metrics.contentType).header('cache-control', 'no-store')
-    return metrics.render()
-  })
-}, { name: 'svc-metrics', fastify: '5.x' })
+      done()
+    })
+    // An event stream is counted when it starts (not timed): onResponse would see it only if it ended cleanly,
+    // and a client going away (how streams end) ends it without. The hook is added to stream routes alone.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.stream !== true) return
+      const started: onSendHookHandler = (req, reply, payload, done) => {
+        if (reply.statusCode === 200) metrics.request(req.method, req.routeOptions.url ?? route.url, 200, null)
+        done(null, payload)
+      }
+      route.onSend = [...[route.onSend ?? []].flat(), started]
+    })
+
+    const expected = opts.token === undefined ? null : hash('sha256', opts.token, 'buffer')
+    // Like /healthz: hidden from the OpenAPI document, exempt from the rate limit (server/plugins/rate-limit.ts),
+    // and logged only when it goes wrong (a scrape every 15 s would be most of a quiet instance's log).
+    app.get(
+      '/metrics',
+      {
+        schema: { hide: true },
+        logLevel: 'warn',
+        onRequest: async (req, reply) => {
+          if (expected === null) return
+          const got = bearerDigest(req.headers.authorization)
+          if (got === null || !timingSafeEqual(got, expected)) {
+            reply.header('www-authenticate', 'Bearer realm="metrics"')
+            throw new ProblemError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.')
+          }
+        },
+      },
+      async (_req, reply) => {
+        reply.header('content-type', metrics.contentType).header('cache-control', 'no-store')
+        return metrics.render()
+      },
+    )
+  },
+  { name: 'svc-metrics', fastify: '5.x' },
+)

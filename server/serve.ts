@@ -14,7 +14,11 @@ import type { FastifyInstance } from 'fastify'
 import type { Core } from '../core/core.ts'
 import type { Store } from '../core/ports/store.ts'
 
-export interface DemoSeller { name: string; apiKey: string; created: boolean }
+export interface DemoSeller {
+  name: string
+  apiKey: string
+  created: boolean
+}
 
 /** What a page served beside the API (the demo checkout) learns once the server listens. */
 export interface Listening {
@@ -48,7 +52,12 @@ async function ensureDemoSeller(core: Core, config: ServerConfig, ownOrigins: st
       await core.addSellerOrigins(existing.seller_id, ownOrigins)
       return { name: existing.name, apiKey: config.demoApiKey, created: false }
     }
-    const { seller } = await core.createSeller({ name: 'Demo seller', origins: ownOrigins, sandbox: true, apiKey: config.demoApiKey })
+    const { seller } = await core.createSeller({
+      name: 'Demo seller',
+      origins: ownOrigins,
+      sandbox: true,
+      apiKey: config.demoApiKey,
+    })
     return { name: seller.name, apiKey: config.demoApiKey, created: true }
   }
   if ((await core.sellerCount()) > 0) return null
@@ -58,13 +67,24 @@ async function ensureDemoSeller(core: Core, config: ServerConfig, ownOrigins: st
 
 /** How a browser reaches this server: 0.0.0.0 and :: are bind-all addresses, not something to open. */
 function publicBase(config: ServerConfig): string {
-  const host = ['0.0.0.0', '::', '[::]'].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host
+  const host = ['0.0.0.0', '::', '[::]'].includes(config.host)
+    ? 'localhost'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host
   return `http://${host}:${config.port}`
 }
 
 /** How this process calls itself (the demo's backend calls the API over HTTP, as a seller's would). */
 function loopbackBase(config: ServerConfig): string {
-  const host = config.host === '0.0.0.0' ? '127.0.0.1' : ['::', '[::]'].includes(config.host) ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host
+  const host =
+    config.host === '0.0.0.0'
+      ? '127.0.0.1'
+      : ['::', '[::]'].includes(config.host)
+        ? '[::1]'
+        : config.host.includes(':')
+          ? `[${config.host}]`
+          : config.host
   return `http://${host}:${config.port}`
 }
 
@@ -81,9 +101,12 @@ function banner(config: ServerConfig, demo: DemoSeller | null, extra: string[]):
     `  Health     ${base}/healthz`,
     `  Metrics    ${base}/metrics ${config.metricsToken ? '(Bearer METRICS_TOKEN)' : '(open to all who reach it: set METRICS_TOKEN in production)'}`,
     `  Worker     ${config.worker ? 'in this process (WORKER=off to run it apart: npm run worker)' : 'off here (WORKER=off): run npm run worker'}`,
-    ...(config.signingKeySecret ? [] : ['  Keys       token signing keys are stored unencrypted: set SIGNING_KEY_SECRET in production']),
+    ...(config.signingKeySecret
+      ? []
+      : ['  Keys       token signing keys are stored unencrypted: set SIGNING_KEY_SECRET in production']),
     ...(!config.worker && ['memory:', 'sqlite::memory:'].includes(config.databaseUrl)
-      ? ['  Warning    an in-process database with WORKER=off: no worker can reach its jobs (checks stay checking)'] : []),
+      ? ['  Warning    an in-process database with WORKER=off: no worker can reach its jobs (checks stay checking)']
+      : []),
   ]
   if (demo) {
     lines.push(
@@ -92,7 +115,8 @@ function banner(config: ServerConfig, demo: DemoSeller | null, extra: string[]):
       `  API key    ${demo.apiKey}`,
       `  Try it     curl -u '${demo.apiKey}:' -X POST ${base}/v2.2/authorize`,
     )
-    if (demo.created && !config.demoApiKey) lines.push('  The key is shown once; keep it. `npm run seller -- create` makes more sellers.')
+    if (demo.created && !config.demoApiKey)
+      lines.push('  The key is shown once; keep it. `npm run seller -- create` makes more sellers.')
   } else {
     // A key is printed only when a seller is made: on later starts, say how to get one.
     lines.push(
@@ -114,23 +138,39 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   const { store, core } = await startCore(config, metrics)
 
   const app = await buildApp({
-    core, store, metrics,
+    core,
+    store,
+    metrics,
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     logger: { level: config.logLevel },
     rateLimit: { max: config.rateLimitMax, timeWindow: config.rateLimitWindowMs },
     // A hop count becomes proxy-addr's own form: trust the first n hops.
-    trustProxy: typeof config.trustProxy === 'number' ? ((hops) => (_addr: string, i: number) => i < hops)(config.trustProxy) : config.trustProxy,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops) => (_addr: string, i: number) =>
+              i < hops
+          )(config.trustProxy)
+        : config.trustProxy,
   })
   await hooks.register?.(app)
   await app.listen({ port: config.port, host: config.host })
   const address = app.server.address()
   if (config.port === 0 && address && typeof address === 'object') config.port = address.port
   // After listen, so the demo sellers' own origins name the real port (PORT=0 picks one).
-  const ownOrigins = [...new Set([`http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`, publicBase(config)])]
+  const ownOrigins = [
+    ...new Set([`http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`, publicBase(config)]),
+  ]
   const demo = await ensureDemoSeller(core, config, ownOrigins)
   await hooks.listening?.({ core, store, demo, ownOrigins, loopbackBase: loopbackBase(config) })
   // After listen: a server that cannot bind has no business taking jobs.
-  const worker: Worker | null = config.worker ? startWorker({ core, log: app.log.child({ component: 'worker' }), searchConcurrency: config.supplierSearchConcurrency }) : null
+  const worker: Worker | null = config.worker
+    ? startWorker({
+        core,
+        log: app.log.child({ component: 'worker' }),
+        searchConcurrency: config.supplierSearchConcurrency,
+      })
+    : null
   console.log(banner(config, demo, hooks.banner?.(publicBase(config)) ?? []))
 
   let stopping = false
@@ -156,6 +196,10 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
       process.exit(1)
     }
   }
-  process.on('SIGINT', (s) => { void stop(s) })
-  process.on('SIGTERM', (s) => { void stop(s) })
+  process.on('SIGINT', (s) => {
+    void stop(s)
+  })
+  process.on('SIGTERM', (s) => {
+    void stop(s)
+  })
 }

@@ -18,15 +18,19 @@ export function webhookSender(timeoutMs = 10_000): WebhookSender {
         const url = new URL(target)
         const refused = targetRefusal(url, policy)
         if (refused) return reject(new Error(`webhook target refused: ${refused}`))
-        const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-          method: 'POST',
-          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-          lookup: checkedLookup(policy),
-          timeout: timeoutMs,
-        }, (res) => {
-          res.resume() // the receiver's body is not read; the status is the answer
-          resolve(res.statusCode ?? 0)
-        })
+        const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+          url,
+          {
+            method: 'POST',
+            headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+            lookup: checkedLookup(policy),
+            timeout: timeoutMs,
+          },
+          (res) => {
+            res.resume() // the receiver's body is not read; the status is the answer
+            resolve(res.statusCode ?? 0)
+          },
+        )
         req.on('timeout', () => req.destroy(new Error(`the receiver did not answer within ${timeoutMs} ms`)))
         req.on('error', reject)
         req.end(body)
@@ -42,7 +46,16 @@ function checkedLookup(policy: TargetPolicy): LookupFunction {
       if (err) return callback(err, '', 0)
       const bad = addresses.find((a) => !addressAllowed(a.address, policy))
       if (bad || addresses.length === 0) {
-        return callback(Object.assign(new Error(`webhook target refused: ${hostname} resolves to ${bad?.address ?? 'nothing'}, not a public address`), { code: 'EREFUSED' }), '', 0)
+        return callback(
+          Object.assign(
+            new Error(
+              `webhook target refused: ${hostname} resolves to ${bad?.address ?? 'nothing'}, not a public address`,
+            ),
+            { code: 'EREFUSED' },
+          ),
+          '',
+          0,
+        )
       }
       if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses)
       else callback(null, addresses[0]!.address, addresses[0]!.family)

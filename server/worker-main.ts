@@ -14,7 +14,9 @@ import { Metrics } from './metrics.ts'
 async function main() {
   const config = loadConfigOrExit()
   if (config.databaseUrl === 'memory:' || config.databaseUrl === 'sqlite::memory:') {
-    console.error('DATABASE_URL names an in-process database: a separate worker would never see the API\'s jobs. Use sqlite:PATH or postgres://…, or run the worker inside npm start.')
+    console.error(
+      "DATABASE_URL names an in-process database: a separate worker would never see the API's jobs. Use sqlite:PATH or postgres://…, or run the worker inside npm start.",
+    )
     process.exit(2)
   }
 
@@ -26,9 +28,18 @@ async function main() {
   // Before the worker starts, so its first job runs are counted.
   let probes: Awaited<ReturnType<typeof buildWorkerApp>> | undefined
   if (config.metricsPort !== undefined) {
-    probes = await buildWorkerApp({ core, store, metrics, ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}), logger: { level: config.logLevel, base: { pid: process.pid, component: 'worker' } } })
+    probes = await buildWorkerApp({
+      core,
+      store,
+      metrics,
+      ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+      logger: { level: config.logLevel, base: { pid: process.pid, component: 'worker' } },
+    })
     const url = await probes.listen({ port: config.metricsPort, host: config.host })
-    log.info({ url: `${url}/metrics`, token: config.metricsToken ? 'required' : 'none' }, 'metrics and probes listening')
+    log.info(
+      { url: `${url}/metrics`, token: config.metricsToken ? 'required' : 'none' },
+      'metrics and probes listening',
+    )
   }
   const worker = startWorker({ core, log, searchConcurrency: config.supplierSearchConcurrency })
 
@@ -52,8 +63,12 @@ async function main() {
       process.exit(1)
     }
   }
-  process.on('SIGINT', (s) => { void stop(s) })
-  process.on('SIGTERM', (s) => { void stop(s) })
+  process.on('SIGINT', (s) => {
+    void stop(s)
+  })
+  process.on('SIGTERM', (s) => {
+    void stop(s)
+  })
 }
 
 main().catch((err) => {

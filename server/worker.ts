@@ -47,51 +47,82 @@ export function startWorker(opts: WorkerOptions): Worker {
 
   // Every sleeping lane is woken at once by stop().
   const wakers = new Set<() => void>()
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const done = () => { clearTimeout(timer); wakers.delete(done); resolve() }
-    const timer = setTimeout(done, ms)
-    wakers.add(done)
-  })
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        wakers.delete(done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      wakers.add(done)
+    })
 
   /** One lane's loop: claims jobs of `kinds` one at a time until stopped, polling less often while none is due. */
-  const lane = (kinds: JobKind[], claim: { perLane?: number } = {}) => (async () => {
-    let wait = pollMs
-    while (!stopping) {
-      let report: JobReport | null
-      try {
-        report = await core.processNextJob(kinds, claim)
-      } catch (err) {
-        // processNextJob records a job's own failure in the store; what reaches here is the store failing.
-        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'the job runner failed; retrying')
-        if (!stopping) await sleep(idleMs)
-        continue
+  const lane = (kinds: JobKind[], claim: { perLane?: number } = {}) =>
+    (async () => {
+      let wait = pollMs
+      while (!stopping) {
+        let report: JobReport | null
+        try {
+          report = await core.processNextJob(kinds, claim)
+        } catch (err) {
+          // processNextJob records a job's own failure in the store; what reaches here is the store failing.
+          log.warn({ err: err instanceof Error ? err.message : String(err) }, 'the job runner failed; retrying')
+          if (!stopping) await sleep(idleMs)
+          continue
+        }
+        if (report) {
+          logReport(log, report)
+          wait = pollMs
+          continue
+        }
+        if (!stopping) await sleep(wait)
+        wait = Math.min(idleMs, wait * 2)
       }
-      if (report) { logReport(log, report); wait = pollMs; continue }
-      if (!stopping) await sleep(wait)
-      wait = Math.min(idleMs, wait * 2)
-    }
-  })()
+    })()
   const searches = Math.max(1, opts.searchConcurrency ?? 4)
   const perSeller = Math.max(1, Math.ceil(searches / 2))
-  const loops = [lane(OTHER_KINDS), ...Array.from({ length: searches }, () => lane(SEARCH_KINDS, { perLane: perSeller }))]
+  const loops = [
+    lane(OTHER_KINDS),
+    ...Array.from({ length: searches }, () => lane(SEARCH_KINDS, { perLane: perSeller })),
+  ]
 
   // Retention beside the jobs: several workers may purge at once; each batch skips rows another is deleting.
   const retentionEveryMs = opts.retentionEveryMs ?? 10 * 60_000
   let purging: Promise<void> | null = null
   const purge = () => {
-    purging ??= core.purgeExpired().then(
-      (counts) => {
-        const total = Object.values(counts).reduce((a, b) => a + b, 0)
-        if (total > 0) log.info({ ...counts }, 'retention: expired rows deleted')
-      },
-      (err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'retention run failed; it runs again later'),
-    ).finally(() => { purging = null })
+    purging ??= core
+      .purgeExpired()
+      .then(
+        (counts) => {
+          const total = Object.values(counts).reduce((a, b) => a + b, 0)
+          if (total > 0) log.info({ ...counts }, 'retention: expired rows deleted')
+        },
+        (err: unknown) =>
+          log.warn(
+            { err: err instanceof Error ? err.message : String(err) },
+            'retention run failed; it runs again later',
+          ),
+      )
+      .finally(() => {
+        purging = null
+      })
   }
   const retention = retentionEveryMs > 0 ? setInterval(purge, retentionEveryMs) : undefined
   retention?.unref()
   if (retention) purge()
 
-  log.info({ poll_ms: pollMs, idle_ms: idleMs, retention_every_ms: retentionEveryMs, search_concurrency: searches, searches_per_seller: perSeller }, 'job worker started')
+  log.info(
+    {
+      poll_ms: pollMs,
+      idle_ms: idleMs,
+      retention_every_ms: retentionEveryMs,
+      search_concurrency: searches,
+      searches_per_seller: perSeller,
+    },
+    'job worker started',
+  )
   let stopped: Promise<void> | null = null
   return {
     stop() {

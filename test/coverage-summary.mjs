@@ -20,8 +20,10 @@ export default async function* coverageSummary(source) {
     const ours = files.filter((f) => PRODUCT.test(relative(workingDirectory, f.path).split(sep).join('/')))
     const sum = (k) => ours.reduce((n, f) => n + f[k], 0)
     const part = (name, covered, total) => `${name} ${pct(sum(covered), sum(total))}% (${sum(covered)}/${sum(total)})`
-    yield `\ncoverage of ${LAYERS.join(', ')} (${ours.length} files loaded by the node suites): ` +
+    yield (
+      `\ncoverage of ${LAYERS.join(', ')} (${ours.length} files loaded by the node suites): ` +
       `${part('lines', 'coveredLineCount', 'totalLineCount')}, ${part('branches', 'coveredBranchCount', 'totalBranchCount')}, ` +
       `${part('functions', 'coveredFunctionCount', 'totalFunctionCount')}\n`
+    )
   }
 }

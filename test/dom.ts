@@ -16,24 +16,37 @@ export function deepAll<T extends Element = HTMLElement>(root: Element | ShadowR
   return out
 }
 
-export function deep<T extends Element = HTMLElement>(root: Element | ShadowRoot | Document, selector: string): T | null {
+export function deep<T extends Element = HTMLElement>(
+  root: Element | ShadowRoot | Document,
+  selector: string,
+): T | null {
   return deepAll<T>(root, selector)[0] ?? null
 }
 
 /** The first button under `root` whose text or accessible label contains `text`. */
 export function button(root: Element, text: string | RegExp): HTMLButtonElement | null {
   const match = (s: string | null) => s !== null && (typeof text === 'string' ? s.includes(text) : text.test(s))
-  return deepAll<HTMLButtonElement>(root, 'button').find((b) => match(b.getAttribute('aria-label')) || match(b.textContent?.trim() ?? null)) ?? null
+  return (
+    deepAll<HTMLButtonElement>(root, 'button').find(
+      (b) => match(b.getAttribute('aria-label')) || match(b.textContent?.trim() ?? null),
+    ) ?? null
+  )
 }
 
 /** The visible text of `el` including its shadow content (slots followed), whitespace collapsed. */
 export function textOf(el: Element): string {
   const parts: string[] = []
   const walk = (n: Node) => {
-    if (n.nodeType === Node.TEXT_NODE) { parts.push(n.textContent ?? ''); return }
+    if (n.nodeType === Node.TEXT_NODE) {
+      parts.push(n.textContent ?? '')
+      return
+    }
     if (!(n instanceof Element)) return
     if (n instanceof HTMLStyleElement) return
-    if (n instanceof HTMLSlotElement) { n.assignedNodes({ flatten: true }).forEach(walk); return }
+    if (n instanceof HTMLSlotElement) {
+      n.assignedNodes({ flatten: true }).forEach(walk)
+      return
+    }
     const kids = n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes
     kids.forEach(walk)
   }
@@ -48,7 +61,8 @@ export function textOf(el: Element): string {
 export async function animationsDone(el: Element) {
   // document.getAnimations() leaves out shadow trees in Chromium: ask every element.
   const animations = [el, ...deepAll(el, '*')].flatMap((e) => e.getAnimations())
-  const timed = (a: Animation) => (!a.timeline || a.timeline instanceof DocumentTimeline) && a.effect?.getComputedTiming().iterations !== Infinity
+  const timed = (a: Animation) =>
+    (!a.timeline || a.timeline instanceof DocumentTimeline) && a.effect?.getComputedTiming().iterations !== Infinity
   await Promise.all(animations.filter(timed).map((a) => a.finished.catch(() => {})))
 }
 
@@ -58,9 +72,12 @@ export async function animationsDone(el: Element) {
  */
 export function overflowing(el: Element): string[] {
   const box = el.getBoundingClientRect()
-  if (el.scrollWidth > (el.clientWidth || Math.ceil(box.width))) return [`${el.localName} scrollWidth ${el.scrollWidth}`]
-  return deepAll(el, '*').filter((e) => {
-    const r = e.getBoundingClientRect()
-    return r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1)
-  }).map((e) => `${e.localName}.${e.className}`)
+  if (el.scrollWidth > (el.clientWidth || Math.ceil(box.width)))
+    return [`${el.localName} scrollWidth ${el.scrollWidth}`]
+  return deepAll(el, '*')
+    .filter((e) => {
+      const r = e.getBoundingClientRect()
+      return r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1)
+    })
+    .map((e) => `${e.localName}.${e.className}`)
 }

@@ -10,14 +10,17 @@ import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 
 const root = join(import.meta.dirname, '..')
-const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => {
-  const p = join(dir, name)
-  // browser/ runs in @web/test-runner, e2e/ after the build (npm run test:e2e), fixtures/ are not suites.
-  if (statSync(p).isDirectory()) return name === 'browser' || name === 'e2e' || name === 'fixtures' ? [] : walk(p)
-  return p.endsWith('.test.ts') ? [p] : []
-})
+const walk = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name)
+    // browser/ runs in @web/test-runner, e2e/ after the build (npm run test:e2e), fixtures/ are not suites.
+    if (statSync(p).isDirectory()) return name === 'browser' || name === 'e2e' || name === 'fixtures' ? [] : walk(p)
+    return p.endsWith('.test.ts') ? [p] : []
+  })
 const filters = process.argv.slice(2)
-const files = walk(join(root, 'test')).map((f) => relative(root, f)).sort()
+const files = walk(join(root, 'test'))
+  .map((f) => relative(root, f))
+  .sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
 if (files.length === 0) {
   console.error('no test files matched')
@@ -37,20 +40,39 @@ if (!env.DATABASE_URL_PG && files.some((f) => readFileSync(join(root, f), 'utf8'
       if (k === 'DATABASE_URL_PG') env.DATABASE_URL_PG = v
     }
   } else {
-    console.error(`PostgreSQL not started (${pg.stderr.trim() || `exit ${pg.status}`}); its store contract will be skipped`)
+    console.error(
+      `PostgreSQL not started (${pg.stderr.trim() || `exit ${pg.status}`}); its store contract will be skipped`,
+    )
   }
 }
-const coverage = process.env.COVERAGE !== '0'
-  ? ['--experimental-test-coverage', '--test-reporter=./test/coverage-summary.mjs', '--test-reporter-destination=stdout']
-  : []
+const coverage =
+  process.env.COVERAGE !== '0'
+    ? [
+        '--experimental-test-coverage',
+        '--test-reporter=./test/coverage-summary.mjs',
+        '--test-reporter-destination=stdout',
+      ]
+    : []
 // Files at once: node:test's default is one fewer than the cores, one on CI's two. The suites mostly wait
 // (sockets, child processes, PostgreSQL, timers), so three files at once took the whole run from 243 s to
 // 170 s on two cores, all passing (four: 163 s).
 const concurrency = Math.max(3, availableParallelism() - 1)
 // Under CI=true a skipped test fails the run (test/ci-skips.mjs): a check that did not run is not green.
-const r = spawnSync(process.execPath, [
-  '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=./test/ci-skips.mjs', '--test-reporter-destination=stdout', ...coverage, ...files,
-], { cwd: root, stdio: 'inherit', env })
+const r = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./test/ci-skips.mjs',
+    '--test-reporter-destination=stdout',
+    ...coverage,
+    ...files,
+  ],
+  { cwd: root, stdio: 'inherit', env },
+)
 if (pgDir) spawnSync('bash', [join(root, 'scripts/pg-throwaway.sh'), 'stop', pgDir])
 process.exit(r.status ?? 1)

@@ -4,7 +4,10 @@ import { join } from 'node:path'
 
 const script = join(import.meta.dirname, '..', '..', 'scripts', 'pg-throwaway.sh')
 
-export interface Pg { url: string; stop(): void }
+export interface Pg {
+  url: string
+  stop(): void
+}
 
 /** null when PostgreSQL is neither given nor installed (the PostgreSQL figures are then skipped). */
 export function startPg(): Pg | null {
@@ -16,6 +19,16 @@ export function startPg(): Pg | null {
     console.error(`PostgreSQL not started (${r.stderr.trim() || `exit ${r.status}`}); its figures are skipped`)
     return null
   }
-  const vars = Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.split('=', 2) as [string, string]))
-  return { url: vars.DATABASE_URL_PG!, stop: () => { spawnSync('bash', [script, 'stop', vars.PG_DIR!]) } }
+  const vars = Object.fromEntries(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=', 2) as [string, string]),
+  )
+  return {
+    url: vars.DATABASE_URL_PG!,
+    stop: () => {
+      spawnSync('bash', [script, 'stop', vars.PG_DIR!])
+    },
+  }
 }

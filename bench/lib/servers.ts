@@ -30,12 +30,13 @@ export async function serve(name: 'bare' | 'service' | 'floor', opts: ServeOptio
   return {
     ...ready,
     child,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve()
-      child.once('exit', () => resolve())
-      child.disconnect()
-      // A server that does not close within 10 s is killed: a benchmark must always end.
-      setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.disconnect()
+        // A server that does not close within 10 s is killed: a benchmark must always end.
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
+      }),
   }
 }

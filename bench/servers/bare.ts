@@ -8,4 +8,6 @@ const app = Fastify({ logger: false })
 app.get('/', async () => ({ hello: 'world' }))
 const url = await app.listen({ port: 0, host: '127.0.0.1' })
 process.send?.({ ready: true, url })
-process.on('disconnect', () => { void app.close().then(() => process.exit(0)) })
+process.on('disconnect', () => {
+  void app.close().then(() => process.exit(0))
+})

@@ -37,39 +37,61 @@ const store = new SqliteStore(process.env.FLOOR_DB!, { checkpointThread: {} })
 const { db } = store
 
 const versionOf = db.prepare('SELECT version FROM trips WHERE trip_id = ?').pluck()
-const update = db.prepare('UPDATE trips SET doc = ?, updated_at = ?, version = version + 1 WHERE trip_id = ? AND version = ?')
+const update = db.prepare(
+  'UPDATE trips SET doc = ?, updated_at = ?, version = version + 1 WHERE trip_id = ? AND version = ?',
+)
 const versions = new Map<string, number>()
 
 /** The writes of this turn, committed together when it ends (as TripCache does). */
 let turn: Array<{ id: string; json: string; at: string; done: (ok: boolean) => void }> | null = null
-const write = (id: string, json: string, at: string) => new Promise<boolean>((done) => {
-  if (!turn) {
-    turn = []
-    setImmediate(() => {
-      const writes = turn!
-      turn = null
-      const ok = db.transaction(() => writes.map((w) => {
-        const v = versions.get(w.id)!
-        const changed = update.run(w.json, w.at, w.id, v).changes === 1
-        if (changed) versions.set(w.id, v + 1)
-        return changed
-      })).immediate()
-      writes.forEach((w, i) => w.done(ok[i]!))
-    })
-  }
-  turn.push({ id, json, at, done })
-})
+const write = (id: string, json: string, at: string) =>
+  new Promise<boolean>((done) => {
+    if (!turn) {
+      turn = []
+      setImmediate(() => {
+        const writes = turn!
+        turn = null
+        const ok = db
+          .transaction(() =>
+            writes.map((w) => {
+              const v = versions.get(w.id)!
+              const changed = update.run(w.json, w.at, w.id, v).changes === 1
+              if (changed) versions.set(w.id, v + 1)
+              return changed
+            }),
+          )
+          .immediate()
+        writes.forEach((w, i) => w.done(ok[i]!))
+      })
+    }
+    turn.push({ id, json, at, done })
+  })
 
-const insertTrip = db.prepare('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES (?, ?, 1, ?, ?, ?, 1, ?)')
-const insertSearch = db.prepare(`INSERT INTO searches (search_id, trip_id, status, created_at, offers) VALUES (?, ?, 'success', ?, ?)
+const insertTrip = db.prepare(
+  'INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES (?, ?, 1, ?, ?, ?, 1, ?)',
+)
+const insertSearch =
+  db.prepare(`INSERT INTO searches (search_id, trip_id, status, created_at, offers) VALUES (?, ?, 'success', ?, ?)
   ON CONFLICT (search_id) DO UPDATE SET status = excluded.status, offers = excluded.offers WHERE searches.status = 'in_progress'`)
-const insertRefreshToken = db.prepare(`INSERT INTO refresh_tokens (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at)
+const insertRefreshToken =
+  db.prepare(`INSERT INTO refresh_tokens (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at)
   VALUES (?, ?, ?, ?, ?, NULL, NULL)`)
-const create = db.transaction((trip: { id: string; searchId: string; at: string; doc: string; offers: string; tokenHash: string; family: string; expires: string }) => {
-  insertTrip.run(trip.id, samples.post.sellerId, trip.at, trip.doc, trip.searchId, trip.at)
-  insertSearch.run(trip.searchId, trip.id, trip.at, trip.offers)
-  insertRefreshToken.run(trip.tokenHash, trip.family, trip.id, samples.post.sellerId, trip.expires)
-})
+const create = db.transaction(
+  (trip: {
+    id: string
+    searchId: string
+    at: string
+    doc: string
+    offers: string
+    tokenHash: string
+    family: string
+    expires: string
+  }) => {
+    insertTrip.run(trip.id, samples.post.sellerId, trip.at, trip.doc, trip.searchId, trip.at)
+    insertSearch.run(trip.searchId, trip.id, trip.at, trip.offers)
+    insertRefreshToken.run(trip.tokenHash, trip.family, trip.id, samples.post.sellerId, trip.expires)
+  },
+)
 const { privateKey } = await generateKeyPair('ES256')
 const kid = randomUUID()
 
@@ -91,17 +113,38 @@ app.post('/v2.2/trip', async (_req, reply) => {
   const now = Math.floor(Date.now() / 1000)
   // Lifetimes as the service's defaults (core/application/config.ts): refresh 45 min, access 30 min.
   create.immediate({
-    id, searchId, at, family,
+    id,
+    searchId,
+    at,
+    family,
     doc: JSON.stringify({ ...samples.post.doc, trip_id: id, search_id: searchId, created_at: at, updated_at: at }),
     offers: JSON.stringify(samples.post.offers),
     tokenHash: hash('sha256', refresh, 'hex'),
     expires: new Date(Date.now() + 45 * 60_000).toISOString(),
   })
   const token = await new SignJWT({ token_use: 'trip_access', sid: samples.post.sellerId, fam: family })
-    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' }).setIssuer('http://127.0.0.1').setIssuedAt(now)
-    .setExpirationTime(now + 30 * 60).setJti(randomUUID()).setSubject(id).sign(privateKey)
-  return reply.code(201).send({ ...samples.post.answer, trip_id: id, search_id: searchId, trip_access_token: token, refresh_token: refresh })
+    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
+    .setIssuer('http://127.0.0.1')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 30 * 60)
+    .setJti(randomUUID())
+    .setSubject(id)
+    .sign(privateKey)
+  return reply
+    .code(201)
+    .send({
+      ...samples.post.answer,
+      trip_id: id,
+      search_id: searchId,
+      trip_access_token: token,
+      refresh_token: refresh,
+    })
 })
 const url = await app.listen({ port: 0, host: '127.0.0.1' })
 process.send?.({ ready: true, url })
-process.on('disconnect', () => { void app.close().then(() => store.close()).then(() => process.exit(0)) })
+process.on('disconnect', () => {
+  void app
+    .close()
+    .then(() => store.close())
+    .then(() => process.exit(0))
+})

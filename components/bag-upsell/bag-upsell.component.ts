@@ -5,7 +5,18 @@ import { sharedStyles } from '../internal/styles.ts'
 import { DisplayController } from '../controllers/display.ts'
 import { ProductView } from '../internal/element.ts'
 import {
-  bagLine, bagName, bagSpec, extras, bagScope, journeyTitle, passengerLabel, productsOf, reasonText, severalJourneysTitle, type BagDetailsLike, type Product,
+  bagLine,
+  bagName,
+  bagSpec,
+  extras,
+  bagScope,
+  journeyTitle,
+  passengerLabel,
+  productsOf,
+  reasonText,
+  severalJourneysTitle,
+  type BagDetailsLike,
+  type Product,
 } from '../internal/format.ts'
 import { renderValidity } from '../internal/validity.ts'
 import { purchased } from '../../client/offers.ts'
@@ -60,25 +71,37 @@ export class SvcBagUpsell extends ProductView(LitElement) {
 
   readonly #frame: DisplayController = new DisplayController(this, {
     product: () => 'bags',
-    texts: () => ({ heading: 'bags_title', open: 'bags_open', edit: 'bags_edit', none: 'bags_none_selected', empty: 'bags_none_offered' }),
+    texts: () => ({
+      heading: 'bags_title',
+      open: 'bags_open',
+      edit: 'bags_edit',
+      none: 'bags_none_selected',
+      empty: 'bags_none_offered',
+    }),
     panel: () => this.#renderPanel(),
     icon: () => bagIcon,
     focusOptions: (item) => this.#focusOptions(item),
   })
   readonly #trip = this.#frame.session
 
-
   /** Opens the dialog (card and modal displays). */
-  show() { this.#frame.show() }
+  show() {
+    this.#frame.show()
+  }
 
   /** Closes the dialog. */
-  hide() { this.#frame.hide() }
+  hide() {
+    this.#frame.hide()
+  }
 
-  private get l() { return this.#trip.locale.l }
+  private get l() {
+    return this.#trip.locale.l
+  }
 
   #items(productId: string, passengerId: string): BasketItem[] {
-    return extras(this.#trip.value?.state.basket ?? {})
-      .filter((i) => i.product_id === productId && i.product_details['passenger_id'] === passengerId)
+    return extras(this.#trip.value?.state.basket ?? {}).filter(
+      (i) => i.product_id === productId && i.product_details['passenger_id'] === passengerId,
+    )
   }
 
   /**
@@ -90,20 +113,30 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     const l = this.l
     const label = bagName(l, product.product_details as BagDetailsLike)
     const before = bagsIn(this.#items(product.product_id, passengerId))
-    return this.#trip.act('bags', async (s) => {
-      const items = this.#items(product.product_id, passengerId)
-      const current = bagsIn(items)
-      if (target === current) return
-      if (target > current) return s.add(product.product_id, passengerId, target - current)
-      for (const item of items) await s.remove(item.basket_item_id)
-      if (target > 0) await s.add(product.product_id, passengerId, target)
-    }, () => l.format(target > before ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }))
+    return this.#trip.act(
+      'bags',
+      async (s) => {
+        const items = this.#items(product.product_id, passengerId)
+        const current = bagsIn(items)
+        if (target === current) return
+        if (target > current) return s.add(product.product_id, passengerId, target - current)
+        for (const item of items) await s.remove(item.basket_item_id)
+        if (target > 0) await s.add(product.product_id, passengerId, target)
+      },
+      () =>
+        l.format(target > before ? 'announce_added' : 'announce_removed', {
+          item: label,
+          total: this.#trip.totalText(),
+        }),
+    )
   }
 
   #focusOptions(item: BasketItem) {
     const key = optionsKey(bagScope(item.product_details), String(item.product_details['passenger_id']))
-    const group = Array.from(this.renderRoot.querySelectorAll<HTMLElement>('[data-options]')).find((el) => el.dataset['options'] === key)
-      ?? this.renderRoot.querySelector<HTMLElement>('[data-options]')
+    const group =
+      Array.from(this.renderRoot.querySelectorAll<HTMLElement>('[data-options]')).find(
+        (el) => el.dataset['options'] === key,
+      ) ?? this.renderRoot.querySelector<HTMLElement>('[data-options]')
     group?.scrollIntoView({ block: 'nearest' })
     group?.focus()
   }
@@ -116,17 +149,23 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     const st = this.#trip.value!.state
     const journeys = st.trip?.journeys ?? []
     const products = productsOf(st.search, 'bags')
-    const groups = [...new Set([...journeys.map((j) => j.journey_id), ...products.map((p) => bagScope(p.product_details))])]
+    const groups = [
+      ...new Set([...journeys.map((j) => j.journey_id), ...products.map((p) => bagScope(p.product_details))]),
+    ]
     return html`${groups.map((key, j) => {
       const own = products.filter((p) => bagScope(p.product_details) === key)
       const covered = journeys.filter((x) => key.split('+').includes(x.journey_id))
       // Not a <section>: journey titles repeat across views, and a region landmark's name must be unique.
-      return covered.length ? html`<div class="journey" part="journey">
+      return covered.length
+        ? html`<div class="journey" part="journey">
         <h3 id="journey-${j}" part="journey-title">${covered.length > 1 ? severalJourneysTitle(this.l, covered) : journeyTitle(this.l, covered[0]!)}</h3>
-        ${own.every((p) => p.included)
-          ? html`<p class="muted">${this.l.t.bags_none_offered}</p>`
-          : html`<ul class="passengers">${(st.trip?.passengers ?? []).map((p, i) => this.#renderPassenger(key, j, p, i, own))}</ul>`}
-      </div>` : nothing
+        ${
+          own.every((p) => p.included)
+            ? html`<p class="muted">${this.l.t.bags_none_offered}</p>`
+            : html`<ul class="passengers">${(st.trip?.passengers ?? []).map((p, i) => this.#renderPassenger(key, j, p, i, own))}</ul>`
+        }
+      </div>`
+        : nothing
     })}`
   }
 
@@ -137,21 +176,31 @@ export class SvcBagUpsell extends ProductView(LitElement) {
     const id = `passenger-${j}-${i}`
     const included = products.filter((p) => p.included && p.price_and_availability[pid]?.reason === 'included')
     const forSale = products.filter((p) => !p.included)
-    const bought = purchased(this.#trip.value!.state.basket).filter((i) => i.product_details['passenger_id'] === pid && forSale.some((p) => p.product_id === i.product_id))
+    const bought = purchased(this.#trip.value!.state.basket).filter(
+      (i) => i.product_details['passenger_id'] === pid && forSale.some((p) => p.product_id === i.product_id),
+    )
     return html`<li class="passenger" part="passenger">
       <div class="passenger-head">
         <h4 id=${id}>${passengerLabel(l, trip, pid)}</h4>
         ${passenger.on_lap_of ? html`<span class="tag">${l.t.infant_on_lap}</span>` : nothing}
       </div>
-      ${included.length || bought.length ? html`<ul class="included" part="included">${[
-        ...included.map((p) => [p, 1, l.t.bag_included] as const),
-        // Bought by an earlier fulfill: listed with the allowance, out of the steppers (which choose what is added now).
-        ...bought.map((i) => [forSale.find((p) => p.product_id === i.product_id), i.quantity, l.t.purchased] as const),
-      ].map(([p, n, badge]) => {
-        const d = p?.product_details as BagDetailsLike | undefined
-        return d ? html`<li>${checkIcon}<span class="what">${n > 1 ? `${l.number(n)} × ` : ''}${bagLine(l, d)}</span>
-          <span class="badge ok">${badge}</span></li>` : nothing
-      })}</ul>` : nothing}
+      ${
+        included.length || bought.length
+          ? html`<ul class="included" part="included">${[
+              ...included.map((p) => [p, 1, l.t.bag_included] as const),
+              // Bought by an earlier fulfill: listed with the allowance, out of the steppers (which choose what is added now).
+              ...bought.map(
+                (i) => [forSale.find((p) => p.product_id === i.product_id), i.quantity, l.t.purchased] as const,
+              ),
+            ].map(([p, n, badge]) => {
+              const d = p?.product_details as BagDetailsLike | undefined
+              return d
+                ? html`<li>${checkIcon}<span class="what">${n > 1 ? `${l.number(n)} × ` : ''}${bagLine(l, d)}</span>
+          <span class="badge ok">${badge}</span></li>`
+                : nothing
+            })}</ul>`
+          : nothing
+      }
       <ul class="options" tabindex="-1" aria-labelledby=${id} data-options=${optionsKey(group, pid)}>
         ${forSale.map((p) => this.#renderOption(p, pid, bought))}
       </ul>
@@ -179,22 +228,30 @@ export class SvcBagUpsell extends ProductView(LitElement) {
         <span class="name">${bagIcon}<span>${name}</span></span>
         ${spec ? html`<span class="spec muted">${spec}</span>` : nothing}
       </div>
-      ${offer?.available && offer.price
-        ? html`<div class="buy">
+      ${
+        offer?.available && offer.price
+          ? html`<div class="buy">
             <svc-price .amount=${offer.price.total}></svc-price>
             <div class="stepper" part="stepper" role="group" aria-label=${l.format('quantity_for', { item: name, passenger })}>
               <button type="button" class="step" aria-label=${l.format('decrease', { item: name, passenger })} aria-disabled=${canLess ? 'false' : 'true'}
-                @click=${() => { if (canLess) void this.#setQuantity(product, passengerId, quantity - 1) }}>${minusIcon}</button>
+                @click=${() => {
+                  if (canLess) void this.#setQuantity(product, passengerId, quantity - 1)
+                }}>${minusIcon}</button>
               <span class="count">${l.number(quantity)}</span>
               <button type="button" class="step" aria-label=${l.format('increase', { item: name, passenger })} aria-disabled=${canMore ? 'false' : 'true'}
-                @click=${() => { if (canMore) void this.#setQuantity(product, passengerId, quantity + 1) }}>${plusIcon}</button>
+                @click=${() => {
+                  if (canMore) void this.#setQuantity(product, passengerId, quantity + 1)
+                }}>${plusIcon}</button>
             </div>
             ${quantity >= limit && quantity > 0 ? html`<span class="limit muted">${l.format('bag_limit_reached', { count: l.number(limit) })}</span>` : nothing}
           </div>`
-        : html`<p class="reason muted">${reasonText(l, offer?.reason)}</p>`}
+          : html`<p class="reason muted">${reasonText(l, offer?.reason)}</p>`
+      }
       ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label: `${name}, ${passenger}` }))}</div>` : nothing}
     </li>`
   }
 
-  override render() { return this.#frame.render() }
+  override render() {
+    return this.#frame.render()
+  }
 }

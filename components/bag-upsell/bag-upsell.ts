@@ -5,5 +5,7 @@ export { SvcBagUpsell }
 define('svc-bag-upsell', SvcBagUpsell)
 
 declare global {
-  interface HTMLElementTagNameMap { 'svc-bag-upsell': SvcBagUpsell }
+  interface HTMLElementTagNameMap {
+    'svc-bag-upsell': SvcBagUpsell
+  }
 }

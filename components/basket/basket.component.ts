@@ -49,8 +49,9 @@ export class SvcBasket extends TripElement(LitElement) {
 
   readonly #trip: SessionController = new SessionController(this, { chooseAnother: (i) => this.#chooseAnother(i) })
 
-
-  private get l() { return this.#trip.locale.l }
+  private get l() {
+    return this.#trip.locale.l
+  }
 
   async #chooseAnother(item: BasketItem): Promise<boolean> {
     const removed = await this.#trip.validityActions(item).remove()
@@ -91,13 +92,20 @@ export class SvcBasket extends TripElement(LitElement) {
       <h2 id="heading" part="title">${l.t.basket_title}</h2>
       ${this.#trip.renderLive()}
       ${this.#trip.renderFailure()}
-      ${loading ? renderLoading(l)
-        : st.status === 'error' ? renderLoadError(l, this.#trip.retry)
-        : html`${bought.length ? html`<ul class="items" part="purchased" aria-label=${l.t.purchased}>${bought.map((i) => this.#renderItem(i, true))}</ul>` : nothing}
-          ${items.length === 0 ? html`<p class="empty-text muted" part="empty">${l.t.basket_empty}</p>`
-          // The total is what is left to pay: what an earlier fulfill bought is paid for.
-          : html`<ul class="items" part="list">${items.map((i) => this.#renderItem(i))}</ul>
-            <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.#trip.total(items)}></svc-price></p>`}`}
+      ${
+        loading
+          ? renderLoading(l)
+          : st.status === 'error'
+            ? renderLoadError(l, this.#trip.retry)
+            : html`${bought.length ? html`<ul class="items" part="purchased" aria-label=${l.t.purchased}>${bought.map((i) => this.#renderItem(i, true))}</ul>` : nothing}
+          ${
+            items.length === 0
+              ? html`<p class="empty-text muted" part="empty">${l.t.basket_empty}</p>`
+              : // The total is what is left to pay: what an earlier fulfill bought is paid for.
+                html`<ul class="items" part="list">${items.map((i) => this.#renderItem(i))}</ul>
+            <p class="total-line grand" part="total"><span>${l.t.total}</span><svc-price exact .amount=${this.#trip.total(items)}></svc-price></p>`
+          }`
+      }
     </section>`
   }
 }

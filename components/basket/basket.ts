@@ -6,7 +6,9 @@ export { SvcBasket }
 define('svc-basket', SvcBasket)
 
 declare global {
-  interface HTMLElementTagNameMap { 'svc-basket': SvcBasket }
+  interface HTMLElementTagNameMap {
+    'svc-basket': SvcBasket
+  }
   interface GlobalEventHandlersEventMap {
     /** `<svc-basket>`: an unavailable item was removed so the traveller can choose another; show that product's view. */
     'svc-choose-another': CustomEvent<{ product: ProductName }>

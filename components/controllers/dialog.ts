@@ -69,9 +69,12 @@ export function dialogFrames(root?: HTMLElement | DocumentFragment): DialogFrame
   const r = root as ShadowRoot | undefined
   const sheets = registered?.styles
   // (A browser without constructable stylesheets, where Lit writes <style> elements, has no list to add to.)
-  if (sheets && r?.adoptedStyleSheets && !r.adoptedStyleSheets.includes(sheets[0]!)) r.adoptedStyleSheets = [...r.adoptedStyleSheets, ...sheets]
+  if (sheets && r?.adoptedStyleSheets && !r.adoptedStyleSheets.includes(sheets[0]!))
+    r.adoptedStyleSheets = [...r.adoptedStyleSheets, ...sheets]
   return registered
 }
 
 /** Called by ../dialog-frames/dialog-frames.ts as it loads. */
-export function useDialogFrames(frames: DialogFrames) { registered = frames }
+export function useDialogFrames(frames: DialogFrames) {
+  registered = frames
+}

@@ -30,11 +30,20 @@ import { SessionController } from './session.ts'
 import type { Strings } from '../i18n/index.ts'
 
 /** The card and modal displays' frames and `<svc-modal>` (`<svc-upsell>`'s dialog too), loaded the first time one is shown. */
-export const DIALOG: Lazy = { name: 'the dialog', ready: () => !!dialogFrames(), load: () => import('../dialog-frames/dialog-frames.ts') }
-
-type Host = ReactiveControllerHost & HTMLElement & {
-  display: Display; framed: boolean; session: Session | undefined; locale: string | undefined; renderRoot: HTMLElement | DocumentFragment
+export const DIALOG: Lazy = {
+  name: 'the dialog',
+  ready: () => !!dialogFrames(),
+  load: () => import('../dialog-frames/dialog-frames.ts'),
 }
+
+type Host = ReactiveControllerHost &
+  HTMLElement & {
+    display: Display
+    framed: boolean
+    session: Session | undefined
+    locale: string | undefined
+    renderRoot: HTMLElement | DocumentFragment
+  }
 
 /** Keys of a view's texts in the locale tables. */
 export type ViewTexts = Record<'heading' | 'open' | 'edit' | 'none' | 'empty', keyof Strings>
@@ -73,10 +82,12 @@ export class DisplayController implements ReactiveController, Framed {
   constructor(host: Host, spec: ViewSpec) {
     this.#host = host
     this.#spec = spec
-    const session: SessionController = this.#session = new SessionController(host, {
-      offerTypes: () => [PRODUCT_TYPE[spec.product()]], basketEvents: (): boolean => session.standalone, chooseAnother: (i) => this.#chooseAnother(i),
+    const session: SessionController = (this.#session = new SessionController(host, {
+      offerTypes: () => [PRODUCT_TYPE[spec.product()]],
+      basketEvents: (): boolean => session.standalone,
+      chooseAnother: (i) => this.#chooseAnother(i),
       needs: () => (this.#dialog ? [DIALOG] : []),
-    })
+    }))
     host.addController(this)
   }
 
@@ -84,7 +95,9 @@ export class DisplayController implements ReactiveController, Framed {
    * The trip session, the offers of the view's product loading with it; its `locale`, and the traveller's
    * basket changes (refusals reported with the view's product and display).
    */
-  get session(): SessionController { return this.#session }
+  get session(): SessionController {
+    return this.#session
+  }
 
   hostUpdate() {
     // A new display (or framing) starts closed, except the modal display, which opens on mount.
@@ -96,7 +109,9 @@ export class DisplayController implements ReactiveController, Framed {
     }
   }
 
-  hostUpdated() { this.#report() }
+  hostUpdated() {
+    this.#report()
+  }
 
   #setOpen(open: boolean) {
     this.#open = open
@@ -128,15 +143,25 @@ export class DisplayController implements ReactiveController, Framed {
   }
 
   // What the dialog frames read (./dialog.ts).
-  get open(): boolean { return this.#open }
+  get open(): boolean {
+    return this.#open
+  }
 
-  text(name: keyof ViewTexts): string { return this.#session.locale.l.t[this.#spec.texts()[name]] }
+  text(name: keyof ViewTexts): string {
+    return this.#session.locale.l.t[this.#spec.texts()[name]]
+  }
 
-  offered(): boolean { return this.#spec.offered?.() ?? isOffered(this.#session.value?.state.search ?? null, this.#spec.product()) }
+  offered(): boolean {
+    return this.#spec.offered?.() ?? isOffered(this.#session.value?.state.search ?? null, this.#spec.product())
+  }
 
-  icon(): unknown { return this.#spec.icon?.() ?? nothing }
+  icon(): unknown {
+    return this.#spec.icon?.() ?? nothing
+  }
 
-  get #dialog(): boolean { return !this.#host.framed && this.#host.display !== 'embedded' }
+  get #dialog(): boolean {
+    return !this.#host.framed && this.#host.display !== 'embedded'
+  }
 
   /** The basket items this view sells, not yet paid for; or (`bought`) those an earlier fulfill bought. */
   items(bought = false): BasketItem[] {
@@ -146,7 +171,7 @@ export class DisplayController implements ReactiveController, Framed {
 
   /** "Choose another": removes the item, opens the dialog (card and modal displays), focuses the options. */
   async #chooseAnother(item: BasketItem): Promise<boolean> {
-    if (!await this.#session.validityActions(item).remove()) return false
+    if (!(await this.#session.validityActions(item).remove())) return false
     this.show()
     await this.#host.updateComplete
     await this.#host.renderRoot.querySelector<SvcModal>('svc-modal')?.updateComplete
@@ -156,10 +181,14 @@ export class DisplayController implements ReactiveController, Framed {
   }
 
   /** Opens the dialog (card and modal displays). */
-  show() { if (this.#dialog) this.#setOpen(true) }
+  show() {
+    if (this.#dialog) this.#setOpen(true)
+  }
 
   /** Closes the dialog. */
-  hide() { this.#setOpen(false) }
+  hide() {
+    this.#setOpen(false)
+  }
 
   close = (e: Event) => {
     e.stopPropagation()
@@ -167,7 +196,9 @@ export class DisplayController implements ReactiveController, Framed {
     emit(this.#host, 'svc-modal-close', { product: this.#spec.product(), display: this.#host.display })
   }
 
-  done = () => { if (emit(this.#host, 'svc-request-close', { source: 'done-button' }, true)) this.hide() }
+  done = () => {
+    if (emit(this.#host, 'svc-request-close', { source: 'done-button' }, true)) this.hide()
+  }
 
   /** The panel area in the session's current state. */
   body() {

@@ -23,7 +23,8 @@ export class LocaleController implements ReactiveController {
     this.#session = session
     // Re-renders the host whenever the provided locale changes.
     this.#consumer = new ContextConsumer(host, { context: localeContext, subscribe: true })
-    if (session) this.#provider = new ContextProvider(host, { context: localeContext, initialValue: localeFor('en-US') })
+    if (session)
+      this.#provider = new ContextProvider(host, { context: localeContext, initialValue: localeFor('en-US') })
     host.addController(this)
   }
 
@@ -34,7 +35,9 @@ export class LocaleController implements ReactiveController {
     return this.#consumer.value ?? localeFor(this.#session?.value?.state.trip?.language)
   }
 
-  hostUpdate() { this.#provider?.setValue(this.l) }
+  hostUpdate() {
+    this.#provider?.setValue(this.l)
+  }
 
   hostUpdated() {
     // Alone on the page (or with a locale of its own), the element carries the language and direction itself.

@@ -24,7 +24,8 @@ import { emit } from '../internal/element.ts'
 import { lazyState, loadLazy, type Lazy } from '../internal/lazy.ts'
 import { LocaleController } from './locale.ts'
 
-type Host = ReactiveControllerHost & HTMLElement & { session: Session | undefined; locale: string | undefined; display?: Display }
+type Host = ReactiveControllerHost &
+  HTMLElement & { session: Session | undefined; locale: string | undefined; display?: Display }
 
 export interface SessionOptions {
   /** The product types (API names) whose offers the host shows; none by default. */
@@ -37,7 +38,10 @@ export interface SessionOptions {
   needs?: () => readonly Lazy[]
 }
 
-export interface Failure { error: SvcError; retry: () => void }
+export interface Failure {
+  error: SvcError
+  retry: () => void
+}
 
 const LOADING: OffersState = { status: 'loading', error: null }
 /** How long an element may wait for its session before it says it has none. */
@@ -70,14 +74,22 @@ export class SessionController implements ReactiveController {
   }
 
   /** The session in use: the host's own, else the provided one. */
-  get value(): Session | undefined { return this.#host.session ?? this.#consumer.value }
+  get value(): Session | undefined {
+    return this.#host.session ?? this.#consumer.value
+  }
 
   /** True when no svc element above shares its session, so the host speaks to the page itself. */
-  get standalone(): boolean { return !this.#consumer.value }
+  get standalone(): boolean {
+    return !this.#consumer.value
+  }
 
-  get #types(): readonly ProductTypeName[] { return this.#opts.offerTypes?.() ?? [] }
+  get #types(): readonly ProductTypeName[] {
+    return this.#opts.offerTypes?.() ?? []
+  }
 
-  get #needs(): readonly Lazy[] { return this.#opts.needs?.() ?? [] }
+  get #needs(): readonly Lazy[] {
+    return this.#opts.needs?.() ?? []
+  }
 
   /**
    * Trip, basket, the offers the host shows and the code it needs together: loading until all are there,
@@ -88,12 +100,19 @@ export class SessionController implements ReactiveController {
     if (!this.value && this.#orphan) return { status: 'error', error: this.#orphan }
     const st = this.value?.state
     const offers = this.#types.map((t) => st?.offers[t] ?? LOADING)
-    const all = [...(st ? [st, ...offers.some((o) => o.status === 'ready') ? offers.filter((o) => !o.error) : offers] : [LOADING]), ...this.#needs.map(lazyState)]
+    const all = [
+      ...(st
+        ? [st, ...(offers.some((o) => o.status === 'ready') ? offers.filter((o) => !o.error) : offers)]
+        : [LOADING]),
+      ...this.#needs.map(lazyState),
+    ]
     return all.find((o) => o.status === 'error') ?? all.find((o) => o.status === 'loading') ?? READY
   }
 
   /** A basket change is running (nothing else starts meanwhile). */
-  get busy(): boolean { return this.value?.state.busy ?? false }
+  get busy(): boolean {
+    return this.value?.state.busy ?? false
+  }
 
   /** Extras in the basket (or `items`), and their total in the trip currency. */
   total(items: BasketItem[] = extras(this.value?.state.basket ?? {})): Amount {
@@ -113,7 +132,10 @@ export class SessionController implements ReactiveController {
     clearTimeout(this.#orphanTimer)
     this.#orphanTimer = setTimeout(() => {
       if (this.value) return
-      this.#orphan = new SvcError('not_initialized', `<${this.#host.localName}> has no session: set its session property to a Session of the trip (docs/sdk.md, "Without the Svc global").`)
+      this.#orphan = new SvcError(
+        'not_initialized',
+        `<${this.#host.localName}> has no session: set its session property to a Session of the trip (docs/sdk.md, "Without the Svc global").`,
+      )
       console.warn(`Svc: ${this.#orphan.message}`)
       this.#host.requestUpdate()
     }, ORPHAN_MS)
@@ -165,10 +187,16 @@ export class SessionController implements ReactiveController {
   }
 
   /** The basket total in words, for announcements. */
-  totalText(): string { return price(this.locale.l, this.total()) }
+  totalText(): string {
+    return price(this.locale.l, this.total())
+  }
 
   /** Runs one basket change; false when it was refused or could not start. */
-  async act(product: ProductName | null, change: (s: Session) => Promise<void>, announce?: () => string): Promise<boolean> {
+  async act(
+    product: ProductName | null,
+    change: (s: Session) => Promise<void>,
+    announce?: () => string,
+  ): Promise<boolean> {
     const s = this.value
     if (!s || s.state.busy) return false
     this.#set(this.#announcement, null)
@@ -178,7 +206,12 @@ export class SessionController implements ReactiveController {
       return true
     } catch (e) {
       const error = asSvcError(e)
-      this.#set(this.#announcement, { error, retry: () => { void this.act(product, change, announce) } })
+      this.#set(this.#announcement, {
+        error,
+        retry: () => {
+          void this.act(product, change, announce)
+        },
+      })
       void this.#announce(this.locale.l.t.error_change)
       if (product) emit(this.#host, 'svc-fail', { product, display: this.#host.display ?? 'embedded', error })
       return false
@@ -191,11 +224,26 @@ export class SessionController implements ReactiveController {
     const product = productNameOf(item.product_type)
     const label = itemLabel(l, item)
     const id = item.basket_item_id
-    const remove = () => this.act(product, (s) => s.remove(id), () => l.format('announce_removed', { item: label, total: this.totalText() }))
+    const remove = () =>
+      this.act(
+        product,
+        (s) => s.remove(id),
+        () => l.format('announce_removed', { item: label, total: this.totalText() }),
+      )
     return {
-      accept: () => this.act(product, (s) => s.accept(id), () => l.format('announce_accepted', { item: label, total: this.totalText() })),
+      accept: () =>
+        this.act(
+          product,
+          (s) => s.accept(id),
+          () => l.format('announce_accepted', { item: label, total: this.totalText() }),
+        ),
       remove,
-      check: () => this.act(product, (s) => s.check(), () => l.t.state_checking),
+      check: () =>
+        this.act(
+          product,
+          (s) => s.check(),
+          () => l.t.state_checking,
+        ),
       chooseAnother: () => (this.#opts.chooseAnother ?? remove)(item),
     }
   }

@@ -41,10 +41,16 @@ function renderSummary(v: Framed) {
   // chosen" text ("No seats chosen yet.") only when nothing was bought either: under a purchased item it
   // would deny the purchase (the card's button still offers to choose more).
   return html`${bought.length ? html`<ul class="summary" part="summary purchased">${bought.map((i) => line(i, html`<span class="badge ok">${l.t.purchased}</span>`))}</ul>` : nothing}
-    ${items.length === 0 ? (bought.length ? nothing : html`<p class="muted">${v.text('none')}</p>`) : html`<ul class="summary" part="summary">
+    ${
+      items.length === 0
+        ? bought.length
+          ? nothing
+          : html`<p class="muted">${v.text('none')}</p>`
+        : html`<ul class="summary" part="summary">
       ${items.map((i) => line(i, i.validity.status === 'valid' ? nothing : renderBadge(l, i)))}
     </ul>
-    ${renderTotal(v)}`}`
+    ${renderTotal(v)}`
+    }`
 }
 
 function renderFooter(v: Framed) {
@@ -73,13 +79,22 @@ function renderCard(v: Framed) {
   return html`<div class="card" part="card base" aria-busy=${busy(v)}>
       <div class="card-main">
         <h2 class="card-title" part="title">${v.icon()}${v.text('heading')}</h2>
-        ${st.status === 'loading' ? renderLoading(l)
-          : st.status === 'error' ? renderLoadError(l, session.retry)
-          : !offered ? html`<p class="muted" part="empty">${v.text('empty')}</p>`
-          : renderSummary(v)}
+        ${
+          st.status === 'loading'
+            ? renderLoading(l)
+            : st.status === 'error'
+              ? renderLoadError(l, session.retry)
+              : !offered
+                ? html`<p class="muted" part="empty">${v.text('empty')}</p>`
+                : renderSummary(v)
+        }
       </div>
-      ${offered ? html`<button type="button" class="btn primary" part="open-button" aria-haspopup="dialog" @click=${() => v.show()}>
-        ${v.items().length ? v.text('edit') : v.text('open')}</button>` : nothing}
+      ${
+        offered
+          ? html`<button type="button" class="btn primary" part="open-button" aria-haspopup="dialog" @click=${() => v.show()}>
+        ${v.items().length ? v.text('edit') : v.text('open')}</button>`
+          : nothing
+      }
       ${notices.length ? html`<div class="notices">${notices.map((i) => renderValidity(l, i, session.validityActions(i), session.busy, { label: `${itemLabel(l, i)} · ${itemContext(l, trip, i)}`, visibleLabel: true, prices: false }))}</div>` : nothing}
       ${v.open ? nothing : html`${session.renderLive()}${session.renderFailure()}`}
     </div>
@@ -100,16 +115,31 @@ function renderUpsell(u: UpsellFramed) {
   const title = shown.length === 1 ? l.t[TITLE[shown[0]!]] : l.t.extras_title
   return html`<svc-modal part="modal" exportparts="dialog, header, title: dialog-title, close-button, body, footer"
       .open=${u.open} .label=${title} @svc-dialog-close=${u.close}>
-    ${u.open ? html`
-      ${shown.length === 0 ? u.state()
-        : shown.length === 1 ? u.view(shown[0]!, true)
-        : html`<div class="sections">${shown.map((n, i) => html`<section class="section" part="section" aria-labelledby="section-${i}">
-            <h3 id="section-${i}">${l.t[TITLE[n]]}</h3>${u.view(n, true)}</section>`)}</div>`}
+    ${
+      u.open
+        ? html`
+      ${
+        shown.length === 0
+          ? u.state()
+          : shown.length === 1
+            ? u.view(shown[0]!, true)
+            : html`<div class="sections">${shown.map(
+                (n, i) => html`<section class="section" part="section" aria-labelledby="section-${i}">
+            <h3 id="section-${i}">${l.t[TITLE[n]]}</h3>${u.view(n, true)}</section>`,
+              )}</div>`
+      }
       <div slot="footer" class="footer">
         ${shown.length ? html`<p class="total-line" part="total"><span>${l.t.total}</span><svc-price exact .amount=${u.total()}></svc-price></p>` : html`<span></span>`}
         <button type="button" class="btn primary" part="done-button" @click=${u.done}>${shown.length ? l.t.done : l.t.close}</button>
-      </div>` : nothing}
+      </div>`
+        : nothing
+    }
   </svc-modal>`
 }
 
-useDialogFrames({ styles: [summaryStyles.styleSheet!, styles.styleSheet!], card: renderCard, dialog: renderDialog, upsell: renderUpsell })
+useDialogFrames({
+  styles: [summaryStyles.styleSheet!, styles.styleSheet!],
+  card: renderCard,
+  dialog: renderDialog,
+  upsell: renderUpsell,
+})

@@ -21,7 +21,9 @@ export type Texts = { [K in keyof Strings]: string }
  * language stands for itself in its most likely region (CLDR likely subtags: da → da-DK, ar → ar-EG,
  * zh → zh-CN), which keeps the list short in svc.min.js; test/sdk/locales.test.ts checks the thirty tags.
  */
-export const LOCALES: readonly string[] = /* @__PURE__ */ tags('en en-GB en-AU en-CA ar-SA ar da de el es et fi fr id it ja ko lt lv nb nl pl pt-PT ro sv th tr vi zh zh-HK')
+export const LOCALES: readonly string[] = /* @__PURE__ */ tags(
+  'en en-GB en-AU en-CA ar-SA ar da de el es et fi fr id it ja ko lt lv nb nl pl pt-PT ro sv th tr vi zh zh-HK',
+)
 
 /**
  * The list in full. A pure call, so a page that never asks which tables exist (one element from the
@@ -111,8 +113,12 @@ export function bestTag(tag: string, tags: readonly string[]): string | undefine
 }
 
 export function formatPrice(amount: number, decimalPlaces: number, currency: string, tag = 'en-US'): string {
-  return new Intl.NumberFormat(tag, { style: 'currency', currency, minimumFractionDigits: decimalPlaces, maximumFractionDigits: decimalPlaces })
-    .format(amount / 10 ** decimalPlaces)
+  return new Intl.NumberFormat(tag, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: decimalPlaces,
+    maximumFractionDigits: decimalPlaces,
+  }).format(amount / 10 ** decimalPlaces)
 }
 
 const cache = new Map<string, Locale>()
@@ -128,7 +134,8 @@ export function localeFor(requested: string | undefined): Locale {
   const rtl = RTL.test(tag)
   const plural = new Intl.PluralRules(from)
   const nf = new Intl.NumberFormat(tag)
-  const unit = (unit: string) => new Intl.NumberFormat(tag, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })
+  const unit = (unit: string) =>
+    new Intl.NumberFormat(tag, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 })
   const kg = unit('kilogram')
   const cm = unit('centimeter')
   const date = new Intl.DateTimeFormat(tag, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })
@@ -137,13 +144,27 @@ export function localeFor(requested: string | undefined): Locale {
     tag,
     dir: rtl ? 'rtl' : 'ltr',
     // Read through, so texts registered later (addEnglish) are there too; a counted text reads as its `other` form.
-    t: new Proxy(table, { get: (tb, k) => { const v = tb[k as keyof Strings]; return (v as Plural | undefined)?.other ?? v } }) as unknown as Texts,
+    t: new Proxy(table, {
+      get: (tb, k) => {
+        const v = tb[k as keyof Strings]
+        return (v as Plural | undefined)?.other ?? v
+      },
+    }) as unknown as Texts,
     // In right-to-left text a string put in (a name, an airport code, a flight number, a route made by an
     // earlier format) is isolated, FSI … PDI, so its own direction never reorders the words around it.
     format: (key, values = {}) => {
       const v: string | Plural = table[key]
-      return (typeof v === 'string' ? v : v[plural.select(Number(values['count']))] ?? v.other)
-        .replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? (typeof values[k] === 'number' ? nf.format(values[k]) : rtl ? `\u2068${values[k]}\u2069` : values[k]!) : m))
+      return (typeof v === 'string' ? v : (v[plural.select(Number(values['count']))] ?? v.other)).replace(
+        /\{(\w+)\}/g,
+        (m, k: string) =>
+          k in values
+            ? typeof values[k] === 'number'
+              ? nf.format(values[k])
+              : rtl
+                ? `\u2068${values[k]}\u2069`
+                : values[k]!
+            : m,
+      )
     },
     price: (amount, dp, currency) => formatPrice(amount, dp, currency, tag),
     number: (n) => nf.format(n),

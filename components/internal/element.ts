@@ -15,7 +15,7 @@ import type { SvcEventMap } from '../events.ts'
  * nothing here calls. Named as Lit's, so the elements manifest (cem analyze) reads them as Lit's.
  */
 export const property = (options?: PropertyDeclaration) => (proto: object, name: string) => {
-  (proto.constructor as typeof ReactiveElement).createProperty(name, options)
+  ;(proto.constructor as typeof ReactiveElement).createProperty(name, options)
 }
 
 /** Lit's `@state`: a reactive property without an attribute (createProperty drops it for `state`). */
@@ -31,7 +31,12 @@ export function define(tag: string, ctor: CustomElementConstructor) {
  * called preventDefault() on a cancelable one. The name must be one of the event map's (../events.ts),
  * and the detail that event's, so a misspelt event or a wrong detail does not compile.
  */
-export function emit<K extends keyof SvcEventMap>(el: EventTarget, name: K, detail: SvcEventMap[K], cancelable = false): boolean {
+export function emit<K extends keyof SvcEventMap>(
+  el: EventTarget,
+  name: K,
+  detail: SvcEventMap[K],
+  cancelable = false,
+): boolean {
   return el.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }))
 }
 

@@ -32,7 +32,11 @@ export function tabbables(root: Element | ShadowRoot): HTMLElement[] {
 
 /** The parent in the flat tree: the slot a node is assigned to, else its parent, else a shadow root's host. */
 function flatParent(n: Node): Node | null {
-  return (n instanceof Element || n instanceof Text ? n.assignedSlot : null) ?? n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)
+  return (
+    (n instanceof Element || n instanceof Text ? n.assignedSlot : null) ??
+    n.parentNode ??
+    (n instanceof ShadowRoot ? n.host : null)
+  )
 }
 
 /** True when `el` is `container` or inside it in the flat tree (through shadow roots and slots). */

@@ -7,10 +7,23 @@ import type { Locale } from '../i18n/index.ts'
 import type { BasketItem, Journey, TripView } from '../../client/types.ts'
 
 // What is offered and chosen is the client layer's (the SDK reads it too); the views take it from here.
-export { PRODUCT_TYPE, productNameOf, isExtra, productsOf, isOffered, extras, type Product, type PriceAndAvailability } from '../../client/offers.ts'
+export {
+  PRODUCT_TYPE,
+  productNameOf,
+  isExtra,
+  productsOf,
+  isOffered,
+  extras,
+  type Product,
+  type PriceAndAvailability,
+} from '../../client/offers.ts'
 
 /** A money amount as the API gives it (price.total and friends). */
-export interface Amount { amount: number; decimal_places: number; currency: string }
+export interface Amount {
+  amount: number
+  decimal_places: number
+  currency: string
+}
 
 export function price(l: Locale, a: Amount): string {
   return l.price(a.amount, a.decimal_places, a.currency)
@@ -18,7 +31,11 @@ export function price(l: Locale, a: Amount): string {
 
 /** Minor-unit digits of a currency, for a zero total before any item gives them. */
 function digitsOf(currency: string): number {
-  try { return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2 } catch { return 2 }
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+  } catch {
+    return 2
+  }
 }
 
 /** Sum of the items' totals (the API prices every item in the trip currency). */
@@ -34,7 +51,10 @@ export function totalOf(items: BasketItem[], currency: string): Amount {
 // ---------------------------------------------------------------- trip
 
 /** Where a journey starts and ends, for `{from}` and `{to}`. */
-const ends = ({ segments }: Journey) => ({ from: segments[0]?.departure_city_name ?? '', to: segments.at(-1)?.arrival_city_name ?? '' })
+const ends = ({ segments }: Journey) => ({
+  from: segments[0]?.departure_city_name ?? '',
+  to: segments.at(-1)?.arrival_city_name ?? '',
+})
 
 export function route(l: Locale, journey: Journey): string {
   return l.format('route', ends(journey))
@@ -51,7 +71,8 @@ export const severalJourneysTitle = (l: Locale, journeys: Journey[]): string =>
   l.format('bags_several_journeys', { journeys: journeys.map((j) => route(l, j)).join(' + ') })
 
 /** The journeys a bag covers, as one key (`id+id`): `journey_ids` for a bag sold for several at once, else its `journey_id`. */
-export const bagScope = (d: Record<string, unknown>): string => String(d['journey_ids'] ?? d['journey_id']).replaceAll(',', '+')
+export const bagScope = (d: Record<string, unknown>): string =>
+  String(d['journey_ids'] ?? d['journey_id']).replaceAll(',', '+')
 
 /** The passenger's name when the seller gave it, else "Passenger 2" by position. */
 export function passengerLabel(l: Locale, trip: TripView | null, passengerId: unknown): string {
@@ -80,14 +101,20 @@ const stated = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 export function bagName(l: Locale, d: BagDetailsLike): string {
   const kind = d.checked ? l.t.bag_checked : l.t.bag_cabin
   const name = stated(d.weight) ? l.format('bag_label', { kind, weight: l.weight(d.weight) }) : kind
-  return typeof d.pieces === 'number' && d.pieces > 1 ? l.format('bag_pieces', { count: l.number(d.pieces), item: name }) : name
+  return typeof d.pieces === 'number' && d.pieces > 1
+    ? l.format('bag_pieces', { count: l.number(d.pieces), item: name })
+    : name
 }
 
 /** "90 × 75 × 43 cm", or the sum of the sides when the airline gives only that; '' when it states no size. */
 export function bagSize(l: Locale, d: BagDetailsLike): string {
   const s = d.dimensions
   if (s && stated(s.length) && stated(s.width) && stated(s.height)) {
-    return l.format('bag_dimensions', { length: l.number(s.length), width: l.number(s.width), height: l.length(s.height) })
+    return l.format('bag_dimensions', {
+      length: l.number(s.length),
+      width: l.number(s.width),
+      height: l.length(s.height),
+    })
   }
   return stated(d.size) ? l.length(d.size) : ''
 }
@@ -112,25 +139,41 @@ export function bagLine(l: Locale, d: BagDetailsLike): string {
 const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')
 
 /** The traveller-facing name of an item, translated where we know the kind. */
-export function itemLabel(l: Locale, item: Pick<BasketItem, 'product_type' | 'product_details' | 'display_name'>): string {
+export function itemLabel(
+  l: Locale,
+  item: Pick<BasketItem, 'product_type' | 'product_details' | 'display_name'>,
+): string {
   const d = item.product_details
   switch (item.product_type) {
-    case 'bag': return bagName(l, d as BagDetailsLike)
-    case 'seat': return l.format('seat_n', { seat: `${str(d['row'])}${str(d['column'])}` })
-    case 'priority_boarding': return l.t.priority_boarding_title
-    case 'automatic_check_in': return l.t.automatic_check_in_title
-    case 'fare_family_upsell': return typeof d['fare_family'] === 'string' ? l.format('fare_family_upgrade_to', { name: d['fare_family'] }) : item.display_name
-    default: return item.display_name
+    case 'bag':
+      return bagName(l, d as BagDetailsLike)
+    case 'seat':
+      return l.format('seat_n', { seat: `${str(d['row'])}${str(d['column'])}` })
+    case 'priority_boarding':
+      return l.t.priority_boarding_title
+    case 'automatic_check_in':
+      return l.t.automatic_check_in_title
+    case 'fare_family_upsell':
+      return typeof d['fare_family'] === 'string'
+        ? l.format('fare_family_upgrade_to', { name: d['fare_family'] })
+        : item.display_name
+    default:
+      return item.display_name
   }
 }
 
 /** Why a product is not for this passenger, in words. */
 export function reasonText(l: Locale, reason: string | undefined): string {
   switch (reason) {
-    case 'lap_infant': return l.t.reason_lap_infant
-    case 'infant_only': return l.t.reason_infant_only
-    case 'infant_age': return l.t.reason_infant_age
-    case 'included': return l.t.reason_included
-    default: return l.t.not_available
+    case 'lap_infant':
+      return l.t.reason_lap_infant
+    case 'infant_only':
+      return l.t.reason_infant_only
+    case 'infant_age':
+      return l.t.reason_infant_age
+    case 'included':
+      return l.t.reason_included
+    default:
+      return l.t.not_available
   }
 }

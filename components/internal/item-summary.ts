@@ -26,7 +26,10 @@ export function itemContext(l: Locale, trip: TripView | null, item: BasketItem):
   return parts.join(' · ')
 }
 
-const BADGE: Record<ValidityState, 'badge_valid' | 'badge_checking' | 'badge_price_changed' | 'badge_unavailable' | 'badge_invalid'> = {
+const BADGE: Record<
+  ValidityState,
+  'badge_valid' | 'badge_checking' | 'badge_price_changed' | 'badge_unavailable' | 'badge_invalid'
+> = {
   valid: 'badge_valid',
   checking: 'badge_checking',
   price_changed: 'badge_price_changed',

@@ -21,7 +21,11 @@ export interface Lazy {
 }
 
 /** A custom element that may not be registered yet, and the import that registers it. */
-export const lazyElement = (tag: string, load: () => Promise<unknown>): Lazy => ({ name: `<${tag}>`, ready: () => !!customElements.get(tag), load })
+export const lazyElement = (tag: string, load: () => Promise<unknown>): Lazy => ({
+  name: `<${tag}>`,
+  ready: () => !!customElements.get(tag),
+  load,
+})
 
 const READY: OffersState = { status: 'ready', error: null }
 const LOADING: OffersState = { status: 'loading', error: null }
@@ -32,7 +36,7 @@ const failed = new Map<Lazy, OffersState>()
 
 /** Where `lazy` stands: ready once it is there, else loading, or the failed load's error. */
 export function lazyState(lazy: Lazy): OffersState {
-  return lazy.ready() ? READY : failed.get(lazy) ?? LOADING
+  return lazy.ready() ? READY : (failed.get(lazy) ?? LOADING)
 }
 
 /**
@@ -43,13 +47,21 @@ export function loadLazy(lazy: Lazy, host: ReactiveControllerHost, again = false
   if (lazy.ready() || (failed.has(lazy) && !again)) return
   let hosts = waiting.get(lazy)
   if (!hosts) {
-    waiting.set(lazy, hosts = new Set())
+    waiting.set(lazy, (hosts = new Set()))
     // "Try again": the error state gives way to the loading state.
     if (failed.delete(lazy)) host.requestUpdate()
     const done = hosts
-    lazy.load()
-      .then(() => { if (!lazy.ready()) throw new Error('it did not register') })
-      .catch((e: unknown) => { failed.set(lazy, { status: 'error', error: new SvcError('network', `${lazy.name} did not load (${(e as Error)?.message ?? e})`, { cause: e }) }) })
+    lazy
+      .load()
+      .then(() => {
+        if (!lazy.ready()) throw new Error('it did not register')
+      })
+      .catch((e: unknown) => {
+        failed.set(lazy, {
+          status: 'error',
+          error: new SvcError('network', `${lazy.name} did not load (${(e as Error)?.message ?? e})`, { cause: e }),
+        })
+      })
       .finally(() => {
         waiting.delete(lazy)
         for (const h of done) h.requestUpdate()

@@ -33,11 +33,21 @@ export interface ValidityOptions {
   prices?: boolean
 }
 
-export function renderValidity(l: Locale, item: BasketItem, actions: ValidityActions, busy: boolean, opts: ValidityOptions = {}) {
-  const wait = (fn: () => Promise<boolean>) => () => { if (!busy) void fn() }
-  const name = !opts.label ? nothing
-    : opts.visibleLabel ? html`<span class="title">${opts.label}</span><span class="sr-only">: </span>`
-    : html`<span class="sr-only">${opts.label}: </span>`
+export function renderValidity(
+  l: Locale,
+  item: BasketItem,
+  actions: ValidityActions,
+  busy: boolean,
+  opts: ValidityOptions = {},
+) {
+  const wait = (fn: () => Promise<boolean>) => () => {
+    if (!busy) void fn()
+  }
+  const name = !opts.label
+    ? nothing
+    : opts.visibleLabel
+      ? html`<span class="title">${opts.label}</span><span class="sr-only">: </span>`
+      : html`<span class="sr-only">${opts.label}: </span>`
   switch (item.validity.status) {
     case 'valid':
       return nothing

@@ -68,7 +68,10 @@ export class SvcModal extends LitElement {
   override disconnectedCallback() {
     super.disconnectedCallback()
     // A dialog removed from the page is closed by the browser without a `close` event.
-    if (this.#locked) { this.#locked = false; unlockScroll() }
+    if (this.#locked) {
+      this.#locked = false
+      unlockScroll()
+    }
   }
 
   override updated(changed: Map<string, unknown>) {
@@ -79,27 +82,41 @@ export class SvcModal extends LitElement {
   }
 
   // Getters rather than @query: the same lookup, without the decorator's code in the budgeted bundle.
-  get #dialog() { return this.renderRoot.querySelector('dialog')! }
-  get #titleEl() { return this.renderRoot.querySelector<HTMLElement>('.title')! }
+  get #dialog() {
+    return this.renderRoot.querySelector('dialog')!
+  }
+  get #titleEl() {
+    return this.renderRoot.querySelector<HTMLElement>('.title')!
+  }
 
   #show() {
     if (this.#dialog.open || !this.isConnected) return
     const active = deepActiveElement()
     this.#opener = active instanceof HTMLElement && active !== document.body ? active : null
     this.#dialog.showModal()
-    if (!this.#locked) { this.#locked = true; lockScroll() }
+    if (!this.#locked) {
+      this.#locked = true
+      lockScroll()
+    }
     // The title first: a screen reader reads where the traveller is, and Tab goes on to the controls.
     this.#titleEl.focus()
   }
 
   /** Asks the page first (`svc-request-close`); false when a listener called preventDefault(). */
-  #mayClose(source: SvcCloseSource) { return emit(this, 'svc-request-close', { source }, true) }
+  #mayClose(source: SvcCloseSource) {
+    return emit(this, 'svc-request-close', { source }, true)
+  }
 
   // Other close requests (a system back gesture) reach the dialog as `cancel`, prevented when the page keeps it open.
-  #onCancel = (e: Event) => { if (!this.#mayClose('escape')) e.preventDefault() }
+  #onCancel = (e: Event) => {
+    if (!this.#mayClose('escape')) e.preventDefault()
+  }
 
   #onClose = () => {
-    if (this.#locked) { this.#locked = false; unlockScroll() }
+    if (this.#locked) {
+      this.#locked = false
+      unlockScroll()
+    }
     this.open = false
     const opener = this.#opener
     this.#opener = null
@@ -117,13 +134,21 @@ export class SvcModal extends LitElement {
     }
     if (e.key !== 'Tab' || e.defaultPrevented) return
     const items = tabbables(this.#dialog)
-    if (items.length === 0) { e.preventDefault(); return }
+    if (items.length === 0) {
+      e.preventDefault()
+      return
+    }
     const first = items[0]!
     const last = items[items.length - 1]!
     const active = deepActiveElement()
     const inside = items.some((el) => el === active)
-    if (e.shiftKey && (active === first || !inside)) { e.preventDefault(); last.focus() }
-    else if (!e.shiftKey && (active === last || !containsDeep(this.#dialog, active))) { e.preventDefault(); first.focus() }
+    if (e.shiftKey && (active === first || !inside)) {
+      e.preventDefault()
+      last.focus()
+    } else if (!e.shiftKey && (active === last || !containsDeep(this.#dialog, active))) {
+      e.preventDefault()
+      first.focus()
+    }
   }
 
   #onFooterChange = (e: Event) => {
@@ -131,7 +156,9 @@ export class SvcModal extends LitElement {
   }
 
   /** Closes the dialog (as Escape does). */
-  close() { this.open = false }
+  close() {
+    this.open = false
+  }
 
   override render() {
     const l = this.#locale.l
@@ -139,7 +166,9 @@ export class SvcModal extends LitElement {
       <dialog part="dialog" aria-labelledby="title" aria-modal="true" @cancel=${this.#onCancel} @close=${this.#onClose} @keydown=${this.#onKeydown}>
           <header part="header">
             <h2 id="title" class="title" part="title" tabindex="-1">${this.label}</h2>
-            <button type="button" class="close" part="close-button" aria-label=${l.t.close} @click=${() => { if (this.#mayClose('close-button')) this.close() }}>
+            <button type="button" class="close" part="close-button" aria-label=${l.t.close} @click=${() => {
+              if (this.#mayClose('close-button')) this.close()
+            }}>
               <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>
             </button>
           </header>

@@ -5,7 +5,9 @@ export { SvcModal }
 define('svc-modal', SvcModal)
 
 declare global {
-  interface HTMLElementTagNameMap { 'svc-modal': SvcModal }
+  interface HTMLElementTagNameMap {
+    'svc-modal': SvcModal
+  }
   interface GlobalEventHandlersEventMap {
     /** `<svc-modal>` closed; the product views turn it into `svc-modal-close` with their product. */
     'svc-dialog-close': CustomEvent<Record<string, never>>

@@ -4,7 +4,16 @@ import { tokenVars } from '../theme.ts'
 import { sharedStyles } from '../internal/styles.ts'
 import { DisplayController, type ViewTexts } from '../controllers/display.ts'
 import { ProductView, property } from '../internal/element.ts'
-import { extras, journeyTitle, passengerLabel, price, productsOf, reasonText, route, type Product } from '../internal/format.ts'
+import {
+  extras,
+  journeyTitle,
+  passengerLabel,
+  price,
+  productsOf,
+  reasonText,
+  route,
+  type Product,
+} from '../internal/format.ts'
 import { renderValidity } from '../internal/validity.ts'
 import { purchased } from '../../client/offers.ts'
 import { checkIcon, icon } from '../internal/icons.ts'
@@ -24,9 +33,27 @@ const upgradeIcon = icon(svg`<path d="M12 19V5M6 11l6-6 6 6"/>`)
 export type OptionProduct = Extract<ProductName, 'priority_boarding' | 'automatic_check_in' | 'fare_family_upsell'>
 
 const TEXT: Record<OptionProduct, ViewTexts> = {
-  priority_boarding: { heading: 'priority_boarding_title', open: 'priority_boarding_open', edit: 'priority_boarding_edit', none: 'options_none_selected', empty: 'option_none_offered' },
-  automatic_check_in: { heading: 'automatic_check_in_title', open: 'automatic_check_in_open', edit: 'automatic_check_in_edit', none: 'options_none_selected', empty: 'option_none_offered' },
-  fare_family_upsell: { heading: 'fare_family_title', open: 'fare_family_open', edit: 'fare_family_edit', none: 'options_none_selected', empty: 'option_none_offered' },
+  priority_boarding: {
+    heading: 'priority_boarding_title',
+    open: 'priority_boarding_open',
+    edit: 'priority_boarding_edit',
+    none: 'options_none_selected',
+    empty: 'option_none_offered',
+  },
+  automatic_check_in: {
+    heading: 'automatic_check_in_title',
+    open: 'automatic_check_in_open',
+    edit: 'automatic_check_in_edit',
+    none: 'options_none_selected',
+    empty: 'option_none_offered',
+  },
+  fare_family_upsell: {
+    heading: 'fare_family_title',
+    open: 'fare_family_open',
+    edit: 'fare_family_edit',
+    none: 'options_none_selected',
+    empty: 'option_none_offered',
+  },
 }
 
 /**
@@ -70,7 +97,12 @@ export class SvcOptionCard extends ProductView(LitElement) {
     product: () => this.product,
     texts: () => TEXT[this.product],
     panel: () => this.#renderPanel(),
-    icon: () => this.product === 'priority_boarding' ? boardingIcon : this.product === 'automatic_check_in' ? checkInIcon : upgradeIcon,
+    icon: () =>
+      this.product === 'priority_boarding'
+        ? boardingIcon
+        : this.product === 'automatic_check_in'
+          ? checkInIcon
+          : upgradeIcon,
     focusOptions: (item) => this.#focusOptions(item),
   })
   readonly #trip = this.#frame.session
@@ -78,57 +110,81 @@ export class SvcOptionCard extends ProductView(LitElement) {
   /** Which extra: `priority_boarding`, `automatic_check_in` or `fare_family_upsell`. */
   @property({ reflect: true }) product: OptionProduct = 'priority_boarding'
 
-
   /** Opens the dialog (card and modal displays). */
-  show() { this.#frame.show() }
+  show() {
+    this.#frame.show()
+  }
 
   /** Closes the dialog. */
-  hide() { this.#frame.hide() }
+  hide() {
+    this.#frame.hide()
+  }
 
-  private get l() { return this.#trip.locale.l }
+  private get l() {
+    return this.#trip.locale.l
+  }
 
-  get #heading() { return this.l.t[TEXT[this.product].heading] }
+  get #heading() {
+    return this.l.t[TEXT[this.product].heading]
+  }
 
   #items(productId: string, passengerId?: string): BasketItem[] {
-    return extras(this.#trip.value?.state.basket ?? {})
-      .filter((i) => i.product_id === productId && (passengerId === undefined || i.product_details['passenger_id'] === passengerId))
+    return extras(this.#trip.value?.state.basket ?? {}).filter(
+      (i) =>
+        i.product_id === productId && (passengerId === undefined || i.product_details['passenger_id'] === passengerId),
+    )
   }
 
   /** Bought by an earlier fulfill: shown as purchased, and not offered again. */
   #bought(productId: string, passengerId?: string): boolean {
-    return purchased(this.#trip.value?.state.basket ?? {})
-      .some((i) => i.product_id === productId && (passengerId === undefined || i.product_details['passenger_id'] === passengerId))
+    return purchased(this.#trip.value?.state.basket ?? {}).some(
+      (i) =>
+        i.product_id === productId && (passengerId === undefined || i.product_details['passenger_id'] === passengerId),
+    )
   }
 
   #toggle(product: Product, passengerId: string, on: boolean) {
     const l = this.l
     const label = this.#heading
-    return this.#trip.act(this.product, async (s) => {
-      const items = this.#items(product.product_id, passengerId)
-      if (on && items.length === 0) await s.add(product.product_id, passengerId, 1)
-      if (!on) for (const i of items) await s.remove(i.basket_item_id)
-    }, () => l.format(on ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }))
+    return this.#trip.act(
+      this.product,
+      async (s) => {
+        const items = this.#items(product.product_id, passengerId)
+        if (on && items.length === 0) await s.add(product.product_id, passengerId, 1)
+        if (!on) for (const i of items) await s.remove(i.basket_item_id)
+      },
+      () => l.format(on ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }),
+    )
   }
 
   /** One family for every passenger who can have it on the journey; the journey's other family goes. */
   #chooseFamily(journeyProducts: Product[], chosen: Product | null) {
     const l = this.l
-    const label = chosen ? l.format('fare_family_upgrade_to', { name: String(chosen.product_details['fare_family'] ?? '') }) : this.#heading
-    return this.#trip.act('fare_family_upsell', async (s) => {
-      for (const p of journeyProducts) {
-        if (p === chosen) continue
-        for (const i of this.#items(p.product_id)) await s.remove(i.basket_item_id)
-      }
-      if (!chosen) return
-      for (const [pid, offer] of Object.entries(chosen.price_and_availability)) {
-        if (offer.available && this.#items(chosen.product_id, pid).length === 0) await s.add(chosen.product_id, pid, 1)
-      }
-    }, () => l.format(chosen ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }))
+    const label = chosen
+      ? l.format('fare_family_upgrade_to', { name: String(chosen.product_details['fare_family'] ?? '') })
+      : this.#heading
+    return this.#trip.act(
+      'fare_family_upsell',
+      async (s) => {
+        for (const p of journeyProducts) {
+          if (p === chosen) continue
+          for (const i of this.#items(p.product_id)) await s.remove(i.basket_item_id)
+        }
+        if (!chosen) return
+        for (const [pid, offer] of Object.entries(chosen.price_and_availability)) {
+          if (offer.available && this.#items(chosen.product_id, pid).length === 0)
+            await s.add(chosen.product_id, pid, 1)
+        }
+      },
+      () => l.format(chosen ? 'announce_added' : 'announce_removed', { item: label, total: this.#trip.totalText() }),
+    )
   }
 
   #focusOptions(item: BasketItem) {
-    const group = Array.from(this.renderRoot.querySelectorAll<HTMLElement>('[data-options]'))
-      .find((el) => el.dataset['options'] === String(item.product_details['journey_id'])) ?? this.renderRoot.querySelector<HTMLElement>('[data-options]')
+    const group =
+      Array.from(this.renderRoot.querySelectorAll<HTMLElement>('[data-options]')).find(
+        (el) => el.dataset['options'] === String(item.product_details['journey_id']),
+      ) ?? this.renderRoot.querySelector<HTMLElement>('[data-options]')
     group?.scrollIntoView({ block: 'nearest' })
     group?.focus()
   }
@@ -140,8 +196,13 @@ export class SvcOptionCard extends ProductView(LitElement) {
       const own = products.filter((p) => p.product_details['journey_id'] === journey.journey_id)
       return html`<div class="journey" part="journey">
         <h3 id="journey-${j}" part="journey-title">${journeyTitle(this.l, journey)}</h3>
-        ${own.length === 0 ? html`<p class="muted">${this.l.t.option_none_offered}</p>`
-          : this.product === 'fare_family_upsell' ? this.#renderFamilies(journey, own) : this.#renderPassengers(journey, own[0]!)}
+        ${
+          own.length === 0
+            ? html`<p class="muted">${this.l.t.option_none_offered}</p>`
+            : this.product === 'fare_family_upsell'
+              ? this.#renderFamilies(journey, own)
+              : this.#renderPassengers(journey, own[0]!)
+        }
       </div>`
     })}`
   }
@@ -160,18 +221,24 @@ export class SvcOptionCard extends ProductView(LitElement) {
         const label = l.format('option_for', { product: this.#heading, passenger: who, route: route(l, journey) })
         return html`<li class="row" part="row">
           <span class="who">${who}${p.on_lap_of ? html` <span class="tag">${l.t.infant_on_lap}</span>` : nothing}</span>
-          ${this.#bought(product.product_id, pid) ? html`<span class="badge ok">${l.t.purchased}</span>`
-            : offer?.available && offer.price
-            ? html`<span class="buy">
+          ${
+            this.#bought(product.product_id, pid)
+              ? html`<span class="badge ok">${l.t.purchased}</span>`
+              : offer?.available && offer.price
+                ? html`<span class="buy">
                 <svc-price .amount=${offer.price.total}></svc-price>
                 <button type="button" role="switch" class="switch" part="switch" aria-checked=${on ? 'true' : 'false'} aria-label=${label}
-                  aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#toggle(product, pid, !on) }}>
+                  aria-disabled=${busy ? 'true' : 'false'} @click=${() => {
+                    if (!this.#trip.busy) void this.#toggle(product, pid, !on)
+                  }}>
                   <span class="track" aria-hidden="true"><span class="thumb"></span></span>
                   <span class="switch-text" aria-hidden="true">${on ? l.t.option_added : l.t.add}</span>
                 </button>
               </span>`
-            : offer?.reason === 'included' ? html`<span class="badge ok">${l.t.bag_included}</span>`
-            : html`<span class="reason muted">${reasonText(l, offer?.reason)}</span>`}
+                : offer?.reason === 'included'
+                  ? html`<span class="badge ok">${l.t.bag_included}</span>`
+                  : html`<span class="reason muted">${reasonText(l, offer?.reason)}</span>`
+          }
           ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label }))}</div>` : nothing}
         </li>`
       })}
@@ -189,7 +256,9 @@ export class SvcOptionCard extends ProductView(LitElement) {
       <ul class="families" tabindex="-1" data-options=${journey.journey_id}>
         ${products.map((p, k) => {
           const name = String(p.product_details['fare_family'] ?? p.display_name)
-          const benefits = Array.isArray(p.product_details['benefits']) ? (p.product_details['benefits'] as unknown[]).map(String) : []
+          const benefits = Array.isArray(p.product_details['benefits'])
+            ? (p.product_details['benefits'] as unknown[]).map(String)
+            : []
           const offers = Object.values(p.price_and_availability).filter((o) => o.available && o.price)
           const each = offers[0]?.price?.total
           const items = this.#items(p.product_id)
@@ -203,9 +272,19 @@ export class SvcOptionCard extends ProductView(LitElement) {
             ${benefits.length ? html`<ul class="benefits">${benefits.map((b) => html`<li>${checkIcon}<span>${b}</span></li>`)}</ul>` : nothing}
             ${each ? html`<p class="per">${l.format('fare_family_per_traveller', { price: price(l, each) })}</p>` : html`<p class="muted">${l.t.not_available}</p>`}
             <div class="actions">
-              ${bought ? nothing : selected
-                ? html`<button type="button" class="btn" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#chooseFamily(products, null) }}>${l.t.fare_family_keep}</button>`
-                : each ? html`<button type="button" class="btn primary" aria-disabled=${busy ? 'true' : 'false'} @click=${() => { if (!this.#trip.busy) void this.#chooseFamily(products, p) }}>${l.format('fare_family_choose', { name })}</button>` : nothing}
+              ${
+                bought
+                  ? nothing
+                  : selected
+                    ? html`<button type="button" class="btn" aria-disabled=${busy ? 'true' : 'false'} @click=${() => {
+                        if (!this.#trip.busy) void this.#chooseFamily(products, null)
+                      }}>${l.t.fare_family_keep}</button>`
+                    : each
+                      ? html`<button type="button" class="btn primary" aria-disabled=${busy ? 'true' : 'false'} @click=${() => {
+                          if (!this.#trip.busy) void this.#chooseFamily(products, p)
+                        }}>${l.format('fare_family_choose', { name })}</button>`
+                      : nothing
+              }
             </div>
             ${items.some((i) => i.validity.status !== 'valid') ? html`<div class="states">${items.map((i) => renderValidity(l, i, this.#trip.validityActions(i), busy, { label: name }))}</div>` : nothing}
           </li>`
@@ -213,5 +292,7 @@ export class SvcOptionCard extends ProductView(LitElement) {
       </ul>`
   }
 
-  override render() { return this.#frame.render() }
+  override render() {
+    return this.#frame.render()
+  }
 }

@@ -6,5 +6,7 @@ export type { OptionProduct } from './option-card.component.ts'
 define('svc-option-card', SvcOptionCard)
 
 declare global {
-  interface HTMLElementTagNameMap { 'svc-option-card': SvcOptionCard }
+  interface HTMLElementTagNameMap {
+    'svc-option-card': SvcOptionCard
+  }
 }

@@ -30,9 +30,13 @@ export class SvcPrice extends LitElement {
   /** Show zero as an amount (a total of nothing is €0.00), not as "Free" (a free seat is free). */
   @property({ type: Boolean }) exact = false
 
-  private get l(): Locale { return this.#locale.l }
+  private get l(): Locale {
+    return this.#locale.l
+  }
 
-  private text(a: Amount): string { return a.amount === 0 && !this.exact ? this.l.t.price_free : price(this.l, a) }
+  private text(a: Amount): string {
+    return a.amount === 0 && !this.exact ? this.l.t.price_free : price(this.l, a)
+  }
 
   override render() {
     if (!this.amount) return nothing

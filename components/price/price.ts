@@ -5,5 +5,7 @@ export { SvcPrice }
 define('svc-price', SvcPrice)
 
 declare global {
-  interface HTMLElementTagNameMap { 'svc-price': SvcPrice }
+  interface HTMLElementTagNameMap {
+    'svc-price': SvcPrice
+  }
 }

@@ -11,8 +11,25 @@ import { icon } from '../internal/icons.ts'
 import { addEnglish } from '../i18n/index.ts'
 import { seatMapTexts } from '../i18n/en-US/seat-map.ts'
 import {
-  allSeats, deckView, enterDeck, lapInfants, levelsOf, NAV_KEYS, navigate, priceBands, seatablePassengers, seatDetails, seatItemOf,
-  seatItemsOn, segmentsWithMaps, type DeckView, type NavKey, type PriceBand, type SeatMap, type SeatView, type Segment,
+  allSeats,
+  deckView,
+  enterDeck,
+  lapInfants,
+  levelsOf,
+  NAV_KEYS,
+  navigate,
+  priceBands,
+  seatablePassengers,
+  seatDetails,
+  seatItemOf,
+  seatItemsOn,
+  segmentsWithMaps,
+  type DeckView,
+  type NavKey,
+  type PriceBand,
+  type SeatMap,
+  type SeatView,
+  type Segment,
 } from './seat-map.model.ts'
 import { seatMapStyles } from './seat-map.styles.ts'
 // The elements its templates draw: importing this view registers them (so does its package entry, elements/svc-seat-map.js).
@@ -36,12 +53,22 @@ const REASONS = Object.keys(REASON_KEY) as Reason[]
  * The class names whose flag is set, as Lit's classMap directive gives them; a plain string, since
  * nothing else changes these elements' classes (the directive is most of a kilobyte of a budgeted bundle).
  */
-const classes = (flags: Record<string, unknown>) => Object.keys(flags).filter((k) => flags[k]).join(' ')
+const classes = (flags: Record<string, unknown>) =>
+  Object.keys(flags)
+    .filter((k) => flags[k])
+    .join(' ')
 
 /** The airline's notices about a seat as one text, each ending as a sentence, for screen readers. */
-const notesText = (seat: SeatView) => seat.disclosures.map((n) => n.trim()).filter(Boolean).map((n) => (/[.!?。！？]$/.test(n) ? n : `${n}.`)).join(' ')
+const notesText = (seat: SeatView) =>
+  seat.disclosures
+    .map((n) => n.trim())
+    .filter(Boolean)
+    .map((n) => (/[.!?。！？]$/.test(n) ? n : `${n}.`))
+    .join(' ')
 
-const exitArrow = (towards: 'start' | 'end') => svg`<svg class="exit-mark" viewBox="0 0 10 10" aria-hidden="true" focusable="false">
+const exitArrow = (
+  towards: 'start' | 'end',
+) => svg`<svg class="exit-mark" viewBox="0 0 10 10" aria-hidden="true" focusable="false">
   <path fill="currentColor" d=${towards === 'start' ? 'M0 5 L6 0 V3 H10 V7 H6 V10 Z' : 'M10 5 L4 0 V3 H0 V7 H4 V10 Z'}/></svg>`
 
 /**
@@ -113,7 +140,13 @@ export class SvcSeatMap extends ProductView(LitElement) {
 
   readonly #frame: DisplayController = new DisplayController(this, {
     product: () => 'seats',
-    texts: () => ({ heading: 'seats_title', open: 'seats_open', edit: 'seats_edit', none: 'seats_none_selected', empty: 'seats_none_offered' }),
+    texts: () => ({
+      heading: 'seats_title',
+      open: 'seats_open',
+      edit: 'seats_edit',
+      none: 'seats_none_selected',
+      empty: 'seats_none_offered',
+    }),
     panel: () => this.#renderPanel(),
     icon: () => seatIcon,
     offered: () => this.#offered(),
@@ -130,14 +163,19 @@ export class SvcSeatMap extends ProductView(LitElement) {
   /** The seat holding the grid's tab stop. */
   @state() private focusKey: string | null = null
 
-
   /** Opens the dialog (card and modal displays). */
-  show() { this.#frame.show() }
+  show() {
+    this.#frame.show()
+  }
 
   /** Closes the dialog. */
-  hide() { this.#frame.hide() }
+  hide() {
+    this.#frame.hide()
+  }
 
-  private get l() { return this.#trip.locale.l }
+  private get l() {
+    return this.#trip.locale.l
+  }
 
   protected override willUpdate() {
     // Keep the chosen flight and passenger valid as the trip and basket change.
@@ -163,10 +201,14 @@ export class SvcSeatMap extends ProductView(LitElement) {
     const d = seatDetails(item)
     if (d.segment_id) this.#selectSegment(d.segment_id)
     if (d.passenger_id) this.passengerId = d.passenger_id
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[role="grid"] [tabindex="0"]')?.focus())
+    void this.updateComplete.then(() =>
+      this.renderRoot.querySelector<HTMLElement>('[role="grid"] [tabindex="0"]')?.focus(),
+    )
   }
 
-  get #busy(): boolean { return this.#changing || this.#trip.busy }
+  get #busy(): boolean {
+    return this.#changing || this.#trip.busy
+  }
 
   #name(trip: TripView, passengerId: string | null | undefined): string {
     return passengerLabel(this.l, trip, passengerId)
@@ -187,7 +229,7 @@ export class SvcSeatMap extends ProductView(LitElement) {
 
   #reasonOf(seat: SeatView): Reason | 'generic' {
     const r = seat.offer?.reason
-    return r && r in REASON_KEY ? r as Reason : 'generic'
+    return r && r in REASON_KEY ? (r as Reason) : 'generic'
   }
 
   /** The price the seat costs this passenger: the basket's for their own seat, else the offer's. */
@@ -208,7 +250,10 @@ export class SvcSeatMap extends ProductView(LitElement) {
     if (c.includes('extra_legroom')) parts.push(t.seat_name_extra_legroom)
     if (c.includes('restricted_recline')) parts.push(t.seat_name_limited_recline)
     if (c.includes('bassinet')) parts.push(t.seat_name_bassinet)
-    if (seat.status === 'other' && seat.item) parts.push(this.l.format('seat_name_selected_by', { passenger: this.#name(trip, seatDetails(seat.item).passenger_id) }))
+    if (seat.status === 'other' && seat.item)
+      parts.push(
+        this.l.format('seat_name_selected_by', { passenger: this.#name(trip, seatDetails(seat.item).passenger_id) }),
+      )
     if (seat.status === 'restricted') parts.push(t.seat_name_restricted)
     const cost = this.#price(seat)
     if (cost) parts.push(cost)
@@ -299,19 +344,31 @@ export class SvcSeatMap extends ProductView(LitElement) {
     if (seatItemOf(this.#trip.value!.state.basket, segmentId, passengerId)?.order_id !== undefined) return
     if (seat.status === 'selected' && seat.item) {
       const id = seat.item.basket_item_id
-      await this.#guarded(() => this.#trip.act('seats', (s) => s.remove(id), () => this.l.format('seat_removed', { seat: seat.key, passenger: who })))
+      await this.#guarded(() =>
+        this.#trip.act(
+          'seats',
+          (s) => s.remove(id),
+          () => this.l.format('seat_removed', { seat: seat.key, passenger: who }),
+        ),
+      )
       return
     }
     if (seat.status !== 'available' || !seat.product) return
     const productId = seat.product.product_id
-    await this.#guarded(() => this.#trip.act('seats', async (s: Session) => {
-      // One seat per passenger per flight (the API refuses a second): the old one goes first. Read the
-      // basket as it is now, so that "Try again" after a refusal picks up where the last attempt stopped.
-      const current = seatItemOf(s.state.basket, segmentId, passengerId)
-      if (current?.product_id === productId) return
-      if (current) await s.remove(current.basket_item_id)
-      await s.add(productId, passengerId)
-    }, () => [this.#afterChoosing(trip, segmentId, passengerId, seat.key), notesText(seat)].filter(Boolean).join(' ')))
+    await this.#guarded(() =>
+      this.#trip.act(
+        'seats',
+        async (s: Session) => {
+          // One seat per passenger per flight (the API refuses a second): the old one goes first. Read the
+          // basket as it is now, so that "Try again" after a refusal picks up where the last attempt stopped.
+          const current = seatItemOf(s.state.basket, segmentId, passengerId)
+          if (current?.product_id === productId) return
+          if (current) await s.remove(current.basket_item_id)
+          await s.add(productId, passengerId)
+        },
+        () => [this.#afterChoosing(trip, segmentId, passengerId, seat.key), notesText(seat)].filter(Boolean).join(' '),
+      ),
+    )
   }
 
   /** Moves on to the next passenger without a seat on this flight; the words to announce. */
@@ -336,9 +393,11 @@ export class SvcSeatMap extends ProductView(LitElement) {
     if (segments.length === 1) return html`<p class="route">${label(segments[0]!.segment)}</p>`
     return html`<div role="tablist" part="segments" aria-label=${l.t.seat_flights}
       @keydown=${(e: KeyboardEvent) => this.#onTabKeydown(e, segments.length, current, (i) => this.#selectSegment(segments[i]!.segment.segment_id))}>
-      ${segments.map(({ segment }, i) => html`<button type="button" role="tab" part="segment-tab" id="segment-tab-${i}"
+      ${segments.map(
+        ({ segment }, i) => html`<button type="button" role="tab" part="segment-tab" id="segment-tab-${i}"
         aria-selected=${i === current ? 'true' : 'false'} aria-controls="segment-panel" tabindex=${i === current ? 0 : -1}
-        data-segment=${segment.segment_id} @click=${() => this.#selectSegment(segment.segment_id)}>${label(segment)}</button>`)}
+        data-segment=${segment.segment_id} @click=${() => this.#selectSegment(segment.segment_id)}>${label(segment)}</button>`,
+      )}
     </div>`
   }
 
@@ -353,7 +412,9 @@ export class SvcSeatMap extends ProductView(LitElement) {
           const d = item ? seatDetails(item) : null
           return html`<label part="passenger" class="passenger" data-passenger=${p.passenger_id}>
             <input type="radio" name="passenger" .value=${p.passenger_id} .checked=${p.passenger_id === this.passengerId}
-              @change=${() => { this.passengerId = p.passenger_id }}>
+              @change=${() => {
+                this.passengerId = p.passenger_id
+              }}>
             <span class="p-name">${this.#name(trip, p.passenger_id)}</span>
             <span class="p-seat">
               ${item && d ? `${d.row}${d.column} · ${price(l, item.price.total)}` : l.t.seat_no_seat}
@@ -362,20 +423,27 @@ export class SvcSeatMap extends ProductView(LitElement) {
           </label>`
         })}
       </div>
-      ${lapInfants(trip).map((p) => html`<p part="lap-infant" class="lap" data-passenger=${p.passenger_id}>
-        ${this.#name(trip, p.passenger_id)} · ${l.format('seat_infant_on_lap_of', { passenger: this.#name(trip, p.on_lap_of) })}</p>`)}
+      ${lapInfants(trip).map(
+        (p) => html`<p part="lap-infant" class="lap" data-passenger=${p.passenger_id}>
+        ${this.#name(trip, p.passenger_id)} · ${l.format('seat_infant_on_lap_of', { passenger: this.#name(trip, p.on_lap_of) })}</p>`,
+      )}
     </fieldset>`
   }
 
   /** Seat items of every flight the traveller must act on (price changed, no longer available, expired). */
   #renderNotices(trip: TripView, segments: Array<{ segment: Segment }>) {
-    const items = Object.values(this.#trip.value?.state.basket ?? {})
-      .filter((i) => i.product_type === 'seat' && i.validity.status !== 'valid' && i.validity.status !== 'checking')
+    const items = Object.values(this.#trip.value?.state.basket ?? {}).filter(
+      (i) => i.product_type === 'seat' && i.validity.status !== 'valid' && i.validity.status !== 'checking',
+    )
     if (items.length === 0) return nothing
     return html`<div class="notices">${items.map((item) => {
       const d = seatDetails(item)
       const seg = segments.find((s) => s.segment.segment_id === d.segment_id)?.segment
-      const label = this.l.format('seat_item', { seat: `${d.row}${d.column}`, passenger: this.#name(trip, d.passenger_id), route: seg ? this.#route(seg) : '' })
+      const label = this.l.format('seat_item', {
+        seat: `${d.row}${d.column}`,
+        passenger: this.#name(trip, d.passenger_id),
+        route: seg ? this.#route(seg) : '',
+      })
       return html`<div class="notice-item" data-item=${item.basket_item_id}>
         <p class="notice-label">${label}</p>
         ${renderValidity(this.l, item, this.#trip.validityActions(item), this.#busy, { label })}
@@ -387,9 +455,14 @@ export class SvcSeatMap extends ProductView(LitElement) {
   #renderDeckTabs(levels: DeckView[][]) {
     return html`<div role="tablist" part="decks" aria-label=${this.l.t.seat_decks}
       @keydown=${(e: KeyboardEvent) => this.#onTabKeydown(e, levels.length, this.deckIndex, (i) => this.#selectDeck(i))}>
-      ${levels.map(([deck], i) => html`<button type="button" role="tab" id="deck-tab-${i}" aria-selected=${i === this.deckIndex ? 'true' : 'false'}
+      ${levels.map(
+        (
+          [deck],
+          i,
+        ) => html`<button type="button" role="tab" id="deck-tab-${i}" aria-selected=${i === this.deckIndex ? 'true' : 'false'}
         aria-controls="deck-panel" tabindex=${i === this.deckIndex ? 0 : -1} data-deck=${deck!.deck}
-        @click=${() => this.#selectDeck(i)}><span class="tab-main">${this.#deckName(deck!, levels.length)}</span></button>`)}
+        @click=${() => this.#selectDeck(i)}><span class="tab-main">${this.#deckName(deck!, levels.length)}</span></button>`,
+      )}
     </div>`
   }
 
@@ -401,12 +474,22 @@ export class SvcSeatMap extends ProductView(LitElement) {
     const number = holder ? trip.passengers.findIndex((p) => p.passenger_id === holder) + 1 : 0
     const checking = seat.item?.validity.status === 'checking'
     const notes = seat.disclosures.length > 0
-    const described = [seat.status === 'restricted' ? `reason-${this.#reasonOf(seat)}` : '', notes ? `notes-${seat.key}` : ''].filter(Boolean).join(' ')
-    const tip = seat.status === 'taken' ? l.t.seat_taken
-      : seat.status === 'restricted' ? l.t.seat_restricted
-      : seat.status === 'other' ? l.format('seat_name_selected_by', { passenger: this.#name(trip, holder) })
-      : seat.item?.order_id !== undefined ? l.t.purchased
-      : this.#price(seat)
+    const described = [
+      seat.status === 'restricted' ? `reason-${this.#reasonOf(seat)}` : '',
+      notes ? `notes-${seat.key}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ')
+    const tip =
+      seat.status === 'taken'
+        ? l.t.seat_taken
+        : seat.status === 'restricted'
+          ? l.t.seat_restricted
+          : seat.status === 'other'
+            ? l.format('seat_name_selected_by', { passenger: this.#name(trip, holder) })
+            : seat.item?.order_id !== undefined
+              ? l.t.purchased
+              : this.#price(seat)
     return html`<div role="gridcell" class="cell ${aisleBefore ? 'aisle-before' : ''}">
       <button type="button" part="seat seat-${seat.status}" data-seat=${seat.key} data-status=${seat.status}
         class=${classes({ seat: true, [seat.status]: true, [`band-${seat.band}`]: seat.band >= 0, legroom: seat.characteristics.includes('extra_legroom'), busy })}
@@ -415,9 +498,15 @@ export class SvcSeatMap extends ProductView(LitElement) {
         aria-pressed=${seat.status === 'selected' ? 'true' : 'false'}
         aria-disabled=${!selectable || busy ? 'true' : 'false'}
         aria-describedby=${described || nothing}>
-        <span class="mark" aria-hidden="true">${checking ? html`<span class="spin"></span>`
-          : seat.status === 'selected' || seat.status === 'other' ? number
-          : seat.status === 'taken' ? '×' : ''}</span>
+        <span class="mark" aria-hidden="true">${
+          checking
+            ? html`<span class="spin"></span>`
+            : seat.status === 'selected' || seat.status === 'other'
+              ? number
+              : seat.status === 'taken'
+                ? '×'
+                : ''
+        }</span>
         ${tip || notes ? html`<span class=${notes ? 'tip long' : 'tip'} aria-hidden="true">${tip ? `${seat.key} · ${tip}` : seat.key}${seat.disclosures.map((n) => html`<span class="note">${n}</span>`)}</span>` : nothing}
       </button>
     </div>`
@@ -431,8 +520,13 @@ export class SvcSeatMap extends ProductView(LitElement) {
   #renderCabins(cabins: DeckView[], trip: TripView, label: (cabin: DeckView) => string, bought: boolean) {
     // The box is left to right too: an overflowing cabin then starts at its first letter, as it reads.
     return html`<div class="scroller" part="map" dir="ltr">
-      ${cabins.map((cabin, i) => html`${cabins.length > 1 && cabin.name ? html`<p class="cabin-name" part="cabin" dir=${this.l.dir}>${cabin.name}</p>` : nothing}
-        ${this.#renderGrid(cabins, i, trip, label(cabin), bought)}`)}
+      ${cabins.map(
+        (
+          cabin,
+          i,
+        ) => html`${cabins.length > 1 && cabin.name ? html`<p class="cabin-name" part="cabin" dir=${this.l.dir}>${cabin.name}</p>` : nothing}
+        ${this.#renderGrid(cabins, i, trip, label(cabin), bought)}`,
+      )}
     </div>`
   }
 
@@ -441,10 +535,12 @@ export class SvcSeatMap extends ProductView(LitElement) {
     const deck = cabins[index]!
     const seats = allSeats(deck)
     // The one tab stop: the seat last focused, else the passenger's own, else the first they can take.
-    const tabStop = (this.focusKey && seats.some((s) => s.key === this.focusKey) ? this.focusKey : null)
-      ?? seats.find((s) => s.status === 'selected')?.key
-      ?? seats.find((s) => s.status === 'available')?.key
-      ?? seats[0]?.key ?? null
+    const tabStop =
+      (this.focusKey && seats.some((s) => s.key === this.focusKey) ? this.focusKey : null) ??
+      seats.find((s) => s.status === 'selected')?.key ??
+      seats.find((s) => s.status === 'available')?.key ??
+      seats[0]?.key ??
+      null
     return html`
       <div role="grid" part="grid" class="grid" aria-label=${label} aria-describedby="map-hint" data-deck=${deck.deck} data-cabin=${deck.name}
         @keydown=${(e: KeyboardEvent) => this.#onGridKeydown(e, cabins, index)}
@@ -456,14 +552,22 @@ export class SvcSeatMap extends ProductView(LitElement) {
           ${deck.columns.map((c, i) => html`<span role="columnheader" class="colhead ${deck.aisleBefore[i] ? 'aisle-before' : ''}">${c}</span>`)}
           <span class="side" aria-hidden="true"></span>
         </div>
-        ${deck.rows.map((r, ri) => html`<div role="row" part="row" class=${classes({ row: true, exit: r.exit, wing: r.wing, first: ri === 0 })}
+        ${deck.rows.map(
+          (
+            r,
+            ri,
+          ) => html`<div role="row" part="row" class=${classes({ row: true, exit: r.exit, wing: r.wing, first: ri === 0 })}
           data-row=${r.row} ?data-exit=${r.exit} ?data-wing=${r.wing}>
           <span class="side" aria-hidden="true">${r.exit ? exitArrow('start') : nothing}</span>
           <span role="rowheader" class="rowhead">${r.row}${r.exit ? html`<span class="sr-only">, ${l.t.seat_name_exit}</span>` : nothing}</span>
-          ${r.cells.map((seat, i) => seat ? this.#renderSeat(seat, trip, tabStop, deck.aisleBefore[i] ?? false, bought)
-            : html`<div role="gridcell" class="cell ${deck.aisleBefore[i] ? 'aisle-before' : ''}"></div>`)}
+          ${r.cells.map((seat, i) =>
+            seat
+              ? this.#renderSeat(seat, trip, tabStop, deck.aisleBefore[i] ?? false, bought)
+              : html`<div role="gridcell" class="cell ${deck.aisleBefore[i] ? 'aisle-before' : ''}"></div>`,
+          )}
           <span class="side" aria-hidden="true">${r.exit ? exitArrow('end') : nothing}</span>
-        </div>`)}
+        </div>`,
+        )}
       </div>`
   }
 
@@ -478,8 +582,10 @@ export class SvcSeatMap extends ProductView(LitElement) {
 
   #renderLegend(bands: PriceBand[], legroom: boolean, exit: boolean, wing: boolean) {
     const l = this.l
-    const swatch = (cls: string, mark = '') => html`<span class="seat ${cls}" aria-hidden="true"><span class="mark">${mark}</span></span>`
-    const bandLabel = (b: PriceBand) => b.min.amount === b.max.amount ? price(l, b.min) : l.format('seat_price_from', { price: price(l, b.min) })
+    const swatch = (cls: string, mark = '') =>
+      html`<span class="seat ${cls}" aria-hidden="true"><span class="mark">${mark}</span></span>`
+    const bandLabel = (b: PriceBand) =>
+      b.min.amount === b.max.amount ? price(l, b.min) : l.format('seat_price_from', { price: price(l, b.min) })
     return html`<div part="legend" class="legend-box">
       <p class="legend-title" id="legend-title">${l.t.seat_legend}</p>
       <ul class="legend" aria-labelledby="legend-title">
@@ -500,7 +606,10 @@ export class SvcSeatMap extends ProductView(LitElement) {
     const s = this.#trip.value!.state
     const trip = s.trip!
     const segments = segmentsWithMaps(trip, s.search!)
-    const current = Math.max(0, segments.findIndex((x) => x.segment.segment_id === this.segmentId))
+    const current = Math.max(
+      0,
+      segments.findIndex((x) => x.segment.segment_id === this.segmentId),
+    )
     const { segment, map } = segments[current]!
     const passengerId = this.passengerId
     if (!passengerId) return html`<div class="empty" part="empty"><p>${l.t.seats_none_offered}</p></div>`
@@ -508,16 +617,23 @@ export class SvcSeatMap extends ProductView(LitElement) {
     const products = s.search!.results.products['seat'] ?? {}
     const items = seatItemsOn(s.basket, segment.segment_id)
     const { bands, bandOf } = priceBands(map, products, passengerId)
-    const decks = map.decks.filter((d) => d.rows.length > 0).map((d) => deckView(d, products, items, passengerId, bandOf))
+    const decks = map.decks
+      .filter((d) => d.rows.length > 0)
+      .map((d) => deckView(d, products, items, passengerId, bandOf))
     const levels = levelsOf(decks)
     const cabins = levels[Math.min(this.deckIndex, levels.length - 1)]!
     const everySeat = decks.flatMap((d) => allSeats(d))
     const shownSeats = cabins.flatMap((d) => allSeats(d))
     const route = this.#route(segment)
     // "Seat map, LHR → JFK, Main deck, Business": the deck when there are several, the cabin when its deck has several.
-    const gridLabel = (cabin: DeckView) => l.format('seat_map_label', {
-      route: this.#list([route, ...(levels.length > 1 ? [this.#deckName(cabin, levels.length)] : []), ...(cabins.length > 1 && cabin.name ? [cabin.name] : [])]),
-    })
+    const gridLabel = (cabin: DeckView) =>
+      l.format('seat_map_label', {
+        route: this.#list([
+          route,
+          ...(levels.length > 1 ? [this.#deckName(cabin, levels.length)] : []),
+          ...(cabins.length > 1 && cabin.name ? [cabin.name] : []),
+        ]),
+      })
     const bought = everySeat.some((x) => x.status === 'selected' && x.item?.order_id !== undefined)
     const panel = html`
       ${this.#renderPassengers(trip, segment.segment_id)}
@@ -532,8 +648,12 @@ export class SvcSeatMap extends ProductView(LitElement) {
         ${this.#renderNotes(shownSeats.find((x) => x.key === this.focusKey))}
         <p class="hint" id="map-hint">${l.t.seat_map_hint}</p>
       </div>
-      ${this.#renderLegend(bands, everySeat.some((x) => x.characteristics.includes('extra_legroom')),
-        decks.some((d) => d.rows.some((r) => r.exit)), decks.some((d) => d.rows.some((r) => r.wing)))}
+      ${this.#renderLegend(
+        bands,
+        everySeat.some((x) => x.characteristics.includes('extra_legroom')),
+        decks.some((d) => d.rows.some((r) => r.exit)),
+        decks.some((d) => d.rows.some((r) => r.wing)),
+      )}
       <div hidden>
         ${REASONS.map((r) => html`<span id="reason-${r}">${l.t[REASON_KEY[r]]}</span>`)}
         <span id="reason-generic">${l.t.seat_restricted}</span>
@@ -541,11 +661,15 @@ export class SvcSeatMap extends ProductView(LitElement) {
       </div>`
     return html`<div class="seat-map">
       ${this.#renderSegmentTabs(segments, current)}
-      ${segments.length > 1
-        ? html`<div role="tabpanel" id="segment-panel" class="panel" aria-labelledby="segment-tab-${current}">${panel}</div>`
-        : html`<div class="panel">${panel}</div>`}
+      ${
+        segments.length > 1
+          ? html`<div role="tabpanel" id="segment-panel" class="panel" aria-labelledby="segment-tab-${current}">${panel}</div>`
+          : html`<div class="panel">${panel}</div>`
+      }
     </div>`
   }
 
-  override render() { return this.#frame.render() }
+  override render() {
+    return this.#frame.render()
+  }
 }

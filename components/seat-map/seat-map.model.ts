@@ -39,7 +39,12 @@ export interface SeatView {
   disclosures: string[]
 }
 
-export interface RowView { row: number; exit: boolean; wing: boolean; cells: Array<SeatView | null> }
+export interface RowView {
+  row: number
+  exit: boolean
+  wing: boolean
+  cells: Array<SeatView | null>
+}
 
 export interface DeckView {
   deck: number
@@ -49,9 +54,17 @@ export interface DeckView {
   rows: RowView[]
 }
 
-export interface PriceBand { min: Money; max: Money }
+export interface PriceBand {
+  min: Money
+  max: Money
+}
 
-export interface SeatDetailsLike { row?: number; column?: string; segment_id?: string; passenger_id?: string }
+export interface SeatDetailsLike {
+  row?: number
+  column?: string
+  segment_id?: string
+  passenger_id?: string
+}
 
 /** How many colours the price bands use at most; more distinct prices share a band. */
 export const MAX_BANDS = 3
@@ -62,7 +75,8 @@ export const seatKey = (row: number, column: string) => `${row}${column}`
 /** Segments in trip order that have a seat map, each with its map. */
 export function segmentsWithMaps(trip: TripView, search: Search): Array<{ segment: Segment; map: SeatMap }> {
   const maps = new Map(search.results.seatmaps.map((m) => [m.segment_id, m]))
-  return trip.journeys.flatMap((j) => j.segments)
+  return trip.journeys
+    .flatMap((j) => j.segments)
     .flatMap((segment) => {
       const map = maps.get(segment.segment_id)
       return map && map.decks.some((d) => d.rows.length > 0) ? [{ segment, map }] : []
@@ -80,23 +94,42 @@ export function seatItemsOn(basket: Record<string, BasketItem>, segmentId: strin
   for (const item of Object.values(basket)) {
     if (item.product_type !== 'seat' || !holds(item)) continue
     const d = seatDetails(item)
-    if (d.segment_id === segmentId && d.row !== undefined && d.column !== undefined) out.set(seatKey(d.row, d.column), item)
+    if (d.segment_id === segmentId && d.row !== undefined && d.column !== undefined)
+      out.set(seatKey(d.row, d.column), item)
   }
   return out
 }
 
 /** The passenger's seat item on a segment, if any. */
-export function seatItemOf(basket: Record<string, BasketItem>, segmentId: string, passengerId: string): BasketItem | null {
-  return Object.values(basket).find((i) => i.product_type === 'seat' && holds(i) && seatDetails(i).segment_id === segmentId && seatDetails(i).passenger_id === passengerId) ?? null
+export function seatItemOf(
+  basket: Record<string, BasketItem>,
+  segmentId: string,
+  passengerId: string,
+): BasketItem | null {
+  return (
+    Object.values(basket).find(
+      (i) =>
+        i.product_type === 'seat' &&
+        holds(i) &&
+        seatDetails(i).segment_id === segmentId &&
+        seatDetails(i).passenger_id === passengerId,
+    ) ?? null
+  )
 }
 
 /** Price bands of the seats a passenger can buy on a map: each distinct price its own band, up to MAX_BANDS. */
-export function priceBands(map: SeatMap, products: Record<string, Product>, passengerId: string): { bands: PriceBand[]; bandOf(amount: number): number } {
+export function priceBands(
+  map: SeatMap,
+  products: Record<string, Product>,
+  passengerId: string,
+): { bands: PriceBand[]; bandOf(amount: number): number } {
   const prices = new Map<number, Money>()
-  for (const deck of map.decks) for (const row of deck.rows) for (const seat of row.seats) {
-    const offer = seat.product_id ? products[seat.product_id]?.price_and_availability[passengerId] : undefined
-    if (seat.available && offer?.available && offer.price) prices.set(offer.price.total.amount, offer.price.total)
-  }
+  for (const deck of map.decks)
+    for (const row of deck.rows)
+      for (const seat of row.seats) {
+        const offer = seat.product_id ? products[seat.product_id]?.price_and_availability[passengerId] : undefined
+        if (seat.available && offer?.available && offer.price) prices.set(offer.price.total.amount, offer.price.total)
+      }
   const sorted = [...prices.keys()].sort((a, b) => a - b)
   const n = sorted.length
   const indexOf = (amount: number) => {
@@ -116,7 +149,10 @@ export function priceBands(map: SeatMap, products: Record<string, Product>, pass
 
 /** The map of one deck as the current passenger sees it. */
 export function deckView(
-  deck: Deck, products: Record<string, Product>, items: Map<string, BasketItem>, passengerId: string,
+  deck: Deck,
+  products: Record<string, Product>,
+  items: Map<string, BasketItem>,
+  passengerId: string,
   bandOf: (amount: number) => number,
 ): DeckView {
   const aisleBefore = deck.columns.map((_, i) => i > 0 && deck.aisles_after.includes(deck.columns[i - 1]!))
@@ -135,16 +171,28 @@ export function deckView(
           const seat = byColumn.get(column)
           if (!seat) return null
           const key = seatKey(seat.row, seat.column)
-          const product = seat.product_id ? products[seat.product_id] ?? null : null
+          const product = seat.product_id ? (products[seat.product_id] ?? null) : null
           const offer = product?.price_and_availability[passengerId] ?? null
           const item = items.get(key) ?? null
-          const holder = item ? seatDetails(item).passenger_id ?? null : null
+          const holder = item ? (seatDetails(item).passenger_id ?? null) : null
           const status: SeatStatus = item
-            ? holder === passengerId ? 'selected' : 'other'
-            : !seat.available || !product ? 'taken'
-              : offer?.available && offer.price ? 'available' : 'restricted'
+            ? holder === passengerId
+              ? 'selected'
+              : 'other'
+            : !seat.available || !product
+              ? 'taken'
+              : offer?.available && offer.price
+                ? 'available'
+                : 'restricted'
           return {
-            key, row: seat.row, column: seat.column, characteristics: seat.characteristics, product, offer, status, item,
+            key,
+            row: seat.row,
+            column: seat.column,
+            characteristics: seat.characteristics,
+            product,
+            offer,
+            status,
+            item,
             band: status === 'available' && offer?.price ? bandOf(offer.price.total.amount) : -1,
             aisleBefore: aisleBefore[ci] ?? false,
             disclosures: seat.disclosures ?? [],
@@ -165,7 +213,8 @@ export function levelsOf(decks: DeckView[]): DeckView[][] {
   return [...levels.values()]
 }
 
-export const allSeats = (deck: DeckView): SeatView[] => deck.rows.flatMap((r) => r.cells.filter((c): c is SeatView => c !== null))
+export const allSeats = (deck: DeckView): SeatView[] =>
+  deck.rows.flatMap((r) => r.cells.filter((c): c is SeatView => c !== null))
 
 export function findSeat(deck: DeckView, key: string): { r: number; c: number } | null {
   for (let r = 0; r < deck.rows.length; r++) {
@@ -194,7 +243,16 @@ export function enterDeck(into: DeckView, from: DeckView, key: string, down: boo
 }
 
 export type NavKey = 'ArrowLeft' | 'ArrowRight' | 'ArrowUp' | 'ArrowDown' | 'Home' | 'End' | 'PageUp' | 'PageDown'
-export const NAV_KEYS: readonly string[] = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']
+export const NAV_KEYS: readonly string[] = [
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowUp',
+  'ArrowDown',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+]
 
 /** Rows that PageUp/PageDown jump. */
 const PAGE = 5
@@ -232,12 +290,26 @@ export function navigate(deck: DeckView, from: string, key: NavKey, ctrl = false
     return target
   }
   switch (key) {
-    case 'ArrowRight': return rowAt(at.r).slice(at.c + 1).find((s) => s !== null)?.key ?? null
-    case 'ArrowLeft': return rowAt(at.r).slice(0, at.c).findLast((s) => s !== null)?.key ?? null
-    case 'ArrowDown': return vertical(1, 1)
-    case 'ArrowUp': return vertical(-1, 1)
-    case 'PageDown': return vertical(1, PAGE)
-    case 'PageUp': return vertical(-1, PAGE)
+    case 'ArrowRight':
+      return (
+        rowAt(at.r)
+          .slice(at.c + 1)
+          .find((s) => s !== null)?.key ?? null
+      )
+    case 'ArrowLeft':
+      return (
+        rowAt(at.r)
+          .slice(0, at.c)
+          .findLast((s) => s !== null)?.key ?? null
+      )
+    case 'ArrowDown':
+      return vertical(1, 1)
+    case 'ArrowUp':
+      return vertical(-1, 1)
+    case 'PageDown':
+      return vertical(1, PAGE)
+    case 'PageUp':
+      return vertical(-1, PAGE)
     case 'Home': {
       if (!ctrl) return firstIn(at.r)
       for (let r = 0; r < rows.length; r++) if (firstIn(r) !== null) return firstIn(r)

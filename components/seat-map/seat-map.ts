@@ -5,5 +5,7 @@ export { SvcSeatMap }
 define('svc-seat-map', SvcSeatMap)
 
 declare global {
-  interface HTMLElementTagNameMap { 'svc-seat-map': SvcSeatMap }
+  interface HTMLElementTagNameMap {
+    'svc-seat-map': SvcSeatMap
+  }
 }

@@ -5,5 +5,7 @@ export { SvcSpinner }
 define('svc-spinner', SvcSpinner)
 
 declare global {
-  interface HTMLElementTagNameMap { 'svc-spinner': SvcSpinner }
+  interface HTMLElementTagNameMap {
+    'svc-spinner': SvcSpinner
+  }
 }

@@ -21,7 +21,10 @@ import '../bag-upsell/bag-upsell.ts'
  */
 const OPTION_CARD = lazyElement('svc-option-card', () => import('../option-card/option-card.ts'))
 const LAZY_VIEW: Partial<Record<ProductName, Lazy>> = {
-  seats: lazyElement('svc-seat-map', () => import('../seat-map/seat-map.ts')), priority_boarding: OPTION_CARD, automatic_check_in: OPTION_CARD, fare_family_upsell: OPTION_CARD,
+  seats: lazyElement('svc-seat-map', () => import('../seat-map/seat-map.ts')),
+  priority_boarding: OPTION_CARD,
+  automatic_check_in: OPTION_CARD,
+  fare_family_upsell: OPTION_CARD,
 }
 
 /**
@@ -61,7 +64,8 @@ export class SvcUpsell extends TripElement(LitElement) {
   static override styles = [tokenVars, sharedStyles, styles]
 
   readonly #trip: SessionController = new SessionController(this, {
-    offerTypes: () => this.#requested().map((n) => PRODUCT_TYPE[n]), basketEvents: () => true,
+    offerTypes: () => this.#requested().map((n) => PRODUCT_TYPE[n]),
+    basketEvents: () => true,
     // The card and modal displays open dialogs: the widget waits for their frames, as for the trip.
     needs: () => (this.display === 'embedded' ? [] : [DIALOG]),
   })
@@ -79,12 +83,15 @@ export class SvcUpsell extends TripElement(LitElement) {
   /** The seller's theme; mapped onto the `--svc-*` tokens. */
   @property({ attribute: false }) theme: Theme | undefined
 
-  private get l() { return this.#trip.locale.l }
+  private get l() {
+    return this.#trip.locale.l
+  }
 
   protected override willUpdate(changed: PropertyValues) {
     if (changed.has('display')) this.dialogOpen = this.display === 'modal'
     // The elements of the views to show start loading as soon as the trip's offers name them.
-    if (this.#trip.value?.state.search) for (const n of this.visibleProducts) if (LAZY_VIEW[n]) loadLazy(LAZY_VIEW[n], this)
+    if (this.#trip.value?.state.search)
+      for (const n of this.visibleProducts) if (LAZY_VIEW[n]) loadLazy(LAZY_VIEW[n], this)
   }
 
   protected override updated(changed: PropertyValues) {
@@ -106,14 +113,17 @@ export class SvcUpsell extends TripElement(LitElement) {
     return this.#requested().filter((n) => this.visibleProducts.includes(n) || this.#failedAlone(n))
   }
 
-  #requested(): ProductName[] { return PRODUCT_NAMES.filter((n) => this.products.includes(n)) }
+  #requested(): ProductName[] {
+    return PRODUCT_NAMES.filter((n) => this.products.includes(n))
+  }
 
   #report() {
     if (!this.#trip.value) return
     const st = this.#trip.loadState
     if (st.status === 'error' && st.error && this.#failedWith !== st.error) {
       this.#failedWith = st.error
-      for (const product of this.#requested()) emit(this, 'svc-fail', { product, display: this.display, error: st.error })
+      for (const product of this.#requested())
+        emit(this, 'svc-fail', { product, display: this.display, error: st.error })
     }
     if (st.status === 'ready' && this.#shown().length === 0 && !this.#emptyReported) {
       this.#emptyReported = true
@@ -132,16 +142,21 @@ export class SvcUpsell extends TripElement(LitElement) {
   }
 
   /** Opens the dialog again (modal display). */
-  show() { if (this.display === 'modal') this.dialogOpen = true }
+  show() {
+    if (this.display === 'modal') this.dialogOpen = true
+  }
 
   #onDialogClose = (e: Event) => {
     e.stopPropagation()
     this.dialogOpen = false
     const shown = this.visibleProducts
-    for (const product of shown.length ? shown : this.#requested()) emit(this, 'svc-modal-close', { product, display: this.display })
+    for (const product of shown.length ? shown : this.#requested())
+      emit(this, 'svc-modal-close', { product, display: this.display })
   }
 
-  #onDone = () => { if (emit(this, 'svc-request-close', { source: 'done-button' }, true)) this.dialogOpen = false }
+  #onDone = () => {
+    if (emit(this, 'svc-request-close', { source: 'done-button' }, true)) this.dialogOpen = false
+  }
 
   #view(name: ProductName, framed: boolean) {
     const d = this.display
@@ -171,10 +186,18 @@ export class SvcUpsell extends TripElement(LitElement) {
     // failed), it shows that state inline.
     if (frames) {
       return frames.upsell({
-        open: this.dialogOpen, l: this.l, shown, view: (n, framed) => this.#view(n, framed), state: () => this.#renderState(),
-        total: () => this.#trip.total(), close: this.#onDialogClose, done: this.#onDone,
+        open: this.dialogOpen,
+        l: this.l,
+        shown,
+        view: (n, framed) => this.#view(n, framed),
+        state: () => this.#renderState(),
+        total: () => this.#trip.total(),
+        close: this.#onDialogClose,
+        done: this.#onDone,
       })
     }
-    return shown.length ? html`<div class="views" part="base">${shown.map((n) => this.#view(n, false))}</div>` : this.#renderState()
+    return shown.length
+      ? html`<div class="views" part="base">${shown.map((n) => this.#view(n, false))}</div>`
+      : this.#renderState()
   }
 }

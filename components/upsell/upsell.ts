@@ -5,5 +5,7 @@ export { SvcUpsell }
 define('svc-upsell', SvcUpsell)
 
 declare global {
-  interface HTMLElementTagNameMap { 'svc-upsell': SvcUpsell }
+  interface HTMLElementTagNameMap {
+    'svc-upsell': SvcUpsell
+  }
 }

@@ -10,7 +10,13 @@ export const fetchSender = (timeoutMs = 10_000): WebhookSender => ({
   async send(target, body, headers, policy) {
     const refused = targetRefusal(new URL(target), policy)
     if (refused) throw new Error(`webhook target refused: ${refused}`)
-    const res = await fetch(target, { method: 'POST', body, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
+    const res = await fetch(target, {
+      method: 'POST',
+      body,
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    })
     await res.body?.cancel()
     return res.status
   },

@@ -6,7 +6,28 @@
  * `toISOString()` form, references to sellers and trips are checked like foreign keys, and a write that
  * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
  */
-import type { ApiKeyRecord, ConsumeResult, IdempotencyCompletion, IdempotencyRecord, JobRecord, OrderFeedEntry, OrderFeedItem, OrderFeedQuery, PurgeCounts, PurgeCutoffs, RefreshTokenRecord, SearchRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord, Versioned, KnownVersion, PlainWrite } from '../ports/records.ts'
+import type {
+  ApiKeyRecord,
+  ConsumeResult,
+  IdempotencyCompletion,
+  IdempotencyRecord,
+  JobRecord,
+  OrderFeedEntry,
+  OrderFeedItem,
+  OrderFeedQuery,
+  PurgeCounts,
+  PurgeCutoffs,
+  RefreshTokenRecord,
+  SearchRecord,
+  SellerRecord,
+  SigningKeyRecord,
+  SubscriptionRecord,
+  TripEffects,
+  TripRecord,
+  Versioned,
+  KnownVersion,
+  PlainWrite,
+} from '../ports/records.ts'
 import type { SellerChangeRecord, Store } from '../ports/store.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
 import { isFulfilled } from '../domain/fulfillment.ts'
@@ -14,7 +35,11 @@ import { changedOrders } from '../domain/order-feed.ts'
 import { iso, isoOrNull, leaseIso } from './store-times.ts'
 
 /** An order of the feed as the store keeps it: its seller and change number (the SQL stores' orders table). */
-export interface StoredOrder { seller_id: string; seq: number; order: OrderFeedItem }
+export interface StoredOrder {
+  seller_id: string
+  seq: number
+  order: OrderFeedItem
+}
 
 /** Everything the store holds, as plain JSON-compatible data (e.g. for localStorage). */
 export interface MemorySnapshot {
@@ -39,16 +64,18 @@ export interface MemorySnapshot {
  * orders feed gets its feed built from the trips' orders (as the SQL migration does). Sellers saved before
  * suppliers sell from the sandbox airline, and keys saved before expiry never expire (as migration 8).
  */
-export type StoredSnapshot = Omit<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'sellers' | 'apiKeys'>
-  & Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds'>>
-  & {
+export type StoredSnapshot = Omit<
+  MemorySnapshot,
+  'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'sellers' | 'apiKeys'
+> &
+  Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds'>> & {
     sellers: Array<Omit<SellerRecord, 'supplier'> & Partial<Pick<SellerRecord, 'supplier'>>>
     apiKeys: Array<Omit<ApiKeyRecord, 'expires_at'> & Partial<Pick<ApiKeyRecord, 'expires_at'>>>
   }
 
 // Through JSON, not structuredClone: the SQL stores keep documents as JSON, so `undefined` fields vanish
 // there too and the sandbox stores exactly what production stores.
-const copy = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)) as T)
+const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T))
 const idemKey = (scope: string, key: string) => JSON.stringify([scope, key])
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -57,7 +84,8 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 const seller = (s: SellerRecord): SellerRecord => {
   const { trip_tokens_after, disabled_at, kept_credentials, ...rest } = copy(s)
   return {
-    ...rest, created_at: iso(s.created_at),
+    ...rest,
+    created_at: iso(s.created_at),
     ...(trip_tokens_after ? { trip_tokens_after: iso(trip_tokens_after) } : {}),
     ...(disabled_at ? { disabled_at: iso(disabled_at) } : {}),
     ...(kept_credentials && Object.keys(kept_credentials).length ? { kept_credentials } : {}),
@@ -65,17 +93,35 @@ const seller = (s: SellerRecord): SellerRecord => {
 }
 const apiKey = (k: ApiKeyRecord): ApiKeyRecord => {
   const { revoked_at, ...rest } = copy(k)
-  return { ...rest, created_at: iso(k.created_at), expires_at: isoOrNull(k.expires_at), ...(revoked_at ? { revoked_at: iso(revoked_at) } : {}) }
+  return {
+    ...rest,
+    created_at: iso(k.created_at),
+    expires_at: isoOrNull(k.expires_at),
+    ...(revoked_at ? { revoked_at: iso(revoked_at) } : {}),
+  }
 }
-const signingKey = (k: SigningKeyRecord): SigningKeyRecord =>
-  ({ ...copy(k), created_at: iso(k.created_at), retire_at: isoOrNull(k.retire_at) })
+const signingKey = (k: SigningKeyRecord): SigningKeyRecord => ({
+  ...copy(k),
+  created_at: iso(k.created_at),
+  retire_at: isoOrNull(k.retire_at),
+})
 const search = (s: SearchRecord): SearchRecord => ({ ...copy(s), created_at: iso(s.created_at) })
 const refreshToken = (t: RefreshTokenRecord): RefreshTokenRecord => ({
-  ...copy(t), expires_at: iso(t.expires_at), used_at: isoOrNull(t.used_at), revoked_at: isoOrNull(t.revoked_at),
+  ...copy(t),
+  expires_at: iso(t.expires_at),
+  used_at: isoOrNull(t.used_at),
+  revoked_at: isoOrNull(t.revoked_at),
 })
-const idempotency = (r: IdempotencyRecord): IdempotencyRecord => ({ ...copy(r), created_at: iso(r.created_at), lease_until: iso(r.lease_until) })
+const idempotency = (r: IdempotencyRecord): IdempotencyRecord => ({
+  ...copy(r),
+  created_at: iso(r.created_at),
+  lease_until: iso(r.lease_until),
+})
 const job = (j: JobRecord): JobRecord => ({
-  ...copy(j), run_at: iso(j.run_at), locked_until: isoOrNull(j.locked_until), created_at: iso(j.created_at),
+  ...copy(j),
+  run_at: iso(j.run_at),
+  locked_until: isoOrNull(j.locked_until),
+  created_at: iso(j.created_at),
 })
 const subscription = (x: SubscriptionRecord): SubscriptionRecord => ({ ...copy(x), created_at: iso(x.created_at) })
 const feedItem = (o: OrderFeedItem): OrderFeedItem => ({ ...copy(o), updated_at: iso(o.updated_at) })
@@ -122,13 +168,20 @@ export class MemoryStore implements Store {
   /** Replaces everything stored with a copy of `snapshot`. */
   restore(snapshot: StoredSnapshot): void {
     const s = copy(snapshot)
-    this.sellers = new Map(s.sellers.map((x) => [x.seller_id, { ...x, supplier: x.supplier ?? { name: 'sandbox', credentials: null } }]))
+    this.sellers = new Map(
+      s.sellers.map((x) => [x.seller_id, { ...x, supplier: x.supplier ?? { name: 'sandbox', credentials: null } }]),
+    )
     this.apiKeys = new Map(s.apiKeys.map((x) => [x.key_hash, { ...x, expires_at: x.expires_at ?? null }]))
     this.signingKeys = new Map(s.signingKeys.map((x) => [x.kid, x]))
     const searches = s.searches.filter((x) => 'offers' in x)
     const current = new Set(searches.map((x) => x.search_id))
     // A trip whose search was dropped (the earlier form) has none: a client starts a new one.
-    this.trips = new Map(s.trips.map((x) => [x.value.trip_id, x.value.search_id && !current.has(x.value.search_id) ? { ...x, value: { ...x.value, search_id: null } } : x]))
+    this.trips = new Map(
+      s.trips.map((x) => [
+        x.value.trip_id,
+        x.value.search_id && !current.has(x.value.search_id) ? { ...x, value: { ...x.value, search_id: null } } : x,
+      ]),
+    )
     this.searches = new Map(searches.map((x) => [x.search_id, x]))
     this.seatMaps = new Map((s.seatMaps ?? []).map((x) => [x.key, x]))
     // A restored map counts as used now: the snapshot does not carry uses.
@@ -138,10 +191,14 @@ export class MemoryStore implements Store {
     this.jobs = new Map(s.jobs.map((x) => [x.job_id, x]))
     this.subscriptions = new Map((s.subscriptions ?? []).map((x) => [x.subscription_id, x]))
     // As a foreign key would: no order of a trip the snapshot does not hold (a sandbox that kept fewer trips).
-    this.orders = new Map((s.orders ?? feedOf([...this.trips.values()].map((t) => t.value)))
-      .filter((o) => this.trips.has(o.order.trip_id)).map((o) => [o.order.order_id, o]))
+    this.orders = new Map(
+      (s.orders ?? feedOf([...this.trips.values()].map((t) => t.value)))
+        .filter((o) => this.trips.has(o.order.trip_id))
+        .map((o) => [o.order.order_id, o]),
+    )
     this.orderFeeds = new Map((s.orderFeeds ?? []).map((f) => [f.seller_id, f.seq]))
-    for (const o of this.orders.values()) this.orderFeeds.set(o.seller_id, Math.max(o.seq, this.orderFeeds.get(o.seller_id) ?? 0))
+    for (const o of this.orders.values())
+      this.orderFeeds.set(o.seller_id, Math.max(o.seq, this.orderFeeds.get(o.seller_id) ?? 0))
   }
 
   async migrate(): Promise<void> {}
@@ -161,8 +218,11 @@ export class MemoryStore implements Store {
   }
 
   async listSellers(): Promise<SellerRecord[]> {
-    return copy([...this.sellers.values()]
-      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.seller_id, b.seller_id)))
+    return copy(
+      [...this.sellers.values()].sort(
+        (a, b) => compare(a.created_at, b.created_at) || compare(a.seller_id, b.seller_id),
+      ),
+    )
   }
 
   async updateSeller(sellerId: string, change: SellerChangeRecord): Promise<void> {
@@ -192,8 +252,11 @@ export class MemoryStore implements Store {
   }
 
   async listApiKeys(sellerId: string): Promise<ApiKeyRecord[]> {
-    return copy([...this.apiKeys.values()].filter((k) => k.seller_id === sellerId)
-      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.key_hash, b.key_hash)))
+    return copy(
+      [...this.apiKeys.values()]
+        .filter((k) => k.seller_id === sellerId)
+        .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.key_hash, b.key_hash)),
+    )
   }
 
   async expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
@@ -219,16 +282,25 @@ export class MemoryStore implements Store {
 
   async listSellerTrips(sellerId: string, page: { after?: string; limit: number }): Promise<TripRecord[]> {
     const after = page.after ?? ''
-    return copy([...this.trips.values()].map((t) => t.value).filter((t) => t.seller_id === sellerId && t.trip_id > after)
-      .sort((a, b) => compare(a.trip_id, b.trip_id)).slice(0, page.limit))
+    return copy(
+      [...this.trips.values()]
+        .map((t) => t.value)
+        .filter((t) => t.seller_id === sellerId && t.trip_id > after)
+        .sort((a, b) => compare(a.trip_id, b.trip_id))
+        .slice(0, page.limit),
+    )
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    return copy([...this.signingKeys.values()]
-      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.kid, b.kid)))
+    return copy(
+      [...this.signingKeys.values()].sort((a, b) => compare(a.created_at, b.created_at) || compare(a.kid, b.kid)),
+    )
   }
 
-  async updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: SigningKeyRecord['private_jwk'] }): Promise<void> {
+  async updateSigningKey(
+    kid: string,
+    change: { retire_at?: string; private_jwk?: SigningKeyRecord['private_jwk'] },
+  ): Promise<void> {
     const k = this.signingKeys.get(kid)
     if (!k) return
     if (change.retire_at !== undefined) k.retire_at = iso(change.retire_at)
@@ -256,7 +328,9 @@ export class MemoryStore implements Store {
     return t && copy(t)
   }
 
-  async getTripsIfChanged(known: ReadonlyArray<KnownVersion>): Promise<Map<string, { version: number; value?: TripRecord }>> {
+  async getTripsIfChanged(
+    known: ReadonlyArray<KnownVersion>,
+  ): Promise<Map<string, { version: number; value?: TripRecord }>> {
     const found = new Map<string, { version: number; value?: TripRecord }>()
     for (const { tripId, version } of known) {
       const t = this.trips.get(tripId)
@@ -291,7 +365,9 @@ export class MemoryStore implements Store {
   async watchTrips(onChange: (tripId: string) => void): Promise<() => Promise<void>> {
     const f = (tripId: string) => onChange(tripId)
     this.#watchers.add(f)
-    return async () => { this.#watchers.delete(f) }
+    return async () => {
+      this.#watchers.delete(f)
+    }
   }
 
   async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
@@ -313,7 +389,12 @@ export class MemoryStore implements Store {
       if (since !== undefined && Date.parse(o.order.updated_at) < since) continue
       found.push(o)
     }
-    return copy(found.sort((a, b) => a.seq - b.seq).slice(0, Math.max(0, q.limit)).map((o) => ({ seq: o.seq, order: o.order })))
+    return copy(
+      found
+        .sort((a, b) => a.seq - b.seq)
+        .slice(0, Math.max(0, q.limit))
+        .map((o) => ({ seq: o.seq, order: o.order })),
+    )
   }
 
   async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
@@ -330,7 +411,6 @@ export class MemoryStore implements Store {
     this.requireTrip(t.trip_id)
     this.refreshTokens.set(t.token_hash, refreshToken(t))
   }
-
 
   async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
     const t = this.refreshTokens.get(tokenHash)
@@ -360,7 +440,10 @@ export class MemoryStore implements Store {
     const k = idemKey(record.scope, record.key)
     const existing = this.idempotency.get(k)
     // A reservation that never got its response and whose lease ended before now is abandoned: take it over.
-    const lapsed = existing !== undefined && now !== undefined && existing.response === null &&
+    const lapsed =
+      existing !== undefined &&
+      now !== undefined &&
+      existing.response === null &&
       Date.parse(existing.lease_until) < now.getTime()
     if (existing && !lapsed) return copy(existing)
     this.idempotency.set(k, idempotency(record))
@@ -401,17 +484,27 @@ export class MemoryStore implements Store {
     this.jobs.set(j.job_id, stored!)
   }
 
-  async claimJob(kinds: string[], now: Date, leaseMs: number, opts: { perLane?: number } = {}): Promise<JobRecord | undefined> {
+  async claimJob(
+    kinds: string[],
+    now: Date,
+    leaseMs: number,
+    opts: { perLane?: number } = {},
+  ): Promise<JobRecord | undefined> {
     const t = now.toISOString()
-    const busy = (lane: string | undefined) => (lane === undefined || opts.perLane === undefined ? 0
-      : [...this.jobs.values()].filter((r) => r.lane === lane && r.status === 'pending' && r.locked_until !== null && r.locked_until > t).length)
+    const busy = (lane: string | undefined) =>
+      lane === undefined || opts.perLane === undefined
+        ? 0
+        : [...this.jobs.values()].filter(
+            (r) => r.lane === lane && r.status === 'pending' && r.locked_until !== null && r.locked_until > t,
+          ).length
     let due: JobRecord | undefined
     for (const j of this.jobs.values()) {
       if (j.status !== 'pending' || j.run_at > t || (j.locked_until !== null && j.locked_until > t)) continue
       if (!kinds.includes(j.kind)) continue
       if (opts.perLane !== undefined && busy(j.lane) >= opts.perLane) continue
       // The least busy lane first, then the oldest run_at, ties by job_id: the same order the SQL stores use.
-      if (!due || (busy(j.lane) - busy(due.lane) || compare(j.run_at, due.run_at) || compare(j.job_id, due.job_id)) < 0) due = j
+      if (!due || (busy(j.lane) - busy(due.lane) || compare(j.run_at, due.run_at) || compare(j.job_id, due.job_id)) < 0)
+        due = j
     }
     if (!due) return undefined
     due.locked_until = new Date(now.getTime() + leaseMs).toISOString()
@@ -463,8 +556,11 @@ export class MemoryStore implements Store {
   }
 
   async listJobs(kinds: string[]): Promise<JobRecord[]> {
-    return copy([...this.jobs.values()].filter((j) => kinds.includes(j.kind))
-      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.job_id, b.job_id)))
+    return copy(
+      [...this.jobs.values()]
+        .filter((j) => kinds.includes(j.kind))
+        .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.job_id, b.job_id)),
+    )
   }
 
   async countPendingJobs(): Promise<Record<string, number>> {
@@ -481,10 +577,25 @@ export class MemoryStore implements Store {
    * contract's one-row batches show it).
    */
   async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
-    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 }
+    const n: PurgeCounts = {
+      trips: 0,
+      searches: 0,
+      seat_maps: 0,
+      refresh_tokens: 0,
+      idempotency_keys: 0,
+      jobs: 0,
+      signing_keys: 0,
+    }
     const before = (at: string, cutoff: Date) => Date.parse(at) < cutoff.getTime()
     /** Deletes what `due` picks from `rows`, at most `batch` at a time, with `drop` (by default from `rows`). */
-    const batches = <V>(rows: Map<string, V>, due: (v: V) => boolean, kind: keyof PurgeCounts | null, drop = (k: string, _v: V) => { rows.delete(k) }) => {
+    const batches = <V>(
+      rows: Map<string, V>,
+      due: (v: V) => boolean,
+      kind: keyof PurgeCounts | null,
+      drop = (k: string, _v: V) => {
+        rows.delete(k)
+      },
+    ) => {
       for (;;) {
         const step: Array<[string, V]> = []
         for (const entry of rows) if (due(entry[1]) && step.push(entry) === batch) break
@@ -494,17 +605,39 @@ export class MemoryStore implements Store {
       }
     }
     const gone = new Set<string>()
-    batches(this.trips, (t) => !isFulfilled(t.value) && before(t.value.created_at, c.tripsBefore), 'trips', (id) => { this.trips.delete(id); gone.add(id) })
-    batches(this.searches, (s) => {
-      const trip = this.trips.get(s.trip_id)
-      const current = trip !== undefined && trip.value.search_id === s.search_id && !isFulfilled(trip.value)
-      return gone.has(s.trip_id) || (before(s.created_at, c.searchesBefore) && !current)
-    }, 'searches', (id, s) => {
-      this.searches.delete(id)
-      const trip = this.trips.get(s.trip_id)
-      if (trip && trip.value.search_id === id) this.trips.set(s.trip_id, { value: { ...trip.value, search_id: null }, version: trip.version + 1 })
-    })
-    batches(this.seatMapUsed, (used) => before(used, c.seatMapsBefore), 'seat_maps', (key) => { this.seatMaps.delete(key); this.seatMapUsed.delete(key) })
+    batches(
+      this.trips,
+      (t) => !isFulfilled(t.value) && before(t.value.created_at, c.tripsBefore),
+      'trips',
+      (id) => {
+        this.trips.delete(id)
+        gone.add(id)
+      },
+    )
+    batches(
+      this.searches,
+      (s) => {
+        const trip = this.trips.get(s.trip_id)
+        const current = trip !== undefined && trip.value.search_id === s.search_id && !isFulfilled(trip.value)
+        return gone.has(s.trip_id) || (before(s.created_at, c.searchesBefore) && !current)
+      },
+      'searches',
+      (id, s) => {
+        this.searches.delete(id)
+        const trip = this.trips.get(s.trip_id)
+        if (trip && trip.value.search_id === id)
+          this.trips.set(s.trip_id, { value: { ...trip.value, search_id: null }, version: trip.version + 1 })
+      },
+    )
+    batches(
+      this.seatMapUsed,
+      (used) => before(used, c.seatMapsBefore),
+      'seat_maps',
+      (key) => {
+        this.seatMaps.delete(key)
+        this.seatMapUsed.delete(key)
+      },
+    )
     // Orders go with their trip only (a fulfilled trip, the only kind with orders, is kept).
     batches(this.orders, (o) => gone.has(o.order.trip_id), null)
     batches(this.refreshTokens, (t) => gone.has(t.trip_id) || before(t.expires_at, c.tokensBefore), 'refresh_tokens')
@@ -523,8 +656,11 @@ export class MemoryStore implements Store {
   }
 
   async listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]> {
-    return copy([...this.subscriptions.values()].filter((x) => x.seller_id === sellerId)
-      .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.subscription_id, b.subscription_id)))
+    return copy(
+      [...this.subscriptions.values()]
+        .filter((x) => x.seller_id === sellerId)
+        .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.subscription_id, b.subscription_id)),
+    )
   }
 
   async deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean> {
@@ -555,11 +691,16 @@ export class MemoryStore implements Store {
    * Checks what a trip write brings along, throwing before anything is written if it cannot all be stored
    * (a key taken: a primary key violation in SQL), and returns what stores it.
    */
-  private checkEffects(trip: Pick<TripRecord, 'trip_id' | 'seller_id'>, effects: TripEffects = {}, newTrip: boolean): () => void {
+  private checkEffects(
+    trip: Pick<TripRecord, 'trip_id' | 'seller_id'>,
+    effects: TripEffects = {},
+    newTrip: boolean,
+  ): () => void {
     const tripId = trip.trip_id
     const jobs = this.checkNewJobs(effects.jobs ?? [])
     const orders = (effects.orders ?? []).map(feedItem)
-    for (const o of orders) if (o.trip_id !== tripId) throw new Error(`order ${o.order_id} belongs to trip ${o.trip_id}`)
+    for (const o of orders)
+      if (o.trip_id !== tripId) throw new Error(`order ${o.order_id} belongs to trip ${o.trip_id}`)
     const { search: s, seatMaps = [], refreshToken: t } = effects
     if (s && s.trip_id !== tripId) throw new Error(`search ${s.search_id} belongs to trip ${s.trip_id}`)
     // A search is inserted, or completed once: a stored `in_progress` one takes its answer, a finished one is kept as it is.
@@ -605,8 +746,11 @@ export class MemoryStore implements Store {
  */
 function feedOf(trips: TripRecord[]): StoredOrder[] {
   const bySeller = new Map<string, OrderFeedItem[]>()
-  for (const t of trips) bySeller.set(t.seller_id, [...(bySeller.get(t.seller_id) ?? []), ...changedOrders(undefined, t)])
-  return [...bySeller].flatMap(([seller_id, items]) => items
-    .sort((a, b) => compare(a.updated_at, b.updated_at) || compare(a.order_id, b.order_id))
-    .map((order, i) => ({ seller_id, seq: i + 1, order: feedItem(order) })))
+  for (const t of trips)
+    bySeller.set(t.seller_id, [...(bySeller.get(t.seller_id) ?? []), ...changedOrders(undefined, t)])
+  return [...bySeller].flatMap(([seller_id, items]) =>
+    items
+      .sort((a, b) => compare(a.updated_at, b.updated_at) || compare(a.order_id, b.order_id))
+      .map((order, i) => ({ seller_id, seq: i + 1, order: feedItem(order) })),
+  )
 }

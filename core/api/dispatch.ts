@@ -91,16 +91,20 @@ interface About {
  * An operation as written in the table. Its handler gets the request typed by its own schemas, and the
  * caller's principal unless the operation is public: the types say what the pipeline guarantees.
  */
-export type OperationSpec<P extends TSchema, Q extends TSchema, B extends TSchema> = About & { params: P; query: Q; body: B } & (
-  | {
-    /** Who may call it (core/application/auth.ts). */
-    auth: Exclude<AuthRule, 'public'>
-    /** Honours the Idempotency-Key header (keys are kept per seller, so only for operations with a caller). */
-    idempotent?: boolean
-    handler(ctx: Context, principal: Principal, input: Input<P, Q, B>): Promise<Answer>
-  }
-  | { auth: 'public'; idempotent?: never; handler(ctx: Context, input: Input<P, Q, B>): Promise<Answer> }
-)
+export type OperationSpec<P extends TSchema, Q extends TSchema, B extends TSchema> = About & {
+  params: P
+  query: Q
+  body: B
+} & (
+    | {
+        /** Who may call it (core/application/auth.ts). */
+        auth: Exclude<AuthRule, 'public'>
+        /** Honours the Idempotency-Key header (keys are kept per seller, so only for operations with a caller). */
+        idempotent?: boolean
+        handler(ctx: Context, principal: Principal, input: Input<P, Q, B>): Promise<Answer>
+      }
+    | { auth: 'public'; idempotent?: never; handler(ctx: Context, input: Input<P, Q, B>): Promise<Answer> }
+  )
 
 /**
  * Stand-ins for the schemas an operation does not have: they accept anything and the handler does not
@@ -128,10 +132,14 @@ export interface Operation extends About {
   run(ctx: Context, principal: Principal | null, request: RawRequest): Promise<Answer>
 }
 
-const unless = (none: TSchema, schema: TSchema) => schema === none ? undefined : schema
+const unless = (none: TSchema, schema: TSchema) => (schema === none ? undefined : schema)
 
 /** The body typed by the operation's schema, or one `validation_error` with the schema's errors and its rules'. */
-function validateBody<B extends TSchema>(ctx: Context, spec: { body: B; rules?: About['rules'] }, body: unknown): Static<B> {
+function validateBody<B extends TSchema>(
+  ctx: Context,
+  spec: { body: B; rules?: About['rules'] },
+  body: unknown,
+): Static<B> {
   if (accepts(spec.body, body)) return body as Static<B>
   const errors = fieldErrors(spec.body, body)
   const seen = new Set(errors.map((e) => `${e.path}\u0000${e.message}`))
@@ -141,12 +149,16 @@ function validateBody<B extends TSchema>(ctx: Context, spec: { body: B; rules?: 
 
 /** The one success status of an idempotent operation (what a replay answers with the kept body). */
 function successStatus(responses: Record<number, TSchema>): number {
-  const ok = Object.keys(responses).map(Number).filter((s) => s >= 200 && s < 300)
+  const ok = Object.keys(responses)
+    .map(Number)
+    .filter((s) => s >= 200 && s < 300)
   if (ok.length !== 1) throw new Error(`an idempotent operation answers one success status, not ${ok.join(', ')}`)
   return ok[0]!
 }
 
-export function defineOperation<P extends TSchema, Q extends TSchema, B extends TSchema>(spec: OperationSpec<P, Q, B>): Operation {
+export function defineOperation<P extends TSchema, Q extends TSchema, B extends TSchema>(
+  spec: OperationSpec<P, Q, B>,
+): Operation {
   const { handler: _handler, params, query, body, ...about } = spec
   return {
     ...about,
@@ -164,8 +176,15 @@ export function defineOperation<P extends TSchema, Q extends TSchema, B extends 
       if (spec.auth === 'public') return spec.handler(ctx, input)
       const caller = required(principal)
       if (!spec.idempotent) return spec.handler(ctx, caller, input)
-      return idempotent(ctx, caller, spec.id, successStatus(spec.responses), request.header('idempotency-key'), input.body,
-        (idempotency) => spec.handler(ctx, caller, { ...input, idempotency }))
+      return idempotent(
+        ctx,
+        caller,
+        spec.id,
+        successStatus(spec.responses),
+        request.header('idempotency-key'),
+        input.body,
+        (idempotency) => spec.handler(ctx, caller, { ...input, idempotency }),
+      )
     },
   }
 }
@@ -200,7 +219,13 @@ export function problemCodes(op: Operation): ErrorCode[] {
  * token out of habit must still be able to refresh. `origin` is the browser's Origin header, if any. `core` is
  * what the host holds (core/core.ts `Core`); admit and dispatch read only its context.
  */
-export async function admit(core: { readonly context: Context }, op: Operation, authorization: string | undefined, params: Record<string, string>, origin: string | undefined): Promise<Principal | null> {
+export async function admit(
+  core: { readonly context: Context },
+  op: Operation,
+  authorization: string | undefined,
+  params: Record<string, string>,
+  origin: string | undefined,
+): Promise<Principal | null> {
   if (op.auth === 'public') return null
   const principal = await authenticate(core.context, authorization)
   authorizeFor(op.auth, principal, params, origin)
@@ -208,7 +233,12 @@ export async function admit(core: { readonly context: Context }, op: Operation, 
 }
 
 /** Runs an admitted request and turns its answer into the response: ETag and 304, 204 without a body. */
-export async function dispatch(core: { readonly context: Context }, op: Operation, principal: Principal | null, request: RawRequest): Promise<HostResponse> {
+export async function dispatch(
+  core: { readonly context: Context },
+  op: Operation,
+  principal: Principal | null,
+  request: RawRequest,
+): Promise<HostResponse> {
   const answer = await op.run(core.context, principal, request)
   const headers: Record<string, string> = { ...answer.headers }
   if (answer.etag) {
@@ -220,11 +250,24 @@ export async function dispatch(core: { readonly context: Context }, op: Operatio
   if (answer.status === 204) return { status: 204, headers, body: null }
   if (answer.body instanceof EventStream) {
     // no-transform and X-Accel-Buffering: proxies must neither compress nor hold back the events.
-    Object.assign(headers, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' })
+    Object.assign(headers, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    })
     return { status: answer.status, headers, body: answer.body }
   }
   headers['content-type'] = JSON_CONTENT_TYPE
-  return { status: answer.status, headers, body: answer.body instanceof Rendered ? answer.body : answer.body instanceof Serialized ? answer.body.json : JSON.stringify(answer.body) }
+  return {
+    status: answer.status,
+    headers,
+    body:
+      answer.body instanceof Rendered
+        ? answer.body
+        : answer.body instanceof Serialized
+          ? answer.body.json
+          : JSON.stringify(answer.body),
+  }
 }
 
 /** Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 §13.1.2; `*` matches any). */

@@ -16,19 +16,32 @@ export interface Webhook {
 }
 
 export const WEBHOOKS: Webhook[] = [
-  { event: 'order_status_changed', body: OrderStatusChangedEvent, summary: 'An order moved (queued, in progress, succeeded, failed, cancelling, cancelled)' },
-  { event: 'fulfillment_completed', body: FulfillmentCompletedEvent, summary: 'Every order of a fulfillment has ended' },
-  { event: 'cancellation_completed', body: CancellationCompletedEvent, summary: 'Every order of a confirmed cancellation has ended' },
+  {
+    event: 'order_status_changed',
+    body: OrderStatusChangedEvent,
+    summary: 'An order moved (queued, in progress, succeeded, failed, cancelling, cancelled)',
+  },
+  {
+    event: 'fulfillment_completed',
+    body: FulfillmentCompletedEvent,
+    summary: 'Every order of a fulfillment has ended',
+  },
+  {
+    event: 'cancellation_completed',
+    body: CancellationCompletedEvent,
+    summary: 'Every order of a confirmed cancellation has ended',
+  },
 ]
 
 /** The headers of every delivery (names are case-insensitive; they are sent lower-case), with what each holds. */
 export const WEBHOOK_HEADERS: Record<string, { description: string; pattern?: string }> = {
   'Svc-Signature': {
-    description: '`t=<unix seconds>,v1=<hex>`: `v1` is the HMAC-SHA256 of `<t>.<raw body>` keyed by the subscription\'s `secret`. Verify it against the raw bytes before parsing, and refuse an old `t` (a replay).',
+    description:
+      "`t=<unix seconds>,v1=<hex>`: `v1` is the HMAC-SHA256 of `<t>.<raw body>` keyed by the subscription's `secret`. Verify it against the raw bytes before parsing, and refuse an old `t` (a replay).",
     pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$',
   },
-  'Svc-Event-Id': { description: 'the body\'s `event_id`' },
-  'Svc-Event-Name': { description: 'the body\'s `event_name`' },
+  'Svc-Event-Id': { description: "the body's `event_id`" },
+  'Svc-Event-Name': { description: "the body's `event_name`" },
 }
 
 /** What a receiver answers, and what the service does then (docs/webhooks.md), with the service's default retry settings. */

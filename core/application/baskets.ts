@@ -26,7 +26,9 @@ export async function readBasket(ctx: Context, p: Principal, tripId: string): Pr
 
 /** The basket of a trip as read at `now`, rendered once per version and state hash and kept until the next (shared by GET and the event stream). */
 export function renderBasket(ctx: Pick<Context, 'searches'>, trip: Versioned<TripRecord>, now: Date): Rendered {
-  return ctx.searches.renderOnce(`${trip.value.trip_id}/basket`, versionEtag(trip, now), () => JSON.stringify(basketView(trip.value, now)))
+  return ctx.searches.renderOnce(`${trip.value.trip_id}/basket`, versionEtag(trip, now), () =>
+    JSON.stringify(basketView(trip.value, now)),
+  )
 }
 
 /** What names a trip's state at `now` as an ETag: its version, and its state hash (an item past valid_to changes it). */
@@ -61,7 +63,12 @@ export async function acceptItem(ctx: Context, p: Principal, tripId: string, ite
  * The basket changed is answered rendered as a GET of that version would be, and kept: the event stream's
  * push of the change and the next GET send the same body instead of rendering it again.
  */
-async function changeBasket(ctx: Context, p: Principal, tripId: string, change: (t: TripRecord, s: SearchView | undefined, c: basket.BasketContext) => TripRecord): Promise<Rendered> {
+async function changeBasket(
+  ctx: Context,
+  p: Principal,
+  tripId: string,
+  change: (t: TripRecord, s: SearchView | undefined, c: basket.BasketContext) => TripRecord,
+): Promise<Rendered> {
   const trip = await ctx.trips.mutateVersioned(p, tripId, async (t) => {
     const search = t.search_id ? await ctx.searches.view(t, t.search_id) : undefined
     return change(t, search, { now: ctx.clock.now(), holdWindow: ctx.config.holdWindow, newId: () => ctx.ids.uuid() })

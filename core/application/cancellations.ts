@@ -18,9 +18,16 @@ export async function quoteCancel(ctx: Context, p: Principal, tripId: string, re
   const orders = ordersToCancel(value, req.basket_item_ids)
   const now = ctx.clock.now()
   const { supplier, call } = await requestSupplier(ctx, p.seller, value)
-  const quotes = await supplier.quoteCancellation(call, supplierView(value), orders.map((order) => ({ order, item: value.basket[order.basket_item_id]! })), now)
+  const quotes = await supplier.quoteCancellation(
+    call,
+    supplierView(value),
+    orders.map((order) => ({ order, item: value.basket[order.basket_item_id]! })),
+    now,
+  )
   const expires = new Date(now.getTime() + ctx.config.cancellationQuoteTtl * 1000)
-  const trip = await ctx.trips.mutate(p, tripId, (t) => withQuote(t, ordersToCancel(t, req.basket_item_ids), quotes, expires))
+  const trip = await ctx.trips.mutate(p, tripId, (t) =>
+    withQuote(t, ordersToCancel(t, req.basket_item_ids), quotes, expires),
+  )
   return quoteView(trip)
 }
 
@@ -34,8 +41,12 @@ export async function confirmCancel(ctx: Context, p: Principal, tripId: string, 
   await ctx.trips.mutate(p, tripId, (t) => {
     const r = confirmCancellation(t, ctx.clock.now(), answer.cancellation_id)
     return {
-      trip: r.trip, events: r.events, effects: { idempotency: claim?.completion(answer) },
-      jobs: r.cancellation.order_ids.map((order_id) => newJob(ctx, { kind: 'cancel_order', payload: { trip_id: tripId, order_id } })),
+      trip: r.trip,
+      events: r.events,
+      effects: { idempotency: claim?.completion(answer) },
+      jobs: r.cancellation.order_ids.map((order_id) =>
+        newJob(ctx, { kind: 'cancel_order', payload: { trip_id: tripId, order_id } }),
+      ),
     }
   })
   return answer

@@ -24,16 +24,32 @@ export interface Context extends Ports {
 export function createContext(deps: CoreDeps & { webhooks: WebhookSender }): Context {
   const config = { ...defaultConfig, ...deps.config }
   const tokens = new TokenService(deps.store, deps.clock, deps.ids, {
-    issuer: config.issuer, secret: config.signingKeySecret, rotationDays: config.signingKeyRotationDays,
+    issuer: config.issuer,
+    secret: config.signingKeySecret,
+    rotationDays: config.signingKeyRotationDays,
     maxTokenTtl: Math.max(config.accessTokenTtl, config.creationTokenTtl),
   })
   const ports: Ports = {
-    config, store: deps.store, suppliers: new Map(deps.suppliers.map((x) => [x.name, x])), clock: deps.clock, ids: deps.ids, webhooks: deps.webhooks, tokens,
+    config,
+    store: deps.store,
+    suppliers: new Map(deps.suppliers.map((x) => [x.name, x])),
+    clock: deps.clock,
+    ids: deps.ids,
+    webhooks: deps.webhooks,
+    tokens,
   }
   const searches = new SearchCache(ports)
   const trips = new TripCache(ports, searches)
   const live = new LiveTrips(ports, trips, config.live.pollMs)
   // A write here wakes this process's streams on the trip at once; other processes learn it from the store.
   trips.onWrite((tripId) => live.changed(tripId))
-  return { ...ports, sellers: new Sellers(ports), searches, trips, live, observers: new Observers(), instance: deps.ids.uuid() }
+  return {
+    ...ports,
+    sellers: new Sellers(ports),
+    searches,
+    trips,
+    live,
+    observers: new Observers(),
+    instance: deps.ids.uuid(),
+  }
 }

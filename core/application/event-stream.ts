@@ -38,21 +38,39 @@ export interface StreamTiming {
  * for; null while it has none or its supplier is still searching (a remote supplier's job then ends it).
  */
 function answeredSearch(trip: TripRecord): string | null {
-  return trip.search_id === null || trip.search_status === 'in_progress' ? null : `${trip.search_id} ${trip.search_status ?? 'success'}`
+  return trip.search_id === null || trip.search_status === 'in_progress'
+    ? null
+    : `${trip.search_id} ${trip.search_status ?? 'success'}`
 }
 
-export function tripEvents(ctx: Streaming, p: Principal, first: Versioned<TripRecord>, lastEventId: string | undefined, timing: StreamTiming): EventStream {
+export function tripEvents(
+  ctx: Streaming,
+  p: Principal,
+  first: Versioned<TripRecord>,
+  lastEventId: string | undefined,
+  timing: StreamTiming,
+): EventStream {
   return new EventStream((signal) => follow(ctx, p, first, lastEventId, timing, signal))
 }
 
 async function* follow(
-  ctx: Streaming, p: Principal, first: Versioned<TripRecord>, lastEventId: string | undefined,
-  timing: StreamTiming, signal: AbortSignal,
+  ctx: Streaming,
+  p: Principal,
+  first: Versioned<TripRecord>,
+  lastEventId: string | undefined,
+  timing: StreamTiming,
+  signal: AbortSignal,
 ): AsyncGenerator<string> {
   const tripId = first.value.trip_id
   const bell = new Bell()
   let evicted = false
-  const unfollow = ctx.live.follow(tripId, first.version, { wake: () => bell.ring(), evict: () => { evicted = true; bell.ring() } })
+  const unfollow = ctx.live.follow(tripId, first.version, {
+    wake: () => bell.ring(),
+    evict: () => {
+      evicted = true
+      bell.ring()
+    },
+  })
   const onAbort = () => bell.ring()
   signal.addEventListener('abort', onAbort)
   // An access token's stream ends with the token; an API key's lasts until the client or the host ends it.
@@ -82,7 +100,9 @@ async function* follow(
       // Until something changes, an item's validity runs out, the heartbeat is due, or the token expires.
       const expiry = nextExpiry(t.value, now)
       const until = expiry === null ? Infinity : Date.parse(expiry) + 1
-      const rang = await bell.wait(Math.max(0, Math.min(timing.heartbeatMs, until - now.getTime(), endsAt - now.getTime())))
+      const rang = await bell.wait(
+        Math.max(0, Math.min(timing.heartbeatMs, until - now.getTime(), endsAt - now.getTime())),
+      )
       if (!rang && !signal.aborted && ctx.clock.now().getTime() < until) yield ': keep-alive\n\n'
       // A disabled seller's streams end (its seller read at most 10 s before): the reconnect gets 403 seller_disabled.
       if ((await ctx.sellers.get(p.seller.seller_id))?.disabled_at !== undefined) return
@@ -101,14 +121,26 @@ class Bell {
   #resolve: ((rang: boolean) => void) | null = null
 
   ring(): void {
-    if (this.#resolve) { this.#resolve(true); this.#resolve = null } else this.#rung = true
+    if (this.#resolve) {
+      this.#resolve(true)
+      this.#resolve = null
+    } else this.#rung = true
   }
 
   wait(ms: number): Promise<boolean> {
-    if (this.#rung) { this.#rung = false; return Promise.resolve(true) }
+    if (this.#rung) {
+      this.#rung = false
+      return Promise.resolve(true)
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { this.#resolve = null; resolve(false) }, ms)
-      this.#resolve = (rang) => { clearTimeout(timer); resolve(rang) }
+      const timer = setTimeout(() => {
+        this.#resolve = null
+        resolve(false)
+      }, ms)
+      this.#resolve = (rang) => {
+        clearTimeout(timer)
+        resolve(rang)
+      }
     })
   }
 }

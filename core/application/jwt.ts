@@ -9,7 +9,16 @@
  * AES-256-GCM under a key derived from it by HKDF-SHA-256, the kid as additional data); a key stored in the
  * clear before the secret was set is sealed at the next start.
  */
-import { SignJWT, jwtVerify, generateKeyPair, exportJWK, importJWK, errors, type JWTPayload, type CryptoKey } from 'jose'
+import {
+  SignJWT,
+  jwtVerify,
+  generateKeyPair,
+  exportJWK,
+  importJWK,
+  errors,
+  type JWTPayload,
+  type CryptoKey,
+} from 'jose'
 import { LRUCache } from 'lru-cache'
 import type { Clock, Ids } from '../ports/clock.ts'
 import type { SealedJwk, SigningKeyRecord } from '../ports/records.ts'
@@ -33,7 +42,11 @@ export interface TokenClaims extends JWTPayload {
   akh?: string
 }
 
-interface LoadedKey { record: SigningKeyRecord; privateKey: CryptoKey; publicKey: CryptoKey }
+interface LoadedKey {
+  record: SigningKeyRecord
+  privateKey: CryptoKey
+  publicKey: CryptoKey
+}
 
 export interface TokenServiceOptions {
   issuer: string
@@ -94,7 +107,8 @@ export class TokenService {
     const kid = this.ids.uuid()
     const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: ALG } as JsonWebKey
     await this.store.addSigningKey({
-      kid, alg: ALG,
+      kid,
+      alg: ALG,
       private_jwk: this.opts.secret ? await this.#seal(privateJwk, kid) : privateJwk,
       public_jwk: { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' } as JsonWebKey,
       created_at: now.toISOString(),
@@ -105,14 +119,29 @@ export class TokenService {
     await this.#reload()
   }
 
-  async sign(use: TokenUse, sellerId: string, ttlSeconds: number, tripId?: string, family?: string | null, apiKeyHash?: string): Promise<string> {
+  async sign(
+    use: TokenUse,
+    sellerId: string,
+    ttlSeconds: number,
+    tripId?: string,
+    family?: string | null,
+    apiKeyHash?: string,
+  ): Promise<string> {
     // Another instance may have rotated: look again now and then (not on the request's way).
     if (this.clock.now().getTime() - this.#loadedAt > RELOAD_MS) void this.#reload().catch(() => {})
     let key = this.#active()
-    if (!key) { await this.ensureSigningKey(); key = this.#active() }
+    if (!key) {
+      await this.ensureSigningKey()
+      key = this.#active()
+    }
     if (!key) throw new ProblemError('internal', 'no signing key')
     const now = Math.floor(this.clock.now().getTime() / 1000)
-    const jwt = new SignJWT({ token_use: use, sid: sellerId, ...(family ? { fam: family } : {}), ...(apiKeyHash ? { akh: apiKeyHash } : {}) })
+    const jwt = new SignJWT({
+      token_use: use,
+      sid: sellerId,
+      ...(family ? { fam: family } : {}),
+      ...(apiKeyHash ? { akh: apiKeyHash } : {}),
+    })
       .setProtectedHeader({ alg: ALG, kid: key.record.kid, typ: 'JWT' })
       .setIssuer(this.#issuer)
       .setIssuedAt(now)
@@ -129,7 +158,10 @@ export class TokenService {
       // exp is checked on every use (jose's rule: expired once now ≥ exp), against the injected clock.
       if (typeof known.exp === 'number' && Math.floor(this.clock.now().getTime() / 1000) >= known.exp) {
         this.#verified.delete(token)
-        throw new ProblemError('token_expired', 'The token has expired. Refresh the access token with POST /v2.2/refresh_token.')
+        throw new ProblemError(
+          'token_expired',
+          'The token has expired. Refresh the access token with POST /v2.2/refresh_token.',
+        )
       }
       return known
     }
@@ -141,21 +173,33 @@ export class TokenService {
   async #verify(token: string): Promise<TokenClaims> {
     try {
       // `exp` is a required claim: jose checks it only when present, and a token without one would never expire.
-      const { payload } = await jwtVerify(token, async (header) => {
-        const kid = header.kid ?? ''
-        if (!this.#keys.has(kid) && this.clock.now().getTime() - this.#loadedAt > UNKNOWN_KID_RELOAD_MS) await this.#reload()
-        const k = this.#keys.get(kid)
-        if (!k) throw new ProblemError('unauthorized', 'The token was signed by an unknown key.')
-        return k.publicKey
-      }, { algorithms: [ALG], issuer: this.#issuer, requiredClaims: ['exp'], currentDate: this.clock.now() })
+      const { payload } = await jwtVerify(
+        token,
+        async (header) => {
+          const kid = header.kid ?? ''
+          if (!this.#keys.has(kid) && this.clock.now().getTime() - this.#loadedAt > UNKNOWN_KID_RELOAD_MS)
+            await this.#reload()
+          const k = this.#keys.get(kid)
+          if (!k) throw new ProblemError('unauthorized', 'The token was signed by an unknown key.')
+          return k.publicKey
+        },
+        { algorithms: [ALG], issuer: this.#issuer, requiredClaims: ['exp'], currentDate: this.clock.now() },
+      )
       const claims = payload as TokenClaims
-      if ((claims.token_use !== 'trip_access' && claims.token_use !== 'trip_creation') || typeof claims.sid !== 'string') {
+      if (
+        (claims.token_use !== 'trip_access' && claims.token_use !== 'trip_creation') ||
+        typeof claims.sid !== 'string'
+      ) {
         throw new ProblemError('unauthorized', 'The token is not a service token.')
       }
       return claims
     } catch (e) {
       if (e instanceof ProblemError) throw e
-      if (e instanceof errors.JWTExpired) throw new ProblemError('token_expired', 'The token has expired. Refresh the access token with POST /v2.2/refresh_token.')
+      if (e instanceof errors.JWTExpired)
+        throw new ProblemError(
+          'token_expired',
+          'The token has expired. Refresh the access token with POST /v2.2/refresh_token.',
+        )
       throw new ProblemError('unauthorized', 'The token is not valid.')
     }
   }
@@ -166,7 +210,11 @@ export class TokenService {
     const now = this.clock.now().getTime()
     return {
       keys: [...this.#keys.values()]
-        .filter((k) => k.record.retire_at === null || Date.parse(k.record.retire_at) + this.opts.maxTokenTtl * 1000 + RELOAD_MS > now)
+        .filter(
+          (k) =>
+            k.record.retire_at === null ||
+            Date.parse(k.record.retire_at) + this.opts.maxTokenTtl * 1000 + RELOAD_MS > now,
+        )
         .map((k) => k.record.public_jwk),
     }
   }
@@ -186,10 +234,16 @@ export class TokenService {
         for (const record of records) {
           const known = this.#keys.get(record.kid)
           // A known key keeps its imported keys; its record may have changed (retired, sealed).
-          if (known) { known.record = record; continue }
+          if (known) {
+            known.record = record
+            continue
+          }
           this.#keys.set(record.kid, {
             record,
-            privateKey: (await importJWK(await this.#privateJwk(record) as Parameters<typeof importJWK>[0], ALG)) as CryptoKey,
+            privateKey: (await importJWK(
+              (await this.#privateJwk(record)) as Parameters<typeof importJWK>[0],
+              ALG,
+            )) as CryptoKey,
             publicKey: (await importJWK(record.public_jwk as Parameters<typeof importJWK>[0], ALG)) as CryptoKey,
           })
         }
@@ -205,11 +259,16 @@ export class TokenService {
 
   async #privateJwk(record: SigningKeyRecord): Promise<JsonWebKey> {
     if (!isSealed(record.private_jwk)) return record.private_jwk
-    if (!this.#sealer) throw new SigningKeySecretError(`The signing keys are sealed, and SIGNING_KEY_SECRET is not set: set it to the secret they were sealed with.`)
+    if (!this.#sealer)
+      throw new SigningKeySecretError(
+        `The signing keys are sealed, and SIGNING_KEY_SECRET is not set: set it to the secret they were sealed with.`,
+      )
     try {
       return JSON.parse(await this.#sealer.unseal(record.private_jwk, record.kid)) as JsonWebKey
     } catch {
-      throw new SigningKeySecretError(`Signing key ${record.kid} cannot be unsealed: SIGNING_KEY_SECRET is not the secret it was sealed with.`)
+      throw new SigningKeySecretError(
+        `Signing key ${record.kid} cannot be unsealed: SIGNING_KEY_SECRET is not the secret it was sealed with.`,
+      )
     }
   }
 
@@ -223,7 +282,9 @@ export class TokenService {
     let sealed = false
     for (const k of this.#keys.values()) {
       if (isSealed(k.record.private_jwk)) continue
-      await this.store.updateSigningKey(k.record.kid, { private_jwk: await this.#seal(k.record.private_jwk, k.record.kid) })
+      await this.store.updateSigningKey(k.record.kid, {
+        private_jwk: await this.#seal(k.record.private_jwk, k.record.kid),
+      })
       sealed = true
     }
     if (sealed) await this.#reload()

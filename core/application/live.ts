@@ -11,7 +11,10 @@ import type { Ports } from './dependencies.ts'
 import type { TripCache } from './trip-cache.ts'
 
 /** One open stream on a trip: woken on a change, told to end when a newer stream takes its place. */
-export interface Follower { wake(): void; evict(): void }
+export interface Follower {
+  wake(): void
+  evict(): void
+}
 
 /** Streams per trip and process: a ninth ends the oldest, so tabs left open or reconnects that never closed cannot pile up. */
 export const MAX_STREAMS_PER_TRIP = 8
@@ -84,7 +87,13 @@ export class LiveTrips {
     const watch = this.#store.watchTrips?.bind(this.#store)
     // Once listening, every stream looks again: a change made while the feed was connecting sent no word.
     this.#feed = watch
-      ? watch((tripId) => this.changed(tripId)).then((stop) => { this.changed(null); return stop }, () => null)
+      ? watch((tripId) => this.changed(tripId)).then(
+          (stop) => {
+            this.changed(null)
+            return stop
+          },
+          () => null,
+        )
       : Promise.resolve(null)
     void this.#feed.then((stop) => {
       if (stop || this.#poll) return

@@ -15,13 +15,19 @@ export class Observers {
   /** Starts telling `observer`; returns the way to stop. */
   add(observer: CoreObserver): () => void {
     this.#list.add(observer)
-    return () => { this.#list.delete(observer) }
+    return () => {
+      this.#list.delete(observer)
+    }
   }
 
   jobFinished(report: JobReport): void {
     for (const o of this.#list) {
       // A host's counting bug must not turn a job that was done into a failure of the job runner.
-      try { o.jobFinished?.(report) } catch { /* the observer's fault, not the job's */ }
+      try {
+        o.jobFinished?.(report)
+      } catch {
+        /* the observer's fault, not the job's */
+      }
     }
   }
 }

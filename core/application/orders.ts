@@ -16,8 +16,11 @@ export async function listOrders(ctx: Context, p: Principal, q: OrdersQuery) {
   if (q.updated_since !== undefined) {
     since = canonicalSince(q.updated_since)
     if (since === null) {
-      throw new ProblemError('validation_error', 'The query string is invalid: /updated_since must be a date and time, ISO 8601, up to the year 9999.',
-        [{ path: '/updated_since', message: 'must be a date and time, ISO 8601, up to the year 9999' }])
+      throw new ProblemError(
+        'validation_error',
+        'The query string is invalid: /updated_since must be a date and time, ISO 8601, up to the year 9999.',
+        [{ path: '/updated_since', message: 'must be a date and time, ISO 8601, up to the year 9999' }],
+      )
     }
   }
   let at: FeedPosition = { seq: 0, status: q.status ?? null, since }
@@ -28,15 +31,24 @@ export async function listOrders(ctx: Context, p: Principal, q: OrdersQuery) {
       ...(since !== null && since !== c.since ? ['updated_since'] : []),
     ]
     if (changed.length) {
-      throw new ProblemError('validation_error', `The query string is invalid: the cursor was given for other filters (${changed.join(', ')}); repeat the first page's or leave them out.`,
-        changed.map((name) => ({ path: `/${name}`, message: 'differs from the cursor\'s' })))
+      throw new ProblemError(
+        'validation_error',
+        `The query string is invalid: the cursor was given for other filters (${changed.join(', ')}); repeat the first page's or leave them out.`,
+        changed.map((name) => ({ path: `/${name}`, message: "differs from the cursor's" })),
+      )
     }
     at = c
   }
   const limit = q.limit === undefined ? ORDERS_PAGE_DEFAULT : Number(q.limit)
   const entries = await ctx.store.listOrders(sellerId, {
-    after: at.seq, limit, ...(at.status ? { status: at.status } : {}), ...(at.since ? { updatedSince: at.since } : {}),
+    after: at.seq,
+    limit,
+    ...(at.status ? { status: at.status } : {}),
+    ...(at.since ? { updatedSince: at.since } : {}),
   })
   const last = entries.at(-1)
-  return { data: entries.map((e) => e.order), next_cursor: writeCursor(sellerId, { ...at, seq: last ? last.seq : at.seq }) }
+  return {
+    data: entries.map((e) => e.order),
+    next_cursor: writeCursor(sellerId, { ...at, seq: last ? last.seq : at.seq }),
+  }
 }

@@ -3,9 +3,20 @@ import type { SellerRecord } from '../ports/records.ts'
 
 /** Who is calling, once credentials are verified. */
 export type Principal =
-  | { kind: 'api_key'; seller: SellerRecord; /** SHA-256 of the key: what a creation token it mints names, so revoking the key ends the token. */ key_hash: string }
+  | {
+      kind: 'api_key'
+      seller: SellerRecord
+      /** SHA-256 of the key: what a creation token it mints names, so revoking the key ends the token. */ key_hash: string
+    }
   | { kind: 'creation_token'; seller: SellerRecord }
-  | { kind: 'access_token'; seller: SellerRecord; trip_id: string; token: string; family: string | null; /** The token's `exp` (seconds). */ expires_at: number }
+  | {
+      kind: 'access_token'
+      seller: SellerRecord
+      trip_id: string
+      token: string
+      family: string | null
+      /** The token's `exp` (seconds). */ expires_at: number
+    }
 
 /**
  * Who may call an operation (the matrix in docs/decisions.md):

@@ -26,7 +26,9 @@ export class SearchCache {
    */
   readonly rendered = new LRUCache<string, Rendered>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (r) => r.weight })
 
-  constructor(ports: Ports) { this.#ports = ports }
+  constructor(ports: Ports) {
+    this.#ports = ports
+  }
 
   /** The body kept under `key` if it is still the one named `etag`; else `json()`, rendered and kept in its place. */
   renderOnce(key: string, etag: string, json: () => string): Rendered {
@@ -39,12 +41,14 @@ export class SearchCache {
   async view(trip: TripRecord, searchId: string): Promise<SearchView> {
     const hit = this.#searches.get(searchId)
     if (hit) {
-      if (hit.record.trip_id !== trip.trip_id) throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
+      if (hit.record.trip_id !== trip.trip_id)
+        throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
       return hit
     }
     const { store } = this.#ports
     const record = await store.getSearch(searchId)
-    if (!record || record.trip_id !== trip.trip_id) throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
+    if (!record || record.trip_id !== trip.trip_id)
+      throw new ProblemError('not_found', `Search ${searchId} does not exist for this trip.`)
     const keys = SearchView.mapKeys(record)
     const missing = keys.filter((k) => !this.#seatMaps.has(k))
     if (missing.length) for (const m of await store.getSeatMaps(missing)) this.#seatMaps.set(m.key, m)

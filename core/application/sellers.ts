@@ -24,7 +24,10 @@ const MAX_GRACE_HOURS = 24 * 365
 const DEFAULT_SUPPLIER: SellerSupplier = { name: 'sandbox', credentials: null }
 
 /** A supplier for a seller, by name, with the seller's credentials for it (in the clear: they are sealed here). */
-export interface SupplierChoice { name: string; credentials?: string }
+export interface SupplierChoice {
+  name: string
+  credentials?: string
+}
 
 export interface NewSeller {
   name: string
@@ -44,7 +47,13 @@ export interface NewSeller {
  * A switch, or a removal, is refused while the seller has trips not yet fulfilled on what it leaves
  * (`notYetFulfilled`), unless `force`.
  */
-export interface SellerChange { addOrigins?: string[]; removeOrigins?: string[]; supplier?: SupplierChoice; removeToken?: boolean; force?: boolean }
+export interface SellerChange {
+  addOrigins?: string[]
+  removeOrigins?: string[]
+  supplier?: SupplierChoice
+  removeToken?: boolean
+  force?: boolean
+}
 
 /** What an update did, beside the seller it left. */
 export interface UpdatedSeller {
@@ -61,10 +70,19 @@ export interface UpdatedSeller {
  * Trips not yet fulfilled (`notYetFulfilled`) of a seller: how many, the first few ids, on which suppliers,
  * and which of those suppliers the change leaves unable to serve them (a token they need gone).
  */
-export interface UnfinishedTrips { count: number; tripIds: string[]; suppliers: string[]; stranded: string[] }
+export interface UnfinishedTrips {
+  count: number
+  tripIds: string[]
+  suppliers: string[]
+  stranded: string[]
+}
 
 /** An API key as shown to the operator: never the key, nor its hash. */
-export interface KeyInfo { prefix: string; created_at: string; expires_at: string | null }
+export interface KeyInfo {
+  prefix: string
+  created_at: string
+  expires_at: string | null
+}
 
 /**
  * What a key is now: `active` (never expires), `grace` (rotated away, works until its `expires_at`),
@@ -73,7 +91,10 @@ export interface KeyInfo { prefix: string; created_at: string; expires_at: strin
 export type KeyState = 'active' | 'grace' | 'revoked' | 'expired'
 
 /** A key as listed: with its state, and when it was revoked (null unless `revoked`). */
-export interface ListedKey extends KeyInfo { state: KeyState; revoked_at: string | null }
+export interface ListedKey extends KeyInfo {
+  state: KeyState
+  revoked_at: string | null
+}
 
 export interface RotatedKey {
   /** The new key, to be shown once. */
@@ -94,10 +115,16 @@ export interface RevokedKeys {
   kept: KeyInfo | null
 }
 
-export interface SellerListing { seller: SellerRecord; keys: ListedKey[] }
+export interface SellerListing {
+  seller: SellerRecord
+  keys: ListedKey[]
+}
 
 /** Whether `disable` or `enable` changed the seller (false: it was so already), and the seller now. */
-export interface SellerSwitch { seller: SellerRecord; changed: boolean }
+export interface SellerSwitch {
+  seller: SellerRecord
+  changed: boolean
+}
 
 const keyInfo = (k: ApiKeyRecord): KeyInfo => ({ prefix: k.prefix, created_at: k.created_at, expires_at: k.expires_at })
 const works = (k: ApiKeyRecord, now: string) => k.expires_at === null || k.expires_at > now
@@ -106,7 +133,11 @@ function keyState(k: ApiKeyRecord, now: string): KeyState {
   if (k.revoked_at !== undefined) return 'revoked'
   return k.expires_at === null ? 'active' : k.expires_at > now ? 'grace' : 'expired'
 }
-const listedKey = (k: ApiKeyRecord, now: string): ListedKey => ({ ...keyInfo(k), state: keyState(k, now), revoked_at: k.revoked_at ?? null })
+const listedKey = (k: ApiKeyRecord, now: string): ListedKey => ({
+  ...keyInfo(k),
+  state: keyState(k, now),
+  revoked_at: k.revoked_at ?? null,
+})
 
 /** Order statuses after which the supplier has nothing left to do for the order (unless it is cancelled later). */
 const FINAL_ORDER_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled'])
@@ -119,14 +150,19 @@ const FINAL_ORDER_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed'
  * final). Such a trip still needs its supplier: its checks, its fulfill and its orders call it.
  */
 export function notYetFulfilled(trip: TripRecord, now: Date): boolean {
-  const departures = trip.journeys.flatMap((j) => j.segments.map((seg) => Date.parse(seg.departure_time))).filter((t) => !Number.isNaN(t))
+  const departures = trip.journeys
+    .flatMap((j) => j.segments.map((seg) => Date.parse(seg.departure_time)))
+    .filter((t) => !Number.isNaN(t))
   if (departures.length && Math.min(...departures) <= now.getTime()) return false
-  return Object.values(trip.basket).some((item) => item.product_type !== 'ticket' && item.order_id === undefined) ||
+  return (
+    Object.values(trip.basket).some((item) => item.product_type !== 'ticket' && item.order_id === undefined) ||
     Object.values(trip.orders).some((o) => !FINAL_ORDER_STATUSES.has(o.status))
+  )
 }
 
 /** The words of `notYetFulfilled`, for the operator. */
-export const NOT_YET_FULFILLED = 'trips whose first departure is still ahead and that have an extra in the basket not yet ordered, or an order not final (awaiting_ticketing, queued, in_progress or cancelling)'
+export const NOT_YET_FULFILLED =
+  'trips whose first departure is still ahead and that have an extra in the basket not yet ordered, or an order not final (awaiting_ticketing, queued, in_progress or cancelling)'
 /** How many trip ids a refusal names. */
 const TRIPS_NAMED = 5
 /** Trips read from the store at once while looking for trips not yet fulfilled. */
@@ -140,16 +176,21 @@ function findKey(sellerId: string, keys: ApiKeyRecord[], given: string): ApiKeyR
   if (whole) return whole
   const found = given ? keys.filter((k) => k.prefix.startsWith(given) || given.startsWith(k.prefix)) : []
   const listed = keys.map((k) => k.prefix).join(', ') || 'none'
-  if (found.length === 0) throw new ProblemError('not_found', `Seller ${sellerId} has no API key with prefix ${given} (its keys: ${listed}).`)
+  if (found.length === 0)
+    throw new ProblemError('not_found', `Seller ${sellerId} has no API key with prefix ${given} (its keys: ${listed}).`)
   if (found.length > 1) {
-    throw new ProblemError('validation_error', `Prefix ${given} names ${found.length} keys of seller ${sellerId} (${found.map((k) => `${k.prefix} created ${k.created_at}`).join(', ')}): give the whole prefix, or the whole key.`)
+    throw new ProblemError(
+      'validation_error',
+      `Prefix ${given} names ${found.length} keys of seller ${sellerId} (${found.map((k) => `${k.prefix} created ${k.created_at}`).join(', ')}): give the whole prefix, or the whole key.`,
+    )
   }
   return found[0]!
 }
 
 /** Whether two sets of kept credentials are the same: the same suppliers, each with the same sealed value. */
 const sameKept = (a: Record<string, SealedSecret>, b: Record<string, SealedSecret>) => {
-  const entries = (x: Record<string, SealedSecret>) => JSON.stringify(Object.entries(x).sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0)))
+  const entries = (x: Record<string, SealedSecret>) =>
+    JSON.stringify(Object.entries(x).sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0)))
   return entries(a) === entries(b)
 }
 
@@ -169,10 +210,16 @@ export class Sellers {
    * Unsealed supplier credentials, by what they were sealed as, so a supplier call does not pay HKDF and
    * AES each time; each is kept SELLER_TTL_MS at most (also in real time: the cache purges itself).
    */
-  #credentials = new LRUCache<string, { value: string; at: number }>({ max: 1_000, ttl: SELLER_TTL_MS, ttlAutopurge: true })
+  #credentials = new LRUCache<string, { value: string; at: number }>({
+    max: 1_000,
+    ttl: SELLER_TTL_MS,
+    ttlAutopurge: true,
+  })
   #sealer: Sealer | null | undefined
 
-  constructor(ports: Ports) { this.#ports = ports }
+  constructor(ports: Ports) {
+    this.#ports = ports
+  }
 
   /**
    * A new seller and its first API key. Its supplier is checked before anything is stored: offered here,
@@ -183,18 +230,35 @@ export class Sellers {
   async create(input: NewSeller): Promise<{ seller: SellerRecord; apiKey: string }> {
     const { store, clock, ids } = this.#ports
     const apiKey = input.apiKey ?? `svc_${input.sandbox ? 'test' : 'live'}_${ids.secret(24)}`
-    if (apiKey.length < 16 || /[\s:]/.test(apiKey)) throw new ProblemError('validation_error', 'An API key needs at least 16 characters and no spaces or colons.')
+    if (apiKey.length < 16 || /[\s:]/.test(apiKey))
+      throw new ProblemError('validation_error', 'An API key needs at least 16 characters and no spaces or colons.')
     if (!input.sandbox && !input.supplier) {
-      throw new ProblemError('validation_error', 'A live seller needs a real supplier: the sandbox airline sells simulated offers and cannot serve live trips. Pass the real supplier and the seller\'s own token for it, e.g. --supplier duffel --duffel-token duffel_live_… (--duffel-token - reads it from standard input); only a sandbox seller (--sandbox) may start without one.')
+      throw new ProblemError(
+        'validation_error',
+        "A live seller needs a real supplier: the sandbox airline sells simulated offers and cannot serve live trips. Pass the real supplier and the seller's own token for it, e.g. --supplier duffel --duffel-token duffel_live_… (--duffel-token - reads it from standard input); only a sandbox seller (--sandbox) may start without one.",
+      )
     }
     const now = clock.now().toISOString()
     const sellerId = ids.uuid()
-    const supplier = input.supplier ? await this.#supplier(sellerId, input.sandbox, input.supplier) : { ...DEFAULT_SUPPLIER }
+    const supplier = input.supplier
+      ? await this.#supplier(sellerId, input.sandbox, input.supplier)
+      : { ...DEFAULT_SUPPLIER }
     const seller: SellerRecord = {
-      seller_id: sellerId, name: input.name, origins: [...new Set(input.origins.map(normaliseOrigin))], sandbox: input.sandbox, supplier, created_at: now,
+      seller_id: sellerId,
+      name: input.name,
+      origins: [...new Set(input.origins.map(normaliseOrigin))],
+      sandbox: input.sandbox,
+      supplier,
+      created_at: now,
     }
     await store.createSeller(seller)
-    await store.addApiKey({ key_hash: sha256Hex(apiKey), seller_id: seller.seller_id, prefix: apiKey.slice(0, 12), created_at: now, expires_at: null })
+    await store.addApiKey({
+      key_hash: sha256Hex(apiKey),
+      seller_id: seller.seller_id,
+      prefix: apiKey.slice(0, 12),
+      created_at: now,
+      expires_at: null,
+    })
     this.#origins = null
     return { seller, apiKey }
   }
@@ -214,25 +278,39 @@ export class Sellers {
       const remove = new Set((change.removeOrigins ?? []).map(normaliseOrigin))
       const unknown = [...remove].filter((o) => !merged.includes(o))
       if (unknown.length) {
-        throw new ProblemError('validation_error', `${unknown.join(', ')} ${unknown.length === 1 ? 'is not an origin' : 'are not origins'} of seller ${sellerId} (its origins: ${seller.origins.join(', ') || 'none'}).`)
+        throw new ProblemError(
+          'validation_error',
+          `${unknown.join(', ')} ${unknown.length === 1 ? 'is not an origin' : 'are not origins'} of seller ${sellerId} (its origins: ${seller.origins.join(', ') || 'none'}).`,
+        )
       }
       const origins = merged.filter((o) => !remove.has(o))
-      if (origins.length !== seller.origins.length || origins.some((o, i) => o !== seller.origins[i])) next.origins = origins
+      if (origins.length !== seller.origins.length || origins.some((o, i) => o !== seller.origins[i]))
+        next.origins = origins
     }
     const keptBefore = seller.kept_credentials ?? {}
     let kept = { ...keptBefore }
     let supplier = seller.supplier
     if (change.supplier) {
-      supplier = await this.#supplier(sellerId, seller.sandbox, change.supplier, seller.supplier, keptBefore[change.supplier.name])
+      supplier = await this.#supplier(
+        sellerId,
+        seller.sandbox,
+        change.supplier,
+        seller.supplier,
+        keptBefore[change.supplier.name],
+      )
       // The supplier left keeps its sealed credentials; the one taken (back) up holds its own in `supplier`.
-      if (supplier.name !== seller.supplier.name && seller.supplier.credentials) kept[seller.supplier.name] = seller.supplier.credentials
+      if (supplier.name !== seller.supplier.name && seller.supplier.credentials)
+        kept[seller.supplier.name] = seller.supplier.credentials
       delete kept[supplier.name]
     }
     let removed: string[] = []
     if (change.removeToken) {
       removed = Object.keys(kept)
       if (!removed.length) {
-        throw new ProblemError('validation_error', `Seller ${sellerId} keeps no token of a supplier it does not sell from${change.supplier ? ' after this update' : ''}: --remove-token has nothing to remove (the token of the supplier it sells from is replaced by giving a new one, never removed).`)
+        throw new ProblemError(
+          'validation_error',
+          `Seller ${sellerId} keeps no token of a supplier it does not sell from${change.supplier ? ' after this update' : ''}: --remove-token has nothing to remove (the token of the supplier it sells from is replaced by giving a new one, never removed).`,
+        )
       }
       kept = {}
     }
@@ -240,12 +318,17 @@ export class Sellers {
     // What the change leaves: on a switch, every trip not on the new supplier (it stays on its own); on a
     // removal, the trips of the suppliers whose token goes.
     const switched = supplier.name !== seller.supplier.name
-    const unfinished = switched || removed.length
-      ? await this.#unfinishedTrips(sellerId, (name) => name !== supplier.name && (switched || removed.includes(name)))
-      : null
+    const unfinished =
+      switched || removed.length
+        ? await this.#unfinishedTrips(
+            sellerId,
+            (name) => name !== supplier.name && (switched || removed.includes(name)),
+          )
+        : null
     if (unfinished) {
       // A supplier still serves them with a kept token, or when it needs none (the sandbox airline, for a sandbox seller).
-      const served = (name: string) => kept[name] !== undefined || this.#ports.suppliers.get(name)?.credentialsProblem(null, seller.sandbox) === null
+      const served = (name: string) =>
+        kept[name] !== undefined || this.#ports.suppliers.get(name)?.credentialsProblem(null, seller.sandbox) === null
       unfinished.stranded = unfinished.suppliers.filter((n) => !served(n))
     }
     if (unfinished && !change.force) {
@@ -253,7 +336,10 @@ export class Sellers {
       const fate = !unfinished.stranded.length
         ? `They would stay on ${on}${unfinished.suppliers.some((n) => kept[n]) ? ', served with its kept token' : ''}, while new trips go to ${supplier.name}.`
         : `They would stay on ${on}, and ${unfinished.stranded.join(' and ')} would have no token for them: their checks, fulfillment and orders would fail (supplier_not_configured).`
-      throw new ProblemError('validation_error', `Seller ${sellerId} has ${unfinished.count} trip${unfinished.count === 1 ? '' : 's'} not yet fulfilled on ${on} (${NOT_YET_FULFILLED}): ${unfinished.tripIds.join(', ')}${unfinished.count > unfinished.tripIds.length ? ', …' : ''}. ${fate} Run this again once they are fulfilled or have departed, or add --force to ${switched ? 'switch' : 'remove the token'} now.`)
+      throw new ProblemError(
+        'validation_error',
+        `Seller ${sellerId} has ${unfinished.count} trip${unfinished.count === 1 ? '' : 's'} not yet fulfilled on ${on} (${NOT_YET_FULFILLED}): ${unfinished.tripIds.join(', ')}${unfinished.count > unfinished.tripIds.length ? ', …' : ''}. ${fate} Run this again once they are fulfilled or have departed, or add --force to ${switched ? 'switch' : 'remove the token'} now.`,
+      )
     }
     if (supplier !== seller.supplier) next.supplier = supplier
     if (!sameKept(kept, keptBefore)) next.kept_credentials = kept
@@ -294,7 +380,10 @@ export class Sellers {
     const found: UnfinishedTrips = { count: 0, tripIds: [], suppliers: [], stranded: [] }
     let after: string | undefined
     for (;;) {
-      const page = await this.#ports.store.listSellerTrips(sellerId, { ...(after === undefined ? {} : { after }), limit: TRIPS_PAGE })
+      const page = await this.#ports.store.listSellerTrips(sellerId, {
+        ...(after === undefined ? {} : { after }),
+        limit: TRIPS_PAGE,
+      })
       for (const trip of page) {
         const name = trip.supplier ?? 'sandbox'
         if (!concerns(name) || !notYetFulfilled(trip, now)) continue
@@ -313,8 +402,13 @@ export class Sellers {
     if (sandbox) return
     const adapter = this.#ports.suppliers.get(supplier.name)
     if (adapter && !adapter.capabilities.simulated) return
-    const what = adapter ? `its supplier ${supplier.name} sells simulated offers` : `its supplier "${supplier.name}" is not one this service offers`
-    throw new ProblemError('validation_error', `Seller ${sellerId} is live and would be left without a real supplier: ${what} and cannot serve live trips. Pass its real supplier and the seller's own token for it with this update, e.g. --supplier duffel --duffel-token duffel_live_… (--duffel-token - reads it from standard input).`)
+    const what = adapter
+      ? `its supplier ${supplier.name} sells simulated offers`
+      : `its supplier "${supplier.name}" is not one this service offers`
+    throw new ProblemError(
+      'validation_error',
+      `Seller ${sellerId} is live and would be left without a real supplier: ${what} and cannot serve live trips. Pass its real supplier and the seller's own token for it with this update, e.g. --supplier duffel --duffel-token duffel_live_… (--duffel-token - reads it from standard input).`,
+    )
   }
 
   /**
@@ -323,7 +417,10 @@ export class Sellers {
    * SELLER_TTL_MS at most.
    */
   async credentials(seller: SellerRecord, supplierName: string = seller.supplier.name): Promise<string | null> {
-    const sealed = supplierName === seller.supplier.name ? seller.supplier.credentials : seller.kept_credentials?.[supplierName] ?? null
+    const sealed =
+      supplierName === seller.supplier.name
+        ? seller.supplier.credentials
+        : (seller.kept_credentials?.[supplierName] ?? null)
     if (!sealed) return null
     const aad = credentialsAad(seller.seller_id, supplierName)
     const cacheKey = `${aad}\n${sealed.iv}.${sealed.data}`
@@ -332,12 +429,19 @@ export class Sellers {
     if (hit && now - hit.at < SELLER_TTL_MS && now >= hit.at) return hit.value
     const sealer = this.#getSealer()
     const what = `The ${supplierName} credentials of seller ${seller.seller_id}`
-    if (!sealer) throw new ProblemError('internal', `${what} are sealed, and SIGNING_KEY_SECRET is not set: set it to the secret they were sealed with.`)
+    if (!sealer)
+      throw new ProblemError(
+        'internal',
+        `${what} are sealed, and SIGNING_KEY_SECRET is not set: set it to the secret they were sealed with.`,
+      )
     let value: string
     try {
       value = await sealer.unseal(sealed, aad)
     } catch {
-      throw new ProblemError('internal', `${what} cannot be unsealed: SIGNING_KEY_SECRET is not the secret they were sealed with.`)
+      throw new ProblemError(
+        'internal',
+        `${what} cannot be unsealed: SIGNING_KEY_SECRET is not the secret they were sealed with.`,
+      )
     }
     this.#credentials.set(cacheKey, { value, at: now })
     return value
@@ -382,11 +486,20 @@ export class Sellers {
       targets = [findKey(sellerId, keys, prefix)]
     } else {
       // The newest: created last; of keys created at one instant, one that never expires (a rotation's new key).
-      kept = keys.reduce<ApiKeyRecord | null>((a, k) => (!a || k.created_at > a.created_at || (k.created_at === a.created_at && k.expires_at === null) ? k : a), null)
+      kept = keys.reduce<ApiKeyRecord | null>(
+        (a, k) =>
+          !a || k.created_at > a.created_at || (k.created_at === a.created_at && k.expires_at === null) ? k : a,
+        null,
+      )
       targets = keys.filter((k) => k !== kept)
     }
     const revoked = targets.filter((k) => works(k, now))
-    if (revoked.length) await store.revokeApiKeys(sellerId, revoked.map((k) => k.key_hash), now)
+    if (revoked.length)
+      await store.revokeApiKeys(
+        sellerId,
+        revoked.map((k) => k.key_hash),
+        now,
+      )
     for (const k of targets) this.#apiKeys.delete(k.key_hash)
     if (opts.endTripTokens) {
       // Trip tokens name no key: ending them ends every trip session of the seller, here at once, elsewhere within SELLER_TTL_MS.
@@ -406,7 +519,12 @@ export class Sellers {
     const { store, clock } = this.#ports
     const sellers = await store.listSellers()
     const now = clock.now().toISOString()
-    return Promise.all(sellers.map(async (seller) => ({ seller, keys: (await store.listApiKeys(seller.seller_id)).map((k) => listedKey(k, now)) })))
+    return Promise.all(
+      sellers.map(async (seller) => ({
+        seller,
+        keys: (await store.listApiKeys(seller.seller_id)).map((k) => listedKey(k, now)),
+      })),
+    )
   }
 
   /** One seller with its keys, as `list` shows each. */
@@ -422,24 +540,45 @@ export class Sellers {
    * The seller's supplier for `choice`, checked and its credentials sealed; `current` when nothing would
    * change. `kept`: the seller's kept credentials for the supplier chosen, taken up again when none are given.
    */
-  async #supplier(sellerId: string, sandbox: boolean, choice: SupplierChoice, current?: SellerSupplier, kept?: SealedSecret): Promise<SellerSupplier> {
+  async #supplier(
+    sellerId: string,
+    sandbox: boolean,
+    choice: SupplierChoice,
+    current?: SellerSupplier,
+    kept?: SealedSecret,
+  ): Promise<SellerSupplier> {
     const { suppliers } = this.#ports
     const adapter = suppliers.get(choice.name)
     if (!adapter) {
-      throw new ProblemError('validation_error', `There is no supplier "${choice.name}": this service offers ${[...suppliers.keys()].join(', ') || 'none'}.`)
+      throw new ProblemError(
+        'validation_error',
+        `There is no supplier "${choice.name}": this service offers ${[...suppliers.keys()].join(', ') || 'none'}.`,
+      )
     }
     // The same supplier again without new credentials keeps the ones it has (checked when they were set);
     // one switched away from before takes its kept credentials up again (the seller's mode never changes).
-    if (choice.credentials === undefined && current?.name === choice.name && current.credentials !== null) return current
+    if (choice.credentials === undefined && current?.name === choice.name && current.credentials !== null)
+      return current
     if (choice.credentials === undefined && kept) return { name: choice.name, credentials: kept }
     const credentials = choice.credentials ?? null
-    const problem = adapter.credentialsProblem(credentials, sandbox) ??
+    const problem =
+      adapter.credentialsProblem(credentials, sandbox) ??
       (!sandbox && adapter.capabilities.simulated ? 'Its offers are simulated: it serves sandbox sellers only.' : null)
-    if (problem) throw new ProblemError('validation_error', `Supplier ${choice.name} cannot serve this ${sandbox ? 'sandbox' : 'live'} seller: ${problem}`)
-    if (credentials === null) return current?.name === choice.name && current.credentials === null ? current : { name: choice.name, credentials: null }
+    if (problem)
+      throw new ProblemError(
+        'validation_error',
+        `Supplier ${choice.name} cannot serve this ${sandbox ? 'sandbox' : 'live'} seller: ${problem}`,
+      )
+    if (credentials === null)
+      return current?.name === choice.name && current.credentials === null
+        ? current
+        : { name: choice.name, credentials: null }
     const sealer = this.#getSealer()
     if (!sealer) {
-      throw new ProblemError('validation_error', 'Supplier credentials are stored sealed under SIGNING_KEY_SECRET, which is not set: set SIGNING_KEY_SECRET (at least 32 characters, e.g. openssl rand -base64 32; the same as the server\'s) and run this again.')
+      throw new ProblemError(
+        'validation_error',
+        "Supplier credentials are stored sealed under SIGNING_KEY_SECRET, which is not set: set SIGNING_KEY_SECRET (at least 32 characters, e.g. openssl rand -base64 32; the same as the server's) and run this again.",
+      )
     }
     return { name: choice.name, credentials: await sealer.seal(credentials, credentialsAad(sellerId, choice.name)) }
   }
@@ -454,7 +593,13 @@ export class Sellers {
 
   async #issueKey(seller: SellerRecord, now: Date): Promise<string> {
     const apiKey = `svc_${seller.sandbox ? 'test' : 'live'}_${this.#ports.ids.secret(24)}`
-    await this.#ports.store.addApiKey({ key_hash: sha256Hex(apiKey), seller_id: seller.seller_id, prefix: apiKey.slice(0, 12), created_at: now.toISOString(), expires_at: null })
+    await this.#ports.store.addApiKey({
+      key_hash: sha256Hex(apiKey),
+      seller_id: seller.seller_id,
+      prefix: apiKey.slice(0, 12),
+      created_at: now.toISOString(),
+      expires_at: null,
+    })
     return apiKey
   }
 
@@ -490,8 +635,15 @@ export class Sellers {
     let hit = this.#apiKeys.get(keyHash)
     if (!hit || now - hit.at >= SELLER_TTL_MS || now < hit.at) {
       const record = await this.#ports.store.findApiKey(keyHash)
-      if (!record) { this.#apiKeys.delete(keyHash); return undefined }
-      hit = { sellerId: record.seller_id, expiresAt: record.expires_at === null ? null : Date.parse(record.expires_at), at: now }
+      if (!record) {
+        this.#apiKeys.delete(keyHash)
+        return undefined
+      }
+      hit = {
+        sellerId: record.seller_id,
+        expiresAt: record.expires_at === null ? null : Date.parse(record.expires_at),
+        at: now,
+      }
       this.#apiKeys.set(keyHash, hit)
     }
     return hit.expiresAt !== null && now >= hit.expiresAt ? undefined : hit.sellerId
@@ -512,7 +664,9 @@ export class Sellers {
     await this.update(sellerId, { addOrigins: origins })
   }
 
-  async count(): Promise<number> { return (await this.#ports.store.listSellers()).length }
+  async count(): Promise<number> {
+    return (await this.#ports.store.listSellers()).length
+  }
 
   /** CORS preflights carry no credentials, so an origin passes when any seller lists it; the real call is checked per seller. */
   async isAllowedOrigin(origin: string): Promise<boolean> {
@@ -526,5 +680,9 @@ export class Sellers {
 
 /** `https://Shop.example:443/` → `https://shop.example`; origins compare in this form. */
 export function normaliseOrigin(origin: string): string {
-  try { return new URL(origin).origin } catch { return origin }
+  try {
+    return new URL(origin).origin
+  } catch {
+    return origin
+  }
 }

@@ -11,15 +11,28 @@ export async function createSubscription(ctx: Context, p: Principal, req: Static
   const url = new URL(req.target)
   const httpAllowed = p.seller.sandbox && url.protocol === 'http:'
   if ((url.protocol !== 'https:' && !httpAllowed) || url.username || url.password) {
-    throw new ProblemError('validation_error', 'The target must be an https URL without credentials (http is allowed for sandbox sellers).', [{ path: '/target', message: 'must be an https URL without credentials' }])
+    throw new ProblemError(
+      'validation_error',
+      'The target must be an https URL without credentials (http is allowed for sandbox sellers).',
+      [{ path: '/target', message: 'must be an https URL without credentials' }],
+    )
   }
   const refused = targetRefusal(url, targetPolicy(p.seller.sandbox))
   if (refused) {
-    throw new ProblemError('validation_error', `The target must be reachable on the internet: ${refused} (loopback is allowed for sandbox sellers).`, [{ path: '/target', message: 'must not be a private, loopback or link-local address' }])
+    throw new ProblemError(
+      'validation_error',
+      `The target must be reachable on the internet: ${refused} (loopback is allowed for sandbox sellers).`,
+      [{ path: '/target', message: 'must not be a private, loopback or link-local address' }],
+    )
   }
   const sub: SubscriptionRecord = {
-    subscription_id: ctx.ids.uuid(), seller_id: p.seller.seller_id, event_name: req.event_name, delivery_method: 'http',
-    target: url.toString(), secret: `whsec_${ctx.ids.secret(24)}`, created_at: ctx.clock.now().toISOString(),
+    subscription_id: ctx.ids.uuid(),
+    seller_id: p.seller.seller_id,
+    event_name: req.event_name,
+    delivery_method: 'http',
+    target: url.toString(),
+    secret: `whsec_${ctx.ids.secret(24)}`,
+    created_at: ctx.clock.now().toISOString(),
   }
   await ctx.store.addSubscription(sub)
   return { ...publicSubscription(sub), secret: sub.secret }
@@ -38,5 +51,11 @@ export async function deleteSubscription(ctx: Context, p: Principal, subscriptio
 
 /** A subscription as listed: its secret is shown once, when it is created. */
 function publicSubscription(s: SubscriptionRecord) {
-  return { subscription_id: s.subscription_id, delivery_method: s.delivery_method, target: s.target, event_name: s.event_name, created_at: s.created_at }
+  return {
+    subscription_id: s.subscription_id,
+    delivery_method: s.delivery_method,
+    target: s.target,
+    event_name: s.event_name,
+    created_at: s.created_at,
+  }
 }

@@ -9,7 +9,10 @@ import { ProblemError } from '../shared/errors.ts'
 import { SupplierError } from '../ports/supplier-errors.ts'
 import type { Context } from './context.ts'
 
-export interface SupplierCall { supplier: Supplier; call: SupplierContext }
+export interface SupplierCall {
+  supplier: Supplier
+  call: SupplierContext
+}
 
 /**
  * The seller's supplier `name`, ready to call, or what keeps it from serving the seller: not offered here,
@@ -27,8 +30,11 @@ async function resolve(ctx: Context, seller: SellerRecord, name: string): Promis
   return problem ?? { supplier, call: { seller_id: seller.seller_id, sandbox: seller.sandbox, credentials } }
 }
 
-const notConfigured = (seller: SellerRecord, problem: string) => new ProblemError('supplier_not_configured',
-  `This seller has no supplier it may sell from. ${problem} The operator configures one with: npm run seller -- update ${seller.seller_id} --supplier duffel --duffel-token <token> (docs/suppliers.md).`)
+const notConfigured = (seller: SellerRecord, problem: string) =>
+  new ProblemError(
+    'supplier_not_configured',
+    `This seller has no supplier it may sell from. ${problem} The operator configures one with: npm run seller -- update ${seller.seller_id} --supplier duffel --duffel-token <token> (docs/suppliers.md).`,
+  )
 
 /** The seller's supplier for a new trip; one that cannot serve the seller is a 409 `supplier_not_configured` saying what to configure. */
 export async function sellerSupplier(ctx: Context, seller: SellerRecord): Promise<SupplierCall> {

@@ -3,7 +3,14 @@
  * work a change asks for written in the same transaction.
  */
 import { LRUCache } from 'lru-cache'
-import { bringsAlong, type JobRecord, type PlainWrite, type TripEffects, type TripRecord, type Versioned } from '../ports/records.ts'
+import {
+  bringsAlong,
+  type JobRecord,
+  type PlainWrite,
+  type TripEffects,
+  type TripRecord,
+  type Versioned,
+} from '../ports/records.ts'
 import type { RaisedEvent } from '../domain/fulfillment.ts'
 import { ProblemError } from '../shared/errors.ts'
 import { withStateHash } from '../domain/trip.ts'
@@ -14,7 +21,9 @@ import type { SearchCache } from './search-cache.ts'
 import { eventJobs } from './jobs/webhook-events.ts'
 
 /** What a change to a trip produces: the new trip, the events it raises (stored with it as webhook jobs), and what else it stores with it. */
-export type Change = TripRecord | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[]; effects?: Omit<TripEffects, 'jobs' | 'orders'> }
+export type Change =
+  | TripRecord
+  | { trip: TripRecord; jobs?: JobRecord[]; events?: RaisedEvent[]; effects?: Omit<TripEffects, 'jobs' | 'orders'> }
 
 const MAX_RETRIES = 8
 
@@ -25,7 +34,10 @@ interface Turn {
 }
 
 /** `f()`'s promise, rejected as well when `f` throws before returning one (as a store's driver may): nothing escapes into the event loop. */
-const attempt = <T>(f: () => Promise<T>): Promise<T> => new Promise<T>((resolve) => { resolve(f()) })
+const attempt = <T>(f: () => Promise<T>): Promise<T> =>
+  new Promise<T>((resolve) => {
+    resolve(f())
+  })
 
 /**
  * After the I/O callbacks of this turn of the event loop (Node's setImmediate), so the requests read from
@@ -33,7 +45,11 @@ const attempt = <T>(f: () => Promise<T>): Promise<T> => new Promise<T>((resolve)
  * turn to gather, and reads or writes at once.
  */
 const { setImmediate: immediate } = globalThis as { setImmediate?: (f: () => void) => unknown }
-const nextTurn: (f: () => void) => void = immediate ? (f) => { immediate(f) } : queueMicrotask
+const nextTurn: (f: () => void) => void = immediate
+  ? (f) => {
+      immediate(f)
+    }
+  : queueMicrotask
 
 export class TripCache {
   readonly #ports: Ports
@@ -60,10 +76,15 @@ export class TripCache {
    * the session it had just won).
    */
   read(tripId: string): Promise<Versioned<TripRecord> | undefined> {
-    return this.#read(tripId, (version) => this.#ports.store.getTripsIfChanged([{ tripId, version }]).then((found) => found.get(tripId)))
+    return this.#read(tripId, (version) =>
+      this.#ports.store.getTripsIfChanged([{ tripId, version }]).then((found) => found.get(tripId)),
+    )
   }
 
-  async #read(tripId: string, ask: (keptVersion: number) => Promise<{ version: number; value?: TripRecord } | undefined>): Promise<Versioned<TripRecord> | undefined> {
+  async #read(
+    tripId: string,
+    ask: (keptVersion: number) => Promise<{ version: number; value?: TripRecord } | undefined>,
+  ): Promise<Versioned<TripRecord> | undefined> {
     const kept = this.#trips.get(tripId)
     if (!kept) return this.#fetch(tripId)
     const found = await ask(kept.version)
@@ -101,7 +122,9 @@ export class TripCache {
       const answer = new Promise<void>((resolve) => nextTurn(resolve)).then(() => {
         this.#asking = null
         // A copy evicted meanwhile is asked at version 0, which no trip has: its document comes back.
-        return this.#ports.store.getTripsIfChanged([...ids].map((id) => ({ tripId: id, version: this.#trips.get(id)?.version ?? 0 })))
+        return this.#ports.store.getTripsIfChanged(
+          [...ids].map((id) => ({ tripId: id, version: this.#trips.get(id)?.version ?? 0 })),
+        )
       })
       asking = this.#asking = { ids, answer }
     }
@@ -110,7 +133,9 @@ export class TripCache {
   }
 
   /** Calls `f` after each write this cache makes (the trip's event streams follow it). */
-  onWrite(f: (tripId: string) => void): void { this.#written.push(f) }
+  onWrite(f: (tripId: string) => void): void {
+    this.#written.push(f)
+  }
 
   keep(t: Versioned<TripRecord>): Versioned<TripRecord> {
     deepFreeze(t.value)
@@ -134,12 +159,20 @@ export class TripCache {
    * follow-up work are never parted.
    * Without a principal (the job runner) the trip is loaded as the system; an unchanged trip is not written.
    */
-  async mutate(p: Principal | null, tripId: string, change: (t: TripRecord) => Change | Promise<Change>): Promise<TripRecord> {
+  async mutate(
+    p: Principal | null,
+    tripId: string,
+    change: (t: TripRecord) => Change | Promise<Change>,
+  ): Promise<TripRecord> {
     return (await this.mutateVersioned(p, tripId, change)).value
   }
 
   /** `mutate`, answering the version the trip is at after it (what names its rendered bodies). */
-  async mutateVersioned(p: Principal | null, tripId: string, change: (t: TripRecord) => Change | Promise<Change>): Promise<Versioned<TripRecord>> {
+  async mutateVersioned(
+    p: Principal | null,
+    tripId: string,
+    change: (t: TripRecord) => Change | Promise<Change>,
+  ): Promise<Versioned<TripRecord>> {
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       // The first attempt starts from the trip this process keeps, without asking the store whether it is
       // current: the write is conditional on its version, so a trip another process changed fails it and
@@ -147,19 +180,23 @@ export class TripCache {
       // no change) is answered only once the store confirms that copy is current.
       const unverified = attempt === 0 ? this.#trips.get(tripId) : undefined
       const loaded = unverified
-        ? (p ? admitted(p, tripId, unverified) : unverified)
-        : p ? await this.load(p, tripId) : await this.read(tripId)
+        ? p
+          ? admitted(p, tripId, unverified)
+          : unverified
+        : p
+          ? await this.load(p, tripId)
+          : await this.read(tripId)
       if (!loaded) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
       let result: Change
       try {
         result = await change(loaded.value)
       } catch (e) {
-        if (unverified && await this.#moved(tripId, unverified.version)) continue
+        if (unverified && (await this.#moved(tripId, unverified.version))) continue
         throw e
       }
       const { trip, jobs = [], events = [], effects = {} } = 'trip' in result ? result : { trip: result }
       if (trip === loaded.value) {
-        if (unverified && await this.#moved(tripId, unverified.version)) continue
+        if (unverified && (await this.#moved(tripId, unverified.version))) continue
         return loaded
       }
       const all = [...jobs, ...(await eventJobs(this.#ports, trip, events))]
@@ -167,7 +204,11 @@ export class TripCache {
       const stored = withStateHash(trip, this.#ports.clock.now())
       // The orders it created or moved go to the seller's orders feed in the same transaction (core/domain/order-feed.ts).
       const orders = changedOrders(loaded.value, trip)
-      const written: TripEffects = { ...effects, ...(all.length ? { jobs: all } : {}), ...(orders.length ? { orders } : {}) }
+      const written: TripEffects = {
+        ...effects,
+        ...(all.length ? { jobs: all } : {}),
+        ...(orders.length ? { orders } : {}),
+      }
       const version = await this.#write(stored, loaded.version, written)
       if (version !== null) {
         this.#searches.stored(written)
@@ -197,8 +238,12 @@ export class TripCache {
     }
     const { plain, alone } = turn
     return new Promise((resolve, reject) => {
-      if (!bringsAlong(effects) && !plain.has(trip.trip_id)) plain.set(trip.trip_id, { write: { trip, expectedVersion }, resolve, reject })
-      else alone.push(() => { attempt(() => this.#ports.store.updateTrip(trip, expectedVersion, effects)).then(resolve, reject) })
+      if (!bringsAlong(effects) && !plain.has(trip.trip_id))
+        plain.set(trip.trip_id, { write: { trip, expectedVersion }, resolve, reject })
+      else
+        alone.push(() => {
+          attempt(() => this.#ports.store.updateTrip(trip, expectedVersion, effects)).then(resolve, reject)
+        })
     })
   }
 
@@ -213,8 +258,11 @@ export class TripCache {
       (e: unknown) => {
         // The store wrote none of it (TripStore.updateTrips): each is tried alone, so a write it refuses fails its own request only.
         if (plain.length === 1) plain[0]!.reject(e)
-        else for (const p of plain) attempt(() => store.updateTrip(p.write.trip, p.write.expectedVersion)).then(p.resolve, p.reject)
-      })
+        else
+          for (const p of plain)
+            attempt(() => store.updateTrip(p.write.trip, p.write.expectedVersion)).then(p.resolve, p.reject)
+      },
+    )
   }
 
   /** Whether the stored trip is no longer at `version` (changed, or gone); `read` keeps what it finds. */
@@ -229,9 +277,13 @@ export class TripCache {
  * once revoked stays revoked, so a copy that refuses is never wrong to.
  */
 function admitted(p: Principal, tripId: string, t: Versioned<TripRecord> | undefined): Versioned<TripRecord> {
-  if (!t || t.value.seller_id !== p.seller.seller_id) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
+  if (!t || t.value.seller_id !== p.seller.seller_id)
+    throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
   if (p.kind === 'access_token' && p.family !== null && t.value.revoked_families?.includes(p.family)) {
-    throw new ProblemError('unauthorized', 'This session was revoked (its refresh token was used twice). Create the trip session again.')
+    throw new ProblemError(
+      'unauthorized',
+      'This session was revoked (its refresh token was used twice). Create the trip session again.',
+    )
   }
   return t
 }

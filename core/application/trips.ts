@@ -19,7 +19,11 @@ import { versionEtag } from './baskets.ts'
 export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequest, claim?: IdempotencyClaim) {
   const now = ctx.clock.now()
   const trip = buildTrip(req, {
-    sellerId: p.seller.seller_id, sandbox: p.seller.sandbox, clock: ctx.clock, ids: ctx.ids, holdWindow: ctx.config.holdWindow,
+    sellerId: p.seller.seller_id,
+    sandbox: p.seller.sandbox,
+    clock: ctx.clock,
+    ids: ctx.ids,
+    holdWindow: ctx.config.holdWindow,
   })
   trip.supplier = p.seller.supplier.name
   const types = selectedTypes(req.search)
@@ -32,8 +36,10 @@ export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequ
   // The contract shows an empty basket in the create response; the ticket items are there from the first read.
   const created = tripRepresentation(stored, now, { ...(await session.tokens()), emptyBasket: true })
   const effects: TripEffects = {
-    ...ctx.searches.effects(searched?.found ?? null), ...(searched?.jobs.length ? { jobs: searched.jobs } : {}),
-    refreshToken: session.record, idempotency: claim?.completion(created),
+    ...ctx.searches.effects(searched?.found ?? null),
+    ...(searched?.jobs.length ? { jobs: searched.jobs } : {}),
+    refreshToken: session.record,
+    idempotency: claim?.completion(created),
   }
   await ctx.store.insertTrip(stored, effects)
   ctx.searches.stored(effects)
@@ -55,7 +61,11 @@ export async function readTrip(ctx: Context, p: Principal, tripId: string): Prom
     const { trip_id: _id, trip_state_hash: _hash, ...fields } = tripRepresentation(loaded.value, now)
     return JSON.stringify(fields)
   })
-  const head = { trip_id: loaded.value.trip_id, trip_state_hash: hash, trip_access_token: await accessTokenFor(ctx, p, loaded.value) }
+  const head = {
+    trip_id: loaded.value.trip_id,
+    trip_state_hash: hash,
+    trip_access_token: await accessTokenFor(ctx, p, loaded.value),
+  }
   // rest.json is an object with fields (journeys, passengers… are always there): its "{" gives way to head's.
   return new Serialized(`${JSON.stringify(head).slice(0, -1)},${rest.json.slice(1)}`)
 }
@@ -69,16 +79,25 @@ export async function readTrip(ctx: Context, p: Principal, tripId: string): Prom
  */
 export async function patchTrip(ctx: Context, p: Principal, tripId: string, patch: TripPatchRequest) {
   const trip = await ctx.trips.mutate(p, tripId, async (t) => {
-    if (isFulfilled(t)) throw new ProblemError('trip_state_conflict', 'The trip has been fulfilled; passengers can no longer change here.')
+    if (isFulfilled(t))
+      throw new ProblemError(
+        'trip_state_conflict',
+        'The trip has been fulfilled; passengers can no longer change here.',
+      )
     const now = ctx.clock.now()
     const { trip: patched, changedPassengers } = applyTripPatch(t, patch, now)
-    const checked = startCheck(ctx, { ...patched, updated_at: now.toISOString() }, validity.itemsOfPassengers(patched, changedPassengers))
+    const checked = startCheck(
+      ctx,
+      { ...patched, updated_at: now.toISOString() },
+      validity.itemsOfPassengers(patched, changedPassengers),
+    )
     const search = await researched(ctx, t, patched)
     if (!search) return checked
     const { trip: next, jobs = [] } = 'trip' in checked ? checked : { trip: checked }
     // As a search the seller starts (searches.ts): the new offers become the trip's now, or when its job has them.
     const { found } = search
-    if (found.search.status === 'success') return { trip: adoptSearch(next, found.search), jobs, effects: ctx.searches.effects(found) }
+    if (found.search.status === 'success')
+      return { trip: adoptSearch(next, found.search), jobs, effects: ctx.searches.effects(found) }
     return { trip: next, jobs: [...jobs, ...search.jobs], effects: { search: found.search } }
   })
   return tripRepresentation(trip, ctx.clock.now(), { trip_access_token: await accessTokenFor(ctx, p, trip) })

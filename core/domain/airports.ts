@@ -57,7 +57,14 @@ export function lookupAirport(code: string): Readonly<Airport> | undefined {
   if (cached) return cached
   if (!isKnownAirport(code)) return undefined
   const [name, city_code, country, time_zone] = table.airports[code]!
-  const airport = Object.freeze({ code, name, city_code, city_name: table.cities[city_code] ?? city_code, country, time_zone })
+  const airport = Object.freeze({
+    code,
+    name,
+    city_code,
+    city_name: table.cities[city_code] ?? city_code,
+    country,
+    time_zone,
+  })
   built.set(code, airport)
   return airport
 }
@@ -107,9 +114,22 @@ const zoneFormats = new Map<string, Intl.DateTimeFormat>()
 export function offsetAt(zone: string, utc: number): number {
   let f = zoneFormats.get(zone)
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
     zoneFormats.set(zone, f)
   }
   const p = Object.fromEntries(f.formatToParts(new Date(utc)).map((x) => [x.type, x.value]))
-  return Math.round((Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - Math.floor(utc / 1000) * 1000) / 60_000)
+  return Math.round(
+    (Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) -
+      Math.floor(utc / 1000) * 1000) /
+      60_000,
+  )
 }

@@ -12,7 +12,10 @@ import { EXCHANGE_RATES, MINOR_UNITS, type RateTable, type SupportedCurrency } f
 export const MAX_MINOR_UNITS = 2 ** 50
 const MAX = BigInt(MAX_MINOR_UNITS)
 
-export interface Ratio { num: bigint; den: bigint }
+export interface Ratio {
+  num: bigint
+  den: bigint
+}
 
 const invalidValue = (detail: string) => new ProblemError('validation_error', detail)
 
@@ -29,7 +32,10 @@ export function parseDecimal(text: string, maxDecimals = Infinity): Ratio {
 /** num/den rounded to an integer, ties away from zero (2.5 → 3, -2.5 → -3). */
 export function roundHalfAwayFromZero(num: bigint, den: bigint): bigint {
   if (den === 0n) throw new RangeError('division by zero')
-  if (den < 0n) { num = -num; den = -den }
+  if (den < 0n) {
+    num = -num
+    den = -den
+  }
   const q = num / den // BigInt division truncates toward zero
   const r = num % den // and the remainder takes the sign of num
   return 2n * (r < 0n ? -r : r) >= den ? q + (num < 0n ? -1n : 1n) : q
@@ -43,7 +49,8 @@ export function toBig(amount: number, what = 'amount'): bigint {
 
 /** Back to a number, refusing results outside the ±2^50 the schemas allow. */
 export function toMinorUnits(amount: bigint): number {
-  if (amount > MAX || amount < -MAX) throw invalidValue(`The amount ${amount} is outside the supported range of ±2^50 minor units.`)
+  if (amount > MAX || amount < -MAX)
+    throw invalidValue(`The amount ${amount} is outside the supported range of ±2^50 minor units.`)
   return Number(amount)
 }
 

@@ -25,10 +25,16 @@ export function feedItem(trip: TripRecord, order: Order): OrderFeedItem {
   const item = own(trip.basket, order.basket_item_id)
   // An order is made from a basket item, which stays (read-only) once ordered; without it there is no
   // product type to report, and leaving the order out of the feed would be the one thing it must not do.
-  if (!item || item.product_type === 'ticket') throw new Error(`order ${order.order_id} names no ancillary of trip ${trip.trip_id}`)
+  if (!item || item.product_type === 'ticket')
+    throw new Error(`order ${order.order_id} names no ancillary of trip ${trip.trip_id}`)
   return {
-    order_id: order.order_id, trip_id: trip.trip_id, basket_item_id: order.basket_item_id, display_name: order.display_name,
-    product_type: item.product_type, price: order.price, status: order.status,
+    order_id: order.order_id,
+    trip_id: trip.trip_id,
+    basket_item_id: order.basket_item_id,
+    display_name: order.display_name,
+    product_type: item.product_type,
+    price: order.price,
+    status: order.status,
     ...(order.failure_reason ? { failure_reason: order.failure_reason } : {}),
     ...(order.supplier_reference ? { supplier_reference: order.supplier_reference } : {}),
     ...(order.supplier_refs ? { supplier_refs: order.supplier_refs } : {}),
@@ -49,7 +55,17 @@ export function changedOrders(before: TripRecord | undefined, after: TripRecord)
     if (was === order || (was !== undefined && JSON.stringify(was) === JSON.stringify(order))) continue
     changed.push(feedItem(after, order))
   }
-  return changed.sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.order_id < b.order_id ? -1 : a.order_id > b.order_id ? 1 : 0))
+  return changed.sort((a, b) =>
+    a.updated_at < b.updated_at
+      ? -1
+      : a.updated_at > b.updated_at
+        ? 1
+        : a.order_id < b.order_id
+          ? -1
+          : a.order_id > b.order_id
+            ? 1
+            : 0,
+  )
 }
 
 // ---------------------------------------------------------------- cursors
@@ -78,9 +94,12 @@ export function writeCursor(sellerId: string, pos: FeedPosition): string {
   return base64url.encode(`${body}.${checksum(sellerId, body)}`)
 }
 
-const badCursor = () => new ProblemError('validation_error',
-  'The query string is invalid: /cursor is not a cursor this API gave you (pass next_cursor exactly as it came, with the same API key).',
-  [{ path: '/cursor', message: 'is not a cursor this API gave you' }])
+const badCursor = () =>
+  new ProblemError(
+    'validation_error',
+    'The query string is invalid: /cursor is not a cursor this API gave you (pass next_cursor exactly as it came, with the same API key).',
+    [{ path: '/cursor', message: 'is not a cursor this API gave you' }],
+  )
 
 /** The position a cursor names; a cursor that is not one of ours, or another seller's, is a 400. */
 export function readCursor(sellerId: string, cursor: string): FeedPosition {

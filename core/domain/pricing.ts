@@ -7,7 +7,14 @@ import type { MarkupConfig, MarkupRule, ProductTypeName } from '../schemas/trip.
 import type { SupplierTax } from '../ports/supplier-answers.ts'
 import { ProblemError, invalid } from '../shared/errors.ts'
 import {
-  applyPercentage, convertMoney, decimalPlaces, isSupportedCurrency, money, toBig, toMinorUnits, tripMoney,
+  applyPercentage,
+  convertMoney,
+  decimalPlaces,
+  isSupportedCurrency,
+  money,
+  toBig,
+  toMinorUnits,
+  tripMoney,
 } from './money.ts'
 
 export interface OfferPricing {
@@ -46,13 +53,20 @@ export function priceOffer(o: OfferPricing): Price {
   const base = convertMoney(timesQuantity(o.unitBase.amount), o.tripCurrency)
   const taxes = o.taxes.map((t) => ({ ...convertMoney(timesQuantity(t.amount), o.tripCurrency), tax_type: t.tax_type }))
   const markups: Price['markups'] = []
-  if (o.markup) markups.push({ ...tripMoney(markupAmount(base.amount, o.markup, q), o.tripCurrency), markup_type: o.markupType })
+  if (o.markup)
+    markups.push({ ...tripMoney(markupAmount(base.amount, o.markup, q), o.tripCurrency), markup_type: o.markupType })
   if (o.itemMarkup) {
     // checkItemMarkup refused any other currency with the request: this is a bug, not the seller's mistake.
     if (o.itemMarkup.currency !== o.tripCurrency) {
-      throw new ProblemError('internal', `A ${o.itemMarkup.currency} item mark-up cannot price a ${o.tripCurrency} trip.`)
+      throw new ProblemError(
+        'internal',
+        `A ${o.itemMarkup.currency} item mark-up cannot price a ${o.tripCurrency} trip.`,
+      )
     }
-    markups.push({ ...tripMoney(markupAmount(base.amount, { fixed: o.itemMarkup.amount }, q), o.tripCurrency), markup_type: 'item' })
+    markups.push({
+      ...tripMoney(markupAmount(base.amount, { fixed: o.itemMarkup.amount }, q), o.tripCurrency),
+      markup_type: 'item',
+    })
   }
   return assemble(base, markups, taxes)
 }
@@ -109,16 +123,23 @@ export function sumPrices(prices: Price[], tripCurrency: string): Money {
       throw new ProblemError('internal', `A ${p.total.currency} price cannot be added to a ${tripCurrency} total.`)
     }
   }
-  return totalOf(prices.map((p) => p.total), tripCurrency)
+  return totalOf(
+    prices.map((p) => p.total),
+    tripCurrency,
+  )
 }
 
 /** True when every amount is an integer in one currency and total = base + Σmarkups + Σtaxes + Σfees. */
 export function isPriceConsistent(price: Price): boolean {
   const parts: Money[] = [price.base, ...price.markups, ...price.taxes, ...price.fees]
   const { currency, decimal_places } = price.total
-  const wellFormed = [...parts, price.total].every((m) =>
-    Number.isSafeInteger(m.amount) && Number.isSafeInteger(m.in_original_currency.amount)
-    && m.currency === currency && m.decimal_places === decimal_places)
+  const wellFormed = [...parts, price.total].every(
+    (m) =>
+      Number.isSafeInteger(m.amount) &&
+      Number.isSafeInteger(m.in_original_currency.amount) &&
+      m.currency === currency &&
+      m.decimal_places === decimal_places,
+  )
   return wellFormed && parts.reduce((s, m) => s + BigInt(m.amount), 0n) === BigInt(price.total.amount)
 }
 
@@ -135,7 +156,8 @@ function assemble(base: Money, markups: Price['markups'], taxes: Price['taxes'])
 function totalOf(parts: Money[], tripCurrency: string): Money {
   const amount = toMinorUnits(parts.reduce((s, m) => s + BigInt(m.amount), 0n))
   const first = parts[0]?.in_original_currency
-  if (!first || parts.some((m) => m.in_original_currency.currency !== first.currency)) return tripMoney(amount, tripCurrency)
+  if (!first || parts.some((m) => m.in_original_currency.currency !== first.currency))
+    return tripMoney(amount, tripCurrency)
   const original = toMinorUnits(parts.reduce((s, m) => s + BigInt(m.in_original_currency.amount), 0n))
   return money(amount, tripCurrency, { ...first, amount: original })
 }

@@ -10,7 +10,14 @@
  */
 import type { Clock } from '../ports/clock.ts'
 import type { SearchRecord, StoredOffers, TripRecord } from '../ports/records.ts'
-import type { Supplier, SupplierContext, SupplierOffers, SupplierProduct, SupplierSeatOffers, SupplierTrip } from '../ports/supplier.ts'
+import type {
+  Supplier,
+  SupplierContext,
+  SupplierOffers,
+  SupplierProduct,
+  SupplierSeatOffers,
+  SupplierTrip,
+} from '../ports/supplier.ts'
 import type { SupplierPassengerOffer, SupplierSeatMap } from '../ports/supplier-answers.ts'
 import { isSupplierError, supplierFailureOf } from '../ports/supplier-errors.ts'
 import { PRODUCT_TYPE_NAMES, type MarkupConfig, type ProductTypeName, type SearchSelection } from '../schemas/trip.ts'
@@ -28,7 +35,11 @@ export function selectedTypes(sel: SearchSelection | undefined): ProductTypeName
 
 export function supplierView(trip: TripRecord): SupplierTrip {
   return {
-    trip_id: trip.trip_id, sandbox: trip.sandbox, journeys: trip.journeys, passengers: trip.passengers, tickets: trip.tickets,
+    trip_id: trip.trip_id,
+    sandbox: trip.sandbox,
+    journeys: trip.journeys,
+    passengers: trip.passengers,
+    tickets: trip.tickets,
     ...(trip.supplier_refs ? { supplier_refs: trip.supplier_refs } : {}),
   }
 }
@@ -38,7 +49,9 @@ export function supplierView(trip: TripRecord): SupplierTrip {
  * When this changes the trip's offers may no longer hold (an exit-row seat for a passenger now 14).
  */
 export function offerInputs(trip: Pick<TripRecord, 'passengers'>): string {
-  return JSON.stringify(trip.passengers.map((p) => [p.passenger_id, p.type, p.date_of_birth, p.on_lap_of, p.loyalty_programs]))
+  return JSON.stringify(
+    trip.passengers.map((p) => [p.passenger_id, p.type, p.date_of_birth, p.on_lap_of, p.loyalty_programs]),
+  )
 }
 
 /** What prices a trip's offers: its currency and the seller's mark-ups (both fixed when the trip is created). */
@@ -49,11 +62,22 @@ export type TripPricing = Pick<TripRecord, 'currency' | 'markups'>
  * and a basket item's own mark-up when it has one (`BasketItem.markup`). Every price of the service but a
  * ticket's is made here: search results, basket changes, checks.
  */
-export function priceFor(trip: TripPricing, type: ProductTypeName, offer: Pick<SupplierPassengerOffer, 'base' | 'taxes'>, quantity: number, itemMarkup?: ItemMarkup): Price | null {
+export function priceFor(
+  trip: TripPricing,
+  type: ProductTypeName,
+  offer: Pick<SupplierPassengerOffer, 'base' | 'taxes'>,
+  quantity: number,
+  itemMarkup?: ItemMarkup,
+): Price | null {
   if (!offer.base) return null
   return priceOffer({
-    unitBase: offer.base, taxes: offer.taxes, quantity, tripCurrency: trip.currency,
-    markup: markupRuleFor(trip.markups, type), markupType: type, itemMarkup,
+    unitBase: offer.base,
+    taxes: offer.taxes,
+    quantity,
+    tripCurrency: trip.currency,
+    markup: markupRuleFor(trip.markups, type),
+    markupType: type,
+    itemMarkup,
   })
 }
 
@@ -89,7 +113,12 @@ export function seatProducts(seats: SupplierSeatOffers): SupplierProduct[] {
           offer_key: seatOfferKey(seats.segment_id, row.row, s.column),
           product_type: 'seat',
           display_name: `Seat ${row.row}${s.column}`,
-          product_details: { segment_id: seats.segment_id, row: row.row, column: s.column, characteristics: [...s.characteristics] },
+          product_details: {
+            segment_id: seats.segment_id,
+            row: row.row,
+            column: s.column,
+            characteristics: [...s.characteristics],
+          },
           per_passenger: seats.bands[s.band] ?? {},
         })
       }
@@ -99,7 +128,11 @@ export function seatProducts(seats: SupplierSeatOffers): SupplierProduct[] {
 }
 
 /** The supplier's answer in stored form, and the seat maps it names. */
-export function compactOffers(offers: SupplierOffers, types: ProductTypeName[], passengerIds: string[]): { stored: StoredOffers; seatMaps: SupplierSeatMap[] } {
+export function compactOffers(
+  offers: SupplierOffers,
+  types: ProductTypeName[],
+  passengerIds: string[],
+): { stored: StoredOffers; seatMaps: SupplierSeatMap[] } {
   const table: SupplierPassengerOffer[] = []
   const indexOf = new Map<string, number>()
   const ref = (o: SupplierPassengerOffer | undefined): number => {
@@ -112,18 +145,23 @@ export function compactOffers(offers: SupplierOffers, types: ProductTypeName[], 
     }
     return i
   }
-  const perPassenger = (offers: Record<string, SupplierPassengerOffer>) => passengerIds.map((id) => ref(own(offers, id)))
+  const perPassenger = (offers: Record<string, SupplierPassengerOffer>) =>
+    passengerIds.map((id) => ref(own(offers, id)))
   const stored: StoredOffers = {
     types,
     passengers: passengerIds,
     offers: table,
     products: offers.products.map((p) => ({
-      key: p.offer_key, type: p.product_type, name: p.display_name, details: p.product_details,
+      key: p.offer_key,
+      type: p.product_type,
+      name: p.display_name,
+      details: p.product_details,
       ...(p.included !== undefined ? { included: p.included } : {}),
       offers: perPassenger(p.per_passenger),
     })),
     seats: offers.seats.map((s) => ({
-      segment_id: s.segment_id, map: s.map.key,
+      segment_id: s.segment_id,
+      map: s.map.key,
       bands: Object.fromEntries(Object.entries(s.bands).map(([band, o]) => [band, perPassenger(o)])),
     })),
     ...(offers.expires_at ? { expires_at: offers.expires_at } : {}),
@@ -134,7 +172,12 @@ export function compactOffers(offers: SupplierOffers, types: ProductTypeName[], 
 }
 
 /** What a search needs: the supplier of the trip, who it is for, the clock and the new search's id. */
-export interface SearchDeps { supplier: Supplier; call: SupplierContext; clock: Clock; searchId: string }
+export interface SearchDeps {
+  supplier: Supplier
+  call: SupplierContext
+  clock: Clock
+  searchId: string
+}
 
 /**
  * The trip with `search` as its current search: what the supplier handed back with it (its refs, when its
@@ -144,7 +187,9 @@ export function adoptSearch(trip: TripRecord, search: SearchRecord): TripRecord 
   const { checked_offers: _c, supplier_refs: _r, offers_expire_at: _e, ...rest } = trip
   const keep = search.status === 'in_progress' ? trip : rest
   return {
-    ...keep, search_id: search.search_id, search_status: search.status,
+    ...keep,
+    search_id: search.search_id,
+    search_status: search.status,
     ...(search.offers.refs ? { supplier_refs: search.offers.refs } : {}),
     ...(search.offers.expires_at ? { offers_expire_at: search.offers.expires_at } : {}),
   }
@@ -163,48 +208,101 @@ export function withTravellerSearch(trip: TripRecord, now: Date): TripRecord {
   const recent = (trip.search_starts ?? []).filter((at) => Date.parse(at) > since)
   if (recent.length >= TRAVELLER_SEARCHES_PER_MINUTE) {
     const waitS = Math.max(1, Math.ceil((Date.parse(recent[0]!) - since) / 1000))
-    throw new ProblemError('rate_limited', `This trip started ${recent.length} searches in the last minute, the most a trip access token may: search again in ${waitS} s.`, undefined, { 'retry-after': String(waitS) })
+    throw new ProblemError(
+      'rate_limited',
+      `This trip started ${recent.length} searches in the last minute, the most a trip access token may: search again in ${waitS} s.`,
+      undefined,
+      { 'retry-after': String(waitS) },
+    )
   }
   return { ...trip, search_starts: [...recent, now.toISOString()] }
 }
 
 /** A search that has not been answered yet (a remote supplier's, completed by a job). */
-export function pendingSearch(trip: TripRecord, types: ProductTypeName[], deps: Pick<SearchDeps, 'clock' | 'searchId'>): SearchRecord {
-  return { search_id: deps.searchId, trip_id: trip.trip_id, created_at: deps.clock.now().toISOString(), status: 'in_progress', offers: noOffers(types) }
+export function pendingSearch(
+  trip: TripRecord,
+  types: ProductTypeName[],
+  deps: Pick<SearchDeps, 'clock' | 'searchId'>,
+): SearchRecord {
+  return {
+    search_id: deps.searchId,
+    trip_id: trip.trip_id,
+    created_at: deps.clock.now().toISOString(),
+    status: 'in_progress',
+    offers: noOffers(types),
+  }
 }
 
-const noOffers = (types: ProductTypeName[], failure_reason?: string): StoredOffers =>
-  ({ types, passengers: [], offers: [], products: [], seats: [], ...(failure_reason ? { failure_reason } : {}) })
+const noOffers = (types: ProductTypeName[], failure_reason?: string): StoredOffers => ({
+  types,
+  passengers: [],
+  offers: [],
+  products: [],
+  seats: [],
+  ...(failure_reason ? { failure_reason } : {}),
+})
 
 /**
  * Runs a search for the trip: the record to store and the seat maps it names. A supplier's failure is a
  * `failed` search with its `failure_reason`, unless it may pass (a time-out, an outage) and the caller
  * retries: then it is thrown (`retry`), and the caller gives up with the reason when it runs out of tries.
  */
-export async function runSearch(trip: TripRecord, types: ProductTypeName[], deps: SearchDeps, opts: { retry?: boolean } = {}): Promise<{ search: SearchRecord; seatMaps: SupplierSeatMap[] }> {
+export async function runSearch(
+  trip: TripRecord,
+  types: ProductTypeName[],
+  deps: SearchDeps,
+  opts: { retry?: boolean } = {},
+): Promise<{ search: SearchRecord; seatMaps: SupplierSeatMap[] }> {
   const base = { search_id: deps.searchId, trip_id: trip.trip_id, created_at: deps.clock.now().toISOString() }
   if (types.length === 0) return { search: { ...base, status: 'success', offers: noOffers(types) }, seatMaps: [] }
   let offers: SupplierOffers
   try {
-    offers = await deps.supplier.search(deps.call, supplierView(trip), types.filter((t) => deps.supplier.capabilities.products.includes(t)))
+    offers = await deps.supplier.search(
+      deps.call,
+      supplierView(trip),
+      types.filter((t) => deps.supplier.capabilities.products.includes(t)),
+    )
   } catch (e) {
     if (opts.retry && isSupplierError(e) && e.retryable) throw e
     // A supplier's failure fails this search, not the request: the seller sees `failed` and why, and can search again.
     return { search: failedSearch(trip, types, deps, e), seatMaps: [] }
   }
-  const { stored, seatMaps } = compactOffers(offers, types, trip.passengers.map((p) => p.passenger_id))
+  const { stored, seatMaps } = compactOffers(
+    offers,
+    types,
+    trip.passengers.map((p) => p.passenger_id),
+  )
   return { search: { ...base, status: 'success', offers: stored }, seatMaps }
 }
 
 /** The search as failed, with the reason a supplier error gives (`supplier_unavailable` for anything else). */
-export function failedSearch(trip: TripRecord, types: ProductTypeName[], deps: Pick<SearchDeps, 'clock' | 'searchId'>, error: unknown): SearchRecord {
+export function failedSearch(
+  trip: TripRecord,
+  types: ProductTypeName[],
+  deps: Pick<SearchDeps, 'clock' | 'searchId'>,
+  error: unknown,
+): SearchRecord {
   const reason = supplierFailureOf(error)
-  return { search_id: deps.searchId, trip_id: trip.trip_id, created_at: deps.clock.now().toISOString(), status: 'failed', offers: noOffers(types, reason) }
+  return {
+    search_id: deps.searchId,
+    trip_id: trip.trip_id,
+    created_at: deps.clock.now().toISOString(),
+    status: 'failed',
+    offers: noOffers(types, reason),
+  }
 }
 
 type Located =
   | { kind: 'product'; product: StoredOffers['products'][number] }
-  | { kind: 'seat'; seats: StoredOffers['seats'][number]; row: number; column: string; characteristics: string[]; band: string; refs?: Record<string, string> }
+  | {
+      kind: 'seat'
+      seats: StoredOffers['seats'][number]
+      row: number
+      column: string
+      characteristics: string[]
+      band: string
+      refs?: Record<string, string>
+    }
 
 /**
  * A stored search read for one trip: renders the API's products and seat maps, priced for the trip, and
@@ -219,7 +317,11 @@ export class SearchView {
   /** Priced offers by product type and offer index: a few distinct prices serve every seat. */
   #priced = new Map<string, PriceAndAvailability>()
 
-  constructor(record: SearchRecord, trip: TripPricing & Pick<TripRecord, 'trip_id'>, maps: ReadonlyMap<string, SupplierSeatMap>) {
+  constructor(
+    record: SearchRecord,
+    trip: TripPricing & Pick<TripRecord, 'trip_id'>,
+    maps: ReadonlyMap<string, SupplierSeatMap>,
+  ) {
     this.record = record
     this.#trip = trip.trip_id
     this.#pricing = { currency: trip.currency, markups: trip.markups }
@@ -251,7 +353,9 @@ export class SearchView {
   }
 
   /** When the supplier's offers of this search stop being bookable, if it said. */
-  get expiresAt(): string | undefined { return this.record.offers.expires_at }
+  get expiresAt(): string | undefined {
+    return this.record.offers.expires_at
+  }
 
   /** The supplier's offer key of a product of this search. */
   offerKey(productId: string): string | undefined {
@@ -274,19 +378,37 @@ export class SearchView {
       for (const seats of this.record.offers.seats) {
         const map = this.#map(seats.map)
         seatmaps.push({
-          segment_id: seats.segment_id, aircraft: map.aircraft,
+          segment_id: seats.segment_id,
+          aircraft: map.aircraft,
           decks: map.decks.map((d) => ({
-            deck: d.deck, name: d.name, columns: d.columns, aisles_after: d.aisles_after,
+            deck: d.deck,
+            name: d.name,
+            columns: d.columns,
+            aisles_after: d.aisles_after,
             rows: d.rows.map((r) => ({
-              row: r.row, exit: r.exit, wing: r.wing,
+              row: r.row,
+              exit: r.exit,
+              wing: r.wing,
               seats: r.seats.map((s) => {
-                const id = s.band === null ? null : productIdOf(this.#trip, seatOfferKey(seats.segment_id, r.row, s.column))
+                const id =
+                  s.band === null ? null : productIdOf(this.#trip, seatOfferKey(seats.segment_id, r.row, s.column))
                 if (id !== null) {
-                  const at: Located = { kind: 'seat', seats, row: r.row, column: s.column, characteristics: s.characteristics, band: s.band! }
+                  const at: Located = {
+                    kind: 'seat',
+                    seats,
+                    row: r.row,
+                    column: s.column,
+                    characteristics: s.characteristics,
+                    band: s.band!,
+                  }
                   ;(products.seat ??= {})[id] = this.#render(id, at)
                 }
                 return {
-                  column: s.column, row: r.row, product_id: id, available: id !== null, characteristics: s.characteristics,
+                  column: s.column,
+                  row: r.row,
+                  product_id: id,
+                  available: id !== null,
+                  characteristics: s.characteristics,
                   ...(s.disclosures?.length ? { disclosures: s.disclosures } : {}),
                 }
               }),
@@ -298,8 +420,11 @@ export class SearchView {
     const failure = this.record.offers.failure_reason
     const partial = (this.record.offers.partial_failures ?? []).filter((f) => wanted(f.product_type))
     return {
-      search_id: this.record.search_id, status: this.record.status, ...(failure ? { failure_reason: failure } : {}),
-      ...(partial.length ? { partial_failures: partial.map((f) => ({ ...f })) } : {}), results: { products, seatmaps },
+      search_id: this.record.search_id,
+      status: this.record.status,
+      ...(failure ? { failure_reason: failure } : {}),
+      ...(partial.length ? { partial_failures: partial.map((f) => ({ ...f })) } : {}),
+      results: { products, seatmaps },
     }
   }
 
@@ -313,14 +438,22 @@ export class SearchView {
   #locate(): Map<string, Located> {
     if (this.#index) return this.#index
     const index = new Map<string, Located>()
-    for (const product of this.record.offers.products) index.set(productIdOf(this.#trip, product.key), { kind: 'product', product })
+    for (const product of this.record.offers.products)
+      index.set(productIdOf(this.#trip, product.key), { kind: 'product', product })
     for (const seats of this.record.offers.seats) {
       for (const d of this.#map(seats.map).decks) {
         for (const r of d.rows) {
           for (const s of r.seats) {
             if (s.band === null) continue
-            index.set(productIdOf(this.#trip, seatOfferKey(seats.segment_id, r.row, s.column)),
-              { kind: 'seat', seats, row: r.row, column: s.column, characteristics: s.characteristics, band: s.band, ...(s.refs ? { refs: s.refs } : {}) })
+            index.set(productIdOf(this.#trip, seatOfferKey(seats.segment_id, r.row, s.column)), {
+              kind: 'seat',
+              seats,
+              row: r.row,
+              column: s.column,
+              characteristics: s.characteristics,
+              band: s.band,
+              ...(s.refs ? { refs: s.refs } : {}),
+            })
           }
         }
       }
@@ -331,20 +464,33 @@ export class SearchView {
   #render(productId: string, at: Located): Product {
     const offers = this.record.offers
     const type: ProductTypeName = at.kind === 'product' ? at.product.type : 'seat'
-    const refs = at.kind === 'product' ? at.product.offers : at.seats.bands[at.band] ?? []
+    const refs = at.kind === 'product' ? at.product.offers : (at.seats.bands[at.band] ?? [])
     // Keyed by the seller's passenger ids: a map with no prototype, so `__proto__` is just an id.
     const price_and_availability = table<PriceAndAvailability>()
-    offers.passengers.forEach((pid, i) => { price_and_availability[pid] = this.#offer(type, refs[i]) })
+    offers.passengers.forEach((pid, i) => {
+      price_and_availability[pid] = this.#offer(type, refs[i])
+    })
     if (at.kind === 'seat') {
       return {
-        product_id: productId, product_type: 'seat', display_name: `Seat ${at.row}${at.column}`,
-        product_details: { segment_id: at.seats.segment_id, row: at.row, column: at.column, characteristics: at.characteristics },
+        product_id: productId,
+        product_type: 'seat',
+        display_name: `Seat ${at.row}${at.column}`,
+        product_details: {
+          segment_id: at.seats.segment_id,
+          row: at.row,
+          column: at.column,
+          characteristics: at.characteristics,
+        },
         price_and_availability,
       }
     }
     const p = at.product
     return {
-      product_id: productId, product_type: p.type, display_name: p.name, product_details: p.details, price_and_availability,
+      product_id: productId,
+      product_type: p.type,
+      display_name: p.name,
+      product_details: p.details,
+      price_and_availability,
       ...(p.included !== undefined ? { included: p.included } : {}),
     }
   }
@@ -354,9 +500,15 @@ export class SearchView {
     let priced = this.#priced.get(key)
     if (!priced) {
       const o = ref === undefined ? undefined : this.record.offers.offers[ref]
-      priced = !o || !o.available
-        ? { available: false, price: null, quantity_limit: 0, ...(o?.reason ? { reason: o.reason } : {}) }
-        : { available: true, price: priceFor(this.#pricing, type, o, 1), quantity_limit: o.quantity_limit, ...(o.reason ? { reason: o.reason } : {}) }
+      priced =
+        !o || !o.available
+          ? { available: false, price: null, quantity_limit: 0, ...(o?.reason ? { reason: o.reason } : {}) }
+          : {
+              available: true,
+              price: priceFor(this.#pricing, type, o, 1),
+              quantity_limit: o.quantity_limit,
+              ...(o.reason ? { reason: o.reason } : {}),
+            }
       this.#priced.set(key, priced)
     }
     return priced

@@ -6,8 +6,17 @@ import type { Clock, Ids } from '../ports/clock.ts'
 import type { Order, TripRecord } from '../ports/records.ts'
 import type { Static } from 'typebox'
 import {
-  ContactDetails, OfferedPriceRequest, PassengerRequest, SegmentRequest,
-  type TripCreateRequest, type TripPatchRequest, type Journey, type Passenger, type Segment, type Ticket, type Trip,
+  ContactDetails,
+  OfferedPriceRequest,
+  PassengerRequest,
+  SegmentRequest,
+  type TripCreateRequest,
+  type TripPatchRequest,
+  type Journey,
+  type Passenger,
+  type Segment,
+  type Ticket,
+  type Trip,
 } from '../schemas/trip.ts'
 import { CurrencyCode, type Price } from '../schemas/common.ts'
 import type { BasketItem, Basket, ValidityStatus } from '../schemas/basket.ts'
@@ -20,19 +29,28 @@ import { Canonical, canonicalJson, sha256Hex } from '../shared/crypto.ts'
 
 const fail = (errors: FieldError[]) => {
   const first = errors[0]!
-  throw new ProblemError('validation_error',
-    `The request body is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`, errors)
+  throw new ProblemError(
+    'validation_error',
+    `The request body is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`,
+    errors,
+  )
 }
-
 
 /**
  * The one rule for a priced item's window: from now for the hold window (seconds), and never past the
  * moment the supplier's offers stop being bookable (docs/decisions.md "Searching a remote supplier").
  */
-export function validityWindow(now: Date, holdWindow: number, offersExpireAt?: string | null): { valid_from: string; valid_to: string } {
+export function validityWindow(
+  now: Date,
+  holdWindow: number,
+  offersExpireAt?: string | null,
+): { valid_from: string; valid_to: string } {
   const held = now.getTime() + holdWindow * 1000
   const expires = offersExpireAt ? Date.parse(offersExpireAt) : NaN
-  return { valid_from: now.toISOString(), valid_to: new Date(Number.isNaN(expires) ? held : Math.min(held, expires)).toISOString() }
+  return {
+    valid_from: now.toISOString(),
+    valid_to: new Date(Number.isNaN(expires) ? held : Math.min(held, expires)).toISOString(),
+  }
 }
 
 /** The oldest a traveller may be on the trip's first departure, in years: older is a typing error. */
@@ -46,7 +64,11 @@ export const MAX_AGE_YEARS = 130
 export const AGE_LIMITS: Readonly<Partial<Record<string, number>>> = { infant: 2, child: 12 }
 
 /** A passenger as the date-of-birth rule reads it. */
-export interface Traveller { passenger_id: string; type: string; date_of_birth?: string | null }
+export interface Traveller {
+  passenger_id: string
+  type: string
+  date_of_birth?: string | null
+}
 
 /**
  * The one rule for a date of birth beyond its form (the schema checks it is a calendar date): not after
@@ -57,22 +79,39 @@ export interface Traveller { passenger_id: string; type: string; date_of_birth?:
 export function birthDateErrors(p: Traveller, now: Date, firstDeparture: number | null, path: string): FieldError[] {
   const born = p.date_of_birth
   if (!born) return []
-  if (born > now.toISOString().slice(0, 10)) return [{ path, message: `is in the future (passenger ${p.passenger_id})` }]
+  if (born > now.toISOString().slice(0, 10))
+    return [{ path, message: `is in the future (passenger ${p.passenger_id})` }]
   if (firstDeparture === null) return []
   const departs = new Date(firstDeparture).toISOString().slice(0, 10)
-  const yearsBefore = (years: number) => `${String(Number(departs.slice(0, 4)) - years).padStart(4, '0')}${departs.slice(4)}`
-  if (born < yearsBefore(MAX_AGE_YEARS)) return [{ path, message: `is more than ${MAX_AGE_YEARS} years before the trip's first departure (passenger ${p.passenger_id})` }]
+  const yearsBefore = (years: number) =>
+    `${String(Number(departs.slice(0, 4)) - years).padStart(4, '0')}${departs.slice(4)}`
+  if (born < yearsBefore(MAX_AGE_YEARS))
+    return [
+      {
+        path,
+        message: `is more than ${MAX_AGE_YEARS} years before the trip's first departure (passenger ${p.passenger_id})`,
+      },
+    ]
   const limit = AGE_LIMITS[p.type]
   // Under `limit` on the day of the first departure: born after the day `limit` years before it.
   if (limit !== undefined && born <= yearsBefore(limit)) {
-    return [{ path, message: `makes passenger ${p.passenger_id} ${limit} or older at the trip's first departure (${departs}): ${p.type === 'infant' ? 'an infant' : 'a child'} must be under ${limit}, born after ${yearsBefore(limit)}; send the passenger as ${p.type === 'infant' ? 'a child or an adult' : 'an adult'}` }]
+    return [
+      {
+        path,
+        message: `makes passenger ${p.passenger_id} ${limit} or older at the trip's first departure (${departs}): ${p.type === 'infant' ? 'an infant' : 'a child'} must be under ${limit}, born after ${yearsBefore(limit)}; send the passenger as ${p.type === 'infant' ? 'a child or an adult' : 'an adult'}`,
+      },
+    ]
   }
   return []
 }
 
 /** The earliest departure among these journeys' segments (epoch ms), or null when none has a valid time. */
-export function firstDeparture(journeys: ReadonlyArray<{ segments: ReadonlyArray<{ departure_time: string }> }>): number | null {
-  const times = journeys.flatMap((j) => j.segments.map((s) => Date.parse(s.departure_time))).filter((t) => !Number.isNaN(t))
+export function firstDeparture(
+  journeys: ReadonlyArray<{ segments: ReadonlyArray<{ departure_time: string }> }>,
+): number | null {
+  const times = journeys
+    .flatMap((j) => j.segments.map((s) => Date.parse(s.departure_time)))
+    .filter((t) => !Number.isNaN(t))
   return times.length ? Math.min(...times) : null
 }
 
@@ -95,13 +134,16 @@ function passengerIds(given: ReadonlyArray<string | undefined>): string[] {
   return given.map((id) => {
     if (id !== undefined) return id
     let next: string
-    do next = `p${++n}`; while (taken.has(next))
+    do next = `p${++n}`
+    while (taken.has(next))
     return next
   })
 }
 
 const canonicalPassenger = ({ loyalty_program, ...p }: PassengerRequest, passenger_id: string): CanonicalPassenger => ({
-  ...p, passenger_id, ...(loyalty_program ? { loyalty_programs: [...(p.loyalty_programs ?? []), loyalty_program] } : {}),
+  ...p,
+  passenger_id,
+  ...(loyalty_program ? { loyalty_programs: [...(p.loyalty_programs ?? []), loyalty_program] } : {}),
 })
 
 const canonicalSegment = (seg: SegmentRequest): SegmentRequest => ({
@@ -117,7 +159,10 @@ export function canonicalCreate(req: TripCreateRequest): CreateRequest {
     passengers: req.passengers.map((p, i) => canonicalPassenger(p, ids[i]!)),
     tickets: req.tickets.map((t) => ({
       ...t,
-      journeys: t.journeys.map(({ journey_id: _theirs, ...j }) => ({ ...j, segments: j.segments.map(canonicalSegment) })),
+      journeys: t.journeys.map(({ journey_id: _theirs, ...j }) => ({
+        ...j,
+        segments: j.segments.map(canonicalSegment),
+      })),
     })),
   }
 }
@@ -133,27 +178,50 @@ interface RuleParts {
   currency: string | undefined
   passengers: Array<CanonicalPassenger | undefined>
   contact: ContactDetails | undefined
-  tickets: Array<{ price: Static<typeof OfferedPriceRequest> | undefined; journeys: Array<Array<SegmentRequest | undefined>> }>
+  tickets: Array<{
+    price: Static<typeof OfferedPriceRequest> | undefined
+    journeys: Array<Array<SegmentRequest | undefined>>
+  }>
 }
 
 const partsOf = (req: CreateRequest): RuleParts => ({
-  currency: req.currency, passengers: req.passengers, contact: req.contact_details,
+  currency: req.currency,
+  passengers: req.passengers,
+  contact: req.contact_details,
   tickets: req.tickets.map((t) => ({ price: t.offered_price, journeys: t.journeys.map((j) => j.segments) })),
 })
 
 /** The parts of a body the schema refused that are themselves well formed, each checked against its own schema. */
 function acceptedParts(body: unknown): RuleParts {
-  const field = (v: unknown, k: string): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined)
+  const field = (v: unknown, k: string): unknown =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, k)
+      ? (v as Record<string, unknown>)[k]
+      : undefined
   const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
   const raw = list(field(body, 'passengers'))
-  const ids = passengerIds(raw.map((p) => { const id = field(p, 'passenger_id'); return typeof id === 'string' ? id : undefined }))
+  const ids = passengerIds(
+    raw.map((p) => {
+      const id = field(p, 'passenger_id')
+      return typeof id === 'string' ? id : undefined
+    }),
+  )
   return {
-    currency: accepts(CurrencyCode, field(body, 'currency')) ? field(body, 'currency') as string : undefined,
-    passengers: raw.map((p, i) => (accepts(PassengerRequest, p) ? canonicalPassenger(p as PassengerRequest, ids[i]!) : undefined)),
-    contact: accepts(ContactDetails, field(body, 'contact_details')) ? field(body, 'contact_details') as ContactDetails : undefined,
+    currency: accepts(CurrencyCode, field(body, 'currency')) ? (field(body, 'currency') as string) : undefined,
+    passengers: raw.map((p, i) =>
+      accepts(PassengerRequest, p) ? canonicalPassenger(p as PassengerRequest, ids[i]!) : undefined,
+    ),
+    contact: accepts(ContactDetails, field(body, 'contact_details'))
+      ? (field(body, 'contact_details') as ContactDetails)
+      : undefined,
     tickets: list(field(body, 'tickets')).map((t) => ({
-      price: accepts(OfferedPriceRequest, field(t, 'offered_price')) ? field(t, 'offered_price') as Static<typeof OfferedPriceRequest> : undefined,
-      journeys: list(field(t, 'journeys')).map((j) => list(field(j, 'segments')).map((seg) => (accepts(SegmentRequest, seg) ? canonicalSegment(seg as SegmentRequest) : undefined))),
+      price: accepts(OfferedPriceRequest, field(t, 'offered_price'))
+        ? (field(t, 'offered_price') as Static<typeof OfferedPriceRequest>)
+        : undefined,
+      journeys: list(field(t, 'journeys')).map((j) =>
+        list(field(j, 'segments')).map((seg) =>
+          accepts(SegmentRequest, seg) ? canonicalSegment(seg as SegmentRequest) : undefined,
+        ),
+      ),
     })),
   }
 }
@@ -173,44 +241,72 @@ export function createRuleErrors(body: unknown, now: Date): FieldError[] {
 function checkCreateRequest(req: RuleParts, now: Date): { errors: FieldError[]; prices: Array<Price | null> } {
   const errors: FieldError[] = []
   const complete = !req.passengers.includes(undefined)
-  const departs = firstDeparture(req.tickets.flatMap((t) => t.journeys.map((segments) => ({ segments: segments.filter((s) => s !== undefined) }))))
-  req.passengers.forEach((p, i) => { if (p) errors.push(...birthDateErrors({ ...p, type: p.passenger_type }, now, departs, `/passengers/${i}/date_of_birth`)) })
+  const departs = firstDeparture(
+    req.tickets.flatMap((t) => t.journeys.map((segments) => ({ segments: segments.filter((s) => s !== undefined) }))),
+  )
+  req.passengers.forEach((p, i) => {
+    if (p)
+      errors.push(...birthDateErrors({ ...p, type: p.passenger_type }, now, departs, `/passengers/${i}/date_of_birth`))
+  })
   const currency = req.currency !== undefined && isSupportedCurrency(req.currency) ? req.currency : undefined
-  if (req.currency !== undefined && !currency) errors.push({ path: '/currency', message: `${req.currency} is not a currency this service prices in: one of ${SUPPORTED_CURRENCIES.join(', ')}` })
-  const known = req.passengers.flatMap((p, i) => (p ? [{ id: p.passenger_id, type: p.passenger_type, lap: p.on_lap_of ?? null, at: i }] : []))
+  if (req.currency !== undefined && !currency)
+    errors.push({
+      path: '/currency',
+      message: `${req.currency} is not a currency this service prices in: one of ${SUPPORTED_CURRENCIES.join(', ')}`,
+    })
+  const known = req.passengers.flatMap((p, i) =>
+    p ? [{ id: p.passenger_id, type: p.passenger_type, lap: p.on_lap_of ?? null, at: i }] : [],
+  )
   errors.push(...checkPassengers(known, '/passengers', complete))
   const contactPassenger = req.contact?.passenger_id
   if (contactPassenger && complete && !known.some((p) => p.id === contactPassenger)) {
     errors.push({ path: '/contact_details/passenger_id', message: 'is not a passenger of this trip' })
   }
-  req.tickets.forEach((t, ti) => t.journeys.forEach((segments, ji) => {
-    let previousArrival: number | null = null
-    segments.forEach((s, si) => {
-      const at = `/tickets/${ti}/journeys/${ji}/segments/${si}`
-      // A refused segment says nothing of when the next one may leave.
-      if (!s) { previousArrival = null; return }
-      for (const f of ['departure_airport', 'arrival_airport'] as const) {
-        if (!lookupAirport(s[f])) errors.push({ path: `${at}/${f}`, message: `${s[f]} is not a known IATA airport code` })
-      }
-      if (s.departure_airport === s.arrival_airport) errors.push({ path: `${at}/arrival_airport`, message: 'must differ from departure_airport' })
-      // A local time at an unknown airport has no offset to read it with: the airport's error says why.
-      if (!hasOffset(s.departure_time) || !hasOffset(s.arrival_time)) return
-      const dep = Date.parse(s.departure_time)
-      const arr = Date.parse(s.arrival_time)
-      if (Number.isNaN(dep)) errors.push({ path: `${at}/departure_time`, message: 'is not a valid date and time' })
-      if (Number.isNaN(arr)) errors.push({ path: `${at}/arrival_time`, message: 'is not a valid date and time' })
-      if (Number.isNaN(dep) || Number.isNaN(arr)) return
-      if (dep <= now.getTime()) errors.push({ path: `${at}/departure_time`, message: 'is in the past' })
-      if (arr <= dep) errors.push({ path: `${at}/arrival_time`, message: `must be after departure_time (${s.departure_time}); it is ${s.arrival_time}, both at their airports` })
-      if (previousArrival !== null && dep < previousArrival) errors.push({ path: `${at}/departure_time`, message: 'must not be before the previous segment arrives' })
-      previousArrival = arr
-    })
-  }))
+  req.tickets.forEach((t, ti) =>
+    t.journeys.forEach((segments, ji) => {
+      let previousArrival: number | null = null
+      segments.forEach((s, si) => {
+        const at = `/tickets/${ti}/journeys/${ji}/segments/${si}`
+        // A refused segment says nothing of when the next one may leave.
+        if (!s) {
+          previousArrival = null
+          return
+        }
+        for (const f of ['departure_airport', 'arrival_airport'] as const) {
+          if (!lookupAirport(s[f]))
+            errors.push({ path: `${at}/${f}`, message: `${s[f]} is not a known IATA airport code` })
+        }
+        if (s.departure_airport === s.arrival_airport)
+          errors.push({ path: `${at}/arrival_airport`, message: 'must differ from departure_airport' })
+        // A local time at an unknown airport has no offset to read it with: the airport's error says why.
+        if (!hasOffset(s.departure_time) || !hasOffset(s.arrival_time)) return
+        const dep = Date.parse(s.departure_time)
+        const arr = Date.parse(s.arrival_time)
+        if (Number.isNaN(dep)) errors.push({ path: `${at}/departure_time`, message: 'is not a valid date and time' })
+        if (Number.isNaN(arr)) errors.push({ path: `${at}/arrival_time`, message: 'is not a valid date and time' })
+        if (Number.isNaN(dep) || Number.isNaN(arr)) return
+        if (dep <= now.getTime()) errors.push({ path: `${at}/departure_time`, message: 'is in the past' })
+        if (arr <= dep)
+          errors.push({
+            path: `${at}/arrival_time`,
+            message: `must be after departure_time (${s.departure_time}); it is ${s.arrival_time}, both at their airports`,
+          })
+        if (previousArrival !== null && dep < previousArrival)
+          errors.push({ path: `${at}/departure_time`, message: 'must not be before the previous segment arrives' })
+        previousArrival = arr
+      })
+    }),
+  )
   // A ticket's price is read in the trip's currency: not without one.
   const prices = req.tickets.map((t, i) => {
     if (!t.price || !currency) return null
-    try { return ticketPrice(t.price, currency, i) } catch (e) {
-      if (e instanceof ProblemError && e.errors) { errors.push(...e.errors); return null }
+    try {
+      return ticketPrice(t.price, currency, i)
+    } catch (e) {
+      if (e instanceof ProblemError && e.errors) {
+        errors.push(...e.errors)
+        return null
+      }
       throw e
     }
   })
@@ -222,7 +318,11 @@ function checkCreateRequest(req: RuleParts, now: Date): { errors: FieldError[]; 
  * passenger is `at` its index in the request; `complete` false when some passengers were refused by the
  * schema (then neither "no adult" nor a lap holder not found can be told yet).
  */
-function checkPassengers(ps: Array<{ id: string; type: string; lap: string | null; at: number }>, base: string, complete = true): FieldError[] {
+function checkPassengers(
+  ps: Array<{ id: string; type: string; lap: string | null; at: number }>,
+  base: string,
+  complete = true,
+): FieldError[] {
   const errors: FieldError[] = []
   const seen = new Set<string>()
   const laps = new Map<string, number>()
@@ -230,14 +330,16 @@ function checkPassengers(ps: Array<{ id: string; type: string; lap: string | nul
     if (seen.has(p.id)) errors.push({ path: `${base}/${p.at}/passenger_id`, message: `duplicate passenger_id ${p.id}` })
     seen.add(p.id)
   }
-  if (complete && !ps.some((p) => p.type === 'adult')) errors.push({ path: base, message: 'must include at least one adult' })
+  if (complete && !ps.some((p) => p.type === 'adult'))
+    errors.push({ path: base, message: 'must include at least one adult' })
   for (const p of ps) {
     if (p.lap === null) continue
     const holder = ps.find((h) => h.id === p.lap)
     const at = `${base}/${p.at}/on_lap_of`
     if (p.type !== 'infant') errors.push({ path: at, message: 'only an infant can travel on a lap' })
-    else if (!holder) { if (complete) errors.push({ path: at, message: `${p.lap} is not a passenger of this trip` }) }
-    else if (holder.type !== 'adult') errors.push({ path: at, message: 'must be an adult passenger' })
+    else if (!holder) {
+      if (complete) errors.push({ path: at, message: `${p.lap} is not a passenger of this trip` })
+    } else if (holder.type !== 'adult') errors.push({ path: at, message: 'must be an adult passenger' })
     else {
       laps.set(p.lap, (laps.get(p.lap) ?? 0) + 1)
       if (laps.get(p.lap)! > 1) errors.push({ path: at, message: 'an adult can hold one infant on the lap' })
@@ -262,7 +364,10 @@ function toPassenger(p: CreateRequest['passengers'][number]): Passenger {
   }
 }
 
-export function buildTrip(request: TripCreateRequest, ctx: { sellerId: string; sandbox: boolean; clock: Clock; ids: Ids; holdWindow: number }): TripRecord {
+export function buildTrip(
+  request: TripCreateRequest,
+  ctx: { sellerId: string; sandbox: boolean; clock: Clock; ids: Ids; holdWindow: number },
+): TripRecord {
   const now = ctx.clock.now()
   const { req, prices } = checkedCreate(request, now)
   const journeys: Journey[] = []
@@ -348,7 +453,13 @@ function newJourney(j: RequestTicket['journeys'][number], ids: Ids): Journey {
 }
 
 /** The ticket's basket item: named after its outbound journey ("Flight LHR → JFK and return"), valid for `window`. */
-function flightItem(itemId: string, ticket_id: string, journeys: Journey[], price: BasketItem['price'], window: { valid_from: string; valid_to: string }): BasketItem {
+function flightItem(
+  itemId: string,
+  ticket_id: string,
+  journeys: Journey[],
+  price: BasketItem['price'],
+  window: { valid_from: string; valid_to: string },
+): BasketItem {
   const first = journeys[0]!.segments[0]!
   const last = journeys[0]!.segments.at(-1)!
   return {
@@ -375,9 +486,16 @@ function ticketInBasket(t: RequestTicket, ticket_id: string, journeys: Journey[]
     journey_ids: journeys.map((j) => j.journey_id),
     basket_item_ids: [itemId],
     basket_item_id: itemId,
-    offered_price: { currency: t.offered_price.currency, decimal_places: t.offered_price.decimal_places, total: t.offered_price.total },
+    offered_price: {
+      currency: t.offered_price.currency,
+      decimal_places: t.offered_price.decimal_places,
+      total: t.offered_price.total,
+    },
     access_details: {
-      record_locator: null, ticket_number: null, reference_name: null, reference_email: null,
+      record_locator: null,
+      ticket_number: null,
+      reference_name: null,
+      reference_email: null,
       ticketing_channel: { record_locator: null, name: null },
     },
     metadata: t.metadata ?? {},
@@ -385,22 +503,38 @@ function ticketInBasket(t: RequestTicket, ticket_id: string, journeys: Journey[]
 }
 
 /** Applies a PATCH: matched passengers get the given fields; returns the ids whose data changed. */
-export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest, now: Date): { trip: TripRecord; changedPassengers: string[] } {
+export function applyTripPatch(
+  trip: TripRecord,
+  patch: TripPatchRequest,
+  now: Date,
+): { trip: TripRecord; changedPassengers: string[] } {
   const errors: FieldError[] = []
   const passengers = trip.passengers.map((p) => ({ ...p }))
   const changed: string[] = []
   patch.passengers?.forEach((u, i) => {
     const p = passengers.find((x) => x.passenger_id === u.passenger_id)
-    if (!p) { errors.push({ path: `/passengers/${i}/passenger_id`, message: 'is not a passenger of this trip' }); return }
+    if (!p) {
+      errors.push({ path: `/passengers/${i}/passenger_id`, message: 'is not a passenger of this trip' })
+      return
+    }
     const before = canonicalJson(p)
     const { passenger_id: _id, ...fields } = u
     Object.assign(p, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)))
-    if (u.date_of_birth !== undefined) errors.push(...birthDateErrors(p, now, firstDeparture(trip.journeys), `/passengers/${i}/date_of_birth`))
+    if (u.date_of_birth !== undefined)
+      errors.push(...birthDateErrors(p, now, firstDeparture(trip.journeys), `/passengers/${i}/date_of_birth`))
     if (canonicalJson(p) !== before) changed.push(p.passenger_id)
   })
-  errors.push(...checkPassengers(passengers.map((p, at) => ({ id: p.passenger_id, type: p.type, lap: p.on_lap_of, at })), '/passengers'))
+  errors.push(
+    ...checkPassengers(
+      passengers.map((p, at) => ({ id: p.passenger_id, type: p.type, lap: p.on_lap_of, at })),
+      '/passengers',
+    ),
+  )
   const contact = patch.contact_details ?? trip.contact_details
-  if (patch.contact_details?.passenger_id && !passengers.some((p) => p.passenger_id === patch.contact_details!.passenger_id)) {
+  if (
+    patch.contact_details?.passenger_id &&
+    !passengers.some((p) => p.passenger_id === patch.contact_details!.passenger_id)
+  ) {
     errors.push({ path: '/contact_details/passenger_id', message: 'is not a passenger of this trip' })
   }
   if (errors.length) fail(errors)
@@ -412,7 +546,11 @@ export function applyTripPatch(trip: TripRecord, patch: TripPatchRequest, now: D
  * read-only, and no basket check, expiry or later fulfill looks at it again.
  */
 export function isPurchased(trip: TripRecord, item: BasketItem): boolean {
-  return item.order_id !== undefined || (item.product_type === 'ticket' && trip.tickets.some((t) => t.ticket_id === item.ticket_id && t.status === 'booked'))
+  return (
+    item.order_id !== undefined ||
+    (item.product_type === 'ticket' &&
+      trip.tickets.some((t) => t.ticket_id === item.ticket_id && t.status === 'booked'))
+  )
 }
 
 /** The passenger an item is for: an ancillary's (its details name them); none for the ticket, which is everyone's. */
@@ -424,16 +562,24 @@ export function passengerOf(item: BasketItem): string | undefined {
 export function assertNotPurchased(trip: TripRecord, item: BasketItem): void {
   if (!isPurchased(trip, item)) return
   const order = item.order_id === undefined ? undefined : trip.orders[item.order_id]
-  throw new ProblemError('item_ordered', order
-    ? `${item.display_name} (basket item ${item.basket_item_id}) was ordered (order ${order.order_id}, ${order.status}); an ordered item cannot change. To undo it, cancel it: POST /v2.2/trip/${trip.trip_id}/to_cancel.`
-    : `${item.display_name} (basket item ${item.basket_item_id}) is the booked flight; it cannot change.`,
-  [{ path: '/basket_item_id', message: 'is already ordered' }])
+  throw new ProblemError(
+    'item_ordered',
+    order
+      ? `${item.display_name} (basket item ${item.basket_item_id}) was ordered (order ${order.order_id}, ${order.status}); an ordered item cannot change. To undo it, cancel it: POST /v2.2/trip/${trip.trip_id}/to_cancel.`
+      : `${item.display_name} (basket item ${item.basket_item_id}) is the booked flight; it cannot change.`,
+    [{ path: '/basket_item_id', message: 'is already ordered' }],
+  )
 }
 
 /** What the API reports: a priced item past its `valid_to` is `invalid` until a basket check; a bought one stays as it was bought. */
 export function effectiveStatus(trip: TripRecord, item: BasketItem, now: Date): ValidityStatus {
   const s = item.validity.status
-  if ((s === 'valid' || s === 'price_changed') && Date.parse(item.validity.valid_to) < now.getTime() && !isPurchased(trip, item)) return 'invalid'
+  if (
+    (s === 'valid' || s === 'price_changed') &&
+    Date.parse(item.validity.valid_to) < now.getTime() &&
+    !isPurchased(trip, item)
+  )
+    return 'invalid'
   return s
 }
 
@@ -444,7 +590,10 @@ export function basketAt(trip: TripRecord, now: Date): Basket {
     const validity = { ...item.validity, status: effectiveStatus(trip, item, now) }
     const order = item.order_id === undefined ? undefined : trip.orders[item.order_id]
     const shown = order ? { ...item, validity, order_status: order.status } : { ...item, validity }
-    out[id] = item.product_type === 'ticket' ? { ...shown, product_details: { ...item.product_details, journeys: ticketJourneys(trip, item.ticket_id) } } : shown
+    out[id] =
+      item.product_type === 'ticket'
+        ? { ...shown, product_details: { ...item.product_details, journeys: ticketJourneys(trip, item.ticket_id) } }
+        : shown
   }
   return out
 }
@@ -460,19 +609,30 @@ function ticketJourneys(trip: TripRecord, ticketId: string): Journey[] {
  * The parts a new version shares with the trip it came from (see `unchanged`) are not written out again.
  */
 export function computeStateHash(trip: TripRecord, now: Date): string {
-  return sha256Hex(canonicalJson({
-    trip_id: trip.trip_id,
-    passengers: unchanged(trip.passengers),
-    contact_details: trip.contact_details && unchanged(trip.contact_details),
-    tickets: trip.tickets.map((t) => ({ ticket_id: t.ticket_id, status: t.status, basket_item_ids: t.basket_item_ids })),
-    basket: Object.values(trip.basket).map((i) => ({
-      id: i.basket_item_id, product: i.product_id, details: unchanged(i.product_details), quantity: i.quantity,
-      total: i.price.total.amount, currency: i.price.total.currency, status: effectiveStatus(trip, i, now),
-      ...(i.order_id === undefined ? {} : { order: i.order_id }),
-      // A mark-up of 0 set or removed leaves the total as it was, but is a change the seller made.
-      ...(i.markup ? { markup: i.markup.amount } : {}),
-    })),
-  }))
+  return sha256Hex(
+    canonicalJson({
+      trip_id: trip.trip_id,
+      passengers: unchanged(trip.passengers),
+      contact_details: trip.contact_details && unchanged(trip.contact_details),
+      tickets: trip.tickets.map((t) => ({
+        ticket_id: t.ticket_id,
+        status: t.status,
+        basket_item_ids: t.basket_item_ids,
+      })),
+      basket: Object.values(trip.basket).map((i) => ({
+        id: i.basket_item_id,
+        product: i.product_id,
+        details: unchanged(i.product_details),
+        quantity: i.quantity,
+        total: i.price.total.amount,
+        currency: i.price.total.currency,
+        status: effectiveStatus(trip, i, now),
+        ...(i.order_id === undefined ? {} : { order: i.order_id }),
+        // A mark-up of 0 set or removed leaves the total as it was, but is a change the seller made.
+        ...(i.markup ? { markup: i.markup.amount } : {}),
+      })),
+    }),
+  )
 }
 
 /** Canonical forms of frozen parts of trips, by the part itself: gone with it. */
@@ -500,7 +660,12 @@ export function nextExpiry(trip: TripRecord, now: Date): string | null {
   let next: string | null = null
   for (const i of Object.values(trip.basket)) {
     const s = i.validity.status
-    if ((s === 'valid' || s === 'price_changed') && !isPurchased(trip, i) && Date.parse(i.validity.valid_to) >= now.getTime() && (next === null || i.validity.valid_to < next)) {
+    if (
+      (s === 'valid' || s === 'price_changed') &&
+      !isPurchased(trip, i) &&
+      Date.parse(i.validity.valid_to) >= now.getTime() &&
+      (next === null || i.validity.valid_to < next)
+    ) {
       next = i.validity.valid_to
     }
   }
@@ -532,7 +697,11 @@ export function orderView({ purchase_unknown_since: _since, ...order }: Order): 
   return order
 }
 
-export function tripRepresentation(trip: TripRecord, now: Date, extra: { trip_access_token?: string; refresh_token?: string; emptyBasket?: boolean } = {}): Trip {
+export function tripRepresentation(
+  trip: TripRecord,
+  now: Date,
+  extra: { trip_access_token?: string; refresh_token?: string; emptyBasket?: boolean } = {},
+): Trip {
   return {
     trip_id: trip.trip_id,
     trip_state_hash: tripStateHash(trip, now),

@@ -21,17 +21,27 @@ import { own, table } from '../shared/safe-maps.ts'
 import { assertNotPurchased, effectiveStatus, isPurchased, passengerOf, validityWindow } from './trip.ts'
 import { priceFor } from './search.ts'
 
-export interface ValidityContext { now: Date; holdWindow: number }
+export interface ValidityContext {
+  now: Date
+  holdWindow: number
+}
 
-const window = (ctx: ValidityContext, trip: Pick<TripRecord, 'offers_expire_at'>) => validityWindow(ctx.now, ctx.holdWindow, trip.offers_expire_at)
+const window = (ctx: ValidityContext, trip: Pick<TripRecord, 'offers_expire_at'>) =>
+  validityWindow(ctx.now, ctx.holdWindow, trip.offers_expire_at)
 
 export const samePrice = (a: BasketItem['price'], b: BasketItem['price']) => JSON.stringify(a) === JSON.stringify(b)
 
 /** An offer's key in `checked_offers`: a product for one passenger (a product id is a UUID, so `/` ends it). */
-export const checkedOfferKey = (productId: string, passengerId: string | undefined) => `${productId}/${passengerId ?? ''}`
+export const checkedOfferKey = (productId: string, passengerId: string | undefined) =>
+  `${productId}/${passengerId ?? ''}`
 
 /** What a check found of this product for this passenger, while the window of that answer lasts. */
-export function checkedOffer(trip: TripRecord, productId: string, passengerId: string, now: Date): CheckedOffer | undefined {
+export function checkedOffer(
+  trip: TripRecord,
+  productId: string,
+  passengerId: string,
+  now: Date,
+): CheckedOffer | undefined {
   const found = own(trip.checked_offers, checkedOfferKey(productId, passengerId))
   return found && Date.parse(found.valid_to) >= now.getTime() ? found : undefined
 }
@@ -39,7 +49,9 @@ export function checkedOffer(trip: TripRecord, productId: string, passengerId: s
 /** Items a check revalidates: all of them but those already `unavailable` or bought, or the given ones. */
 export function checkableItems(trip: TripRecord, only?: string[]): string[] {
   return Object.values(trip.basket)
-    .filter((i) => i.validity.status !== 'unavailable' && !isPurchased(trip, i) && (!only || only.includes(i.basket_item_id)))
+    .filter(
+      (i) => i.validity.status !== 'unavailable' && !isPurchased(trip, i) && (!only || only.includes(i.basket_item_id)),
+    )
     .map((i) => i.basket_item_id)
 }
 
@@ -67,26 +79,39 @@ export function itemsOfCheck(trip: TripRecord, checkId: string): BasketItem[] {
  * Applies the supplier's answers to the items still waiting for this check. An item without an answer
  * becomes `invalid`: its validity is unknown, and the seller's next check asks again.
  */
-export function finishCheck(trip: TripRecord, checkId: string, results: RecheckResult[], ctx: ValidityContext): TripRecord {
+export function finishCheck(
+  trip: TripRecord,
+  checkId: string,
+  results: RecheckResult[],
+  ctx: ValidityContext,
+): TripRecord {
   const basket = { ...trip.basket }
   const pending_checks = { ...trip.pending_checks }
   const byId = new Map(results.map((r) => [r.basket_item_id, r]))
   // Kept with the trip so that removing an item and adding it again (or a PUT) cannot undo the answer.
   // Answers past their window are dropped: the map holds one hold window's findings at most.
   const checked = table<CheckedOffer>()
-  for (const [k, o] of Object.entries(trip.checked_offers ?? {})) if (Date.parse(o.valid_to) >= ctx.now.getTime()) checked[k] = o
+  for (const [k, o] of Object.entries(trip.checked_offers ?? {}))
+    if (Date.parse(o.valid_to) >= ctx.now.getTime()) checked[k] = o
   for (const item of itemsOfCheck(trip, checkId)) {
     const id = item.basket_item_id
     delete pending_checks[id]
     const r = byId.get(id)
     // A ticket is never put back through the basket, so what is found of it need not be kept.
-    const key = item.product_type === 'ticket' ? null : checkedOfferKey(item.product_id, item.product_details.passenger_id)
+    const key =
+      item.product_type === 'ticket' ? null : checkedOfferKey(item.product_id, item.product_details.passenger_id)
     const { previous_price: agreed, reason: _r, ...base } = item.validity
     // `agreed` is set while a changed price awaits the traveller: a check must not accept it for them.
-    const changedFrom = (price: BasketItem['price'], from: BasketItem['price']) =>
-      ({ ...item, price, validity: { status: 'price_changed' as const, ...window(ctx, trip), previous_price: from } })
+    const changedFrom = (price: BasketItem['price'], from: BasketItem['price']) => ({
+      ...item,
+      price,
+      validity: { status: 'price_changed' as const, ...window(ctx, trip), previous_price: from },
+    })
     if (!r) {
-      basket[id] = { ...item, validity: { ...base, ...(agreed ? { previous_price: agreed } : {}), status: 'invalid', reason: 'check_failed' } }
+      basket[id] = {
+        ...item,
+        validity: { ...base, ...(agreed ? { previous_price: agreed } : {}), status: 'invalid', reason: 'check_failed' },
+      }
     } else if (r.outcome === 'unavailable') {
       basket[id] = { ...item, validity: { ...base, status: 'unavailable', reason: r.reason } }
       if (key) checked[key] = { status: 'unavailable', reason: r.reason, valid_to: window(ctx, trip).valid_to }
@@ -95,7 +120,9 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
       checked[key] = found.checked
       basket[id] = found.item
     } else {
-      basket[id] = agreed ? changedFrom(item.price, agreed) : { ...item, validity: { status: 'valid', ...window(ctx, trip) } }
+      basket[id] = agreed
+        ? changedFrom(item.price, agreed)
+        : { ...item, validity: { status: 'valid', ...window(ctx, trip) } }
       // The item holds the price a check found before: the airline confirms it for a new window.
       const known = key ? own(checked, key) : undefined
       if (key && known?.status === 'price_changed') checked[key] = { ...known, ...window(ctx, trip) }
@@ -111,7 +138,12 @@ export function finishCheck(trip: TripRecord, checkId: string, results: RecheckR
  * other it is `price_changed` from that one, for them to accept. And what to keep of the answer in
  * `checked_offers`, so that putting the product back cannot undo it.
  */
-export function atNewPrice(trip: TripRecord, item: BasketItem, offer: { base: OriginalMoney; taxes: SupplierTax[] }, ctx: ValidityContext): { item: BasketItem; checked: CheckedOffer } {
+export function atNewPrice(
+  trip: TripRecord,
+  item: BasketItem,
+  offer: { base: OriginalMoney; taxes: SupplierTax[] },
+  ctx: ValidityContext,
+): { item: BasketItem; checked: CheckedOffer } {
   const type = item.product_type
   // Tickets are priced by the seller, never re-priced by an airline's answer.
   if (type === 'ticket') throw new Error(`basket item ${item.basket_item_id} is the ticket`)
@@ -120,7 +152,9 @@ export function atNewPrice(trip: TripRecord, item: BasketItem, offer: { base: Or
   const before = agreed ?? item.price
   const w = window(ctx, trip)
   return {
-    item: samePrice(price, before) ? { ...item, price, validity: { status: 'valid', ...w } } : { ...item, price, validity: { status: 'price_changed', ...w, previous_price: before } },
+    item: samePrice(price, before)
+      ? { ...item, price, validity: { status: 'valid', ...w } }
+      : { ...item, price, validity: { status: 'price_changed', ...w, previous_price: before } },
     checked: { status: 'price_changed', base: offer.base, taxes: offer.taxes, ...w },
   }
 }
@@ -131,7 +165,12 @@ export function atNewPrice(trip: TripRecord, item: BasketItem, offer: { base: Or
  * basket check would leave it. The traveller accepts the new price and the seller fulfills again; the failed
  * order stays, with that price, for the seller's books.
  */
-export function reofferAfterPriceChange(trip: TripRecord, itemId: string, offer: { base: OriginalMoney; taxes: SupplierTax[] }, ctx: ValidityContext): TripRecord {
+export function reofferAfterPriceChange(
+  trip: TripRecord,
+  itemId: string,
+  offer: { base: OriginalMoney; taxes: SupplierTax[] },
+  ctx: ValidityContext,
+): TripRecord {
   const ordered = own(trip.basket, itemId)
   if (!ordered || ordered.product_type === 'ticket') return trip
   const { order_id: _o, ...item } = ordered
@@ -139,7 +178,12 @@ export function reofferAfterPriceChange(trip: TripRecord, itemId: string, offer:
   const checked = table<CheckedOffer>()
   Object.assign(checked, trip.checked_offers)
   checked[checkedOfferKey(item.product_id, item.product_details.passenger_id)] = found.checked
-  return { ...trip, basket: { ...trip.basket, [itemId]: found.item }, checked_offers: checked, updated_at: ctx.now.toISOString() }
+  return {
+    ...trip,
+    basket: { ...trip.basket, [itemId]: found.item },
+    checked_offers: checked,
+    updated_at: ctx.now.toISOString(),
+  }
 }
 
 /** The check could not be done (the supplier kept failing): its items become `invalid`, to be checked again. */
@@ -153,10 +197,22 @@ export function acceptPrice(trip: TripRecord, itemId: string, now: Date): TripRe
   if (!item) throw new ProblemError('not_found', `Basket item ${itemId} is not in this trip's basket.`)
   assertNotPurchased(trip, item)
   const status = effectiveStatus(trip, item, now)
-  if (status === 'invalid') throw new ProblemError('basket_rule_violation', 'The new price has expired; start a basket check to get a current one.')
-  if (status !== 'price_changed') throw new ProblemError('basket_rule_violation', `Only an item whose price changed can be accepted; this one is ${status}.`)
+  if (status === 'invalid')
+    throw new ProblemError(
+      'basket_rule_violation',
+      'The new price has expired; start a basket check to get a current one.',
+    )
+  if (status !== 'price_changed')
+    throw new ProblemError(
+      'basket_rule_violation',
+      `Only an item whose price changed can be accepted; this one is ${status}.`,
+    )
   const { previous_price: _p, ...validity } = item.validity
-  return { ...trip, basket: { ...trip.basket, [itemId]: { ...item, validity: { ...validity, status: 'valid' } } }, updated_at: now.toISOString() }
+  return {
+    ...trip,
+    basket: { ...trip.basket, [itemId]: { ...item, validity: { ...validity, status: 'valid' } } },
+    updated_at: now.toISOString(),
+  }
 }
 
 /** Items whose offer depends on these passengers' data (their own bags, seats and services). */

@@ -1,5 +1,7 @@
 /** Clock and ids: what the core reads the time and makes identifiers with (tests fix both). */
-export interface Clock { now(): Date }
+export interface Clock {
+  now(): Date
+}
 export interface Ids {
   /** A random UUID (v4). */
   uuid(): string

@@ -3,11 +3,26 @@
  * idempotency answers, jobs and subscriptions, as every adapter reads and writes them.
  */
 import type { BasketItem } from '../schemas/basket.ts'
-import type { ContactDetails, Journey, MarkupConfig, OrderStatus, Passenger, ProductTypeName, Ticket } from '../schemas/trip.ts'
+import type {
+  ContactDetails,
+  Journey,
+  MarkupConfig,
+  OrderStatus,
+  Passenger,
+  ProductTypeName,
+  Ticket,
+} from '../schemas/trip.ts'
 import type { Money, Price, OriginalMoney } from '../schemas/common.ts'
 import type { ToCancelItem } from '../schemas/fulfillment.ts'
 import type { SealedSecret } from '../shared/sealing.ts'
-import type { OrderSupplierRefs, PartialFailure, SupplierRefs, SupplierTax, SupplierPassengerOffer, SupplierSeatMap } from './supplier-answers.ts'
+import type {
+  OrderSupplierRefs,
+  PartialFailure,
+  SupplierRefs,
+  SupplierTax,
+  SupplierPassengerOffer,
+  SupplierSeatMap,
+} from './supplier-answers.ts'
 
 export interface SellerRecord {
   seller_id: string
@@ -40,7 +55,10 @@ export interface SellerRecord {
  * the host wires) and the seller's credentials for it, sealed under SIGNING_KEY_SECRET (never stored in the
  * clear, never shown); null for a supplier that needs none.
  */
-export interface SellerSupplier { name: string; credentials: SealedSecret | null }
+export interface SellerSupplier {
+  name: string
+  credentials: SealedSecret | null
+}
 
 /** How a secret is stored (core/shared/sealing.ts): the records hold it, the sealing defines it. */
 export type { SealedSecret }
@@ -130,7 +148,10 @@ export interface OrderFeedItem {
  * orders gives them the seller's next numbers, in the transaction of the write, so numbers follow commit
  * order (a reader that has seen number n never later finds a change numbered n or lower).
  */
-export interface OrderFeedEntry { seq: number; order: OrderFeedItem }
+export interface OrderFeedEntry {
+  seq: number
+  order: OrderFeedItem
+}
 
 /** Which of a seller's orders to list (`listOrders`): those numbered above `after`, lowest first. */
 export interface OrderFeedQuery {
@@ -228,10 +249,16 @@ export type CheckedOffer =
   | { status: 'price_changed'; base: OriginalMoney; taxes: SupplierTax[]; valid_from: string; valid_to: string }
   | { status: 'unavailable'; reason: string; valid_to: string }
 
-export interface Versioned<T> { value: T; version: number }
+export interface Versioned<T> {
+  value: T
+  version: number
+}
 
 /** A trip's version as a host knows it (TripStore.getTripsIfChanged). */
-export interface KnownVersion { tripId: string; version: number }
+export interface KnownVersion {
+  tripId: string
+  version: number
+}
 
 /**
  * A search as stored: what the supplier offered, compact (core/domain/search.ts renders the API's shape from it,
@@ -253,7 +280,14 @@ export interface StoredOffers {
   /** The distinct per-passenger offers; products and seat bands name them by index (a handful serve hundreds of seats). */
   offers: SupplierPassengerOffer[]
   /** Every product but seats, with its offer to each passenger (an index into `offers`). */
-  products: Array<{ key: string; type: ProductTypeName; name: string; details: Record<string, unknown>; included?: boolean; offers: number[] }>
+  products: Array<{
+    key: string
+    type: ProductTypeName
+    name: string
+    details: Record<string, unknown>
+    included?: boolean
+    offers: number[]
+  }>
   /** Seats per segment: the seat map's key and, per price band, the offer to each passenger. */
   seats: Array<{ segment_id: string; map: string; bands: Record<string, number[]> }>
   /** When the supplier's offers stop being bookable (SupplierOffers.expires_at). */
@@ -302,10 +336,18 @@ export interface IdempotencyRecord {
   lease_until: string
 }
 
-export interface IdempotentResponse { status: number; body: unknown }
+export interface IdempotentResponse {
+  status: number
+  body: unknown
+}
 
 /** An idempotent request's answer, stored in the same transaction as what the request wrote (TripEffects). */
-export interface IdempotencyCompletion { scope: string; key: string; owner: string; response: IdempotentResponse }
+export interface IdempotencyCompletion {
+  scope: string
+  key: string
+  owner: string
+  response: IdempotentResponse
+}
 
 /** A durable job (fulfillment delivery, webhook delivery). Claimed with a lease; a lapsed lease is claimable again. */
 export interface JobRecord {
@@ -389,4 +431,7 @@ export function bringsAlong(e: TripEffects = {}): boolean {
 }
 
 /** A trip write that brings nothing along, conditional on the version it was made from (TripStore.updateTrips). */
-export interface PlainWrite { trip: TripRecord; expectedVersion: number }
+export interface PlainWrite {
+  trip: TripRecord
+  expectedVersion: number
+}

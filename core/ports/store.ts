@@ -5,11 +5,42 @@
  * with its lifecycle, which every adapter implements (core/adapters/memory-store.ts, server/store/*.ts).
  * Each role has its own contract under test/store/ (test/store/contract.ts applies them all).
  */
-import type { SellerRecord, SellerSupplier, SealedSecret, ApiKeyRecord, SigningKeyRecord, SealedJwk, OrderFeedEntry, OrderFeedQuery, TripRecord, Versioned, KnownVersion, SearchRecord, RefreshTokenRecord, ConsumeResult, IdempotencyRecord, IdempotencyCompletion, JobRecord, SubscriptionRecord, PurgeCutoffs, PurgeCounts, TripEffects, PlainWrite } from './records.ts'
+import type {
+  SellerRecord,
+  SellerSupplier,
+  SealedSecret,
+  ApiKeyRecord,
+  SigningKeyRecord,
+  SealedJwk,
+  OrderFeedEntry,
+  OrderFeedQuery,
+  TripRecord,
+  Versioned,
+  KnownVersion,
+  SearchRecord,
+  RefreshTokenRecord,
+  ConsumeResult,
+  IdempotencyRecord,
+  IdempotencyCompletion,
+  JobRecord,
+  SubscriptionRecord,
+  PurgeCutoffs,
+  PurgeCounts,
+  TripEffects,
+  PlainWrite,
+} from './records.ts'
 import type { SupplierSeatMap } from './supplier-answers.ts'
 
-export interface RateLimitHits { key: string; hits: number; windowMs: number }
-export interface RateLimitCount { key: string; count: number; ttlMs: number }
+export interface RateLimitHits {
+  key: string
+  hits: number
+  windowMs: number
+}
+export interface RateLimitCount {
+  key: string
+  count: number
+  ttlMs: number
+}
 
 /** Sellers and their API keys. */
 export interface SellerStore {
@@ -223,8 +254,18 @@ export interface SubscriptionStore {
  * One method reads the other way round, kept as it is because its contract suite pins it down:
  * `reserveIdempotency` answers null when the caller won and the existing record when it lost.
  */
-export interface Store extends SellerStore, SigningKeyStore, TripStore, OrderFeedStore, RefreshTokenStore,
-  IdempotencyStore, JobStore, RetentionStore, RateLimitStore, SubscriptionStore {
+export interface Store
+  extends
+    SellerStore,
+    SigningKeyStore,
+    TripStore,
+    OrderFeedStore,
+    RefreshTokenStore,
+    IdempotencyStore,
+    JobStore,
+    RetentionStore,
+    RateLimitStore,
+    SubscriptionStore {
   migrate(): Promise<void>
   close(): Promise<void>
   /** A cheap round trip, for /readyz. */

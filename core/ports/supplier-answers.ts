@@ -20,9 +20,15 @@ export interface OrderSupplierRefs {
 }
 
 /** A product type a search could not read while others were: it is left out, and this says why. */
-export interface PartialFailure { product_type: ProductTypeName; failure_reason: string }
+export interface PartialFailure {
+  product_type: ProductTypeName
+  failure_reason: string
+}
 
-export interface SupplierTax { tax_type: string; amount: number }
+export interface SupplierTax {
+  tax_type: string
+  amount: number
+}
 
 /** A priced availability for one passenger, in the airline's currency. */
 export interface SupplierPassengerOffer {

@@ -50,5 +50,7 @@ export const isSupplierError = (e: unknown): e is SupplierError => e instanceof 
 export function supplierFailureOf(e: unknown): SupplierFailure {
   if (isSupplierError(e)) return e.reason
   const named = e instanceof Error ? /^(\w+):/.exec(e.message)?.[1] : undefined
-  return named !== undefined && Object.hasOwn(SUPPLIER_FAILURES, named) ? named as SupplierFailure : 'supplier_unavailable'
+  return named !== undefined && Object.hasOwn(SUPPLIER_FAILURES, named)
+    ? (named as SupplierFailure)
+    : 'supplier_unavailable'
 }

@@ -6,7 +6,14 @@ import type { BasketItem } from '../schemas/basket.ts'
 import type { Journey, Passenger, ProductTypeName, Ticket } from '../schemas/trip.ts'
 import type { Money, OriginalMoney } from '../schemas/common.ts'
 import type { Order } from './records.ts'
-import type { OrderSupplierRefs, PartialFailure, SupplierRefs, SupplierTax, SupplierPassengerOffer, SupplierSeatMap } from './supplier-answers.ts'
+import type {
+  OrderSupplierRefs,
+  PartialFailure,
+  SupplierRefs,
+  SupplierTax,
+  SupplierPassengerOffer,
+  SupplierSeatMap,
+} from './supplier-answers.ts'
 
 /**
  * What a supplier sees of a trip: no prices, no seller data; and what it handed back when the trip's search
@@ -20,7 +27,6 @@ export interface SupplierTrip {
   tickets: Ticket[]
   supplier_refs?: SupplierRefs
 }
-
 
 /**
  * Who a supplier call is for: every call gets the seller's context, so one adapter serves every seller with
@@ -61,7 +67,6 @@ export interface SupplierCapabilities {
   findsBookingByLocator: boolean
 }
 
-
 export interface SupplierProduct {
   /** Stable key of the offer within the trip, e.g. `bag:J1:checked23`; the core maps it to a product_id. */
   offer_key: string
@@ -71,7 +76,6 @@ export interface SupplierProduct {
   included?: boolean
   per_passenger: Record<string, SupplierPassengerOffer>
 }
-
 
 /** One segment's seats on offer: the shared map, and what a seat of each price band costs each passenger. */
 export interface SupplierSeatOffers {
@@ -164,7 +168,11 @@ export interface Supplier {
    * Re-validates basket items against current availability, prices and passenger data. `delayMs` asks the
    * caller to come back later (the answer is not ready); the items then stay `checking`.
    */
-  recheck(ctx: SupplierContext, trip: SupplierTrip, items: SupplierItem[]): Promise<{ results: RecheckResult[]; delayMs?: number }>
+  recheck(
+    ctx: SupplierContext,
+    trip: SupplierTrip,
+    items: SupplierItem[],
+  ): Promise<{ results: RecheckResult[]; delayMs?: number }>
   /**
    * Books one order with the airline. Safe to repeat for the same order_id: a repeated call returns the
    * first outcome, never a second booking (the job runs again after a crash).
@@ -174,14 +182,32 @@ export interface Supplier {
    * What cancelling each ordered item would refund now, by the airline's rules (product, time to departure),
    * in the trip currency. A quote, not a promise: `cancel` may still refuse.
    */
-  quoteCancellation(ctx: SupplierContext, trip: SupplierTrip, orders: SupplierOrder[], now: Date): Promise<SupplierCancellationQuote[]>
+  quoteCancellation(
+    ctx: SupplierContext,
+    trip: SupplierTrip,
+    orders: SupplierOrder[],
+    now: Date,
+  ): Promise<SupplierCancellationQuote[]>
   /** Cancels one order with the airline. Idempotent per order_id: a repeated call returns the first outcome. */
-  cancel(ctx: SupplierContext, trip: SupplierTrip, order: SupplierOrder, now: Date): Promise<{ ok: true; refund: Money } | { ok: false; reason: string }>
+  cancel(
+    ctx: SupplierContext,
+    trip: SupplierTrip,
+    order: SupplierOrder,
+    now: Date,
+  ): Promise<{ ok: true; refund: Money } | { ok: false; reason: string }>
 }
 
 /** The suppliers a host offers its sellers, by name (the server: the sandbox airline and Duffel; the offline sandbox: the sandbox airline). */
 export type Suppliers = ReadonlyMap<string, Supplier>
 
 /** An order with the basket item it books. */
-export interface SupplierOrder { order: Order; item: BasketItem }
-export interface SupplierCancellationQuote { order_id: string; cancellable: boolean; refund: Money | null; reason?: string }
+export interface SupplierOrder {
+  order: Order
+  item: BasketItem
+}
+export interface SupplierCancellationQuote {
+  order_id: string
+  cancellable: boolean
+  refund: Money | null
+  reason?: string
+}

@@ -7,7 +7,10 @@ export const AuthorizeResponse = Type.Object({
 })
 
 // The bound is JWT-sized, so an access token sent here by mistake is refused as a credential (401), not for its length.
-export const RefreshRequest = Type.Object({ refresh_token: Type.String({ minLength: 16, maxLength: 2048 }) }, { additionalProperties: false })
+export const RefreshRequest = Type.Object(
+  { refresh_token: Type.String({ minLength: 16, maxLength: 2048 }) },
+  { additionalProperties: false },
+)
 
 export const RefreshResponse = Type.Object({
   trip_access_token: Type.String(),

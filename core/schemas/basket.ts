@@ -6,10 +6,20 @@ export const BagDetails = Type.Object({
   checked: Type.Boolean(),
   journey_id: Id,
   /** A bag for several journeys at once (the airline sells it for the whole trip): every journey it covers, `journey_id` the first. */
-  journey_ids: Type.Optional(Type.Array(Id, { minItems: 2, description: 'every journey a bag sold for several at once covers (e.g. the whole trip); `journey_id` is the first. Absent: the bag is for `journey_id` only' })),
+  journey_ids: Type.Optional(
+    Type.Array(Id, {
+      minItems: 2,
+      description:
+        'every journey a bag sold for several at once covers (e.g. the whole trip); `journey_id` is the first. Absent: the bag is for `journey_id` only',
+    }),
+  ),
   passenger_id: Type.Optional(Id),
   // Size and weight with their units, when the airline states them (a bag it does not measure has neither).
-  size: Type.Optional(Type.Number({ description: 'largest allowed sum of dimensions (length + width + height), when the airline states it' })),
+  size: Type.Optional(
+    Type.Number({
+      description: 'largest allowed sum of dimensions (length + width + height), when the airline states it',
+    }),
+  ),
   size_unit: Type.Optional(Type.Literal('cm')),
   weight: Type.Optional(Type.Number({ description: 'the largest weight allowed, when the airline states it' })),
   weight_unit: Type.Optional(Type.Literal('kg')),
@@ -43,12 +53,20 @@ export const FareFamilyDetails = Type.Object({
 export type FareFamilyDetails = Static<typeof FareFamilyDetails>
 
 export const TicketDetails = Type.Object({
-  journeys: Type.Array(Type.Object({ journey_id: Id, segments: Type.Array(Type.Object({ segment_id: Id }, { additionalProperties: true })) })),
+  journeys: Type.Array(
+    Type.Object({
+      journey_id: Id,
+      segments: Type.Array(Type.Object({ segment_id: Id }, { additionalProperties: true })),
+    }),
+  ),
 })
 
 export const ValidityStatus = Type.Union([
-  Type.Literal('valid'), Type.Literal('checking'), Type.Literal('price_changed'),
-  Type.Literal('unavailable'), Type.Literal('invalid'),
+  Type.Literal('valid'),
+  Type.Literal('checking'),
+  Type.Literal('price_changed'),
+  Type.Literal('unavailable'),
+  Type.Literal('invalid'),
 ])
 export type ValidityStatus = Static<typeof ValidityStatus>
 
@@ -64,14 +82,28 @@ export const Validity = Type.Object({
 export type Validity = Static<typeof Validity>
 
 export const BasketProductType = Type.Union([
-  Type.Literal('ticket'), Type.Literal('bag'), Type.Literal('seat'), Type.Literal('priority_boarding'),
-  Type.Literal('automatic_check_in'), Type.Literal('fare_family_upsell'),
+  Type.Literal('ticket'),
+  Type.Literal('bag'),
+  Type.Literal('seat'),
+  Type.Literal('priority_boarding'),
+  Type.Literal('automatic_check_in'),
+  Type.Literal('fare_family_upsell'),
 ])
 export type BasketProductType = Static<typeof BasketProductType>
 
 /** `awaiting_ticketing`: ordered on a trip fulfilled with `is_ticketed: false`, held until its tickets are issued. */
-export const ORDER_STATUSES = ['awaiting_ticketing', 'queued', 'in_progress', 'succeeded', 'failed', 'cancelling', 'cancelled'] as const
-export const OrderStatus = Type.Unsafe<(typeof ORDER_STATUSES)[number]>(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s))))
+export const ORDER_STATUSES = [
+  'awaiting_ticketing',
+  'queued',
+  'in_progress',
+  'succeeded',
+  'failed',
+  'cancelling',
+  'cancelled',
+] as const
+export const OrderStatus = Type.Unsafe<(typeof ORDER_STATUSES)[number]>(
+  Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s))),
+)
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 /**
@@ -80,11 +112,18 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
  * the trip's (core/domain/pricing.ts checkItemMarkup); they are asked for so that an amount is never read in the
  * wrong unit. The bound is a type rule's `fixed` one: nine units of it stay exact (money.ts MAX_MINOR_UNITS).
  */
-export const ItemMarkup = Type.Object({
-  amount: Type.Integer({ minimum: 0, maximum: 2 ** 40 }),
-  currency: CurrencyCode,
-  decimal_places: DecimalPlaces,
-}, { additionalProperties: false, description: "the seller's mark-up per unit of this item, in the trip currency; shown in price.markups with markup_type `item`" })
+export const ItemMarkup = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 0, maximum: 2 ** 40 }),
+    currency: CurrencyCode,
+    decimal_places: DecimalPlaces,
+  },
+  {
+    additionalProperties: false,
+    description:
+      "the seller's mark-up per unit of this item, in the trip currency; shown in price.markups with markup_type `item`",
+  },
+)
 export type ItemMarkup = Static<typeof ItemMarkup>
 
 export const BasketItem = Type.Object({
@@ -130,11 +169,15 @@ export interface ProductDetailsByType {
  * which `BasketItem` keeps, so the OpenAPI document and validation stay as they are), and a supplier may give
  * other fields too.
  */
-export type ProductDetails<T extends BasketProductType> = Partial<ProductDetailsByType[T]> & { [field: string]: unknown }
+export type ProductDetails<T extends BasketProductType> = Partial<ProductDetailsByType[T]> & {
+  [field: string]: unknown
+}
 
 /** A basket item of product type T, its details typed by it. */
-export type BasketItemOf<T extends BasketProductType> =
-  Omit<Static<typeof BasketItem>, 'product_type' | 'product_details'> & { product_type: T; product_details: ProductDetails<T> }
+export type BasketItemOf<T extends BasketProductType> = Omit<
+  Static<typeof BasketItem>,
+  'product_type' | 'product_details'
+> & { product_type: T; product_details: ProductDetails<T> }
 
 /** A basket item, discriminated by `product_type`: checking it types `product_details`. */
 export type BasketItem = { [T in BasketProductType]: BasketItemOf<T> }[BasketProductType]
@@ -146,13 +189,16 @@ export const Basket = Type.Record(Type.String(), BasketItem, { description: 'key
 export type Basket = Record<string, BasketItem>
 
 /** One line of PATCH/PUT .../basket. */
-export const BasketChangeLine = Type.Object({
-  product_id: Id,
-  passenger_id: Id,
-  quantity: Type.Integer({ minimum: 1, maximum: 9 }),
-  /** Sets the item's mark-up; a line without one leaves an existing item's as it is (PATCH) or removes it (PUT). */
-  markup: Type.Optional(ItemMarkup),
-}, { additionalProperties: false })
+export const BasketChangeLine = Type.Object(
+  {
+    product_id: Id,
+    passenger_id: Id,
+    quantity: Type.Integer({ minimum: 1, maximum: 9 }),
+    /** Sets the item's mark-up; a line without one leaves an existing item's as it is (PATCH) or removes it (PUT). */
+    markup: Type.Optional(ItemMarkup),
+  },
+  { additionalProperties: false },
+)
 export type BasketChangeLine = Static<typeof BasketChangeLine>
 
 export const BasketAddRequest = Type.Array(BasketChangeLine, { minItems: 1, maxItems: 50 })

@@ -24,9 +24,16 @@ export const Product = Type.Object({
 export type Product = Static<typeof Product>
 
 export const SeatCharacteristic = Type.Union([
-  Type.Literal('window'), Type.Literal('aisle'), Type.Literal('middle'), Type.Literal('exit_row'),
-  Type.Literal('extra_legroom'), Type.Literal('restricted_recline'), Type.Literal('no_infant'),
-  Type.Literal('over_wing'), Type.Literal('front'), Type.Literal('bassinet'),
+  Type.Literal('window'),
+  Type.Literal('aisle'),
+  Type.Literal('middle'),
+  Type.Literal('exit_row'),
+  Type.Literal('extra_legroom'),
+  Type.Literal('restricted_recline'),
+  Type.Literal('no_infant'),
+  Type.Literal('over_wing'),
+  Type.Literal('front'),
+  Type.Literal('bassinet'),
 ])
 export type SeatCharacteristic = Static<typeof SeatCharacteristic>
 
@@ -66,7 +73,9 @@ export type SeatMap = Static<typeof SeatMap>
 export const SearchStatus = Type.Union([Type.Literal('in_progress'), Type.Literal('success'), Type.Literal('failed')])
 
 export const SearchResults = Type.Object({
-  products: Type.Record(Type.String(), Type.Record(Type.String(), Product), { description: 'product type → product_id → product' }),
+  products: Type.Record(Type.String(), Type.Record(Type.String(), Product), {
+    description: 'product type → product_id → product',
+  }),
   seatmaps: Type.Array(SeatMap),
 })
 export type SearchResults = Static<typeof SearchResults>
@@ -85,7 +94,9 @@ export const Search = Type.Object({
    * why (the same reasons as `failure_reason`, and `supplier_invalid_answer`). Their widgets show their error
    * state (`onSeatFail`, `onBagFail`); the other types' offers are in `results`.
    */
-  partial_failures: Type.Optional(Type.Array(Type.Object({ product_type: ProductTypeName, failure_reason: Type.String() }))),
+  partial_failures: Type.Optional(
+    Type.Array(Type.Object({ product_type: ProductTypeName, failure_reason: Type.String() })),
+  ),
   results: SearchResults,
 })
 export type Search = Static<typeof Search>

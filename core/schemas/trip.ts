@@ -1,26 +1,50 @@
 /** Trip resources: the create request, passengers, contact details, tickets, journeys and the trip representation. */
 import { Type, type Static } from 'typebox'
 import {
-  AirlineCode, AirportCode, CountryCode, CurrencyCode, DateTimeWithOffset, DecimalPlaces, Id, IsoDate,
-  LanguageTag, LocalOrOffsetDateTime, Metadata, PhoneNumber, MinorUnits, Nullable, FlightNumber, PersonName, ReferenceNumber, TextLine, Title, UtcTimestamp,
+  AirlineCode,
+  AirportCode,
+  CountryCode,
+  CurrencyCode,
+  DateTimeWithOffset,
+  DecimalPlaces,
+  Id,
+  IsoDate,
+  LanguageTag,
+  LocalOrOffsetDateTime,
+  Metadata,
+  PhoneNumber,
+  MinorUnits,
+  Nullable,
+  FlightNumber,
+  PersonName,
+  ReferenceNumber,
+  TextLine,
+  Title,
+  UtcTimestamp,
 } from './common.ts'
 import { Basket } from './basket.ts'
 
 export const PassengerType = Type.Union([Type.Literal('adult'), Type.Literal('child'), Type.Literal('infant')])
 export type PassengerType = Static<typeof PassengerType>
 
-export const LoyaltyProgram = Type.Object({
-  airline_id: AirlineCode,
-  program_name: Type.Optional(TextLine(100)),
-  number: ReferenceNumber,
-  tier_name: Type.Optional(Nullable(TextLine(64))),
-}, { additionalProperties: false })
+export const LoyaltyProgram = Type.Object(
+  {
+    airline_id: AirlineCode,
+    program_name: Type.Optional(TextLine(100)),
+    number: ReferenceNumber,
+    tier_name: Type.Optional(Nullable(TextLine(64))),
+  },
+  { additionalProperties: false },
+)
 export type LoyaltyProgram = Static<typeof LoyaltyProgram>
 
-export const IdentityDocument = Type.Object({
-  document_type: TextLine(64, 1, 'e.g. passport, known_traveller'),
-  document_number: ReferenceNumber,
-}, { additionalProperties: false })
+export const IdentityDocument = Type.Object(
+  {
+    document_type: TextLine(64, 1, 'e.g. passport, known_traveller'),
+    document_number: ReferenceNumber,
+  },
+  { additionalProperties: false },
+)
 
 const Gender = Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Literal('unspecified')])
 
@@ -29,20 +53,23 @@ const Gender = Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Li
  * request order (never one given to another passenger) and returns it. `loyalty_program` (one, as some
  * integrations send it) is taken as `loyalty_programs: [it]`.
  */
-export const PassengerRequest = Type.Object({
-  passenger_id: Type.Optional(Id),
-  passenger_type: PassengerType,
-  on_lap_of: Type.Optional(Nullable(Id)),
-  first_names: Type.Optional(PersonName),
-  surname: Type.Optional(PersonName),
-  date_of_birth: Type.Optional(IsoDate),
-  gender: Type.Optional(Gender),
-  title: Type.Optional(Title),
-  metadata: Type.Optional(Metadata),
-  loyalty_programs: Type.Optional(Type.Array(LoyaltyProgram, { maxItems: 10 })),
-  loyalty_program: Type.Optional(LoyaltyProgram),
-  identity_documents: Type.Optional(Type.Array(IdentityDocument, { maxItems: 10 })),
-}, { additionalProperties: false })
+export const PassengerRequest = Type.Object(
+  {
+    passenger_id: Type.Optional(Id),
+    passenger_type: PassengerType,
+    on_lap_of: Type.Optional(Nullable(Id)),
+    first_names: Type.Optional(PersonName),
+    surname: Type.Optional(PersonName),
+    date_of_birth: Type.Optional(IsoDate),
+    gender: Type.Optional(Gender),
+    title: Type.Optional(Title),
+    metadata: Type.Optional(Metadata),
+    loyalty_programs: Type.Optional(Type.Array(LoyaltyProgram, { maxItems: 10 })),
+    loyalty_program: Type.Optional(LoyaltyProgram),
+    identity_documents: Type.Optional(Type.Array(IdentityDocument, { maxItems: 10 })),
+  },
+  { additionalProperties: false },
+)
 export type PassengerRequest = Static<typeof PassengerRequest>
 
 /** Passenger as the API returns it (`type` here, `passenger_type` in requests, as the spec names them). */
@@ -62,133 +89,188 @@ export const Passenger = Type.Object({
 export type Passenger = Static<typeof Passenger>
 
 /** PATCH /v2.2/trip/{id}: passengers are matched by passenger_id; given fields replace stored ones. */
-export const PassengerUpdate = Type.Object({
-  passenger_id: Id,
-  first_names: Type.Optional(PersonName),
-  surname: Type.Optional(PersonName),
-  date_of_birth: Type.Optional(IsoDate),
-  on_lap_of: Type.Optional(Nullable(Id)),
-  gender: Type.Optional(Gender),
-  title: Type.Optional(Title),
-  metadata: Type.Optional(Metadata),
-  loyalty_programs: Type.Optional(Type.Array(LoyaltyProgram, { maxItems: 10 })),
-  identity_documents: Type.Optional(Type.Array(IdentityDocument, { maxItems: 10 })),
-}, { additionalProperties: false })
+export const PassengerUpdate = Type.Object(
+  {
+    passenger_id: Id,
+    first_names: Type.Optional(PersonName),
+    surname: Type.Optional(PersonName),
+    date_of_birth: Type.Optional(IsoDate),
+    on_lap_of: Type.Optional(Nullable(Id)),
+    gender: Type.Optional(Gender),
+    title: Type.Optional(Title),
+    metadata: Type.Optional(Metadata),
+    loyalty_programs: Type.Optional(Type.Array(LoyaltyProgram, { maxItems: 10 })),
+    identity_documents: Type.Optional(Type.Array(IdentityDocument, { maxItems: 10 })),
+  },
+  { additionalProperties: false },
+)
 export type PassengerUpdate = Static<typeof PassengerUpdate>
 
-export const Address = Type.Object({
-  city: TextLine(100),
-  country: CountryCode,
-  postal_code: TextLine(20),
-  street_address_1: TextLine(200),
-  street_address_2: Type.Optional(Nullable(TextLine(200))),
-  state: Type.Optional(Nullable(TextLine(100))),
-}, { additionalProperties: false })
+export const Address = Type.Object(
+  {
+    city: TextLine(100),
+    country: CountryCode,
+    postal_code: TextLine(20),
+    street_address_1: TextLine(200),
+    street_address_2: Type.Optional(Nullable(TextLine(200))),
+    state: Type.Optional(Nullable(TextLine(100))),
+  },
+  { additionalProperties: false },
+)
 
-export const ContactDetails = Type.Object({
-  contact_details_type: TextLine(32, 1, 'e.g. passenger'),
-  passenger_id: Type.Optional(Nullable(Id)),
-  email: Type.String({ format: 'email', maxLength: 254 }),
-  phone_number: Type.Optional(Nullable(PhoneNumber)),
-  address: Type.Optional(Address),
-}, { additionalProperties: false })
+export const ContactDetails = Type.Object(
+  {
+    contact_details_type: TextLine(32, 1, 'e.g. passenger'),
+    passenger_id: Type.Optional(Nullable(Id)),
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    phone_number: Type.Optional(Nullable(PhoneNumber)),
+    address: Type.Optional(Address),
+  },
+  { additionalProperties: false },
+)
 export type ContactDetails = Static<typeof ContactDetails>
 
-export const TripPatchRequest = Type.Object({
-  passengers: Type.Optional(Type.Array(PassengerUpdate, { minItems: 1, maxItems: 9 })),
-  contact_details: Type.Optional(ContactDetails),
-}, { additionalProperties: false, minProperties: 1 })
+export const TripPatchRequest = Type.Object(
+  {
+    passengers: Type.Optional(Type.Array(PassengerUpdate, { minItems: 1, maxItems: 9 })),
+    contact_details: Type.Optional(ContactDetails),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
 export type TripPatchRequest = Static<typeof TripPatchRequest>
 
-export const SegmentRequest = Type.Object({
-  departure_airport: AirportCode,
-  arrival_airport: AirportCode,
-  departure_time: LocalOrOffsetDateTime,
-  arrival_time: LocalOrOffsetDateTime,
-  fare_basis: Type.Optional(Nullable(Type.String({ maxLength: 16 }))),
-  fare_class: Nullable(Type.String({ maxLength: 2 })),
-  fare_family: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
-  marketing_airline: AirlineCode,
-  marketing_flight_number: FlightNumber,
-  operating_airline: Type.Optional(AirlineCode),
-  operating_flight_number: Type.Optional(FlightNumber),
-  metadata: Type.Optional(Metadata),
-}, { additionalProperties: false })
+export const SegmentRequest = Type.Object(
+  {
+    departure_airport: AirportCode,
+    arrival_airport: AirportCode,
+    departure_time: LocalOrOffsetDateTime,
+    arrival_time: LocalOrOffsetDateTime,
+    fare_basis: Type.Optional(Nullable(Type.String({ maxLength: 16 }))),
+    fare_class: Nullable(Type.String({ maxLength: 2 })),
+    fare_family: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+    marketing_airline: AirlineCode,
+    marketing_flight_number: FlightNumber,
+    operating_airline: Type.Optional(AirlineCode),
+    operating_flight_number: Type.Optional(FlightNumber),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+)
 export type SegmentRequest = Static<typeof SegmentRequest>
 
-export const OfferedPriceRequest = Type.Object({
-  currency: CurrencyCode,
-  decimal_places: DecimalPlaces,
-  base_price: Type.Integer({ minimum: 0, maximum: 2 ** 50 }),
-  markup: Type.Integer({ minimum: 0, maximum: 2 ** 50 }),
-  total: Type.Integer({ minimum: 0, maximum: 2 ** 50 }),
-}, { additionalProperties: false })
+export const OfferedPriceRequest = Type.Object(
+  {
+    currency: CurrencyCode,
+    decimal_places: DecimalPlaces,
+    base_price: Type.Integer({ minimum: 0, maximum: 2 ** 50 }),
+    markup: Type.Integer({ minimum: 0, maximum: 2 ** 50 }),
+    total: Type.Integer({ minimum: 0, maximum: 2 ** 50 }),
+  },
+  { additionalProperties: false },
+)
 
 /**
  * A ticket on offer. `status` can only be `offered`, so it may be left out; `state` is taken for it, as one
  * of the real product's published samples sends it (docs/decisions.md "Drop-in, second round").
  */
-export const TicketOfferRequest = Type.Object({
-  status: Type.Optional(Type.Literal('offered')),
-  state: Type.Optional(Type.Literal('offered', { description: 'the same as status (some integrations name it so)' })),
-  offered_price: OfferedPriceRequest,
-  journeys: Type.Array(Type.Object({
-    /** Ignored: the service gives every journey its own id (some integrations send theirs). */
-    journey_id: Type.Optional(Type.String({ maxLength: 128, description: 'ignored: the service assigns journey ids' })),
-    segments: Type.Array(SegmentRequest, { minItems: 1, maxItems: 8 }),
-  }, { additionalProperties: false }), { minItems: 1, maxItems: 8 }),
-  metadata: Type.Optional(Metadata),
-}, { additionalProperties: false })
+export const TicketOfferRequest = Type.Object(
+  {
+    status: Type.Optional(Type.Literal('offered')),
+    state: Type.Optional(Type.Literal('offered', { description: 'the same as status (some integrations name it so)' })),
+    offered_price: OfferedPriceRequest,
+    journeys: Type.Array(
+      Type.Object(
+        {
+          /** Ignored: the service gives every journey its own id (some integrations send theirs). */
+          journey_id: Type.Optional(
+            Type.String({ maxLength: 128, description: 'ignored: the service assigns journey ids' }),
+          ),
+          segments: Type.Array(SegmentRequest, { minItems: 1, maxItems: 8 }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 8 },
+    ),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+)
 export type TicketOfferRequest = Static<typeof TicketOfferRequest>
 
 /** The product types on sale besides tickets, in the order a search lists them. */
-export const PRODUCT_TYPE_NAMES = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell'] as const
-export const ProductTypeName = Type.Unsafe<(typeof PRODUCT_TYPE_NAMES)[number]>(Type.Union(PRODUCT_TYPE_NAMES.map((t) => Type.Literal(t))))
+export const PRODUCT_TYPE_NAMES = [
+  'bag',
+  'seat',
+  'priority_boarding',
+  'automatic_check_in',
+  'fare_family_upsell',
+] as const
+export const ProductTypeName = Type.Unsafe<(typeof PRODUCT_TYPE_NAMES)[number]>(
+  Type.Union(PRODUCT_TYPE_NAMES.map((t) => Type.Literal(t))),
+)
 export type ProductTypeName = (typeof PRODUCT_TYPE_NAMES)[number]
 
 /** `{bag: {search: true}, seat: {search: true}, ...}`: which product types to search. */
-export const SearchSelection = Type.Object({
-  bag: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-  seat: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-  priority_boarding: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-  automatic_check_in: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-  fare_family_upsell: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-}, { additionalProperties: false })
+export const SearchSelection = Type.Object(
+  {
+    bag: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
+    seat: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
+    priority_boarding: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
+    automatic_check_in: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
+    fare_family_upsell: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+)
 export type SearchSelection = Static<typeof SearchSelection>
 
 /** A seller mark-up rule: a percentage of the base and/or a fixed amount in the trip currency's minor units. */
-export const MarkupRule = Type.Object({
-  percentage: Type.Optional(Type.Number({ minimum: 0, maximum: 1000, multipleOf: 0.01 })),
-  fixed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 40 })),
-}, { additionalProperties: false, minProperties: 1 })
+export const MarkupRule = Type.Object(
+  {
+    percentage: Type.Optional(Type.Number({ minimum: 0, maximum: 1000, multipleOf: 0.01 })),
+    fixed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 40 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
 export type MarkupRule = Static<typeof MarkupRule>
 
-export const MarkupConfig = Type.Object({
-  default: Type.Optional(MarkupRule),
-  bag: Type.Optional(MarkupRule),
-  seat: Type.Optional(MarkupRule),
-  priority_boarding: Type.Optional(MarkupRule),
-  automatic_check_in: Type.Optional(MarkupRule),
-  fare_family_upsell: Type.Optional(MarkupRule),
-}, { additionalProperties: false })
+export const MarkupConfig = Type.Object(
+  {
+    default: Type.Optional(MarkupRule),
+    bag: Type.Optional(MarkupRule),
+    seat: Type.Optional(MarkupRule),
+    priority_boarding: Type.Optional(MarkupRule),
+    automatic_check_in: Type.Optional(MarkupRule),
+    fare_family_upsell: Type.Optional(MarkupRule),
+  },
+  { additionalProperties: false },
+)
 export type MarkupConfig = Static<typeof MarkupConfig>
 
-export const CorporateIdentifiers = Type.Record(Type.String(), Type.Object({
-  corporate_id: Type.String({ maxLength: 64 }),
-  name: Type.String({ maxLength: 200 }),
-}, { additionalProperties: false }))
+export const CorporateIdentifiers = Type.Record(
+  Type.String(),
+  Type.Object(
+    {
+      corporate_id: Type.String({ maxLength: 64 }),
+      name: Type.String({ maxLength: 200 }),
+    },
+    { additionalProperties: false },
+  ),
+)
 
-export const TripCreateRequest = Type.Object({
-  language: LanguageTag,
-  currency: CurrencyCode,
-  country: CountryCode,
-  search: Type.Optional(SearchSelection),
-  tickets: Type.Array(TicketOfferRequest, { minItems: 1, maxItems: 4 }),
-  passengers: Type.Array(PassengerRequest, { minItems: 1, maxItems: 9 }),
-  contact_details: Type.Optional(ContactDetails),
-  corporate_identifiers: Type.Optional(CorporateIdentifiers),
-  markups: Type.Optional(MarkupConfig),
-}, { additionalProperties: false })
+export const TripCreateRequest = Type.Object(
+  {
+    language: LanguageTag,
+    currency: CurrencyCode,
+    country: CountryCode,
+    search: Type.Optional(SearchSelection),
+    tickets: Type.Array(TicketOfferRequest, { minItems: 1, maxItems: 4 }),
+    passengers: Type.Array(PassengerRequest, { minItems: 1, maxItems: 9 }),
+    contact_details: Type.Optional(ContactDetails),
+    corporate_identifiers: Type.Optional(CorporateIdentifiers),
+    markups: Type.Optional(MarkupConfig),
+  },
+  { additionalProperties: false },
+)
 export type TripCreateRequest = Static<typeof TripCreateRequest>
 
 export const Segment = Type.Object({
@@ -235,7 +317,9 @@ export const Ticket = Type.Object({
   journey_ids: Type.Array(Id),
   basket_item_ids: Type.Array(Id),
   basket_item_id: Id,
-  offered_price: Type.Optional(Type.Object({ currency: CurrencyCode, decimal_places: DecimalPlaces, total: MinorUnits })),
+  offered_price: Type.Optional(
+    Type.Object({ currency: CurrencyCode, decimal_places: DecimalPlaces, total: MinorUnits }),
+  ),
   access_details: AccessDetails,
   metadata: Metadata,
 })

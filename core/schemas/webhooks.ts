@@ -18,47 +18,74 @@ const envelope = {
   trip_id: Id,
 }
 
-export const OrderStatusChangedEvent = Type.Object({
-  ...envelope,
-  event_name: Type.Literal('order_status_changed'),
-  fulfillment_id: Id,
-  cancellation_id: Type.Optional(Id),
-  data: Type.Object({
-    order: Order,
-    previous_status: OrderStatus,
-  }),
-}, { description: 'An order moved. Deliveries may arrive out of order: keep the newest `data.order.updated_at` per order. `cancellation_id` when the move is part of a cancellation.' })
+export const OrderStatusChangedEvent = Type.Object(
+  {
+    ...envelope,
+    event_name: Type.Literal('order_status_changed'),
+    fulfillment_id: Id,
+    cancellation_id: Type.Optional(Id),
+    data: Type.Object({
+      order: Order,
+      previous_status: OrderStatus,
+    }),
+  },
+  {
+    description:
+      'An order moved. Deliveries may arrive out of order: keep the newest `data.order.updated_at` per order. `cancellation_id` when the move is part of a cancellation.',
+  },
+)
 
-export const FulfillmentCompletedEvent = Type.Object({
-  ...envelope,
-  event_name: Type.Literal('fulfillment_completed'),
-  fulfillment_id: Id,
-  data: Type.Object({
-    status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('partially_failed')]),
-    orders: Type.Array(Type.Object({
-      order_id: Id,
-      basket_item_id: Id,
-      status: OrderStatus,
-      failure_reason: Type.Optional(Type.String()),
-    })),
-  }),
-}, { description: 'Every order of one fulfillment has ended (once per fulfillment; a later fulfill is a fulfillment of its own).' })
+export const FulfillmentCompletedEvent = Type.Object(
+  {
+    ...envelope,
+    event_name: Type.Literal('fulfillment_completed'),
+    fulfillment_id: Id,
+    data: Type.Object({
+      status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('partially_failed')]),
+      orders: Type.Array(
+        Type.Object({
+          order_id: Id,
+          basket_item_id: Id,
+          status: OrderStatus,
+          failure_reason: Type.Optional(Type.String()),
+        }),
+      ),
+    }),
+  },
+  {
+    description:
+      'Every order of one fulfillment has ended (once per fulfillment; a later fulfill is a fulfillment of its own).',
+  },
+)
 
-export const CancellationCompletedEvent = Type.Object({
-  ...envelope,
-  event_name: Type.Literal('cancellation_completed'),
-  cancellation_id: Id,
-  data: Type.Object({
-    status: Type.Union([Type.Literal('cancelled'), Type.Literal('failed'), Type.Literal('partially_cancelled')]),
-    refund_total: Nullable(Type.Object({ amount: MinorUnits, currency: CurrencyCode, decimal_places: DecimalPlaces }, {
-      description: 'the refunds added up, in the trip currency; null when the airline refused every cancellation',
-    })),
-    orders: Type.Array(Type.Object({
-      order_id: Id,
-      basket_item_id: Id,
-      status: OrderStatus,
-      refund: Type.Optional(Money),
-      cancellation_failure_reason: Type.Optional(Type.String()),
-    })),
-  }),
-}, { description: 'No order of one confirmed cancellation is `cancelling` any more (once per cancellation). No `fulfillment_id`: its orders may come from several.' })
+export const CancellationCompletedEvent = Type.Object(
+  {
+    ...envelope,
+    event_name: Type.Literal('cancellation_completed'),
+    cancellation_id: Id,
+    data: Type.Object({
+      status: Type.Union([Type.Literal('cancelled'), Type.Literal('failed'), Type.Literal('partially_cancelled')]),
+      refund_total: Nullable(
+        Type.Object(
+          { amount: MinorUnits, currency: CurrencyCode, decimal_places: DecimalPlaces },
+          {
+            description: 'the refunds added up, in the trip currency; null when the airline refused every cancellation',
+          },
+        ),
+      ),
+      orders: Type.Array(
+        Type.Object({
+          order_id: Id,
+          basket_item_id: Id,
+          status: OrderStatus,
+          refund: Type.Optional(Money),
+          cancellation_failure_reason: Type.Optional(Type.String()),
+        }),
+      ),
+    }),
+  },
+  {
+    description:
+      'No order of one confirmed cancellation is `cancelling` any more (once per cancellation). No `fulfillment_id`: its orders may come from several.',
+  },
+)

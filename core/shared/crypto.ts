@@ -47,14 +47,26 @@ export function canonicalJson(value: unknown): string {
   const todo: Array<{ text: string } | { value: unknown }> = [{ value }]
   while (todo.length > 0) {
     const next = todo.pop()!
-    if ('text' in next) { out += next.text; continue }
+    if ('text' in next) {
+      out += next.text
+      continue
+    }
     const v = next.value
-    if (v === null || typeof v !== 'object') { out += JSON.stringify(v) ?? 'null'; continue }
-    if (v instanceof Canonical) { out += v.json; continue }
+    if (v === null || typeof v !== 'object') {
+      out += JSON.stringify(v) ?? 'null'
+      continue
+    }
+    if (v instanceof Canonical) {
+      out += v.json
+      continue
+    }
     const parts: Array<{ text: string } | { value: unknown }> = []
     if (Array.isArray(v)) {
       parts.push({ text: '[' })
-      v.forEach((item, i) => { if (i) parts.push({ text: ',' }); parts.push({ value: item }) })
+      v.forEach((item, i) => {
+        if (i) parts.push({ text: ',' })
+        parts.push({ value: item })
+      })
       parts.push({ text: ']' })
     } else {
       const record = v as Record<string, unknown>

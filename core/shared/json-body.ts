@@ -15,14 +15,19 @@ export const MAX_JSON_DEPTH = 32
  */
 export const MAX_JSON_MEMBERS = 1000
 
-const notJson = () => new ProblemError('validation_error', 'The request body is not valid JSON.', [{ path: '/', message: 'is not valid JSON' }])
+const notJson = () =>
+  new ProblemError('validation_error', 'The request body is not valid JSON.', [
+    { path: '/', message: 'is not valid JSON' },
+  ])
 
 export function parseJsonBody(bytes: Uint8Array): unknown {
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   } catch {
-    throw new ProblemError('validation_error', 'The request body is not valid UTF-8.', [{ path: '/', message: 'is not valid UTF-8' }])
+    throw new ProblemError('validation_error', 'The request body is not valid UTF-8.', [
+      { path: '/', message: 'is not valid UTF-8' },
+    ])
   }
   if (text.trim() === '') return undefined
   let value: unknown
@@ -38,15 +43,29 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     for (const node of level) {
       if (!node || typeof node !== 'object') continue
       if (depth > MAX_JSON_DEPTH) {
-        throw new ProblemError('validation_error', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, [{ path: '/', message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }])
+        throw new ProblemError(
+          'validation_error',
+          `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+          [{ path: '/', message: `is nested more than ${MAX_JSON_DEPTH} levels deep` }],
+        )
       }
       const members = Object.values(node)
       if (members.length > MAX_JSON_MEMBERS) {
-        throw new ProblemError('validation_error', `The request body has an array or object of more than ${MAX_JSON_MEMBERS} members.`, [{ path: '/', message: `has an array or object of more than ${MAX_JSON_MEMBERS} members` }])
+        throw new ProblemError(
+          'validation_error',
+          `The request body has an array or object of more than ${MAX_JSON_MEMBERS} members.`,
+          [{ path: '/', message: `has an array or object of more than ${MAX_JSON_MEMBERS} members` }],
+        )
       }
       if (Object.hasOwn(node, '__proto__')) throw notJson()
       const ctor = (node as { constructor?: unknown }).constructor
-      if (Object.hasOwn(node, 'constructor') && ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) throw notJson()
+      if (
+        Object.hasOwn(node, 'constructor') &&
+        ctor !== null &&
+        typeof ctor === 'object' &&
+        Object.hasOwn(ctor, 'prototype')
+      )
+        throw notJson()
       for (const v of members) if (v && typeof v === 'object') next.push(v)
     }
     level = next

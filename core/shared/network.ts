@@ -34,6 +34,7 @@ export function addressAllowed(address: string, policy: TargetPolicy): boolean {
 export function targetRefusal(url: URL, policy: TargetPolicy): string | null {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
   if (ipaddr.isValid(host)) return addressAllowed(host, policy) ? null : `${host} is not a public address`
-  if (host === 'localhost' || host.endsWith('.localhost')) return policy === 'public_or_loopback' ? null : `${host} is not a public address`
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return policy === 'public_or_loopback' ? null : `${host} is not a public address`
   return null
 }

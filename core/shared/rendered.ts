@@ -6,7 +6,10 @@
 export class Rendered {
   readonly #encoded = new Map<string, Uint8Array>()
 
-  constructor(readonly json: string, readonly etag: string) {}
+  constructor(
+    readonly json: string,
+    readonly etag: string,
+  ) {}
 
   /** The body in `encoding` (e.g. `br`), made by `encode` on first use and kept with the body. */
   encoded(encoding: string, encode: (json: string) => Uint8Array): Uint8Array {
@@ -20,7 +23,9 @@ export class Rendered {
    * a character), and room for the host's copies (its UTF-8 bytes, a character each for this ASCII JSON
    * but an arrow or a name here and there, and brotli and gzip copies, each well under a fifth of it).
    */
-  get weight(): number { return this.json.length * 4 + 256 }
+  get weight(): number {
+    return this.json.length * 4 + 256
+  }
 }
 
 /**

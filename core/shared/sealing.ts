@@ -9,7 +9,11 @@
 import { base64url } from 'jose'
 
 /** A secret as stored: AES-256-GCM over its UTF-8 bytes, with what it belongs to as additional data. */
-export interface SealedSecret { sealed: 'A256GCM'; iv: string; data: string }
+export interface SealedSecret {
+  sealed: 'A256GCM'
+  iv: string
+  data: string
+}
 
 /** A stored value that is sealed (rather than one stored in the clear before a secret was set). */
 export const isSealed = (value: unknown): value is SealedSecret =>
@@ -17,7 +21,9 @@ export const isSealed = (value: unknown): value is SealedSecret =>
 
 /** Thrown when a sealed value cannot be unsealed: another secret, other additional data, or a damaged value. */
 export class UnsealError extends Error {
-  constructor(message = 'The value cannot be unsealed: SIGNING_KEY_SECRET is not the secret it was sealed with (or it belongs to something else).') {
+  constructor(
+    message = 'The value cannot be unsealed: SIGNING_KEY_SECRET is not the secret it was sealed with (or it belongs to something else).',
+  ) {
     super(message)
     this.name = 'UnsealError'
   }
@@ -39,7 +45,11 @@ export class Sealer {
   /** `plaintext` (UTF-8) sealed with a fresh random IV; `aad` must be given again to unseal it. */
   async seal(plaintext: string, aad: string): Promise<SealedSecret> {
     const iv = crypto.getRandomValues(new Uint8Array(12))
-    const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: text.encode(aad) }, await this.#sealingKey(), text.encode(plaintext))
+    const data = await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv, additionalData: text.encode(aad) },
+      await this.#sealingKey(),
+      text.encode(plaintext),
+    )
     return { sealed: 'A256GCM', iv: base64url.encode(iv), data: base64url.encode(new Uint8Array(data)) }
   }
 
@@ -47,7 +57,11 @@ export class Sealer {
   async unseal(sealed: SealedSecret, aad: string): Promise<string> {
     const key = await this.#sealingKey()
     try {
-      const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes(sealed.iv), additionalData: text.encode(aad) }, key, bytes(sealed.data))
+      const plain = await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: bytes(sealed.iv), additionalData: text.encode(aad) },
+        key,
+        bytes(sealed.data),
+      )
       return new TextDecoder('utf-8', { fatal: true }).decode(plain)
     } catch {
       throw new UnsealError()
@@ -59,7 +73,11 @@ export class Sealer {
       const ikm = await crypto.subtle.importKey('raw', text.encode(this.#secret), 'HKDF', false, ['deriveKey'])
       return crypto.subtle.deriveKey(
         { name: 'HKDF', hash: 'SHA-256', salt: text.encode('svc signing keys'), info: text.encode('A256GCM v1') },
-        ikm, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
+        ikm,
+        { name: 'AES-GCM', length: 256 },
+        false,
+        ['encrypt', 'decrypt'],
+      )
     })()
     return this.#key
   }

@@ -48,14 +48,20 @@ function nodeAt(root: TSchema, schemaPath: string): Record<string, unknown> | un
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, part)) return undefined
     node = (node as Record<string, unknown>)[part]
   }
-  return node !== null && typeof node === 'object' ? node as Record<string, unknown> : undefined
+  return node !== null && typeof node === 'object' ? (node as Record<string, unknown>) : undefined
 }
 const words = (node: Record<string, unknown> | undefined, key: 'x-message' | 'x-missing') => {
   const v = node?.[key]
   return typeof v === 'string' ? v : undefined
 }
 
-interface RawError { keyword: string; schemaPath: string; instancePath: string; params: Record<string, unknown>; message: string }
+interface RawError {
+  keyword: string
+  schemaPath: string
+  instancePath: string
+  params: Record<string, unknown>
+  message: string
+}
 
 /**
  * Turns TypeBox's errors into one readable line per bad field: a missing property is reported at its own
@@ -95,11 +101,15 @@ export function fieldErrors(schema: TSchema, value: unknown): FieldError[] {
     if (e.keyword === 'required') {
       const properties = nodeAt(schema, e.schemaPath)?.properties as Record<string, Record<string, unknown>> | undefined
       for (const p of (e.params.requiredProperties as string[] | undefined) ?? []) {
-        push(`${e.instancePath}/${p}`, words(properties && Object.hasOwn(properties, p) ? properties[p] : undefined, 'x-missing') ?? 'is required')
+        push(
+          `${e.instancePath}/${p}`,
+          words(properties && Object.hasOwn(properties, p) ? properties[p] : undefined, 'x-missing') ?? 'is required',
+        )
       }
     } else if (e.keyword === 'additionalProperties') {
       const message = UNKNOWN_FIELD_MESSAGES.get(e.instancePath) ?? 'is not a known field'
-      for (const p of (e.params.additionalProperties as string[] | undefined) ?? []) push(`${e.instancePath}/${p}`, message)
+      for (const p of (e.params.additionalProperties as string[] | undefined) ?? [])
+        push(`${e.instancePath}/${p}`, message)
     } else if (e.keyword === 'const') {
       push(e.instancePath, `must be ${JSON.stringify(e.params.allowedValue)}`)
     } else if (e.keyword === 'format') {
@@ -118,7 +128,11 @@ export function fieldErrors(schema: TSchema, value: unknown): FieldError[] {
   for (const u of unions.values()) {
     if (u.consts.length && !u.types.length && !u.other.length) push(u.path, `must be one of ${u.consts.join(', ')}`)
     else if (u.types.length && !u.consts.length && !u.other.length) push(u.path, `must be ${u.types.join(' or ')}`)
-    else push(u.path, [...u.consts.map((c) => `must be ${c}`), ...u.types.map((t) => `must be ${t}`), ...u.other].join('; or '))
+    else
+      push(
+        u.path,
+        [...u.consts.map((c) => `must be ${c}`), ...u.types.map((t) => `must be ${t}`), ...u.other].join('; or '),
+      )
   }
   return out.filter((e) => !(lengths.has(e) && worded.has(e.path)))
 }
@@ -137,7 +151,11 @@ export function accepts(schema: TSchema, value: unknown): boolean {
 /** The `validation_error` of `what` (the request body…), naming each of `errors`, the first in its detail. */
 export function invalid(what: string, errors: FieldError[]): ProblemError {
   const first = errors[0]
-  return new ProblemError('validation_error',
-    first ? `The ${what} is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.` : `The ${what} is invalid.`,
-    errors)
+  return new ProblemError(
+    'validation_error',
+    first
+      ? `The ${what} is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`
+      : `The ${what} is invalid.`,
+    errors,
+  )
 }

@@ -7,7 +7,13 @@
 const hex = (buf: ArrayBuffer) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('')
 
 export async function hmacSha256Hex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
   return hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)))
 }
 
@@ -17,7 +23,13 @@ export async function signatureHeader(secret: string, body: string, now: Date): 
 }
 
 /** What a seller's receiver does (docs/webhooks.md shows the same check with node:crypto). */
-export async function verifySignature(secret: string, header: string, body: string, now: Date, toleranceSeconds = 300): Promise<boolean> {
+export async function verifySignature(
+  secret: string,
+  header: string,
+  body: string,
+  now: Date,
+  toleranceSeconds = 300,
+): Promise<boolean> {
   const parts = Object.fromEntries(header.split(',').map((kv) => kv.trim().split('=', 2) as [string, string]))
   const t = Number(parts.t)
   if (!Number.isInteger(t) || !parts.v1 || Math.abs(now.getTime() / 1000 - t) > toleranceSeconds) return false

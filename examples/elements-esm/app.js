@@ -12,4 +12,6 @@ changed.previous = { amount: 2550, decimal_places: 2, currency: 'EUR' }
 changed.amount = { amount: 2990, decimal_places: 2, currency: 'EUR' }
 
 const tags = ['svc-spinner', 'svc-price', 'svc-bag-upsell']
-document.getElementById('status').textContent = tags.map((t) => `<${t}> ${customElements.get(t) ? 'registered' : 'not registered'}`).join(', ')
+document.getElementById('status').textContent = tags
+  .map((t) => `<${t}> ${customElements.get(t) ? 'registered' : 'not registered'}`)
+  .join(', ')

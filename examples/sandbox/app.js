@@ -59,47 +59,96 @@
     return e
   }
 
-  const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })
+  const when = (iso) =>
+    new Date(iso).toLocaleString(document.documentElement.lang, {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: 'UTC',
+    })
 
   function renderItinerary(trip) {
     const journeys = trip.journeys.map((j, i) => {
       const first = j.segments[0]
       const last = j.segments[j.segments.length - 1]
-      return el('li', { class: 'journey' },
+      return el(
+        'li',
+        { class: 'journey' },
         el('span', { class: 'dir' }, i === 0 ? 'Outbound' : 'Return'),
-        el('strong', {}, `${first.departure_city_name} (${first.departure_airport}) → ${last.arrival_city_name} (${last.arrival_airport})`),
-        el('span', { class: 'muted' }, `${when(first.departure_time)} · ${j.segments.map((s) => `${s.marketing_airline} ${s.marketing_flight_number}`).join(', ')}`))
+        el(
+          'strong',
+          {},
+          `${first.departure_city_name} (${first.departure_airport}) → ${last.arrival_city_name} (${last.arrival_airport})`,
+        ),
+        el(
+          'span',
+          { class: 'muted' },
+          `${when(first.departure_time)} · ${j.segments.map((s) => `${s.marketing_airline} ${s.marketing_flight_number}`).join(', ')}`,
+        ),
+      )
     })
     passengerNames = Object.fromEntries(trip.passengers.map((p, i) => [p.passenger_id, `Passenger ${i + 1}`]))
-    const people = trip.passengers.map((p) => (p.on_lap_of ? 'lap infant' : p.type)).reduce((n, t) => ({ ...n, [t]: (n[t] ?? 0) + 1 }), {})
+    const people = trip.passengers
+      .map((p) => (p.on_lap_of ? 'lap infant' : p.type))
+      .reduce((n, t) => ({ ...n, [t]: (n[t] ?? 0) + 1 }), {})
     $('itinerary').replaceChildren(
       el('ul', { class: 'journeys' }, ...journeys),
-      el('p', { class: 'muted' }, `${Object.entries(people).map(([t, n]) => `${n} ${t}${n > 1 ? 's' : ''}`).join(', ')} · trip ${trip.trip_id.slice(0, 8)}${flight ? ` · scenario ${flight}` : ''}`))
+      el(
+        'p',
+        { class: 'muted' },
+        `${Object.entries(people)
+          .map(([t, n]) => `${n} ${t}${n > 1 ? 's' : ''}`)
+          .join(', ')} · trip ${trip.trip_id.slice(0, 8)}${flight ? ` · scenario ${flight}` : ''}`,
+      ),
+    )
   }
 
-  const STATE_TEXT = { valid: '', checking: 'checking…', price_changed: 'price changed', unavailable: 'unavailable', invalid: 'expired' }
+  const STATE_TEXT = {
+    valid: '',
+    checking: 'checking…',
+    price_changed: 'price changed',
+    unavailable: 'unavailable',
+    invalid: 'expired',
+  }
 
   function renderBasket() {
-    const items = Object.values(basket).sort((a, b) => (a.product_type === 'ticket' ? -1 : b.product_type === 'ticket' ? 1 : 0))
-    $('basket-list').replaceChildren(...items.map((i) => {
-      const t = i.price.total
-      const pid = i.product_details?.passenger_id
-      const who = pid ? ` · ${passengerNames[pid] ?? pid}` : ''
-      return el('li', { 'data-type': i.product_type, 'data-state': i.validity.state },
-        el('span', { class: 'name' }, `${i.quantity > 1 ? `${i.quantity} × ` : ''}${i.display_name}${who}`),
-        STATE_TEXT[i.validity.state] ? el('span', { class: `state ${i.validity.state}` }, STATE_TEXT[i.validity.state]) : null,
-        el('span', { class: 'price' }, Svc.formatPrice(t.amount, t.decimal_places, t.currency)))
-    }))
+    const items = Object.values(basket).sort((a, b) =>
+      a.product_type === 'ticket' ? -1 : b.product_type === 'ticket' ? 1 : 0,
+    )
+    $('basket-list').replaceChildren(
+      ...items.map((i) => {
+        const t = i.price.total
+        const pid = i.product_details?.passenger_id
+        const who = pid ? ` · ${passengerNames[pid] ?? pid}` : ''
+        return el(
+          'li',
+          { 'data-type': i.product_type, 'data-state': i.validity.state },
+          el('span', { class: 'name' }, `${i.quantity > 1 ? `${i.quantity} × ` : ''}${i.display_name}${who}`),
+          STATE_TEXT[i.validity.state]
+            ? el('span', { class: `state ${i.validity.state}` }, STATE_TEXT[i.validity.state])
+            : null,
+          el('span', { class: 'price' }, Svc.formatPrice(t.amount, t.decimal_places, t.currency)),
+        )
+      }),
+    )
     const first = items[0]?.price.total
     $('basket-total').textContent = first
-      ? Svc.formatPrice(items.reduce((sum, i) => sum + i.price.total.amount, 0), first.decimal_places, first.currency)
+      ? Svc.formatPrice(
+          items.reduce((sum, i) => sum + i.price.total.amount, 0),
+          first.decimal_places,
+          first.currency,
+        )
       : '—'
     const states = items.map((i) => i.validity.state)
     $('pay').disabled = items.length === 0 || states.some((s) => s !== 'valid')
     if (states.includes('checking')) status('Checking the basket…')
-    else if (states.includes('price_changed')) status('A price changed: accept the new price or remove the bag in the bag list.', 'warning')
-    else if (states.includes('unavailable')) status('An item is no longer available: remove it or choose another.', 'danger')
-    else if (states.includes('invalid')) status('An item\'s price hold expired: check the basket again.', 'warning')
+    else if (states.includes('price_changed'))
+      status('A price changed: accept the new price or remove the bag in the bag list.', 'warning')
+    else if (states.includes('unavailable'))
+      status('An item is no longer available: remove it or choose another.', 'danger')
+    else if (states.includes('invalid')) status("An item's price hold expired: check the basket again.", 'warning')
   }
 
   // ------------------------------------------------------------------ the trip
@@ -149,17 +198,28 @@
 
   async function start() {
     if (!window.Svc) {
-      $('itinerary').replaceChildren(el('p', { class: 'error' }, 'The SDK did not load: run `npm run build` in the repository first (it makes dist/javascript/v2.2/svc.min.js).'))
+      $('itinerary').replaceChildren(
+        el(
+          'p',
+          { class: 'error' },
+          'The SDK did not load: run `npm run build` in the repository first (it makes dist/javascript/v2.2/svc.min.js).',
+        ),
+      )
       return
     }
-    for (const b of document.querySelectorAll('.scenarios button')) b.addEventListener('click', () => run(() => restart(b.dataset.flight)))
+    for (const b of document.querySelectorAll('.scenarios button'))
+      b.addEventListener('click', () => run(() => restart(b.dataset.flight)))
     $('reset').addEventListener('click', () => run(() => restart('')))
-    $('check').addEventListener('click', () => run(async () => {
-      if (Object.values(basket).every((i) => i.product_type === 'ticket')) return status('Add a bag or a seat first.')
-      status('Checking the basket…')
-      await Svc.sandbox.checkBasket()
-    }))
-    $('pay').addEventListener('click', () => status('Here your backend would charge the traveller and call POST /v2.2/trip/{id}/fulfill.', 'success'))
+    $('check').addEventListener('click', () =>
+      run(async () => {
+        if (Object.values(basket).every((i) => i.product_type === 'ticket')) return status('Add a bag or a seat first.')
+        status('Checking the basket…')
+        await Svc.sandbox.checkBasket()
+      }),
+    )
+    $('pay').addEventListener('click', () =>
+      status('Here your backend would charge the traveller and call POST /v2.2/trip/{id}/fulfill.', 'success'),
+    )
 
     await run(async () => {
       // The trip survives a reload: the sandbox keeps it in localStorage, and so does this page its id.

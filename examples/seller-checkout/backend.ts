@@ -46,11 +46,20 @@ export const SCENARIOS = {
 } as const
 export type Scenario = keyof typeof SCENARIOS
 
-interface Problem { status: number; code: string; title?: string; detail: string; errors?: Array<{ path: string; message: string }>; [k: string]: unknown }
+interface Problem {
+  status: number
+  code: string
+  title?: string
+  detail: string
+  errors?: Array<{ path: string; message: string }>
+  [k: string]: unknown
+}
 
 /** A refusal to send as problem+json: the API's own, passed through, or one of ours. */
 class ProblemResponse extends Error {
-  constructor(readonly problem: Problem) { super(problem.detail) }
+  constructor(readonly problem: Problem) {
+    super(problem.detail)
+  }
 }
 /** The shop's own refusals: `about:blank` (RFC 9457's type for a problem that needs no page), its `code` says which. */
 const problem = (status: number, code: string, detail: string, errors?: Problem['errors']) =>
@@ -59,22 +68,60 @@ const problem = (status: number, code: string, detail: string, errors?: Problem[
 type Money = { amount: number; currency: string; decimal_places: number }
 type Validity = { status: string; valid_from: string; valid_to: string; reason?: string; previous_price?: unknown }
 interface BasketItem {
-  basket_item_id: string; display_name: string; product_type: string; product_details: Record<string, unknown>; price: { total: Money }; validity: Validity
+  basket_item_id: string
+  display_name: string
+  product_type: string
+  product_details: Record<string, unknown>
+  price: { total: Money }
+  validity: Validity
   /** Set once a fulfill ordered the item: it is bought, read-only, and only a cancellation undoes it. */
-  order_id?: string; order_status?: string
+  order_id?: string
+  order_status?: string
 }
 type Basket = Record<string, BasketItem>
-interface QuoteItem { basket_item_id: string; order_id: string; display_name: string; cancellable: boolean; refund: Money | null; reason?: string }
-interface Quote { to_cancel: Record<string, QuoteItem>; quote_expires_at: string | null }
-interface Passenger { passenger_id: string; type: string; on_lap_of: string | null; first_names: string | null; surname: string | null; date_of_birth: string | null }
-interface Segment { departure_time: string }
+interface QuoteItem {
+  basket_item_id: string
+  order_id: string
+  display_name: string
+  cancellable: boolean
+  refund: Money | null
+  reason?: string
+}
+interface Quote {
+  to_cancel: Record<string, QuoteItem>
+  quote_expires_at: string | null
+}
+interface Passenger {
+  passenger_id: string
+  type: string
+  on_lap_of: string | null
+  first_names: string | null
+  surname: string | null
+  date_of_birth: string | null
+}
+interface Segment {
+  departure_time: string
+}
 interface Trip {
-  trip_id: string; trip_state_hash: string; trip_access_token?: string; refresh_token?: string
+  trip_id: string
+  trip_state_hash: string
+  trip_access_token?: string
+  refresh_token?: string
   journeys: Array<{ journey_id: string; segments: Segment[] }>
-  passengers: Passenger[]; tickets: Array<{ ticket_id: string; status: string }>
+  passengers: Passenger[]
+  tickets: Array<{ ticket_id: string; status: string }>
   contact_details: { contact_details_type?: string; email?: string; phone_number?: string | null }
   basket: Basket
-  orders: Record<string, { status: string; basket_item_id: string; display_name: string; refund?: Money; cancellation_failure_reason?: string }>
+  orders: Record<
+    string,
+    {
+      status: string
+      basket_item_id: string
+      display_name: string
+      refund?: Money
+      cancellation_failure_reason?: string
+    }
+  >
 }
 
 /** What this backend remembers about one checkout. */
@@ -86,13 +133,19 @@ interface Checkout {
   /** One refresh at a time: presenting a spent refresh token twice would revoke the whole session. */
   refreshing: Promise<string> | null
   /** The fake card payment: taken before fulfillment, given back when fulfillment is refused. */
-  payment: Payment & { record_locator: string } | null
+  payment: (Payment & { record_locator: string }) | null
   /** The payments for extras added after booking, each for the items it bought, in order. */
   extraPayments: Array<Payment & { basket_item_ids: string[] }>
   /** One payment at a time (the booking, or new extras): two tabs paying at once would charge twice for one order. */
   paying: boolean
 }
-interface Payment { reference: string; amount: number; currency: string; decimal_places: number; status: 'captured' | 'refunded' }
+interface Payment {
+  reference: string
+  amount: number
+  currency: string
+  decimal_places: number
+  status: 'captured' | 'refunded'
+}
 
 const COOKIE = 'skyshop_session'
 const MAX_CHECKOUTS = 1000
@@ -103,7 +156,8 @@ const ASSETS: Record<string, string> = {
   'favicon.svg': 'image/svg+xml',
 }
 /** The page runs the SDK under a strict policy: no inline script or style, nothing from elsewhere. */
-const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)
@@ -114,23 +168,40 @@ function tripRequest(scenario: Scenario) {
   const out = day(30)
   const back = day(37)
   const segment = (from: string, to: string, dep: string, arr: string, flight: string) => ({
-    departure_airport: from, arrival_airport: to, departure_time: dep, arrival_time: arr,
-    fare_basis: 'YLOWGB', fare_class: 'Y', fare_family: 'standard', marketing_airline: 'BA', marketing_flight_number: flight,
+    departure_airport: from,
+    arrival_airport: to,
+    departure_time: dep,
+    arrival_time: arr,
+    fare_basis: 'YLOWGB',
+    fare_class: 'Y',
+    fare_family: 'standard',
+    marketing_airline: 'BA',
+    marketing_flight_number: flight,
   })
   return {
-    language: 'en-GB', currency: 'GBP', country: 'GB',
-    search: { bag: { search: true }, seat: { search: true }, priority_boarding: { search: true }, automatic_check_in: { search: true }, fare_family_upsell: { search: true } },
+    language: 'en-GB',
+    currency: 'GBP',
+    country: 'GB',
+    search: {
+      bag: { search: true },
+      seat: { search: true },
+      priority_boarding: { search: true },
+      automatic_check_in: { search: true },
+      fare_family_upsell: { search: true },
+    },
     markups: { bag: { percentage: 10 }, seat: { fixed: 150 } },
-    tickets: [{
-      status: 'offered',
-      offered_price: { currency: 'GBP', decimal_places: 2, base_price: 118000, markup: 4500, total: 122500 },
-      journeys: [
-        // The scenario's flight number is the outbound one: the sandbox airline acts on its items.
-        { segments: [segment('LHR', 'JFK', `${out}T09:30:00+00:00`, `${out}T12:45:00-05:00`, SCENARIOS[scenario])] },
-        { segments: [segment('JFK', 'LHR', `${back}T18:30:00-05:00`, `${day(38)}T06:35:00+00:00`, '112')] },
-      ],
-      metadata: { order_ref: `SKY-${randomBytes(4).toString('hex').toUpperCase()}` },
-    }],
+    tickets: [
+      {
+        status: 'offered',
+        offered_price: { currency: 'GBP', decimal_places: 2, base_price: 118000, markup: 4500, total: 122500 },
+        journeys: [
+          // The scenario's flight number is the outbound one: the sandbox airline acts on its items.
+          { segments: [segment('LHR', 'JFK', `${out}T09:30:00+00:00`, `${out}T12:45:00-05:00`, SCENARIOS[scenario])] },
+          { segments: [segment('JFK', 'LHR', `${back}T18:30:00-05:00`, `${day(38)}T06:35:00+00:00`, '112')] },
+        ],
+        metadata: { order_ref: `SKY-${randomBytes(4).toString('hex').toUpperCase()}` },
+      },
+    ],
     passengers: [
       { passenger_id: 'p1', passenger_type: 'adult' },
       { passenger_id: 'p2', passenger_type: 'adult' },
@@ -164,10 +235,14 @@ interface TravellerForm {
  * The same rules as the page's, because a backend never trusts a form: names as on the passport, adults
  * 12 or over on the day they fly out, a lap infant under 2 on the day they fly back, a reachable contact.
  */
-export function checkTravellerForm(body: unknown, trip: Pick<Trip, 'passengers' | 'journeys'>, today = day(0)): TravellerForm {
+export function checkTravellerForm(
+  body: unknown,
+  trip: Pick<Trip, 'passengers' | 'journeys'>,
+  today = day(0),
+): TravellerForm {
   const errors: Array<{ path: string; message: string }> = []
   const b = (body ?? {}) as { passengers?: unknown; contact?: { email?: unknown; phone?: unknown } }
-  const given = Array.isArray(b.passengers) ? b.passengers as Array<Record<string, unknown>> : []
+  const given = Array.isArray(b.passengers) ? (b.passengers as Array<Record<string, unknown>>) : []
   const departures = trip.journeys.map((j) => j.segments[0]!.departure_time.slice(0, 10))
   const passengers = trip.passengers.map((p) => {
     const i = given.findIndex((g) => g?.['passenger_id'] === p.passenger_id)
@@ -177,20 +252,40 @@ export function checkTravellerForm(body: unknown, trip: Pick<Trip, 'passengers' 
     const first = text('first_names')
     const surname = text('surname')
     const dob = text('date_of_birth')
-    if (!NAME.test(first)) errors.push({ path: `${at}/first_names`, message: first ? 'may hold letters, spaces, hyphens and apostrophes only' : 'is required' })
-    if (!NAME.test(surname)) errors.push({ path: `${at}/surname`, message: surname ? 'may hold letters, spaces, hyphens and apostrophes only' : 'is required' })
-    if (!isDate(dob)) errors.push({ path: `${at}/date_of_birth`, message: dob ? 'must be a date (YYYY-MM-DD)' : 'is required' })
+    if (!NAME.test(first))
+      errors.push({
+        path: `${at}/first_names`,
+        message: first ? 'may hold letters, spaces, hyphens and apostrophes only' : 'is required',
+      })
+    if (!NAME.test(surname))
+      errors.push({
+        path: `${at}/surname`,
+        message: surname ? 'may hold letters, spaces, hyphens and apostrophes only' : 'is required',
+      })
+    if (!isDate(dob))
+      errors.push({ path: `${at}/date_of_birth`, message: dob ? 'must be a date (YYYY-MM-DD)' : 'is required' })
     else if (dob > today) errors.push({ path: `${at}/date_of_birth`, message: 'is in the future' })
-    else if (p.type === 'adult' && ageOn(dob, departures[0]!) < 12) errors.push({ path: `${at}/date_of_birth`, message: 'an adult must be 12 or older on the day of travel' })
-    else if (p.type === 'infant' && ageOn(dob, departures.at(-1)!) >= 2) errors.push({ path: `${at}/date_of_birth`, message: 'an infant on a lap must be under 2 on the return flight' })
-    else if (p.type === 'adult' && ageOn(dob, today) > 120) errors.push({ path: `${at}/date_of_birth`, message: 'is not a believable date of birth' })
+    else if (p.type === 'adult' && ageOn(dob, departures[0]!) < 12)
+      errors.push({ path: `${at}/date_of_birth`, message: 'an adult must be 12 or older on the day of travel' })
+    else if (p.type === 'infant' && ageOn(dob, departures.at(-1)!) >= 2)
+      errors.push({ path: `${at}/date_of_birth`, message: 'an infant on a lap must be under 2 on the return flight' })
+    else if (p.type === 'adult' && ageOn(dob, today) > 120)
+      errors.push({ path: `${at}/date_of_birth`, message: 'is not a believable date of birth' })
     return { passenger_id: p.passenger_id, first_names: first, surname, date_of_birth: dob }
   })
   const email = typeof b.contact?.email === 'string' ? b.contact.email.trim() : ''
   const phone = typeof b.contact?.phone === 'string' ? b.contact.phone.trim() : ''
-  if (!EMAIL.test(email) || email.length > 254) errors.push({ path: '/contact/email', message: email ? 'is not an email address' : 'is required' })
-  if (!PHONE.test(phone)) errors.push({ path: '/contact/phone', message: phone ? 'is not a phone number' : 'is required' })
-  if (errors.length) throw problem(400, 'validation_error', `Please check the traveller details: ${errors.length} field${errors.length > 1 ? 's need' : ' needs'} attention.`, errors)
+  if (!EMAIL.test(email) || email.length > 254)
+    errors.push({ path: '/contact/email', message: email ? 'is not an email address' : 'is required' })
+  if (!PHONE.test(phone))
+    errors.push({ path: '/contact/phone', message: phone ? 'is not a phone number' : 'is required' })
+  if (errors.length)
+    throw problem(
+      400,
+      'validation_error',
+      `Please check the traveller details: ${errors.length} field${errors.length > 1 ? 's need' : ' needs'} attention.`,
+      errors,
+    )
   return { passengers, contact: { email, phone } }
 }
 
@@ -198,7 +293,8 @@ export function checkTravellerForm(body: unknown, trip: Pick<Trip, 'passengers' 
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 /** A PNR-like record locator, as the airline's reservation system would give it. */
-export const recordLocator = () => Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')
+export const recordLocator = () =>
+  Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')
 /** A 13-digit e-ticket number: British Airways' code 125, then ten digits. */
 export const ticketNumber = () => `125${String(randomInt(1e10)).padStart(10, '0')}`
 
@@ -223,23 +319,35 @@ const ITEM_ID = /^[A-Za-z0-9_-]{1,128}$/
 export function checkCancelRequest(body: unknown): { basket_item_ids: string[] } {
   const list = ((body ?? {}) as { basket_item_ids?: unknown }).basket_item_ids
   if (!Array.isArray(list) || list.length === 0 || list.length > 20) {
-    throw problem(400, 'validation_error', 'Say which extras to cancel.', [{ path: '/basket_item_ids', message: 'must list 1 to 20 basket item ids' }])
+    throw problem(400, 'validation_error', 'Say which extras to cancel.', [
+      { path: '/basket_item_ids', message: 'must list 1 to 20 basket item ids' },
+    ])
   }
-  const errors = list.flatMap((id, i) => (typeof id === 'string' && ITEM_ID.test(id) ? [] : [{ path: `/basket_item_ids/${i}`, message: 'is not a basket item id' }]))
+  const errors = list.flatMap((id, i) =>
+    typeof id === 'string' && ITEM_ID.test(id)
+      ? []
+      : [{ path: `/basket_item_ids/${i}`, message: 'is not a basket item id' }],
+  )
   if (new Set(list).size !== list.length) errors.push({ path: '/basket_item_ids', message: 'names an item twice' })
   if (errors.length) throw problem(400, 'validation_error', 'Say which extras to cancel.', errors)
   return { basket_item_ids: list as string[] }
 }
 
 /** What the page showed before the traveller confirmed: the items quoted, the refund and the quote's expiry. */
-interface ShownQuote { basket_item_ids: string[]; refund: number; quote_expires_at: string }
+interface ShownQuote {
+  basket_item_ids: string[]
+  refund: number
+  quote_expires_at: string
+}
 
 export function checkShownQuote(expected: unknown): ShownQuote {
   const e = (expected ?? {}) as Partial<Record<keyof ShownQuote, unknown>>
   const { basket_item_ids } = checkCancelRequest(e)
   const errors: Array<{ path: string; message: string }> = []
-  if (!Number.isSafeInteger(e.refund) || (e.refund as number) < 0) errors.push({ path: '/expected/refund', message: 'must be the refund shown, in minor units' })
-  if (typeof e.quote_expires_at !== 'string' || Number.isNaN(Date.parse(e.quote_expires_at))) errors.push({ path: '/expected/quote_expires_at', message: 'must be the quote\'s expiry, as given' })
+  if (!Number.isSafeInteger(e.refund) || (e.refund as number) < 0)
+    errors.push({ path: '/expected/refund', message: 'must be the refund shown, in minor units' })
+  if (typeof e.quote_expires_at !== 'string' || Number.isNaN(Date.parse(e.quote_expires_at)))
+    errors.push({ path: '/expected/quote_expires_at', message: "must be the quote's expiry, as given" })
   if (errors.length) throw problem(400, 'validation_error', 'Confirm the refund you were shown.', errors)
   return { basket_item_ids, refund: e.refund as number, quote_expires_at: e.quote_expires_at as string }
 }
@@ -247,9 +355,12 @@ export function checkShownQuote(expected: unknown): ShownQuote {
 /** Whether the trip's current quote is the one the page showed (same items, same total refund, same expiry). */
 function sameQuote(quote: Quote, shown: ShownQuote): boolean {
   const items = Object.values(quote.to_cancel)
-  return quote.quote_expires_at === shown.quote_expires_at && items.length === shown.basket_item_ids.length &&
+  return (
+    quote.quote_expires_at === shown.quote_expires_at &&
+    items.length === shown.basket_item_ids.length &&
     items.every((i) => shown.basket_item_ids.includes(i.basket_item_id)) &&
     items.reduce((n, i) => n + (i.refund?.amount ?? 0), 0) === shown.refund
+  )
 }
 
 // ---------------------------------------------------------------- the plugin
@@ -260,7 +371,13 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
   const setting = (v: string | (() => string | undefined)) => (typeof v === 'function' ? v() : v)
 
   /** One call to the public API with the seller's key; a refusal becomes the API's own problem. */
-  async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, auth: 'key' | 'none' = 'key'): Promise<T> {
+  async function api<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    auth: 'key' | 'none' = 'key',
+  ): Promise<T> {
     const base = setting(opts.apiBaseUrl)
     const key = setting(opts.apiKey)
     if (!base || !key) throw problem(503, 'unavailable', 'The shop is still starting; try again in a moment.')
@@ -280,9 +397,12 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
       throw problem(502, 'api_unreachable', 'The ancillaries service could not be reached.')
     }
     const text = await res.text()
-    const json = text ? JSON.parse(text) as unknown : null
+    const json = text ? (JSON.parse(text) as unknown) : null
     if (!res.ok) {
-      const p = json && typeof json === 'object' && 'code' in json ? json as Problem : { status: res.status, code: 'internal', detail: `The API answered ${res.status}.` }
+      const p =
+        json && typeof json === 'object' && 'code' in json
+          ? (json as Problem)
+          : { status: res.status, code: 'internal', detail: `The API answered ${res.status}.` }
       throw new ProblemResponse({ ...p, status: res.status })
     }
     return json as T
@@ -308,7 +428,13 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
   function accessToken(c: Checkout): Promise<string> {
     c.refreshing ??= (async () => {
       try {
-        const r = await api<{ trip_access_token: string; refresh_token: string }>('POST', '/v2.2/refresh_token', { refresh_token: c.refreshToken }, {}, 'none')
+        const r = await api<{ trip_access_token: string; refresh_token: string }>(
+          'POST',
+          '/v2.2/refresh_token',
+          { refresh_token: c.refreshToken },
+          {},
+          'none',
+        )
         c.refreshToken = r.refresh_token
         return r.trip_access_token
       } catch (e) {
@@ -316,7 +442,9 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
         const trip = await api<Trip>('GET', `/v2.2/trip/${c.tripId}`)
         return trip.trip_access_token!
       }
-    })().finally(() => { c.refreshing = null })
+    })().finally(() => {
+      c.refreshing = null
+    })
     return c.refreshing
   }
 
@@ -329,41 +457,68 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
       p = problem(500, 'internal', 'Something went wrong in the shop.').problem
     }
     // The request id the response header carries, as the API's problems do, so a support ticket finds the log.
-    return reply.code(p.status).header('content-type', 'application/problem+json; charset=utf-8').send({ ...p, request_id: req.id })
+    return reply
+      .code(p.status)
+      .header('content-type', 'application/problem+json; charset=utf-8')
+      .send({ ...p, request_id: req.id })
   })
 
   // ------------------------------------------------------------ the page
 
   app.get('/', { schema: { hide: true } }, async (_req, reply) => {
     const html = await readFile(join(PUBLIC_DIR, 'index.html'))
-    return reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', PAGE_CSP)
-      .header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').send(html)
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', PAGE_CSP)
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      .send(html)
   })
 
   app.get<{ Params: { file: string } }>('/demo/:file', { schema: { hide: true } }, async (req, reply) => {
     // An own property only: `/demo/constructor` must be a 404, not Object's constructor taken for a file type.
     const type = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined
     if (!type) throw problem(404, 'not_found', `No file ${req.params.file} here.`)
-    return reply.header('content-type', type).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff')
+    return reply
+      .header('content-type', type)
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
       .send(await readFile(join(PUBLIC_DIR, req.params.file)))
   })
 
   // ------------------------------------------------------------ the checkout
 
-  app.post<{ Body: { scenario?: string } | undefined }>('/demo/api/checkout', { schema: { hide: true } }, async (req, reply) => {
-    const scenario = (req.body?.scenario ?? 'normal') as Scenario
-    if (!Object.hasOwn(SCENARIOS, scenario)) throw problem(400, 'validation_error', `Unknown scenario ${scenario}.`, [{ path: '/scenario', message: `must be one of ${Object.keys(SCENARIOS).join(', ')}` }])
-    let owner = sessionOf(req)
-    if (!owner) {
-      owner = randomBytes(18).toString('base64url')
-      reply.header('set-cookie', `${COOKIE}=${owner}; Path=/demo/api; HttpOnly; SameSite=Strict`)
-    }
-    const trip = await api<Trip>('POST', '/v2.2/trip', tripRequest(scenario), { 'idempotency-key': randomUUID() })
-    const c: Checkout = { owner, tripId: trip.trip_id, scenario, refreshToken: trip.refresh_token!, refreshing: null, payment: null, extraPayments: [], paying: false }
-    checkouts.set(trip.trip_id, c)
-    if (checkouts.size > MAX_CHECKOUTS) checkouts.delete(checkouts.keys().next().value!)
-    return reply.code(201).send({ trip: view(trip, c), trip_access_token: trip.trip_access_token })
-  })
+  app.post<{ Body: { scenario?: string } | undefined }>(
+    '/demo/api/checkout',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const scenario = (req.body?.scenario ?? 'normal') as Scenario
+      if (!Object.hasOwn(SCENARIOS, scenario))
+        throw problem(400, 'validation_error', `Unknown scenario ${scenario}.`, [
+          { path: '/scenario', message: `must be one of ${Object.keys(SCENARIOS).join(', ')}` },
+        ])
+      let owner = sessionOf(req)
+      if (!owner) {
+        owner = randomBytes(18).toString('base64url')
+        reply.header('set-cookie', `${COOKIE}=${owner}; Path=/demo/api; HttpOnly; SameSite=Strict`)
+      }
+      const trip = await api<Trip>('POST', '/v2.2/trip', tripRequest(scenario), { 'idempotency-key': randomUUID() })
+      const c: Checkout = {
+        owner,
+        tripId: trip.trip_id,
+        scenario,
+        refreshToken: trip.refresh_token!,
+        refreshing: null,
+        payment: null,
+        extraPayments: [],
+        paying: false,
+      }
+      checkouts.set(trip.trip_id, c)
+      if (checkouts.size > MAX_CHECKOUTS) checkouts.delete(checkouts.keys().next().value!)
+      return reply.code(201).send({ trip: view(trip, c), trip_access_token: trip.trip_access_token })
+    },
+  )
 
   type ById = { Params: { tripId: string } }
   type ByItem = { Params: { tripId: string; itemId: string } }
@@ -382,14 +537,22 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
     const form = checkTravellerForm(req.body, await api<Trip>('GET', `/v2.2/trip/${c.tripId}`))
     const trip = await api<Trip>('PATCH', `/v2.2/trip/${c.tripId}`, {
       passengers: form.passengers,
-      contact_details: { contact_details_type: 'passenger', passenger_id: 'p1', email: form.contact.email, phone_number: form.contact.phone },
+      contact_details: {
+        contact_details_type: 'passenger',
+        passenger_id: 'p1',
+        email: form.contact.email,
+        phone_number: form.contact.phone,
+      },
     })
     return view(trip, c)
   })
 
   app.post<ByItem>('/demo/api/checkout/:tripId/accept/:itemId', { schema: { hide: true } }, async (req) => {
     const c = checkoutOf(req)
-    return api<{ basket: Basket }>('POST', `/v2.2/trip/${c.tripId}/basket/${encodeURIComponent(req.params.itemId)}/accept`)
+    return api<{ basket: Basket }>(
+      'POST',
+      `/v2.2/trip/${c.tripId}/basket/${encodeURIComponent(req.params.itemId)}/accept`,
+    )
   })
 
   app.delete<ByItem>('/demo/api/checkout/:tripId/item/:itemId', { schema: { hide: true } }, async (req) => {
@@ -419,10 +582,17 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
     return settled()
   }
 
-  const currentBasket = async (c: Checkout) => (await api<{ basket: Basket }>('GET', `/v2.2/trip/${c.tripId}/basket`)).basket
+  const currentBasket = async (c: Checkout) =>
+    (await api<{ basket: Basket }>('GET', `/v2.2/trip/${c.tripId}/basket`)).basket
   const payment = (items: BasketItem[]): Payment => {
     const m = items[0]!.price.total
-    return { reference: `PAY-${randomBytes(5).toString('hex').toUpperCase()}`, amount: itemsTotal(items), currency: m.currency, decimal_places: m.decimal_places, status: 'captured' }
+    return {
+      reference: `PAY-${randomBytes(5).toString('hex').toUpperCase()}`,
+      amount: itemsTotal(items),
+      currency: m.currency,
+      decimal_places: m.decimal_places,
+      status: 'captured',
+    }
   }
 
   /**
@@ -432,38 +602,63 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
    * traveller: `{outcome: 'action_needed' | 'total_changed' | 'still_checking', basket}`; else
    * `{outcome: 'paid', trip}`, the orders queued.
    */
-  app.post<ById & { Body: { expected?: unknown } | undefined }>('/demo/api/checkout/:tripId/pay', { schema: { hide: true } }, async (req) => {
-    const c = checkoutOf(req)
-    if (c.payment?.status === 'captured') throw problem(409, 'already_paid', 'This booking is already paid.')
-    return onePayment(c, () => payBooking(c, req.body?.expected))
-  })
+  app.post<ById & { Body: { expected?: unknown } | undefined }>(
+    '/demo/api/checkout/:tripId/pay',
+    { schema: { hide: true } },
+    async (req) => {
+      const c = checkoutOf(req)
+      if (c.payment?.status === 'captured') throw problem(409, 'already_paid', 'This booking is already paid.')
+      return onePayment(c, () => payBooking(c, req.body?.expected))
+    },
+  )
 
   async function payBooking(c: Checkout, expected: unknown) {
     const trip = await api<Trip>('GET', `/v2.2/trip/${c.tripId}`)
     const missing = trip.passengers.filter((p) => !p.first_names || !p.surname || !p.date_of_birth)
     if (missing.length || !trip.contact_details.email) {
-      throw problem(400, 'validation_error', 'Add every traveller’s details and a contact email before paying.',
-        missing.map((p) => ({ path: `/passengers/${trip.passengers.indexOf(p)}`, message: 'has no name or date of birth yet' })))
+      throw problem(
+        400,
+        'validation_error',
+        'Add every traveller’s details and a contact email before paying.',
+        missing.map((p) => ({
+          path: `/passengers/${trip.passengers.indexOf(p)}`,
+          message: 'has no name or date of birth yet',
+        })),
+      )
     }
 
     const read = await checkedBasket(c)
     if (!read) return { outcome: 'still_checking', basket: await currentBasket(c) }
-    if (!Object.values(read.basket).every((i) => i.validity.status === 'valid')) return { outcome: 'action_needed', basket: read.basket }
+    if (!Object.values(read.basket).every((i) => i.validity.status === 'valid'))
+      return { outcome: 'action_needed', basket: read.basket }
     if (!sameAsShown(Object.values(read.basket), expected)) return { outcome: 'total_changed', basket: read.basket }
 
     // The card is charged here (a real shop calls its payment provider); the airline's booking gives the record locator.
     const locator = recordLocator()
     c.payment = { ...payment(Object.values(read.basket)), record_locator: locator }
     try {
-      await api('POST', `/v2.2/trip/${c.tripId}/fulfill`, {
-        trip_state_hash: read.trip_state_hash,
-        contact_details: trip.contact_details,
-        passengers: trip.passengers.map((p) => ({
-          passenger_id: p.passenger_id, first_names: p.first_names, surname: p.surname, date_of_birth: p.date_of_birth, passenger_type: p.type,
-        })),
-        tickets: trip.tickets.map((t) => ({ ticket_id: t.ticket_id, status: 'booked', access_details: { record_locator: locator, ticket_number: ticketNumber() } })),
-        payment_details: { payment_type: 'service_settlement' },
-      }, { 'idempotency-key': `skyshop-${c.tripId}-${read.trip_state_hash.slice(0, 16)}` })
+      await api(
+        'POST',
+        `/v2.2/trip/${c.tripId}/fulfill`,
+        {
+          trip_state_hash: read.trip_state_hash,
+          contact_details: trip.contact_details,
+          passengers: trip.passengers.map((p) => ({
+            passenger_id: p.passenger_id,
+            first_names: p.first_names,
+            surname: p.surname,
+            date_of_birth: p.date_of_birth,
+            passenger_type: p.type,
+          })),
+          tickets: trip.tickets.map((t) => ({
+            ticket_id: t.ticket_id,
+            status: 'booked',
+            access_details: { record_locator: locator, ticket_number: ticketNumber() },
+          })),
+          payment_details: { payment_type: 'service_settlement' },
+        },
+        { 'idempotency-key': `skyshop-${c.tripId}-${read.trip_state_hash.slice(0, 16)}` },
+      )
     } catch (e) {
       c.payment = { ...c.payment, status: 'refunded' }
       throw e
@@ -487,7 +682,8 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
   /** Only a booked trip is managed; before that, the checkout is where things change. */
   function bookedCheckout(req: FastifyRequest<ById>): Checkout {
     const c = checkoutOf(req)
-    if (c.payment?.status !== 'captured') throw problem(409, 'not_booked', 'This trip is not booked yet: pay for it first.')
+    if (c.payment?.status !== 'captured')
+      throw problem(409, 'not_booked', 'This trip is not booked yet: pay for it first.')
     return c
   }
 
@@ -496,30 +692,41 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
    * for the new items only. The ordered ones are bought already, and no check touches them. Charges the
    * new items' total, then a later fulfill with just the trip_state_hash and the payment orders them.
    */
-  app.post<ById & { Body: { expected?: unknown } | undefined }>('/demo/api/checkout/:tripId/extras/pay', { schema: { hide: true } }, async (req) => {
-    const c = bookedCheckout(req)
-    return onePayment(c, async () => {
-      if (!Object.values(await currentBasket(c)).some(isNewExtra)) throw problem(409, 'nothing_to_pay', 'There are no new extras to pay for.')
-      const read = await checkedBasket(c)
-      if (!read) return { outcome: 'still_checking', basket: await currentBasket(c) }
-      const added = Object.values(read.basket).filter(isNewExtra)
-      if (!added.every((i) => i.validity.status === 'valid')) return { outcome: 'action_needed', basket: read.basket }
-      if (added.length === 0 || !sameAsShown(added, req.body?.expected)) return { outcome: 'total_changed', basket: read.basket }
+  app.post<ById & { Body: { expected?: unknown } | undefined }>(
+    '/demo/api/checkout/:tripId/extras/pay',
+    { schema: { hide: true } },
+    async (req) => {
+      const c = bookedCheckout(req)
+      return onePayment(c, async () => {
+        if (!Object.values(await currentBasket(c)).some(isNewExtra))
+          throw problem(409, 'nothing_to_pay', 'There are no new extras to pay for.')
+        const read = await checkedBasket(c)
+        if (!read) return { outcome: 'still_checking', basket: await currentBasket(c) }
+        const added = Object.values(read.basket).filter(isNewExtra)
+        if (!added.every((i) => i.validity.status === 'valid')) return { outcome: 'action_needed', basket: read.basket }
+        if (added.length === 0 || !sameAsShown(added, req.body?.expected))
+          return { outcome: 'total_changed', basket: read.basket }
 
-      const paid = { ...payment(added), basket_item_ids: added.map((i) => i.basket_item_id) }
-      c.extraPayments.push(paid)
-      try {
-        await api('POST', `/v2.2/trip/${c.tripId}/fulfill`, {
-          trip_state_hash: read.trip_state_hash,
-          payment_details: { payment_type: 'service_settlement' },
-        }, { 'idempotency-key': `skyshop-${c.tripId}-${read.trip_state_hash.slice(0, 16)}` })
-      } catch (e) {
-        paid.status = 'refunded'
-        throw e
-      }
-      return { outcome: 'paid', trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
-    })
-  })
+        const paid = { ...payment(added), basket_item_ids: added.map((i) => i.basket_item_id) }
+        c.extraPayments.push(paid)
+        try {
+          await api(
+            'POST',
+            `/v2.2/trip/${c.tripId}/fulfill`,
+            {
+              trip_state_hash: read.trip_state_hash,
+              payment_details: { payment_type: 'service_settlement' },
+            },
+            { 'idempotency-key': `skyshop-${c.tripId}-${read.trip_state_hash.slice(0, 16)}` },
+          )
+        } catch (e) {
+          paid.status = 'refunded'
+          throw e
+        }
+        return { outcome: 'paid', trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
+      })
+    },
+  )
 
   /** The airline's quote for cancelling ordered extras: what each would refund, or why it cannot be cancelled. */
   app.post<ById>('/demo/api/checkout/:tripId/cancellation', { schema: { hide: true } }, async (req) => {
@@ -533,16 +740,32 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
    * a retry of the same confirmation answer as the first did, rather than find the quote used up.
    * `{outcome: 'confirmed', cancellation_id, trip}`: the orders are `cancelling`; the page follows them.
    */
-  app.post<ById & { Body: { expected?: unknown } | undefined }>('/demo/api/checkout/:tripId/cancellation/confirm', { schema: { hide: true } }, async (req) => {
-    const c = bookedCheckout(req)
-    const shown = checkShownQuote(req.body?.expected)
-    const quote = await api<Quote>('GET', `/v2.2/trip/${c.tripId}/to_cancel`)
-    // No quote: used up by this very confirmation (a retry), or never there; the key tells which.
-    if (quote.quote_expires_at !== null && !sameQuote(quote, shown)) return { outcome: 'quote_changed', quote }
-    const key = createHash('sha256').update(JSON.stringify([c.tripId, shown.quote_expires_at, [...shown.basket_item_ids].sort()])).digest('hex').slice(0, 32)
-    const started = await api<{ status: string; cancellation_id: string }>('POST', `/v2.2/trip/${c.tripId}/to_cancel/confirm`, undefined, { 'idempotency-key': `skyshop-cancel-${key}` })
-    // A real shop refunds the card when the airline has cancelled (the cancellation_completed webhook);
-    // the page shows each order's refund as the API reports it.
-    return { outcome: 'confirmed', cancellation_id: started.cancellation_id, trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c) }
-  })
+  app.post<ById & { Body: { expected?: unknown } | undefined }>(
+    '/demo/api/checkout/:tripId/cancellation/confirm',
+    { schema: { hide: true } },
+    async (req) => {
+      const c = bookedCheckout(req)
+      const shown = checkShownQuote(req.body?.expected)
+      const quote = await api<Quote>('GET', `/v2.2/trip/${c.tripId}/to_cancel`)
+      // No quote: used up by this very confirmation (a retry), or never there; the key tells which.
+      if (quote.quote_expires_at !== null && !sameQuote(quote, shown)) return { outcome: 'quote_changed', quote }
+      const key = createHash('sha256')
+        .update(JSON.stringify([c.tripId, shown.quote_expires_at, [...shown.basket_item_ids].sort()]))
+        .digest('hex')
+        .slice(0, 32)
+      const started = await api<{ status: string; cancellation_id: string }>(
+        'POST',
+        `/v2.2/trip/${c.tripId}/to_cancel/confirm`,
+        undefined,
+        { 'idempotency-key': `skyshop-cancel-${key}` },
+      )
+      // A real shop refunds the card when the airline has cancelled (the cancellation_completed webhook);
+      // the page shows each order's refund as the API reports it.
+      return {
+        outcome: 'confirmed',
+        cancellation_id: started.cancellation_id,
+        trip: view(await api<Trip>('GET', `/v2.2/trip/${c.tripId}`), c),
+      }
+    },
+  )
 }

@@ -17,7 +17,8 @@ const DEMO_CHECKOUT_SELLER = 'Demo checkout'
 async function demoCheckoutKey({ core, store, demo, ownOrigins }: Listening): Promise<string> {
   if (demo) return demo.apiKey
   const existing = (await store.listSellers()).find((s) => s.sandbox && s.name === DEMO_CHECKOUT_SELLER)
-  if (!existing) return (await core.createSeller({ name: DEMO_CHECKOUT_SELLER, origins: ownOrigins, sandbox: true })).apiKey
+  if (!existing)
+    return (await core.createSeller({ name: DEMO_CHECKOUT_SELLER, origins: ownOrigins, sandbox: true })).apiKey
   await core.addSellerOrigins(existing.seller_id, ownOrigins)
   return core.addApiKey(existing.seller_id)
 }
@@ -26,8 +27,12 @@ async function demoCheckoutKey({ core, store, demo, ownOrigins }: Listening): Pr
 let api: { apiBaseUrl: string; apiKey: string } | undefined
 
 serve({
-  register: async (app) => { await app.register(sellerCheckout, { apiBaseUrl: () => api?.apiBaseUrl, apiKey: () => api?.apiKey }) },
-  listening: async (ctx) => { api = { apiBaseUrl: ctx.loopbackBase, apiKey: await demoCheckoutKey(ctx) } },
+  register: async (app) => {
+    await app.register(sellerCheckout, { apiBaseUrl: () => api?.apiBaseUrl, apiKey: () => api?.apiKey })
+  },
+  listening: async (ctx) => {
+    api = { apiBaseUrl: ctx.loopbackBase, apiKey: await demoCheckoutKey(ctx) }
+  },
   banner: (base) => [`  Demo       ${base}/  (a seller's checkout using the API and the widgets)`],
 }).catch((err) => {
   console.error('The server could not start:', err instanceof Error ? err.message : err)

@@ -11,7 +11,12 @@ import { relative, sep } from 'node:path'
  */
 export function browserOnly({ root }) {
   const node = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
-  const banned = [/^server\//, /^mock-server\//, /^test\//, /node_modules\/(msw|@mswjs|fastify|pg|better-sqlite3|typebox|jose)\//]
+  const banned = [
+    /^server\//,
+    /^mock-server\//,
+    /^test\//,
+    /node_modules\/(msw|@mswjs|fastify|pg|better-sqlite3|typebox|jose)\//,
+  ]
   return {
     name: 'svc-browser-only',
     resolveId(source) {
@@ -21,7 +26,12 @@ export function browserOnly({ root }) {
     generateBundle() {
       for (const id of this.getModuleIds()) {
         const rel = relative(root, id).split(sep).join('/')
-        if (banned.some((re) => re.test(rel))) this.error(`${rel} must not be in the browser SDK (imported from ${this.getModuleInfo(id)?.importers.map((i) => relative(root, i)).join(', ')})`)
+        if (banned.some((re) => re.test(rel)))
+          this.error(
+            `${rel} must not be in the browser SDK (imported from ${this.getModuleInfo(id)
+              ?.importers.map((i) => relative(root, i))
+              .join(', ')})`,
+          )
       }
     },
   }

@@ -16,11 +16,15 @@ export function elementEntries(root, dir = join(root, 'components')) {
       const path = join(dir, f.name)
       if (f.isDirectory()) walk(path)
       else if (/\.ts$/.test(f.name) && !/\.(test|component|styles|stories)\.ts$/.test(f.name)) {
-        for (const [, tag] of readFileSync(path, 'utf8').matchAll(/\bdefine\(\s*'(svc-[a-z-]+)'\s*,/g)) entries[tag] = relative(root, path).split(sep).join('/')
+        for (const [, tag] of readFileSync(path, 'utf8').matchAll(/\bdefine\(\s*'(svc-[a-z-]+)'\s*,/g))
+          entries[tag] = relative(root, path).split(sep).join('/')
       }
     }
   }
   walk(dir)
-  if (Object.keys(entries).length === 0) throw new Error(`rollup: no element registration (\`define('svc-…', Class)\`) found in ${relative(root, dir) || '.'}/`)
+  if (Object.keys(entries).length === 0)
+    throw new Error(
+      `rollup: no element registration (\`define('svc-…', Class)\`) found in ${relative(root, dir) || '.'}/`,
+    )
   return entries
 }

@@ -13,12 +13,16 @@ const OPEN_TAG = /<(svc-[a-z0-9]+(?:-[a-z0-9]+)*)(?=[\s/>])/g
 export function renderedTags(ast) {
   const tags = new Set()
   const walk = (node) => {
-    if (Array.isArray(node)) { node.forEach(walk); return }
+    if (Array.isArray(node)) {
+      node.forEach(walk)
+      return
+    }
     if (!node || typeof node.type !== 'string') return
     if (node.type === 'TaggedTemplateExpression') {
       for (const q of node.quasi.quasis) for (const [, tag] of q.value.raw.matchAll(OPEN_TAG)) tags.add(tag)
     }
-    for (const [key, value] of Object.entries(node)) if (key !== 'type' && value && typeof value === 'object') walk(value)
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'type' && value && typeof value === 'object') walk(value)
   }
   walk(ast)
   return tags
@@ -48,7 +52,9 @@ export function elementRegistrations({ root, elements }) {
   const name = (id) => relative(root, id).split(sep).join('/')
   return {
     name: 'svc-element-registrations',
-    buildStart() { drawn.clear() },
+    buildStart() {
+      drawn.clear()
+    },
     moduleParsed(info) {
       const tags = renderedTags(info.ast)
       if (tags.size > 0) drawn.set(info.id, tags)
@@ -67,21 +73,29 @@ export function elementRegistrations({ root, elements }) {
         }
         return reached
       }
-      const entries = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry).map((id) => [id, reach(id, true)])
+      const entries = [...this.getModuleIds()]
+        .filter((id) => this.getModuleInfo(id)?.isEntry)
+        .map((id) => [id, reach(id, true)])
       const problems = []
       for (const [id, tags] of drawn) {
         const statically = reach(id, false)
         const lazily = this.getModuleInfo(id)?.dynamicallyImportedIds ?? []
         for (const tag of tags) {
           const registration = registrationOf.get(tag)
-          if (!registration) problems.push(`${name(id)} draws <${tag}>, which no components/ module registers (define('${tag}', …))`)
+          if (!registration)
+            problems.push(`${name(id)} draws <${tag}>, which no components/ module registers (define('${tag}', …))`)
           else if (!statically.has(registration) && !lazily.includes(registration)) {
             const affected = entries.filter(([, reached]) => reached.has(id)).map(([entry]) => name(entry))
-            problems.push(`${name(id)} draws <${tag}> but does not import ${name(registration)}, which registers it (entries that reach it: ${affected.join(', ')})`)
+            problems.push(
+              `${name(id)} draws <${tag}> but does not import ${name(registration)}, which registers it (entries that reach it: ${affected.join(', ')})`,
+            )
           }
         }
       }
-      if (problems.length > 0) this.error(`a template draws an element its module does not register (docs/sdk.md: each entry registers the elements it renders):\n  ${problems.join('\n  ')}`)
+      if (problems.length > 0)
+        this.error(
+          `a template draws an element its module does not register (docs/sdk.md: each entry registers the elements it renders):\n  ${problems.join('\n  ')}`,
+        )
     },
   }
 }

@@ -17,10 +17,16 @@ export function esmTypes({ packageDir, elements }) {
       for (const dir of ['chunks', 'elements']) rmSync(join(packageDir, dir), { recursive: true, force: true })
     },
     generateBundle() {
-      const dts = (fileName, target) => this.emitFile({ type: 'asset', fileName, source: `// Declarations: types/ (npm run build:types).\nexport * from '${target}'\n` })
+      const dts = (fileName, target) =>
+        this.emitFile({
+          type: 'asset',
+          fileName,
+          source: `// Declarations: types/ (npm run build:types).\nexport * from '${target}'\n`,
+        })
       dts('index.d.ts', './types/sdk/esm.js')
       dts('elements/index.d.ts', '../types/components/index.js')
-      for (const [tag, src] of Object.entries(elements)) dts(`elements/${tag}.d.ts`, `../types/${src.replace(/\.ts$/, '.js')}`)
+      for (const [tag, src] of Object.entries(elements))
+        dts(`elements/${tag}.d.ts`, `../types/${src.replace(/\.ts$/, '.js')}`)
     },
   }
 }

@@ -9,7 +9,10 @@ export function jsonModules() {
     name: 'svc-json',
     transform(code, id) {
       if (!id.endsWith('.json')) return null
-      return { code: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(code)))})`, map: { mappings: '' } }
+      return {
+        code: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(code)))})`,
+        map: { mappings: '' },
+      }
     },
   }
 }

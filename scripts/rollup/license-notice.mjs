@@ -8,6 +8,12 @@
 export function licenseNotice() {
   return {
     name: 'svc-license-notice',
-    renderChunk: (code, chunk) => (chunk.isEntry ? { code: `${code}\n/*! svc browser SDK v2.2. Includes Lit and @lit/context, (c) Google LLC, BSD-3-Clause: https://github.com/lit/lit/blob/main/LICENSE */`, map: null } : null),
+    renderChunk: (code, chunk) =>
+      chunk.isEntry
+        ? {
+            code: `${code}\n/*! svc browser SDK v2.2. Includes Lit and @lit/context, (c) Google LLC, BSD-3-Clause: https://github.com/lit/lit/blob/main/LICENSE */`,
+            map: null,
+          }
+        : null,
   }
 }

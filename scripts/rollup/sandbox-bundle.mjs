@@ -19,12 +19,15 @@ export function sandboxBundle({ root }) {
     generateBundle(_, bundle) {
       for (const id of this.getModuleIds()) {
         const rel = relative(root, id).split(sep).join('/')
-        if (/^(server|test)\//.test(rel) || /node_modules\/(fastify|pg|better-sqlite3|lit|@lit)\//.test(rel)) this.error(`${rel} must not be in the sandbox bundle`)
+        if (/^(server|test)\//.test(rel) || /node_modules\/(fastify|pg|better-sqlite3|lit|@lit)\//.test(rel))
+          this.error(`${rel} must not be in the sandbox bundle`)
       }
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue
         const raw = Buffer.byteLength(chunk.code)
-        console.log(`${chunk.fileName}: ${(raw / 1000).toFixed(1)} KB raw, ${(gzipSync(chunk.code, { level: 9 }).length / 1000).toFixed(1)} KB gzip (no budget: loaded only in sandbox mode)`)
+        console.log(
+          `${chunk.fileName}: ${(raw / 1000).toFixed(1)} KB raw, ${(gzipSync(chunk.code, { level: 9 }).length / 1000).toFixed(1)} KB gzip (no budget: loaded only in sandbox mode)`,
+        )
       }
     },
   }

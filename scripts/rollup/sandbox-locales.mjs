@@ -16,7 +16,11 @@ export function sandboxLocales({ root, dir = join(root, 'components', 'i18n', 'l
     resolveId: (source) => (source === 'virtual:svc-locales' ? ID : null),
     load(id) {
       if (id !== ID) return null
-      const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^[a-z]{2,3}(-[A-Za-z0-9]+)*\.ts$/.test(f)).sort() : []
+      const files = existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => /^[a-z]{2,3}(-[A-Za-z0-9]+)*\.ts$/.test(f))
+            .sort()
+        : []
       if (files.length === 0) this.warn(`no locale tables in ${relative(root, dir)}: the sandbox has English only`)
       return [
         ...files.map((f, i) => `import * as m${i} from ${JSON.stringify(join(dir, f))}`),

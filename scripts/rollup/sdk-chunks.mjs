@@ -19,16 +19,23 @@ export const DIGEST_PLACEHOLDER = /-([A-Za-z0-9_-]{21}_{22})\.js$/
 export function sdkChunks({ chunksDir }) {
   return {
     name: 'svc-sdk-chunks',
-    buildStart() { rmSync(chunksDir, { recursive: true, force: true }) },
+    buildStart() {
+      rmSync(chunksDir, { recursive: true, force: true })
+    },
     generateBundle(_, bundle) {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk')
       const entry = chunks.find((c) => c.isEntry)
-      if (entry.imports.length > 0) this.error(`${entry.fileName} imports ${entry.imports.join(', ')} statically: the bundle must start without a chunk`)
+      if (entry.imports.length > 0)
+        this.error(
+          `${entry.fileName} imports ${entry.imports.join(', ')} statically: the bundle must start without a chunk`,
+        )
       for (const chunk of chunks.filter((c) => !c.isEntry)) {
         const placeholder = DIGEST_PLACEHOLDER.exec(chunk.fileName)?.[1]
-        if (!placeholder) this.error(`${chunk.fileName}: a chunk's name must end in the digest placeholder (CHUNK_FILE_NAMES)`)
+        if (!placeholder)
+          this.error(`${chunk.fileName}: a chunk's name must end in the digest placeholder (CHUNK_FILE_NAMES)`)
         // Only the bundle names the chunks (a chunk naming another would change that one's digest).
-        if ([...chunk.imports, ...chunk.dynamicImports].some((f) => f !== entry.fileName)) this.error(`${chunk.fileName} imports another chunk: name the chunks in their order`)
+        if ([...chunk.imports, ...chunk.dynamicImports].some((f) => f !== entry.fileName))
+          this.error(`${chunk.fileName} imports another chunk: name the chunks in their order`)
         const digest = createHash('sha256').update(chunk.code).digest('base64url')
         delete bundle[chunk.fileName]
         chunk.fileName = chunk.fileName.replace(placeholder, digest)

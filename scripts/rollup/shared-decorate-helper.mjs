@@ -14,21 +14,32 @@ export function sharedDecorateHelper() {
   return {
     name: 'svc-shared-decorate-helper',
     resolveId: (source) => (source === ID ? ID : null),
-    load: (id) => (id === ID ? [
-      // A field's decorators, last first (kind 2: no descriptor, nothing to define).
-      'export const __decorateClass = (decorators, target, key) => {',
-      '  for (var i = decorators.length; i--; ) decorators[i](target, key)',
-      '}',
-    ].join('\n') : null),
+    load: (id) =>
+      id === ID
+        ? [
+            // A field's decorators, last first (kind 2: no descriptor, nothing to define).
+            'export const __decorateClass = (decorators, target, key) => {',
+            '  for (var i = decorators.length; i--; ) decorators[i](target, key)',
+            '}',
+          ].join('\n')
+        : null,
     transform(code, id) {
       if (id === ID) return null
       const m = helper.exec(code)
       if (!m) return null
       const calls = code.match(/\b__decorateClass\(/g)?.length ?? 0
       const fields = code.match(/\], [\w$]+\.prototype, "[^"]+", 2\);/g)?.length ?? 0
-      if (calls !== fields) this.error("a decorator of something other than a field (the shared __decorateClass handles fields only)")
+      if (calls !== fields)
+        this.error('a decorator of something other than a field (the shared __decorateClass handles fields only)')
       const lines = m[0].split('\n').length - 1
-      return { code: code.slice(0, m.index) + `import { __decorateClass } from ${JSON.stringify(ID)};` + '\n'.repeat(lines) + code.slice(m.index + m[0].length), map: null }
+      return {
+        code:
+          code.slice(0, m.index) +
+          `import { __decorateClass } from ${JSON.stringify(ID)};` +
+          '\n'.repeat(lines) +
+          code.slice(m.index + m[0].length),
+        map: null,
+      }
     },
   }
 }

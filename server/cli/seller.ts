@@ -75,15 +75,23 @@ The database is DATABASE_URL (default sqlite:./data/svc.db), and SIGNING_KEY_SEC
 class UsageError extends Error {}
 
 const COMMANDS = ['create', 'update', 'show', 'rotate-key', 'revoke-key', 'disable', 'enable', 'list'] as const
-type Command = typeof COMMANDS[number]
+type Command = (typeof COMMANDS)[number]
 const isCommand = (c: string): c is Command => (COMMANDS as readonly string[]).includes(c)
 
 const SUPPLIER_OPTIONS = { supplier: { type: 'string' }, 'duffel-token': { type: 'string' } } as const
 const OPTIONS = {
-  create: { name: { type: 'string' }, origin: { type: 'string', multiple: true }, sandbox: { type: 'boolean', default: false }, ...SUPPLIER_OPTIONS },
+  create: {
+    name: { type: 'string' },
+    origin: { type: 'string', multiple: true },
+    sandbox: { type: 'boolean', default: false },
+    ...SUPPLIER_OPTIONS,
+  },
   update: {
-    'add-origin': { type: 'string', multiple: true }, 'remove-origin': { type: 'string', multiple: true }, ...SUPPLIER_OPTIONS,
-    'remove-token': { type: 'boolean', default: false }, force: { type: 'boolean', default: false },
+    'add-origin': { type: 'string', multiple: true },
+    'remove-origin': { type: 'string', multiple: true },
+    ...SUPPLIER_OPTIONS,
+    'remove-token': { type: 'boolean', default: false },
+    force: { type: 'boolean', default: false },
   },
   show: {},
   'rotate-key': { 'grace-hours': { type: 'string' } },
@@ -102,8 +110,9 @@ async function supplierChoice(v: { supplier?: string; 'duffel-token'?: string })
   const name = v.supplier?.trim()
   if (v.supplier !== undefined && !name) throw new UsageError('--supplier needs a name, e.g. --supplier duffel')
   if (token === undefined) return name ? { name } : undefined
-  if (!token.trim()) throw new UsageError('--duffel-token needs the seller\'s Duffel access token')
-  if (name && name !== 'duffel') throw new UsageError(`--duffel-token is a token for --supplier duffel, not --supplier ${name}`)
+  if (!token.trim()) throw new UsageError("--duffel-token needs the seller's Duffel access token")
+  if (name && name !== 'duffel')
+    throw new UsageError(`--duffel-token is a token for --supplier duffel, not --supplier ${name}`)
   return { name: 'duffel', credentials: token.trim() }
 }
 
@@ -116,31 +125,44 @@ async function readStdin(): Promise<string> {
 /** The one SELLER_ID a command takes. */
 function sellerIdOf(command: string, positionals: string[]): string {
   if (positionals.length === 0) throw new UsageError(`${command} needs a SELLER_ID (npm run seller -- list shows them)`)
-  if (positionals.length > 1) throw new UsageError(`${command} takes one SELLER_ID, not ${positionals.length} (${positionals.join(' ')})`)
+  if (positionals.length > 1)
+    throw new UsageError(`${command} takes one SELLER_ID, not ${positionals.length} (${positionals.join(' ')})`)
   return positionals[0]!
 }
 
-const supplierLine = (s: SellerRecord) => `${s.supplier.name} (${s.supplier.credentials ? 'credentials set' : 'no credentials'})`
-const originsLine = (s: SellerRecord) => s.origins.length ? s.origins.join(', ') : '(none: server-to-server only)'
+const supplierLine = (s: SellerRecord) =>
+  `${s.supplier.name} (${s.supplier.credentials ? 'credentials set' : 'no credentials'})`
+const originsLine = (s: SellerRecord) => (s.origins.length ? s.origins.join(', ') : '(none: server-to-server only)')
 const keptNames = (s: SellerRecord) => Object.keys(s.kept_credentials ?? {}).sort()
 /** The tokens a seller keeps of suppliers it switched away from; none: nothing to say. */
-const keptLine = (s: SellerRecord) => keptNames(s).length
-  ? `${keptNames(s).join(', ')} (sealed, of a supplier it sold from before: its trips created there still use it; update --remove-token removes it)`
-  : null
-const statusLine = (s: SellerRecord) => s.disabled_at === undefined ? 'enabled'
-  : `DISABLED since ${s.disabled_at}: its API keys and trip tokens are refused (403 seller_disabled); npm run seller -- enable ${s.seller_id} undoes it`
+const keptLine = (s: SellerRecord) =>
+  keptNames(s).length
+    ? `${keptNames(s).join(', ')} (sealed, of a supplier it sold from before: its trips created there still use it; update --remove-token removes it)`
+    : null
+const statusLine = (s: SellerRecord) =>
+  s.disabled_at === undefined
+    ? 'enabled'
+    : `DISABLED since ${s.disabled_at}: its API keys and trip tokens are refused (403 seller_disabled); npm run seller -- enable ${s.seller_id} undoes it`
 /** A key by its prefix, with its state: active, grace (rotated, works until its expiry), revoked or expired. */
 function keyLine(k: ListedKey): string {
-  const when = k.state === 'active' ? 'never expires'
-    : k.state === 'grace' ? `works until ${k.expires_at}`
-    : k.state === 'revoked' ? `revoked ${k.revoked_at}`
-    : `expired ${k.expires_at}`
+  const when =
+    k.state === 'active'
+      ? 'never expires'
+      : k.state === 'grace'
+        ? `works until ${k.expires_at}`
+        : k.state === 'revoked'
+          ? `revoked ${k.revoked_at}`
+          : `expired ${k.expires_at}`
   return `${k.prefix}…  ${k.state.padEnd(7)}  created ${k.created_at}  ${when}`
 }
 /** What a live seller that has no real supplier (one made before they needed one) must do before it can sell. */
-const liveNeedsSupplier = (s: SellerRecord) => !s.sandbox && s.supplier.name === 'sandbox'
-  ? ['', `Note: a live seller sells nothing until it has a real supplier: npm run seller -- update ${s.seller_id} --duffel-token duffel_live_...`]
-  : []
+const liveNeedsSupplier = (s: SellerRecord) =>
+  !s.sandbox && s.supplier.name === 'sandbox'
+    ? [
+        '',
+        `Note: a live seller sells nothing until it has a real supplier: npm run seller -- update ${s.seller_id} --duffel-token duffel_live_...`,
+      ]
+    : []
 
 /** A seller as `show` prints it. */
 function sellerText({ seller: s, keys }: SellerListing): string {
@@ -153,7 +175,9 @@ function sellerText({ seller: s, keys }: SellerListing): string {
     `  supplier     ${supplierLine(s)}`,
     ...(kept ? [`  kept token   ${kept}`] : []),
     `  origins      ${originsLine(s)}`,
-    ...(s.trip_tokens_after ? [`  trip tokens  those issued before ${s.trip_tokens_after} were ended (revoke-key --end-trip-tokens)`] : []),
+    ...(s.trip_tokens_after
+      ? [`  trip tokens  those issued before ${s.trip_tokens_after} were ended (revoke-key --end-trip-tokens)`]
+      : []),
     `  keys         ${keys.length ? '' : '(none)'}`.trimEnd(),
     ...keys.map((k) => `    ${keyLine(k)}`),
     ...liveNeedsSupplier(s),
@@ -173,15 +197,26 @@ function sellerJson({ seller: s, keys }: SellerListing) {
     kept_tokens: keptNames(s),
     origins: s.origins,
     trip_tokens_after: s.trip_tokens_after ?? null,
-    keys: keys.map((k) => ({ prefix: k.prefix, state: k.state, created_at: k.created_at, expires_at: k.expires_at, revoked_at: k.revoked_at })),
+    keys: keys.map((k) => ({
+      prefix: k.prefix,
+      state: k.state,
+      created_at: k.created_at,
+      expires_at: k.expires_at,
+      revoked_at: k.revoked_at,
+    })),
   }
 }
 
 /** An origin is scheme://host[:port] and nothing else; browsers send exactly that in the Origin header. */
 export function parseOrigin(input: string, flag = '--origin'): string {
   let url: URL
-  try { url = new URL(input) } catch { throw new UsageError(`${flag} ${JSON.stringify(input)} is not a URL; use the form https://shop.example`) }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${flag} ${input}: only http and https origins exist for browsers`)
+  try {
+    url = new URL(input)
+  } catch {
+    throw new UsageError(`${flag} ${JSON.stringify(input)} is not a URL; use the form https://shop.example`)
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new UsageError(`${flag} ${input}: only http and https origins exist for browsers`)
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
     throw new UsageError(`${flag} ${input}: an origin has no path, query or credentials; did you mean ${url.origin}?`)
   }
@@ -196,32 +231,57 @@ async function run(argv: string[]): Promise<number> {
   }
   if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`)
 
-  const { values, positionals } = parseArgs({ args: rest, options: OPTIONS[command], strict: true, allowPositionals: command !== 'create' && command !== 'list' })
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: OPTIONS[command],
+    strict: true,
+    allowPositionals: command !== 'create' && command !== 'list',
+  })
   // Every argument is checked before the database is opened.
   let act: (core: Core) => Promise<void>
   if (command === 'create') {
-    const v = values as { name?: string; origin?: string[]; sandbox?: boolean; supplier?: string; 'duffel-token'?: string }
+    const v = values as {
+      name?: string
+      origin?: string[]
+      sandbox?: boolean
+      supplier?: string
+      'duffel-token'?: string
+    }
     const name = v.name?.trim()
     if (!name) throw new UsageError('create needs --name NAME')
     if (name.length > 200) throw new UsageError('--name is longer than 200 characters')
     const supplier = await supplierChoice(v)
-    const input = { name, origins: [...new Set((v.origin ?? []).map((o) => parseOrigin(o)))], sandbox: v.sandbox ?? false, ...(supplier ? { supplier } : {}) }
+    const input = {
+      name,
+      origins: [...new Set((v.origin ?? []).map((o) => parseOrigin(o)))],
+      sandbox: v.sandbox ?? false,
+      ...(supplier ? { supplier } : {}),
+    }
     act = async (core) => {
       const { seller, apiKey } = await core.createSeller(input)
-      console.log([
-        `Created seller "${seller.name}"${seller.sandbox ? ' (sandbox)' : ''}`,
-        `  seller_id  ${seller.seller_id}`,
-        `  origins    ${originsLine(seller)}`,
-        `  supplier   ${supplierLine(seller)}`,
-        '',
-        `  API key    ${apiKey}`,
-        '',
-        'Store this key now: it is not kept by the service and cannot be shown again.',
-        'It is for the seller\'s backend only (HTTP Basic, key as user name, empty password); never put it in a web page.',
-      ].join('\n'))
+      console.log(
+        [
+          `Created seller "${seller.name}"${seller.sandbox ? ' (sandbox)' : ''}`,
+          `  seller_id  ${seller.seller_id}`,
+          `  origins    ${originsLine(seller)}`,
+          `  supplier   ${supplierLine(seller)}`,
+          '',
+          `  API key    ${apiKey}`,
+          '',
+          'Store this key now: it is not kept by the service and cannot be shown again.',
+          "It is for the seller's backend only (HTTP Basic, key as user name, empty password); never put it in a web page.",
+        ].join('\n'),
+      )
     }
   } else if (command === 'update') {
-    const v = values as { 'add-origin'?: string[]; 'remove-origin'?: string[]; supplier?: string; 'duffel-token'?: string; 'remove-token'?: boolean; force?: boolean }
+    const v = values as {
+      'add-origin'?: string[]
+      'remove-origin'?: string[]
+      supplier?: string
+      'duffel-token'?: string
+      'remove-token'?: boolean
+      force?: boolean
+    }
     const sellerId = sellerIdOf(command, positionals)
     const supplier = await supplierChoice(v)
     const removeToken = v['remove-token'] === true
@@ -233,63 +293,93 @@ async function run(argv: string[]): Promise<number> {
       force: v.force === true,
     }
     if (!change.addOrigins.length && !change.removeOrigins.length && !supplier && !removeToken) {
-      throw new UsageError('update needs a change: --add-origin, --remove-origin, --supplier, --duffel-token or --remove-token')
+      throw new UsageError(
+        'update needs a change: --add-origin, --remove-origin, --supplier, --duffel-token or --remove-token',
+      )
     }
-    if (change.force && !supplier && !removeToken) throw new UsageError('--force goes with --supplier, --duffel-token or --remove-token: it lets a change of supplier go ahead although trips are not yet fulfilled')
+    if (change.force && !supplier && !removeToken)
+      throw new UsageError(
+        '--force goes with --supplier, --duffel-token or --remove-token: it lets a change of supplier go ahead although trips are not yet fulfilled',
+      )
     act = async (core) => {
       const { seller, unfinished } = await core.updateSeller(sellerId, change)
       const kept = keptLine(seller)
-      console.log([
-        `Updated seller "${seller.name}"${seller.sandbox ? ' (sandbox)' : ''}`,
-        `  seller_id   ${seller.seller_id}`,
-        `  origins     ${originsLine(seller)}`,
-        `  supplier    ${supplierLine(seller)}`,
-        ...(kept ? [`  kept token  ${kept}`] : []),
-        '',
-        'Every server applies it within 10 seconds.',
-        ...(unfinished ? [`--force: ${unfinished.count} trip${unfinished.count === 1 ? '' : 's'} not yet fulfilled stay${unfinished.count === 1 ? 's' : ''} on ${unfinished.suppliers.join(' and ')} (${unfinished.tripIds.join(', ')}${unfinished.count > unfinished.tripIds.length ? ', …' : ''})${
-          unfinished.stranded.length
-            ? `; ${unfinished.stranded.join(' and ')} has no token for them any more, so their checks, fulfillment and orders there fail (supplier_not_configured).`
-            : keptNames(seller).some((n) => unfinished.suppliers.includes(n)) ? ', served with its kept token.' : '.'}`] : []),
-      ].join('\n'))
+      console.log(
+        [
+          `Updated seller "${seller.name}"${seller.sandbox ? ' (sandbox)' : ''}`,
+          `  seller_id   ${seller.seller_id}`,
+          `  origins     ${originsLine(seller)}`,
+          `  supplier    ${supplierLine(seller)}`,
+          ...(kept ? [`  kept token  ${kept}`] : []),
+          '',
+          'Every server applies it within 10 seconds.',
+          ...(unfinished
+            ? [
+                `--force: ${unfinished.count} trip${unfinished.count === 1 ? '' : 's'} not yet fulfilled stay${unfinished.count === 1 ? 's' : ''} on ${unfinished.suppliers.join(' and ')} (${unfinished.tripIds.join(', ')}${unfinished.count > unfinished.tripIds.length ? ', …' : ''})${
+                  unfinished.stranded.length
+                    ? `; ${unfinished.stranded.join(' and ')} has no token for them any more, so their checks, fulfillment and orders there fail (supplier_not_configured).`
+                    : keptNames(seller).some((n) => unfinished.suppliers.includes(n))
+                      ? ', served with its kept token.'
+                      : '.'
+                }`,
+              ]
+            : []),
+        ].join('\n'),
+      )
     }
   } else if (command === 'show') {
     const sellerId = sellerIdOf(command, positionals)
-    act = async (core) => { console.log(sellerText(await core.showSeller(sellerId))) }
+    act = async (core) => {
+      console.log(sellerText(await core.showSeller(sellerId)))
+    }
   } else if (command === 'disable' || command === 'enable') {
     const sellerId = sellerIdOf(command, positionals)
     act = async (core) => {
-      const { seller, changed } = command === 'disable' ? await core.disableSeller(sellerId) : await core.enableSeller(sellerId)
+      const { seller, changed } =
+        command === 'disable' ? await core.disableSeller(sellerId) : await core.enableSeller(sellerId)
       const who = `seller "${seller.name}" (${seller.seller_id})`
-      console.log(command === 'disable'
-        ? changed
-          ? [`Disabled ${who} at ${seller.disabled_at}.`,
-            'On every server within 10 seconds, every request made with its API keys, trip creation tokens or trip access tokens is refused (403 seller_disabled).',
-            'Orders, checks and webhooks already under way go on. Nothing is revoked: npm run seller -- enable ' + seller.seller_id + ' makes them work again.'].join('\n')
-          : `The ${who} was already disabled (since ${seller.disabled_at}): nothing changed.`
-        : changed
-          ? `Enabled ${who}: its API keys and trip tokens work again on every server within 10 seconds (those that have not expired or been revoked meanwhile).`
-          : `The ${who} is not disabled: nothing changed.`)
+      console.log(
+        command === 'disable'
+          ? changed
+            ? [
+                `Disabled ${who} at ${seller.disabled_at}.`,
+                'On every server within 10 seconds, every request made with its API keys, trip creation tokens or trip access tokens is refused (403 seller_disabled).',
+                'Orders, checks and webhooks already under way go on. Nothing is revoked: npm run seller -- enable ' +
+                  seller.seller_id +
+                  ' makes them work again.',
+              ].join('\n')
+            : `The ${who} was already disabled (since ${seller.disabled_at}): nothing changed.`
+          : changed
+            ? `Enabled ${who}: its API keys and trip tokens work again on every server within 10 seconds (those that have not expired or been revoked meanwhile).`
+            : `The ${who} is not disabled: nothing changed.`,
+      )
     }
   } else if (command === 'rotate-key') {
     const v = values as { 'grace-hours'?: string }
     const sellerId = sellerIdOf(command, positionals)
     const given = v['grace-hours']
-    if (given !== undefined && !/^\d+(\.\d+)?$/.test(given.trim())) throw new UsageError(`--grace-hours ${JSON.stringify(given)} is not a number of hours (e.g. 24, or 0 to stop the old keys now)`)
+    if (given !== undefined && !/^\d+(\.\d+)?$/.test(given.trim()))
+      throw new UsageError(
+        `--grace-hours ${JSON.stringify(given)} is not a number of hours (e.g. 24, or 0 to stop the old keys now)`,
+      )
     const graceHours = given === undefined ? 24 : Number(given)
     act = async (core) => {
       const { apiKey, graceUntil, previous } = await core.rotateApiKey(sellerId, graceHours)
       const old = previous.map((k) => k.prefix).join(', ')
-      console.log([
-        `New key for seller ${sellerId}`,
-        '',
-        `  API key    ${apiKey}`,
-        '',
-        'Store this key now: it is not kept by the service and cannot be shown again.',
-        previous.length === 0 ? 'The seller had no other working key.'
-        : graceHours === 0 ? `The previous keys (${old}) stopped working now (on every server within 10 seconds).`
-        : `The previous keys (${old}) keep working until ${graceUntil} (${graceHours} hours), then stop.`,
-      ].join('\n'))
+      console.log(
+        [
+          `New key for seller ${sellerId}`,
+          '',
+          `  API key    ${apiKey}`,
+          '',
+          'Store this key now: it is not kept by the service and cannot be shown again.',
+          previous.length === 0
+            ? 'The seller had no other working key.'
+            : graceHours === 0
+              ? `The previous keys (${old}) stopped working now (on every server within 10 seconds).`
+              : `The previous keys (${old}) keep working until ${graceUntil} (${graceHours} hours), then stop.`,
+        ].join('\n'),
+      )
     }
   } else if (command === 'revoke-key') {
     const v = values as { prefix?: string; 'end-trip-tokens'?: boolean }
@@ -300,14 +390,21 @@ async function run(argv: string[]): Promise<number> {
     act = async (core) => {
       const end = v['end-trip-tokens'] === true
       const { revoked, alreadyExpired, kept } = await core.revokeApiKeys(sellerId, prefix, { endTripTokens: end })
-      const lines = revoked.map((k) => `Revoked ${k.prefix}… (created ${k.created_at}): it stops working now, on every server within 10 seconds, and so do the trip creation tokens it issued.`)
-      lines.push(end
-        ? 'Ended every trip access and refresh token of the seller (on every server within 10 seconds): travellers mid-checkout need a new trip session from the seller\'s backend.'
-        : 'Trip access tokens (30 minutes) and refresh tokens (45 minutes) keep working until they expire, each for its one trip; --end-trip-tokens ends them now.')
+      const lines = revoked.map(
+        (k) =>
+          `Revoked ${k.prefix}… (created ${k.created_at}): it stops working now, on every server within 10 seconds, and so do the trip creation tokens it issued.`,
+      )
+      lines.push(
+        end
+          ? "Ended every trip access and refresh token of the seller (on every server within 10 seconds): travellers mid-checkout need a new trip session from the seller's backend."
+          : 'Trip access tokens (30 minutes) and refresh tokens (45 minutes) keep working until they expire, each for its one trip; --end-trip-tokens ends them now.',
+      )
       for (const k of alreadyExpired) lines.push(`${k.prefix}… had already expired (${k.expires_at}).`)
       if (kept) {
         const expired = kept.expires_at !== null && kept.expires_at <= new Date().toISOString()
-        lines.push(`Kept the newest key ${kept.prefix}… (created ${kept.created_at})${expired ? `, which has expired too: make a new one with npm run seller -- rotate-key ${sellerId}` : ''}.`)
+        lines.push(
+          `Kept the newest key ${kept.prefix}… (created ${kept.created_at})${expired ? `, which has expired too: make a new one with npm run seller -- rotate-key ${sellerId}` : ''}.`,
+        )
       }
       if (!revoked.length && !alreadyExpired.length) lines.push('Nothing to revoke: the seller has no other key.')
       console.log(lines.join('\n'))
@@ -325,7 +422,9 @@ async function run(argv: string[]): Promise<number> {
         return
       }
       for (const { seller: s, keys } of sellers) {
-        console.log(`${s.seller_id}  ${s.sandbox ? 'sandbox' : 'live   '}  ${s.created_at}  ${s.name}${s.disabled_at === undefined ? '' : `  (DISABLED since ${s.disabled_at})`}`)
+        console.log(
+          `${s.seller_id}  ${s.sandbox ? 'sandbox' : 'live   '}  ${s.created_at}  ${s.name}${s.disabled_at === undefined ? '' : `  (DISABLED since ${s.disabled_at})`}`,
+        )
         console.log(`    supplier: ${supplierLine(s)}`)
         const kept = keptNames(s)
         if (kept.length) console.log(`    kept token: ${kept.join(', ')} (of a supplier it sold from before)`)
@@ -344,20 +443,26 @@ async function run(argv: string[]): Promise<number> {
   return 0
 }
 
-run(process.argv.slice(2)).then((code) => process.exit(code), (err: unknown) => {
-  if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
-    console.error(`error: ${err.message}\n\n${USAGE}`)
-    process.exit(2)
-  }
-  if (err instanceof ConfigError) {
-    console.error(err.message)
-    process.exit(2)
-  }
-  // A refusal of the service (an unknown seller, a token that does not fit, no SIGNING_KEY_SECRET): one line.
-  if (isProblemError(err) && err.status < 500) {
-    console.error(`error: ${err.message}`)
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (
+      err instanceof UsageError ||
+      (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
+      console.error(`error: ${err.message}\n\n${USAGE}`)
+      process.exit(2)
+    }
+    if (err instanceof ConfigError) {
+      console.error(err.message)
+      process.exit(2)
+    }
+    // A refusal of the service (an unknown seller, a token that does not fit, no SIGNING_KEY_SECRET): one line.
+    if (isProblemError(err) && err.status < 500) {
+      console.error(`error: ${err.message}`)
+      process.exit(1)
+    }
+    console.error('error:', err instanceof Error ? err.message : err)
     process.exit(1)
-  }
-  console.error('error:', err instanceof Error ? err.message : err)
-  process.exit(1)
-})
+  },
+)

@@ -9,21 +9,29 @@ import { ERROR_CODES, problemTypeUri, type ErrorCode } from '../../core/shared/e
 
 const API_CODES = Object.keys(ERROR_CODES) as ErrorCode[]
 
-const INTRO = 'Every refusal of the API is `application/problem+json` (RFC 9457) with a stable `code`, and its `type` is the entry for that code in the reference the service serves (`/docs/errors#<code>`, relative to the service). The browser SDK rejects with an `SvcError` whose `code` is one of its own codes; when the API refused, the problem\'s code is in `apiCode`.'
+const INTRO =
+  "Every refusal of the API is `application/problem+json` (RFC 9457) with a stable `code`, and its `type` is the entry for that code in the reference the service serves (`/docs/errors#<code>`, relative to the service). The browser SDK rejects with an `SvcError` whose `code` is one of its own codes; when the API refused, the problem's code is in `apiCode`."
 
 /** The API problems as Markdown: a table, then an entry per code (docs/errors.md). */
 export function apiProblemsMarkdown(): string {
   return [
-    '| code | status | title |', '|---|---|---|',
+    '| code | status | title |',
+    '|---|---|---|',
     ...API_CODES.map((c) => `| [\`${c}\`](#${c}) | ${ERROR_CODES[c].status} | ${ERROR_CODES[c].title} |`),
-    '', '## API problems', '',
-    ...API_CODES.map((c) => `<a id="${c}"></a>\n### \`${c}\`\n\n**${ERROR_CODES[c].status} ${ERROR_CODES[c].title}.** ${ERROR_CODES[c].meaning}\n\n*What to do:* ${ERROR_CODES[c].action}\n`),
+    '',
+    '## API problems',
+    '',
+    ...API_CODES.map(
+      (c) =>
+        `<a id="${c}"></a>\n### \`${c}\`\n\n**${ERROR_CODES[c].status} ${ERROR_CODES[c].title}.** ${ERROR_CODES[c].meaning}\n\n*What to do:* ${ERROR_CODES[c].action}\n`,
+    ),
   ].join('\n')
 }
 
 export const ERROR_REFERENCE_INTRO = INTRO
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!)
 /** The few inline marks the texts use: `code`. */
 const inline = (s: string) => escape(s).replace(/`([^`]+)`/g, '<code>$1</code>')
 

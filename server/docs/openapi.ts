@@ -24,7 +24,18 @@ const EXAMPLES = '#/components/examples/'
 
 // Keywords whose value is a schema, a list of schemas, or a map of names to schemas (JSON Schema 2020-12).
 // Every other keyword's value is data (`enum`, `const`, `default`, `examples`, `required`) and is copied.
-const SUBSCHEMA = new Set(['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else'])
+const SUBSCHEMA = new Set([
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+])
 const SUBSCHEMA_LISTS = new Set(['anyOf', 'allOf', 'oneOf', 'prefixItems'])
 const SUBSCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas'])
 
@@ -73,7 +84,8 @@ class SchemaNames {
       const value = schema[key]
       if (SUBSCHEMA.has(key) && isObject(value)) out[key] = this.document(value)
       else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((s) => this.document(s))
-      else if (SUBSCHEMA_MAPS.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, s]) => [k, this.document(s)]))
+      else if (SUBSCHEMA_MAPS.has(key) && isObject(value))
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, s]) => [k, this.document(s)]))
       else out[key] = structuredClone(value)
     }
     return out
@@ -100,20 +112,34 @@ const EXAMPLE_REQUEST_ID = 'c0ffee00-1234-4abc-9def-0123456789ab'
 /** What one field of a refused request looks like in `errors`. */
 const EXAMPLE_FIELD_ERRORS: Partial<Record<ErrorCode, Array<{ path: string; message: string }>>> = {
   validation_error: [{ path: '/passengers/0/date_of_birth', message: 'must be a calendar date, YYYY-MM-DD' }],
-  basket_not_valid: [{ path: '/basket/b7e4c2a9-1f3d-4a8b-9e6c-0d2f5a7b3c41', message: 'Checked bag 23 kg is price_changed' }],
+  basket_not_valid: [
+    { path: '/basket/b7e4c2a9-1f3d-4a8b-9e6c-0d2f5a7b3c41', message: 'Checked bag 23 kg is price_changed' },
+  ],
 }
 
 /** One example problem per code (`components.examples.<code>`), made by the function that makes the real ones. */
 export function problemExamples(): Record<string, { summary: string; value: Json }> {
-  return Object.fromEntries((Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => {
-    const { title, meaning } = ERROR_CODES[code]
-    const detail = meaning.split(/(?<=\.) /)[0]!
-    return [code, { summary: `${ERROR_CODES[code].status} ${title}`, value: toProblem(new ProblemError(code, detail, EXAMPLE_FIELD_ERRORS[code]), EXAMPLE_REQUEST_ID) }]
-  }))
+  return Object.fromEntries(
+    (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => {
+      const { title, meaning } = ERROR_CODES[code]
+      const detail = meaning.split(/(?<=\.) /)[0]!
+      return [
+        code,
+        {
+          summary: `${ERROR_CODES[code].status} ${title}`,
+          value: toProblem(new ProblemError(code, detail, EXAMPLE_FIELD_ERRORS[code]), EXAMPLE_REQUEST_ID),
+        },
+      ]
+    }),
+  )
 }
 
 const SUCCESS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 304: 'Not modified: the ETag in If-None-Match is current',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  304: 'Not modified: the ETag in If-None-Match is current',
 }
 
 /**
@@ -125,7 +151,15 @@ export function responsesFor(op: Operation): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [status, schema] of Object.entries(op.responses)) {
     const description = SUCCESS_TEXT[Number(status)] ?? 'Success'
-    out[status] = status === '304' ? { description } : { description, content: { [op.eventStream ? 'text/event-stream' : 'application/json']: { schema: schemaNames.document(schema) } } }
+    out[status] =
+      status === '304'
+        ? { description }
+        : {
+            description,
+            content: {
+              [op.eventStream ? 'text/event-stream' : 'application/json']: { schema: schemaNames.document(schema) },
+            },
+          }
   }
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of problemCodes(op)) {
@@ -136,7 +170,17 @@ export function responsesFor(op: Operation): Record<string, unknown> {
     const retried = codes.filter((c) => c === 'rate_limited' || c === 'idempotency_in_progress')
     out[status] = {
       description: `${codes.length > 1 ? 'One of these problems; its `code` says which.' : 'This problem:'}\n\n${codes.map((c) => `- \`${c}\`: ${ERROR_CODES[c].meaning}`).join('\n')}`,
-      ...(retried.length ? { headers: { 'Retry-After': { type: 'integer', minimum: 0, description: `seconds to wait before sending the request again (with ${retried.map((c) => `\`${c}\``).join(', ')})` } } } : {}),
+      ...(retried.length
+        ? {
+            headers: {
+              'Retry-After': {
+                type: 'integer',
+                minimum: 0,
+                description: `seconds to wait before sending the request again (with ${retried.map((c) => `\`${c}\``).join(', ')})`,
+              },
+            },
+          }
+        : {}),
       content: {
         'application/problem+json': {
           schema: ref('Problem'),
@@ -152,19 +196,28 @@ export function responsesFor(op: Operation): Record<string, unknown> {
 
 /** The OpenAPI 3.1 `webhooks`: a POST the service sends to the seller's target, per event. */
 export function webhooksObject(): Record<string, unknown> {
-  return Object.fromEntries(WEBHOOKS.map((w) => [w.event, {
-    post: {
-      operationId: `${w.event.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
-      summary: w.summary,
-      description: `POSTed to the target of each subscription to \`${w.event}\` (POST /v2.2/callback_subscription). ${WEBHOOK_DELIVERY}`,
-      tags: ['webhooks'],
-      parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({
-        in: 'header', name, required: true, description: h.description, schema: { type: 'string', ...(h.pattern ? { pattern: h.pattern } : {}) },
-      })),
-      requestBody: { required: true, content: { 'application/json': { schema: schemaNames.document(w.body) } } },
-      responses: { '2XX': { description: 'Received. Any other answer (or none within 10 s) is retried.' } },
-    },
-  }]))
+  return Object.fromEntries(
+    WEBHOOKS.map((w) => [
+      w.event,
+      {
+        post: {
+          operationId: `${w.event.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
+          summary: w.summary,
+          description: `POSTed to the target of each subscription to \`${w.event}\` (POST /v2.2/callback_subscription). ${WEBHOOK_DELIVERY}`,
+          tags: ['webhooks'],
+          parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({
+            in: 'header',
+            name,
+            required: true,
+            description: h.description,
+            schema: { type: 'string', ...(h.pattern ? { pattern: h.pattern } : {}) },
+          })),
+          requestBody: { required: true, content: { 'application/json': { schema: schemaNames.document(w.body) } } },
+          responses: { '2XX': { description: 'Received. Any other answer (or none within 10 s) is retried.' } },
+        },
+      },
+    ]),
+  )
 }
 
 /** The path of an operation as the document writes it (`{trip_id}`, not `:trip_id`). */
@@ -175,7 +228,12 @@ export const documentPath = (op: Pick<Operation, 'path'>) => op.path.replace(/:(
  * its schema alone (and drops what sits beside a `$ref`), so they are added to the finished document.
  */
 export function withRequestExamples<D extends { paths?: object }>(doc: D, operations: Operation[]): D {
-  const paths = doc.paths as Record<string, Record<string, { requestBody?: { content?: Record<string, { examples?: unknown }> } } | undefined> | undefined> | undefined
+  const paths = doc.paths as
+    | Record<
+        string,
+        Record<string, { requestBody?: { content?: Record<string, { examples?: unknown }> } } | undefined> | undefined
+      >
+    | undefined
   for (const op of operations) {
     const examples = REQUEST_EXAMPLES[op.id]
     const media = paths?.[documentPath(op)]?.[op.method.toLowerCase()]?.requestBody?.content?.['application/json']

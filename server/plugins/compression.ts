@@ -23,7 +23,12 @@ type Encoding = (typeof ENCODINGS)[number]
 
 /** Kept bodies are compressed harder than per-request ones (brotli 4, compress's default), since it happens once. */
 const compressOnce: Record<Encoding, (json: string) => Uint8Array> = {
-  br: (json) => new Uint8Array(brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })),
+  br: (json) =>
+    new Uint8Array(
+      brotliCompressSync(json, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      }),
+    ),
   gzip: (json) => new Uint8Array(gzipSync(json, { level: 9 })),
 }
 // Uncompressed bodies are kept too, as UTF-8 bytes: a body with one non-Latin-1 character (the basket's
@@ -39,21 +44,34 @@ declare module 'fastify' {
   }
 }
 
-export const compressionPlugin = fp(async (app: FastifyInstance) => {
-  // Request bodies are never compressed here (a trip is a few KB): no decompression step on every route,
-  // and no zip bomb to defuse.
-  await app.register(compress, { global: true, globalDecompression: false, threshold: 1024, encodings: [...ENCODINGS] })
-  const negotiator = new Negotiator({ supportedValues: [...ENCODINGS], cache: new LRUCache<string, string>({ max: 200 }) })
+export const compressionPlugin = fp(
+  async (app: FastifyInstance) => {
+    // Request bodies are never compressed here (a trip is a few KB): no decompression step on every route,
+    // and no zip bomb to defuse.
+    await app.register(compress, {
+      global: true,
+      globalDecompression: false,
+      threshold: 1024,
+      encodings: [...ENCODINGS],
+    })
+    const negotiator = new Negotiator({
+      supportedValues: [...ENCODINGS],
+      cache: new LRUCache<string, string>({ max: 200 }),
+    })
 
-  app.decorateReply('sendRendered', function (this: FastifyReply, status: number, rendered: Rendered) {
-    const req: FastifyRequest = this.request
-    const accept = req.headers['accept-encoding']
-    const encoding = (typeof accept === 'string' ? negotiator.negotiate(accept) : null) as Encoding | null
-    this.code(status).type(JSON_CONTENT_TYPE).header('vary', 'accept-encoding')
-    const compressed = encoding !== null && rendered.json.length >= 1024
-    const bytes = compressed ? rendered.encoded(encoding, compressOnce[encoding]) : rendered.encoded('identity', identity)
-    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    // A set Content-Encoding tells @fastify/compress the body is compressed already.
-    return compressed ? this.header('content-encoding', encoding).send(body) : this.send(body)
-  })
-}, { name: 'svc-compression', fastify: '5.x' })
+    app.decorateReply('sendRendered', function (this: FastifyReply, status: number, rendered: Rendered) {
+      const req: FastifyRequest = this.request
+      const accept = req.headers['accept-encoding']
+      const encoding = (typeof accept === 'string' ? negotiator.negotiate(accept) : null) as Encoding | null
+      this.code(status).type(JSON_CONTENT_TYPE).header('vary', 'accept-encoding')
+      const compressed = encoding !== null && rendered.json.length >= 1024
+      const bytes = compressed
+        ? rendered.encoded(encoding, compressOnce[encoding])
+        : rendered.encoded('identity', identity)
+      const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      // A set Content-Encoding tells @fastify/compress the body is compressed already.
+      return compressed ? this.header('content-encoding', encoding).send(body) : this.send(body)
+    })
+  },
+  { name: 'svc-compression', fastify: '5.x' },
+)

@@ -35,74 +35,92 @@ export const SECURITY_SCHEMES = {
 /** The OpenAPI `security` requirement of an auth rule; alternatives are separate entries. */
 export function securityFor(rule: AuthRule): Array<Record<string, string[]>> {
   switch (rule) {
-    case 'api_key': return [{ apiKey: [] }]
+    case 'api_key':
+      return [{ apiKey: [] }]
     case 'creator':
-    case 'trip': return [{ apiKey: [] }, { bearerToken: [] }]
-    case 'public': return []
+    case 'trip':
+      return [{ apiKey: [] }, { bearerToken: [] }]
+    case 'public':
+      return []
   }
 }
 
-export const openapiPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Ancillary selling service',
-        version: '2.2.0',
-        description: 'Trips, product search, basket and tokens for selling ancillaries (bags, seats and more). ' +
-          'Every error is an RFC 9457 `application/problem+json` body with a stable `code` and the `request_id`: each operation lists ' +
-          'the codes it can answer with, by status, and `/docs/errors` says what each means and what to do. Besides those, any request ' +
-          'may be refused before it reaches an operation: 400 `validation_error` (not valid HTTP), 408 `request_timeout`, 431 `headers_too_large`. ' +
-          'The `webhooks` are what the service POSTs to your subscriptions.',
+export const openapiPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Ancillary selling service',
+          version: '2.2.0',
+          description:
+            'Trips, product search, basket and tokens for selling ancillaries (bags, seats and more). ' +
+            'Every error is an RFC 9457 `application/problem+json` body with a stable `code` and the `request_id`: each operation lists ' +
+            'the codes it can answer with, by status, and `/docs/errors` says what each means and what to do. Besides those, any request ' +
+            'may be refused before it reaches an operation: 400 `validation_error` (not valid HTTP), 408 `request_timeout`, 431 `headers_too_large`. ' +
+            'The `webhooks` are what the service POSTs to your subscriptions.',
+        },
+        // Relative: the document is served by the service it describes, so `/` is wherever it was fetched from.
+        servers: [{ url: '/', description: 'this service' }],
+        components: {
+          securitySchemes: SECURITY_SCHEMES,
+          schemas: schemaNames.components() as Record<string, object>,
+          examples: problemExamples(),
+        },
+        tags: [
+          { name: 'trip', description: 'Trips: creation, reading, passenger updates' },
+          { name: 'search', description: 'Products on offer for a trip' },
+          { name: 'basket', description: 'The trip basket' },
+          { name: 'fulfillment', description: 'Booking the basket after the seller has charged the traveller' },
+          { name: 'after-sale', description: 'Cancelling ordered extras, and the orders feed' },
+          { name: 'webhooks', description: 'Subscriptions, and the events the service sends to them' },
+          { name: 'auth', description: 'Tokens' },
+        ],
+        webhooks: webhooksObject() as Record<string, OpenAPIV3_2.PathItemObject>,
       },
-      // Relative: the document is served by the service it describes, so `/` is wherever it was fetched from.
-      servers: [{ url: '/', description: 'this service' }],
-      components: { securitySchemes: SECURITY_SCHEMES, schemas: schemaNames.components() as Record<string, object>, examples: problemExamples() },
-      tags: [
-        { name: 'trip', description: 'Trips: creation, reading, passenger updates' },
-        { name: 'search', description: 'Products on offer for a trip' },
-        { name: 'basket', description: 'The trip basket' },
-        { name: 'fulfillment', description: 'Booking the basket after the seller has charged the traveller' },
-        { name: 'after-sale', description: 'Cancelling ordered extras, and the orders feed' },
-        { name: 'webhooks', description: 'Subscriptions, and the events the service sends to them' },
-        { name: 'auth', description: 'Tokens' },
-      ],
-      webhooks: webhooksObject() as Record<string, OpenAPIV3_2.PathItemObject>,
-    },
-    transformObject: (doc) => 'openapiObject' in doc ? withRequestExamples(doc.openapiObject, operations) : doc.swaggerObject,
-  })
+      transformObject: (doc) =>
+        'openapiObject' in doc ? withRequestExamples(doc.openapiObject, operations) : doc.swaggerObject,
+    })
 
-  app.get('/v2.2/openapi.json', { schema: { hide: true } }, async (_req, reply) => {
-    reply.header('cache-control', 'public, max-age=300')
-    return app.swagger()
-  })
+    app.get('/v2.2/openapi.json', { schema: { hide: true } }, async (_req, reply) => {
+      reply.header('cache-control', 'public, max-age=300')
+      return app.swagger()
+    })
 
-  // The docs are the one HTML the API serves: in a context of their own, so the headers below cost the
-  // API's JSON routes nothing.
-  await app.register(async (docs) => {
-    docs.addHook('onSend', async (_req, reply, payload) => {
-      if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-        reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer').header('x-frame-options', 'SAMEORIGIN')
-      }
-      return payload
+    // The docs are the one HTML the API serves: in a context of their own, so the headers below cost the
+    // API's JSON routes nothing.
+    await app.register(async (docs) => {
+      docs.addHook('onSend', async (_req, reply, payload) => {
+        if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+          reply
+            .header('x-content-type-options', 'nosniff')
+            .header('referrer-policy', 'no-referrer')
+            .header('x-frame-options', 'SAMEORIGIN')
+        }
+        return payload
+      })
+      // The error reference, where every problem's `type` (/docs/errors#<code>) lands: made once, it never changes.
+      const reference = errorReferenceHtml()
+      docs.get('/docs/errors', { schema: { hide: true } }, async (_req, reply) => {
+        reply
+          .header('cache-control', 'public, max-age=3600')
+          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'")
+        return reply.type('text/html; charset=utf-8').send(reference)
+      })
+      await docs.register(swaggerUi, {
+        routePrefix: '/docs',
+        uiConfig: { deepLinking: true, displayOperationId: true },
+        staticCSP: true,
+        transformStaticCSP: (header: string) =>
+          header
+            // `upgrade-insecure-requests` turns the page's own asset URLs into https, which blanks the docs on any
+            // plain-http host but localhost (and on Safari even there): fastify/fastify-swagger#690, swagger-api/swagger-ui#7785.
+            .replace(/\s*upgrade-insecure-requests;?/, '')
+            // Swagger UI sets one inline style attribute (its SVG sprite's), which the CSP refused: allowed by
+            // its hash alone (test/e2e/security-headers.test.ts fails when an upgrade changes it).
+            .replace(/style-src 'self' https:/, `style-src 'self' https: 'unsafe-hashes' '${SWAGGER_UI_INLINE_STYLE}'`),
+      })
     })
-    // The error reference, where every problem's `type` (/docs/errors#<code>) lands: made once, it never changes.
-    const reference = errorReferenceHtml()
-    docs.get('/docs/errors', { schema: { hide: true } }, async (_req, reply) => {
-      reply.header('cache-control', 'public, max-age=3600').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'")
-      return reply.type('text/html; charset=utf-8').send(reference)
-    })
-    await docs.register(swaggerUi, {
-      routePrefix: '/docs',
-      uiConfig: { deepLinking: true, displayOperationId: true },
-      staticCSP: true,
-      transformStaticCSP: (header: string) => header
-        // `upgrade-insecure-requests` turns the page's own asset URLs into https, which blanks the docs on any
-        // plain-http host but localhost (and on Safari even there): fastify/fastify-swagger#690, swagger-api/swagger-ui#7785.
-        .replace(/\s*upgrade-insecure-requests;?/, '')
-        // Swagger UI sets one inline style attribute (its SVG sprite's), which the CSP refused: allowed by
-        // its hash alone (test/e2e/security-headers.test.ts fails when an upgrade changes it).
-        .replace(/style-src 'self' https:/, `style-src 'self' https: 'unsafe-hashes' '${SWAGGER_UI_INLINE_STYLE}'`),
-    })
-  })
-}, { name: 'svc-openapi', fastify: '5.x' })
+  },
+  { name: 'svc-openapi', fastify: '5.x' },
+)

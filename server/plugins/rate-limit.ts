@@ -10,7 +10,11 @@
 import { hash } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import rateLimit, { type FastifyRateLimitOptions, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import rateLimit, {
+  type FastifyRateLimitOptions,
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit'
 import type { RouteOptions } from 'fastify'
 import { ProblemError } from '../../core/shared/errors.ts'
 import type { RateLimitCount, RateLimitHits } from '../../core/ports/store.ts'
@@ -26,8 +30,12 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 600, timeWindow: 60_0
 
 /** Operational and documentation routes: probes, scrapers and humans reading docs must never be throttled away. */
 const EXEMPT = (url: string | undefined) =>
-  url === '/healthz' || url === '/readyz' || url === '/metrics' || url === '/v2.2/openapi.json' ||
-  url === '/docs' || (url?.startsWith('/docs/') ?? false)
+  url === '/healthz' ||
+  url === '/readyz' ||
+  url === '/metrics' ||
+  url === '/v2.2/openapi.json' ||
+  url === '/docs' ||
+  (url?.startsWith('/docs/') ?? false)
 
 export function rateLimitKey(req: FastifyRequest): string {
   const auth = req.headers.authorization
@@ -43,7 +51,13 @@ export function rateLimitKey(req: FastifyRequest): string {
  * once may pass the limit by up to N × its rate × syncMs). A per-request round trip would cost more than
  * the read it guards: it halved GET basket's throughput on PostgreSQL (bench/api-load.ts).
  */
-interface Entry { shared: number; pending: number; max: number; windowMs: number; endsAt: number }
+interface Entry {
+  shared: number
+  pending: number
+  max: number
+  windowMs: number
+  endsAt: number
+}
 
 export class SharedRateLimitCounter {
   /** Per key: the shared count last learnt, hits not yet sent, the limit, and when the window ends (this machine's ms). */
@@ -79,7 +93,9 @@ export class SharedRateLimitCounter {
    * still learns of the other instances' hits before the limit, not only after its own next hit.
    */
   flush(): Promise<void> {
-    this.#flushing ??= this.#send().finally(() => { this.#flushing = null })
+    this.#flushing ??= this.#send().finally(() => {
+      this.#flushing = null
+    })
     return this.#flushing
   }
 
@@ -119,12 +135,17 @@ export class SharedRateLimitCounter {
     for (const [key, e] of this.#keys) if (e.endsAt <= now && e.pending === 0) this.#keys.delete(key)
     if (full && this.#keys.size >= this.maxKeys) {
       let drop = this.#keys.size / 2
-      for (const key of this.#keys.keys()) { if (drop-- <= 0) break; this.#keys.delete(key) }
+      for (const key of this.#keys.keys()) {
+        if (drop-- <= 0) break
+        this.#keys.delete(key)
+      }
     }
   }
 
   /** Keys remembered now. */
-  get size(): number { return this.#keys.size }
+  get size(): number {
+    return this.#keys.size
+  }
 
   async close(): Promise<void> {
     clearInterval(this.#timer)
@@ -139,12 +160,22 @@ export class SharedRateLimitCounter {
 function sharedStore(counter: SharedRateLimitCounter, prefix = ''): FastifyRateLimitStoreCtor {
   return class SharedStore implements FastifyRateLimitStore {
     constructor(readonly options: FastifyRateLimitOptions) {}
-    incr(key: string, cb: (err: Error | null, r?: { current: number; ttl: number }) => void, timeWindow: number, max: number) {
+    incr(
+      key: string,
+      cb: (err: Error | null, r?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ) {
       const r = counter.hit(prefix + key, timeWindow, max)
       cb(null, { current: r.count, ttl: r.ttlMs })
     }
-    child(routeOptions: RouteOptions & { path: string; prefix: string; routeInfo?: { method?: string; url?: string } }) {
-      const Child = sharedStore(counter, `${prefix}${routeOptions.routeInfo?.method ?? ''}${routeOptions.routeInfo?.url ?? ''}-`)
+    child(
+      routeOptions: RouteOptions & { path: string; prefix: string; routeInfo?: { method?: string; url?: string } },
+    ) {
+      const Child = sharedStore(
+        counter,
+        `${prefix}${routeOptions.routeInfo?.method ?? ''}${routeOptions.routeInfo?.url ?? ''}-`,
+      )
       return new Child({ ...this.options, ...routeOptions } as FastifyRateLimitOptions)
     }
   }
@@ -156,26 +187,36 @@ export interface SharedRateLimit {
   syncMs?: number
 }
 
-export const rateLimitPlugin = fp<Partial<RateLimitOptions> & { shared?: SharedRateLimit }>(async (app: FastifyInstance, opts) => {
-  const max = opts.max ?? DEFAULT_RATE_LIMIT.max
-  const timeWindow = opts.timeWindow ?? DEFAULT_RATE_LIMIT.timeWindow
-  let store: FastifyRateLimitStoreCtor | undefined
-  if (opts.shared) {
-    // The database unreachable: requests are still counted here, and the hits are sent when it is back.
-    const counter = new SharedRateLimitCounter(opts.shared.add, (err) => app.log.warn({ err }, 'rate-limit counts not shared'), opts.shared.syncMs)
-    app.addHook('onClose', () => counter.close())
-    store = sharedStore(counter)
-  }
-  await app.register(rateLimit, {
-    ...(store ? { store } : {}),
-    global: true,
-    max,
-    timeWindow,
-    hook: 'onRequest',
-    enableDraftSpec: true,
-    keyGenerator: rateLimitKey,
-    allowList: (req) => EXEMPT(req.routeOptions.url),
-    errorResponseBuilder: (_req, ctx) =>
-      new ProblemError('rate_limited', `Too many requests: at most ${ctx.max} per ${Math.round(timeWindow / 1000)} s. Retry in ${ctx.after}.`),
-  })
-}, { name: 'svc-rate-limit', fastify: '5.x' })
+export const rateLimitPlugin = fp<Partial<RateLimitOptions> & { shared?: SharedRateLimit }>(
+  async (app: FastifyInstance, opts) => {
+    const max = opts.max ?? DEFAULT_RATE_LIMIT.max
+    const timeWindow = opts.timeWindow ?? DEFAULT_RATE_LIMIT.timeWindow
+    let store: FastifyRateLimitStoreCtor | undefined
+    if (opts.shared) {
+      // The database unreachable: requests are still counted here, and the hits are sent when it is back.
+      const counter = new SharedRateLimitCounter(
+        opts.shared.add,
+        (err) => app.log.warn({ err }, 'rate-limit counts not shared'),
+        opts.shared.syncMs,
+      )
+      app.addHook('onClose', () => counter.close())
+      store = sharedStore(counter)
+    }
+    await app.register(rateLimit, {
+      ...(store ? { store } : {}),
+      global: true,
+      max,
+      timeWindow,
+      hook: 'onRequest',
+      enableDraftSpec: true,
+      keyGenerator: rateLimitKey,
+      allowList: (req) => EXEMPT(req.routeOptions.url),
+      errorResponseBuilder: (_req, ctx) =>
+        new ProblemError(
+          'rate_limited',
+          `Too many requests: at most ${ctx.max} per ${Math.round(timeWindow / 1000)} s. Retry in ${ctx.after}.`,
+        ),
+    })
+  },
+  { name: 'svc-rate-limit', fastify: '5.x' },
+)

@@ -13,8 +13,11 @@ export function genReqId(req: IncomingMessage): string {
   return acceptableRequestId(incoming) ? incoming : randomUUID()
 }
 
-export const requestIdPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('x-request-id', req.id)
-  })
-}, { name: 'svc-request-id', fastify: '5.x' })
+export const requestIdPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (req, reply) => {
+      reply.header('x-request-id', req.id)
+    })
+  },
+  { name: 'svc-request-id', fastify: '5.x' },
+)

@@ -105,7 +105,9 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
     if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit
     const body = await readFile(path)
     const asset: Asset = {
-      size: st.size, mtimeMs: st.mtimeMs, body,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      body,
       sha256: createHash('sha256').update(body).digest('base64url'),
       integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
       compressed: {},
@@ -116,9 +118,12 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
 
   function compressed(asset: Asset, enc: Encoding): Buffer {
     if (enc === 'identity') return asset.body
-    asset.compressed[enc] ??= enc === 'br'
-      ? brotliCompressSync(asset.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: asset.body.length } })
-      : gzipSync(asset.body, { level: 9 })
+    asset.compressed[enc] ??=
+      enc === 'br'
+        ? brotliCompressSync(asset.body, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: asset.body.length },
+          })
+        : gzipSync(asset.body, { level: 9 })
     return asset.compressed[enc]!
   }
 
@@ -134,14 +139,18 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
   function notBuilt(req: FastifyRequest, reply: FastifyReply) {
     req.log.warn({ dir }, 'browser SDK requested but not built')
     common(reply)
-    return reply.code(503).header('content-type', PROBLEM_CONTENT_TYPE).header('cache-control', 'no-store').send({
-      type: problemTypeUri('unavailable'),
-      title: ERROR_CODES.unavailable.title,
-      status: 503,
-      detail: `The browser SDK is not built on this server: run \`npm run build\` (npm start does it when ${SDK_FILE} is missing).`,
-      code: 'unavailable',
-      request_id: req.id,
-    })
+    return reply
+      .code(503)
+      .header('content-type', PROBLEM_CONTENT_TYPE)
+      .header('cache-control', 'no-store')
+      .send({
+        type: problemTypeUri('unavailable'),
+        title: ERROR_CODES.unavailable.title,
+        status: 503,
+        detail: `The browser SDK is not built on this server: run \`npm run build\` (npm start does it when ${SDK_FILE} is missing).`,
+        code: 'unavailable',
+        request_id: req.id,
+      })
   }
 
   /**
@@ -149,7 +158,11 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
    * `compress`, brotli or gzip as the client accepts; each encoding is its own representation with its
    * own strong ETag.
    */
-  function send(req: FastifyRequest, reply: FastifyReply, r: { tag: string; type: string; body: (enc: Encoding) => Buffer | string; compress: boolean; cache?: string }) {
+  function send(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    r: { tag: string; type: string; body: (enc: Encoding) => Buffer | string; compress: boolean; cache?: string },
+  ) {
     const enc = r.compress ? pickEncoding(req.headers['accept-encoding']) : 'identity'
     const etag = `"${r.tag}${enc === 'identity' ? '' : enc === 'br' ? '-br' : '-gz'}"`
     common(reply)
@@ -163,19 +176,33 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
   // Public, cacheable files: not rate-limited (a busy seller's visitors share NAT addresses), not in the
   // OpenAPI document, and outside the API's per-origin CORS (its `Vary: Origin` and seller lookup would
   // split CDN caches and cost a database read per page view; these answer `*` themselves).
-  const route = { schema: { hide: true }, config: { rateLimit: false as const, cors: false as const }, logLevel: 'warn' as const }
+  const route = {
+    schema: { hide: true },
+    config: { rateLimit: false as const, cors: false as const },
+    logLevel: 'warn' as const,
+  }
 
   for (const file of [SDK_FILE, SANDBOX_FILE]) {
     app.get(`${SDK_PREFIX}/${file}`, route, async (req, reply) => {
       const js = await load(file)
       if (!js) return notBuilt(req, reply)
-      return send(req, reply, { tag: js.sha256, type: 'text/javascript; charset=utf-8', body: (enc) => compressed(js, enc), compress: true })
+      return send(req, reply, {
+        tag: js.sha256,
+        type: 'text/javascript; charset=utf-8',
+        body: (enc) => compressed(js, enc),
+        compress: true,
+      })
     })
 
     app.get(`${SDK_PREFIX}/${file}.map`, route, async (req, reply) => {
       const map = await load(`${file}.map`)
       if (!map) return (await load(file)) ? reply.callNotFound() : notBuilt(req, reply)
-      return send(req, reply, { tag: map.sha256, type: 'application/json; charset=utf-8', body: (enc) => compressed(map, enc), compress: true })
+      return send(req, reply, {
+        tag: map.sha256,
+        type: 'application/json; charset=utf-8',
+        body: (enc) => compressed(map, enc),
+        compress: true,
+      })
     })
   }
 
@@ -183,14 +210,24 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
   app.get(`${SDK_PREFIX}/${SDK_FILE}.sri`, route, async (req, reply) => {
     const js = await load(SDK_FILE)
     if (!js) return notBuilt(req, reply)
-    return send(req, reply, { tag: `${js.sha256}-sri`, type: 'text/plain; charset=utf-8', body: () => js.integrity, compress: false })
+    return send(req, reply, {
+      tag: `${js.sha256}-sri`,
+      type: 'text/plain; charset=utf-8',
+      body: () => js.integrity,
+      compress: false,
+    })
   })
 
   /** The same as JSON keyed by file name (the shape SRI manifest tools use). */
   app.get(`${SDK_PREFIX}/integrity.json`, route, async (req, reply) => {
     const js = await load(SDK_FILE)
     if (!js) return notBuilt(req, reply)
-    return send(req, reply, { tag: `${js.sha256}-json`, type: 'application/json; charset=utf-8', body: () => JSON.stringify({ [SDK_FILE]: js.integrity }), compress: false })
+    return send(req, reply, {
+      tag: `${js.sha256}-json`,
+      type: 'application/json; charset=utf-8',
+      body: () => JSON.stringify({ [SDK_FILE]: js.integrity }),
+      compress: false,
+    })
   })
 
   /**
@@ -206,7 +243,12 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
       common(reply)
       return reply.callNotFound()
     }
-    return send(req, reply, { tag: json.sha256, type: 'application/json; charset=utf-8', body: (enc) => compressed(json, enc), compress: true })
+    return send(req, reply, {
+      tag: json.sha256,
+      type: 'application/json; charset=utf-8',
+      body: (enc) => compressed(json, enc),
+      compress: true,
+    })
   })
 
   /**
@@ -223,8 +265,11 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
     }
     const map = file.endsWith('.map')
     return send(req, reply, {
-      tag: asset.sha256, type: map ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8',
-      body: (enc) => compressed(asset, enc), compress: true, ...(map ? {} : { cache: CHUNK_CACHE_CONTROL }),
+      tag: asset.sha256,
+      type: map ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8',
+      body: (enc) => compressed(asset, enc),
+      compress: true,
+      ...(map ? {} : { cache: CHUNK_CACHE_CONTROL }),
     })
   })
 }

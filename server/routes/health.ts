@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify'
 import { ProblemError } from '../../core/shared/errors.ts'
 import type { Store } from '../../core/ports/store.ts'
 
-export interface HealthOptions { store: Store }
+export interface HealthOptions {
+  store: Store
+}
 
 export async function healthRoutes(app: FastifyInstance, { store }: HealthOptions) {
   const hidden = { schema: { hide: true }, logLevel: 'warn' as const }

@@ -22,12 +22,17 @@ declare module 'fastify' {
 
 // Documentation only: the core checks the key's form, so the sandbox words a bad key the same way.
 const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({
-    description: '1 to 255 visible ASCII characters. Makes a retry safe: a repeated key with the same body returns the first response (with `Idempotent-Replayed: true`), or 409 `idempotency_in_progress` with Retry-After while the first request still runs (retry then); with a different body, 422.',
-  })),
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        '1 to 255 visible ASCII characters. Makes a retry safe: a repeated key with the same body returns the first response (with `Idempotent-Replayed: true`), or 409 `idempotency_in_progress` with Retry-After while the first request still runs (retry then); with a different body, 422.',
+    }),
+  ),
 })
 
-export interface V22Options { core: Core }
+export interface V22Options {
+  core: Core
+}
 
 /**
  * The Authorization header as the sandbox's `fetch` sees it: repeated lines joined with ", ". Node keeps
@@ -49,7 +54,10 @@ function headerOf(req: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
-interface RouteTypes { Params: Record<string, string>; Querystring: Record<string, unknown> }
+interface RouteTypes {
+  Params: Record<string, string>
+  Querystring: Record<string, unknown>
+}
 
 /** The core validates each request once, in the pipeline; the route's schemas are there for the OpenAPI document. */
 const validatedByTheCore = () => () => true
@@ -88,7 +96,12 @@ export async function v22Routes(app: FastifyInstance, { core }: V22Options) {
         req.principal = await admit(core, op, authorizationOf(req), req.params, req.headers.origin)
       },
       handler: async (req, reply) => {
-        const res = await dispatch(core, op, req.principal, { params: req.params, query: req.query, header: (name) => headerOf(req, name), body: req.body })
+        const res = await dispatch(core, op, req.principal, {
+          params: req.params,
+          query: req.query,
+          header: (name) => headerOf(req, name),
+          body: req.body,
+        })
         reply.headers(res.headers)
         if (res.body instanceof EventStream) return sendEvents(reply, res.status, res.body)
         if (res.body instanceof Rendered) return reply.sendRendered(res.status, res.body)
@@ -105,5 +118,8 @@ function sendEvents(reply: FastifyReply, status: number, events: EventStream): F
   // The connection ends with the stream. A stream ends when its client reconnects elsewhere or the host
   // closes, so there is no next request to keep it for; and a closing host would otherwise wait out the
   // keep-alive timeout of a connection its stream left idle after the host stopped closing idle ones.
-  return reply.code(status).header('connection', 'close').send(Readable.from(events.open(abort.signal), { objectMode: false }))
+  return reply
+    .code(status)
+    .header('connection', 'close')
+    .send(Readable.from(events.open(abort.signal), { objectMode: false }))
 }

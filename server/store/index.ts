@@ -11,11 +11,17 @@ import { PostgresStore } from './postgres.ts'
 import { SqliteStore } from './sqlite.ts'
 
 /** `onStatement`: told each SQL statement the store runs (a round trip on PostgreSQL); the bench counts them. */
-export function openStore(databaseUrl: string, opts: { poolSize?: number; onStatement?: (sql: string) => void } = {}): Store {
+export function openStore(
+  databaseUrl: string,
+  opts: { poolSize?: number; onStatement?: (sql: string) => void } = {},
+): Store {
   if (databaseUrl === 'memory:') return new MemoryStore()
   const counted = { onStatement: opts.onStatement }
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
-    return new PostgresStore({ connectionString: databaseUrl, ...(opts.poolSize ? { max: opts.poolSize } : {}) }, counted)
+    return new PostgresStore(
+      { connectionString: databaseUrl, ...(opts.poolSize ? { max: opts.poolSize } : {}) },
+      counted,
+    )
   }
   if (databaseUrl.startsWith('sqlite:')) {
     const path = databaseUrl.slice('sqlite:'.length)
@@ -25,7 +31,8 @@ export function openStore(databaseUrl: string, opts: { poolSize?: number; onStat
   }
   throw new Error(
     `unsupported database URL ${JSON.stringify(redact(databaseUrl))}: expected sqlite:PATH, sqlite::memory:, ` +
-    'postgres://…, postgresql://… or memory:')
+      'postgres://…, postgresql://… or memory:',
+  )
 }
 
 /** Keeps a password out of the error message and whatever logs it. */

@@ -421,7 +421,7 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 10,
-    name: 'a job\'s lane (whose it is, for fair claims) and a seller\'s end of trip tokens',
+    name: "a job's lane (whose it is, for fair claims) and a seller's end of trip tokens",
     // `lane`: the seller a supplier search is for; the search lane claims so that no seller holds more
     // than its share of it. `trip_tokens_after`: trip access and refresh tokens issued before it are refused
     // (`npm run seller -- revoke-key --end-trip-tokens`).
@@ -438,7 +438,7 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 11,
-    name: 'disabled sellers, kept supplier credentials, revoked keys, a seller\'s trips by id',
+    name: "disabled sellers, kept supplier credentials, revoked keys, a seller's trips by id",
     // `disabled_at`: the seller's keys and trip tokens are refused (403 seller_disabled) while it is set
     // (`npm run seller -- disable`). `kept_credentials`: the sealed credentials (SealedSecret as JSON, by
     // supplier name) of suppliers the seller switched away from. `api_keys.revoked_at`: a revoked key apart

@@ -21,7 +21,22 @@
  * (server/store/sql/): here is what PostgreSQL does its own way.
  */
 import pg from 'pg'
-import { bringsAlong, type ConsumeResult, type JobRecord, type OrderFeedEntry, type OrderFeedItem, type OrderFeedQuery, type PlainWrite, type PurgeCounts, type PurgeCutoffs, type SearchRecord, type TripEffects, type TripRecord, type Versioned, type KnownVersion } from '../../core/ports/records.ts'
+import {
+  bringsAlong,
+  type ConsumeResult,
+  type JobRecord,
+  type OrderFeedEntry,
+  type OrderFeedItem,
+  type OrderFeedQuery,
+  type PlainWrite,
+  type PurgeCounts,
+  type PurgeCutoffs,
+  type SearchRecord,
+  type TripEffects,
+  type TripRecord,
+  type Versioned,
+  type KnownVersion,
+} from '../../core/ports/records.ts'
 import type { RateLimitCount, RateLimitHits, Store } from '../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
 import { isFulfilled } from '../../core/domain/fulfillment.ts'
@@ -58,10 +73,12 @@ function effectParams(tripId: string, e: TripEffects = {}): Array<string | numbe
     json((e.seatMaps ?? []).map((m) => ({ key: m.key, doc: m, used_at: usedAt }))),
     json(e.refreshToken ? [e.refreshToken] : []),
     json(e.jobs ?? []),
-    json(orders.map((o, i) => {
-      const doc: OrderFeedItem = { ...o, updated_at: new Date(o.updated_at).toISOString() }
-      return { i: i + 1, order_id: o.order_id, status: o.status, updated_at: doc.updated_at, doc }
-    })),
+    json(
+      orders.map((o, i) => {
+        const doc: OrderFeedItem = { ...o, updated_at: new Date(o.updated_at).toISOString() }
+        return { i: i + 1, order_id: o.order_id, status: o.status, updated_at: doc.updated_at, doc }
+      }),
+    ),
     orders.length,
     json(e.idempotency ? [e.idempotency] : []),
   ]
@@ -131,7 +148,7 @@ export class PostgresStore extends SqlStore implements Store {
         const query = client.query.bind(client) as (...args: unknown[]) => unknown
         client.query = ((...args: unknown[]) => {
           const q = args[0]
-          told(typeof q === 'string' ? q : (q as { text?: string }).text ?? '')
+          told(typeof q === 'string' ? q : ((q as { text?: string }).text ?? ''))
           return query(...args)
         }) as typeof client.query
       })
@@ -170,12 +187,19 @@ export class PostgresStore extends SqlStore implements Store {
       if (stopped || client !== c) return
       client = null
       void c.end().catch(() => {})
-      retry = setTimeout(() => { listen().then(() => onChange(null), () => {}) }, RELISTEN_MS)
+      retry = setTimeout(() => {
+        listen().then(
+          () => onChange(null),
+          () => {},
+        )
+      }, RELISTEN_MS)
     }
     const listen = async (): Promise<void> => {
       const c = new pg.Client(this.#config)
       client = c
-      c.on('notification', (n) => { if (n.channel === TRIP_CHANNEL && n.payload) onChange(n.payload) })
+      c.on('notification', (n) => {
+        if (n.channel === TRIP_CHANNEL && n.payload) onChange(n.payload)
+      })
       c.on('error', () => lost(c))
       c.on('end', () => lost(c))
       try {
@@ -187,7 +211,11 @@ export class PostgresStore extends SqlStore implements Store {
       }
     }
     // A first connection that fails is the caller's to handle (it checks versions instead): no retries.
-    await listen().catch((e) => { stopped = true; if (retry) clearTimeout(retry); throw e })
+    await listen().catch((e) => {
+      stopped = true
+      if (retry) clearTimeout(retry)
+      throw e
+    })
     return async () => {
       stopped = true
       if (retry) clearTimeout(retry)
@@ -199,37 +227,76 @@ export class PostgresStore extends SqlStore implements Store {
   // ---------------------------------------------------------------- trips and searches
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
-    await this.write(effects, 'insertTrip', `WITH t AS (
+    await this.write(
+      effects,
+      'insertTrip',
+      `WITH t AS (
         INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES ($1, $2, 1, $3, $4, $5, $6, $7)
         RETURNING trip_id, seller_id),
       ${effectsCtes(8)}
       SELECT 1`,
-    [trip.trip_id, trip.seller_id, trip.updated_at, tripDoc(trip), trip.search_id, !isFulfilled(trip), trip.created_at, ...effectParams(trip.trip_id, effects)])
+      [
+        trip.trip_id,
+        trip.seller_id,
+        trip.updated_at,
+        tripDoc(trip),
+        trip.search_id,
+        !isFulfilled(trip),
+        trip.created_at,
+        ...effectParams(trip.trip_id, effects),
+      ],
+    )
   }
 
   async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
-    const { rows: [r] } = await this.run('getTrip', 'SELECT doc, version, search_id FROM trips WHERE trip_id = $1', [tripId])
+    const {
+      rows: [r],
+    } = await this.run('getTrip', 'SELECT doc, version, search_id FROM trips WHERE trip_id = $1', [tripId])
     return r && { value: this.to.trip(r), version: r.version as number }
   }
 
-  async getTripsIfChanged(known: ReadonlyArray<KnownVersion>): Promise<Map<string, { version: number; value?: TripRecord }>> {
+  async getTripsIfChanged(
+    known: ReadonlyArray<KnownVersion>,
+  ): Promise<Map<string, { version: number; value?: TripRecord }>> {
     // One round trip for every trip asked about, however many.
-    const { rows } = await this.run('getTripsIfChanged', `SELECT t.trip_id, t.version, t.search_id,
+    const { rows } = await this.run(
+      'getTripsIfChanged',
+      `SELECT t.trip_id, t.version, t.search_id,
         CASE WHEN t.version = k.version THEN NULL ELSE t.doc END AS doc
       FROM unnest($1::text[], $2::integer[]) AS k (trip_id, version) JOIN trips t ON t.trip_id = k.trip_id`,
-    [known.map((k) => k.tripId), known.map((k) => k.version)])
-    return new Map(rows.map((r) => [r.trip_id as string, r.doc === null ? { version: r.version as number } : { value: this.to.trip(r), version: r.version as number }]))
+      [known.map((k) => k.tripId), known.map((k) => k.version)],
+    )
+    return new Map(
+      rows.map((r) => [
+        r.trip_id as string,
+        r.doc === null ? { version: r.version as number } : { value: this.to.trip(r), version: r.version as number },
+      ]),
+    )
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
     // A trip's seller never changes, so seller_id is only matched, not written.
-    const values = [tripDoc(trip), trip.seller_id, trip.updated_at, trip.search_id, !isFulfilled(trip), trip.trip_id, expectedVersion]
+    const values = [
+      tripDoc(trip),
+      trip.seller_id,
+      trip.updated_at,
+      trip.search_id,
+      !isFulfilled(trip),
+      trip.trip_id,
+      expectedVersion,
+    ]
     const set = `UPDATE trips SET doc = $1, updated_at = $3, search_id = $4, open = $5, version = version + 1
         WHERE trip_id = $6 AND version = $7 AND seller_id = $2`
     // The common change (a basket edit) brings nothing along: one conditional UPDATE, no transaction.
-    const { rows: [r] } = bringsAlong(effects)
-      ? await this.write(effects, 'updateTripWith', `WITH t AS (${set} RETURNING trip_id, seller_id, version), ${effectsCtes(8)} SELECT version FROM t`,
-        [...values, ...effectParams(trip.trip_id, effects)])
+    const {
+      rows: [r],
+    } = bringsAlong(effects)
+      ? await this.write(
+          effects,
+          'updateTripWith',
+          `WITH t AS (${set} RETURNING trip_id, seller_id, version), ${effectsCtes(8)} SELECT version FROM t`,
+          [...values, ...effectParams(trip.trip_id, effects)],
+        )
       : await this.run('updateTrip', `${set} RETURNING version`, values)
     return r ? (r.version as number) : null
   }
@@ -240,30 +307,45 @@ export class PostgresStore extends SqlStore implements Store {
     // One UPDATE of every row named, locked in trip_id order as every instance's batches lock them, so two
     // batches never wait on each other in a cycle.
     const sorted = [...writes].sort((x, y) => (x.trip.trip_id < y.trip.trip_id ? -1 : 1))
-    if (new Set(sorted.map((w) => w.trip.trip_id)).size < sorted.length) throw new Error('updateTrips: a trip named twice')
+    if (new Set(sorted.map((w) => w.trip.trip_id)).size < sorted.length)
+      throw new Error('updateTrips: a trip named twice')
     // The rows as parameters of a VALUES list, each document a parameter of its own: one JSON parameter
     // holding them all cost the database ~50 µs a document in json_to_recordset, and a json[] parameter made
     // pg escape every quote of every document (7 % of a PUT's time under load). A statement per row count,
     // prepared up to PREPARED_BATCH rows; a larger batch is planned each time.
     const columns = 7
-    const values = sorted.map((_, i) => `(${Array.from({ length: columns }, (_, c) => `$${i * columns + c + 1}${BATCH_TYPES[c]}`).join(', ')})`)
+    const values = sorted.map(
+      (_, i) => `(${Array.from({ length: columns }, (_, c) => `$${i * columns + c + 1}${BATCH_TYPES[c]}`).join(', ')})`,
+    )
     const { rows } = await this.pool.query({
       ...(sorted.length <= PREPARED_BATCH ? { name: `updateTrips${sorted.length}` } : {}),
       text: `UPDATE trips t SET doc = u.doc, updated_at = u.updated_at, search_id = u.search_id, open = u.open, version = t.version + 1
         FROM (VALUES ${values.join(', ')}) AS u (trip_id, version, seller_id, doc, updated_at, search_id, open)
         WHERE t.trip_id = u.trip_id AND t.version = u.version AND t.seller_id = u.seller_id
         RETURNING t.trip_id, t.version`,
-      values: sorted.flatMap(({ trip, expectedVersion }) =>
-        [trip.trip_id, expectedVersion, trip.seller_id, tripDoc(trip), trip.updated_at, trip.search_id, !isFulfilled(trip)]),
+      values: sorted.flatMap(({ trip, expectedVersion }) => [
+        trip.trip_id,
+        expectedVersion,
+        trip.seller_id,
+        tripDoc(trip),
+        trip.updated_at,
+        trip.search_id,
+        !isFulfilled(trip),
+      ]),
     })
     const written = new Map(rows.map((r) => [r.trip_id as string, r.version as number]))
     return writes.map((w) => written.get(w.trip.trip_id) ?? null)
   }
 
   async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
-    await this.run('putSearch', `WITH t AS (SELECT trip_id, seller_id FROM trips WHERE trip_id = $1), ${effectsCtes(2)}
-      SELECT (SELECT count(*) FROM t) AS found`, [s.trip_id, ...effectParams(s.trip_id, { search: s, seatMaps })])
-      .then(({ rows: [r] }) => { if (Number(r!.found) === 0) throw new Error(`unknown trip ${s.trip_id}`) })
+    await this.run(
+      'putSearch',
+      `WITH t AS (SELECT trip_id, seller_id FROM trips WHERE trip_id = $1), ${effectsCtes(2)}
+      SELECT (SELECT count(*) FROM t) AS found`,
+      [s.trip_id, ...effectParams(s.trip_id, { search: s, seatMaps })],
+    ).then(({ rows: [r] }) => {
+      if (Number(r!.found) === 0) throw new Error(`unknown trip ${s.trip_id}`)
+    })
   }
 
   async getSearch(searchId: string): Promise<SearchRecord | undefined> {
@@ -275,7 +357,11 @@ export class PostgresStore extends SqlStore implements Store {
     const where = ['seller_id = $1', 'seq > $2']
     const args: unknown[] = [sellerId, q.after]
     let name = 'listOrders'
-    if (q.status !== undefined) { args.push(q.status); where.push(`status = $${args.length}`); name += 'S' }
+    if (q.status !== undefined) {
+      args.push(q.status)
+      where.push(`status = $${args.length}`)
+      name += 'S'
+    }
     if (q.updatedSince !== undefined) {
       args.push(q.updatedSince)
       const since = `$${args.length}::timestamptz`
@@ -283,10 +369,17 @@ export class PostgresStore extends SqlStore implements Store {
       name += 'U'
       // On the first page, start at the first order changed since then (found in orders_updated) rather
       // than walk the seller's whole history in orders_feed: every order changed since has a number from there.
-      if (q.after === 0) { where.push(`seq >= (SELECT coalesce(min(seq), 0) FROM orders WHERE seller_id = $1 AND updated_at >= ${since})`); name += '0' }
+      if (q.after === 0) {
+        where.push(`seq >= (SELECT coalesce(min(seq), 0) FROM orders WHERE seller_id = $1 AND updated_at >= ${since})`)
+        name += '0'
+      }
     }
     args.push(q.limit)
-    const { rows } = await this.run(name, `SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${args.length}`, args)
+    const { rows } = await this.run(
+      name,
+      `SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${args.length}`,
+      args,
+    )
     return rows.map(this.to.feedEntry)
   }
 
@@ -294,8 +387,14 @@ export class PostgresStore extends SqlStore implements Store {
 
   async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
     // One statement decides the winner: a concurrent consumer waits on the row lock, then finds used_at set.
-    const { rows: [won] } = await this.run('consumeRefreshToken', `UPDATE refresh_tokens SET used_at = $2
-      WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2 RETURNING *`, [tokenHash, now.toISOString()])
+    const {
+      rows: [won],
+    } = await this.run(
+      'consumeRefreshToken',
+      `UPDATE refresh_tokens SET used_at = $2
+      WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2 RETURNING *`,
+      [tokenHash, now.toISOString()],
+    )
     if (won) return { status: 'ok', record: this.to.refreshToken(won) }
     const r = await this.one(this.S.getRefreshToken, [tokenHash])
     if (!r) return { status: 'unknown' }
@@ -309,22 +408,36 @@ export class PostgresStore extends SqlStore implements Store {
     await this.write({ jobs: [job] }, this.S.insertJob.name, this.S.insertJob.text, jobRow(this.d, job))
   }
 
-  async claimJob(kinds: string[], now: Date, leaseMs: number, opts: { perLane?: number } = {}): Promise<JobRecord | undefined> {
+  async claimJob(
+    kinds: string[],
+    now: Date,
+    leaseMs: number,
+    opts: { perLane?: number } = {},
+  ): Promise<JobRecord | undefined> {
     if (kinds.length === 0) return undefined
     const args = [now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), kinds]
     // SKIP LOCKED: concurrent claimers pass over a row another one is taking instead of waiting for it,
     // and a row that changed meanwhile is re-checked against the WHERE clause before it is locked.
-    const { rows: [r] } = opts.perLane === undefined
-      ? await this.run('claimJob', `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
+    const {
+      rows: [r],
+    } =
+      opts.perLane === undefined
+        ? await this.run(
+            'claimJob',
+            `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
           WHERE job_id = (
             SELECT job_id FROM jobs
             WHERE status = 'pending' AND run_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
               AND kind = ANY($3::text[])
             ORDER BY run_at, job_id LIMIT 1
             FOR UPDATE SKIP LOCKED)
-          RETURNING *`, args)
-      // Fair between lanes: how many leased jobs each candidate's lane holds now (jobs_lane answers it).
-      : await this.run('claimJobFair', `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
+          RETURNING *`,
+            args,
+          )
+        : // Fair between lanes: how many leased jobs each candidate's lane holds now (jobs_lane answers it).
+          await this.run(
+            'claimJobFair',
+            `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
           WHERE job_id = (
             SELECT j.job_id FROM jobs j
             CROSS JOIN LATERAL (SELECT count(*) AS n FROM jobs r WHERE r.lane = j.lane AND r.status = 'pending' AND r.locked_until > $1) busy
@@ -332,7 +445,9 @@ export class PostgresStore extends SqlStore implements Store {
               AND j.kind = ANY($3::text[]) AND busy.n < $4
             ORDER BY busy.n, j.run_at, j.job_id LIMIT 1
             FOR UPDATE OF j SKIP LOCKED)
-          RETURNING *`, [...args, opts.perLane])
+          RETURNING *`,
+            [...args, opts.perLane],
+          )
     return r && this.to.job(r)
   }
 
@@ -341,55 +456,92 @@ export class PostgresStore extends SqlStore implements Store {
   async addRateLimitHits(hits: ReadonlyArray<RateLimitHits>): Promise<RateLimitCount[]> {
     // Keys in one order on every instance, so two batches never wait on each other's rows in a cycle.
     const sorted = [...hits].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0))
-    const { rows } = await this.run('addRateLimitHits', `INSERT INTO rate_limits AS l (key, count, reset_at)
+    const { rows } = await this.run(
+      'addRateLimitHits',
+      `INSERT INTO rate_limits AS l (key, count, reset_at)
         SELECT k, n, now() + w * interval '1 millisecond' FROM unnest($1::text[], $2::int[], $3::int[]) AS h(k, n, w)
       ON CONFLICT (key) DO UPDATE SET
         count = CASE WHEN l.reset_at <= now() THEN excluded.count ELSE l.count + excluded.count END,
         reset_at = CASE WHEN l.reset_at <= now() THEN excluded.reset_at ELSE l.reset_at END
       RETURNING key, count, greatest(0, ceil(extract(epoch FROM reset_at - now()) * 1000))::integer AS ttl`,
-    [sorted.map((h) => h.key), sorted.map((h) => h.hits), sorted.map((h) => h.windowMs)])
+      [sorted.map((h) => h.key), sorted.map((h) => h.hits), sorted.map((h) => h.windowMs)],
+    )
     return rows.map((r) => ({ key: r.key as string, count: r.count as number, ttlMs: r.ttl as number }))
   }
 
   // ---------------------------------------------------------------- retention
 
   async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
-    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 }
+    const n: PurgeCounts = {
+      trips: 0,
+      searches: 0,
+      seat_maps: 0,
+      refresh_tokens: 0,
+      idempotency_keys: 0,
+      jobs: 0,
+      signing_keys: 0,
+    }
     // Each batch is one statement (data-modifying CTEs), so no transaction stays open between round trips,
     // and instances purging at once skip each other's rows (SKIP LOCKED) instead of waiting.
-    const batches = async (step: () => Promise<number>) => { for (let done = batch; done === batch;) done = await step() }
+    const batches = async (step: () => Promise<number>) => {
+      for (let done = batch; done === batch;) done = await step()
+    }
     await batches(async () => {
-      const { rows: [r] } = await this.run('purgeTrips', `WITH t AS (
+      const {
+        rows: [r],
+      } = await this.run(
+        'purgeTrips',
+        `WITH t AS (
           SELECT trip_id FROM trips WHERE created_at < $1 AND open LIMIT $2 FOR UPDATE SKIP LOCKED),
         s AS (DELETE FROM searches WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1),
         r AS (DELETE FROM refresh_tokens WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1),
         o AS (DELETE FROM orders WHERE trip_id IN (SELECT trip_id FROM t)),
         d AS (DELETE FROM trips WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1)
         SELECT (SELECT count(*) FROM t) AS picked, (SELECT count(*) FROM s) AS searches,
-          (SELECT count(*) FROM r) AS tokens, (SELECT count(*) FROM d) AS trips`, [c.tripsBefore, batch])
+          (SELECT count(*) FROM r) AS tokens, (SELECT count(*) FROM d) AS trips`,
+        [c.tripsBefore, batch],
+      )
       n.searches += Number(r!.searches)
       n.refresh_tokens += Number(r!.tokens)
       n.trips += Number(r!.trips)
       return Number(r!.picked)
     })
     await batches(async () => {
-      const { rows: [r] } = await this.run('purgeSearches', `WITH s AS (
+      const {
+        rows: [r],
+      } = await this.run(
+        'purgeSearches',
+        `WITH s AS (
           SELECT s.search_id, s.trip_id, t.search_id = s.search_id AS current FROM searches s JOIN trips t ON t.trip_id = s.trip_id
           WHERE s.created_at < $1 AND NOT (t.open AND t.search_id IS NOT DISTINCT FROM s.search_id) LIMIT $2 FOR UPDATE OF s SKIP LOCKED),
         d AS (DELETE FROM searches WHERE search_id IN (SELECT search_id FROM s) RETURNING 1),
         u AS (UPDATE trips SET search_id = NULL, version = version + 1 WHERE trip_id IN (SELECT trip_id FROM s WHERE current) RETURNING 1)
-        SELECT (SELECT count(*) FROM s) AS picked, (SELECT count(*) FROM d) AS deleted`, [c.searchesBefore, batch])
+        SELECT (SELECT count(*) FROM s) AS picked, (SELECT count(*) FROM d) AS deleted`,
+        [c.searchesBefore, batch],
+      )
       n.searches += Number(r!.deleted)
       return Number(r!.picked)
     })
-    const del = (name: string, table: string, key: string, where: string, at: Date, count: keyof PurgeCounts) => batches(async () => {
-      const r = await this.run(name, `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT $2 FOR UPDATE SKIP LOCKED)`, [at, batch])
-      n[count] += r.rowCount ?? 0
-      return r.rowCount ?? 0
-    })
+    const del = (name: string, table: string, key: string, where: string, at: Date, count: keyof PurgeCounts) =>
+      batches(async () => {
+        const r = await this.run(
+          name,
+          `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+          [at, batch],
+        )
+        n[count] += r.rowCount ?? 0
+        return r.rowCount ?? 0
+      })
     await del('purgeSeatMaps', 'seat_maps', 'key', 'used_at < $1', c.seatMapsBefore, 'seat_maps')
     await del('purgeTokens', 'refresh_tokens', 'token_hash', 'expires_at < $1', c.tokensBefore, 'refresh_tokens')
-    await del('purgeIdempotency', 'idempotency_keys', 'scope, key', 'created_at < $1', c.idempotencyBefore, 'idempotency_keys')
+    await del(
+      'purgeIdempotency',
+      'idempotency_keys',
+      'scope, key',
+      'created_at < $1',
+      c.idempotencyBefore,
+      'idempotency_keys',
+    )
     await del('purgeJobs', 'jobs', 'job_id', `created_at < $1 AND status <> 'pending'`, c.jobsBefore, 'jobs')
     await del('purgeSigningKeys', 'signing_keys', 'kid', 'retire_at < $1', c.signingKeysBefore, 'signing_keys')
     // Windows that ended: not counted, they are a cache of counts, not records.
@@ -421,7 +573,12 @@ export class PostgresStore extends SqlStore implements Store {
    * A write and what it brings along: one statement, committed synchronously when it queues work (the
    * session commits asynchronously; see the top of this file), which takes a transaction of its own.
    */
-  private write(effects: TripEffects | undefined, name: string, text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+  private write(
+    effects: TripEffects | undefined,
+    name: string,
+    text: string,
+    values: readonly unknown[],
+  ): Promise<pg.QueryResult> {
     if (!effects?.jobs?.length) return this.run(name, text, values)
     return this.tx(async (c) => {
       await c.query('SET LOCAL synchronous_commit = on')
@@ -439,7 +596,9 @@ export class PostgresStore extends SqlStore implements Store {
       return result
     } catch (e) {
       // A connection that cannot even roll back must not go back into the pool.
-      await c.query('ROLLBACK').catch((err: Error) => { broken = err })
+      await c.query('ROLLBACK').catch((err: Error) => {
+        broken = err
+      })
       throw e
     } finally {
       c.release(broken)

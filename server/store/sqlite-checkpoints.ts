@@ -25,7 +25,11 @@ export const INLINE_CHECKPOINT_PAGES = 1000
 export const BACKSTOP_PAGES = 10_000
 
 /** One checkpoint's figures, as `PRAGMA wal_checkpoint` gives them: pages in the WAL and pages copied back. */
-export interface CheckpointResult { busy: number; log: number; checkpointed: number }
+export interface CheckpointResult {
+  busy: number
+  log: number
+  checkpointed: number
+}
 
 export interface CheckpointOptions {
   /** How soon the thread checkpoints again after one that found new pages; ten times that after one that did not. */
@@ -66,19 +70,33 @@ export class CheckpointThread {
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`)
     this.#worker = new Worker(THREAD, {
       eval: true,
-      workerData: { path, driver: createRequire(import.meta.url).resolve('better-sqlite3'), everyMs: opts.everyMs ?? 10, report: opts.onCheckpoint !== undefined },
+      workerData: {
+        path,
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        everyMs: opts.everyMs ?? 10,
+        report: opts.onCheckpoint !== undefined,
+      },
     })
     // A store nobody closed must not keep the process alive for its checkpoints.
     this.#worker.unref()
     this.#worker.on('message', (r: CheckpointResult) => opts.onCheckpoint?.(r))
     // Failed (the file gone, the driver refusing): the writing connection checkpoints itself again, and the
     // process says so on stderr (the store has no logger of its own).
-    const inline = () => { if (db.open) db.pragma(`wal_autocheckpoint = ${INLINE_CHECKPOINT_PAGES}`) }
+    const inline = () => {
+      if (db.open) db.pragma(`wal_autocheckpoint = ${INLINE_CHECKPOINT_PAGES}`)
+    }
     this.#worker.on('error', (err) => {
       inline()
-      process.emitWarning(`SQLite checkpoints of ${path} are back in the writing connection: their thread failed (${err.message})`)
+      process.emitWarning(
+        `SQLite checkpoints of ${path} are back in the writing connection: their thread failed (${err.message})`,
+      )
     })
-    this.#exited = new Promise((resolve) => this.#worker.once('exit', () => { inline(); resolve() }))
+    this.#exited = new Promise((resolve) =>
+      this.#worker.once('exit', () => {
+        inline()
+        resolve()
+      }),
+    )
   }
 
   /** Stops after the checkpoint under way, if any; its connection is closed when this resolves. */

@@ -18,7 +18,21 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
-import { bringsAlong, type ConsumeResult, type JobRecord, type KnownVersion, type OrderFeedEntry, type OrderFeedQuery, type PlainWrite, type PurgeCounts, type PurgeCutoffs, type SearchRecord, type TripEffects, type TripRecord, type Versioned } from '../../core/ports/records.ts'
+import {
+  bringsAlong,
+  type ConsumeResult,
+  type JobRecord,
+  type KnownVersion,
+  type OrderFeedEntry,
+  type OrderFeedQuery,
+  type PlainWrite,
+  type PurgeCounts,
+  type PurgeCutoffs,
+  type SearchRecord,
+  type TripEffects,
+  type TripRecord,
+  type Versioned,
+} from '../../core/ports/records.ts'
 import type { Store } from '../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
 import { isFulfilled } from '../../core/domain/fulfillment.ts'
@@ -55,20 +69,23 @@ export class SqliteStore extends SqlStore implements Store {
     this.db.pragma('mmap_size = 268435456')
     // A burst can take the WAL far past its usual size; once checkpointed, the file is cut back to 64 MiB.
     this.db.pragma('journal_size_limit = 67108864')
-    this.#checkpoints = opts.checkpointThread && path !== ':memory:' ? new CheckpointThread(this.db, path, opts.checkpointThread) : null
+    this.#checkpoints =
+      opts.checkpointThread && path !== ':memory:' ? new CheckpointThread(this.db, path, opts.checkpointThread) : null
   }
 
   /** Applies every pending migration; `through` stops after that version (tests: a database left at an old version). */
   async migrate(through = Infinity): Promise<void> {
-    this.db.transaction(() => {
-      this.db.exec(schemaMigrationsTable.sqlite)
-      const applied = new Set(this.db.prepare('SELECT version FROM schema_migrations').pluck().all())
-      for (const m of migrations) {
-        if (applied.has(m.version) || m.version > through) continue
-        this.db.exec(m.sqlite)
-        this.db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name)
-      }
-    }).immediate()
+    this.db
+      .transaction(() => {
+        this.db.exec(schemaMigrationsTable.sqlite)
+        const applied = new Set(this.db.prepare('SELECT version FROM schema_migrations').pluck().all())
+        for (const m of migrations) {
+          if (applied.has(m.version) || m.version > through) continue
+          this.db.exec(m.sqlite)
+          this.db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name)
+        }
+      })
+      .immediate()
   }
 
   async close(): Promise<void> {
@@ -81,8 +98,17 @@ export class SqliteStore extends SqlStore implements Store {
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
     this.write(effects, () => {
-      this.q('INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES (?, ?, 1, ?, ?, ?, ?, ?)')
-        .run(trip.trip_id, trip.seller_id, iso(trip.updated_at), tripDoc(trip), trip.search_id, isFulfilled(trip) ? 0 : 1, iso(trip.created_at))
+      this.q(
+        'INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES (?, ?, 1, ?, ?, ?, ?, ?)',
+      ).run(
+        trip.trip_id,
+        trip.seller_id,
+        iso(trip.updated_at),
+        tripDoc(trip),
+        trip.search_id,
+        isFulfilled(trip) ? 0 : 1,
+        iso(trip.created_at),
+      )
       this.storeEffects(effects)
       this.storeOrders(trip, effects)
     })
@@ -93,13 +119,18 @@ export class SqliteStore extends SqlStore implements Store {
     return r && { value: this.to.trip(r), version: r.version as number }
   }
 
-  async getTripsIfChanged(known: ReadonlyArray<KnownVersion>): Promise<Map<string, { version: number; value?: TripRecord }>> {
-    const statement = this.q('SELECT version, search_id, CASE WHEN version = ? THEN NULL ELSE doc END AS doc FROM trips WHERE trip_id = ?')
+  async getTripsIfChanged(
+    known: ReadonlyArray<KnownVersion>,
+  ): Promise<Map<string, { version: number; value?: TripRecord }>> {
+    const statement = this.q(
+      'SELECT version, search_id, CASE WHEN version = ? THEN NULL ELSE doc END AS doc FROM trips WHERE trip_id = ?',
+    )
     const found = new Map<string, { version: number; value?: TripRecord }>()
     const each = () => {
       for (const { tripId, version } of known) {
         const r = statement.get(version, tripId) as Row | undefined
-        if (r) found.set(tripId, r.doc === null ? { version } : { value: this.to.trip(r), version: r.version as number })
+        if (r)
+          found.set(tripId, r.doc === null ? { version } : { value: this.to.trip(r), version: r.version as number })
       }
     }
     // One trip is one statement; several are read in one transaction, so the WAL's read lock (two system
@@ -128,9 +159,18 @@ export class SqliteStore extends SqlStore implements Store {
   /** The trip's row, if still at `expectedVersion`: its new version, or null. */
   #update(trip: TripRecord, expectedVersion: number): number | null {
     // A trip's seller never changes, so seller_id is not written (its foreign key is not checked again).
-    const r = this.q(`UPDATE trips SET doc = ?, updated_at = ?, search_id = ?, open = ?, version = version + 1
-      WHERE trip_id = ? AND version = ? AND seller_id = ?`)
-      .run(tripDoc(trip), iso(trip.updated_at), trip.search_id, isFulfilled(trip) ? 0 : 1, trip.trip_id, expectedVersion, trip.seller_id)
+    const r = this.q(
+      `UPDATE trips SET doc = ?, updated_at = ?, search_id = ?, open = ?, version = version + 1
+      WHERE trip_id = ? AND version = ? AND seller_id = ?`,
+    ).run(
+      tripDoc(trip),
+      iso(trip.updated_at),
+      trip.search_id,
+      isFulfilled(trip) ? 0 : 1,
+      trip.trip_id,
+      expectedVersion,
+      trip.seller_id,
+    )
     return r.changes === 0 ? null : expectedVersion + 1
   }
 
@@ -146,33 +186,44 @@ export class SqliteStore extends SqlStore implements Store {
   async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
     const where = ['seller_id = ?', 'seq > ?']
     const args: unknown[] = [sellerId, q.after]
-    if (q.status !== undefined) { where.push('status = ?'); args.push(q.status) }
+    if (q.status !== undefined) {
+      where.push('status = ?')
+      args.push(q.status)
+    }
     if (q.updatedSince !== undefined) {
       const since = iso(q.updatedSince)
       where.push('updated_at >= ?')
       args.push(since)
       // On the first page, start at the first order changed since then (found in orders_updated) rather
       // than walk the seller's whole history in orders_feed: every order changed since has a number from there.
-      if (q.after === 0) { where.push('seq >= (SELECT coalesce(min(seq), 0) FROM orders WHERE seller_id = ? AND updated_at >= ?)'); args.push(sellerId, since) }
+      if (q.after === 0) {
+        where.push('seq >= (SELECT coalesce(min(seq), 0) FROM orders WHERE seller_id = ? AND updated_at >= ?)')
+        args.push(sellerId, since)
+      }
     }
-    const rows = this.q(`SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...args, q.limit) as Row[]
+    const rows = this.q(`SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(
+      ...args,
+      q.limit,
+    ) as Row[]
     return rows.map(this.to.feedEntry)
   }
 
   // ---------------------------------------------------------------- refresh tokens
 
   async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
-    return this.db.transaction((): ConsumeResult => {
-      const r = this.one(this.S.getRefreshToken, [tokenHash])
-      if (!r) return { status: 'unknown' }
-      const t = this.to.refreshToken(r)
-      if (t.revoked_at !== null) return { status: 'revoked', record: t }
-      if (t.used_at !== null) return { status: 'reused', record: t }
-      if (Date.parse(t.expires_at) <= now.getTime()) return { status: 'expired', record: t }
-      const usedAt = now.toISOString()
-      this.q('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?').run(usedAt, tokenHash)
-      return { status: 'ok', record: { ...t, used_at: usedAt } }
-    }).immediate()
+    return this.db
+      .transaction((): ConsumeResult => {
+        const r = this.one(this.S.getRefreshToken, [tokenHash])
+        if (!r) return { status: 'unknown' }
+        const t = this.to.refreshToken(r)
+        if (t.revoked_at !== null) return { status: 'revoked', record: t }
+        if (t.used_at !== null) return { status: 'reused', record: t }
+        if (Date.parse(t.expires_at) <= now.getTime()) return { status: 'expired', record: t }
+        const usedAt = now.toISOString()
+        this.q('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?').run(usedAt, tokenHash)
+        return { status: 'ok', record: { ...t, used_at: usedAt } }
+      })
+      .immediate()
   }
 
   // ---------------------------------------------------------------- idempotency
@@ -183,66 +234,118 @@ export class SqliteStore extends SqlStore implements Store {
     this.write({ jobs: [job] }, () => this.insertJobs([job]))
   }
 
-  async claimJob(kinds: string[], now: Date, leaseMs: number, opts: { perLane?: number } = {}): Promise<JobRecord | undefined> {
+  async claimJob(
+    kinds: string[],
+    now: Date,
+    leaseMs: number,
+    opts: { perLane?: number } = {},
+  ): Promise<JobRecord | undefined> {
     if (kinds.length === 0) return undefined
     const t = now.toISOString()
     const lockedUntil = new Date(now.getTime() + leaseMs).toISOString()
-    return this.db.transaction(() => {
-      const r = (opts.perLane === undefined
-        ? this.q(`SELECT * FROM jobs
+    return this.db
+      .transaction(() => {
+        const r = (
+          opts.perLane === undefined
+            ? this.q(
+                `SELECT * FROM jobs
             WHERE status = 'pending' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
               AND kind IN (SELECT value FROM json_each(?))
-            ORDER BY run_at, job_id LIMIT 1`).get(t, t, json(kinds))
-        // Fair between lanes: how many leased jobs each candidate's lane holds now (jobs_lane answers it).
-        : this.q(`SELECT j.*, (SELECT count(*) FROM jobs r WHERE r.lane = j.lane AND r.status = 'pending' AND r.locked_until > ?) AS busy
+            ORDER BY run_at, job_id LIMIT 1`,
+              ).get(t, t, json(kinds))
+            : // Fair between lanes: how many leased jobs each candidate's lane holds now (jobs_lane answers it).
+              this.q(
+                `SELECT j.*, (SELECT count(*) FROM jobs r WHERE r.lane = j.lane AND r.status = 'pending' AND r.locked_until > ?) AS busy
             FROM jobs j
             WHERE j.status = 'pending' AND j.run_at <= ? AND (j.locked_until IS NULL OR j.locked_until <= ?)
               AND j.kind IN (SELECT value FROM json_each(?)) AND busy < ?
-            ORDER BY busy, j.run_at, j.job_id LIMIT 1`).get(t, t, t, json(kinds), opts.perLane)) as Row | undefined
-      if (!r) return undefined
-      this.q('UPDATE jobs SET locked_until = ?, attempts = attempts + 1 WHERE job_id = ?').run(lockedUntil, r.job_id)
-      const job = this.to.job(r)
-      return { ...job, locked_until: lockedUntil, attempts: job.attempts + 1 }
-    }).immediate()
+            ORDER BY busy, j.run_at, j.job_id LIMIT 1`,
+              ).get(t, t, t, json(kinds), opts.perLane)
+        ) as Row | undefined
+        if (!r) return undefined
+        this.q('UPDATE jobs SET locked_until = ?, attempts = attempts + 1 WHERE job_id = ?').run(lockedUntil, r.job_id)
+        const job = this.to.job(r)
+        return { ...job, locked_until: lockedUntil, attempts: job.attempts + 1 }
+      })
+      .immediate()
   }
 
   // ---------------------------------------------------------------- retention
 
   async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
-    const n: PurgeCounts = { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 }
+    const n: PurgeCounts = {
+      trips: 0,
+      searches: 0,
+      seat_maps: 0,
+      refresh_tokens: 0,
+      idempotency_keys: 0,
+      jobs: 0,
+      signing_keys: 0,
+    }
     const t = (d: Date) => d.toISOString()
     // Each batch is its own short transaction, so the API's writes interleave with a long purge.
-    const batches = (step: () => number) => { for (let done = batch; done === batch;) done = this.db.transaction(step).immediate() }
+    const batches = (step: () => number) => {
+      for (let done = batch; done === batch;) done = this.db.transaction(step).immediate()
+    }
     batches(() => {
-      const ids = this.q(`SELECT trip_id FROM trips WHERE created_at < ? AND open = 1 LIMIT ?`).pluck().all(t(c.tripsBefore), batch) as string[]
+      const ids = this.q(`SELECT trip_id FROM trips WHERE created_at < ? AND open = 1 LIMIT ?`)
+        .pluck()
+        .all(t(c.tripsBefore), batch) as string[]
       if (ids.length === 0) return 0
       const list = json(ids)
       n.searches += this.q('DELETE FROM searches WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
-      n.refresh_tokens += this.q('DELETE FROM refresh_tokens WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
+      n.refresh_tokens += this.q('DELETE FROM refresh_tokens WHERE trip_id IN (SELECT value FROM json_each(?))').run(
+        list,
+      ).changes
       // An open trip has no orders (fulfilling one closes it); were there any, they would go with it.
       this.q('DELETE FROM orders WHERE trip_id IN (SELECT value FROM json_each(?))').run(list)
       n.trips += this.q('DELETE FROM trips WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
       return ids.length
     })
     batches(() => {
-      const rows = this.q(`SELECT s.search_id, s.trip_id, t.search_id = s.search_id AS current FROM searches s JOIN trips t ON t.trip_id = s.trip_id
-        WHERE s.created_at < ? AND NOT (t.open = 1 AND t.search_id IS s.search_id) LIMIT ?`).all(t(c.searchesBefore), batch) as Row[]
+      const rows = this.q(
+        `SELECT s.search_id, s.trip_id, t.search_id = s.search_id AS current FROM searches s JOIN trips t ON t.trip_id = s.trip_id
+        WHERE s.created_at < ? AND NOT (t.open = 1 AND t.search_id IS s.search_id) LIMIT ?`,
+      ).all(t(c.searchesBefore), batch) as Row[]
       if (rows.length === 0) return 0
-      n.searches += this.q('DELETE FROM searches WHERE search_id IN (SELECT value FROM json_each(?))').run(json(rows.map((r) => r.search_id))).changes
+      n.searches += this.q('DELETE FROM searches WHERE search_id IN (SELECT value FROM json_each(?))').run(
+        json(rows.map((r) => r.search_id)),
+      ).changes
       const current = rows.filter((r) => r.current === 1).map((r) => r.trip_id)
-      if (current.length) this.q('UPDATE trips SET search_id = NULL, version = version + 1 WHERE trip_id IN (SELECT value FROM json_each(?))').run(json(current))
+      if (current.length)
+        this.q(
+          'UPDATE trips SET search_id = NULL, version = version + 1 WHERE trip_id IN (SELECT value FROM json_each(?))',
+        ).run(json(current))
       return rows.length
     })
-    const del = (sql: string, ...args: unknown[]) => (key: keyof PurgeCounts) => batches(() => {
-      const changes = this.q(sql).run(...args, batch).changes
-      n[key] += changes
-      return changes
-    })
-    del('DELETE FROM seat_maps WHERE key IN (SELECT key FROM seat_maps WHERE used_at < ? LIMIT ?)', t(c.seatMapsBefore))('seat_maps')
-    del('DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)', t(c.tokensBefore))('refresh_tokens')
-    del('DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)', t(c.idempotencyBefore))('idempotency_keys')
-    del(`DELETE FROM jobs WHERE rowid IN (SELECT rowid FROM jobs WHERE created_at < ? AND status <> 'pending' LIMIT ?)`, t(c.jobsBefore))('jobs')
-    del('DELETE FROM signing_keys WHERE kid IN (SELECT kid FROM signing_keys WHERE retire_at < ? LIMIT ?)', t(c.signingKeysBefore))('signing_keys')
+    const del =
+      (sql: string, ...args: unknown[]) =>
+      (key: keyof PurgeCounts) =>
+        batches(() => {
+          const changes = this.q(sql).run(...args, batch).changes
+          n[key] += changes
+          return changes
+        })
+    del(
+      'DELETE FROM seat_maps WHERE key IN (SELECT key FROM seat_maps WHERE used_at < ? LIMIT ?)',
+      t(c.seatMapsBefore),
+    )('seat_maps')
+    del(
+      'DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)',
+      t(c.tokensBefore),
+    )('refresh_tokens')
+    del(
+      'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)',
+      t(c.idempotencyBefore),
+    )('idempotency_keys')
+    del(
+      `DELETE FROM jobs WHERE rowid IN (SELECT rowid FROM jobs WHERE created_at < ? AND status <> 'pending' LIMIT ?)`,
+      t(c.jobsBefore),
+    )('jobs')
+    del(
+      'DELETE FROM signing_keys WHERE kid IN (SELECT kid FROM signing_keys WHERE retire_at < ? LIMIT ?)',
+      t(c.signingKeysBefore),
+    )('signing_keys')
     return n
   }
 
@@ -297,16 +400,18 @@ export class SqliteStore extends SqlStore implements Store {
     const now = new Date(effects.search?.created_at ?? Date.now())
     for (const m of effects.seatMaps ?? []) {
       // Insert once; a map in use gets its used_at refreshed at most hourly (retention keeps maps in use).
-      this.q(`INSERT INTO seat_maps (key, doc, used_at) VALUES (?, ?, ?)
-        ON CONFLICT (key) DO UPDATE SET used_at = excluded.used_at WHERE seat_maps.used_at < ?`)
-        .run(m.key, json(m), now.toISOString(), new Date(now.getTime() - SEAT_MAP_TOUCH_MS).toISOString())
+      this.q(
+        `INSERT INTO seat_maps (key, doc, used_at) VALUES (?, ?, ?)
+        ON CONFLICT (key) DO UPDATE SET used_at = excluded.used_at WHERE seat_maps.used_at < ?`,
+      ).run(m.key, json(m), now.toISOString(), new Date(now.getTime() - SEAT_MAP_TOUCH_MS).toISOString())
     }
     const s = effects.search
     if (s) {
       // Inserted, or completed: a stored `in_progress` search (a remote supplier's) takes its answer once.
-      this.q(`INSERT INTO searches (search_id, trip_id, status, created_at, offers) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT (search_id) DO UPDATE SET status = excluded.status, offers = excluded.offers WHERE searches.status = 'in_progress'`)
-        .run(s.search_id, s.trip_id, s.status, iso(s.created_at), json(s.offers))
+      this.q(
+        `INSERT INTO searches (search_id, trip_id, status, created_at, offers) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (search_id) DO UPDATE SET status = excluded.status, offers = excluded.offers WHERE searches.status = 'in_progress'`,
+      ).run(s.search_id, s.trip_id, s.status, iso(s.created_at), json(s.offers))
     }
     const t = effects.refreshToken
     if (t) this.change(this.S.insertRefreshToken, refreshTokenRow(this.d, t))
@@ -322,13 +427,26 @@ export class SqliteStore extends SqlStore implements Store {
   private storeOrders(trip: TripRecord, effects: TripEffects | undefined): void {
     const orders = checkedOrders(trip.trip_id, effects)
     if (orders.length === 0) return
-    const last = this.q(`INSERT INTO order_feeds (seller_id, seq) VALUES (?, ?)
-      ON CONFLICT (seller_id) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`).pluck().get(trip.seller_id, orders.length) as number
-    const upsert = this.q(`INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
+    const last = this.q(
+      `INSERT INTO order_feeds (seller_id, seq) VALUES (?, ?)
+      ON CONFLICT (seller_id) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`,
+    )
+      .pluck()
+      .get(trip.seller_id, orders.length) as number
+    const upsert = this
+      .q(`INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (order_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, updated_at = excluded.updated_at, doc = excluded.doc`)
     orders.forEach((o, i) => {
       const item = { ...o, updated_at: iso(o.updated_at) }
-      upsert.run(o.order_id, trip.seller_id, trip.trip_id, last - orders.length + 1 + i, o.status, item.updated_at, json(item))
+      upsert.run(
+        o.order_id,
+        trip.seller_id,
+        trip.trip_id,
+        last - orders.length + 1 + i,
+        o.status,
+        item.updated_at,
+        json(item),
+      )
     })
   }
 

@@ -18,7 +18,18 @@ import { Session } from '../../client/session.ts'
 import type { PassengerRequest, TripCreateRequest } from '../../core/schemas/trip.ts'
 import type { ProductTypeName } from '../../core/schemas/trip.ts'
 
-export const STATES = ['offers', 'loading', 'valid', 'checking', 'price_changed', 'unavailable', 'expired', 'error', 'no_products', 'purchased'] as const
+export const STATES = [
+  'offers',
+  'loading',
+  'valid',
+  'checking',
+  'price_changed',
+  'unavailable',
+  'expired',
+  'error',
+  'no_products',
+  'purchased',
+] as const
 /**
  * `offers`: nothing chosen yet; `purchased`: after the sale, the choices bought by a fulfill and their orders
  * done (the widget opened again on a booked trip); the others as the issue and the validity states name them.
@@ -46,19 +57,39 @@ export interface StoryTrip {
   search?: 'duffel_like'
 }
 
-export const ALL_PRODUCTS: ProductTypeName[] = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
+export const ALL_PRODUCTS: ProductTypeName[] = [
+  'bag',
+  'seat',
+  'priority_boarding',
+  'automatic_check_in',
+  'fare_family_upsell',
+]
 
-const adult = (id: string, first: string, last: string): PassengerRequest => ({ passenger_id: id, passenger_type: 'adult', first_names: first, surname: last })
+const adult = (id: string, first: string, last: string): PassengerRequest => ({
+  passenger_id: id,
+  passenger_type: 'adult',
+  first_names: first,
+  surname: last,
+})
 
 const PASSENGERS: Record<Party, PassengerRequest[]> = {
   family: [
-    adult('p1', 'Amelia', 'Clarke'), adult('p2', 'Tom', 'Clarke'),
+    adult('p1', 'Amelia', 'Clarke'),
+    adult('p2', 'Tom', 'Clarke'),
     { passenger_id: 'p3', passenger_type: 'infant', on_lap_of: 'p1', first_names: 'Lily', surname: 'Clarke' },
   ],
   one: [adult('p1', 'Ada', 'Lovelace')],
   five: [
-    adult('p1', 'Amelia', 'Clarke'), adult('p2', 'Tom', 'Clarke'), adult('p3', 'Grace', 'Hopper'),
-    { passenger_id: 'p4', passenger_type: 'child', first_names: 'Oscar', surname: 'Clarke', date_of_birth: '2017-05-04' },
+    adult('p1', 'Amelia', 'Clarke'),
+    adult('p2', 'Tom', 'Clarke'),
+    adult('p3', 'Grace', 'Hopper'),
+    {
+      passenger_id: 'p4',
+      passenger_type: 'child',
+      first_names: 'Oscar',
+      surname: 'Clarke',
+      date_of_birth: '2017-05-04',
+    },
     { passenger_id: 'p5', passenger_type: 'infant', on_lap_of: 'p1', first_names: 'Lily', surname: 'Clarke' },
   ],
   long_names: [
@@ -78,7 +109,14 @@ function tripRequest(o: StoryTrip): TripCreateRequest {
     passengers: PASSENGERS[o.party ?? 'family'],
     tickets: base.tickets.map((t) => ({
       ...t,
-      journeys: t.journeys.map((j) => ({ ...j, segments: j.segments.map((s) => ({ ...s, fare_family: 'basic', ...(flight ? { marketing_flight_number: flight } : {}) })) })),
+      journeys: t.journeys.map((j) => ({
+        ...j,
+        segments: j.segments.map((s) => ({
+          ...s,
+          fare_family: 'basic',
+          ...(flight ? { marketing_flight_number: flight } : {}),
+        })),
+      })),
     })),
   }
 }
@@ -117,7 +155,13 @@ export async function storySession(o: StoryTrip): Promise<Session> {
   if (state === 'no_products') fetch = withoutProducts(ALL_PRODUCTS, sandbox.fetch)
   if (o.search === 'duffel_like') fetch = duffelLikeFetch(fetch)
 
-  const client = new ApiClient({ baseUrl: 'https://sandbox.invalid', tripId: trip.tripId, accessToken: trip.tripAccessToken, refreshToken: trip.refreshToken, fetch })
+  const client = new ApiClient({
+    baseUrl: 'https://sandbox.invalid',
+    tripId: trip.tripId,
+    accessToken: trip.tripAccessToken,
+    refreshToken: trip.refreshToken,
+    fetch,
+  })
   const session = new Session(client, { pollMs: 250 })
   shown = { session, sandbox, ...(release ? { release } : {}) }
   // Loading and error stories hand the element a session that has not loaded: the element starts it.
@@ -132,8 +176,14 @@ export async function storySession(o: StoryTrip): Promise<Session> {
     // What the seller's backend does after the charge: fulfill with the API key; the worker books the orders.
     const basic = { authorization: `Basic ${btoa(`${sandbox.apiKey}:`)}`, 'content-type': 'application/json' }
     const url = `https://sandbox.invalid/v2.2/trip/${trip.tripId}`
-    const { trip_state_hash } = await (await sandbox.fetch(`${url}/basket`, { headers: basic })).json() as { trip_state_hash: string }
-    const fulfill = await sandbox.fetch(`${url}/fulfill`, { method: 'POST', headers: basic, body: JSON.stringify(fulfillRequest(session, trip_state_hash)) })
+    const { trip_state_hash } = (await (await sandbox.fetch(`${url}/basket`, { headers: basic })).json()) as {
+      trip_state_hash: string
+    }
+    const fulfill = await sandbox.fetch(`${url}/fulfill`, {
+      method: 'POST',
+      headers: basic,
+      body: JSON.stringify(fulfillRequest(session, trip_state_hash)),
+    })
     if (!fulfill.ok) throw new Error(`the story's fulfill: ${fulfill.status} ${await fulfill.text()}`)
     await sandbox.runJobs()
     await session.refresh()
@@ -156,12 +206,16 @@ export async function storySession(o: StoryTrip): Promise<Session> {
  * What a traveller might have chosen of `types`: for every passenger who may hold one, the first priced
  * offer of each type on the first journey or flight (a different seat for each).
  */
-export function choices(session: Session, types: readonly ProductTypeName[]): Array<{ product_id: string; passenger_id: string }> {
+export function choices(
+  session: Session,
+  types: readonly ProductTypeName[],
+): Array<{ product_id: string; passenger_id: string }> {
   const { trip, search } = session.state
   if (!trip || !search) return []
   const firstJourney = trip.journeys[0]
   const firstSegment = firstJourney?.segments[0]
-  const onFirst = (d: Record<string, unknown>) => d['journey_id'] === firstJourney?.journey_id || d['segment_id'] === firstSegment?.segment_id
+  const onFirst = (d: Record<string, unknown>) =>
+    d['journey_id'] === firstJourney?.journey_id || d['segment_id'] === firstSegment?.segment_id
   const out: Array<{ product_id: string; passenger_id: string }> = []
   for (const type of types) {
     const products = Object.values(search.results.products[type] ?? {})
@@ -169,8 +223,12 @@ export function choices(session: Session, types: readonly ProductTypeName[]): Ar
     for (const p of trip.passengers) {
       const product = products.find((x) => {
         const offer = x.price_and_availability[p.passenger_id]
-        return onFirst(x.product_details as Record<string, unknown>) && offer?.available && (offer.price?.total.amount ?? 0) > 0 &&
+        return (
+          onFirst(x.product_details as Record<string, unknown>) &&
+          offer?.available &&
+          (offer.price?.total.amount ?? 0) > 0 &&
           !(type === 'seat' && out.some((o) => o.product_id === x.product_id))
+        )
       })
       if (product) out.push({ product_id: product.product_id, passenger_id: p.passenger_id })
     }
@@ -181,15 +239,27 @@ export function choices(session: Session, types: readonly ProductTypeName[]): Ar
 /** A fulfill request for the story's trip as it stands (`hash`, its basket's): every passenger and ticket, booked and issued. */
 function fulfillRequest(session: Session, hash: string) {
   const trip = session.state.trip
-  if (!trip) throw new Error('the story\'s trip is not loaded')
+  if (!trip) throw new Error("the story's trip is not loaded")
   return {
     trip_state_hash: hash,
-    contact_details: { contact_details_type: 'passenger', passenger_id: 'p1', email: 'traveller@example.com', phone_number: '+44 20 7946 0000' },
+    contact_details: {
+      contact_details_type: 'passenger',
+      passenger_id: 'p1',
+      email: 'traveller@example.com',
+      phone_number: '+44 20 7946 0000',
+    },
     passengers: trip.passengers.map((p) => ({
-      passenger_id: p.passenger_id, first_names: p.first_names ?? 'Sam', surname: p.surname ?? 'Traveller',
-      date_of_birth: p.date_of_birth ?? (p.on_lap_of ? '2026-05-01' : p.type === 'child' ? '2017-05-04' : '1985-12-10'), passenger_type: p.type,
+      passenger_id: p.passenger_id,
+      first_names: p.first_names ?? 'Sam',
+      surname: p.surname ?? 'Traveller',
+      date_of_birth: p.date_of_birth ?? (p.on_lap_of ? '2026-05-01' : p.type === 'child' ? '2017-05-04' : '1985-12-10'),
+      passenger_type: p.type,
     })),
-    tickets: trip.tickets.map((t, i) => ({ ticket_id: t.ticket_id, status: 'booked', access_details: { record_locator: 'STORY1', ticket_number: `125000000000${i}` } })),
+    tickets: trip.tickets.map((t, i) => ({
+      ticket_id: t.ticket_id,
+      status: 'booked',
+      access_details: { record_locator: 'STORY1', ticket_number: `125000000000${i}` },
+    })),
     payment_details: { payment_type: 'service_settlement' },
   }
 }

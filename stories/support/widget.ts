@@ -48,8 +48,15 @@ export type WidgetStory = StoryObj<WidgetArgs>
 
 /** A seller's brand, set as a seller sets it: `--svc-*` custom properties on a container (or `theme` in Svc.init). */
 export const SELLER_THEME: Theme = {
-  primary: '#6b1e78', primaryText: '#ffffff', textPrimary: '#2a1a2e', textSecondary: '#5d4a63', surface: '#f8f2fa',
-  border: '#d9c6df', radius: '2px', font: "Georgia, 'Times New Roman', serif", spacing: '10px',
+  primary: '#6b1e78',
+  primaryText: '#ffffff',
+  textPrimary: '#2a1a2e',
+  textSecondary: '#5d4a63',
+  surface: '#f8f2fa',
+  border: '#d9c6df',
+  radius: '2px',
+  font: "Georgia, 'Times New Roman', serif",
+  spacing: '10px',
 }
 
 /**
@@ -58,17 +65,23 @@ export const SELLER_THEME: Theme = {
  */
 export function darkDeclarations(): string {
   const block = tokenVars.cssText.slice(tokenVars.cssText.indexOf('prefers-color-scheme: dark'))
-  return [...block.matchAll(/--_[\w-]+:\s*var\((--svc-[\w-]+),\s*([^;]+)\);/g)].map(([, prop, value]) => `${prop}: ${value};`).join(' ')
+  return [...block.matchAll(/--_[\w-]+:\s*var\((--svc-[\w-]+),\s*([^;]+)\);/g)]
+    .map(([, prop, value]) => `${prop}: ${value};`)
+    .join(' ')
 }
 
 function page(look: Look | undefined, content: TemplateResult, column?: string): TemplateResult {
   if (column) return html`<div style="inline-size: ${column}">${page(look, content)}</div>`
-  if (look === 'dark') return html`<div style="${darkDeclarations()} background: #0d1117; color-scheme: dark; padding: 16px">${content}</div>`
+  if (look === 'dark')
+    return html`<div style="${darkDeclarations()} background: #0d1117; color-scheme: dark; padding: 16px">${content}</div>`
   if (look === 'seller') return html`<div style=${themeDeclarations(SELLER_THEME)}>${content}</div>`
   return content
 }
 
-const PART: Record<Exclude<StoryState, 'offers' | 'loading' | 'valid' | 'error' | 'no_products' | 'purchased'>, string> = {
+const PART: Record<
+  Exclude<StoryState, 'offers' | 'loading' | 'valid' | 'error' | 'no_products' | 'purchased'>,
+  string
+> = {
   checking: '[part~="state-checking"], [part~="badge-checking"]',
   price_changed: '[part~="state-price-changed"], [part~="badge-price_changed"]',
   unavailable: '[part~="state-unavailable"], [part~="badge-unavailable"]',
@@ -78,29 +91,39 @@ const PART: Record<Exclude<StoryState, 'offers' | 'loading' | 'valid' | 'error' 
 /** Waits until the element shows `state`, as a traveller would see it, and nothing moves any more. */
 async function shows(el: Element, session: Session, p: StoryParams) {
   const busy = () => deep(el, '[aria-busy="true"]')
-  const extras = () => Object.values(session.state.basket).filter((i) => i.product_type !== 'ticket' && i.order_id === undefined)
-  await waitFor(() => {
-    switch (p.state) {
-      case 'loading': return expect(busy(), 'a skeleton marked aria-busy').not.toBeNull()
-      case 'error': return expect(deep(el, '[part~="error"]'), 'the load error with Try again').not.toBeNull()
-      case 'no_products': return expect(deep(el, '[part~="empty"]'), 'the nothing-offered message').not.toBeNull()
-      case 'offers':
-        expect(busy()).toBeNull()
-        return expect(extras()).toHaveLength(0)
-      case 'valid':
-        expect(busy()).toBeNull()
-        expect(extras().length, 'chosen items').toBeGreaterThan(0)
-        expect(extras().every((i) => i.validity.status === 'valid')).toBe(true)
-        return expect(deepAll(el, Object.values(PART).join(', ')), 'no item needing action').toHaveLength(0)
-      case 'purchased':
-        expect(busy()).toBeNull()
-        expect(Object.values(session.state.basket).filter((i) => i.order_status === 'succeeded').length, 'items bought').toBeGreaterThan(0)
-        expect(extras(), 'nothing left to pay for').toHaveLength(0)
-        return expect(textOf(el)).toContain('Purchased')
-      default:
-        return expect(deep(el, PART[p.state]), `an item shown as ${p.state}`).not.toBeNull()
-    }
-  }, { timeout: 8000 })
+  const extras = () =>
+    Object.values(session.state.basket).filter((i) => i.product_type !== 'ticket' && i.order_id === undefined)
+  await waitFor(
+    () => {
+      switch (p.state) {
+        case 'loading':
+          return expect(busy(), 'a skeleton marked aria-busy').not.toBeNull()
+        case 'error':
+          return expect(deep(el, '[part~="error"]'), 'the load error with Try again').not.toBeNull()
+        case 'no_products':
+          return expect(deep(el, '[part~="empty"]'), 'the nothing-offered message').not.toBeNull()
+        case 'offers':
+          expect(busy()).toBeNull()
+          return expect(extras()).toHaveLength(0)
+        case 'valid':
+          expect(busy()).toBeNull()
+          expect(extras().length, 'chosen items').toBeGreaterThan(0)
+          expect(extras().every((i) => i.validity.status === 'valid')).toBe(true)
+          return expect(deepAll(el, Object.values(PART).join(', ')), 'no item needing action').toHaveLength(0)
+        case 'purchased':
+          expect(busy()).toBeNull()
+          expect(
+            Object.values(session.state.basket).filter((i) => i.order_status === 'succeeded').length,
+            'items bought',
+          ).toBeGreaterThan(0)
+          expect(extras(), 'nothing left to pay for').toHaveLength(0)
+          return expect(textOf(el)).toContain('Purchased')
+        default:
+          return expect(deep(el, PART[p.state]), `an item shown as ${p.state}`).not.toBeNull()
+      }
+    },
+    { timeout: 8000 },
+  )
   await animationsDone(el)
 }
 
@@ -130,20 +153,41 @@ const NAMES: Record<Party, string[]> = {
  * The meta of `tag`'s stories but for `title` and `component`, which the file writes out (Storybook reads
  * them without running the file): rendering, the sandbox loader, controls for display and locale.
  */
-export function widgetStories(tag: string, products: ProductTypeName[], o: { description?: string; product?: string; displays?: boolean } = {}): Omit<Meta<WidgetArgs>, 'title' | 'component'> {
+export function widgetStories(
+  tag: string,
+  products: ProductTypeName[],
+  o: { description?: string; product?: string; displays?: boolean } = {},
+): Omit<Meta<WidgetArgs>, 'title' | 'component'> {
   const t = unsafeStatic(tag)
   return {
     args: { display: 'embedded', ...(o.product ? { product: o.product } : {}) },
     argTypes: {
-      display: o.displays === false ? { table: { disable: true } } : { control: 'inline-radio', options: ['card', 'embedded', 'modal'] },
+      display:
+        o.displays === false
+          ? { table: { disable: true } }
+          : { control: 'inline-radio', options: ['card', 'embedded', 'modal'] },
       locale: { control: 'select', options: [undefined, ...LOCALES] },
-      ...(o.product ? { product: { control: 'inline-radio', options: ['priority_boarding', 'automatic_check_in', 'fare_family_upsell'] } } : {}),
+      ...(o.product
+        ? {
+            product: {
+              control: 'inline-radio',
+              options: ['priority_boarding', 'automatic_check_in', 'fare_family_upsell'],
+            },
+          }
+        : {}),
     },
     parameters: { docs: { description: { component: o.description } } },
-    loaders: [async ({ parameters }) => ({ session: await storySession({ ...(parameters['svc'] as StoryParams), products }) })],
-    render: (args, { loaded, parameters }) => page((parameters['svc'] as StoryParams).look, staticHtml`
+    loaders: [
+      async ({ parameters }) => ({ session: await storySession({ ...(parameters['svc'] as StoryParams), products }) }),
+    ],
+    render: (args, { loaded, parameters }) =>
+      page(
+        (parameters['svc'] as StoryParams).look,
+        staticHtml`
       <${t} display=${ifDefined(o.displays === false ? undefined : args.display)} locale=${ifDefined(args.locale)} product=${ifDefined(args.product)}
-        .session=${loaded['session'] as Session}></${t}>`, (parameters['svc'] as StoryParams).column),
+        .session=${loaded['session'] as Session}></${t}>`,
+        (parameters['svc'] as StoryParams).column,
+      ),
   }
 }
 
@@ -201,7 +245,12 @@ export const PHONES = {
  * the seat map fits: no sideways scrolling, each seat on the screen and at least 24 × 24 px; in a
  * column too narrow for the cabin, the cabin's own box scrolls instead, its row numbers kept in view.
  */
-export function phoneStory(width: 320 | 375, display: Display, state: StoryState, variant: Omit<StoryParams, 'state'> = {}): WidgetStory {
+export function phoneStory(
+  width: 320 | 375,
+  display: Display,
+  state: StoryState,
+  variant: Omit<StoryParams, 'state'> = {},
+): WidgetStory {
   const base = story(display, state, variant)
   return {
     ...base,
@@ -212,7 +261,9 @@ export function phoneStory(width: 320 | 375, display: Display, state: StoryState
       const el = context.canvasElement.querySelector(String(context.component))!
       if (context.args.display === 'card') {
         deep<HTMLButtonElement>(el, '[part~="open-button"]')!.click()
-        await waitFor(() => expect(deep(el, '[role="grid"]'), 'the dialog with the cabin').not.toBeNull(), { timeout: 8000 })
+        await waitFor(() => expect(deep(el, '[role="grid"]'), 'the dialog with the cabin').not.toBeNull(), {
+          timeout: 8000,
+        })
         await animationsDone(el)
       }
       expect(window.innerWidth, 'the story runs at the phone width').toBe(width)

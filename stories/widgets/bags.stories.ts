@@ -4,7 +4,10 @@ import { story, variant, widgetStories, type WidgetArgs } from '../support/widge
 export default {
   title: 'Widgets/Bags',
   component: 'svc-bag-upsell',
-  ...widgetStories('svc-bag-upsell', ['bag'], { description: "Bags per passenger per journey: the allowance the ticket includes and every bag on sale, with a quantity stepper bounded by the offer's limit." }),
+  ...widgetStories('svc-bag-upsell', ['bag'], {
+    description:
+      "Bags per passenger per journey: the allowance the ticket includes and every bag on sale, with a quantity stepper bounded by the offer's limit.",
+  }),
 } satisfies Meta<WidgetArgs>
 
 // card

@@ -4,7 +4,11 @@ import { story, variant, widgetStories, type WidgetArgs } from '../support/widge
 export default {
   title: 'Widgets/Basket',
   component: 'svc-basket',
-  ...widgetStories('svc-basket', ['bag', 'seat', 'priority_boarding'], { description: "The traveller's extras with their validity and actions, and the total: what `onBasketChange` reports, as the widget shows it.", displays: false }),
+  ...widgetStories('svc-basket', ['bag', 'seat', 'priority_boarding'], {
+    description:
+      "The traveller's extras with their validity and actions, and the total: what `onBasketChange` reports, as the widget shows it.",
+    displays: false,
+  }),
 } satisfies Meta<WidgetArgs>
 export const Offers = story('embedded', 'offers')
 export const Loading = story('embedded', 'loading')

@@ -4,7 +4,11 @@ import { story, variant, widgetStories, type WidgetArgs } from '../support/widge
 export default {
   title: 'Widgets/Option card',
   component: 'svc-option-card',
-  ...widgetStories('svc-option-card', ['priority_boarding', 'automatic_check_in', 'fare_family_upsell'], { description: 'Priority boarding, automatic check-in or a fare-family upgrade, per journey (`product`). The states below show priority boarding; the last stories show the other two products.', product: 'priority_boarding' }),
+  ...widgetStories('svc-option-card', ['priority_boarding', 'automatic_check_in', 'fare_family_upsell'], {
+    description:
+      'Priority boarding, automatic check-in or a fare-family upgrade, per journey (`product`). The states below show priority boarding; the last stories show the other two products.',
+    product: 'priority_boarding',
+  }),
 } satisfies Meta<WidgetArgs>
 
 // card

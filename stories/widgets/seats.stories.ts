@@ -4,7 +4,10 @@ import { phoneStory, story, variant, widgetStories, type WidgetArgs } from '../s
 export default {
   title: 'Widgets/Seat map',
   component: 'svc-seat-map',
-  ...widgetStories('svc-seat-map', ['seat'], { description: 'Seat maps per flight: decks, aisles, exits and wings, a legend and price bands; one seat per passenger (a lap infant sits on a lap), chosen with a pointer or the arrow keys.' }),
+  ...widgetStories('svc-seat-map', ['seat'], {
+    description:
+      'Seat maps per flight: decks, aisles, exits and wings, a legend and price bands; one seat per passenger (a lap infant sits on a lap), chosen with a pointer or the arrow keys.',
+  }),
 } satisfies Meta<WidgetArgs>
 
 // card

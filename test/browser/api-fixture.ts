@@ -47,7 +47,10 @@ export interface FixtureOptions {
   remote?: RemoteOptions
 }
 
-export interface RemoteOptions { delayMs?: number; fail?: 'first' | 'always' }
+export interface RemoteOptions {
+  delayMs?: number
+  fail?: 'first' | 'always'
+}
 
 /**
  * The sandbox airline as a remote supplier (a search in the background, by a job), its behaviour per
@@ -64,7 +67,8 @@ function slowSandbox(sandbox: Supplier, behaviour: Map<string, RemoteOptions>): 
       const n = (searched.get(trip.trip_id) ?? 0) + 1
       searched.set(trip.trip_id, n)
       await new Promise((r) => setTimeout(r, o.delayMs ?? 0))
-      if (o.fail === 'always' || (o.fail === 'first' && n === 1)) throw new SupplierError('supplier_timeout', 'The airline did not answer in time (test fixture).')
+      if (o.fail === 'always' || (o.fail === 'first' && n === 1))
+        throw new SupplierError('supplier_timeout', 'The airline did not answer in time (test fixture).')
       return sandbox.search(call, trip, types)
     },
   }
@@ -75,10 +79,21 @@ export async function startTestApi(pageOrigin: string) {
   const sandbox = createSandboxSupplier()
   const behaviour = new Map<string, RemoteOptions>()
   const core = createCore({
-    store, suppliers: [sandbox, slowSandbox(sandbox, behaviour)], clock: { now: () => new Date() },
+    store,
+    suppliers: [sandbox, slowSandbox(sandbox, behaviour)],
+    clock: { now: () => new Date() },
     ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
     // A remote search that times out fails at its first try (not after minutes of backoff).
-    config: { maxAttempts: { basket_check: 5, fulfill_order: 10, cancel_order: 10, ticketing_timeout: 10, webhook: 12, supplier_search: 1 } },
+    config: {
+      maxAttempts: {
+        basket_check: 5,
+        fulfill_order: 10,
+        cancel_order: 10,
+        ticketing_timeout: 10,
+        webhook: 12,
+        supplier_search: 1,
+      },
+    },
   })
   await core.ensureSigningKey()
   const { seller, apiKey } = await core.createSeller({ name: 'Browser tests', origins: [pageOrigin], sandbox: true })
@@ -88,7 +103,13 @@ export async function startTestApi(pageOrigin: string) {
     const key = `${o.delayMs ?? 0}:${o.fail ?? ''}`
     let made = remoteSellers.get(key)
     if (!made) {
-      made = core.createSeller({ name: `Browser tests (slow_sandbox ${key})`, origins: [pageOrigin], sandbox: true, supplier: { name: 'slow_sandbox' } })
+      made = core
+        .createSeller({
+          name: `Browser tests (slow_sandbox ${key})`,
+          origins: [pageOrigin],
+          sandbox: true,
+          supplier: { name: 'slow_sandbox' },
+        })
         .then((created) => {
           behaviour.set(created.seller.seller_id, o)
           return created
@@ -105,26 +126,48 @@ export async function startTestApi(pageOrigin: string) {
       ...(q['flight'] ? { flight: q['flight'] } : {}),
       ...(q['passengers'] ? { passengers: JSON.parse(q['passengers']) as TripCreateRequest['passengers'] } : {}),
       ...(q['search'] === 'false' ? { search: false } : {}),
-      ...(q['remote'] ? { remote: { delayMs: Number(q['delayMs'] ?? 0), ...(q['fail'] === 'first' || q['fail'] === 'always' ? { fail: q['fail'] } : {}) } } : {}),
+      ...(q['remote']
+        ? {
+            remote: {
+              delayMs: Number(q['delayMs'] ?? 0),
+              ...(q['fail'] === 'first' || q['fail'] === 'always' ? { fail: q['fail'] } : {}),
+            },
+          }
+        : {}),
     })
   })
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' })
   // The in-process worker of `npm start`, here as a timer: checks and fulfillment progress on their own.
-  const worker = setInterval(() => { core.drainJobs().catch(() => {}) }, 200)
+  const worker = setInterval(() => {
+    core.drainJobs().catch(() => {})
+  }, 200)
 
   async function createTrip(o: FixtureOptions = {}) {
     const payload = tripPayload(new Date(), {
-      search: o.search === false ? undefined : { bag: { search: true }, seat: { search: true }, priority_boarding: { search: true }, automatic_check_in: { search: true }, fare_family_upsell: { search: true } },
+      search:
+        o.search === false
+          ? undefined
+          : {
+              bag: { search: true },
+              seat: { search: true },
+              priority_boarding: { search: true },
+              automatic_check_in: { search: true },
+              fare_family_upsell: { search: true },
+            },
       ...(o.passengers ? { passengers: o.passengers } : {}),
       ...(o.language ? { language: o.language } : {}),
       ...(o.currency ? { currency: o.currency } : {}),
     })
-    if (o.flight) for (const t of payload.tickets) for (const j of t.journeys) for (const s of j.segments) s.marketing_flight_number = o.flight
+    if (o.flight)
+      for (const t of payload.tickets)
+        for (const j of t.journeys) for (const s of j.segments) s.marketing_flight_number = o.flight
     const owner = o.remote ? await remoteSeller(o.remote) : { seller, apiKey }
     const api = caller(core, { apiKey: owner.apiKey })
     const trip = await api('createTrip', { body: payload })
     if (o.booked) await book(core, api, trip)
-    const accessToken = o.accessTtl ? await core.tokens.sign('trip_access', owner.seller.seller_id, o.accessTtl, trip.trip_id) : trip.trip_access_token!
+    const accessToken = o.accessTtl
+      ? await core.tokens.sign('trip_access', owner.seller.seller_id, o.accessTtl, trip.trip_id)
+      : trip.trip_access_token!
     return { baseUrl, apiKey: owner.apiKey, tripId: trip.trip_id, accessToken, refreshToken: trip.refresh_token! }
   }
 
@@ -139,14 +182,26 @@ export async function startTestApi(pageOrigin: string) {
 }
 
 /** Buys a checked bag and priority boarding for p1 and a seat for p2, as a seller's backend would, and runs the orders. */
-async function book(core: Core, api: ReturnType<typeof caller>, trip: { trip_id: string; search_id: string | null; tickets: unknown[] }) {
+async function book(
+  core: Core,
+  api: ReturnType<typeof caller>,
+  trip: { trip_id: string; search_id: string | null; tickets: unknown[] },
+) {
   const search = await api('getSearch', { params: { trip_id: trip.trip_id, search_id: trip.search_id! } })
   const products = (type: string) => Object.values(search.results.products[type as 'bag'] ?? {})
-  const forSale = (type: string, pid: string) => products(type).filter((x) => !x.included && x.price_and_availability[pid]?.available)
+  const forSale = (type: string, pid: string) =>
+    products(type).filter((x) => !x.included && x.price_and_availability[pid]?.available)
   const bag = forSale('bag', 'p1').find((x) => x.product_details['checked'] === true)!
-  const lines = [bag, forSale('priority_boarding', 'p1')[0]!].map((x) => ({ product_id: x.product_id, passenger_id: 'p1', quantity: 1 }))
+  const lines = [bag, forSale('priority_boarding', 'p1')[0]!].map((x) => ({
+    product_id: x.product_id,
+    passenger_id: 'p1',
+    quantity: 1,
+  }))
   lines.push({ product_id: forSale('seat', 'p2')[0]!.product_id, passenger_id: 'p2', quantity: 1 })
   const basket = await api('addToBasket', { params: { trip_id: trip.trip_id }, body: lines })
-  await api('fulfill', { params: { trip_id: trip.trip_id }, body: fulfillRequest(trip as never, basket.trip_state_hash) })
+  await api('fulfill', {
+    params: { trip_id: trip.trip_id },
+    body: fulfillRequest(trip as never, basket.trip_state_hash),
+  })
   await core.drainJobs()
 }

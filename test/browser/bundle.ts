@@ -7,7 +7,12 @@ import type { BasketChange, CallbackBasketItem } from '../../sdk/index.ts'
 import type { SvcError } from '../../client/errors.ts'
 import type { Session } from '../../client/session.ts'
 
-export interface Fixture { baseUrl: string; tripId: string; accessToken: string; refreshToken: string }
+export interface Fixture {
+  baseUrl: string
+  tripId: string
+  accessToken: string
+  refreshToken: string
+}
 export type UpsellEl = HTMLElement & { session: Session; updateComplete: Promise<boolean> }
 
 export const BUNDLE = '/dist/javascript/v2.2/svc.min.js'
@@ -49,7 +54,8 @@ export async function waitFor<T>(fn: () => T | null | undefined | false, what: s
   }
 }
 
-export const bagsIn = (c: BasketChange): CallbackBasketItem[] => Object.values(c.basket).filter((i) => i.product_type === 'bag')
+export const bagsIn = (c: BasketChange): CallbackBasketItem[] =>
+  Object.values(c.basket).filter((i) => i.product_type === 'bag')
 
 export function upsellIn(container: string, doc: Document = document): UpsellEl | null {
   return doc.getElementById(container)?.querySelector('svc-upsell') as UpsellEl | null
@@ -57,11 +63,17 @@ export function upsellIn(container: string, doc: Document = document): UpsellEl 
 
 /** The first "+" of a bag that can still be added, inside the widget in `container`. */
 export function enabledPlus(container: string, doc: Document = document, timeout?: number): Promise<HTMLButtonElement> {
-  return waitFor(() => {
-    const bags = upsellIn(container, doc)?.shadowRoot?.querySelector('svc-bag-upsell')
-    const buttons = Array.from(bags?.shadowRoot?.querySelectorAll<HTMLButtonElement>('[part="stepper"] button:last-of-type') ?? [])
-    return buttons.find((b) => b.getAttribute('aria-disabled') === 'false')
-  }, `an enabled "+" bag button in #${container}`, timeout)
+  return waitFor(
+    () => {
+      const bags = upsellIn(container, doc)?.shadowRoot?.querySelector('svc-bag-upsell')
+      const buttons = Array.from(
+        bags?.shadowRoot?.querySelectorAll<HTMLButtonElement>('[part="stepper"] button:last-of-type') ?? [],
+      )
+      return buttons.find((b) => b.getAttribute('aria-disabled') === 'false')
+    },
+    `an enabled "+" bag button in #${container}`,
+    timeout,
+  )
 }
 
 /**
@@ -70,7 +82,8 @@ export function enabledPlus(container: string, doc: Document = document, timeout
  */
 export function chunkFetches(name?: string): string[] {
   const dir = '/dist/javascript/v2.2/chunks/'
-  return performance.getEntriesByType('resource')
+  return performance
+    .getEntriesByType('resource')
     .map((e) => new URL(e.name).pathname)
     .filter((p) => p.includes(dir) && p.endsWith('.js') && (!name || p.includes(`${dir}${name}-`)))
 }

@@ -21,8 +21,17 @@ import { rewriteJson, urlOf } from '../../mock-server/conditions.ts'
 import { fixture, productFor, until } from './helpers.ts'
 
 /** The package's entries, one per element (test/build/element-entries.test.ts pins the same list in the sources). */
-const ENTRIES = ['svc-bag-upsell', 'svc-basket', 'svc-modal', 'svc-option-card', 'svc-price', 'svc-seat-map', 'svc-spinner', 'svc-upsell'] as const
-type Tag = typeof ENTRIES[number]
+const ENTRIES = [
+  'svc-bag-upsell',
+  'svc-basket',
+  'svc-modal',
+  'svc-option-card',
+  'svc-price',
+  'svc-seat-map',
+  'svc-spinner',
+  'svc-upsell',
+] as const
+type Tag = (typeof ENTRIES)[number]
 const PACKAGE = '/dist/svc-ancillaries'
 
 interface Frame {
@@ -47,7 +56,8 @@ async function frameWith(tag: Tag): Promise<Frame> {
   document.body.append(frame)
   frames.push(frame)
   await loaded
-  const win = frame.contentWindow as Window & typeof globalThis & { entryLoaded: Promise<{ pkg: typeof Package; definedByIndex: string[] }> }
+  const win = frame.contentWindow as Window &
+    typeof globalThis & { entryLoaded: Promise<{ pkg: typeof Package; definedByIndex: string[] }> }
   const { pkg, definedByIndex } = await win.entryLoaded
   // Else an element would count as the entry's when the index had registered it.
   expect(definedByIndex, 'elements the package index registered by itself').to.deep.equal([])
@@ -80,7 +90,11 @@ const priceChangedFetch: typeof fetch = async (input, init) => {
     for (const item of Object.values(view.basket) as BasketItem[]) {
       if (item.product_type === 'ticket') continue
       const total = item.price.total
-      item.validity = { ...item.validity, status: 'price_changed', previous_price: { ...item.price, total: { ...total, amount: Math.round(total.amount * 0.9) } } }
+      item.validity = {
+        ...item.validity,
+        status: 'price_changed',
+        previous_price: { ...item.price, total: { ...total, amount: Math.round(total.amount * 0.9) } },
+      }
     }
     return view
   })
@@ -91,7 +105,15 @@ type Adds = 'bag' | 'seat' | 'priority_boarding' | 'automatic_check_in'
 /** A trip's Session made with the frame's own package, its offers loaded, with one item of each of `adds` for p1. */
 async function tripSession(f: Frame, adds: Adds[]): Promise<Session> {
   const t = await fixture()
-  const s = new f.pkg.Session(new f.pkg.ApiClient({ baseUrl: t.baseUrl, tripId: t.tripId, accessToken: t.accessToken, refreshToken: t.refreshToken, fetch: priceChangedFetch }))
+  const s = new f.pkg.Session(
+    new f.pkg.ApiClient({
+      baseUrl: t.baseUrl,
+      tripId: t.tripId,
+      accessToken: t.accessToken,
+      refreshToken: t.refreshToken,
+      fetch: priceChangedFetch,
+    }),
+  )
   await s.load()
   await s.loadOffers(['bag', 'seat', 'priority_boarding', 'automatic_check_in'])
   for (const type of adds) {
@@ -145,13 +167,24 @@ const SCENARIOS: Record<Tag, { displays?: Display[]; run: Scenario }> = {
   'svc-upsell': {
     displays: DISPLAYS,
     run: async (f, display) => {
-      mountView(f, 'svc-upsell', { display, session: await tripSession(f, ['bag', 'seat', 'priority_boarding', 'automatic_check_in']) })
-      return ['svc-bag-upsell', 'svc-seat-map', 'svc-option-card', 'svc-price', ...display === 'embedded' ? [] : ['svc-modal']]
+      mountView(f, 'svc-upsell', {
+        display,
+        session: await tripSession(f, ['bag', 'seat', 'priority_boarding', 'automatic_check_in']),
+      })
+      return [
+        'svc-bag-upsell',
+        'svc-seat-map',
+        'svc-option-card',
+        'svc-price',
+        ...(display === 'embedded' ? [] : ['svc-modal']),
+      ]
     },
   },
   'svc-basket': {
     run: async (f) => {
-      mountView(f, 'svc-basket', { session: await tripSession(f, ['bag', 'seat', 'priority_boarding', 'automatic_check_in']) })
+      mountView(f, 'svc-basket', {
+        session: await tripSession(f, ['bag', 'seat', 'priority_boarding', 'automatic_check_in']),
+      })
       return ['svc-price']
     },
   },
@@ -166,7 +199,10 @@ const SCENARIOS: Record<Tag, { displays?: Display[]; run: Scenario }> = {
   },
   'svc-price': {
     run: async (f) => {
-      mountView(f, 'svc-price', { amount: { amount: 4599, decimal_places: 2, currency: 'EUR' }, previous: { amount: 3999, decimal_places: 2, currency: 'EUR' } })
+      mountView(f, 'svc-price', {
+        amount: { amount: 4599, decimal_places: 2, currency: 'EUR' },
+        previous: { amount: 3999, decimal_places: 2, currency: 'EUR' },
+      })
       return ['svc-price']
     },
   },
@@ -181,17 +217,28 @@ const SCENARIOS: Record<Tag, { displays?: Display[]; run: Scenario }> = {
 /** Waits for every Lit element in the frame to finish rendering, a few rounds (a render can add elements). */
 async function settle(f: Frame) {
   for (let i = 0; i < 3; i++) {
-    await Promise.all(deepElements(f.main).map((e) => (e as Element & { updateComplete?: Promise<unknown> }).updateComplete).filter(Boolean))
+    await Promise.all(
+      deepElements(f.main)
+        .map((e) => (e as Element & { updateComplete?: Promise<unknown> }).updateComplete)
+        .filter(Boolean),
+    )
     await new Promise((r) => f.win.requestAnimationFrame(r))
   }
 }
 
 describe('the element entries of the package, each alone in its own document', () => {
   it('are the elements the package declares (custom-elements.json), each a file of its own', async () => {
-    const manifest = await (await fetch(`${PACKAGE}/custom-elements.json`)).json() as { modules: Array<{ declarations?: Array<{ tagName?: string }> }> }
-    const declared = manifest.modules.flatMap((m) => m.declarations ?? []).map((d) => d.tagName).filter(Boolean).sort()
+    const manifest = (await (await fetch(`${PACKAGE}/custom-elements.json`)).json()) as {
+      modules: Array<{ declarations?: Array<{ tagName?: string }> }>
+    }
+    const declared = manifest.modules
+      .flatMap((m) => m.declarations ?? [])
+      .map((d) => d.tagName)
+      .filter(Boolean)
+      .sort()
     expect(declared).to.deep.equal([...ENTRIES])
-    for (const tag of ENTRIES) expect((await fetch(`${PACKAGE}/elements/${tag}.js`)).status, `${PACKAGE}/elements/${tag}.js`).to.equal(200)
+    for (const tag of ENTRIES)
+      expect((await fetch(`${PACKAGE}/elements/${tag}.js`)).status, `${PACKAGE}/elements/${tag}.js`).to.equal(200)
   })
 
   for (const tag of ENTRIES) {
@@ -203,18 +250,26 @@ describe('the element entries of the package, each alone in its own document', (
       it(`${tag}.js registers every element ${tag} renders${as}: none inside it is undefined, and its prices show`, async function () {
         this.timeout(40_000)
         const f = await frameWith(tag)
-        const expected = [tag, ...await run(f, display ?? 'embedded')]
+        const expected = [tag, ...(await run(f, display ?? 'embedded'))]
         const tags = () => new Set(deepElements(f.main).map((e) => e.localName))
         // Drawn with its data: the views have loaded (no skeleton left; the card and modal displays' code and
         // a lazy view arrive as they would for a traveller), and what the scenario must draw is there.
-        await until(() => expected.every((t) => tags().has(t)) && !deepElements(f.main).some((e) => e.matches('[part~=loading]')),
-          `${expected.join(', ')} drawn, nothing loading`, 20_000)
-          .catch((e: Error) => { throw new Error(`${e.message}; drawn: ${[...tags()].filter((t) => t.includes('-')).join(', ')}`) })
+        await until(
+          () => expected.every((t) => tags().has(t)) && !deepElements(f.main).some((e) => e.matches('[part~=loading]')),
+          `${expected.join(', ')} drawn, nothing loading`,
+          20_000,
+        ).catch((e: Error) => {
+          throw new Error(`${e.message}; drawn: ${[...tags()].filter((t) => t.includes('-')).join(', ')}`)
+        })
         await settle(f)
-        const undefinedInside = deepElements(f.main).filter((el) => el.localName.includes('-') && !f.win.customElements.get(el.localName)).map((el) => el.localName)
+        const undefinedInside = deepElements(f.main)
+          .filter((el) => el.localName.includes('-') && !f.win.customElements.get(el.localName))
+          .map((el) => el.localName)
         expect([...new Set(undefinedInside)], `custom elements ${tag}.js left undefined${as}`).to.deep.equal([])
         // A price given its amount shows it (an undefined <svc-price> is an empty tag).
-        const prices = deepElements(f.main).filter((el) => el.localName === 'svc-price' && (el as Element & { amount?: unknown }).amount)
+        const prices = deepElements(f.main).filter(
+          (el) => el.localName === 'svc-price' && (el as Element & { amount?: unknown }).amount,
+        )
         if (expected.includes('svc-price')) expect(prices.length, 'prices drawn').to.be.greaterThan(0)
         for (const p of prices) expect(p.shadowRoot?.textContent?.trim(), 'the text of a price').to.match(/\d|Free/)
       })

@@ -4,9 +4,17 @@
  * `delayMs`, or fails with `supplier_timeout` (`fail: 'first'`: the trip's first search only).
  * The API itself makes them (GET {baseUrl}/__fixture/trip?remote=1…); the runner's fixture names the API.
  */
-export interface Fixture { baseUrl: string; tripId: string; accessToken: string; refreshToken: string }
+export interface Fixture {
+  baseUrl: string
+  tripId: string
+  accessToken: string
+  refreshToken: string
+}
 
-export interface RemoteTrip { delayMs?: number; fail?: 'first' | 'always' }
+export interface RemoteTrip {
+  delayMs?: number
+  fail?: 'first' | 'always'
+}
 
 let api: Promise<string> | undefined
 

@@ -8,12 +8,26 @@ import { expect } from '@esm-bundle/chai'
 import type { BasketChange, SvcApi } from '../../sdk/index.ts'
 import type { SvcSandboxGlobal } from '../../sdk/sandbox.ts'
 import type { SandboxInternals } from '../../mock-server/sandbox.ts'
-import { BUNDLE, SANDBOX_BUNDLE, bagsIn, container, enabledPlus as enabledPlusApi, loadScript, rejection, sleep, spy, track, upsellIn, waitFor as waitForApi } from './bundle.ts'
-
+import {
+  BUNDLE,
+  SANDBOX_BUNDLE,
+  bagsIn,
+  container,
+  enabledPlus as enabledPlusApi,
+  loadScript,
+  rejection,
+  sleep,
+  spy,
+  track,
+  upsellIn,
+  waitFor as waitForApi,
+} from './bundle.ts'
 
 /** Every resource the page fetched over the network (scripts, fetch calls), from before the SDK loaded. */
 const network: string[] = []
-new PerformanceObserver((list) => { for (const e of list.getEntries()) network.push(e.name) }).observe({ type: 'resource' })
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) network.push(e.name)
+}).observe({ type: 'resource' })
 /** Every call through the page's `fetch` (the sandbox's fallback for what its handlers do not answer). */
 const fetched: string[] = []
 const pageFetch = window.fetch
@@ -23,10 +37,15 @@ window.fetch = (input, init) => {
 }
 
 /** Requests that would have left the page for an API: another origin, or any /v2.2 address. */
-const apiRequests = (urls: string[]) => urls.filter((u) => new URL(u, location.href).origin !== location.origin || new URL(u, location.href).pathname.startsWith('/v2.2'))
+const apiRequests = (urls: string[]) =>
+  urls.filter(
+    (u) =>
+      new URL(u, location.href).origin !== location.origin || new URL(u, location.href).pathname.startsWith('/v2.2'),
+  )
 
 /** The sandbox answers in the page, but its first load parses a large bundle: wait longer than against the API. */
-const waitFor = <T>(fn: () => T | null | undefined | false, what: string, timeout = 10_000) => waitForApi(fn, what, timeout)
+const waitFor = <T>(fn: () => T | null | undefined | false, what: string, timeout = 10_000) =>
+  waitForApi(fn, what, timeout)
 const enabledPlus = (container: string, doc: Document = document) => enabledPlusApi(container, doc, 10_000)
 
 /** The first element matching `selector` under `root`, through shadow roots. */
@@ -53,7 +72,6 @@ before(async () => {
   Svc = window.Svc
 })
 
-
 describe('sandbox mode', () => {
   it('is not loaded until asked for', () => {
     expect(window.SvcSandbox).to.equal(undefined)
@@ -75,14 +93,21 @@ describe('sandbox mode', () => {
     await shown
     expect(window.SvcSandbox?.version).to.equal('2.2')
     // The trip as it stands: the ticket, with validity.state.
-    expect(Object.values(onBasketChange.calls[0]!.basket).map((i) => [i.product_type, i.validity.state])).to.deep.equal([['ticket', 'valid']])
+    expect(Object.values(onBasketChange.calls[0]!.basket).map((i) => [i.product_type, i.validity.state])).to.deep.equal(
+      [['ticket', 'valid']],
+    )
     expect(onBagLoad.calls).to.have.length(1)
 
     ;(await enabledPlus('bags')).click()
-    const change = await waitFor(() => onBasketChange.calls.find((c) => bagsIn(c).length > 0), 'onBasketChange with a bag')
+    const change = await waitFor(
+      () => onBasketChange.calls.find((c) => bagsIn(c).length > 0),
+      'onBasketChange with a bag',
+    )
     const [bag] = bagsIn(change)
     expect(bag!.validity.state).to.equal('valid')
-    expect(Svc.formatPrice(bag!.price.total.amount, bag!.price.total.decimal_places, bag!.price.total.currency)).to.match(/\d/)
+    expect(
+      Svc.formatPrice(bag!.price.total.amount, bag!.price.total.decimal_places, bag!.price.total.currency),
+    ).to.match(/\d/)
 
     // Nothing left the page: the sandbox bundle came from beside svc.min.js, and the only other request
     // asked this origin whether it has MSW's worker (it has not: a 404, so the SDK is answered in the
@@ -94,14 +119,16 @@ describe('sandbox mode', () => {
     expect(window.SvcSandbox?.worker).to.equal(false)
   })
 
-  it('speaks the trip\'s or the asked locale with no locale file fetched (the sandbox brings every table)', async () => {
+  it("speaks the trip's or the asked locale with no locale file fetched (the sandbox brings every table)", async () => {
     const seen = network.length
     await Svc.init({ sandbox: true, locale: 'de-DE', onBasketChange: () => {} })
     container('de')
     await Svc.showUpsell({ container: 'de', display: 'embedded', allowProducts: ['bags'] })
     const bags = upsellIn('de')!.shadowRoot!.querySelector('svc-bag-upsell')!
     await waitFor(() => bags.shadowRoot?.textContent?.includes('Aufgabegepäck'), 'German texts in the bag list')
-    expect(Svc.formatPrice(2550, 2, 'EUR')).to.equal(new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(25.5))
+    expect(Svc.formatPrice(2550, 2, 'EUR')).to.equal(
+      new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(25.5),
+    )
     expect(network.slice(seen)).to.deep.equal([])
   })
 
@@ -110,13 +137,17 @@ describe('sandbox mode', () => {
     expect(trip.tripId).to.be.a('string')
     const key = await Svc.sandbox.apiKey()
     expect(key).to.be.a('string').and.not.equal('')
-    const res = await Svc.sandbox.fetch(`/v2.2/trip/${trip.tripId}`, { headers: { authorization: `Basic ${btoa(`${key}:`)}` } })
+    const res = await Svc.sandbox.fetch(`/v2.2/trip/${trip.tripId}`, {
+      headers: { authorization: `Basic ${btoa(`${key}:`)}` },
+    })
     expect(res.status).to.equal(200)
-    const view = await res.json() as { trip_id: string; journeys: unknown[] }
+    const view = (await res.json()) as { trip_id: string; journeys: unknown[] }
     expect(view.trip_id).to.equal(trip.tripId)
     expect(view.journeys).to.have.length(2)
     // With the trip's own token too, and 401 without any.
-    const own = await Svc.sandbox.fetch(`/v2.2/trip/${trip.tripId}/basket`, { headers: { authorization: `Bearer ${trip.tripAccessToken}` } })
+    const own = await Svc.sandbox.fetch(`/v2.2/trip/${trip.tripId}/basket`, {
+      headers: { authorization: `Bearer ${trip.tripAccessToken}` },
+    })
     expect(own.status).to.equal(200)
     expect((await Svc.sandbox.fetch(`/v2.2/trip/${trip.tripId}`)).status).to.equal(401)
     expect(apiRequests(fetched)).to.deep.equal([])
@@ -127,7 +158,14 @@ describe('sandbox mode', () => {
     const trip = await Svc.sandbox.createTrip({ flight: '9001' })
     const onBasketChange = spy<BasketChange>()
     const onInvalidBasket = spy<BasketChange>()
-    await Svc.init({ sandbox: true, tripId: trip.tripId, tripAccessToken: trip.tripAccessToken, refreshToken: trip.refreshToken, onBasketChange, onInvalidBasket })
+    await Svc.init({
+      sandbox: true,
+      tripId: trip.tripId,
+      tripAccessToken: trip.tripAccessToken,
+      refreshToken: trip.refreshToken,
+      onBasketChange,
+      onInvalidBasket,
+    })
     container('pc')
     await Svc.showUpsell({ container: 'pc', display: 'embedded', allowProducts: ['bags'] })
     ;(await enabledPlus('pc')).click()
@@ -142,9 +180,15 @@ describe('sandbox mode', () => {
     expect(bag.validity.previous_price?.total.amount).to.equal(before)
 
     const el = upsellIn('pc')!
-    const notice = await waitFor(() => deep(el, '[part~="state-price-changed"]'), 'the price-changed notice in the widget')
+    const notice = await waitFor(
+      () => deep(el, '[part~="state-price-changed"]'),
+      'the price-changed notice in the widget',
+    )
     ;(await waitFor(() => button(notice, 'Accept new price'), 'the accept button')).click()
-    const accepted = await waitFor(() => onBasketChange.calls.slice(-1).find((c) => bagsIn(c)[0]?.validity.state === 'valid'), 'the bag valid again')
+    const accepted = await waitFor(
+      () => onBasketChange.calls.slice(-1).find((c) => bagsIn(c)[0]?.validity.state === 'valid'),
+      'the bag valid again',
+    )
     expect(bagsIn(accepted)[0]!.price.total.amount).to.equal(bag.price.total.amount)
     expect(deep(el, '[part~="state-price-changed"]')).to.equal(null)
   })
@@ -174,14 +218,25 @@ describe('sandbox mode', () => {
     const record = await sandbox.store.getTrip(trip.tripId)
     const short = await sandbox.core.tokens.sign('trip_access', record!.value.seller_id, 2, trip.tripId)
     const onBasketChange = spy<BasketChange>()
-    await Svc.init({ sandbox: true, tripId: trip.tripId, tripAccessToken: short, refreshToken: trip.refreshToken, onBasketChange })
+    await Svc.init({
+      sandbox: true,
+      tripId: trip.tripId,
+      tripAccessToken: short,
+      refreshToken: trip.refreshToken,
+      onBasketChange,
+    })
     container('tok')
     await Svc.showUpsell({ container: 'tok', display: 'embedded', allowProducts: ['bags'] })
     await sleep(3000)
-    const expired = await Svc.sandbox.fetch(`/v2.2/trip/${trip.tripId}/basket`, { headers: { authorization: `Bearer ${short}` } })
+    const expired = await Svc.sandbox.fetch(`/v2.2/trip/${trip.tripId}/basket`, {
+      headers: { authorization: `Bearer ${short}` },
+    })
     expect(expired.status).to.equal(401)
     ;(await enabledPlus('tok')).click()
-    await waitFor(() => onBasketChange.calls.some((c) => bagsIn(c).length > 0), 'the bag, added after the token expired')
+    await waitFor(
+      () => onBasketChange.calls.some((c) => bagsIn(c).length > 0),
+      'the bag, added after the token expired',
+    )
     expect(upsellIn('tok')!.session.client.accessToken).to.not.equal(short)
   })
 
@@ -207,7 +262,10 @@ describe('sandbox mode', () => {
 })
 
 describe('a sandbox page under a strict CSP, reloaded', () => {
-  interface FrameWindow extends Window { Svc: SvcApi; __cspViolations: Array<{ directive: string; blocked: string }> }
+  interface FrameWindow extends Window {
+    Svc: SvcApi
+    __cspViolations: Array<{ directive: string; blocked: string }>
+  }
 
   async function frameAt(src: string): Promise<HTMLIFrameElement> {
     const frame = document.createElement('iframe')
@@ -262,7 +320,9 @@ describe('a sandbox page under a strict CSP, reloaded', () => {
     expect(bagsIn(restored.changes[0]!)).to.have.length(1)
 
     // Under the policy: nothing was refused but TypeBox's probe for eval (it then validates without it).
-    const refused = (frame.contentWindow as FrameWindow).__cspViolations.filter((v) => !(v.directive === 'script-src' && v.blocked === 'eval'))
+    const refused = (frame.contentWindow as FrameWindow).__cspViolations.filter(
+      (v) => !(v.directive === 'script-src' && v.blocked === 'eval'),
+    )
     expect(refused).to.deep.equal([])
   })
 })

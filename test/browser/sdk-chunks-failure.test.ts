@@ -8,14 +8,26 @@
  */
 import { expect } from '@esm-bundle/chai'
 import type { SvcApi, WidgetEvent, WidgetFailure } from '../../sdk/index.ts'
-import { BUNDLE, chunkFetches, container, enabledPlus, loadScript, rejection, spy, trip, upsellIn, waitFor } from './bundle.ts'
+import {
+  BUNDLE,
+  chunkFetches,
+  container,
+  enabledPlus,
+  loadScript,
+  rejection,
+  spy,
+  trip,
+  upsellIn,
+  waitFor,
+} from './bundle.ts'
 
 let Svc: SvcApi
 
 const chunks = (q: string) => fetch(`/__fixture/chunks?${q}`)
 
 /** The "Try again" button of the error state (part="error") in `root`. */
-const tryAgain = (root: ParentNode | null | undefined) => root?.querySelector<HTMLButtonElement>('[part="error"] button') ?? null
+const tryAgain = (root: ParentNode | null | undefined) =>
+  root?.querySelector<HTMLButtonElement>('[part="error"] button') ?? null
 
 before(async () => {
   performance.setResourceTimingBufferSize(100_000)
@@ -23,7 +35,9 @@ before(async () => {
   Svc = window.Svc
 })
 
-afterEach(async () => { await chunks('') })
+afterEach(async () => {
+  await chunks('')
+})
 
 describe('a chunk that does not load', () => {
   it('seats: the seat view shows its error state beside the bags, showUpsell rejects with network, onSeatFail; Try again loads it', async () => {
@@ -31,9 +45,18 @@ describe('a chunk that does not load', () => {
     const f = await trip()
     const seatFails = spy<WidgetFailure>()
     const bagLoads = spy<WidgetEvent>()
-    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {}, onSeatFail: seatFails, onBagLoad: bagLoads })
+    await Svc.init({
+      tripId: f.tripId,
+      tripAccessToken: f.accessToken,
+      baseUrl: f.baseUrl,
+      onBasketChange: () => {},
+      onSeatFail: seatFails,
+      onBagLoad: bagLoads,
+    })
     container('both')
-    const e = await rejection(Svc.showUpsell({ container: 'both', display: 'embedded', allowProducts: ['bags', 'seats'] }))
+    const e = await rejection(
+      Svc.showUpsell({ container: 'both', display: 'embedded', allowProducts: ['bags', 'seats'] }),
+    )
     expect(e).to.be.instanceOf(Svc.SvcError)
     expect(e.code).to.equal('network')
     expect(e.message).to.match(/svc-seat-map/)
@@ -46,15 +69,18 @@ describe('a chunk that does not load', () => {
     expect(bagLoads.calls).to.have.length(1)
     const root = upsellIn('both')!.shadowRoot!
     expect(root.querySelector('svc-seat-map')).to.equal(null)
-    const retry = await waitFor(() => tryAgain(root), 'the seat view\'s error state')
+    const retry = await waitFor(() => tryAgain(root), "the seat view's error state")
     expect(chunkFetches('seat-map')).to.have.length(1)
 
     // Try again on a slow network: the loading state, then the seat map, from a second fetch.
     await chunks('delay=600')
     retry.click()
-    await waitFor(() => root.querySelector('.state-box [part="loading"]'), 'the seat view\'s loading state')
+    await waitFor(() => root.querySelector('.state-box [part="loading"]'), "the seat view's loading state")
     expect(tryAgain(root)).to.equal(null)
-    await waitFor(() => root.querySelector('svc-seat-map')?.shadowRoot?.querySelector('button[data-seat]'), 'the seat map')
+    await waitFor(
+      () => root.querySelector('svc-seat-map')?.shadowRoot?.querySelector('button[data-seat]'),
+      'the seat map',
+    )
     expect(root.querySelector('.state-box')).to.equal(null)
     expect(chunkFetches('seat-map')).to.have.length(2)
   })
@@ -63,20 +89,36 @@ describe('a chunk that does not load', () => {
     await chunks('fail=1')
     const f = await trip()
     const bagFails = spy<WidgetFailure>()
-    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {}, onBagFail: bagFails })
+    await Svc.init({
+      tripId: f.tripId,
+      tripAccessToken: f.accessToken,
+      baseUrl: f.baseUrl,
+      onBasketChange: () => {},
+      onBagFail: bagFails,
+    })
     container('card')
     const e = await rejection(Svc.showUpsell({ container: 'card', display: 'card', allowProducts: ['bags'] }))
     expect(e.code).to.equal('network')
     expect(bagFails.calls.map((c) => c.error.code)).to.deep.equal(['network'])
     const root = upsellIn('card')!.shadowRoot!
-    const retry = await waitFor(() => tryAgain(root), 'the widget\'s error state')
+    const retry = await waitFor(() => tryAgain(root), "the widget's error state")
     expect(root.querySelector('[part~="card"]')).to.equal(null)
 
     await chunks('')
     retry.click()
-    const open = await waitFor(() => root.querySelector('svc-bag-upsell')?.shadowRoot?.querySelector<HTMLButtonElement>('[part="open-button"]'), 'the bag card')
+    const open = await waitFor(
+      () => root.querySelector('svc-bag-upsell')?.shadowRoot?.querySelector<HTMLButtonElement>('[part="open-button"]'),
+      'the bag card',
+    )
     open.click()
-    const dialog = await waitFor(() => root.querySelector('svc-bag-upsell')!.shadowRoot!.querySelector('svc-modal')?.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'), 'the open dialog')
+    const dialog = await waitFor(
+      () =>
+        root
+          .querySelector('svc-bag-upsell')!
+          .shadowRoot!.querySelector('svc-modal')
+          ?.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'),
+      'the open dialog',
+    )
     expect(dialog.open).to.equal(true)
     expect(chunkFetches('dialog-frames')).to.have.length(2)
   })
@@ -86,14 +128,16 @@ describe('a chunk that does not load', () => {
     const f = await trip()
     await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {} })
     container('options')
-    const e = await rejection(Svc.showUpsell({ container: 'options', display: 'embedded', allowProducts: ['priority_boarding'] }))
+    const e = await rejection(
+      Svc.showUpsell({ container: 'options', display: 'embedded', allowProducts: ['priority_boarding'] }),
+    )
     expect(e.code).to.equal('network')
     const script = document.head.querySelector<HTMLScriptElement>('script[src*="/chunks/option-card-"]')
-    expect(script, 'the failed chunk\'s tag is removed').to.equal(null)
+    expect(script, "the failed chunk's tag is removed").to.equal(null)
     expect((window as unknown as { __tampered?: boolean }).__tampered).to.equal(undefined)
     expect(customElements.get('svc-option-card')).to.equal(undefined)
     const root = upsellIn('options')!.shadowRoot!
-    const retry = await waitFor(() => tryAgain(root), 'the option view\'s error state')
+    const retry = await waitFor(() => tryAgain(root), "the option view's error state")
 
     await chunks('')
     retry.click()

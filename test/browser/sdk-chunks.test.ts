@@ -54,11 +54,17 @@ describe('svc.min.js and its chunks', () => {
     expect(chunkFetches()).to.deep.equal([])
   })
 
-  it('seats: the seat map is fetched once, on the bundle\'s Lit, and a seat can be chosen', async () => {
+  it("seats: the seat map is fetched once, on the bundle's Lit, and a seat can be chosen", async () => {
     const f = await trip()
     const changes = spy<BasketChange>()
     const seatLoads = spy<WidgetEvent>()
-    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: changes, onSeatLoad: seatLoads })
+    await Svc.init({
+      tripId: f.tripId,
+      tripAccessToken: f.accessToken,
+      baseUrl: f.baseUrl,
+      onBasketChange: changes,
+      onSeatLoad: seatLoads,
+    })
     container('seats')
     await Svc.showUpsell({ container: 'seats', display: 'embedded', allowProducts: ['seats'] })
     expect(seatLoads.calls).to.deep.equal([{ container: 'seats', display: 'embedded' }])
@@ -82,13 +88,27 @@ describe('svc.min.js and its chunks', () => {
 
     // The seat map reads the trip session from <svc-upsell> by context (the same context keys): it works.
     const map = await seatMapIn('seats')
-    const free = await waitFor(() => Array.from(map.shadowRoot!.querySelectorAll<HTMLButtonElement>('button[data-seat][data-status="available"]'))
-      .find((b) => !b.closest('[data-exit]')), 'an available seat')
+    const free = await waitFor(
+      () =>
+        Array.from(
+          map.shadowRoot!.querySelectorAll<HTMLButtonElement>('button[data-seat][data-status="available"]'),
+        ).find((b) => !b.closest('[data-exit]')),
+      'an available seat',
+    )
     free.click()
-    const change = await waitFor(() => changes.calls.find((c) => Object.values(c.basket).some((i) => i.product_type === 'seat')), 'the seat in onBasketChange')
+    const change = await waitFor(
+      () => changes.calls.find((c) => Object.values(c.basket).some((i) => i.product_type === 'seat')),
+      'the seat in onBasketChange',
+    )
     expect(Object.values(change.basket).filter((i) => i.product_type === 'seat')).to.have.length(1)
     // The seat map moves on to the next passenger: the seat is theirs now ("selected"), or "another passenger's".
-    await waitFor(() => map.shadowRoot!.querySelector(`button[data-seat="${free.dataset.seat}"]:is([data-status="selected"], [data-status="other"])`), 'the chosen seat shown as chosen')
+    await waitFor(
+      () =>
+        map.shadowRoot!.querySelector(
+          `button[data-seat="${free.dataset.seat}"]:is([data-status="selected"], [data-status="other"])`,
+        ),
+      'the chosen seat shown as chosen',
+    )
 
     // A second widget with seats, in card display: the seat map is not fetched again; the card frames are.
     container('seat-card')
@@ -102,15 +122,27 @@ describe('svc.min.js and its chunks', () => {
     const f = await trip()
     await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {} })
     container('options')
-    await Svc.showUpsell({ container: 'options', display: 'embedded', allowProducts: ['priority_boarding', 'automatic_check_in'] })
+    await Svc.showUpsell({
+      container: 'options',
+      display: 'embedded',
+      allowProducts: ['priority_boarding', 'automatic_check_in'],
+    })
     expect(upsellIn('options')!.shadowRoot!.querySelectorAll('svc-option-card')).to.have.length(2)
     expect(chunkFetches('option-card')).to.have.length(1)
   })
 
   it('each chunk is named by the SHA-256 of its bytes, and fetched with it as its integrity', async () => {
     const scripts = Array.from(document.head.querySelectorAll<HTMLScriptElement>('script[src*="/chunks/"]'))
-    expect(scripts.map((s) => new URL(s.src).pathname.split('/').pop()!.replace(/-[\w-]{43}\.js$/, '')).sort())
-      .to.deep.equal(['dialog-frames', 'option-card', 'seat-map'])
+    expect(
+      scripts
+        .map((s) =>
+          new URL(s.src).pathname
+            .split('/')
+            .pop()!
+            .replace(/-[\w-]{43}\.js$/, ''),
+        )
+        .sort(),
+    ).to.deep.equal(['dialog-frames', 'option-card', 'seat-map'])
     for (const s of scripts) {
       const digest = /-([\w-]{43})\.js$/.exec(s.src)![1]!
       const bytes = await (await fetch(s.src)).arrayBuffer()

@@ -26,7 +26,13 @@ let shown = 0
 /** Opens a trip in `language` (and `locale` when given) and shows the bags embedded; returns the bag view. */
 async function bags(language: string, locale?: string): Promise<{ upsell: UpsellEl; view: HTMLElement }> {
   const f = await trip({ language })
-  await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {}, ...(locale ? { locale } : {}) })
+  await Svc.init({
+    tripId: f.tripId,
+    tripAccessToken: f.accessToken,
+    baseUrl: f.baseUrl,
+    onBasketChange: () => {},
+    ...(locale ? { locale } : {}),
+  })
   const box = container(`bags-${++shown}`)
   await Svc.showUpsell({ container: box.id, display: 'embedded', allowProducts: ['bags'] })
   const upsell = box.querySelector('svc-upsell') as UpsellEl
@@ -37,13 +43,19 @@ async function bags(language: string, locale?: string): Promise<{ upsell: Upsell
 
 const title = (view: HTMLElement) => deep(view, 'h2')!.textContent!.trim()
 const firstPrice = (view: HTMLElement) => deep(view, 'svc-price')!.shadowRoot!.textContent!.trim()
-const localeRequests = () => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.includes('/locales/'))
+const localeRequests = () =>
+  performance
+    .getEntriesByType('resource')
+    .map((e) => new URL(e.name).pathname)
+    .filter((p) => p.includes('/locales/'))
 
 /** console.warn, recorded while `fn` runs. */
 async function warnings(fn: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = []
   const original = console.warn
-  console.warn = (...args: unknown[]) => { seen.push(args.map(String).join(' ')) }
+  console.warn = (...args: unknown[]) => {
+    seen.push(args.map(String).join(' '))
+  }
   try {
     await fn()
   } finally {
@@ -61,7 +73,7 @@ before(async () => {
 // Each test sees the requests of its own widgets (the API's polling would fill the timing buffer otherwise).
 beforeEach(() => performance.clearResourceTimings())
 
-describe('the SDK in the traveller\'s language', () => {
+describe("the SDK in the traveller's language", () => {
   it('de-DE: fetches the German table beside the script; German texts, prices with € after a decimal comma', async () => {
     const { upsell, view } = await bags('de-DE')
     expect(localeRequests()).to.include('/dist/javascript/v2.2/locales/de-DE.json')
@@ -72,7 +84,15 @@ describe('the SDK in the traveller\'s language', () => {
     expect(text).to.contain(deDE.bag_checked).and.contain(deDE.infant_on_lap).and.contain('Fluggast 1')
     expect(text).not.to.contain(enUS.bag_checked)
     expect(firstPrice(view)).to.match(/^\d+,\d\d\s€$/)
-    expect(firstPrice(view)).to.equal(new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(Number(firstPrice(view).replace(/[^\d,]/g, '').replace(',', '.'))))
+    expect(firstPrice(view)).to.equal(
+      new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(
+        Number(
+          firstPrice(view)
+            .replace(/[^\d,]/g, '')
+            .replace(',', '.'),
+        ),
+      ),
+    )
     expect(Svc.formatPrice(2550, 2, 'EUR')).to.match(/^25,50\s€$/)
   })
 
@@ -102,29 +122,54 @@ describe('the SDK in the traveller\'s language', () => {
 
   it('pt-BR has no table of its own: the European Portuguese one, with Brazilian number formats', async () => {
     const { upsell, view } = await bags('pt-BR')
-    expect(localeRequests()).to.include('/dist/javascript/v2.2/locales/pt-PT.json').and.not.include('/dist/javascript/v2.2/locales/pt-BR.json')
+    expect(localeRequests())
+      .to.include('/dist/javascript/v2.2/locales/pt-PT.json')
+      .and.not.include('/dist/javascript/v2.2/locales/pt-BR.json')
     expect(upsell.lang).to.equal('pt-BR')
     expect(title(view)).to.contain(ptPT.bags_title)
-    expect(firstPrice(view)).to.equal(new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'EUR' }).format(Number(firstPrice(view).replace(/[^\d,]/g, '').replace(',', '.'))))
+    expect(firstPrice(view)).to.equal(
+      new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'EUR' }).format(
+        Number(
+          firstPrice(view)
+            .replace(/[^\d,]/g, '')
+            .replace(',', '.'),
+        ),
+      ),
+    )
   })
 
   it('cs-CZ, a language we have no table for: English texts, Czech prices, nothing fetched, no warning', async () => {
     let view!: HTMLElement
-    const warned = await warnings(async () => { view = (await bags('cs-CZ')).view })
+    const warned = await warnings(async () => {
+      view = (await bags('cs-CZ')).view
+    })
     expect(warned).to.deep.equal([])
     expect(localeRequests()).to.deep.equal([])
     expect(title(view)).to.contain(enUS.bags_title)
     expect(textOf(view)).to.contain(enUS.bag_checked)
     expect(firstPrice(view)).to.match(/^\d+,\d\d\s€$/)
-    expect(firstPrice(view)).to.equal(new Intl.NumberFormat('cs-CZ', { style: 'currency', currency: 'EUR' }).format(Number(firstPrice(view).replace(/[^\d,]/g, '').replace(',', '.'))))
+    expect(firstPrice(view)).to.equal(
+      new Intl.NumberFormat('cs-CZ', { style: 'currency', currency: 'EUR' }).format(
+        Number(
+          firstPrice(view)
+            .replace(/[^\d,]/g, '')
+            .replace(',', '.'),
+        ),
+      ),
+    )
   })
 
-  it('a table that cannot be fetched: English texts, the locale\'s prices, one console warning, and init still resolves', async () => {
+  it("a table that cannot be fetched: English texts, the locale's prices, one console warning, and init still resolves", async () => {
     const realFetch = window.fetch
-    window.fetch = (input, init) => String(input instanceof Request ? input.url : input).includes('/locales/') ? Promise.reject(new TypeError('Failed to fetch')) : realFetch(input, init)
+    window.fetch = (input, init) =>
+      String(input instanceof Request ? input.url : input).includes('/locales/')
+        ? Promise.reject(new TypeError('Failed to fetch'))
+        : realFetch(input, init)
     let view!: HTMLElement
     try {
-      const warned = await warnings(async () => { view = (await bags('it-IT')).view })
+      const warned = await warnings(async () => {
+        view = (await bags('it-IT')).view
+      })
       expect(warned).to.have.length(1)
       expect(warned[0]).to.match(/it-IT/)
     } finally {

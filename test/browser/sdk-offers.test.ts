@@ -17,7 +17,12 @@ before(async () => {
   Svc = window.Svc
 })
 
-interface Call { method: string; url: URL; status: number; bytes: number }
+interface Call {
+  method: string
+  url: URL
+  status: number
+  bytes: number
+}
 
 /** Records the page's fetch calls (the SDK calls the global fetch) with each response body's size. */
 function recordFetch(fail?: (url: URL) => boolean) {
@@ -27,13 +32,20 @@ function recordFetch(fail?: (url: URL) => boolean) {
     const url = new URL(String(input instanceof Request ? input.url : input), location.href)
     if (fail?.(url)) throw new TypeError('Failed to fetch')
     const res = await orig(input, init)
-    calls.push({ method: init?.method ?? 'GET', url, status: res.status, bytes: (await res.clone().arrayBuffer()).byteLength })
+    calls.push({
+      method: init?.method ?? 'GET',
+      url,
+      status: res.status,
+      bytes: (await res.clone().arrayBuffer()).byteLength,
+    })
     return res
   }
   return {
     calls,
     searches: () => calls.filter((c) => c.method === 'GET' && /\/search\/[^/]+$/.test(c.url.pathname)),
-    restore: () => { window.fetch = orig },
+    restore: () => {
+      window.fetch = orig
+    },
   }
 }
 
@@ -74,7 +86,10 @@ describe('offers the SDK downloads', function () {
     await Svc.showUpsell({ container: 'page-bags', display: 'embedded', allowProducts: ['bags'] })
     expect(rec.searches().map(typesOf)).to.deep.equal(['bag'])
     await Svc.showUpsell({ container: 'page-seats', display: 'embedded', allowProducts: ['seats'] })
-    await waitFor(() => upsellIn('page-seats')?.shadowRoot?.querySelector('svc-seat-map')?.shadowRoot?.querySelector('[role=grid]'), 'the seat map')
+    await waitFor(
+      () => upsellIn('page-seats')?.shadowRoot?.querySelector('svc-seat-map')?.shadowRoot?.querySelector('[role=grid]'),
+      'the seat map',
+    )
     expect(rec.searches().map(typesOf)).to.deep.equal(['bag', 'seat'])
     await Svc.showUpsell({ container: 'page-both', display: 'card', allowProducts: ['bags', 'seats'] })
     expect(rec.searches().map(typesOf), 'nothing read again').to.deep.equal(['bag', 'seat'])
@@ -98,7 +113,9 @@ describe('offers the SDK downloads', function () {
     rec = recordFetch((url) => broken && /\/search\//.test(url.pathname))
     await init()
     container('offers-fail')
-    const e = await rejection(Svc.showUpsell({ container: 'offers-fail', display: 'embedded', allowProducts: ['bags'] }))
+    const e = await rejection(
+      Svc.showUpsell({ container: 'offers-fail', display: 'embedded', allowProducts: ['bags'] }),
+    )
     expect(e).to.be.instanceOf(Svc.SvcError)
     expect(e.code).to.equal('network')
     expect(upsellIn('offers-fail')).to.equal(null)

@@ -21,8 +21,11 @@ before(async () => {
 function partIn(id: string, part: string): Element | null {
   const root = upsellIn(id)?.shadowRoot
   if (!root) return null
-  return root.querySelector(`[part~="${part}"]`)
-    ?? [...root.querySelectorAll('*')].map((e) => e.shadowRoot?.querySelector(`[part~="${part}"]`)).find(Boolean) ?? null
+  return (
+    root.querySelector(`[part~="${part}"]`) ??
+    [...root.querySelectorAll('*')].map((e) => e.shadowRoot?.querySelector(`[part~="${part}"]`)).find(Boolean) ??
+    null
+  )
 }
 
 describe('Svc on a remote airline still searching', function () {
@@ -32,10 +35,22 @@ describe('Svc on a remote airline still searching', function () {
     const f = await remoteTrip({ delayMs: 1500 })
     const onBagLoad = spy<WidgetEvent>()
     const onBagFail = spy<WidgetFailure>()
-    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, refreshToken: f.refreshToken, baseUrl: f.baseUrl, onBasketChange: () => {}, onBagLoad, onBagFail })
+    await Svc.init({
+      tripId: f.tripId,
+      tripAccessToken: f.accessToken,
+      refreshToken: f.refreshToken,
+      baseUrl: f.baseUrl,
+      onBasketChange: () => {},
+      onBagLoad,
+      onBagFail,
+    })
     container('remote-bags')
     let settled = false
-    const shown = Svc.showUpsell({ container: 'remote-bags', display: 'embedded', allowProducts: ['bags'] }).finally(() => { settled = true })
+    const shown = Svc.showUpsell({ container: 'remote-bags', display: 'embedded', allowProducts: ['bags'] }).finally(
+      () => {
+        settled = true
+      },
+    )
     // The traveller sees the spinner while the airline searches, not an empty page.
     await waitFor(() => partIn('remote-bags', 'loading'), 'the loading state')
     expect(settled, 'showUpsell waits for the bags').to.equal(false)
@@ -51,13 +66,25 @@ describe('Svc on a remote airline still searching', function () {
     const onBagLoad = spy<WidgetEvent>()
     const onBagFail = spy<WidgetFailure>()
     const onSeatFail = spy<WidgetFailure>()
-    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {}, onBagLoad, onBagFail, onSeatFail })
+    await Svc.init({
+      tripId: f.tripId,
+      tripAccessToken: f.accessToken,
+      baseUrl: f.baseUrl,
+      onBasketChange: () => {},
+      onBagLoad,
+      onBagFail,
+      onSeatFail,
+    })
     container('remote-failed')
-    const e = await rejection(Svc.showUpsell({ container: 'remote-failed', display: 'embedded', allowProducts: ['bags', 'seats'] }))
+    const e = await rejection(
+      Svc.showUpsell({ container: 'remote-failed', display: 'embedded', allowProducts: ['bags', 'seats'] }),
+    )
     expect(e).to.be.instanceOf(Svc.SvcError)
     expect(e.code).to.equal('offers_unavailable')
     expect(e.apiCode).to.equal('supplier_timeout')
-    expect(onBagFail.calls.map((c) => [c.container, c.display, c.error.code, c.error.apiCode])).to.deep.equal([['remote-failed', 'embedded', 'offers_unavailable', 'supplier_timeout']])
+    expect(onBagFail.calls.map((c) => [c.container, c.display, c.error.code, c.error.apiCode])).to.deep.equal([
+      ['remote-failed', 'embedded', 'offers_unavailable', 'supplier_timeout'],
+    ])
     expect(onSeatFail.calls.map((c) => c.error.code)).to.deep.equal(['offers_unavailable'])
     expect(onBagFail.calls[0]!.error).to.be.instanceOf(Svc.SvcError)
 

@@ -6,7 +6,20 @@
  */
 import { expect } from '@esm-bundle/chai'
 import type { BasketChange, SvcApi, WidgetEvent, WidgetFailure } from '../../sdk/index.ts'
-import { BUNDLE, bagsIn, container, enabledPlus, loadScript, rejection, sleep, spy, track, trip, upsellIn, waitFor } from './bundle.ts'
+import {
+  BUNDLE,
+  bagsIn,
+  container,
+  enabledPlus,
+  loadScript,
+  rejection,
+  sleep,
+  spy,
+  track,
+  trip,
+  upsellIn,
+  waitFor,
+} from './bundle.ts'
 
 let Svc: SvcApi
 
@@ -14,7 +27,6 @@ before(async () => {
   await loadScript(BUNDLE)
   Svc = window.Svc
 })
-
 
 describe('the Svc global', () => {
   it('is set by the script, typed, versioned and frozen', () => {
@@ -37,17 +49,27 @@ describe('the Svc global', () => {
     const lang = document.documentElement.lang
     document.documentElement.lang = 'de-DE'
     try {
-      expect(Svc.formatPrice(2550, 2, 'EUR')).to.equal(new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(25.5))
+      expect(Svc.formatPrice(2550, 2, 'EUR')).to.equal(
+        new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(25.5),
+      )
     } finally {
       document.documentElement.lang = lang
     }
-    expect(Svc.formatPrice(1000, 0, 'JPY')).to.equal(new Intl.NumberFormat(lang || 'en-US', { style: 'currency', currency: 'JPY' }).format(1000))
+    expect(Svc.formatPrice(1000, 0, 'JPY')).to.equal(
+      new Intl.NumberFormat(lang || 'en-US', { style: 'currency', currency: 'JPY' }).format(1000),
+    )
   })
 
   it('formatPrice refuses nonsense with invalid_options', () => {
-    expect(() => Svc.formatPrice(Number.NaN, 2, 'EUR')).to.throw(Svc.SvcError).with.property('code', 'invalid_options')
-    expect(() => Svc.formatPrice(100, 2, 'EURO')).to.throw(Svc.SvcError).with.property('code', 'invalid_options')
-    expect(() => Svc.formatPrice(100, -1, 'EUR')).to.throw(Svc.SvcError).with.property('code', 'invalid_options')
+    expect(() => Svc.formatPrice(Number.NaN, 2, 'EUR'))
+      .to.throw(Svc.SvcError)
+      .with.property('code', 'invalid_options')
+    expect(() => Svc.formatPrice(100, 2, 'EURO'))
+      .to.throw(Svc.SvcError)
+      .with.property('code', 'invalid_options')
+    expect(() => Svc.formatPrice(100, -1, 'EUR'))
+      .to.throw(Svc.SvcError)
+      .with.property('code', 'invalid_options')
   })
 })
 
@@ -66,8 +88,16 @@ describe('Svc.init', () => {
   it('formats prices in the trip language, or the locale option', async () => {
     const f = await trip({ language: 'de-DE' })
     await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {} })
-    expect(Svc.formatPrice(2550, 2, 'EUR')).to.equal(new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(25.5))
-    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {}, locale: 'en-US' })
+    expect(Svc.formatPrice(2550, 2, 'EUR')).to.equal(
+      new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(25.5),
+    )
+    await Svc.init({
+      tripId: f.tripId,
+      tripAccessToken: f.accessToken,
+      baseUrl: f.baseUrl,
+      onBasketChange: () => {},
+      locale: 'en-US',
+    })
     expect(Svc.formatPrice(2550, 2, 'EUR')).to.equal('€25.50')
   })
 
@@ -76,14 +106,19 @@ describe('Svc.init', () => {
     expect(e).to.be.instanceOf(Svc.SvcError)
     expect(e.name).to.equal('SvcError')
     expect(e.code).to.equal('invalid_options')
-    expect(e.message).to.match(/tripId is required/).and.match(/tripAccessToken is required/).and.match(/onBasketChange must be a function/)
+    expect(e.message)
+      .to.match(/tripId is required/)
+      .and.match(/tripAccessToken is required/)
+      .and.match(/onBasketChange must be a function/)
     const none = await rejection(Svc.init(undefined as never))
     expect(none.code).to.equal('invalid_options')
   })
 
   it('rejects a bad access token with unauthorized', async () => {
     const f = await trip()
-    const e = await rejection(Svc.init({ tripId: f.tripId, tripAccessToken: 'not.a.token', baseUrl: f.baseUrl, onBasketChange: () => {} }))
+    const e = await rejection(
+      Svc.init({ tripId: f.tripId, tripAccessToken: 'not.a.token', baseUrl: f.baseUrl, onBasketChange: () => {} }),
+    )
     expect(e.code).to.equal('unauthorized')
     expect(e.status).to.equal(401)
   })
@@ -124,7 +159,9 @@ describe('Svc.showUpsell', () => {
   it('rejects invalid_options for a bad display or an unknown product name', async () => {
     await ready()
     container('x')
-    expect((await rejection(Svc.showUpsell({ container: 'x', display: 'popup' as never }))).code).to.equal('invalid_options')
+    expect((await rejection(Svc.showUpsell({ container: 'x', display: 'popup' as never }))).code).to.equal(
+      'invalid_options',
+    )
     const e = await rejection(Svc.showUpsell({ container: 'x', display: 'card', allowProducts: ['bag' as never] }))
     expect(e.code).to.equal('invalid_options')
     expect(e.message).to.match(/"bag"/)
@@ -133,7 +170,9 @@ describe('Svc.showUpsell', () => {
   it('rejects no_products when nothing allowed is on sale', async () => {
     await ready()
     container('ff')
-    const e = await rejection(Svc.showUpsell({ container: 'ff', display: 'embedded', allowProducts: ['fare_family_upsell'] }))
+    const e = await rejection(
+      Svc.showUpsell({ container: 'ff', display: 'embedded', allowProducts: ['fare_family_upsell'] }),
+    )
     expect(e.code).to.equal('no_products')
     expect(upsellIn('ff')).to.equal(null)
   })
@@ -149,7 +188,10 @@ describe('Svc.showUpsell', () => {
     expect(el.shadowRoot!.querySelector('svc-seat-upsell, svc-seat-map')).to.equal(null)
 
     ;(await enabledPlus('bags')).click()
-    const change = await waitFor(() => onBasketChange.calls.find((c) => bagsIn(c).length > 0), 'onBasketChange with a bag')
+    const change = await waitFor(
+      () => onBasketChange.calls.find((c) => bagsIn(c).length > 0),
+      'onBasketChange with a bag',
+    )
     expect(Object.keys(change)).to.deep.equal(['basket'])
     const [bag] = bagsIn(change)
     expect(bag!.validity.state).to.equal('valid')
@@ -169,7 +211,10 @@ describe('Svc.showUpsell', () => {
     await Svc.showUpsell({ container: 'card', display: 'card', allowProducts: ['bags'] })
     container('modal')
     await Svc.showUpsell({ container: 'modal', display: 'modal', allowProducts: ['bags'] })
-    expect(onBagLoad.calls).to.deep.equal([{ container: 'card', display: 'card' }, { container: 'modal', display: 'modal' }])
+    expect(onBagLoad.calls).to.deep.equal([
+      { container: 'card', display: 'card' },
+      { container: 'modal', display: 'modal' },
+    ])
     const modal = upsellIn('modal')!.shadowRoot!.querySelector('svc-modal') as HTMLElement & { close(): void }
     modal.close()
     await waitFor(() => onBagModalClosed.calls.length > 0, 'onBagModalClosed')
@@ -210,7 +255,13 @@ describe('Svc.showUpsell', () => {
     const f = await trip()
     const top = spy<BasketChange>()
     const grouped = spy<BasketChange>()
-    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: top, eventCallbacks: { onBasketChange: grouped } })
+    await Svc.init({
+      tripId: f.tripId,
+      tripAccessToken: f.accessToken,
+      baseUrl: f.baseUrl,
+      onBasketChange: top,
+      eventCallbacks: { onBasketChange: grouped },
+    })
     container('ec')
     await Svc.showUpsell({ container: 'ec', display: 'embedded', allowProducts: ['bags'] })
     ;(await enabledPlus('ec')).click()
@@ -221,18 +272,33 @@ describe('Svc.showUpsell', () => {
   it('a callback that throws is logged and never breaks the widget', async () => {
     const errors: unknown[][] = []
     const origError = console.error
-    console.error = (...a: unknown[]) => { errors.push(a) }
+    console.error = (...a: unknown[]) => {
+      errors.push(a)
+    }
     try {
-      const throwing = spy<BasketChange>(() => { throw new Error('seller bug') })
+      const throwing = spy<BasketChange>(() => {
+        throw new Error('seller bug')
+      })
       const f = await trip()
-      await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: throwing, onBagLoad: () => { throw new Error('also a bug') } })
+      await Svc.init({
+        tripId: f.tripId,
+        tripAccessToken: f.accessToken,
+        baseUrl: f.baseUrl,
+        onBasketChange: throwing,
+        onBagLoad: () => {
+          throw new Error('also a bug')
+        },
+      })
       container('throws')
       await Svc.showUpsell({ container: 'throws', display: 'embedded', allowProducts: ['bags'] })
       ;(await enabledPlus('throws')).click()
       await waitFor(() => throwing.calls.some((c) => bagsIn(c).length === 1), 'the first bag')
       // The widget carries on: a second bag still goes in.
       ;(await enabledPlus('throws')).click()
-      await waitFor(() => throwing.calls.some((c) => bagsIn(c).reduce((n, i) => n + i.quantity, 0) === 2), 'the second bag')
+      await waitFor(
+        () => throwing.calls.some((c) => bagsIn(c).reduce((n, i) => n + i.quantity, 0) === 2),
+        'the second bag',
+      )
     } finally {
       console.error = origError
     }
@@ -254,7 +320,7 @@ describe('Svc.showUpsell', () => {
     expect(onBasketChange.calls.at(-1)).to.deep.equal(change)
   })
 
-  it('init again removes the earlier trip\'s widgets', async () => {
+  it("init again removes the earlier trip's widgets", async () => {
     await ready()
     container('old')
     await Svc.showUpsell({ container: 'old', display: 'embedded', allowProducts: ['bags'] })
@@ -269,20 +335,35 @@ describe('Svc.showUpsell', () => {
     const seen: Array<{ url: string; method: string; auth: string | null }> = []
     const orig = window.fetch
     window.fetch = (input, init) => {
-      seen.push({ url: String(input instanceof Request ? input.url : input), method: init?.method ?? 'GET', auth: new Headers(init?.headers).get('authorization') })
+      seen.push({
+        url: String(input instanceof Request ? input.url : input),
+        method: init?.method ?? 'GET',
+        auth: new Headers(init?.headers).get('authorization'),
+      })
       return orig(input, init)
     }
     try {
       const onBasketChange = spy<BasketChange>()
-      await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, refreshToken: f.refreshToken, baseUrl: f.baseUrl, onBasketChange })
+      await Svc.init({
+        tripId: f.tripId,
+        tripAccessToken: f.accessToken,
+        refreshToken: f.refreshToken,
+        baseUrl: f.baseUrl,
+        onBasketChange,
+      })
       container('renew')
       await Svc.showUpsell({ container: 'renew', display: 'embedded', allowProducts: ['bags'] })
       await sleep(4000)
       // The token the page was given has expired by now.
-      const direct = await orig(`${f.baseUrl}/v2.2/trip/${f.tripId}/basket`, { headers: { authorization: `Bearer ${f.accessToken}` } })
+      const direct = await orig(`${f.baseUrl}/v2.2/trip/${f.tripId}/basket`, {
+        headers: { authorization: `Bearer ${f.accessToken}` },
+      })
       expect(direct.status).to.equal(401)
       ;(await enabledPlus('renew')).click()
-      await waitFor(() => onBasketChange.calls.some((c) => bagsIn(c).length > 0), 'the bag, added after the token expired')
+      await waitFor(
+        () => onBasketChange.calls.some((c) => bagsIn(c).length > 0),
+        'the bag, added after the token expired',
+      )
     } finally {
       window.fetch = orig
     }
@@ -312,14 +393,26 @@ describe('under a strict Content-Security-Policy', () => {
     const doc = frame.contentDocument!
     // The policy is in force: the page's own inline script was refused, and reported.
     expect(w.__inlineScriptRan).to.equal(undefined)
-    const isDeliberate = (v: CspWindow['__cspViolations'][number]) => v.directive.startsWith('script-src') && v.blocked === 'inline'
+    const isDeliberate = (v: CspWindow['__cspViolations'][number]) =>
+      v.directive.startsWith('script-src') && v.blocked === 'inline'
     expect(w.__cspViolations.filter(isDeliberate)).to.have.length(1)
 
     const f = await trip()
     const changes: BasketChange[] = []
     const failures: WidgetFailure[] = []
-    await w.Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: (c) => changes.push(c), onBagFail: (e) => failures.push(e) })
-    await w.Svc.showUpsell({ container: 'extras', display: 'embedded', allowProducts: ['bags'], theme: { primary: '#005f73', radius: '4px' } })
+    await w.Svc.init({
+      tripId: f.tripId,
+      tripAccessToken: f.accessToken,
+      baseUrl: f.baseUrl,
+      onBasketChange: (c) => changes.push(c),
+      onBagFail: (e) => failures.push(e),
+    })
+    await w.Svc.showUpsell({
+      container: 'extras',
+      display: 'embedded',
+      allowProducts: ['bags'],
+      theme: { primary: '#005f73', radius: '4px' },
+    })
     const el = upsellIn('extras', doc)!
     expect(el.shadowRoot!.adoptedStyleSheets.length).to.be.greaterThan(0)
     ;(await enabledPlus('extras', doc)).click()
@@ -340,7 +433,13 @@ describe('coming from another provider: an element as container, and Svc.destroy
   it('showUpsell takes the container element itself; its events name that element', async () => {
     const f = await trip()
     const onBagLoad = spy<WidgetEvent>()
-    await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {}, onBagLoad })
+    await Svc.init({
+      tripId: f.tripId,
+      tripAccessToken: f.accessToken,
+      baseUrl: f.baseUrl,
+      onBasketChange: () => {},
+      onBagLoad,
+    })
     const host = document.createElement('section') // no id at all
     document.body.append(host)
     track(host)
@@ -353,8 +452,12 @@ describe('coming from another provider: an element as container, and Svc.destroy
     expect(host.querySelectorAll('svc-upsell')).to.have.length(1)
     // An element not in the page is refused as a missing id is.
     const detached = document.createElement('div')
-    expect((await rejection(Svc.showUpsell({ container: detached, display: 'embedded' }))).code).to.equal('container_not_found')
-    expect((await rejection(Svc.showUpsell({ container: 42 as never, display: 'embedded' }))).code).to.equal('invalid_options')
+    expect((await rejection(Svc.showUpsell({ container: detached, display: 'embedded' }))).code).to.equal(
+      'container_not_found',
+    )
+    expect((await rejection(Svc.showUpsell({ container: 42 as never, display: 'embedded' }))).code).to.equal(
+      'invalid_options',
+    )
   })
 
   it('Svc.destroy removes every widget, stops following the trip, and a later init starts afresh', async () => {
@@ -363,7 +466,8 @@ describe('coming from another provider: an element as container, and Svc.destroy
     const streams: AbortSignal[] = []
     const orig = window.fetch
     window.fetch = (input, init) => {
-      if (String(input instanceof Request ? input.url : input).endsWith('/events') && init?.signal) streams.push(init.signal)
+      if (String(input instanceof Request ? input.url : input).endsWith('/events') && init?.signal)
+        streams.push(init.signal)
       return orig(input, init)
     }
     try {

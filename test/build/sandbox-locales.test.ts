@@ -6,7 +6,9 @@ import { join } from 'node:path'
 import type { Plugin } from 'rollup'
 import { context, hook, load } from './support.ts'
 
-const { sandboxLocales } = await load<{ sandboxLocales(o: { root: string; dir?: string }): Plugin }>('sandbox-locales.mjs')
+const { sandboxLocales } = await load<{ sandboxLocales(o: { root: string; dir?: string }): Plugin }>(
+  'sandbox-locales.mjs',
+)
 const ID = '\0svc-locales'
 
 test('sandboxLocales serves virtual:svc-locales: every locale table of the folder, keyed by its tag', () => {
@@ -20,7 +22,10 @@ test('sandboxLocales serves virtual:svc-locales: every locale table of the folde
     assert.equal(hook(p, 'resolveId')('./x.ts'), null)
     assert.equal(hook(p, 'load')('/r/x.ts'), null)
     const code = hook(p, 'load')(ID) as string
-    assert.deepEqual(code.split('\n').slice(0, 2), [`import * as m0 from ${JSON.stringify(join(dir, 'ar-EG.ts'))}`, `import * as m1 from ${JSON.stringify(join(dir, 'de-DE.ts'))}`])
+    assert.deepEqual(code.split('\n').slice(0, 2), [
+      `import * as m0 from ${JSON.stringify(join(dir, 'ar-EG.ts'))}`,
+      `import * as m1 from ${JSON.stringify(join(dir, 'de-DE.ts'))}`,
+    ])
     assert.match(code, /export default \{"ar-EG": table\(m0\), "de-DE": table\(m1\)\}$/)
     assert.doesNotMatch(code, /README|notes/)
   } finally {

@@ -7,16 +7,41 @@ import { join } from 'node:path'
 import type { Plugin } from 'rollup'
 import { hook, load } from './support.ts'
 
-const { sdkChunks, CHUNK_FILE_NAMES, DIGEST_PLACEHOLDER } = await load<{ sdkChunks(o: { chunksDir: string }): Plugin; CHUNK_FILE_NAMES: string; DIGEST_PLACEHOLDER: RegExp }>('sdk-chunks.mjs')
+const { sdkChunks, CHUNK_FILE_NAMES, DIGEST_PLACEHOLDER } = await load<{
+  sdkChunks(o: { chunksDir: string }): Plugin
+  CHUNK_FILE_NAMES: string
+  DIGEST_PLACEHOLDER: RegExp
+}>('sdk-chunks.mjs')
 
 const placeholder = `AbCdEfGhIjKlMnOpQrStU${'_'.repeat(22)}`
 const chunkName = `chunks/seat-map-${placeholder}.js`
-const bundle = (over: { entryImports?: string[]; chunkImports?: string[]; entryCode?: string; chunkName?: string } = {}) => {
+const bundle = (
+  over: { entryImports?: string[]; chunkImports?: string[]; entryCode?: string; chunkName?: string } = {},
+) => {
   const name = over.chunkName ?? chunkName
   return {
-    'svc.min.js': { type: 'chunk', isEntry: true, fileName: 'svc.min.js', imports: over.entryImports ?? [], dynamicImports: [name], code: over.entryCode ?? `load("${name}")` },
-    [name]: { type: 'chunk', isEntry: false, fileName: name, imports: over.chunkImports ?? ['svc.min.js'], dynamicImports: [], code: 'define(["svc.min"], function () {})', sourcemapFileName: 'chunks/seat-map-x.js.map' },
-    'chunks/seat-map-x.js.map': { type: 'asset', fileName: 'chunks/seat-map-x.js.map', source: `{"file":"seat-map-${placeholder}.js"}` },
+    'svc.min.js': {
+      type: 'chunk',
+      isEntry: true,
+      fileName: 'svc.min.js',
+      imports: over.entryImports ?? [],
+      dynamicImports: [name],
+      code: over.entryCode ?? `load("${name}")`,
+    },
+    [name]: {
+      type: 'chunk',
+      isEntry: false,
+      fileName: name,
+      imports: over.chunkImports ?? ['svc.min.js'],
+      dynamicImports: [],
+      code: 'define(["svc.min"], function () {})',
+      sourcemapFileName: 'chunks/seat-map-x.js.map',
+    },
+    'chunks/seat-map-x.js.map': {
+      type: 'asset',
+      fileName: 'chunks/seat-map-x.js.map',
+      source: `{"file":"seat-map-${placeholder}.js"}`,
+    },
   } as Record<string, any>
 }
 
@@ -40,7 +65,10 @@ test('sdkChunks names each chunk by the SHA-256 of its bytes, in the bundle, in 
 
 test('sdkChunks fails when the bundle needs a chunk to start, a chunk imports another, a name lacks its placeholder, or the bundle does not name a chunk', () => {
   const run = (b: Record<string, any>) => hook(sdkChunks({ chunksDir: '/nonexistent' }), 'generateBundle')({}, b)
-  assert.throws(() => run(bundle({ entryImports: [chunkName] })), /imports .* statically: the bundle must start without a chunk/)
+  assert.throws(
+    () => run(bundle({ entryImports: [chunkName] })),
+    /imports .* statically: the bundle must start without a chunk/,
+  )
   assert.throws(() => run(bundle({ chunkImports: ['svc.min.js', 'chunks/other.js'] })), /imports another chunk/)
   assert.throws(() => run(bundle({ chunkName: 'chunks/seat-map-abc.js' })), /must end in the digest placeholder/)
   assert.throws(() => run(bundle({ entryCode: 'nothing' })), /svc\.min\.js does not name/)

@@ -8,13 +8,20 @@ const { sharedDecorateHelper } = await load<{ sharedDecorateHelper(): Plugin }>(
 const ID = '\0svc-decorate-class'
 
 /** What esbuild makes of TypeScript with legacy decorators, as rollup.config.mjs compiles the elements. */
-const compile = async (ts: string) => (await transform(ts, {
-  loader: 'ts', target: 'es2022', format: 'esm',
-  tsconfigRaw: { compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false } },
-})).code
+const compile = async (ts: string) =>
+  (
+    await transform(ts, {
+      loader: 'ts',
+      target: 'es2022',
+      format: 'esm',
+      tsconfigRaw: { compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false } },
+    })
+  ).code
 
 test("sharedDecorateHelper replaces esbuild's helper with an import of the one shared helper, keeping every line where it was", async () => {
-  const code = await compile('const prop = () => (p: object, k: string) => {}\nexport class A { @prop() a = 1; @prop() b = 2 }\n')
+  const code = await compile(
+    'const prop = () => (p: object, k: string) => {}\nexport class A { @prop() a = 1; @prop() b = 2 }\n',
+  )
   assert.match(code, /^var __decorateClass = /m, 'esbuild writes its helper')
   const out = hook(sharedDecorateHelper(), 'transform')(code, '/r/components/a.ts') as { code: string; map: null }
   assert.doesNotMatch(out.code, /var __decorateClass/)
@@ -25,7 +32,10 @@ test("sharedDecorateHelper replaces esbuild's helper with an import of the one s
 
 test('sharedDecorateHelper fails on a decorator of anything but a field, and leaves modules without the helper alone', async () => {
   const method = await compile('const dec = (...a: unknown[]) => {}\nexport class A { @dec m() {} }\n')
-  assert.throws(() => hook(sharedDecorateHelper(), 'transform')(method, '/r/components/a.ts'), /a decorator of something other than a field/)
+  assert.throws(
+    () => hook(sharedDecorateHelper(), 'transform')(method, '/r/components/a.ts'),
+    /a decorator of something other than a field/,
+  )
   assert.equal(hook(sharedDecorateHelper(), 'transform')('export const x = 1\n', '/r/a.ts'), null)
 })
 
@@ -35,9 +45,15 @@ test("the shared helper applies a field's decorators, last first", async () => {
   assert.equal(hook(p, 'resolveId')('lit'), null)
   assert.equal(hook(p, 'load')('/r/a.ts'), null)
   const source = hook(p, 'load')(ID) as string
-  const { __decorateClass } = await import(`data:text/javascript,${encodeURIComponent(source)}`) as { __decorateClass(d: Array<(t: object, k: string) => void>, t: object, k: string): void }
+  const { __decorateClass } = (await import(`data:text/javascript,${encodeURIComponent(source)}`)) as {
+    __decorateClass(d: Array<(t: object, k: string) => void>, t: object, k: string): void
+  }
   const calls: string[] = []
   const target = {}
-  __decorateClass([(t, k) => calls.push(`first ${k} ${t === target}`), (t, k) => calls.push(`second ${k} ${t === target}`)], target, 'open')
+  __decorateClass(
+    [(t, k) => calls.push(`first ${k} ${t === target}`), (t, k) => calls.push(`second ${k} ${t === target}`)],
+    target,
+    'open',
+  )
   assert.deepEqual(calls, ['second open true', 'first open true'])
 })

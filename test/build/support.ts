@@ -9,7 +9,8 @@ import type { Plugin } from 'rollup'
  * A module of scripts/rollup/, typed by the test. The modules are plain JavaScript, as rollup.config.mjs
  * loads them (tsconfig.json checks no JavaScript), so they are imported by URL.
  */
-export const load = <T>(file: string): Promise<T> => import(new URL(`../../scripts/rollup/${file}`, import.meta.url).href) as Promise<T>
+export const load = <T>(file: string): Promise<T> =>
+  import(new URL(`../../scripts/rollup/${file}`, import.meta.url).href) as Promise<T>
 
 export interface FakeContext {
   warnings: string[]
@@ -26,9 +27,16 @@ export function context(modules: Record<string, string[]> = {}): FakeContext {
   const ctx: FakeContext = {
     warnings: [],
     emitted: [],
-    error(message) { throw new Error(message) },
-    warn(message) { ctx.warnings.push(message) },
-    emitFile(file) { ctx.emitted.push(file); return file.fileName },
+    error(message) {
+      throw new Error(message)
+    },
+    warn(message) {
+      ctx.warnings.push(message)
+    },
+    emitFile(file) {
+      ctx.emitted.push(file)
+      return file.fileName
+    },
     getModuleIds: () => Object.keys(modules)[Symbol.iterator](),
     getModuleInfo: (id) => (id in modules ? { importers: modules[id]! } : null),
   }

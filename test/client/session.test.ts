@@ -16,21 +16,49 @@ import type { Basket, BasketItem, Search } from '../../client/types.ts'
 const FAR = new Date(Date.now() + 3600_000).toISOString()
 
 function item(id: string, status: BasketItem['validity']['status'] = 'valid'): BasketItem {
-  const money = { amount: 1000, currency: 'EUR', decimal_places: 2, in_original_currency: { amount: 1000, currency: 'EUR', decimal_places: 2 } }
+  const money = {
+    amount: 1000,
+    currency: 'EUR',
+    decimal_places: 2,
+    in_original_currency: { amount: 1000, currency: 'EUR', decimal_places: 2 },
+  }
   return {
-    basket_item_id: id, display_name: id, product_id: `p-${id}`, product_type: 'bag', quantity: 1, ticket_id: 't', benefits: [],
-    price: { base: money, total: money, fees: [], markups: [], taxes: [] }, product_details: {},
+    basket_item_id: id,
+    display_name: id,
+    product_id: `p-${id}`,
+    product_type: 'bag',
+    quantity: 1,
+    ticket_id: 't',
+    benefits: [],
+    price: { base: money, total: money, fees: [], markups: [], taxes: [] },
+    product_details: {},
     validity: { status, valid_from: new Date().toISOString(), valid_to: FAR },
   } as unknown as BasketItem
 }
-const view = (...ids: string[]): BasketView => ({ trip_state_hash: ids.join(','), journeys: [], basket: Object.fromEntries(ids.map((id) => [id, item(id)])) as Basket })
+const view = (...ids: string[]): BasketView => ({
+  trip_state_hash: ids.join(','),
+  journeys: [],
+  basket: Object.fromEntries(ids.map((id) => [id, item(id)])) as Basket,
+})
 
 /** A client whose every call waits until the test resolves it. */
 function fakeClient() {
   const pending: Array<{ what: string; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = []
-  const call = (what: string) => new Promise<never>((resolve, reject) => { pending.push({ what, resolve: resolve as (v: unknown) => void, reject }) })
+  const call = (what: string) =>
+    new Promise<never>((resolve, reject) => {
+      pending.push({ what, resolve: resolve as (v: unknown) => void, reject })
+    })
   const client = {
-    getTrip: () => Promise.resolve({ trip_id: 't', search_id: 's', currency: 'EUR', language: 'en-GB', journeys: [], passengers: [], tickets: [] }),
+    getTrip: () =>
+      Promise.resolve({
+        trip_id: 't',
+        search_id: 's',
+        currency: 'EUR',
+        language: 'en-GB',
+        journeys: [],
+        passengers: [],
+        tickets: [],
+      }),
     getSearch: () => Promise.resolve({ search_id: 's', status: 'success', results: { products: {}, seatmaps: [] } }),
     getBasket: () => call('get'),
     addToBasket: () => call('add'),
@@ -53,7 +81,9 @@ async function loaded(pollMs = 1000) {
   const f = fakeClient()
   const s = new Session(f.client, { pollMs })
   const changes: string[][] = []
-  s.addEventListener('basket-change', (e) => changes.push(Object.keys((e as CustomEvent<{ basket: Basket }>).detail.basket).sort()))
+  s.addEventListener('basket-change', (e) =>
+    changes.push(Object.keys((e as CustomEvent<{ basket: Basket }>).detail.basket).sort()),
+  )
   const l = s.load()
   await tick()
   f.take('get').resolve(view('ticket'))
@@ -90,7 +120,7 @@ test('a read answered while a change is on its way is not shown either', async (
   s.dispose()
 })
 
-test('two changes answered out of order: the later change\'s answer stays', async () => {
+test("two changes answered out of order: the later change's answer stays", async () => {
   const { s, pending, changes } = await loaded()
   const first = s.add('p-a', 'p1')
   const second = s.add('p-b', 'p1')
@@ -127,7 +157,10 @@ test('a failed poll is retried (it used to stop polling for good)', async () => 
   await new Promise((r) => setTimeout(r, 20))
   take('get').reject(new Error('offline'))
   await new Promise((r) => setTimeout(r, 40))
-  assert.ok(pending.some((p) => p.what === 'get'), 'polled again after the failure')
+  assert.ok(
+    pending.some((p) => p.what === 'get'),
+    'polled again after the failure',
+  )
   take('get').resolve({ ...view(), basket: { x: item('x', 'valid') } })
   await tick()
   assert.equal(s.state.basket.x?.validity.status, 'valid')
@@ -137,7 +170,10 @@ test('a failed poll is retried (it used to stop polling for good)', async () => 
 // ---------------------------------------------------------------- offers per product type
 
 const product = (type: string, id: string) => ({
-  product_id: id, product_type: type, display_name: id, product_details: {},
+  product_id: id,
+  product_type: type,
+  display_name: id,
+  product_details: {},
   price_and_availability: { p1: { available: true, price: null, quantity_limit: 1 } },
 })
 const SEATMAP = { segment_id: 'seg-1', aircraft: 'B787-9', decks: [] }
@@ -147,7 +183,8 @@ function searchOf(searchId: string, types: readonly string[] | undefined): Searc
   const all = ['bag', 'seat', 'priority_boarding', 'automatic_check_in', 'fare_family_upsell']
   const wanted = types ?? all
   return {
-    search_id: searchId, status: 'success',
+    search_id: searchId,
+    status: 'success',
     results: {
       products: Object.fromEntries(wanted.map((t) => [t, { [`${searchId}-${t}`]: product(t, `${searchId}-${t}`) }])),
       seatmaps: wanted.includes('seat') ? [{ ...SEATMAP, aircraft: `${searchId} B787-9` }] : [],
@@ -157,12 +194,26 @@ function searchOf(searchId: string, types: readonly string[] | undefined): Searc
 
 /** A client with a trip and basket at once, and search reads the test answers by hand (or purges). */
 function offersClient(o: { searchId?: string | null } = {}) {
-  const reads: Array<{ searchId: string; types: string[] | undefined; resolve: () => void; reject: (e: unknown) => void }> = []
+  const reads: Array<{
+    searchId: string
+    types: string[] | undefined
+    resolve: () => void
+    reject: (e: unknown) => void
+  }> = []
   const searches: string[] = []
   let purged = new Set<string>()
   let tripSearch = o.searchId === undefined ? 's1' : o.searchId
   const client = {
-    getTrip: () => Promise.resolve({ trip_id: 't', search_id: tripSearch, currency: 'EUR', language: 'en-GB', journeys: [], passengers: [], tickets: [] }),
+    getTrip: () =>
+      Promise.resolve({
+        trip_id: 't',
+        search_id: tripSearch,
+        currency: 'EUR',
+        language: 'en-GB',
+        journeys: [],
+        passengers: [],
+        tickets: [],
+      }),
     getBasket: () => Promise.resolve(view('ticket')),
     startSearch: (selection: Record<string, unknown>) => {
       const id = `s${searches.length + 2}`
@@ -170,14 +221,23 @@ function offersClient(o: { searchId?: string | null } = {}) {
       tripSearch = id
       return Promise.resolve({ search_id: id, status: 'success' })
     },
-    getSearch: (searchId: string, types?: readonly string[]) => new Promise<Search>((resolve, reject) => {
-      reads.push({
-        searchId, types: types ? [...types] : undefined, reject,
-        resolve: () => purged.has(searchId)
-          ? reject(new SvcError('not_found', `Search ${searchId} does not exist for this trip.`, { status: 404, apiCode: 'not_found' }))
-          : resolve(searchOf(searchId, types)),
-      })
-    }),
+    getSearch: (searchId: string, types?: readonly string[]) =>
+      new Promise<Search>((resolve, reject) => {
+        reads.push({
+          searchId,
+          types: types ? [...types] : undefined,
+          reject,
+          resolve: () =>
+            purged.has(searchId)
+              ? reject(
+                  new SvcError('not_found', `Search ${searchId} does not exist for this trip.`, {
+                    status: 404,
+                    apiCode: 'not_found',
+                  }),
+                )
+              : resolve(searchOf(searchId, types)),
+        })
+      }),
   } as unknown as ApiClient
   /** Answers every read made so far (and those they lead to), until none is left. */
   const answerAll = async () => {
@@ -190,7 +250,16 @@ function offersClient(o: { searchId?: string | null } = {}) {
     }
   }
   const asked: string[] = []
-  return { client, reads, asked, searches, answerAll, purge: (id: string) => { purged = new Set([...purged, id]) } }
+  return {
+    client,
+    reads,
+    asked,
+    searches,
+    answerAll,
+    purge: (id: string) => {
+      purged = new Set([...purged, id])
+    },
+  }
 }
 
 test('load() reads trip and basket only; the offers come per product type, only those asked for', async () => {
@@ -286,11 +355,20 @@ test('a search purged by retention (404) is searched again, once, and every load
   const boarding = s.loadOffers(['priority_boarding'])
   await f.answerAll()
   await Promise.all([seats, boarding])
-  assert.deepEqual(f.searches, ['bag,seat,priority_boarding,automatic_check_in,fare_family_upsell'], 'one new search, of every type')
+  assert.deepEqual(
+    f.searches,
+    ['bag,seat,priority_boarding,automatic_check_in,fare_family_upsell'],
+    'one new search, of every type',
+  )
   assert.equal(s.state.trip!.search_id, 's2')
   assert.equal(s.state.search!.search_id, 's2')
   assert.deepEqual(Object.keys(s.state.search!.results.products).sort(), ['bag', 'priority_boarding', 'seat'])
-  assert.ok(Object.values(s.state.search!.results.products).every((byId) => Object.keys(byId).every((id) => id.startsWith('s2-'))), 'no offer of the purged search is left')
+  assert.ok(
+    Object.values(s.state.search!.results.products).every((byId) =>
+      Object.keys(byId).every((id) => id.startsWith('s2-')),
+    ),
+    'no offer of the purged search is left',
+  )
   assert.equal(s.state.search!.results.seatmaps[0]!.aircraft, 's2 B787-9')
   for (const t of ['bag', 'seat', 'priority_boarding'] as const) assert.equal(s.state.offers[t]?.status, 'ready')
   s.dispose()
@@ -313,7 +391,8 @@ test('offers wait for the trip: a failed load() fails them with the same error, 
   let down = true
   const f = offersClient()
   const getTrip = f.client.getTrip.bind(f.client)
-  ;(f.client as unknown as { getTrip: () => Promise<unknown> }).getTrip = () => (down ? Promise.reject(new SvcError('network', 'offline')) : getTrip())
+  ;(f.client as unknown as { getTrip: () => Promise<unknown> }).getTrip = () =>
+    down ? Promise.reject(new SvcError('network', 'offline')) : getTrip()
   const s = new Session(f.client)
   await assert.rejects(s.loadOffers(['bag']), (e: SvcError) => e.code === 'network')
   assert.equal(s.state.status, 'error')
@@ -335,8 +414,24 @@ function streamingClient(opts: { noStream?: boolean } = {}) {
   const connections: Array<{ lastEventId: string | undefined; push(e: unknown): void; end(): void }> = []
   const searches: string[] = []
   Object.assign(f.client, {
-    getTrip: () => Promise.resolve({ trip_id: 't', search_id: 's', currency: 'EUR', language: 'en-GB', journeys: [], passengers: [], tickets: [] }),
-    getSearch: (id: string) => { searches.push(id); return Promise.resolve({ search_id: id, status: 'success', results: { products: { bag: { [`bag-of-${id}`]: {} } }, seatmaps: [] } }) },
+    getTrip: () =>
+      Promise.resolve({
+        trip_id: 't',
+        search_id: 's',
+        currency: 'EUR',
+        language: 'en-GB',
+        journeys: [],
+        passengers: [],
+        tickets: [],
+      }),
+    getSearch: (id: string) => {
+      searches.push(id)
+      return Promise.resolve({
+        search_id: id,
+        status: 'success',
+        results: { products: { bag: { [`bag-of-${id}`]: {} } }, seatmaps: [] },
+      })
+    },
     async *events(lastEventId: string | undefined, signal: AbortSignal) {
       if (opts.noStream) {
         const { NoEventStream } = await import('../../client/api.ts')
@@ -345,12 +440,27 @@ function streamingClient(opts: { noStream?: boolean } = {}) {
       const queue: unknown[] = []
       let wake: (() => void) | null = null
       let ended = false
-      connections.push({ lastEventId, push: (e) => { queue.push(e); wake?.() }, end: () => { ended = true; wake?.() } })
-      signal.addEventListener('abort', () => { ended = true; wake?.() })
+      connections.push({
+        lastEventId,
+        push: (e) => {
+          queue.push(e)
+          wake?.()
+        },
+        end: () => {
+          ended = true
+          wake?.()
+        },
+      })
+      signal.addEventListener('abort', () => {
+        ended = true
+        wake?.()
+      })
       for (;;) {
         while (queue.length) yield queue.shift()
         if (ended) return
-        await new Promise<void>((r) => { wake = r })
+        await new Promise<void>((r) => {
+          wake = r
+        })
       }
     },
   })
@@ -361,7 +471,9 @@ async function following(opts: { noStream?: boolean } = {}) {
   const f = streamingClient(opts)
   const s = new Session(f.client, { followRetryMs: 5, followPollMs: 5 })
   const changes: string[][] = []
-  s.addEventListener('basket-change', (e) => changes.push(Object.keys((e as CustomEvent<{ basket: Basket }>).detail.basket).sort()))
+  s.addEventListener('basket-change', (e) =>
+    changes.push(Object.keys((e as CustomEvent<{ basket: Basket }>).detail.basket).sort()),
+  )
   const l = s.load()
   await tick()
   f.take('get').resolve(view('ticket'))
@@ -412,7 +524,8 @@ test('follow: a search event loads the offers shown from the new search', async 
   await s.loadOffers(['bag'])
   assert.deepEqual(searches, ['s'])
   connections[0]!.push({ event: 'search', id: '10', data: { search_id: 's2' } })
-  await tick(); await tick()
+  await tick()
+  await tick()
   assert.equal(s.state.trip!.search_id, 's2')
   await s.loadOffers(['bag'])
   assert.deepEqual(searches, ['s', 's2'])
@@ -424,7 +537,8 @@ test('follow: where there is no event stream, the basket is polled instead', asy
   const { s, take } = await following({ noStream: true })
   await new Promise((r) => setTimeout(r, 20))
   take('get').resolve(view('ticket', 'bag'))
-  await tick(); await tick()
+  await tick()
+  await tick()
   assert.deepEqual(ids(s), ['bag', 'ticket'])
   s.dispose()
 })
@@ -464,11 +578,22 @@ test('follow: a hidden tab holds no stream; shown again, it reads the basket and
  * new one, itself in progress. Every read is recorded as it is answered.
  */
 function remoteClient() {
-  const status = new Map<string, { status: 'in_progress' | 'success' | 'failed'; failure_reason?: string }>([['s1', { status: 'in_progress' }]])
+  const status = new Map<string, { status: 'in_progress' | 'success' | 'failed'; failure_reason?: string }>([
+    ['s1', { status: 'in_progress' }],
+  ])
   const reads: string[] = []
   const started: string[] = []
   const client = {
-    getTrip: () => Promise.resolve({ trip_id: 't', search_id: 's1', currency: 'EUR', language: 'en-GB', journeys: [], passengers: [], tickets: [] }),
+    getTrip: () =>
+      Promise.resolve({
+        trip_id: 't',
+        search_id: 's1',
+        currency: 'EUR',
+        language: 'en-GB',
+        journeys: [],
+        passengers: [],
+        tickets: [],
+      }),
     getBasket: () => Promise.resolve(view('ticket')),
     startSearch: () => {
       const id = `s${status.size + 1}`
@@ -479,11 +604,17 @@ function remoteClient() {
     getSearch: (searchId: string, types?: readonly string[]) => {
       reads.push(searchId)
       const s = status.get(searchId)!
-      return Promise.resolve(s.status === 'success' ? searchOf(searchId, types) : { search_id: searchId, ...s, results: { products: {}, seatmaps: [] } })
+      return Promise.resolve(
+        s.status === 'success'
+          ? searchOf(searchId, types)
+          : { search_id: searchId, ...s, results: { products: {}, seatmaps: [] } },
+      )
     },
   } as unknown as ApiClient
   return {
-    client, reads, started,
+    client,
+    reads,
+    started,
     succeed: (id: string) => status.set(id, { status: 'success' }),
     fail: (id: string, reason: string) => status.set(id, { status: 'failed', failure_reason: reason }),
   }
@@ -512,13 +643,16 @@ test('a search still in progress keeps its types loading (searching), is read ag
   s.dispose()
 })
 
-test('the trip\'s search event wakes a read waiting for its search at once (the poll is the fallback)', async () => {
+test("the trip's search event wakes a read waiting for its search at once (the poll is the fallback)", async () => {
   const f = remoteClient()
   const s = new Session(f.client, { searchPollMs: 60_000, searchPollMaxMs: 60_000 })
   let answered = () => {}
   Object.assign(f.client, {
     async *events(_last: string | undefined, signal: AbortSignal) {
-      await new Promise<void>((r) => { answered = r; signal.addEventListener('abort', () => r()) })
+      await new Promise<void>((r) => {
+        answered = r
+        signal.addEventListener('abort', () => r())
+      })
       if (!signal.aborted) yield { event: 'search', id: '2', data: { search_id: 's1' } }
       await new Promise<void>((r) => signal.addEventListener('abort', () => r()))
     },
@@ -541,7 +675,10 @@ test('a failed search is an offers_unavailable error naming its failure_reason; 
   const f = remoteClient()
   const s = new Session(f.client, { searchPollMs: 10, searchPollMaxMs: 10 })
   f.fail('s1', 'supplier_timeout')
-  const e = await s.loadOffers(['bag', 'seat']).then(() => null, (x: unknown) => x as SvcError)
+  const e = await s.loadOffers(['bag', 'seat']).then(
+    () => null,
+    (x: unknown) => x as SvcError,
+  )
   assert.ok(e instanceof SvcError)
   assert.equal(e.code, 'offers_unavailable')
   assert.equal(e.apiCode, 'supplier_timeout')
@@ -567,7 +704,7 @@ test('a failed search is an offers_unavailable error naming its failure_reason; 
   s.dispose()
 })
 
-test('a stream (re)connecting names the trip\'s failed search while the new one runs: it is not taken back', async () => {
+test("a stream (re)connecting names the trip's failed search while the new one runs: it is not taken back", async () => {
   const f = remoteClient()
   const s = new Session(f.client, { searchPollMs: 10, searchPollMaxMs: 10 })
   f.fail('s1', 'not_matched')
@@ -589,7 +726,10 @@ test('dispose stops reading a running search: no timer left, the load rejects, t
   const bags = s.loadOffers(['bag'])
   await wait(35)
   s.dispose()
-  const e = await bags.then(() => null, (x: unknown) => x as SvcError)
+  const e = await bags.then(
+    () => null,
+    (x: unknown) => x as SvcError,
+  )
   assert.equal(e?.code, 'not_initialized')
   const made = f.reads.length
   await wait(60)

@@ -46,7 +46,23 @@ test('a misspelt event name or a wrong detail does not compile', () => {
   }
   assert.equal(typeof never, 'function')
   // The map holds every event the elements fire, and only svc- ones.
-  const names: Array<keyof SvcEventMap> = ['svc-basket-change', 'svc-load', 'svc-modal-close', 'svc-fail', 'svc-dialog-close', 'svc-request-close', 'svc-choose-another']
-  const all: Record<keyof SvcEventMap, true> = { 'svc-basket-change': true, 'svc-load': true, 'svc-modal-close': true, 'svc-fail': true, 'svc-dialog-close': true, 'svc-request-close': true, 'svc-choose-another': true }
+  const names: Array<keyof SvcEventMap> = [
+    'svc-basket-change',
+    'svc-load',
+    'svc-modal-close',
+    'svc-fail',
+    'svc-dialog-close',
+    'svc-request-close',
+    'svc-choose-another',
+  ]
+  const all: Record<keyof SvcEventMap, true> = {
+    'svc-basket-change': true,
+    'svc-load': true,
+    'svc-modal-close': true,
+    'svc-fail': true,
+    'svc-dialog-close': true,
+    'svc-request-close': true,
+    'svc-choose-another': true,
+  }
   assert.deepEqual(Object.keys(all).sort(), [...names].sort())
 })

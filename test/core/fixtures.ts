@@ -17,7 +17,12 @@ export const CALL: SupplierContext = { seller_id: 'seller-1', sandbox: true, cre
 export async function coreFixture(opts: { supplier?: Supplier } = {}) {
   const store = new MemoryStore()
   const clock = testClock()
-  const core = createCore({ store, suppliers: [opts.supplier ?? createSandboxSupplier()], clock, ids: testIds('counting') })
+  const core = createCore({
+    store,
+    suppliers: [opts.supplier ?? createSandboxSupplier()],
+    clock,
+    ids: testIds('counting'),
+  })
   await core.ensureSigningKey()
   const { seller, apiKey } = await core.createSeller({ name: 'Shop', origins: ['https://shop.example'], sandbox: true })
   return { store, clock, core, seller, apiKey, api: caller(core, { apiKey }) }

@@ -16,11 +16,18 @@ test('a held lease is renewed from now, so a slow run keeps its job; once lost i
   await lease.hold()
   assert.equal(lease.current, '2026-11-28T10:01:50.000Z', 'a minute from now')
   clock.advance(50_000)
-  assert.equal(await store.claimJob(['fulfill_order'], clock.now(), 60_000), undefined, 'past the first lease, still held')
+  assert.equal(
+    await store.claimJob(['fulfill_order'], clock.now(), 60_000),
+    undefined,
+    'past the first lease, still held',
+  )
   assert.equal(await store.completeJob('j1', claimed.locked_until!), false, 'the first lease names it no more')
 
   clock.advance(61_000)
-  assert.ok(await store.claimJob(['fulfill_order'], clock.now(), 60_000), 'not renewed for a minute: another worker claims it')
+  assert.ok(
+    await store.claimJob(['fulfill_order'], clock.now(), 60_000),
+    'not renewed for a minute: another worker claims it',
+  )
   assert.equal(await lease.renew(), false)
   await assert.rejects(lease.hold(), LeaseLost)
   assert.equal(await lease.renew(), false, 'lost for good')
@@ -44,9 +51,15 @@ test('the outcome is recorded under the lease a renewal under way leaves, not th
   const claimed = (await store.claimJob(['fulfill_order'], clock.now(), 60_000))!
   // The store answers a renewal only when told to: the renewal is in flight as the run ends.
   let land!: () => void
-  const landed = new Promise<void>((resolve) => { land = resolve })
+  const landed = new Promise<void>((resolve) => {
+    land = resolve
+  })
   const renewJob = store.renewJob.bind(store)
-  store.renewJob = async (...args) => { const done = await renewJob(...args); await landed; return done }
+  store.renewJob = async (...args) => {
+    const done = await renewJob(...args)
+    await landed
+    return done
+  }
   const lease = new JobLease(store, clock, 'j1', claimed.locked_until!, 60_000)
   clock.advance(1_000)
   const renewal = lease.renew()
@@ -63,6 +76,14 @@ test('a clock that has not moved never shortens the lease: each renewal is a mil
   const claimed = (await store.claimJob(['fulfill_order'], clock.now(), 60_000))!
   const lease = new JobLease(store, clock, 'j1', claimed.locked_until!, 60_000)
   const seen = [lease.current]
-  for (let i = 0; i < 3; i++) { await lease.renew(); seen.push(lease.current) }
-  assert.deepEqual(seen, ['2026-11-28T10:01:00.000Z', '2026-11-28T10:01:00.001Z', '2026-11-28T10:01:00.002Z', '2026-11-28T10:01:00.003Z'])
+  for (let i = 0; i < 3; i++) {
+    await lease.renew()
+    seen.push(lease.current)
+  }
+  assert.deepEqual(seen, [
+    '2026-11-28T10:01:00.000Z',
+    '2026-11-28T10:01:00.001Z',
+    '2026-11-28T10:01:00.002Z',
+    '2026-11-28T10:01:00.003Z',
+  ])
 })

@@ -1,7 +1,14 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  applyPercentage, convert, convertMoney, decimalPlaces, isSupportedCurrency, money, originalOf, parseDecimal,
+  applyPercentage,
+  convert,
+  convertMoney,
+  decimalPlaces,
+  isSupportedCurrency,
+  money,
+  originalOf,
+  parseDecimal,
   roundHalfAwayFromZero,
 } from '../../core/domain/money.ts'
 import { EXCHANGE_RATES, RATES_AS_OF, RATES_BASE } from '../../core/domain/data/exchange-rates.ts'
@@ -17,7 +24,8 @@ test('the rate table covers the required currencies with positive decimal rates 
   assert.match(RATES_AS_OF, /^\d{4}-\d{2}-\d{2}$/)
   assert.equal(RATES_BASE, 'EUR')
   assert.equal(EXCHANGE_RATES.EUR, '1')
-  const required = 'EUR USD GBP CHF SEK NOK DKK PLN CZK HUF ISK JPY KRW CNY HKD SGD INR THB AUD NZD CAD MXN BRL CLP ZAR TRY AED SAR QAR KWD BHD OMR JOD'
+  const required =
+    'EUR USD GBP CHF SEK NOK DKK PLN CZK HUF ISK JPY KRW CNY HKD SGD INR THB AUD NZD CAD MXN BRL CLP ZAR TRY AED SAR QAR KWD BHD OMR JOD'
   for (const c of required.split(' ')) assert.ok(isSupportedCurrency(c), c)
   for (const [c, rate] of Object.entries(EXCHANGE_RATES)) {
     assert.match(rate, /^\d+(\.\d+)?$/, c)
@@ -49,9 +57,23 @@ test('decimal_places that contradict the currency, and fractional amounts, are v
 
 test('roundHalfAwayFromZero rounds ties away from zero on both signs', () => {
   const cases: Array<[bigint, bigint, bigint]> = [
-    [5n, 2n, 3n], [-5n, 2n, -3n], [3n, 2n, 2n], [-3n, 2n, -2n], [1n, 2n, 1n], [-1n, 2n, -1n],
-    [1n, 3n, 0n], [2n, 3n, 1n], [-2n, 3n, -1n], [-1n, 3n, 0n], [7n, -2n, -4n], [0n, 5n, 0n], [10n, 5n, 2n],
-    [149n, 100n, 1n], [150n, 100n, 2n], [-149n, 100n, -1n], [-150n, 100n, -2n],
+    [5n, 2n, 3n],
+    [-5n, 2n, -3n],
+    [3n, 2n, 2n],
+    [-3n, 2n, -2n],
+    [1n, 2n, 1n],
+    [-1n, 2n, -1n],
+    [1n, 3n, 0n],
+    [2n, 3n, 1n],
+    [-2n, 3n, -1n],
+    [-1n, 3n, 0n],
+    [7n, -2n, -4n],
+    [0n, 5n, 0n],
+    [10n, 5n, 2n],
+    [149n, 100n, 1n],
+    [150n, 100n, 2n],
+    [-149n, 100n, -1n],
+    [-150n, 100n, -2n],
   ]
   for (const [n, d, r] of cases) assert.equal(roundHalfAwayFromZero(n, d), r, `${n}/${d}`)
   assert.throws(() => roundHalfAwayFromZero(1n, 0n), RangeError)
@@ -61,7 +83,8 @@ test('parseDecimal is exact and refuses exponents and excess decimals', () => {
   assert.deepEqual(parseDecimal('1.0832'), { num: 10832n, den: 10000n })
   assert.deepEqual(parseDecimal('160'), { num: 160n, den: 1n })
   assert.deepEqual(parseDecimal('-0.5'), { num: -5n, den: 10n })
-  for (const bad of ['1e-7', '', '.5', '1.', 'abc', '1,5']) assert.throws(() => parseDecimal(bad), isValidationError, bad)
+  for (const bad of ['1e-7', '', '.5', '1.', 'abc', '1,5'])
+    assert.throws(() => parseDecimal(bad), isValidationError, bad)
   assert.throws(() => parseDecimal('12.345', 2), isValidationError)
 })
 
@@ -105,7 +128,10 @@ test('convert stays exact for large amounts', () => {
   assert.equal(convert({ amount: 1.6e12, currency: 'JPY', decimal_places: 0 }, 'EUR', RATES), 1e12)
   // 9999999999.99 EUR × 1.0832 = 10831999999.989168 USD; a double product would read ...98.9167
   assert.equal(convert(eur(999_999_999_999), 'USD', { EUR: '1', USD: '1.0832' }), 1_083_199_999_999)
-  assert.equal(convert(eur(1e12), 'USD'), Number(1_000_000_000_000n * BigInt(EXCHANGE_RATES.USD.replace('.', '')) / 10000n))
+  assert.equal(
+    convert(eur(1e12), 'USD'),
+    Number((1_000_000_000_000n * BigInt(EXCHANGE_RATES.USD.replace('.', ''))) / 10000n),
+  )
   // a result beyond ±2^50 minor units is refused rather than silently inexact
   assert.throws(() => convert(eur(2 ** 50), 'KRW'), isValidationError)
 })
@@ -116,7 +142,9 @@ test('convert with the service table agrees with a floating-point estimate to wi
     for (const to of codes) {
       const amount = 123_456_789
       const got = convert({ amount, currency: from, decimal_places: decimalPlaces(from) }, to)
-      const estimate = amount * Number(EXCHANGE_RATES[to]) / Number(EXCHANGE_RATES[from]) * 10 ** (decimalPlaces(to) - decimalPlaces(from))
+      const estimate =
+        ((amount * Number(EXCHANGE_RATES[to])) / Number(EXCHANGE_RATES[from])) *
+        10 ** (decimalPlaces(to) - decimalPlaces(from))
       assert.ok(Number.isSafeInteger(got))
       assert.ok(Math.abs(got - estimate) <= 0.5 + 1e-9 * Math.abs(estimate), `${from}→${to}: ${got} vs ${estimate}`)
     }
@@ -149,7 +177,17 @@ test('applyPercentage: 12.5 %, 0.01 %, ties on both signs, float traps', () => {
 test('money, originalOf and convertMoney fill in decimal places and keep the original', () => {
   assert.deepEqual(originalOf(1250, 'KWD'), { amount: 1250, currency: 'KWD', decimal_places: 3 })
   const original = { amount: 1250, currency: 'KWD', decimal_places: 3 }
-  assert.deepEqual(money(379, 'EUR', original), { amount: 379, currency: 'EUR', decimal_places: 2, in_original_currency: original })
-  assert.deepEqual(convertMoney(original, 'EUR', RATES), { amount: 379, currency: 'EUR', decimal_places: 2, in_original_currency: original })
+  assert.deepEqual(money(379, 'EUR', original), {
+    amount: 379,
+    currency: 'EUR',
+    decimal_places: 2,
+    in_original_currency: original,
+  })
+  assert.deepEqual(convertMoney(original, 'EUR', RATES), {
+    amount: 379,
+    currency: 'EUR',
+    decimal_places: 2,
+    in_original_currency: original,
+  })
   assert.throws(() => money(1.5, 'EUR', original), isValidationError)
 })

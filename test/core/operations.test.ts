@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { coreFixture, tripRequest } from './fixtures.ts'
 import { answer, call, refusal } from '../helpers/operations.ts'
 
-test('call answers through the pipeline: credentials, the trip token\'s reach, the body\'s schema, Idempotency-Key, ETag', async () => {
+test("call answers through the pipeline: credentials, the trip token's reach, the body's schema, Idempotency-Key, ETag", async () => {
   const f = await coreFixture()
   const body = tripRequest(f.clock.now())
 
@@ -21,12 +21,22 @@ test('call answers through the pipeline: credentials, the trip token\'s reach, t
 
   // A trip access token reaches its own trip and nothing else, and no operation kept for the API key.
   const token = { token: first.body.trip_access_token! }
-  assert.equal((await answer(f.core, 'getTrip', { as: token, params: { trip_id: first.body.trip_id } })).trip_id, first.body.trip_id)
+  assert.equal(
+    (await answer(f.core, 'getTrip', { as: token, params: { trip_id: first.body.trip_id } })).trip_id,
+    first.body.trip_id,
+  )
   const other = await answer(f.core, 'createTrip', { as: f, body })
-  assert.equal((await refusal(call(f.core, 'getTrip', { as: token, params: { trip_id: other.trip_id } }))).code, 'not_found')
+  assert.equal(
+    (await refusal(call(f.core, 'getTrip', { as: token, params: { trip_id: other.trip_id } }))).code,
+    'not_found',
+  )
   assert.equal((await refusal(call(f.core, 'listSubscriptions', { as: token }))).code, 'forbidden')
 
   const basket = await call(f.core, 'getBasket', { as: token, params: { trip_id: first.body.trip_id } })
-  const unchanged = await call(f.core, 'getBasket', { as: token, params: { trip_id: first.body.trip_id }, headers: { 'if-none-match': basket.headers.etag! } })
+  const unchanged = await call(f.core, 'getBasket', {
+    as: token,
+    params: { trip_id: first.body.trip_id },
+    headers: { 'if-none-match': basket.headers.etag! },
+  })
   assert.deepEqual([unchanged.status, unchanged.body], [304, null])
 })

@@ -6,14 +6,22 @@ import { TripCreateRequest, ContactDetails } from '../../core/schemas/index.ts'
 
 test('validate names every bad field as a JSON pointer', () => {
   try {
-    validate(TripCreateRequest, { language: 'en', currency: 'eur', country: 'GB', tickets: [], passengers: [], extra: 1 })
+    validate(TripCreateRequest, {
+      language: 'en',
+      currency: 'eur',
+      country: 'GB',
+      tickets: [],
+      passengers: [],
+      extra: 1,
+    })
     assert.fail('expected a validation error')
   } catch (e) {
     assert.ok(e instanceof ProblemError)
     assert.equal(e.code, 'validation_error')
     assert.equal(e.status, 400)
     const paths = (e.errors ?? []).map((x) => x.path)
-    for (const p of ['/language', '/currency', '/tickets', '/passengers', '/extra']) assert.ok(paths.includes(p), `missing ${p} in ${paths}`)
+    for (const p of ['/language', '/currency', '/tickets', '/passengers', '/extra'])
+      assert.ok(paths.includes(p), `missing ${p} in ${paths}`)
   }
 })
 

@@ -17,8 +17,13 @@ const out = join(root, 'dist', 'javascript', 'v2.2', 'locales')
 
 test('the built locale JSON is each translation table, one per shipped locale but en-US', async () => {
   assert.ok(existsSync(out), `${out} is missing: run npm run build first`)
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()
-  const emitted = readdirSync(out).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort()
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+  const emitted = readdirSync(out)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .sort()
   const built = Math.min(...emitted.map((tag) => statSync(join(out, `${tag}.json`)).mtimeMs))
   const newer = files.filter((f) => statSync(join(dir, f)).mtimeMs > built)
   assert.deepEqual(newer, [], 'tables changed since the build: run npm run build')
@@ -27,6 +32,9 @@ test('the built locale JSON is each translation table, one per shipped locale bu
     const tag = f.slice(0, -3)
     const table = ((await import(join(dir, f))) as { default: Strings }).default
     assert.deepEqual(JSON.parse(readFileSync(join(out, `${tag}.json`), 'utf8')), table, tag)
-    assert.ok(existsSync(join(root, 'dist', 'svc-ancillaries', 'locales', `${tag}.js`)), `dist/svc-ancillaries/locales/${tag}.js`)
+    assert.ok(
+      existsSync(join(root, 'dist', 'svc-ancillaries', 'locales', `${tag}.js`)),
+      `dist/svc-ancillaries/locales/${tag}.js`,
+    )
   }
 })

@@ -28,11 +28,22 @@ let browser: Browser
 
 before(async () => {
   for (const f of ['svc.min.js', 'svc-sandbox.min.js']) {
-    assert.ok(existsSync(join(root, 'dist/javascript/v2.2', f)), `dist/javascript/v2.2/${f} is missing: run \`npm run build\` first`)
+    assert.ok(
+      existsSync(join(root, 'dist/javascript/v2.2', f)),
+      `dist/javascript/v2.2/${f} is missing: run \`npm run build\` first`,
+    )
   }
   browser = await puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   })
 })
 
@@ -40,7 +51,11 @@ after(async () => {
   await browser?.close()
 })
 
-interface Guarded { page: Page; outside: string[]; errors: string[] }
+interface Guarded {
+  page: Page
+  outside: string[]
+  errors: string[]
+}
 
 /**
  * A fresh page (its own storage) whose requests pass only when `inPage` says they stay: the rest are
@@ -67,7 +82,9 @@ async function openPage(inPage?: (url: string) => boolean): Promise<Guarded & { 
     }
   })
   page.on('pageerror', (e) => errors.push(String(e)))
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()) })
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
   return { page, outside, errors, requests }
 }
 
@@ -84,8 +101,9 @@ async function guardWorks(page: Page, outside: string[]) {
 async function addBag(page: Page) {
   await page.waitForFunction(() => {
     const bags = document.querySelector('#bags svc-upsell')?.shadowRoot?.querySelector('svc-bag-upsell')
-    const plus = Array.from(bags?.shadowRoot?.querySelectorAll<HTMLButtonElement>('[part="stepper"] button:last-of-type') ?? [])
-      .find((b) => b.getAttribute('aria-disabled') === 'false')
+    const plus = Array.from(
+      bags?.shadowRoot?.querySelectorAll<HTMLButtonElement>('[part="stepper"] button:last-of-type') ?? [],
+    ).find((b) => b.getAttribute('aria-disabled') === 'false')
     plus?.click()
     return Boolean(plus)
   })
@@ -107,7 +125,9 @@ async function ready(page: Page) {
 }
 
 const basketState = (page: Page) =>
-  page.$$eval('#basket-list li', (lis) => lis.map((li) => `${li.getAttribute('data-type')}:${li.getAttribute('data-state')}`))
+  page.$$eval('#basket-list li', (lis) =>
+    lis.map((li) => `${li.getAttribute('data-type')}:${li.getAttribute('data-state')}`),
+  )
 
 /** The traveller adds a bag; the seller's own basket list (onBasketChange) shows it, valid, with a total. */
 async function addBagAndSeeIt(page: Page) {
@@ -130,7 +150,10 @@ describe('the offline sandbox example', { timeout: 180_000 }, () => {
     // The reload keeps the trip and its basket (the sandbox's store is in localStorage).
     await page.reload()
     await ready(page)
-    assert.deepEqual((await basketState(page)).filter((s) => s.startsWith('bag')), ['bag:valid'])
+    assert.deepEqual(
+      (await basketState(page)).filter((s) => s.startsWith('bag')),
+      ['bag:valid'],
+    )
 
     // Price change (9001): a new trip, a bag, a basket check → price_changed in the seller's list and the
     // widget → accept in the widget → valid, and Pay is possible.
@@ -174,8 +197,12 @@ describe('the offline sandbox example', { timeout: 180_000 }, () => {
 
   describe('from a static server', () => {
     let server: StaticServer
-    before(async () => { server = await serveStatic(root) })
-    after(async () => { await server.close() })
+    before(async () => {
+      server = await serveStatic(root)
+    })
+    after(async () => {
+      await server.close()
+    })
 
     test('every call is answered in the page: the server serves files only, nothing goes elsewhere', async () => {
       const { page, outside, errors } = await openPage((url) => new URL(url).origin === server.origin)
@@ -184,27 +211,42 @@ describe('the offline sandbox example', { timeout: 180_000 }, () => {
       await addBagAndSeeIt(page)
       await page.reload()
       await ready(page)
-      assert.deepEqual((await basketState(page)).filter((s) => s.startsWith('bag')), ['bag:valid'])
+      assert.deepEqual(
+        (await basketState(page)).filter((s) => s.startsWith('bag')),
+        ['bag:valid'],
+      )
 
       assert.deepEqual(outside, [], 'requests that tried to leave the page')
-      assert.deepEqual(server.requests.filter((r) => / \/v2\.2\//.test(r)), [], 'API calls that reached the server')
+      assert.deepEqual(
+        server.requests.filter((r) => / \/v2\.2\//.test(r)),
+        [],
+        'API calls that reached the server',
+      )
       // What the server did see: the page, its files, the two bundles, and the probe for a worker (404 here).
       assert.ok(server.requests.includes('GET /dist/javascript/v2.2/svc-sandbox.min.js'))
       assert.ok(server.requests.includes('HEAD /mockServiceWorker.js'))
       assert.equal(await page.evaluate(() => window.SvcSandbox?.worker), false)
       // The 404 of the worker probe is the only console error a page without the worker shows.
-      assert.deepEqual(errors.filter((e) => !/404/.test(e)), [], 'page errors')
+      assert.deepEqual(
+        errors.filter((e) => !/404/.test(e)),
+        [],
+        'page errors',
+      )
       await guardWorks(page, outside)
       await page.browserContext().close()
     })
   })
 
-  describe('from a static server with MSW\'s worker at its root', () => {
+  describe("from a static server with MSW's worker at its root", () => {
     let server: StaticServer
-    before(async () => { server = await serveStatic(root, { worker: true }) })
-    after(async () => { await server.close() })
+    before(async () => {
+      server = await serveStatic(root, { worker: true })
+    })
+    after(async () => {
+      await server.close()
+    })
 
-    test('the page\'s own fetch(\'/v2.2/...\') is answered by the sandbox too, offline', async () => {
+    test("the page's own fetch('/v2.2/...') is answered by the sandbox too, offline", async () => {
       // No interception here (it would bypass the service worker): the server's log and the page's
       // request list show where requests went.
       const { page, requests, errors } = await openPage()
@@ -218,15 +260,30 @@ describe('the offline sandbox example', { timeout: 180_000 }, () => {
         const key = await window.Svc.sandbox.apiKey()
         const { tripId } = JSON.parse(localStorage.getItem('example-sandbox:trip') ?? '{}') as { tripId: string }
         // What a seller's own page code does: a plain fetch to its own origin.
-        const res = await fetch(`/v2.2/trip/${tripId}/basket`, { headers: { authorization: `Basic ${btoa(`${key}:`)}` } })
-        const body = await res.json() as { basket: Record<string, { product_type: string }> }
-        return { status: res.status, types: Object.values(body.basket).map((i) => i.product_type).sort() }
+        const res = await fetch(`/v2.2/trip/${tripId}/basket`, {
+          headers: { authorization: `Basic ${btoa(`${key}:`)}` },
+        })
+        const body = (await res.json()) as { basket: Record<string, { product_type: string }> }
+        return {
+          status: res.status,
+          types: Object.values(body.basket)
+            .map((i) => i.product_type)
+            .sort(),
+        }
       })
       assert.deepEqual(own, { status: 200, types: ['bag', 'ticket'] })
       await page.setOfflineMode(false)
 
-      assert.deepEqual(server.requests.filter((r) => / \/v2\.2\//.test(r)), [], 'API calls that reached the server')
-      assert.deepEqual(requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).origin !== server.origin), [], 'requests to other origins')
+      assert.deepEqual(
+        server.requests.filter((r) => / \/v2\.2\//.test(r)),
+        [],
+        'API calls that reached the server',
+      )
+      assert.deepEqual(
+        requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).origin !== server.origin),
+        [],
+        'requests to other origins',
+      )
       assert.deepEqual(errors, [], 'page errors')
       await page.browserContext().close()
     })

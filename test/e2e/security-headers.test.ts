@@ -19,7 +19,17 @@ let dir: string
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-sec-'))
   server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'svc.db')}` }, { compiled: true })
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'] })
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+  })
 })
 after(async () => {
   await browser?.close()
@@ -27,7 +37,10 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-for (const [path, ready] of [['/docs', '.swagger-ui .opblock'], ['/', 'main']] as const) {
+for (const [path, ready] of [
+  ['/docs', '.swagger-ui .opblock'],
+  ['/', 'main'],
+] as const) {
   test(`${path}: security headers, and a page that breaks none of its own CSP`, async () => {
     const res = await fetch(`${server.base}${path}`)
     assert.match(String(res.headers.get('content-type')), /^text\/html/)
@@ -41,11 +54,15 @@ for (const [path, ready] of [['/docs', '.swagger-ui .opblock'], ['/', 'main']] a
     const page = await browser.newPage()
     try {
       const violations: string[] = []
-      page.on('console', (m) => { if (/Content Security Policy/.test(m.text())) violations.push(m.text()) })
+      page.on('console', (m) => {
+        if (/Content Security Policy/.test(m.text())) violations.push(m.text())
+      })
       await page.exposeFunction('reportViolation', (v: string) => violations.push(v))
       await page.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (e) => {
-          (window as unknown as { reportViolation(v: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`)
+          ;(window as unknown as { reportViolation(v: string): void }).reportViolation(
+            `${e.violatedDirective} ${e.blockedURI} ${e.sample}`,
+          )
         })
       })
       await page.goto(`${server.base}${path}`)

@@ -50,9 +50,15 @@ async function open(path: string): Promise<{ page: Page; problems: string[] }> {
 }
 
 test('the index has a story of every widget in every display, state and variant', () => {
-  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { entries: Record<string, { type: string; title: string; name: string }> }
+  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as {
+    entries: Record<string, { type: string; title: string; name: string }>
+  }
   const stories = Object.values(index.entries).filter((e) => e.type === 'story')
-  const title = (s: string) => s.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ')
+  const title = (s: string) =>
+    s
+      .split('_')
+      .map((w) => w[0]!.toUpperCase() + w.slice(1))
+      .join(' ')
   const kinds = [...STATES.map(title), ...Object.keys(VARIANTS).map((v) => v.replace(/(?<=[a-z])(?=[A-Z])/g, ' '))]
   const widgets: Record<string, string[]> = {
     'Widgets/Bags': ['Card', 'Embedded', 'Modal'],
@@ -70,7 +76,10 @@ test('the index has a story of every widget in every display, state and variant'
 
 test('the sidebar lists every widget, offline', async () => {
   const { page, problems } = await open('/')
-  await expectText(page.locator('#storybook-explorer-menu'), /Introduction.*Bags.*Basket.*Option card.*Seat map.*Upsell/)
+  await expectText(
+    page.locator('#storybook-explorer-menu'),
+    /Introduction.*Bags.*Basket.*Option card.*Seat map.*Upsell/,
+  )
   await page.screenshot({ path: join(shots, 'manager.png') })
   assert.deepEqual(problems, [])
   assert.deepEqual(leaks, [], 'requests that tried to leave the machine')
@@ -91,7 +100,8 @@ test('the docs page shows what custom-elements.json says of the element: attribu
   const docs = page.locator('#storybook-docs')
   await expectText(docs, /Bags per passenger per journey/)
   const text = await expectText(docs, /svc-basket-change/)
-  for (const word of ['display', 'locale', 'svc-load', 'svc-fail', 'open-button', '--svc-color-primary']) assert.match(text, new RegExp(word), word)
+  for (const word of ['display', 'locale', 'svc-load', 'svc-fail', 'open-button', '--svc-color-primary'])
+    assert.match(text, new RegExp(word), word)
   await page.screenshot({ path: join(shots, 'bags-docs.png') })
   assert.deepEqual(problems, [])
   assert.deepEqual(leaks, [])

@@ -32,8 +32,12 @@ export function testClock(start: string = START): TestClock {
   let t = Date.parse(start)
   return {
     now: () => new Date(t),
-    advance: (ms) => { t += ms },
-    set: (at) => { t = typeof at === 'string' ? Date.parse(at) : at.getTime() },
+    advance: (ms) => {
+      t += ms
+    },
+    set: (at) => {
+      t = typeof at === 'string' ? Date.parse(at) : at.getTime()
+    },
   }
 }
 
@@ -43,7 +47,8 @@ export function testClock(start: string = START): TestClock {
  * and a store refused the second refresh token as a duplicate (a 500 the fuzz suite ran into).
  */
 export function testIds(mode: 'random' | 'counting' = 'random'): Ids {
-  if (mode === 'random') return { uuid: () => randomUUID(), secret: (bytes) => randomBytes(bytes).toString('base64url') }
+  if (mode === 'random')
+    return { uuid: () => randomUUID(), secret: (bytes) => randomBytes(bytes).toString('base64url') }
   let n = 0
   return {
     uuid: () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`,
@@ -91,29 +96,49 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const store = metrics.countStoreErrors(opts.store ?? new MemoryStore())
   const clock = testClock()
   const core = createCore({
-    store, suppliers: [opts.supplier ?? createSandboxSupplier(), ...(opts.suppliers ?? [])], clock, ids: testIds(opts.ids), config: opts.config, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
+    store,
+    suppliers: [opts.supplier ?? createSandboxSupplier(), ...(opts.suppliers ?? [])],
+    clock,
+    ids: testIds(opts.ids),
+    config: opts.config,
+    ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
   })
   await core.ensureSigningKey()
   const { seller, apiKey } = await core.createSeller({ name: 'Shop', origins: [SHOP_ORIGIN], sandbox: true })
 
   const logs: string[] = []
-  const stream = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb() } })
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk))
+      cb()
+    },
+  })
   const app = await buildApp({
-    core, store,
+    core,
+    store,
     logger: opts.captureLogs ? { level: 'trace', stream } : false,
     rateLimit: opts.rateLimit ?? { max: 100_000, timeWindow: 60_000 },
     ...(opts.rateLimitSyncMs ? { rateLimitSyncMs: opts.rateLimitSyncMs } : {}),
-    metrics, ...(opts.metricsToken ? { metricsToken: opts.metricsToken } : {}),
+    metrics,
+    ...(opts.metricsToken ? { metricsToken: opts.metricsToken } : {}),
   })
   await app.ready()
   let others = 0
   return {
-    app, core, store, clock, metrics, seller, apiKey, logs,
+    app,
+    core,
+    store,
+    clock,
+    metrics,
+    seller,
+    apiKey,
+    logs,
     snapshot: () => {
       if (!(store instanceof MemoryStore)) throw new Error('snapshot() needs the memory store')
       return store.snapshot()
     },
-    otherSeller: () => core.createSeller({ name: `Other ${++others}`, origins: ['https://other.example'], sandbox: true }),
+    otherSeller: () =>
+      core.createSeller({ name: `Other ${++others}`, origins: ['https://other.example'], sandbox: true }),
     close: () => app.close(),
   }
 }
@@ -122,9 +147,19 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
  * A live seller as one made before live sellers needed a real supplier is stored: on the sandbox airline,
  * which cannot serve it (`createSeller` refuses to make one now). Written to the store as it was, with a key.
  */
-export async function legacyLiveSeller(core: Core, name = 'Live shop'): Promise<{ seller: SellerRecord; apiKey: string }> {
+export async function legacyLiveSeller(
+  core: Core,
+  name = 'Live shop',
+): Promise<{ seller: SellerRecord; apiKey: string }> {
   const { store, clock, ids } = core.context
-  const seller: SellerRecord = { seller_id: ids.uuid(), name, origins: [], sandbox: false, supplier: { name: 'sandbox', credentials: null }, created_at: clock.now().toISOString() }
+  const seller: SellerRecord = {
+    seller_id: ids.uuid(),
+    name,
+    origins: [],
+    sandbox: false,
+    supplier: { name: 'sandbox', credentials: null },
+    created_at: clock.now().toISOString(),
+  }
   await store.createSeller(seller)
   return { seller, apiKey: await core.addApiKey(seller.seller_id) }
 }
@@ -161,13 +196,24 @@ export async function injectUntilStreaming(app: FastifyInstance, opts: InjectOpt
   if (/^text\/event-stream/.test(String(res.headers['content-type']))) stream.destroy()
   else for await (const chunk of stream) chunks.push(Buffer.from(chunk))
   const body = Buffer.concat(chunks).toString('utf8')
-  return Object.assign(Object.create(res) as LightMyRequestResponse, { body, payload: body, json: () => JSON.parse(body) })
+  return Object.assign(Object.create(res) as LightMyRequestResponse, {
+    body,
+    payload: body,
+    json: () => JSON.parse(body),
+  })
 }
 
 /** Creates a trip with the API key and returns the parsed 201 body. */
-export async function createTrip(t: Built, over: Partial<TripCreateRequest> = {}, apiKey = t.apiKey): Promise<CreatedTrip> {
+export async function createTrip(
+  t: Built,
+  over: Partial<TripCreateRequest> = {},
+  apiKey = t.apiKey,
+): Promise<CreatedTrip> {
   const res = await t.app.inject({
-    method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(apiKey) }, payload: tripPayload(t.clock.now(), over),
+    method: 'POST',
+    url: '/v2.2/trip',
+    headers: { authorization: basic(apiKey) },
+    payload: tripPayload(t.clock.now(), over),
   })
   assert.equal(res.statusCode, 201, res.body)
   return body<CreatedTrip>(res)
@@ -185,12 +231,21 @@ export function assertProblem(res: LightMyRequestResponse, status: number, code:
   assert.equal(typeof p.detail, 'string')
   assert.equal(typeof p.request_id, 'string')
   assert.equal(p.request_id, res.headers['x-request-id'])
-  return p as { type: string; title: string; status: number; detail: string; code: string; request_id: string; errors?: Array<{ path: string; message: string }> }
+  return p as {
+    type: string
+    title: string
+    status: number
+    detail: string
+    code: string
+    request_id: string
+    errors?: Array<{ path: string; message: string }>
+  }
 }
 
 // ---------------------------------------------------------------- field presence and type checks
 
-export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null' | `${'string' | 'object'}|null`
+export type FieldType =
+  'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null' | `${'string' | 'object'}|null`
 
 const typeOf = (v: unknown): string =>
   v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v

@@ -8,7 +8,16 @@ import type { AddOfferInput, FakeDuffel, FakeOffer } from '../fakes/duffel/serve
 
 interface Flights {
   passengers: ReadonlyArray<{ passenger_type?: string; type?: string }>
-  journeys: ReadonlyArray<{ segments: ReadonlyArray<{ departure_airport: string; arrival_airport: string; departure_time: string; arrival_time: string; marketing_airline: string; marketing_flight_number: string }> }>
+  journeys: ReadonlyArray<{
+    segments: ReadonlyArray<{
+      departure_airport: string
+      arrival_airport: string
+      departure_time: string
+      arrival_time: string
+      marketing_airline: string
+      marketing_flight_number: string
+    }>
+  }>
 }
 
 /**
@@ -16,16 +25,31 @@ interface Flights {
  * names with `duffel_offer_id`. Duffel's times are local at each airport; the trip's instants are handed
  * over as they are and the fake writes them so.
  */
-export function duffelOfferFor(fake: FakeDuffel, trip: Flights, opts: Omit<Partial<AddOfferInput>, 'passengers' | 'slices'> = {}): FakeOffer {
+export function duffelOfferFor(
+  fake: FakeDuffel,
+  trip: Flights,
+  opts: Omit<Partial<AddOfferInput>, 'passengers' | 'slices'> = {},
+): FakeOffer {
   return fake.addOffer({
     passengers: trip.passengers.map((p) => {
       const type = p.passenger_type ?? p.type
-      return { type: type === 'infant' ? 'infant_without_seat' as const : type === 'child' ? 'child' as const : 'adult' as const }
+      return {
+        type:
+          type === 'infant'
+            ? ('infant_without_seat' as const)
+            : type === 'child'
+              ? ('child' as const)
+              : ('adult' as const),
+      }
     }),
     slices: trip.journeys.map((j) => ({
       segments: j.segments.map((s) => ({
-        origin: s.departure_airport, destination: s.arrival_airport, departing_at: s.departure_time, arriving_at: s.arrival_time,
-        marketing_carrier: s.marketing_airline, flight_number: s.marketing_flight_number,
+        origin: s.departure_airport,
+        destination: s.arrival_airport,
+        departing_at: s.departure_time,
+        arriving_at: s.arrival_time,
+        marketing_carrier: s.marketing_airline,
+        flight_number: s.marketing_flight_number,
       })),
     })),
     ...opts,
@@ -33,15 +57,26 @@ export function duffelOfferFor(fake: FakeDuffel, trip: Flights, opts: Omit<Parti
 }
 
 /** One answer of a stub Duffel: a status, a JSON body (or text), headers. */
-export interface StubAnswer { status?: number; body?: unknown; text?: string; headers?: Record<string, string> }
-export interface StubDuffel { url: string; requests: Array<{ method: string; path: string; body: string }>; close(): Promise<void> }
+export interface StubAnswer {
+  status?: number
+  body?: unknown
+  text?: string
+  headers?: Record<string, string>
+}
+export interface StubDuffel {
+  url: string
+  requests: Array<{ method: string; path: string; body: string }>
+  close(): Promise<void>
+}
 
 /**
  * A Duffel that answers exactly what a test says, route by route (`'GET /air/offers/off_1'`, the query left
  * out), for the boundary tests: shapes the fake would never make, sizes and values no supplier should send.
  * A route not listed answers Duffel's 404.
  */
-export async function stubDuffel(routes: Record<string, StubAnswer | ((path: string, body: string) => StubAnswer)>): Promise<StubDuffel> {
+export async function stubDuffel(
+  routes: Record<string, StubAnswer | ((path: string, body: string) => StubAnswer)>,
+): Promise<StubDuffel> {
   const requests: StubDuffel['requests'] = []
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -51,8 +86,22 @@ export async function stubDuffel(routes: Record<string, StubAnswer | ((path: str
       const body = Buffer.concat(chunks).toString('utf8')
       requests.push({ method: req.method ?? 'GET', path, body })
       const route = routes[`${req.method} ${path}`]
-      const a = typeof route === 'function' ? route(path, body) : route ?? { status: 404, body: { errors: [{ type: 'invalid_request_error', code: 'not_found', title: 'Not found', message: 'Not found' }], meta: { status: 404, request_id: 'stub' } } }
-      res.writeHead(a.status ?? 200, { 'content-type': a.text === undefined ? 'application/json' : 'text/html', ...a.headers })
+      const a =
+        typeof route === 'function'
+          ? route(path, body)
+          : (route ?? {
+              status: 404,
+              body: {
+                errors: [
+                  { type: 'invalid_request_error', code: 'not_found', title: 'Not found', message: 'Not found' },
+                ],
+                meta: { status: 404, request_id: 'stub' },
+              },
+            })
+      res.writeHead(a.status ?? 200, {
+        'content-type': a.text === undefined ? 'application/json' : 'text/html',
+        ...a.headers,
+      })
       res.end(a.text ?? JSON.stringify(a.body ?? {}))
     })
   })
@@ -60,15 +109,26 @@ export async function stubDuffel(routes: Record<string, StubAnswer | ((path: str
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
 /** A request a misbehaving Duffel received: what the service sent, whatever was answered. */
-export interface SeenRequest { method: string; path: string; query: URLSearchParams; token: string | null }
+export interface SeenRequest {
+  method: string
+  path: string
+  query: URLSearchParams
+  token: string | null
+}
 
 /** A request held unanswered by a `hold` rule: `release()` sends it on to Duffel (its answer comes back as usual). */
-export interface HeldRequest extends SeenRequest { release(): void }
+export interface HeldRequest extends SeenRequest {
+  release(): void
+}
 
 /**
  * What a misbehaving Duffel does with the requests a rule matches. Without `hold`, `answer`, `rewrite` or
@@ -122,31 +182,42 @@ export async function misbehavingDuffel(target: string): Promise<MisbehavingDuff
   const patternOf = (match: string) => {
     if (match === '*') return () => true
     const [method, path = '*'] = match.split(' ', 2) as [string, string]
-    const re = new RegExp(`^${path.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`)
+    const re = new RegExp(
+      `^${path
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]+')}$`,
+    )
     return (m: string, p: string) => (method === '*' || method === m) && re.test(p)
   }
 
   const forward = (req: IncomingMessage, body: Buffer, res: ServerResponse, rewrite?: (body: any) => unknown) => {
-    const out = forwardRequest({
-      host: upstream.hostname, port: upstream.port, method: req.method, path: req.url,
-      headers: { ...req.headers, host: upstream.host },
-    }, (answer) => {
-      answer.on('error', () => req.socket.destroy())
-      const ok = (answer.statusCode ?? 0) >= 200 && (answer.statusCode ?? 0) < 300
-      if (!rewrite || !ok) {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-        return
-      }
-      const chunks: Buffer[] = []
-      answer.on('data', (c: Buffer) => chunks.push(c))
-      answer.on('end', () => {
-        const text = JSON.stringify(rewrite(JSON.parse(Buffer.concat(chunks).toString('utf8'))))
-        const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = answer.headers
-        res.writeHead(answer.statusCode ?? 200, { ...headers, 'content-length': String(Buffer.byteLength(text)) })
-        res.end(text)
-      })
-    })
+    const out = forwardRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (answer) => {
+        answer.on('error', () => req.socket.destroy())
+        const ok = (answer.statusCode ?? 0) >= 200 && (answer.statusCode ?? 0) < 300
+        if (!rewrite || !ok) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+          return
+        }
+        const chunks: Buffer[] = []
+        answer.on('data', (c: Buffer) => chunks.push(c))
+        answer.on('end', () => {
+          const text = JSON.stringify(rewrite(JSON.parse(Buffer.concat(chunks).toString('utf8'))))
+          const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = answer.headers
+          res.writeHead(answer.statusCode ?? 200, { ...headers, 'content-length': String(Buffer.byteLength(text)) })
+          res.end(text)
+        })
+      },
+    )
     // Duffel dropped the connection (a lost response): the service sees it dropped as well.
     out.on('error', () => req.socket.destroy())
     out.end(body)
@@ -162,14 +233,24 @@ export async function misbehavingDuffel(target: string): Promise<MisbehavingDuff
       const url = new URL(req.url ?? '/', 'http://duffel.invalid')
       const method = req.method ?? 'GET'
       const authorization = req.headers.authorization ?? ''
-      const seen: SeenRequest = { method, path: url.pathname, query: url.searchParams, token: /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] ?? null }
+      const seen: SeenRequest = {
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        token: /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] ?? null,
+      }
       requests.push(seen)
-      const rule = rules.find((r) => r.left > 0 && r.test(method, seen.path) && (r.token === undefined || r.token === seen.token))
+      const rule = rules.find(
+        (r) => r.left > 0 && r.test(method, seen.path) && (r.token === undefined || r.token === seen.token),
+      )
       if (rule) rule.left--
       if (rule?.take) return rule.take(req, res)
       if (rule?.answer) {
         const a = typeof rule.answer === 'function' ? rule.answer(seen, authorization) : rule.answer
-        res.writeHead(a.status ?? 200, { 'content-type': a.text === undefined ? 'application/json' : 'text/html', ...a.headers })
+        res.writeHead(a.status ?? 200, {
+          'content-type': a.text === undefined ? 'application/json' : 'text/html',
+          ...a.headers,
+        })
         return void res.end(a.text ?? JSON.stringify(a.body ?? {}))
       }
       if (rule?.hold) {
@@ -193,14 +274,21 @@ export async function misbehavingDuffel(target: string): Promise<MisbehavingDuff
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     held,
-    misbehave: (rule) => { rules.push({ ...rule, left: rule.times ?? Infinity, test: patternOf(rule.match) }) },
-    releaseAll: () => { for (const h of [...held]) h.release() },
-    reset: () => { rules.length = 0 },
-    close: () => new Promise<void>((resolve) => {
-      held.length = 0
-      for (const res of open) res.destroy()
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    misbehave: (rule) => {
+      rules.push({ ...rule, left: rule.times ?? Infinity, test: patternOf(rule.match) })
+    },
+    releaseAll: () => {
+      for (const h of [...held]) h.release()
+    },
+    reset: () => {
+      rules.length = 0
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        held.length = 0
+        for (const res of open) res.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

@@ -12,9 +12,17 @@ export interface SearchProduct {
 
 export async function readSearch(t: Built, trip: CreatedTrip, auth = basic(t.apiKey)) {
   assert.ok(trip.search_id, 'the trip was created with a search')
-  const res = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`, headers: { authorization: auth } })
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}`,
+    headers: { authorization: auth },
+  })
   assert.equal(res.statusCode, 200, res.body)
-  return body<{ search_id: string; status: string; results: { products: Record<string, Record<string, SearchProduct>>; seatmaps: unknown[] } }>(res)
+  return body<{
+    search_id: string
+    status: string
+    results: { products: Record<string, Record<string, SearchProduct>>; seatmaps: unknown[] }
+  }>(res)
 }
 
 export const productsOf = (search: Awaited<ReturnType<typeof readSearch>>, type: string): SearchProduct[] =>
@@ -22,7 +30,9 @@ export const productsOf = (search: Awaited<ReturnType<typeof readSearch>>, type:
 
 /** A paid checked bag on the first journey that passenger `p1` may buy. */
 export function checkedBag(search: Awaited<ReturnType<typeof readSearch>>, passengerId = 'p1'): SearchProduct {
-  const bag = productsOf(search, 'bag').find((p) => p.product_details.checked === true && p.price_and_availability[passengerId]?.available)
+  const bag = productsOf(search, 'bag').find(
+    (p) => p.product_details.checked === true && p.price_and_availability[passengerId]?.available,
+  )
   assert.ok(bag, 'the sandbox offers a checked bag')
   return bag
 }
@@ -36,12 +46,27 @@ export function seats(search: Awaited<ReturnType<typeof readSearch>>, passengerI
   return list
 }
 
-export async function changeBasket(t: Built, trip: CreatedTrip, method: 'PATCH' | 'PUT', lines: unknown, auth = basic(t.apiKey)) {
-  return t.app.inject({ method, url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: auth }, payload: lines as object })
+export async function changeBasket(
+  t: Built,
+  trip: CreatedTrip,
+  method: 'PATCH' | 'PUT',
+  lines: unknown,
+  auth = basic(t.apiKey),
+) {
+  return t.app.inject({
+    method,
+    url: `/v2.2/trip/${trip.trip_id}/basket`,
+    headers: { authorization: auth },
+    payload: lines as object,
+  })
 }
 
 export async function readBasket(t: Built, trip: CreatedTrip, auth = basic(t.apiKey)) {
-  const res = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: auth } })
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/v2.2/trip/${trip.trip_id}/basket`,
+    headers: { authorization: auth },
+  })
   assert.equal(res.statusCode, 200, res.body)
   return body<{ trip_state_hash: string; basket: Record<string, any>; journeys: any[] }>(res)
 }
@@ -49,15 +74,36 @@ export async function readBasket(t: Built, trip: CreatedTrip, auth = basic(t.api
 // ---------------------------------------------------------------- validity and fulfillment
 
 export const CONTACT = {
-  contact_details_type: 'passenger', passenger_id: 'p1', email: 'ada@example.com', phone_number: '+44 20 7946 0000',
-  address: { city: 'London', country: 'GB', postal_code: 'N1 9GU', street_address_1: "1 King's Boulevard", street_address_2: null },
+  contact_details_type: 'passenger',
+  passenger_id: 'p1',
+  email: 'ada@example.com',
+  phone_number: '+44 20 7946 0000',
+  address: {
+    city: 'London',
+    country: 'GB',
+    postal_code: 'N1 9GU',
+    street_address_1: "1 King's Boulevard",
+    street_address_2: null,
+  },
 }
 
 /** The passengers of `tripPayload` (two adults and a lap infant) as a fulfill request names them. */
 export const FULFILL_PASSENGERS = [
   { passenger_id: 'p1', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', passenger_type: 'adult' },
-  { passenger_id: 'p2', first_names: 'Charles', surname: 'Babbage', date_of_birth: '1981-12-26', passenger_type: 'adult' },
-  { passenger_id: 'p3', first_names: 'Byron', surname: 'Lovelace', date_of_birth: '2026-06-01', passenger_type: 'infant' },
+  {
+    passenger_id: 'p2',
+    first_names: 'Charles',
+    surname: 'Babbage',
+    date_of_birth: '1981-12-26',
+    passenger_type: 'adult',
+  },
+  {
+    passenger_id: 'p3',
+    first_names: 'Byron',
+    surname: 'Lovelace',
+    date_of_birth: '2026-06-01',
+    passenger_type: 'infant',
+  },
 ]
 
 /** A fulfill request body for a trip of `tripPayload`: every passenger and ticket, booked. */
@@ -79,21 +125,36 @@ export function fulfillRequest(trip: CreatedTrip, tripStateHash: string, over: R
 
 export async function fulfill(t: Built, trip: CreatedTrip, payload: unknown, headers: Record<string, string> = {}) {
   return t.app.inject({
-    method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`,
-    headers: { authorization: basic(t.apiKey), ...headers }, payload: payload as object,
+    method: 'POST',
+    url: `/v2.2/trip/${trip.trip_id}/fulfill`,
+    headers: { authorization: basic(t.apiKey), ...headers },
+    payload: payload as object,
   })
 }
 
 export async function checkBasket(t: Built, trip: CreatedTrip, auth = basic(t.apiKey)) {
-  return t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/basket/check`, headers: { authorization: auth } })
+  return t.app.inject({
+    method: 'POST',
+    url: `/v2.2/trip/${trip.trip_id}/basket/check`,
+    headers: { authorization: auth },
+  })
 }
 
 export async function acceptItem(t: Built, trip: CreatedTrip, itemId: string, auth = basic(t.apiKey)) {
-  return t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/basket/${itemId}/accept`, headers: { authorization: auth } })
+  return t.app.inject({
+    method: 'POST',
+    url: `/v2.2/trip/${trip.trip_id}/basket/${itemId}/accept`,
+    headers: { authorization: auth },
+  })
 }
 
 export async function patchTrip(t: Built, trip: CreatedTrip, payload: unknown, auth = basic(t.apiKey)) {
-  return t.app.inject({ method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: auth }, payload: payload as object })
+  return t.app.inject({
+    method: 'PATCH',
+    url: `/v2.2/trip/${trip.trip_id}`,
+    headers: { authorization: auth },
+    payload: payload as object,
+  })
 }
 
 export async function readTrip(t: Built, trip: CreatedTrip, auth = basic(t.apiKey)) {
@@ -103,8 +164,17 @@ export async function readTrip(t: Built, trip: CreatedTrip, auth = basic(t.apiKe
 }
 
 /** Adds lines to the basket and returns the basket read shape. */
-export async function addItems(t: Built, trip: CreatedTrip, lines: Array<{ product_id: string; passenger_id: string; quantity?: number }>) {
-  const res = await changeBasket(t, trip, 'PATCH', lines.map((l) => ({ quantity: 1, ...l })))
+export async function addItems(
+  t: Built,
+  trip: CreatedTrip,
+  lines: Array<{ product_id: string; passenger_id: string; quantity?: number }>,
+) {
+  const res = await changeBasket(
+    t,
+    trip,
+    'PATCH',
+    lines.map((l) => ({ quantity: 1, ...l })),
+  )
   assert.equal(res.statusCode, 200, res.body)
   return body<{ trip_state_hash: string; basket: Record<string, any> }>(res)
 }
@@ -112,7 +182,11 @@ export async function addItems(t: Built, trip: CreatedTrip, lines: Array<{ produ
 /** The one basket item matching `where`. */
 export function itemWhere(basket: { basket: Record<string, any> }, where: (item: any) => boolean) {
   const found = Object.values(basket.basket).filter(where)
-  assert.equal(found.length, 1, `one matching item in ${JSON.stringify(Object.values(basket.basket).map((i) => [i.product_type, i.product_details.passenger_id, i.validity.status]))}`)
+  assert.equal(
+    found.length,
+    1,
+    `one matching item in ${JSON.stringify(Object.values(basket.basket).map((i) => [i.product_type, i.product_details.passenger_id, i.validity.status]))}`,
+  )
   return found[0]
 }
 

@@ -17,7 +17,9 @@ export function streamHugeAnswer(res: ServerResponse, opts: { bytes?: number; ch
   const chunk = Buffer.alloc(opts.chunkBytes ?? 64 * 1024, 0x20)
   const state = { sent: 0, closed: false }
   res.writeHead(200, { 'content-type': 'application/json' })
-  res.on('close', () => { state.closed = true })
+  res.on('close', () => {
+    state.closed = true
+  })
   res.write('{"data": {"padding": "')
   const pump = () => {
     while (!state.closed && state.sent < total) {

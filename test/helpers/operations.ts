@@ -72,7 +72,11 @@ const authorization = (as: Caller | undefined): string | undefined =>
   as === undefined ? undefined : 'apiKey' in as ? `Basic ${btoa(`${as.apiKey}:`)}` : `Bearer ${as.token}`
 
 /** Answers operation `id` as a host would; rejects with the ProblemError a host answers with. */
-export async function call<Id extends OperationId>(core: Core, id: Id, request: Call = {}): Promise<Reply<Answers[Id]>> {
+export async function call<Id extends OperationId>(
+  core: Core,
+  id: Id,
+  request: Call = {},
+): Promise<Reply<Answers[Id]>> {
   const op = byId.get(id)
   if (!op) throw new Error(`no operation ${id} in core/api/operations.ts`)
   const credential = authorization(request.as)
@@ -80,9 +84,16 @@ export async function call<Id extends OperationId>(core: Core, id: Id, request: 
   const params = request.params ?? {}
   const principal = await admit(core, op, headers.authorization, params, headers.origin)
   const body = request.body === undefined ? undefined : JSON.parse(JSON.stringify(request.body))
-  const res = await dispatch(core, op, principal, { params, query: request.query ?? {}, header: (name) => headers[name.toLowerCase()], body })
-  const parsed = res.body === null || res.body instanceof EventStream ? res.body
-    : JSON.parse(res.body instanceof Rendered ? res.body.json : res.body)
+  const res = await dispatch(core, op, principal, {
+    params,
+    query: request.query ?? {},
+    header: (name) => headers[name.toLowerCase()],
+    body,
+  })
+  const parsed =
+    res.body === null || res.body instanceof EventStream
+      ? res.body
+      : JSON.parse(res.body instanceof Rendered ? res.body.json : res.body)
   return { status: res.status, headers: res.headers, body: parsed as Answers[Id] }
 }
 
@@ -105,5 +116,6 @@ export async function refusal(pending: Promise<unknown>): Promise<ProblemError> 
 
 /** `answer` for one core and one caller: `const api = caller(core, { apiKey }); await api('getTrip', { params: { trip_id } })`. */
 export function caller(core: Core, as?: Caller) {
-  return <Id extends OperationId>(id: Id, request: Call = {}): Promise<Answers[Id]> => answer(core, id, { as, ...request })
+  return <Id extends OperationId>(id: Id, request: Call = {}): Promise<Answers[Id]> =>
+    answer(core, id, { as, ...request })
 }

@@ -27,10 +27,11 @@ export function pgSchemas(url: string, prefix: string): PgSchemas {
       await admin.query(`CREATE SCHEMA ${schema}`)
       return schema
     },
-    store: (schema, opts = {}) => new PostgresStore(
-      { connectionString: url, options: [`-c search_path=${schema}`, opts.options].filter(Boolean).join(' ') },
-      opts.onStatement ? { onStatement: opts.onStatement } : {},
-    ),
+    store: (schema, opts = {}) =>
+      new PostgresStore(
+        { connectionString: url, options: [`-c search_path=${schema}`, opts.options].filter(Boolean).join(' ') },
+        opts.onStatement ? { onStatement: opts.onStatement } : {},
+      ),
     async drop() {
       for (const schema of made) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
       await admin.end()

@@ -37,8 +37,12 @@ export async function startServer(env: Record<string, string>, opts: StartOption
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
   })
   let out = ''
-  child.stdout.on('data', (c) => { out += String(c) })
-  child.stderr.on('data', (c) => { out += String(c) })
+  child.stdout.on('data', (c) => {
+    out += String(c)
+  })
+  child.stderr.on('data', (c) => {
+    out += String(c)
+  })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const gone = new Promise<void>((resolve) => child.on('exit', () => resolve()))
   const ready = /API\s+http:\/\/127\.0\.0\.1:(\d+)\/v2\.2/

@@ -5,7 +5,12 @@ import assert from 'node:assert/strict'
  * The first value `probe` gives that is not undefined, asked again every `everyMs`; fails the test, naming
  * `what`, once `timeoutMs` has passed without one.
  */
-export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined, everyMs = 20): Promise<T> {
+export async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined> | T | undefined,
+  everyMs = 20,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const v = await probe()

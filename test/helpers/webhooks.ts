@@ -14,7 +14,13 @@ import type { AddressInfo } from 'node:net'
  * True when `rawBody` (the exact bytes received) was signed with `secret` within `toleranceSeconds` of `now`.
  * docs/webhooks.md's snippet, line for line, with types added.
  */
-export function verifyWebhook(secret: string, signatureHeader: string, rawBody: string, now = Date.now(), toleranceSeconds = 300): boolean {
+export function verifyWebhook(
+  secret: string,
+  signatureHeader: string,
+  rawBody: string,
+  now = Date.now(),
+  toleranceSeconds = 300,
+): boolean {
   const parts = Object.fromEntries(signatureHeader.split(',').map((kv) => kv.trim().split('=', 2)))
   const t = Number(parts.t)
   if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/.test(parts.v1 ?? '')) return false
@@ -28,8 +34,11 @@ export async function readmeVerifier(): Promise<typeof verifyWebhook> {
   const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'webhooks.md'), 'utf8')
   const code = /<!-- webhook-verify:start -->\s*```js\n([\s\S]*?)```\s*<!-- webhook-verify:end -->/.exec(doc)?.[1]
   if (!code) throw new Error('docs/webhooks.md has no webhook-verify block')
-  const mod = await import(`data:text/javascript,${encodeURIComponent(code)}`) as { verifyWebhook?: typeof verifyWebhook }
-  if (typeof mod.verifyWebhook !== 'function') throw new Error('the docs/webhooks.md snippet does not export verifyWebhook')
+  const mod = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as {
+    verifyWebhook?: typeof verifyWebhook
+  }
+  if (typeof mod.verifyWebhook !== 'function')
+    throw new Error('the docs/webhooks.md snippet does not export verifyWebhook')
   return mod.verifyWebhook
 }
 
@@ -39,7 +48,14 @@ export interface Delivery {
   headers: IncomingHttpHeaders
   /** The raw body, as the signature covers it. */
   raw: string
-  body: { event_id: string; event_name: string; created_at: string; trip_id: string; fulfillment_id: string; data: Record<string, any> }
+  body: {
+    event_id: string
+    event_name: string
+    created_at: string
+    trip_id: string
+    fulfillment_id: string
+    data: Record<string, any>
+  }
   /** The status the receiver answered with. */
   status: number
 }
@@ -63,7 +79,11 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
       const raw = Buffer.concat(chunks).toString('utf8')
       const status = queue.shift() ?? 200
       let parsed: Delivery['body']
-      try { parsed = JSON.parse(raw) } catch { parsed = { raw } as never }
+      try {
+        parsed = JSON.parse(raw)
+      } catch {
+        parsed = { raw } as never
+      }
       deliveries.push({ headers: req.headers, raw, body: parsed, status })
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope')
     })
@@ -73,11 +93,14 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${port}${path}`,
     deliveries,
-    answer: (...statuses) => { queue.push(...statuses) },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    answer: (...statuses) => {
+      queue.push(...statuses)
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 

@@ -38,19 +38,45 @@ export function routeOf(method: string, path: string): string {
 }
 
 /** Keys whose values are a traveller's, never kept in a recording (their JSON type is). */
-const PERSONAL = new Set(['given_name', 'family_name', 'born_on', 'email', 'phone_number', 'title', 'gender', 'user_id',
-  'unique_identifier', 'identity_documents', 'loyalty_programme_accounts', 'account_number', 'infant_passenger_id', 'client_key'])
+const PERSONAL = new Set([
+  'given_name',
+  'family_name',
+  'born_on',
+  'email',
+  'phone_number',
+  'title',
+  'gender',
+  'user_id',
+  'unique_identifier',
+  'identity_documents',
+  'loyalty_programme_accounts',
+  'account_number',
+  'infant_passenger_id',
+  'client_key',
+])
 
 /** `value` with every personal field's value replaced by one of the same JSON type, and any token shape removed. */
 export function redacted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redacted)
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, PERSONAL.has(k) ? placeholder(v) : redacted(v)]))
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, PERSONAL.has(k) ? placeholder(v) : redacted(v)]),
+    )
   }
   return typeof value === 'string' ? value.replace(/duffel_(test|live)_[\w-]+/g, '[token]') : value
 }
 const placeholder = (v: unknown): unknown =>
-  v === null ? null : Array.isArray(v) ? [] : typeof v === 'string' ? '[redacted]' : typeof v === 'number' ? 0 : typeof v === 'object' ? {} : v
+  v === null
+    ? null
+    : Array.isArray(v)
+      ? []
+      : typeof v === 'string'
+        ? '[redacted]'
+        : typeof v === 'number'
+          ? 0
+          : typeof v === 'object'
+            ? {}
+            : v
 
 /** Rewrites every `total_amount` of a service named in `prices`, wherever it sits in an answer. */
 function reprice(value: unknown, prices: ReadonlyMap<string, string>): unknown {
@@ -74,9 +100,14 @@ export async function startRecorder(opts: { target: string; dir?: string }): Pro
     mkdirSync(folder, { recursive: true })
     recorded[route] = (recorded[route] ?? 0) + 1
     const shown = path.replace(/\b(off|ord|pas|seg|sli|ser|aso|ase|orq|pay)_[A-Za-z0-9]+/g, '$1_…')
-    writeFileSync(join(folder, `${String(++seq).padStart(4, '0')}.json`), `${JSON.stringify({ route, method, path: shown, status, body: redacted(body) }, null, 2)}\n`)
+    writeFileSync(
+      join(folder, `${String(++seq).padStart(4, '0')}.json`),
+      `${JSON.stringify({ route, method, path: shown, status, body: redacted(body) }, null, 2)}\n`,
+    )
   }
-  const server = createServer((req, res) => { void forward(req, res) })
+  const server = createServer((req, res) => {
+    void forward(req, res)
+  })
   async function forward(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = []
     for await (const c of req) chunks.push(c as Buffer)
@@ -89,7 +120,10 @@ export async function startRecorder(opts: { target: string; dir?: string }): Pro
     let upstream: Response
     try {
       upstream = await fetch(`${target}${url.pathname}${url.search}`, {
-        method: req.method, headers, redirect: 'manual', signal: AbortSignal.timeout(120_000),
+        method: req.method,
+        headers,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(120_000),
         ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
       })
     } catch {
@@ -98,11 +132,22 @@ export async function startRecorder(opts: { target: string; dir?: string }): Pro
     }
     const text = await upstream.text()
     let body: unknown = text
-    try { body = JSON.parse(text) } catch { /* an error page: passed on as it came */ }
+    try {
+      body = JSON.parse(text)
+    } catch {
+      /* an error page: passed on as it came */
+    }
     record(req.method ?? 'GET', url.pathname, upstream.status, body)
     const out = typeof body === 'string' ? text : JSON.stringify(prices.size ? reprice(body, prices) : body)
     const pass: Record<string, string> = {}
-    for (const name of ['content-type', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-request-id']) {
+    for (const name of [
+      'content-type',
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'x-request-id',
+    ]) {
       const v = upstream.headers.get(name)
       if (v !== null) pass[name] = v
     }
@@ -112,7 +157,13 @@ export async function startRecorder(opts: { target: string; dir?: string }): Pro
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     recorded,
-    priceChange: (id, amount) => { prices.set(id, amount) },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+    priceChange: (id, amount) => {
+      prices.set(id, amount)
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

@@ -44,37 +44,64 @@ const minor = (amount: string, currency: string) => Math.round(Number(amount) * 
 /** Duffel writes flight numbers as the airline does ("0207"); this service takes them without leading zeros. */
 const flight = (n: string) => n.replace(/^0+(?=\d)/, '')
 
-export function tripRequestFromOffer(offer: DuffelOfferLike, opts: { language?: string; country?: string; passengerIds?: 'duffel' | 'positional' } = {}): TripCreateRequest {
+export function tripRequestFromOffer(
+  offer: DuffelOfferLike,
+  opts: { language?: string; country?: string; passengerIds?: 'duffel' | 'positional' } = {},
+): TripCreateRequest {
   const typeOf = (p: DuffelOfferLike['passengers'][number]) =>
-    p.type === 'infant_without_seat' || (p.type == null && (p.age ?? 99) < 2) ? 'infant' as const
-      : p.type === 'child' || (p.type == null && (p.age ?? 99) < 12) ? 'child' as const : 'adult' as const
+    p.type === 'infant_without_seat' || (p.type == null && (p.age ?? 99) < 2)
+      ? ('infant' as const)
+      : p.type === 'child' || (p.type == null && (p.age ?? 99) < 12)
+        ? ('child' as const)
+        : ('adult' as const)
   const ids = offer.passengers.map((p, i) => (opts.passengerIds === 'positional' ? `p${i + 1}` : p.id))
   const adults = offer.passengers.flatMap((p, i) => (typeOf(p) === 'adult' ? [ids[i]!] : []))
   let lap = 0
   const total = minor(offer.total_amount, offer.total_currency)
   return {
-    language: opts.language ?? 'en-GB', currency: offer.total_currency, country: opts.country ?? 'GB',
+    language: opts.language ?? 'en-GB',
+    currency: offer.total_currency,
+    country: opts.country ?? 'GB',
     search: { bag: { search: true }, seat: { search: true } },
-    tickets: [{
-      status: 'offered',
-      offered_price: { currency: offer.total_currency, decimal_places: decimalPlaces(offer.total_currency), base_price: total, markup: 0, total },
-      journeys: offer.slices.map((s) => ({
-        segments: s.segments.map((g) => ({
-          departure_airport: g.origin.iata_code!, arrival_airport: g.destination.iata_code!,
-          departure_time: g.departing_at, arrival_time: g.arriving_at,
-          marketing_airline: g.marketing_carrier.iata_code!, marketing_flight_number: flight(g.marketing_carrier_flight_number),
-          ...(g.operating_carrier?.iata_code && g.operating_carrier_flight_number
-            ? { operating_airline: g.operating_carrier.iata_code, operating_flight_number: flight(g.operating_carrier_flight_number) } : {}),
-          fare_basis: g.passengers?.[0]?.fare_basis_code ?? null,
-          fare_family: s.fare_brand_name ?? null,
-          fare_class: null,
+    tickets: [
+      {
+        status: 'offered',
+        offered_price: {
+          currency: offer.total_currency,
+          decimal_places: decimalPlaces(offer.total_currency),
+          base_price: total,
+          markup: 0,
+          total,
+        },
+        journeys: offer.slices.map((s) => ({
+          segments: s.segments.map((g) => ({
+            departure_airport: g.origin.iata_code!,
+            arrival_airport: g.destination.iata_code!,
+            departure_time: g.departing_at,
+            arrival_time: g.arriving_at,
+            marketing_airline: g.marketing_carrier.iata_code!,
+            marketing_flight_number: flight(g.marketing_carrier_flight_number),
+            ...(g.operating_carrier?.iata_code && g.operating_carrier_flight_number
+              ? {
+                  operating_airline: g.operating_carrier.iata_code,
+                  operating_flight_number: flight(g.operating_carrier_flight_number),
+                }
+              : {}),
+            fare_basis: g.passengers?.[0]?.fare_basis_code ?? null,
+            fare_family: s.fare_brand_name ?? null,
+            fare_class: null,
+          })),
         })),
-      })),
-      metadata: { duffel_offer_id: offer.id },
-    }],
+        metadata: { duffel_offer_id: offer.id },
+      },
+    ],
     passengers: offer.passengers.map((p, i) => {
       const type = typeOf(p)
-      return { passenger_id: ids[i]!, passenger_type: type, ...(type === 'infant' ? { on_lap_of: adults[lap++ % adults.length]! } : {}) }
+      return {
+        passenger_id: ids[i]!,
+        passenger_type: type,
+        ...(type === 'infant' ? { on_lap_of: adults[lap++ % adults.length]! } : {}),
+      }
     }),
   }
 }

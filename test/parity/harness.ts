@@ -53,7 +53,8 @@ export interface Transport {
 function encode(sent: Sent): { headers: Record<string, string>; payload: Uint8Array | undefined } {
   const headers = { ...sent.headers }
   if (sent.json !== undefined) {
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json'
     return { headers, payload: new TextEncoder().encode(JSON.stringify(sent.json)) }
   }
   return { headers, payload: typeof sent.raw === 'string' ? new TextEncoder().encode(sent.raw) : sent.raw }
@@ -89,12 +90,15 @@ export function injectTransport(app: FastifyInstance): Transport {
     async send(method, path, sent = {}) {
       const { headers, payload } = encode(sent)
       const res = await app.inject({
-        method: method as 'GET', url: target(path), headers,
+        method: method as 'GET',
+        url: target(path),
+        headers,
         ...(payload !== undefined ? { payload: Buffer.from(payload) } : {}),
         payloadAsStream: true,
       })
       const h: Record<string, string> = {}
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
       const stream = res.stream()
       const text = isEventStream(h) ? await firstEvents(stream, sent.events ?? 3) : await firstEvents(stream, Infinity)
       stream.destroy()
@@ -110,13 +114,26 @@ export function fetchTransport(origin = SANDBOX_ORIGIN): Transport {
       // Bytes, not a string: fetch would add `text/plain` to a string body that names no type.
       const hangUp = new AbortController()
       const res = await fetch(`${origin}${target(path)}`, {
-        method, headers, signal: hangUp.signal, ...(payload !== undefined ? { body: payload as Uint8Array<ArrayBuffer> } : {}),
+        method,
+        headers,
+        signal: hangUp.signal,
+        ...(payload !== undefined ? { body: payload as Uint8Array<ArrayBuffer> } : {}),
       })
       const h: Record<string, string> = {}
-      res.headers.forEach((v, k) => { h[k] = v })
+      res.headers.forEach((v, k) => {
+        h[k] = v
+      })
       if (isEventStream(h) && res.body) {
         const reader = res.body.getReader()
-        const chunks = { async *[Symbol.asyncIterator]() { for (;;) { const r = await reader.read(); if (r.done) return; yield r.value } } }
+        const chunks = {
+          async *[Symbol.asyncIterator]() {
+            for (;;) {
+              const r = await reader.read()
+              if (r.done) return
+              yield r.value
+            }
+          },
+        }
         const text = await firstEvents(chunks, sent.events ?? 3)
         // Not reader.cancel(): msw/node keeps a copy of the body, and a cancel waits for both to end.
         hangUp.abort()
@@ -127,7 +144,11 @@ export function fetchTransport(origin = SANDBOX_ORIGIN): Transport {
   }
 }
 
-export interface Recorded { target: string; headers: Record<string, string>; body: string }
+export interface Recorded {
+  target: string
+  headers: Record<string, string>
+  body: string
+}
 
 export interface Host {
   name: 'server' | 'sandbox'
@@ -146,7 +167,12 @@ export async function serverHost(): Promise<Host> {
   const store = new MemoryStore()
   const clock = testClock()
   const recorded: Recorded[] = []
-  const webhooks: WebhookSender = { async send(t, body, headers) { recorded.push({ target: t, headers: { ...headers }, body }); return 200 } }
+  const webhooks: WebhookSender = {
+    async send(t, body, headers) {
+      recorded.push({ target: t, headers: { ...headers }, body })
+      return 200
+    },
+  }
   const core = createCore({ store, suppliers: [createSandboxSupplier()], clock, ids: testIds('counting'), webhooks })
   // The sandbox's start-up (mock-server/sandbox.ts): the signing key, then its seller with the fixed key.
   await core.ensureSigningKey()
@@ -154,7 +180,11 @@ export async function serverHost(): Promise<Host> {
   const app = await buildApp({ core, store, rateLimit: { max: 1_000_000, timeWindow: 60_000 } })
   await app.ready()
   return {
-    name: 'server', transport: injectTransport(app), clock, core, apiKey: SANDBOX_API_KEY,
+    name: 'server',
+    transport: injectTransport(app),
+    clock,
+    core,
+    apiKey: SANDBOX_API_KEY,
     deliveries: () => recorded,
     drain: () => core.drainJobs(),
     close: () => app.close(),
@@ -166,10 +196,18 @@ export async function sandboxHost(msw: SetupServer): Promise<Host & { sandbox: S
   const sandbox = await createSandbox({ baseUrl: SANDBOX_ORIGIN, clock, ids: testIds('counting'), autoRunJobs: false })
   msw.resetHandlers(...sandbox.handlers)
   return {
-    name: 'sandbox', transport: fetchTransport(), clock, core: sandbox.core, apiKey: sandbox.apiKey, sandbox,
+    name: 'sandbox',
+    transport: fetchTransport(),
+    clock,
+    core: sandbox.core,
+    apiKey: sandbox.apiKey,
+    sandbox,
     deliveries: () => sandbox.deliveries.map(({ target: t, headers, body }) => ({ target: t, headers, body })),
     drain: () => sandbox.runJobs(),
-    close: async () => { sandbox.dispose(); msw.resetHandlers() },
+    close: async () => {
+      sandbox.dispose()
+      msw.resetHandlers()
+    },
   }
 }
 
@@ -179,7 +217,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const JWT = /^(eyJ[\w-]*\.eyJ[\w-]*)\.[\w-]+$/
 
 /** The response headers that are part of the contract; the rest (date, content-length, connection) are transport detail. */
-export const COMPARED_HEADERS = ['content-type', 'x-request-id', 'idempotent-replayed', 'retry-after', 'allow', 'etag', 'cache-control'] as const
+export const COMPARED_HEADERS = [
+  'content-type',
+  'x-request-id',
+  'idempotent-replayed',
+  'retry-after',
+  'allow',
+  'etag',
+  'cache-control',
+] as const
 
 export interface Entry {
   step: string
@@ -212,25 +258,41 @@ export function normalise(res: Received, opts: { keys?: boolean } = {}): Omit<En
   return { status: res.status, headers, body: walk(res.body) }
 }
 
-export interface Expect { status: number; code?: string }
+export interface Expect {
+  status: number
+  code?: string
+}
 
 /** What a scenario sees: one host, with every exchange recorded for the comparison. */
 export class Run {
   readonly transcript: Entry[] = []
   constructor(readonly host: Host) {}
 
-  get clock() { return this.host.clock }
+  get clock() {
+    return this.host.clock
+  }
 
   /**
    * Sends a request and records the normalised response. `expect` guards the scenario itself (that it
    * reaches the state it claims to test); a failure names the host.
    */
-  async send(step: string, method: string, path: string, sent: Sent = {}, expect?: Expect | number, opts: { keys?: boolean } = {}): Promise<Received> {
+  async send(
+    step: string,
+    method: string,
+    path: string,
+    sent: Sent = {},
+    expect?: Expect | number,
+    opts: { keys?: boolean } = {},
+  ): Promise<Received> {
     const res = await this.host.transport.send(method, path, sent)
     this.transcript.push({ step, request: `${method} ${path}`, ...normalise(res, opts) })
     const e = typeof expect === 'number' ? { status: expect } : expect
     if (e) {
-      assert.equal(res.status, e.status, `[${this.host.name}] ${step}: expected ${e.status}${e.code ? ` ${e.code}` : ''}, got ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`)
+      assert.equal(
+        res.status,
+        e.status,
+        `[${this.host.name}] ${step}: expected ${e.status}${e.code ? ` ${e.code}` : ''}, got ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`,
+      )
       if (e.code) assert.equal(res.body?.code, e.code, `[${this.host.name}] ${step}: ${JSON.stringify(res.body)}`)
       if (e.status >= 400 && method !== 'HEAD') {
         // Every problem names the request id its header carries.
@@ -242,7 +304,13 @@ export class Run {
 
   /** Records something that is not an HTTP exchange but must also be the same (e.g. the jobs run, the webhooks). */
   note(step: string, value: unknown) {
-    this.transcript.push({ step, request: '-', status: 0, headers: {}, body: normalise({ status: 0, headers: {}, body: value }).body })
+    this.transcript.push({
+      step,
+      request: '-',
+      status: 0,
+      headers: {},
+      body: normalise({ status: 0, headers: {}, body: value }).body,
+    })
   }
 
   async drain(step = 'jobs') {
@@ -254,7 +322,11 @@ export class Run {
 export function assertSameTranscript(server: Entry[], sandbox: Entry[]) {
   const n = Math.min(server.length, sandbox.length)
   for (let i = 0; i < n; i++) {
-    assert.deepEqual(sandbox[i], server[i], `step ${i + 1} "${server[i]!.step}" (${server[i]!.request}) differs: sandbox (actual) vs server (expected)`)
+    assert.deepEqual(
+      sandbox[i],
+      server[i],
+      `step ${i + 1} "${server[i]!.step}" (${server[i]!.request}) differs: sandbox (actual) vs server (expected)`,
+    )
   }
   assert.equal(sandbox.length, server.length, 'both hosts ran the same number of steps')
 }

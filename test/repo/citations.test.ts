@@ -12,18 +12,36 @@ import { dirname, join } from 'node:path'
 
 const root = join(import.meta.dirname, '..', '..')
 const tracked = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
-  .split('\n').filter((f) => f && existsSync(join(root, f)) && statSync(join(root, f)).isFile())
+  .split('\n')
+  .filter((f) => f && existsSync(join(root, f)) && statSync(join(root, f)).isFile())
 // What a clean clone has: tracked files and the folders that hold them (a folder emptied by a move may linger
 // in a working tree, and would pass an existence check here but not in CI).
 const inRepository = new Set(tracked.flatMap((f) => f.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))))
 const exists = (p: string) => inRepository.has(p.replace(/\/$/, ''))
-const code = tracked.filter((f) => /\.(ts|tsx|mts|mjs|cjs|js|vue)$/.test(f) && !f.startsWith('packages/') || f === '.dependency-cruiser.cjs')
+const code = tracked.filter(
+  (f) => (/\.(ts|tsx|mts|mjs|cjs|js|vue)$/.test(f) && !f.startsWith('packages/')) || f === '.dependency-cruiser.cjs',
+)
 const guides = tracked.filter((f) => f.endsWith('.md') && !f.startsWith('scratch/'))
 
 /** The comments of a source file: what a reader reads as prose. */
-const comments = (text: string) => [...text.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\w])\/\/[^\n]*/g)].map((m) => m[0]).join('\n')
+const comments = (text: string) =>
+  [...text.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\w])\/\/[^\n]*/g)].map((m) => m[0]).join('\n')
 
-const TOP = ['core', 'server', 'mock-server', 'client', 'sdk', 'components', 'test', 'bench', 'scripts', 'stories', 'examples', 'docs', 'packages']
+const TOP = [
+  'core',
+  'server',
+  'mock-server',
+  'client',
+  'sdk',
+  'components',
+  'test',
+  'bench',
+  'scripts',
+  'stories',
+  'examples',
+  'docs',
+  'packages',
+]
 // A repository path: a top folder, then segments; not part of a URL or of a longer path (…/node_modules/x/core/…).
 const PATH = new RegExp(`(?<![\\w./@-])(?:${TOP.join('|')})/[\\w.@-]+(?:/[\\w.@-]+)*`, 'g')
 const isPattern = (p: string) => /[*<>{}]/.test(p)
@@ -36,10 +54,11 @@ const RELATIVE = /(?<![\w./-])\.{1,2}\/(?![\w.@/-]*dist\/)[\w.@/-]*\.(?:ts|tsx|m
 function namedPaths(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8')
   const prose = file.endsWith('.md') ? text : comments(text)
-  const found = (re: RegExp, resolve: (p: string) => string) => [...prose.matchAll(re)]
-    // A name followed by `*` or `<` is a pattern (`fixtures/csp*.html`), not a path.
-    .filter((m) => !isPattern(prose.slice(m.index, m.index + m[0].length + 1)))
-    .map((m) => resolve(m[0].replace(/[.,:;)]+$/, '')))
+  const found = (re: RegExp, resolve: (p: string) => string) =>
+    [...prose.matchAll(re)]
+      // A name followed by `*` or `<` is a pattern (`fixtures/csp*.html`), not a path.
+      .filter((m) => !isPattern(prose.slice(m.index, m.index + m[0].length + 1)))
+      .map((m) => resolve(m[0].replace(/[.,:;)]+$/, '')))
   return [...found(PATH, (p) => p), ...found(RELATIVE, (p) => join(dirname(file), p))]
 }
 
@@ -83,8 +102,15 @@ test('every section of a guide that a comment or a guide quotes (docs/<name>.md 
       }
     }
   }
-  assert.ok((cited.get('docs/decisions.md') ?? 0) > 20, `only ${cited.get('docs/decisions.md')} citations of docs/decisions.md found: the pattern no longer matches how the code cites`)
-  assert.deepEqual(missing, [], `sections quoted but not in the guide named (a heading or a paragraph's bold lead):\n${missing.join('\n')}`)
+  assert.ok(
+    (cited.get('docs/decisions.md') ?? 0) > 20,
+    `only ${cited.get('docs/decisions.md')} citations of docs/decisions.md found: the pattern no longer matches how the code cites`,
+  )
+  assert.deepEqual(
+    missing,
+    [],
+    `sections quoted but not in the guide named (a heading or a paragraph's bold lead):\n${missing.join('\n')}`,
+  )
 })
 
 /**
@@ -96,8 +122,13 @@ function anchorsOf(file: string): Set<string> {
   const anchors = new Set<string>()
   const seen = new Map<string, number>()
   for (const [, heading] of text.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const slug = heading!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').trim().toLowerCase()
-      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-')
+    const slug = heading!
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]+>/g, '')
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+      .replace(/ /g, '-')
     const n = seen.get(slug) ?? 0
     seen.set(slug, n + 1)
     anchors.add(n === 0 ? slug : `${slug}-${n}`)
@@ -113,18 +144,23 @@ test('every #anchor a guide links to (or a comment names) is a heading of the fi
     checked++
     if (!target.endsWith('.md')) broken.push(`${file}: ${link} (an anchor into ${target}, which is no guide)`)
     else if (!exists(target)) broken.push(`${file}: ${link} (${target} is not in the repository)`)
-    else if (!anchorsOf(target).has(decodeURIComponent(anchor))) broken.push(`${file}: ${link} (no such heading in ${target})`)
+    else if (!anchorsOf(target).has(decodeURIComponent(anchor)))
+      broken.push(`${file}: ${link} (no such heading in ${target})`)
   }
   for (const file of guides) {
     // Markdown links with an anchor, into another file or this one, outside code; addresses of other sites are theirs.
-    for (const m of withoutCode(readFileSync(join(root, file), 'utf8')).matchAll(/\]\(<?([^)\s>#]*)#([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) {
+    for (const m of withoutCode(readFileSync(join(root, file), 'utf8')).matchAll(
+      /\]\(<?([^)\s>#]*)#([^)\s>]+)>?(?:\s+"[^"]*")?\)/g,
+    )) {
       if (/^[a-z]+:/i.test(m[1]!)) continue
       check(file, m[1] ? join(dirname(file), m[1]) : file, m[2]!, m[0])
     }
   }
   for (const file of code) {
     // A comment naming a section by its anchor: `docs/sdk.md#install-as-a-package`.
-    for (const m of comments(readFileSync(join(root, file), 'utf8')).matchAll(/(?<![\w./-])((?:docs\/)?[\w-]+\.md)#([\w-]+)/g)) {
+    for (const m of comments(readFileSync(join(root, file), 'utf8')).matchAll(
+      /(?<![\w./-])((?:docs\/)?[\w-]+\.md)#([\w-]+)/g,
+    )) {
       check(file, m[1]!.includes('/') || m[1] === 'README.md' ? m[1]! : `docs/${m[1]}`, m[2]!, m[0])
     }
   }
@@ -136,7 +172,9 @@ test('no comment cites a document outside the repository', () => {
   const outside = [...code, ...guides].flatMap((file) => {
     const text = readFileSync(join(root, file), 'utf8')
     const prose = file.endsWith('.md') ? text : comments(text)
-    return [...prose.matchAll(/(?<![\w/-])(?:(?:\.\.\/)+shared\/)?(?:design|spec)\/[\w-]+\.md/g)].map((m) => `${file}: ${m[0]}`)
+    return [...prose.matchAll(/(?<![\w/-])(?:(?:\.\.\/)+shared\/)?(?:design|spec)\/[\w-]+\.md/g)].map(
+      (m) => `${file}: ${m[0]}`,
+    )
   })
   assert.deepEqual(outside, [])
 })

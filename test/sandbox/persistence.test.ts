@@ -13,13 +13,17 @@ class MemoryStorage {
   writes = 0
   /** setItem throws past this many characters, like a full localStorage. */
   quota = Infinity
-  getItem(key: string) { return this.items.get(key) ?? null }
+  getItem(key: string) {
+    return this.items.get(key) ?? null
+  }
   setItem(key: string, value: string) {
     if (value.length > this.quota) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError')
     this.writes++
     this.items.set(key, String(value))
   }
-  removeItem(key: string) { this.items.delete(key) }
+  removeItem(key: string) {
+    this.items.delete(key)
+  }
 }
 
 const KEY = 'svc-sandbox'
@@ -27,23 +31,36 @@ const BASE = 'http://sandbox.localhost'
 
 async function call(sandbox: Sandbox, method: string, path: string, token: string, body?: unknown) {
   const res = await sandbox.fetch(`${BASE}/v2.2${path}`, {
-    method, headers: { authorization: token.startsWith('svc_') ? `Basic ${btoa(`${token}:`)}` : `Bearer ${token}`, 'content-type': 'application/json' },
+    method,
+    headers: {
+      authorization: token.startsWith('svc_') ? `Basic ${btoa(`${token}:`)}` : `Bearer ${token}`,
+      'content-type': 'application/json',
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
-  return { status: res.status, body: await res.json() as any }
+  return { status: res.status, body: (await res.json()) as any }
 }
 
 async function tripWithBag(sandbox: Sandbox) {
   const trip = await sandbox.createTrip()
   const created = await call(sandbox, 'GET', `/trip/${trip.tripId}`, trip.tripAccessToken)
-  const search = await call(sandbox, 'GET', `/trip/${trip.tripId}/search/${created.body.search_id}`, trip.tripAccessToken)
-  const bag = Object.values<any>(search.body.results.products.bag).find((p) => p.product_details.checked && p.price_and_availability.p1.available)
-  const added = await call(sandbox, 'PATCH', `/trip/${trip.tripId}/basket`, trip.tripAccessToken, [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }])
+  const search = await call(
+    sandbox,
+    'GET',
+    `/trip/${trip.tripId}/search/${created.body.search_id}`,
+    trip.tripAccessToken,
+  )
+  const bag = Object.values<any>(search.body.results.products.bag).find(
+    (p) => p.product_details.checked && p.price_and_availability.p1.available,
+  )
+  const added = await call(sandbox, 'PATCH', `/trip/${trip.tripId}/basket`, trip.tripAccessToken, [
+    { product_id: bag.product_id, passenger_id: 'p1', quantity: 1 },
+  ])
   assert.equal(added.status, 200)
   return { trip, basket: added.body }
 }
 
-test('a reload right after a change keeps the trip and its basket; the page\'s tokens still work', async () => {
+test("a reload right after a change keeps the trip and its basket; the page's tokens still work", async () => {
   const storage = new MemoryStorage()
   const first = await createSandbox({ storage, storageKey: KEY, autoRunJobs: false })
   const { trip, basket } = await tripWithBag(first)
@@ -57,7 +74,9 @@ test('a reload right after a change keeps the trip and its basket; the page\'s t
     assert.deepEqual(read.body, basket, 'the same basket, the same trip_state_hash')
     // The refresh token too: the signing keys and the token family were kept.
     const refreshed = await second.fetch(`${BASE}/v2.2/refresh_token`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: trip.refreshToken }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: trip.refreshToken }),
     })
     assert.equal(refreshed.status, 200)
     // One seller still, with the fixed key.
@@ -87,8 +106,13 @@ test('reads are not saved; refused requests that change state are (a reused refr
   const writes = storage.writes
   await call(first, 'GET', `/trip/${trip.tripId}/basket`, trip.tripAccessToken)
   assert.equal(storage.writes, writes, 'a GET writes nothing')
-  const refresh = (s: Sandbox, token: string) => s.fetch(`${BASE}/v2.2/refresh_token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) })
-  const rotated = await (await refresh(first, trip.refreshToken)).json() as { refresh_token: string }
+  const refresh = (s: Sandbox, token: string) =>
+    s.fetch(`${BASE}/v2.2/refresh_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: token }),
+    })
+  const rotated = (await (await refresh(first, trip.refreshToken)).json()) as { refresh_token: string }
   assert.equal((await refresh(first, trip.refreshToken)).status, 401, 'reuse')
   const second = await createSandbox({ storage, storageKey: KEY, autoRunJobs: false })
   assert.equal((await refresh(second, rotated.refresh_token)).status, 401, 'the revocation survived the reload')
@@ -122,7 +146,8 @@ test('unreadable saved state starts a fresh sandbox; a full storage keeps the ne
 
   // Room for the flights' seat maps (~40 KB, shared by every trip on them) and about three trips with
   // their searches (~10 KB each), not five.
-  const perTrip = JSON.stringify(sandbox.store.snapshot().trips).length + JSON.stringify(sandbox.store.snapshot().searches).length
+  const perTrip =
+    JSON.stringify(sandbox.store.snapshot().trips).length + JSON.stringify(sandbox.store.snapshot().searches).length
   storage.quota = storage.getItem(KEY)!.length + Math.round(2.5 * perTrip)
   const later = []
   for (let i = 0; i < 4; i++) later.push(await sandbox.createTrip())

@@ -25,7 +25,12 @@ test('without baseUrl: any origin, API paths only; other requests are left alone
     const res = await getResponse(sandbox.handlers, new Request(`${origin}/v2.2/.well-known/jwks.json`))
     assert.equal(res?.status, 200, origin)
   }
-  for (const url of ['https://shop.example/', 'https://shop.example/javascript/v2.2/svc.min.js', 'https://shop.example/api/v2.2/trip', 'https://shop.example/v2.2']) {
+  for (const url of [
+    'https://shop.example/',
+    'https://shop.example/javascript/v2.2/svc.min.js',
+    'https://shop.example/api/v2.2/trip',
+    'https://shop.example/v2.2',
+  ]) {
     assert.equal(await getResponse(sandbox.handlers, new Request(url)), undefined, url)
   }
   const unknown = await getResponse(sandbox.handlers, new Request('https://shop.example/v2.2/nothing'))
@@ -34,8 +39,14 @@ test('without baseUrl: any origin, API paths only; other requests are left alone
 
 test('with baseUrl: that origin only', async () => {
   const sandbox = await createSandbox({ baseUrl: 'https://api.svc.example/', autoRunJobs: false })
-  assert.equal((await getResponse(sandbox.handlers, new Request('https://api.svc.example/v2.2/.well-known/jwks.json')))?.status, 200)
-  assert.equal(await getResponse(sandbox.handlers, new Request('https://other.example/v2.2/.well-known/jwks.json')), undefined)
+  assert.equal(
+    (await getResponse(sandbox.handlers, new Request('https://api.svc.example/v2.2/.well-known/jwks.json')))?.status,
+    200,
+  )
+  assert.equal(
+    await getResponse(sandbox.handlers, new Request('https://other.example/v2.2/.well-known/jwks.json')),
+    undefined,
+  )
   assert.equal(await getResponse(sandbox.handlers, new Request('https://other.example/v2.2/nothing')), undefined)
   const t = await sandbox.createTrip()
   assert.equal(t.tripId.length, 36, 'createTrip goes through the base URL')
@@ -64,7 +75,8 @@ test('sandbox.fetch answers the API in the page and hands anything else to the r
 test('origins are not checked (the server refuses an API key sent with an Origin; the sandbox has no CORS to enforce)', async () => {
   const sandbox = await createSandbox({ autoRunJobs: false })
   const res = await sandbox.fetch('http://sandbox.localhost/v2.2/trip', {
-    method: 'POST', headers: { ...auth, origin: 'https://any.example', 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { ...auth, origin: 'https://any.example', 'content-type': 'application/json' },
     body: JSON.stringify(defaultTripRequest(new Date())),
   })
   assert.equal(res.status, 201)
@@ -74,10 +86,15 @@ test('jobs: on the timer by default; by hand with autoRunJobs false; the injecte
   const clock = testClock()
   const sandbox = await createSandbox({ clock, ids: testIds('counting'), autoRunJobs: false })
   const trip = await sandbox.createTrip({ flight: '9004' })
-  const check = await sandbox.fetch(`http://x.test/v2.2/trip/${trip.tripId}/basket/check`, { method: 'POST', headers: auth })
+  const check = await sandbox.fetch(`http://x.test/v2.2/trip/${trip.tripId}/basket/check`, {
+    method: 'POST',
+    headers: auth,
+  })
   assert.equal(check.status, 202)
   const statuses = async () => {
-    const b = await (await sandbox.fetch(`http://x.test/v2.2/trip/${trip.tripId}/basket`, { headers: auth })).json() as { basket: Record<string, { validity: { status: string } }> }
+    const b = (await (
+      await sandbox.fetch(`http://x.test/v2.2/trip/${trip.tripId}/basket`, { headers: auth })
+    ).json()) as { basket: Record<string, { validity: { status: string } }> }
     return [...new Set(Object.values(b.basket).map((i) => i.validity.status))]
   }
   await sandbox.runJobs()
@@ -92,7 +109,9 @@ test('jobs: on the timer by default; by hand with autoRunJobs false; the injecte
     await timed.fetch(`http://x.test/v2.2/trip/${t.tripId}/basket/check`, { method: 'POST', headers: auth })
     const deadline = Date.now() + 5_000
     for (;;) {
-      const b = await (await timed.fetch(`http://x.test/v2.2/trip/${t.tripId}/basket`, { headers: auth })).json() as { basket: Record<string, { validity: { status: string } }> }
+      const b = (await (await timed.fetch(`http://x.test/v2.2/trip/${t.tripId}/basket`, { headers: auth })).json()) as {
+        basket: Record<string, { validity: { status: string } }>
+      }
       if (Object.values(b.basket).every((i) => i.validity.status === 'valid')) break
       assert.ok(Date.now() < deadline, 'the timer ran the check')
       await new Promise((r) => setTimeout(r, 50))

@@ -9,12 +9,22 @@ import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { enUS, type Plural, type Strings } from '../../components/i18n/en-US.ts'
-import { addEnglish, addLocale, bestTag, hasLocale, LOCALES, localeFor, setStrings } from '../../components/i18n/index.ts'
+import {
+  addEnglish,
+  addLocale,
+  bestTag,
+  hasLocale,
+  LOCALES,
+  localeFor,
+  setStrings,
+} from '../../components/i18n/index.ts'
 import { seatMapTexts } from '../../components/i18n/en-US/seat-map.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 const dir = join(root, 'components', 'i18n', 'locales')
-const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.ts'))
+  .sort()
 const tables = new Map<string, Strings>()
 for (const f of files) tables.set(f.slice(0, -3), ((await import(join(dir, f))) as { default: Strings }).default)
 
@@ -27,7 +37,17 @@ const placeholdersOf = (v: string | Plural) => [...new Set(forms(v).flatMap(plac
 const lang = (tag: string) => tag.split('-')[0]!
 
 /** Texts that are notation, not words (arrows, ×, ·, a flight number): the same in most languages. */
-const NOTATION = new Set<Key>(['seat_route', 'seat_flight_number', 'route', 'journey_title', 'times', 'bag_label', 'bag_pieces', 'bag_dimensions', 'included_line'])
+const NOTATION = new Set<Key>([
+  'seat_route',
+  'seat_flight_number',
+  'route',
+  'journey_title',
+  'times',
+  'bag_label',
+  'bag_pieces',
+  'bag_dimensions',
+  'included_line',
+])
 /** Words that are the same as in English in that language (each must still be identical, or it is stale). */
 const SAME_WORD: Record<string, Key[]> = {
   'de-DE': ['deck', 'seat_decks'], // "Deck 2", "Decks": the German aviation words
@@ -49,12 +69,40 @@ function numbersOf(tag: string, category: string): number[] {
 
 /** The product's locales (issue "Thirty locales"): what LOCALES must list, no more, no less. */
 const PRODUCT_LOCALES = [
-  'ar-EG', 'ar-SA', 'da-DK', 'de-DE', 'el-GR', 'en-AU', 'en-CA', 'en-GB', 'en-US', 'es-ES', 'et-EE', 'fi-FI', 'fr-FR', 'id-ID', 'it-IT',
-  'ja-JP', 'ko-KR', 'lt-LT', 'lv-LV', 'nl-NL', 'nb-NO', 'pl-PL', 'pt-PT', 'ro-RO', 'sv-SE', 'th-TH', 'tr-TR', 'vi-VN', 'zh-CN', 'zh-HK',
+  'ar-EG',
+  'ar-SA',
+  'da-DK',
+  'de-DE',
+  'el-GR',
+  'en-AU',
+  'en-CA',
+  'en-GB',
+  'en-US',
+  'es-ES',
+  'et-EE',
+  'fi-FI',
+  'fr-FR',
+  'id-ID',
+  'it-IT',
+  'ja-JP',
+  'ko-KR',
+  'lt-LT',
+  'lv-LV',
+  'nl-NL',
+  'nb-NO',
+  'pl-PL',
+  'pt-PT',
+  'ro-RO',
+  'sv-SE',
+  'th-TH',
+  'tr-TR',
+  'vi-VN',
+  'zh-CN',
+  'zh-HK',
 ]
 
 describe('the locale tables', () => {
-  test('LOCALES is the product\'s thirty, each once, en-US first', () => {
+  test("LOCALES is the product's thirty, each once, en-US first", () => {
     assert.deepEqual([...LOCALES].sort(), [...PRODUCT_LOCALES].sort())
     assert.equal(new Set(LOCALES).size, 30)
   })
@@ -83,9 +131,15 @@ describe('the locale tables', () => {
           const all = placeholdersOf(enUS[k])
           for (const [category, text] of Object.entries(v) as Array<[string, string]>) {
             const has = placeholders(text)
-            assert.ok(has.every((p) => all.includes(p)), `${tag} ${k}.${category} has an unknown placeholder: ${text}`)
+            assert.ok(
+              has.every((p) => all.includes(p)),
+              `${tag} ${k}.${category} has an unknown placeholder: ${text}`,
+            )
             const needed = numbersOf(tag, category).length === 1 ? all.filter((p) => p !== 'count') : all
-            assert.ok(needed.every((p) => has.includes(p)), `${tag} ${k}.${category} lacks ${needed.filter((p) => !has.includes(p)).join(', ')}: ${text}`)
+            assert.ok(
+              needed.every((p) => has.includes(p)),
+              `${tag} ${k}.${category} lacks ${needed.filter((p) => !has.includes(p)).join(', ')}: ${text}`,
+            )
           }
         }
       })
@@ -103,7 +157,11 @@ describe('the locale tables', () => {
           for (const s of forms(t[k])) {
             assert.ok(s.trim() !== '', `${tag} ${k} is empty`)
             assert.equal(s, s.trim(), `${tag} ${k} has leading or trailing space`)
-            assert.equal(s.replace(/\{\w+\}/g, '').match(/[{}]/), null, `${tag} ${k} has a brace that is no placeholder: ${s}`)
+            assert.equal(
+              s.replace(/\{\w+\}/g, '').match(/[{}]/),
+              null,
+              `${tag} ${k} has a brace that is no placeholder: ${s}`,
+            )
           }
         }
       })
@@ -139,9 +197,9 @@ describe('the locale tables', () => {
     assert.equal(gb.bag_checked, 'Hold bag')
     assert.equal(gb.fare_family_per_traveller, '{price} per traveller')
     assert.equal(enUS.fare_family_per_traveller, '{price} per traveler')
-    for (const k of KEYS) for (const s of forms(gb[k])) assert.doesNotMatch(s, /\b(traveler|color|canceled|center)\b/i, k)
+    for (const k of KEYS)
+      for (const s of forms(gb[k])) assert.doesNotMatch(s, /\b(traveler|color|canceled|center)\b/i, k)
   })
-
 })
 
 describe('Locale.format and the tables', () => {
@@ -153,23 +211,43 @@ describe('Locale.format and the tables', () => {
     assert.equal(en.format('bags_selected', { count: 2 }), '2 bags selected')
     assert.equal(en.format('bags_selected', { count: 0 }), '0 bags selected')
     const pl = localeFor('pl-PL')
-    assert.deepEqual([1, 2, 4, 5, 12, 22, 25, 1.5].map((count) => pl.format('bags_selected', { count })), [
-      'Wybrano 1 sztukę bagażu', 'Wybrano 2 sztuki bagażu', 'Wybrano 4 sztuki bagażu', 'Wybrano 5 sztuk bagażu',
-      'Wybrano 12 sztuk bagażu', 'Wybrano 22 sztuki bagażu', 'Wybrano 25 sztuk bagażu', 'Wybrano 1,5 sztuki bagażu',
-    ])
+    assert.deepEqual(
+      [1, 2, 4, 5, 12, 22, 25, 1.5].map((count) => pl.format('bags_selected', { count })),
+      [
+        'Wybrano 1 sztukę bagażu',
+        'Wybrano 2 sztuki bagażu',
+        'Wybrano 4 sztuki bagażu',
+        'Wybrano 5 sztuk bagażu',
+        'Wybrano 12 sztuk bagażu',
+        'Wybrano 22 sztuki bagażu',
+        'Wybrano 25 sztuk bagażu',
+        'Wybrano 1,5 sztuki bagażu',
+      ],
+    )
     const fr = localeFor('fr-FR')
     assert.equal(fr.format('bags_selected', { count: 0 }), '0 bagage sélectionné')
     assert.equal(fr.format('bags_selected', { count: 3 }), '3 bagages sélectionnés')
-    assert.equal(fr.format('bags_selected', { count: 1_000_000 }), `1${'\u202f'}000${'\u202f'}000 de bagages sélectionnés`)
+    assert.equal(
+      fr.format('bags_selected', { count: 1_000_000 }),
+      `1${'\u202f'}000${'\u202f'}000 de bagages sélectionnés`,
+    )
     assert.equal(localeFor('ja-JP').format('bags_selected', { count: 1 }), '手荷物1個を選択済みです')
     assert.equal(localeFor('de-DE').format('bags_selected', { count: 1 }), '1 Gepäckstück ausgewählt')
   })
 
   test('Arabic: six forms, the count in Arabic-Indic digits', () => {
     const ar = localeFor('ar-SA')
-    assert.deepEqual([0, 1, 2, 3, 11, 100].map((count) => ar.format('bags_selected', { count })), [
-      'لم يتم اختيار أي حقيبة', 'تم اختيار حقيبة واحدة', 'تم اختيار حقيبتين', 'تم اختيار ٣ حقائب', 'تم اختيار ١١ حقيبة', 'تم اختيار ١٠٠ حقيبة',
-    ])
+    assert.deepEqual(
+      [0, 1, 2, 3, 11, 100].map((count) => ar.format('bags_selected', { count })),
+      [
+        'لم يتم اختيار أي حقيبة',
+        'تم اختيار حقيبة واحدة',
+        'تم اختيار حقيبتين',
+        'تم اختيار ٣ حقائب',
+        'تم اختيار ١١ حقيبة',
+        'تم اختيار ١٠٠ حقيبة',
+      ],
+    )
     assert.equal(ar.dir, 'rtl')
     assert.equal(localeFor('de-DE').dir, 'ltr')
   })
@@ -194,10 +272,15 @@ describe('Locale.format and the tables', () => {
     // Today's seat-map heading read "JFK ← Amelia Clarke، LHR": the Latin run swallowed the comma and the route.
     const route = ar.format('seat_route', { from: 'JFK', to: 'LHR' })
     assert.equal(route, `${fsi}JFK${pdi} \u200F←\u200F ${fsi}LHR${pdi}`)
-    assert.equal(ar.format('seat_item', { seat: '12A', passenger: 'Amelia Clarke', route }),
-      `المقعد ${fsi}12A${pdi} لـ ${fsi}Amelia Clarke${pdi}، ${fsi}${route}${pdi}`)
+    assert.equal(
+      ar.format('seat_item', { seat: '12A', passenger: 'Amelia Clarke', route }),
+      `المقعد ${fsi}12A${pdi} لـ ${fsi}Amelia Clarke${pdi}، ${fsi}${route}${pdi}`,
+    )
     assert.equal(ar.format('seat_flight_number', { airline: 'BA', number: '117' }), `${fsi}BA${pdi} ${fsi}117${pdi}`)
-    assert.equal(localeFor('ar-EG').format('seat_for', { passenger: 'Amelia Clarke' }), `مقعد ${fsi}Amelia Clarke${pdi}`)
+    assert.equal(
+      localeFor('ar-EG').format('seat_for', { passenger: 'Amelia Clarke' }),
+      `مقعد ${fsi}Amelia Clarke${pdi}`,
+    )
     // Every isolate is closed, and numbers (in the locale's digits) need none.
     assert.equal(ar.format('bag_limit_reached', { count: 3 }), 'الحد الأقصى ٣')
     // Left-to-right locales are unchanged. (en-US's seat-map texts arrive with the seat map's chunk, as here.)
@@ -206,7 +289,7 @@ describe('Locale.format and the tables', () => {
     assert.equal(localeFor('en-US').format('seat_for', { passenger: 'Amelia Clarke' }), 'Seat for Amelia Clarke')
   })
 
-  test('setStrings: the seller\'s texts over every locale, plural forms or one string, replaced by the next call', () => {
+  test("setStrings: the seller's texts over every locale, plural forms or one string, replaced by the next call", () => {
     try {
       setStrings({ bags_title: 'Luggage & more', bags_selected: '{count} × bag', seat_for: 'Pick a seat, {passenger}' })
       assert.equal(localeFor('en-US').t.bags_title, 'Luggage & more')
@@ -235,7 +318,10 @@ describe('Locale.format and the tables', () => {
     assert.equal(localeFor('ar-AE').tag, 'ar-AE')
     const uk = localeFor('uk-UA')
     assert.equal(uk.t.bags_title, 'Bags')
-    assert.equal(uk.price(7598, 2, 'EUR'), new Intl.NumberFormat('uk-UA', { style: 'currency', currency: 'EUR' }).format(75.98))
+    assert.equal(
+      uk.price(7598, 2, 'EUR'),
+      new Intl.NumberFormat('uk-UA', { style: 'currency', currency: 'EUR' }).format(75.98),
+    )
   })
 
   test('bestTag: the exact tag, else the first of the same language and script', () => {

@@ -7,7 +7,18 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, basic, bearer, body, assertProblem, type Built, type CreatedTrip } from '../helpers/build.ts'
-import { readSearch, checkedBag, seats, productsOf, addItems, fulfill, fulfillRequest, createTripOnFlight, readTrip, itemWhere } from '../helpers/flows.ts'
+import {
+  readSearch,
+  checkedBag,
+  seats,
+  productsOf,
+  addItems,
+  fulfill,
+  fulfillRequest,
+  createTripOnFlight,
+  readTrip,
+  itemWhere,
+} from '../helpers/flows.ts'
 import { createTrip } from '../helpers/build.ts'
 import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
@@ -20,17 +31,32 @@ const HOUR = 3_600_000
 /** Webhooks recorded as a seller's endpoint would receive them. */
 function recorder() {
   const got: Array<{ event_name: string; cancellation_id?: string; data: any }> = []
-  const sender: WebhookSender = { async send(_t, raw) { got.push(JSON.parse(raw)); return 200 } }
+  const sender: WebhookSender = {
+    async send(_t, raw) {
+      got.push(JSON.parse(raw))
+      return 200
+    },
+  }
   return { got, sender }
 }
 
-interface Booked { trip: CreatedTrip; bag: string; seat: string; priority?: string }
+interface Booked {
+  trip: CreatedTrip
+  bag: string
+  seat: string
+  priority?: string
+}
 
 /** A trip with a bag and a seat for p1 (and priority boarding), fulfilled, its orders succeeded. */
 async function booked(t: Built, flight = '117', withPriority = false): Promise<Booked> {
   let trip = await createTripOnFlight(t, flight)
   if (withPriority) {
-    const res = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/search`, headers: { authorization: basic(t.apiKey) }, payload: { bag: { search: true }, seat: { search: true }, priority_boarding: { search: true } } })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v2.2/trip/${trip.trip_id}/search`,
+      headers: { authorization: basic(t.apiKey) },
+      payload: { bag: { search: true }, seat: { search: true }, priority_boarding: { search: true } },
+    })
     trip = { ...trip, search_id: body(res).search_id }
   }
   const search = await readSearch(t, trip)
@@ -49,10 +75,20 @@ async function booked(t: Built, flight = '117', withPriority = false): Promise<B
 }
 
 const quote = (t: Built, trip: CreatedTrip, ids: string[], auth = basic(t.apiKey)) =>
-  t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel`, headers: { authorization: auth }, payload: { basket_item_ids: ids } })
+  t.app.inject({
+    method: 'POST',
+    url: `/v2.2/trip/${trip.trip_id}/to_cancel`,
+    headers: { authorization: auth },
+    payload: { basket_item_ids: ids },
+  })
 const confirm = (t: Built, trip: CreatedTrip, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel/confirm`, headers: { authorization: basic(t.apiKey), ...headers } })
-const orderOf = (trip: Record<string, any>, itemId: string) => Object.values<any>(trip.orders).find((o) => o.basket_item_id === itemId)
+  t.app.inject({
+    method: 'POST',
+    url: `/v2.2/trip/${trip.trip_id}/to_cancel/confirm`,
+    headers: { authorization: basic(t.apiKey), ...headers },
+  })
+const orderOf = (trip: Record<string, any>, itemId: string) =>
+  Object.values<any>(trip.orders).find((o) => o.basket_item_id === itemId)
 
 describe('cancellation with refund', () => {
   let t: Built
@@ -60,7 +96,12 @@ describe('cancellation with refund', () => {
   before(async () => {
     t = await build({ webhooks: hooks.sender })
     for (const event_name of ['order_status_changed', 'cancellation_completed']) {
-      const res = await t.app.inject({ method: 'POST', url: '/v2.2/callback_subscription', headers: { authorization: basic(t.apiKey) }, payload: { delivery_method: 'http', target: 'https://hooks.shop.example/svc', event_name } })
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v2.2/callback_subscription',
+        headers: { authorization: basic(t.apiKey) },
+        payload: { delivery_method: 'http', target: 'https://hooks.shop.example/svc', event_name },
+      })
       assert.equal(res.statusCode, 201, res.body)
     }
   })
@@ -81,7 +122,16 @@ describe('cancellation with refund', () => {
     const seatPaid = paid(b.seat)
     assert.equal(to_cancel[b.seat].refund.amount, seatPaid - Math.round(seatPaid * 0.2), 'a seat: less the 20 % fee')
     assert.equal(to_cancel[b.bag].order_id, orderOf(before, b.bag).order_id)
-    assert.deepEqual(body(await t.app.inject({ method: 'GET', url: `/v2.2/trip/${b.trip.trip_id}/to_cancel`, headers: { authorization: basic(t.apiKey) } })), { to_cancel, quote_expires_at })
+    assert.deepEqual(
+      body(
+        await t.app.inject({
+          method: 'GET',
+          url: `/v2.2/trip/${b.trip.trip_id}/to_cancel`,
+          headers: { authorization: basic(t.apiKey) },
+        }),
+      ),
+      { to_cancel, quote_expires_at },
+    )
     assert.deepEqual((await readTrip(t, b.trip)).to_cancel, to_cancel, "the trip's to_cancel is the quote")
 
     hooks.got.length = 0
@@ -90,7 +140,10 @@ describe('cancellation with refund', () => {
     const { status, cancellation_id } = body(c)
     assert.equal(status, 'queued')
     const cancelling = await readTrip(t, b.trip)
-    assert.deepEqual([orderOf(cancelling, b.bag).status, orderOf(cancelling, b.seat).status], ['cancelling', 'cancelling'])
+    assert.deepEqual(
+      [orderOf(cancelling, b.bag).status, orderOf(cancelling, b.seat).status],
+      ['cancelling', 'cancelling'],
+    )
     assert.deepEqual(cancelling.to_cancel, {}, 'the quote is used up')
 
     await t.core.drainJobs()
@@ -101,8 +154,16 @@ describe('cancellation with refund', () => {
       assert.deepEqual(o.refund, to_cancel[id].refund, 'refunded as quoted')
       assert.equal(o.cancellation_id, cancellation_id)
     }
-    const moves = hooks.got.filter((e) => e.event_name === 'order_status_changed').map((e) => `${e.data.previous_status}→${e.data.order.status}`).sort()
-    assert.deepEqual(moves, ['cancelling→cancelled', 'cancelling→cancelled', 'succeeded→cancelling', 'succeeded→cancelling'])
+    const moves = hooks.got
+      .filter((e) => e.event_name === 'order_status_changed')
+      .map((e) => `${e.data.previous_status}→${e.data.order.status}`)
+      .sort()
+    assert.deepEqual(moves, [
+      'cancelling→cancelled',
+      'cancelling→cancelled',
+      'succeeded→cancelling',
+      'succeeded→cancelling',
+    ])
     const done = hooks.got.filter((e) => e.event_name === 'cancellation_completed')
     assert.equal(done.length, 1)
     assert.equal(done[0]!.cancellation_id, cancellation_id)
@@ -116,7 +177,10 @@ describe('cancellation with refund', () => {
   test('non-refundable (priority boarding) and a bag within 24 h: quoted not cancellable with a reason; confirming is refused, nothing changes', async () => {
     const b = await booked(t, '117', true)
     const q = body(await quote(t, b.trip, [b.priority!, b.seat]))
-    assert.deepEqual([q.to_cancel[b.priority!].cancellable, q.to_cancel[b.priority!].refund, q.to_cancel[b.priority!].reason], [false, null, 'non_refundable'])
+    assert.deepEqual(
+      [q.to_cancel[b.priority!].cancellable, q.to_cancel[b.priority!].refund, q.to_cancel[b.priority!].reason],
+      [false, null, 'non_refundable'],
+    )
     const before = t.snapshot()
     const p = assertProblem(await confirm(t, b.trip), 409, 'not_cancellable')
     assert.equal(p.errors![0]!.path, `/to_cancel/${b.priority}`)
@@ -127,7 +191,10 @@ describe('cancellation with refund', () => {
     const now = t.clock.now()
     t.clock.set(new Date(departs - 23 * HOUR))
     const late = body(await quote(t, b.trip, [b.bag, b.seat]))
-    assert.deepEqual([late.to_cancel[b.bag].cancellable, late.to_cancel[b.bag].reason], [false, 'too_close_to_departure'])
+    assert.deepEqual(
+      [late.to_cancel[b.bag].cancellable, late.to_cancel[b.bag].reason],
+      [false, 'too_close_to_departure'],
+    )
     assert.equal(late.to_cancel[b.seat].cancellable, true)
     t.clock.set(now)
   })
@@ -177,7 +244,11 @@ describe('cancellation with refund', () => {
 
   test('the airline refuses (9005): the orders go back to succeeded with the reason; cancellation_completed says failed', async () => {
     const b = await booked(t, '9005')
-    assert.equal(body(await quote(t, b.trip, [b.bag])).to_cancel[b.bag].cancellable, true, 'the rules allow it; the airline refuses at cancel time')
+    assert.equal(
+      body(await quote(t, b.trip, [b.bag])).to_cancel[b.bag].cancellable,
+      true,
+      'the rules allow it; the airline refuses at cancel time',
+    )
     hooks.got.length = 0
     assert.equal((await confirm(t, b.trip)).statusCode, 202)
     await t.core.drainJobs()
@@ -214,20 +285,43 @@ test('a worker that dies after the airline cancelled: the job runs again, each o
     return realUpdate(trip, version, effects)
   }
   const hooks = recorder()
-  const t = await build({ store, supplier, webhooks: hooks.sender, config: { jobLeaseMs: 10, backoffBaseMs: 1, backoffCapMs: 1 } })
+  const t = await build({
+    store,
+    supplier,
+    webhooks: hooks.sender,
+    config: { jobLeaseMs: 10, backoffBaseMs: 1, backoffCapMs: 1 },
+  })
   try {
-    await t.app.inject({ method: 'POST', url: '/v2.2/callback_subscription', headers: { authorization: basic(t.apiKey) }, payload: { delivery_method: 'http', target: 'https://hooks.shop.example/svc', event_name: 'order_status_changed' } })
+    await t.app.inject({
+      method: 'POST',
+      url: '/v2.2/callback_subscription',
+      headers: { authorization: basic(t.apiKey) },
+      payload: {
+        delivery_method: 'http',
+        target: 'https://hooks.shop.example/svc',
+        event_name: 'order_status_changed',
+      },
+    })
     const b = await booked(t)
     assert.equal((await quote(t, b.trip, [b.bag, b.seat])).statusCode, 200)
     assert.equal((await confirm(t, b.trip)).statusCode, 202)
-    for (let i = 0; i < 5; i++) { t.clock.advance(1_000); await t.core.drainJobs() }
+    for (let i = 0; i < 5; i++) {
+      t.clock.advance(1_000)
+      await t.core.drainJobs()
+    }
     const trip = await readTrip(t, b.trip)
     assert.deepEqual([orderOf(trip, b.bag).status, orderOf(trip, b.seat).status], ['cancelled', 'cancelled'])
     assert.equal(calls.length, 3, 'the interrupted order was asked again (at least once), the other once')
     assert.deepEqual([...ledger.values()], [1, 1], 'one cancellation per order at the airline')
-    const toCancelled = hooks.got.filter((e) => e.event_name === 'order_status_changed' && e.data.order.status === 'cancelled')
+    const toCancelled = hooks.got.filter(
+      (e) => e.event_name === 'order_status_changed' && e.data.order.status === 'cancelled',
+    )
     assert.equal(toCancelled.length, 2, 'one webhook per order move')
-    assert.deepEqual((await t.store.listJobs(['cancel_order'])).map((j) => j.status), ['done', 'done'], 'no job left over')
+    assert.deepEqual(
+      (await t.store.listJobs(['cancel_order'])).map((j) => j.status),
+      ['done', 'done'],
+      'no job left over',
+    )
   } finally {
     await t.close()
   }

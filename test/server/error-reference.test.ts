@@ -11,7 +11,7 @@ import { ERROR_CODES, problemTypeUri, type ErrorCode } from '../../core/shared/e
 import { SVC_ERROR_CODES } from '../../client/error-codes.ts'
 import { ERRORS_MD, errorReferenceMarkdown } from '../../scripts/gen-errors.ts'
 
-test('a problem\'s type is its entry in the reference the service serves at /docs/errors', async () => {
+test("a problem's type is its entry in the reference the service serves at /docs/errors", async () => {
   const t = await build()
   try {
     const refused = assertProblem(await t.app.inject({ method: 'GET', url: '/v2.2/trip/nope' }), 401, 'unauthorized')
@@ -22,7 +22,11 @@ test('a problem\'s type is its entry in the reference the service serves at /doc
     assert.match(String(page.headers['content-security-policy']), /default-src 'none'/)
     for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
       const anchor = problemTypeUri(code).split('#')[1]
-      assert.match(page.body, new RegExp(`<section id="${anchor}"><h3><code>${code}</code> ${ERROR_CODES[code].status} `), code)
+      assert.match(
+        page.body,
+        new RegExp(`<section id="${anchor}"><h3><code>${code}</code> ${ERROR_CODES[code].status} `),
+        code,
+      )
     }
   } finally {
     await t.close()

@@ -21,7 +21,11 @@ import type { Store } from '../../core/ports/store.ts'
 const HOUR = 3_600_000
 
 /** Two instances on one database; a stream opened on b sees a basket change made on a. */
-function suite(name: string, open: () => Promise<{ stores: () => Promise<[Store, Store]>; cleanup: () => Promise<void> }>, live: CoreConfig['live']) {
+function suite(
+  name: string,
+  open: () => Promise<{ stores: () => Promise<[Store, Store]>; cleanup: () => Promise<void> }>,
+  live: CoreConfig['live'],
+) {
   describe(name, () => {
     let a: Built
     let b: Built
@@ -39,21 +43,31 @@ function suite(name: string, open: () => Promise<{ stores: () => Promise<[Store,
     })
     after(async () => {
       for (const r of readers) r.close()
-      await a?.close(); await b?.close()
-      await a?.store.close(); await b?.store.close()
+      await a?.close()
+      await b?.close()
+      await a?.store.close()
+      await b?.store.close()
       await cleanup?.()
     })
 
     test('a basket change on instance a is an event on instance b', async () => {
       const trip = await createTrip(a)
-      const r = await openEvents(`${baseB}/v2.2/trip/${trip.trip_id}/events`, { authorization: bearer(trip.trip_access_token) })
+      const r = await openEvents(`${baseB}/v2.2/trip/${trip.trip_id}/events`, {
+        authorization: bearer(trip.trip_access_token),
+      })
       readers.push(r)
       assert.equal(r.response.status, 200)
       assert.equal((await r.next()).event, 'retry')
       assert.equal((await r.next()).event, 'search')
       const opened = await r.next()
       const bag = checkedBag(await readSearch(a, trip))
-      const res = await changeBasket(a, trip, 'PATCH', [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }], basic(a.apiKey))
+      const res = await changeBasket(
+        a,
+        trip,
+        'PATCH',
+        [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }],
+        basic(a.apiKey),
+      )
       assert.equal(res.statusCode, 200, res.body)
       const changed = await r.next(3_000)
       assert.equal(changed.event, 'basket')
@@ -75,30 +89,38 @@ const url = process.env.DATABASE_URL_PG
 if (!url) {
   test('event streams across instances on PostgreSQL', { skip: 'DATABASE_URL_PG not set' }, () => {})
 } else {
-  suite('event streams across instances on PostgreSQL (LISTEN/NOTIFY)', async () => {
-    const schemas = pgSchemas(url, 'svc_events')
-    const schema = await schemas.fresh()
-    const openStore = () => schemas.store(schema)
-    return {
-      stores: async () => {
-        const first = openStore()
-        await first.migrate()
-        return [first, openStore()]
-      },
-      cleanup: () => schemas.drop(),
-    }
-  }, { ...defaultConfig.live, pollMs: HOUR })
+  suite(
+    'event streams across instances on PostgreSQL (LISTEN/NOTIFY)',
+    async () => {
+      const schemas = pgSchemas(url, 'svc_events')
+      const schema = await schemas.fresh()
+      const openStore = () => schemas.store(schema)
+      return {
+        stores: async () => {
+          const first = openStore()
+          await first.migrate()
+          return [first, openStore()]
+        },
+        cleanup: () => schemas.drop(),
+      }
+    },
+    { ...defaultConfig.live, pollMs: HOUR },
+  )
 }
 
-suite('event streams across instances on SQLite (version check)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-events-'))
-  const file = join(dir, 'svc.db')
-  return {
-    stores: async () => {
-      const first = new SqliteStore(file)
-      await first.migrate()
-      return [first, new SqliteStore(file)]
-    },
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  }
-}, { ...defaultConfig.live, pollMs: 100 })
+suite(
+  'event streams across instances on SQLite (version check)',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-events-'))
+    const file = join(dir, 'svc.db')
+    return {
+      stores: async () => {
+        const first = new SqliteStore(file)
+        await first.migrate()
+        return [first, new SqliteStore(file)]
+      },
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    }
+  },
+  { ...defaultConfig.live, pollMs: 100 },
+)

@@ -6,21 +6,45 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import type { AddressInfo } from 'node:net'
-import { build, basic, bearer, body, assertProblem, createTrip, type Built, type CreatedTrip } from '../helpers/build.ts'
-import { readSearch, checkedBag, productsOf, readBasket, checkBasket, addItems, itemWhere, patchTrip, createTripOnFlight } from '../helpers/flows.ts'
+import {
+  build,
+  basic,
+  bearer,
+  body,
+  assertProblem,
+  createTrip,
+  type Built,
+  type CreatedTrip,
+} from '../helpers/build.ts'
+import {
+  readSearch,
+  checkedBag,
+  productsOf,
+  readBasket,
+  checkBasket,
+  addItems,
+  itemWhere,
+  patchTrip,
+  createTripOnFlight,
+} from '../helpers/flows.ts'
 import { openEvents, type EventReader } from '../helpers/sse.ts'
 import { defaultConfig } from '../../core/core.ts'
 import { MAX_STREAMS_PER_TRIP } from '../../core/application/live.ts'
 
-const statusesOf = (data: string) => Object.values(JSON.parse(data).basket as Record<string, { product_type: string; validity: { status: string } }>)
-  .filter((i) => i.product_type !== 'ticket').map((i) => i.validity.status)
+const statusesOf = (data: string) =>
+  Object.values(JSON.parse(data).basket as Record<string, { product_type: string; validity: { status: string } }>)
+    .filter((i) => i.product_type !== 'ticket')
+    .map((i) => i.validity.status)
 
 describe('trip events', () => {
   let t: Built
   let base: string
   const readers: EventReader[] = []
   const open = async (trip: CreatedTrip, headers: Record<string, string> = {}) => {
-    const r = await openEvents(`${base}/v2.2/trip/${trip.trip_id}/events`, { authorization: bearer(trip.trip_access_token), ...headers })
+    const r = await openEvents(`${base}/v2.2/trip/${trip.trip_id}/events`, {
+      authorization: bearer(trip.trip_access_token),
+      ...headers,
+    })
     readers.push(r)
     return r
   }
@@ -79,31 +103,50 @@ describe('trip events', () => {
   test('a passenger update that changes the offers: a new search event, and the old items keep their ids', async () => {
     const trip = await createTrip(t)
     const search = await readSearch(t, trip)
-    const exit = productsOf(search, 'seat').find((p) =>
-      (p.product_details.characteristics as string[]).includes('exit_row') && p.price_and_availability.p2?.available)!
+    const exit = productsOf(search, 'seat').find(
+      (p) =>
+        (p.product_details.characteristics as string[]).includes('exit_row') && p.price_and_availability.p2?.available,
+    )!
     const added = await addItems(t, trip, [{ product_id: exit.product_id, passenger_id: 'p2' }])
     const seatId = itemWhere(added, (i) => i.product_type === 'seat').basket_item_id
     const r = await open(trip)
     await opening(r)
 
     // Departure is 30 days after 2026-11-22: born 2012, p2 is 14, too young for an exit row.
-    assert.equal((await patchTrip(t, trip, { passengers: [{ passenger_id: 'p2', date_of_birth: '2012-03-04' }] })).statusCode, 200)
+    assert.equal(
+      (await patchTrip(t, trip, { passengers: [{ passenger_id: 'p2', date_of_birth: '2012-03-04' }] })).statusCode,
+      200,
+    )
     const next = await r.next()
     assert.equal(next.event, 'search', 'the offers come first: the basket event that follows may name them')
     const { search_id } = JSON.parse(next.data)
     assert.notEqual(search_id, trip.search_id)
     assert.equal((await readTrip()).search_id, search_id, "the new search is the trip's")
     const fresh = await readSearch(t, { ...trip, search_id })
-    assert.equal(fresh.results.products.seat![exit.product_id]?.price_and_availability.p2?.available, false, 'the exit-row seat is not offered to p2 any more')
+    assert.equal(
+      fresh.results.products.seat![exit.product_id]?.price_and_availability.p2?.available,
+      false,
+      'the exit-row seat is not offered to p2 any more',
+    )
     const basket = await r.next()
     assert.equal(basket.event, 'basket')
-    assert.equal(JSON.parse(basket.data).basket[seatId].validity.status, 'checking', 'the seat bought from the old search is checked again, under its id')
+    assert.equal(
+      JSON.parse(basket.data).basket[seatId].validity.status,
+      'checking',
+      'the seat bought from the old search is checked again, under its id',
+    )
 
     await t.core.drainJobs()
     assert.equal(JSON.parse((await r.next()).data).basket[seatId].validity.status, 'unavailable')
 
     async function readTrip() {
-      return body((await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) } })))
+      return body(
+        await t.app.inject({
+          method: 'GET',
+          url: `/v2.2/trip/${trip.trip_id}`,
+          headers: { authorization: basic(t.apiKey) },
+        }),
+      )
     }
   })
 
@@ -111,11 +154,23 @@ describe('trip events', () => {
     const trip = await createTrip(t)
     const r = await open(trip)
     await opening(r)
-    assert.equal((await patchTrip(t, trip, { passengers: [{ passenger_id: 'p1', first_names: 'Ann Marie' }] })).statusCode, 200)
+    assert.equal(
+      (await patchTrip(t, trip, { passengers: [{ passenger_id: 'p1', first_names: 'Ann Marie' }] })).statusCode,
+      200,
+    )
     const next = await r.next()
     assert.equal(next.event, 'basket', 'the names are in what the state hash covers, so the basket read changed')
     await r.quiet(300)
-    assert.equal(body((await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) } }))).search_id, trip.search_id)
+    assert.equal(
+      body(
+        await t.app.inject({
+          method: 'GET',
+          url: `/v2.2/trip/${trip.trip_id}`,
+          headers: { authorization: basic(t.apiKey) },
+        }),
+      ).search_id,
+      trip.search_id,
+    )
   })
 
   test('Last-Event-ID of the current version resumes without the current state; an older one gets it again', async () => {
@@ -135,13 +190,19 @@ describe('trip events', () => {
 
     const behind = await open(trip, { 'last-event-id': basket.id! })
     await behind.next() // retry
-    assert.equal((await behind.next()).event, 'search', 'a client behind gets the search again (it may have changed meanwhile)')
+    assert.equal(
+      (await behind.next()).event,
+      'search',
+      'a client behind gets the search again (it may have changed meanwhile)',
+    )
     assert.deepEqual(JSON.parse((await behind.next()).data), JSON.parse(after.data))
   })
 
   test('an item passing valid_to shows as invalid with no write', async () => {
     const trip = await createTrip(t)
-    const added = await addItems(t, trip, [{ product_id: checkedBag(await readSearch(t, trip)).product_id, passenger_id: 'p1' }])
+    const added = await addItems(t, trip, [
+      { product_id: checkedBag(await readSearch(t, trip)).product_id, passenger_id: 'p1' },
+    ])
     // With the API key: the hold window is as long as an access token lives, and its stream would end first.
     const r = await open(trip, { authorization: basic(t.apiKey) })
     await opening(r)
@@ -166,13 +227,21 @@ describe('trip events', () => {
     await opening(byKey)
   })
 
-  test('refused like any read: another seller\'s trip or another trip\'s token 404, no credentials 401', async () => {
+  test("refused like any read: another seller's trip or another trip's token 404, no credentials 401", async () => {
     const trip = await createTrip(t)
     const other = await createTrip(t)
     const { apiKey } = await t.otherSeller()
     const url = `/v2.2/trip/${trip.trip_id}/events`
-    assertProblem(await t.app.inject({ method: 'GET', url, headers: { authorization: basic(apiKey) } }), 404, 'not_found')
-    assertProblem(await t.app.inject({ method: 'GET', url, headers: { authorization: bearer(other.trip_access_token) } }), 404, 'not_found')
+    assertProblem(
+      await t.app.inject({ method: 'GET', url, headers: { authorization: basic(apiKey) } }),
+      404,
+      'not_found',
+    )
+    assertProblem(
+      await t.app.inject({ method: 'GET', url, headers: { authorization: bearer(other.trip_access_token) } }),
+      404,
+      'not_found',
+    )
     assertProblem(await t.app.inject({ method: 'GET', url }), 401, 'unauthorized')
   })
 
@@ -192,8 +261,10 @@ describe('trip events', () => {
     const own = await build()
     await own.app.listen({ port: 0, host: '127.0.0.1' })
     const trip = await createTrip(own)
-    const r = await openEvents(`http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}/v2.2/trip/${trip.trip_id}/events`,
-      { authorization: bearer(trip.trip_access_token) })
+    const r = await openEvents(
+      `http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}/v2.2/trip/${trip.trip_id}/events`,
+      { authorization: bearer(trip.trip_access_token) },
+    )
     await opening(r)
     const started = Date.now()
     await own.close()
@@ -206,8 +277,10 @@ test('a client that hangs up mid-stream leaves no connection behind: the server 
   const own = await build()
   await own.app.listen({ port: 0, host: '127.0.0.1' })
   const trip = await createTrip(own)
-  const r = await openEvents(`http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}/v2.2/trip/${trip.trip_id}/events`,
-    { authorization: bearer(trip.trip_access_token) })
+  const r = await openEvents(
+    `http://127.0.0.1:${(own.app.server.address() as AddressInfo).port}/v2.2/trip/${trip.trip_id}/events`,
+    { authorization: bearer(trip.trip_access_token) },
+  )
   await r.next()
   r.close()
   for (let i = 0; i < 50 && own.core.context.live.streams > 0; i++) await new Promise((res) => setTimeout(res, 20))

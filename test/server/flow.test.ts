@@ -7,7 +7,20 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, basic, bearer, body, createTrip } from '../helpers/build.ts'
-import { checkedBag, seats, changeBasket, readBasket, checkBasket, patchTrip, readTrip, fulfill, fulfillRequest, pollUntilChecked, statuses, type SearchProduct } from '../helpers/flows.ts'
+import {
+  checkedBag,
+  seats,
+  changeBasket,
+  readBasket,
+  checkBasket,
+  patchTrip,
+  readTrip,
+  fulfill,
+  fulfillRequest,
+  pollUntilChecked,
+  statuses,
+  type SearchProduct,
+} from '../helpers/flows.ts'
 
 test('the whole flow: create → search → basket → check → PATCH passengers → check → fulfill with the current hash → orders succeeded, tickets booked', async () => {
   const t = await build()
@@ -17,20 +30,39 @@ test('the whole flow: create → search → basket → check → PATCH passenger
     const browser = bearer(trip.trip_access_token)
 
     // 5. The widget searches with the access token.
-    const started = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/search`, headers: { authorization: browser }, payload: { bag: { search: true }, seat: { search: true } } })
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/v2.2/trip/${trip.trip_id}/search`,
+      headers: { authorization: browser },
+      payload: { bag: { search: true }, seat: { search: true } },
+    })
     assert.equal(started.statusCode, 201, started.body)
     const { search_id } = body(started)
-    const read = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/search/${search_id}`, headers: { authorization: browser } })
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v2.2/trip/${trip.trip_id}/search/${search_id}`,
+      headers: { authorization: browser },
+    })
     assert.equal(read.statusCode, 200, read.body)
-    const search = body<{ search_id: string; status: string; results: { products: Record<string, Record<string, SearchProduct>>; seatmaps: unknown[] } }>(read)
+    const search = body<{
+      search_id: string
+      status: string
+      results: { products: Record<string, Record<string, SearchProduct>>; seatmaps: unknown[] }
+    }>(read)
     assert.equal(search.status, 'success')
 
     // The traveller picks a bag each for p1 and p2 and a seat for p2.
-    const added = await changeBasket(t, trip, 'PATCH', [
-      { product_id: checkedBag(search, 'p1').product_id, passenger_id: 'p1', quantity: 1 },
-      { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2', quantity: 1 },
-      { product_id: seats(search, 'p2')[0]!.product_id, passenger_id: 'p2', quantity: 1 },
-    ], browser)
+    const added = await changeBasket(
+      t,
+      trip,
+      'PATCH',
+      [
+        { product_id: checkedBag(search, 'p1').product_id, passenger_id: 'p1', quantity: 1 },
+        { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2', quantity: 1 },
+        { product_id: seats(search, 'p2')[0]!.product_id, passenger_id: 'p2', quantity: 1 },
+      ],
+      browser,
+    )
     assert.equal(added.statusCode, 200, added.body)
 
     // 7. The backend reads the basket and revalidates it, polling until nothing is `checking`.
@@ -46,28 +78,55 @@ test('the whole flow: create → search → basket → check → PATCH passenger
     // 8. Passenger details; the items that depend on them are checked again, then the whole basket once more.
     const patched = await patchTrip(t, trip, {
       passengers: [
-        { passenger_id: 'p1', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', gender: 'female', title: 'Ms' },
-        { passenger_id: 'p2', first_names: 'Charles', surname: 'Babbage', date_of_birth: '1981-12-26', gender: 'male', title: 'Mr' },
+        {
+          passenger_id: 'p1',
+          first_names: 'Ada',
+          surname: 'Lovelace',
+          date_of_birth: '1985-12-10',
+          gender: 'female',
+          title: 'Ms',
+        },
+        {
+          passenger_id: 'p2',
+          first_names: 'Charles',
+          surname: 'Babbage',
+          date_of_birth: '1981-12-26',
+          gender: 'male',
+          title: 'Mr',
+        },
         { passenger_id: 'p3', first_names: 'Byron', surname: 'Lovelace', date_of_birth: '2026-06-01', on_lap_of: 'p1' },
       ],
     })
     assert.equal(patched.statusCode, 200, patched.body)
-    assert.ok(Object.values(statuses(body(patched))).includes('checking'), 'the passengers\' items are being checked')
+    assert.ok(Object.values(statuses(body(patched))).includes('checking'), "the passengers' items are being checked")
     assert.equal((await checkBasket(t, trip)).statusCode, 202)
     const final = await pollUntilChecked(t, trip)
-    assert.deepEqual(new Set(Object.values(statuses(final))), new Set(['valid']), 'everything valid: the traveller may be charged')
+    assert.deepEqual(
+      new Set(Object.values(statuses(final))),
+      new Set(['valid']),
+      'everything valid: the traveller may be charged',
+    )
     assert.notEqual(final.trip_state_hash, basket.trip_state_hash)
 
     // The charge is for exactly this state: fulfill with its hash.
-    const res = await fulfill(t, trip, fulfillRequest(trip, final.trip_state_hash), { 'idempotency-key': `charge-${trip.trip_id}` })
+    const res = await fulfill(t, trip, fulfillRequest(trip, final.trip_state_hash), {
+      'idempotency-key': `charge-${trip.trip_id}`,
+    })
     assert.equal(res.statusCode, 202, res.body)
     assert.equal(body(res).status, 'queued')
 
     await t.core.drainJobs()
     const done = await readTrip(t, trip)
-    const orders = Object.values(done.orders) as Array<{ status: string; basket_item_id: string; supplier_reference?: string }>
+    const orders = Object.values(done.orders) as Array<{
+      status: string
+      basket_item_id: string
+      supplier_reference?: string
+    }>
     assert.equal(orders.length, 3, 'one order per ancillary')
-    assert.deepEqual(new Set(orders.map((o) => o.basket_item_id)), new Set(items.filter((i) => i.product_type !== 'ticket').map((i) => i.basket_item_id)))
+    assert.deepEqual(
+      new Set(orders.map((o) => o.basket_item_id)),
+      new Set(items.filter((i) => i.product_type !== 'ticket').map((i) => i.basket_item_id)),
+    )
     for (const o of orders) {
       assert.equal(o.status, 'succeeded')
       assert.ok(o.supplier_reference)
@@ -77,9 +136,22 @@ test('the whole flow: create → search → basket → check → PATCH passenger
       assert.equal(ticket.access_details.record_locator, 'ABC120')
     }
     // The browser can follow it too.
-    const seen = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: browser } })
+    const seen = await t.app.inject({
+      method: 'GET',
+      url: `/v2.2/trip/${trip.trip_id}`,
+      headers: { authorization: browser },
+    })
     assert.deepEqual(body(seen).orders, done.orders)
-    assert.equal((await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) } })).statusCode, 200)
+    assert.equal(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/v2.2/trip/${trip.trip_id}`,
+          headers: { authorization: basic(t.apiKey) },
+        })
+      ).statusCode,
+      200,
+    )
   } finally {
     await t.close()
   }

@@ -7,10 +7,32 @@
  */
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { build, basic, bearer, body, assertProblem, assertFields, createTrip, type Built, type CreatedTrip } from '../helpers/build.ts'
 import {
-  readSearch, checkedBag, seats, readBasket, checkBasket, acceptItem, patchTrip, readTrip, addItems, fulfill,
-  fulfillRequest, itemWhere, createTripOnFlight, FULFILL_PASSENGERS,
+  build,
+  basic,
+  bearer,
+  body,
+  assertProblem,
+  assertFields,
+  createTrip,
+  type Built,
+  type CreatedTrip,
+} from '../helpers/build.ts'
+import {
+  readSearch,
+  checkedBag,
+  seats,
+  readBasket,
+  checkBasket,
+  acceptItem,
+  patchTrip,
+  readTrip,
+  addItems,
+  fulfill,
+  fulfillRequest,
+  itemWhere,
+  createTripOnFlight,
+  FULFILL_PASSENGERS,
 } from '../helpers/flows.ts'
 import { ACCESS_DETAILS } from '../helpers/spec-fields.ts'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
@@ -28,15 +50,24 @@ async function readyTrip(t: Built, flight = '117') {
   return { trip, hash: basket.trip_state_hash, basket }
 }
 
-const ancillaries = (basket: { basket: Record<string, any> }) => Object.values(basket.basket).filter((i) => i.product_type !== 'ticket')
+const ancillaries = (basket: { basket: Record<string, any> }) =>
+  Object.values(basket.basket).filter((i) => i.product_type !== 'ticket')
 
 describe('fulfill: refusals change nothing', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   /** Sends the request and asserts the problem and that the store is exactly as before. */
-  async function refused(trip: CreatedTrip, payload: unknown, status: number, code: string, headers: Record<string, string> = {}) {
+  async function refused(
+    trip: CreatedTrip,
+    payload: unknown,
+    status: number,
+    code: string,
+    headers: Record<string, string> = {},
+  ) {
     const snapshot = t.snapshot()
     const p = assertProblem(await fulfill(t, trip, payload, headers), status, code)
     assert.deepEqual(t.snapshot(), snapshot, `a ${status} ${code} changed the store`)
@@ -48,7 +79,10 @@ describe('fulfill: refusals change nothing', () => {
     const search = await readSearch(t, trip)
     await addItems(t, trip, [{ product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2' }])
     const p = await refused(trip, fulfillRequest(trip, hash), 409, 'trip_state_conflict')
-    assert.deepEqual(p.errors?.map((e) => e.path), ['/trip_state_hash'])
+    assert.deepEqual(
+      p.errors?.map((e) => e.path),
+      ['/trip_state_hash'],
+    )
   })
 
   test('an item `checking` → 409 basket_not_valid listing every such item', async () => {
@@ -56,8 +90,14 @@ describe('fulfill: refusals change nothing', () => {
     const res = await checkBasket(t, trip)
     const checking = body(res)
     const p = await refused(trip, fulfillRequest(trip, checking.trip_state_hash), 409, 'basket_not_valid')
-    assert.deepEqual(new Set(p.errors!.map((e) => e.path)), new Set(Object.keys(checking.basket).map((id) => `/basket/${id}`)))
-    assert.ok(p.errors!.every((e) => /checking$/.test(e.message)), JSON.stringify(p.errors))
+    assert.deepEqual(
+      new Set(p.errors!.map((e) => e.path)),
+      new Set(Object.keys(checking.basket).map((id) => `/basket/${id}`)),
+    )
+    assert.ok(
+      p.errors!.every((e) => /checking$/.test(e.message)),
+      JSON.stringify(p.errors),
+    )
   })
 
   test('an item `price_changed` (9001) → 409 basket_not_valid naming that item; after accepting, fulfill succeeds', async () => {
@@ -67,7 +107,9 @@ describe('fulfill: refusals change nothing', () => {
     const basket = await readBasket(t, trip)
     const bag = itemWhere(basket, (i) => i.validity.status === 'price_changed')
     const p = await refused(trip, fulfillRequest(trip, basket.trip_state_hash), 409, 'basket_not_valid')
-    assert.deepEqual(p.errors, [{ path: `/basket/${bag.basket_item_id}`, message: `${bag.display_name} is price_changed` }])
+    assert.deepEqual(p.errors, [
+      { path: `/basket/${bag.basket_item_id}`, message: `${bag.display_name} is price_changed` },
+    ])
 
     const accepted = body(await acceptItem(t, trip, bag.basket_item_id))
     const res = await fulfill(t, trip, fulfillRequest(trip, accepted.trip_state_hash))
@@ -79,7 +121,10 @@ describe('fulfill: refusals change nothing', () => {
     t.clock.advance(31 * 60_000)
     const expired = await readBasket(t, trip)
     const p = await refused(trip, fulfillRequest(trip, expired.trip_state_hash), 409, 'basket_not_valid')
-    assert.deepEqual(new Set(p.errors!.map((e) => e.path)), new Set(Object.keys(basket.basket).map((id) => `/basket/${id}`)))
+    assert.deepEqual(
+      new Set(p.errors!.map((e) => e.path)),
+      new Set(Object.keys(basket.basket).map((id) => `/basket/${id}`)),
+    )
     assert.ok(p.errors!.every((e) => /invalid$/.test(e.message)))
   })
 
@@ -94,16 +139,42 @@ describe('fulfill: refusals change nothing', () => {
     const { trip, hash } = await readyTrip(t)
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ passengers: FULFILL_PASSENGERS.slice(0, 2) }, '/passengers'],
-      [{ passengers: [...FULFILL_PASSENGERS, { ...FULFILL_PASSENGERS[1]!, passenger_id: 'p9' }] }, '/passengers/3/passenger_id'],
-      [{ passengers: [FULFILL_PASSENGERS[0], { ...FULFILL_PASSENGERS[1]!, passenger_type: 'child' }, FULFILL_PASSENGERS[2]] }, '/passengers/1/passenger_type'],
-      [{ tickets: [{ ticket_id: '00000000-0000-4000-8000-00000000dead', access_details: { record_locator: 'ABC123', ticket_number: '1250000000000' }, status: 'booked' }] }, '/tickets/0/ticket_id'],
+      [
+        { passengers: [...FULFILL_PASSENGERS, { ...FULFILL_PASSENGERS[1]!, passenger_id: 'p9' }] },
+        '/passengers/3/passenger_id',
+      ],
+      [
+        {
+          passengers: [
+            FULFILL_PASSENGERS[0],
+            { ...FULFILL_PASSENGERS[1]!, passenger_type: 'child' },
+            FULFILL_PASSENGERS[2],
+          ],
+        },
+        '/passengers/1/passenger_type',
+      ],
+      [
+        {
+          tickets: [
+            {
+              ticket_id: '00000000-0000-4000-8000-00000000dead',
+              access_details: { record_locator: 'ABC123', ticket_number: '1250000000000' },
+              status: 'booked',
+            },
+          ],
+        },
+        '/tickets/0/ticket_id',
+      ],
       [{ tickets: [] }, '/tickets'],
       [{ trip_state_hash: 'not-a-hash' }, '/trip_state_hash'],
       [{ payment_details: {} }, '/payment_details/payment_type'],
     ]
     for (const [over, path] of cases) {
       const p = await refused(trip, fulfillRequest(trip, hash, over), 400, 'validation_error')
-      assert.ok(p.errors?.some((e) => e.path === path), `${JSON.stringify(over)} → ${path}: ${JSON.stringify(p.errors)}`)
+      assert.ok(
+        p.errors?.some((e) => e.path === path),
+        `${JSON.stringify(over)} → ${path}: ${JSON.stringify(p.errors)}`,
+      )
     }
   })
 
@@ -111,7 +182,11 @@ describe('fulfill: refusals change nothing', () => {
     const { trip, hash } = await readyTrip(t)
     const payload = fulfillRequest(trip, hash)
     await refused(trip, payload, 403, 'forbidden', { authorization: bearer(trip.trip_access_token) })
-    const auth = await t.app.inject({ method: 'POST', url: '/v2.2/authorize', headers: { authorization: basic(t.apiKey) } })
+    const auth = await t.app.inject({
+      method: 'POST',
+      url: '/v2.2/authorize',
+      headers: { authorization: basic(t.apiKey) },
+    })
     await refused(trip, payload, 403, 'forbidden', { authorization: bearer(body(auth).trip_creation_token) })
     const other = await t.otherSeller()
     await refused(trip, payload, 404, 'not_found', { authorization: basic(other.apiKey) })
@@ -124,7 +199,9 @@ describe('fulfill: refusals change nothing', () => {
 
 describe('fulfill: success', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('202 {status: queued, fulfillment_id}; tickets `booked` with access details; one `queued` order per ancillary; the worker makes them `succeeded`', async () => {
@@ -178,7 +255,10 @@ describe('fulfill: success', () => {
     assert.equal((await fulfill(t, trip, fulfillRequest(trip, hash))).statusCode, 202)
     const current = (await readBasket(t, trip)).trip_state_hash
     assert.notEqual(current, hash, 'ordering the items changed the state hash')
-    for (const [h, detail] of [[hash, /stale/], [current, /Nothing to fulfill/]] as const) {
+    for (const [h, detail] of [
+      [hash, /stale/],
+      [current, /Nothing to fulfill/],
+    ] as const) {
       const snapshot = t.snapshot()
       const p = assertProblem(await fulfill(t, trip, fulfillRequest(trip, h)), 409, 'trip_state_conflict')
       assert.match(p.detail, detail)
@@ -198,7 +278,16 @@ describe('fulfill: success', () => {
     assert.deepEqual(body(again), body(first))
     assert.equal((await t.store.listJobs(['fulfill_order'])).length, jobs, 'no second set of orders')
     assert.equal(Object.keys((await readTrip(t, trip)).orders).length, 2)
-    assertProblem(await fulfill(t, trip, { ...payload, payment_details: { payment_type: 'card' } }, { 'idempotency-key': 'charge-42' }), 422, 'idempotency_conflict')
+    assertProblem(
+      await fulfill(
+        t,
+        trip,
+        { ...payload, payment_details: { payment_type: 'card' } },
+        { 'idempotency-key': 'charge-42' },
+      ),
+      422,
+      'idempotency_conflict',
+    )
   })
 
   test('after fulfillment the ordered items and the passengers are final: each change → 409, nothing changed', async () => {
@@ -207,10 +296,31 @@ describe('fulfill: success', () => {
     await t.core.drainJobs()
     const bag = ancillaries(basket).find((i) => i.product_type === 'bag')!
     const snapshot = t.snapshot()
-    const p = assertProblem(await t.app.inject({ method: 'DELETE', url: `/v2.2/trip/${trip.trip_id}/basket/${bag.basket_item_id}`, headers: { authorization: basic(t.apiKey) } }), 409, 'item_ordered')
+    const p = assertProblem(
+      await t.app.inject({
+        method: 'DELETE',
+        url: `/v2.2/trip/${trip.trip_id}/basket/${bag.basket_item_id}`,
+        headers: { authorization: basic(t.apiKey) },
+      }),
+      409,
+      'item_ordered',
+    )
     assert.match(p.detail, /was ordered \(order [0-9a-f-]+, succeeded\).*to_cancel/)
-    assertProblem(await patchTrip(t, trip, { passengers: [{ passenger_id: 'p2', date_of_birth: '1990-01-01' }] }), 409, 'trip_state_conflict')
-    assertProblem(await patchTrip(t, trip, { passengers: [{ passenger_id: 'p2', date_of_birth: '1990-01-01' }] }, bearer(trip.trip_access_token)), 409, 'trip_state_conflict')
+    assertProblem(
+      await patchTrip(t, trip, { passengers: [{ passenger_id: 'p2', date_of_birth: '1990-01-01' }] }),
+      409,
+      'trip_state_conflict',
+    )
+    assertProblem(
+      await patchTrip(
+        t,
+        trip,
+        { passengers: [{ passenger_id: 'p2', date_of_birth: '1990-01-01' }] },
+        bearer(trip.trip_access_token),
+      ),
+      409,
+      'trip_state_conflict',
+    )
     assert.deepEqual(t.snapshot(), snapshot)
   })
 
@@ -242,7 +352,14 @@ describe('fulfill: success', () => {
 describe('fulfill: two concurrent requests fulfill once', () => {
   const stores: Array<[string, () => Promise<Store>]> = [
     ['memory store', async () => new MemoryStore()],
-    ['SQLite store', async () => { const s = new SqliteStore(':memory:'); await s.migrate(); return s }],
+    [
+      'SQLite store',
+      async () => {
+        const s = new SqliteStore(':memory:')
+        await s.migrate()
+        return s
+      },
+    ],
   ]
   for (const [name, open] of stores) {
     test(`two concurrent fulfills of one trip (${name}): exactly one 202 and one 409; one fulfillment, one set of orders`, async () => {
@@ -255,7 +372,9 @@ describe('fulfill: two concurrent requests fulfill once', () => {
         let conflicts = 0
         let arrived = 0
         let release!: () => void
-        const bothMade = new Promise<void>((resolve) => { release = resolve })
+        const bothMade = new Promise<void>((resolve) => {
+          release = resolve
+        })
         const updateTrip = t.store.updateTrip.bind(t.store)
         t.store.updateTrip = async (...args) => {
           if (++arrived === 2) release()
@@ -266,7 +385,11 @@ describe('fulfill: two concurrent requests fulfill once', () => {
         }
         const answers = await Promise.all([fulfill(t, trip, payload), fulfill(t, trip, payload)])
         t.store.updateTrip = updateTrip
-        assert.equal(conflicts, 1, 'both requests wrote from one version; the second write lost and was re-run on the fulfilled trip')
+        assert.equal(
+          conflicts,
+          1,
+          'both requests wrote from one version; the second write lost and was re-run on the fulfilled trip',
+        )
         const codes = answers.map((r) => r.statusCode).sort()
         assert.deepEqual(codes, [202, 409], answers.map((r) => r.body).join('\n'))
         const loser = answers.find((r) => r.statusCode === 409)!
@@ -280,7 +403,10 @@ describe('fulfill: two concurrent requests fulfill once', () => {
         assert.ok(orders.every((o) => o.fulfillment_id === winner.fulfillment_id))
         const jobs = await t.store.listJobs(['fulfill_order'])
         assert.equal(jobs.length, orders.length, 'one job per order')
-        assert.deepEqual(new Set(jobs.map((j) => (j.payload as { order_id: string }).order_id)), new Set(orders.map((o) => o.order_id)))
+        assert.deepEqual(
+          new Set(jobs.map((j) => (j.payload as { order_id: string }).order_id)),
+          new Set(orders.map((o) => o.order_id)),
+        )
 
         await t.core.drainJobs()
         const done = (await t.store.getTrip(trip.trip_id))!.value

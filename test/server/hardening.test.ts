@@ -6,13 +6,28 @@ import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { buildApp } from '../../server/app.ts'
 import { sellerCheckout } from '../../examples/seller-checkout/backend.ts'
-import { build, createTrip, basic, bearer, body, assertProblem, tripPayload, type Built, type CreatedTrip } from '../helpers/build.ts'
+import {
+  build,
+  createTrip,
+  basic,
+  bearer,
+  body,
+  assertProblem,
+  tripPayload,
+  type Built,
+  type CreatedTrip,
+} from '../helpers/build.ts'
 import { checkedBag, fulfillRequest, readSearch } from '../helpers/flows.ts'
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']
 
 /** Asserts a refused request left the store exactly as it was. */
-async function unchanged(t: Built, send: () => Promise<{ statusCode: number; body: string; headers: Record<string, unknown> }>, status: number, code: string) {
+async function unchanged(
+  t: Built,
+  send: () => Promise<{ statusCode: number; body: string; headers: Record<string, unknown> }>,
+  status: number,
+  code: string,
+) {
   const before = t.snapshot()
   const res = await send()
   const p = assertProblem(res as never, status, code)
@@ -23,7 +38,10 @@ async function unchanged(t: Built, send: () => Promise<{ statusCode: number; bod
 describe('deeply nested and oversized free-form values', () => {
   let t: Built
   let trip: CreatedTrip
-  before(async () => { t = await build(); trip = await createTrip(t) })
+  before(async () => {
+    t = await build()
+    trip = await createTrip(t)
+  })
   after(() => t.close())
 
   // Built as text: JSON.stringify itself overflows on such values.
@@ -32,30 +50,70 @@ describe('deeply nested and oversized free-form values', () => {
 
   test('metadata nested 3,000 and 10,000 deep: 400 on create and PATCH (was a stack overflow, 500)', async () => {
     for (const depth of [3_000, 10_000]) {
-      const create = JSON.stringify(tripPayload(t.clock.now())).replace('"metadata":{"offer_ref":"ofr-1"}', `"metadata":{"deep":${nested(depth)}}`)
+      const create = JSON.stringify(tripPayload(t.clock.now())).replace(
+        '"metadata":{"offer_ref":"ofr-1"}',
+        `"metadata":{"deep":${nested(depth)}}`,
+      )
       assert.ok(create.includes('"deep"'))
-      await unchanged(t, () => t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { ...json, authorization: basic(t.apiKey) }, payload: create }), 400, 'validation_error')
-      await unchanged(t, () => t.app.inject({
-        method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { ...json, authorization: basic(t.apiKey) },
-        payload: `{"passengers":[{"passenger_id":"p1","metadata":{"deep":${nested(depth)}}}]}`,
-      }), 400, 'validation_error')
+      await unchanged(
+        t,
+        () =>
+          t.app.inject({
+            method: 'POST',
+            url: '/v2.2/trip',
+            headers: { ...json, authorization: basic(t.apiKey) },
+            payload: create,
+          }),
+        400,
+        'validation_error',
+      )
+      await unchanged(
+        t,
+        () =>
+          t.app.inject({
+            method: 'PATCH',
+            url: `/v2.2/trip/${trip.trip_id}`,
+            headers: { ...json, authorization: basic(t.apiKey) },
+            payload: `{"passengers":[{"passenger_id":"p1","metadata":{"deep":${nested(depth)}}}]}`,
+          }),
+        400,
+        'validation_error',
+      )
     }
   })
 
   test('metadata is bounded where it is: the error names the field', async () => {
-    const patch = (metadata: unknown) => unchanged(t, () => t.app.inject({
-      method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) },
-      payload: { passengers: [{ passenger_id: 'p1', metadata }] },
-    }), 400, 'validation_error')
+    const patch = (metadata: unknown) =>
+      unchanged(
+        t,
+        () =>
+          t.app.inject({
+            method: 'PATCH',
+            url: `/v2.2/trip/${trip.trip_id}`,
+            headers: { authorization: basic(t.apiKey) },
+            payload: { passengers: [{ passenger_id: 'p1', metadata }] },
+          }),
+        400,
+        'validation_error',
+      )
     const three = await patch({ a: { b: { c: 1 } } })
-    assert.ok(three.errors?.some((e) => e.path.startsWith('/passengers/0/metadata/a')), JSON.stringify(three.errors))
+    assert.ok(
+      three.errors?.some((e) => e.path.startsWith('/passengers/0/metadata/a')),
+      JSON.stringify(three.errors),
+    )
     await patch(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])))
     await patch({ long: 'x'.repeat(1025) })
     await patch({ ['k'.repeat(65)]: 1 })
     // What is allowed still is.
     const ok = await t.app.inject({
-      method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) },
-      payload: { passengers: [{ passenger_id: 'p1', metadata: { crm: { id: 'C-1', tags: ['vip', 2, null] }, score: 4.5, ok: true } }] },
+      method: 'PATCH',
+      url: `/v2.2/trip/${trip.trip_id}`,
+      headers: { authorization: basic(t.apiKey) },
+      payload: {
+        passengers: [
+          { passenger_id: 'p1', metadata: { crm: { id: 'C-1', tags: ['vip', 2, null] }, score: 4.5, ok: true } },
+        ],
+      },
     })
     assert.equal(ok.statusCode, 200, ok.body)
   })
@@ -64,13 +122,36 @@ describe('deeply nested and oversized free-form values', () => {
 describe('ids that name built-in object properties', () => {
   let t: Built
   let trip: CreatedTrip
-  before(async () => { t = await build(); trip = await createTrip(t) })
+  before(async () => {
+    t = await build()
+    trip = await createTrip(t)
+  })
   after(() => t.close())
 
   test('as basket_item_id in a path: DELETE and accept answer 404 and change nothing (DELETE answered 200)', async () => {
     for (const id of PROTOTYPE_NAMES) {
-      await unchanged(t, () => t.app.inject({ method: 'DELETE', url: `/v2.2/trip/${trip.trip_id}/basket/${id}`, headers: { authorization: basic(t.apiKey) } }), 404, 'not_found')
-      await unchanged(t, () => t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/basket/${id}/accept`, headers: { authorization: basic(t.apiKey) } }), 404, 'not_found')
+      await unchanged(
+        t,
+        () =>
+          t.app.inject({
+            method: 'DELETE',
+            url: `/v2.2/trip/${trip.trip_id}/basket/${id}`,
+            headers: { authorization: basic(t.apiKey) },
+          }),
+        404,
+        'not_found',
+      )
+      await unchanged(
+        t,
+        () =>
+          t.app.inject({
+            method: 'POST',
+            url: `/v2.2/trip/${trip.trip_id}/basket/${id}/accept`,
+            headers: { authorization: basic(t.apiKey) },
+          }),
+        404,
+        'not_found',
+      )
     }
   })
 
@@ -78,8 +159,16 @@ describe('ids that name built-in object properties', () => {
     const bag = checkedBag(await readSearch(t, trip))
     for (const id of PROTOTYPE_NAMES) {
       for (const method of ['PATCH', 'PUT'] as const) {
-        for (const line of [{ product_id: id, passenger_id: 'p1', quantity: 1 }, { product_id: bag.product_id, passenger_id: id, quantity: 1 }]) {
-          const res = await t.app.inject({ method, url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: basic(t.apiKey) }, payload: [line] })
+        for (const line of [
+          { product_id: id, passenger_id: 'p1', quantity: 1 },
+          { product_id: bag.product_id, passenger_id: id, quantity: 1 },
+        ]) {
+          const res = await t.app.inject({
+            method,
+            url: `/v2.2/trip/${trip.trip_id}/basket`,
+            headers: { authorization: basic(t.apiKey) },
+            payload: [line],
+          })
           assert.equal(res.statusCode, 400, `${method} ${JSON.stringify(line)}: ${res.body}`)
         }
       }
@@ -88,13 +177,23 @@ describe('ids that name built-in object properties', () => {
 
   test('as passenger ids of a trip, they are ordinary ids: offered, priced and bookable', async () => {
     const payload = tripPayload(t.clock.now(), {
-      passengers: [{ passenger_id: 'constructor', passenger_type: 'adult' }, { passenger_id: 'toString', passenger_type: 'adult' }],
+      passengers: [
+        { passenger_id: 'constructor', passenger_type: 'adult' },
+        { passenger_id: 'toString', passenger_type: 'adult' },
+      ],
     })
-    const created = body<CreatedTrip>(await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload }))
+    const created = body<CreatedTrip>(
+      await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload }),
+    )
     const search = await readSearch(t, created)
     const bag = checkedBag(search, 'constructor')
     assert.deepEqual(Object.keys(bag.price_and_availability).sort(), ['constructor', 'toString'])
-    const res = await t.app.inject({ method: 'PATCH', url: `/v2.2/trip/${created.trip_id}/basket`, headers: { authorization: basic(t.apiKey) }, payload: [{ product_id: bag.product_id, passenger_id: 'toString', quantity: 1 }] })
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2.2/trip/${created.trip_id}/basket`,
+      headers: { authorization: basic(t.apiKey) },
+      payload: [{ product_id: bag.product_id, passenger_id: 'toString', quantity: 1 }],
+    })
     assert.equal(res.statusCode, 200, res.body)
   })
 
@@ -120,7 +219,10 @@ describe('ids that name built-in object properties', () => {
 describe('impossible and future dates', () => {
   let t: Built
   let trip: CreatedTrip
-  before(async () => { t = await build(); trip = await createTrip(t) })
+  before(async () => {
+    t = await build()
+    trip = await createTrip(t)
+  })
   after(() => t.close())
   const IMPOSSIBLE = ['1982-13-45', '2023-02-30', '0000-00-00', '2021-04-31', '1990-1-1']
 
@@ -128,30 +230,76 @@ describe('impossible and future dates', () => {
     for (const date_of_birth of [...IMPOSSIBLE, '2999-01-01']) {
       const payload = tripPayload(t.clock.now())
       payload.passengers[1] = { ...payload.passengers[1]!, date_of_birth }
-      const p = await unchanged(t, () => t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload }), 400, 'validation_error')
-      assert.ok(p.errors?.some((e) => e.path === '/passengers/1/date_of_birth'), `${date_of_birth}: ${JSON.stringify(p.errors)}`)
+      const p = await unchanged(
+        t,
+        () => t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload }),
+        400,
+        'validation_error',
+      )
+      assert.ok(
+        p.errors?.some((e) => e.path === '/passengers/1/date_of_birth'),
+        `${date_of_birth}: ${JSON.stringify(p.errors)}`,
+      )
     }
     const leap = tripPayload(t.clock.now())
     leap.passengers[1] = { ...leap.passengers[1]!, date_of_birth: '2024-02-29' }
-    assert.equal((await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload: leap })).statusCode, 201)
+    assert.equal(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v2.2/trip',
+          headers: { authorization: basic(t.apiKey) },
+          payload: leap,
+        })
+      ).statusCode,
+      201,
+    )
   })
 
   test('PATCH trip refuses the same dates with the same rule', async () => {
     for (const date_of_birth of [...IMPOSSIBLE, '2999-01-01']) {
-      const p = await unchanged(t, () => t.app.inject({
-        method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) },
-        payload: { passengers: [{ passenger_id: 'p2', date_of_birth }] },
-      }), 400, 'validation_error')
-      assert.ok(p.errors?.some((e) => e.path === '/passengers/0/date_of_birth'), JSON.stringify(p.errors))
+      const p = await unchanged(
+        t,
+        () =>
+          t.app.inject({
+            method: 'PATCH',
+            url: `/v2.2/trip/${trip.trip_id}`,
+            headers: { authorization: basic(t.apiKey) },
+            payload: { passengers: [{ passenger_id: 'p2', date_of_birth }] },
+          }),
+        400,
+        'validation_error',
+      )
+      assert.ok(
+        p.errors?.some((e) => e.path === '/passengers/0/date_of_birth'),
+        JSON.stringify(p.errors),
+      )
     }
   })
 
   test('fulfill refuses them too', async () => {
-    const hash = body((await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: basic(t.apiKey) } }))).trip_state_hash
+    const hash = body(
+      await t.app.inject({
+        method: 'GET',
+        url: `/v2.2/trip/${trip.trip_id}/basket`,
+        headers: { authorization: basic(t.apiKey) },
+      }),
+    ).trip_state_hash
     for (const date_of_birth of ['2023-02-30', '2999-01-01']) {
       const payload = fulfillRequest(trip, hash) as { passengers: Array<Record<string, unknown>> }
       payload.passengers[0] = { ...payload.passengers[0], date_of_birth }
-      await unchanged(t, () => t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/fulfill`, headers: { authorization: basic(t.apiKey) }, payload }), 400, 'validation_error')
+      await unchanged(
+        t,
+        () =>
+          t.app.inject({
+            method: 'POST',
+            url: `/v2.2/trip/${trip.trip_id}/fulfill`,
+            headers: { authorization: basic(t.apiKey) },
+            payload,
+          }),
+        400,
+        'validation_error',
+      )
     }
   })
 })
@@ -159,25 +307,53 @@ describe('impossible and future dates', () => {
 describe('credentials', () => {
   let t: Built
   let trip: CreatedTrip
-  before(async () => { t = await build(); trip = await createTrip(t) })
+  before(async () => {
+    t = await build()
+    trip = await createTrip(t)
+  })
   after(() => t.close())
 
   test('Basic auth: the password must be empty and the colon present (both used to be accepted)', async () => {
-    const get = (raw: string) => t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: `Basic ${Buffer.from(raw).toString('base64')}` } })
-    for (const raw of [`${t.apiKey}:secret`, t.apiKey, `${t.apiKey}::`, `${t.apiKey}: `]) assertProblem(await get(raw), 401, 'unauthorized')
+    const get = (raw: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/v2.2/trip/${trip.trip_id}`,
+        headers: { authorization: `Basic ${Buffer.from(raw).toString('base64')}` },
+      })
+    for (const raw of [`${t.apiKey}:secret`, t.apiKey, `${t.apiKey}::`, `${t.apiKey}: `])
+      assertProblem(await get(raw), 401, 'unauthorized')
     assert.equal((await get(`${t.apiKey}:`)).statusCode, 200)
   })
 
   test('twenty concurrent refreshes with one token: one wins, and the whole family ends, the winner included', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () =>
-      t.app.inject({ method: 'POST', url: '/v2.2/refresh_token', payload: { refresh_token: trip.refresh_token } })))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.app.inject({ method: 'POST', url: '/v2.2/refresh_token', payload: { refresh_token: trip.refresh_token } }),
+      ),
+    )
     const won = answers.filter((r) => r.statusCode === 200)
     assert.equal(won.length, 1, answers.map((r) => r.statusCode).join(','))
     for (const r of answers.filter((x) => x.statusCode !== 200)) assertProblem(r, 401, 'unauthorized')
     const winner = body(won[0]!)
-    assertProblem(await t.app.inject({ method: 'POST', url: '/v2.2/refresh_token', payload: { refresh_token: winner.refresh_token } }), 401, 'unauthorized')
+    assertProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2.2/refresh_token',
+        payload: { refresh_token: winner.refresh_token },
+      }),
+      401,
+      'unauthorized',
+    )
     for (const token of [trip.trip_access_token, winner.trip_access_token]) {
-      assertProblem(await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: bearer(token) } }), 401, 'unauthorized')
+      assertProblem(
+        await t.app.inject({
+          method: 'GET',
+          url: `/v2.2/trip/${trip.trip_id}/basket`,
+          headers: { authorization: bearer(token) },
+        }),
+        401,
+        'unauthorized',
+      )
     }
   })
 })
@@ -185,25 +361,55 @@ describe('credentials', () => {
 describe('request bodies', () => {
   let t: Built
   let trip: CreatedTrip
-  before(async () => { t = await build(); trip = await createTrip(t) })
+  before(async () => {
+    t = await build()
+    trip = await createTrip(t)
+  })
   after(() => t.close())
 
   test('invalid UTF-8 is refused with 400, not stored as U+FFFD', async () => {
-    const bytes = Buffer.concat([Buffer.from('{"passengers":[{"passenger_id":"p1","first_names":"Jos'), Buffer.from([0xc3, 0x28]), Buffer.from('"}]}')])
-    const p = await unchanged(t, () => t.app.inject({
-      method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey), 'content-type': 'application/json' }, payload: bytes,
-    }), 400, 'validation_error')
+    const bytes = Buffer.concat([
+      Buffer.from('{"passengers":[{"passenger_id":"p1","first_names":"Jos'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}]}'),
+    ])
+    const p = await unchanged(
+      t,
+      () =>
+        t.app.inject({
+          method: 'PATCH',
+          url: `/v2.2/trip/${trip.trip_id}`,
+          headers: { authorization: basic(t.apiKey), 'content-type': 'application/json' },
+          payload: bytes,
+        }),
+      400,
+      'validation_error',
+    )
     assert.match(p.detail, /UTF-8/)
     // Well-formed UTF-8 beyond ASCII is of course fine.
-    const ok = await t.app.inject({ method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) }, payload: { passengers: [{ passenger_id: 'p1', first_names: 'José Ñandú 李' }] } })
+    const ok = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2.2/trip/${trip.trip_id}`,
+      headers: { authorization: basic(t.apiKey) },
+      payload: { passengers: [{ passenger_id: 'p1', first_names: 'José Ñandú 李' }] },
+    })
     assert.equal(ok.statusCode, 200, ok.body)
   })
 
   test('a body nested deeper than any request needs is refused before anything walks it', async () => {
     const raw = `{"passengers":[{"passenger_id":"p1","metadata":{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}}]}`
-    await unchanged(t, () => t.app.inject({
-      method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey), 'content-type': 'application/json' }, payload: raw,
-    }), 400, 'validation_error')
+    await unchanged(
+      t,
+      () =>
+        t.app.inject({
+          method: 'PATCH',
+          url: `/v2.2/trip/${trip.trip_id}`,
+          headers: { authorization: basic(t.apiKey), 'content-type': 'application/json' },
+          payload: raw,
+        }),
+      400,
+      'validation_error',
+    )
   })
 
   test('an array or object wider than any request needs is refused before schema validation walks it', async () => {
@@ -211,9 +417,18 @@ describe('request bodies', () => {
       `{"passengers":[${Array(100_000).fill('0').join(',')}]}`,
       `{"passengers":[{"passenger_id":"p1","metadata":{${Array.from({ length: 10_000 }, (_, i) => `"k${i}":1`).join(',')}}}]}`,
     ]) {
-      const p = await unchanged(t, () => t.app.inject({
-        method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey), 'content-type': 'application/json' }, payload: raw,
-      }), 400, 'validation_error')
+      const p = await unchanged(
+        t,
+        () =>
+          t.app.inject({
+            method: 'PATCH',
+            url: `/v2.2/trip/${trip.trip_id}`,
+            headers: { authorization: basic(t.apiKey), 'content-type': 'application/json' },
+            payload: raw,
+          }),
+        400,
+        'validation_error',
+      )
       // The message of the width check, not of the schema's (which walked all 100,000 members to say so).
       assert.match(p.detail, /more than 1000 members/)
     }
@@ -236,18 +451,27 @@ describe('what the HTTP parser refuses, on a real socket', () => {
     const text = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => socket.end(request))
       let out = ''
-      socket.on('data', (d) => { out += d.toString('utf8') })
+      socket.on('data', (d) => {
+        out += d.toString('utf8')
+      })
       socket.on('end', () => resolve(out))
       socket.on('error', (e) => (out ? resolve(out) : reject(e)))
     })
     const [head = '', body = ''] = text.split('\r\n\r\n', 2)
     const [statusLine = '', ...lines] = head.split('\r\n')
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]))
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    )
     return { status: Number(statusLine.split(' ')[1]), headers, body }
   }
 
   for (const [name, request, status, code] of [
-    ['headers of 100 KB: 431 problem+json (was Fastify\'s bare JSON, no request id)', `GET /v2.2/trip/x/basket HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${'a'.repeat(100_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    [
+      "headers of 100 KB: 431 problem+json (was Fastify's bare JSON, no request id)",
+      `GET /v2.2/trip/x/basket HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${'a'.repeat(100_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
     ['bytes that are not HTTP: 400 problem+json', 'NOT HTTP AT ALL\r\n\r\n', 400, 'validation_error'],
   ] as const) {
     test(name, async () => {

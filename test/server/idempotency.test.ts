@@ -18,7 +18,9 @@ const LEASE_MS = 400
 /** A trip with a bag, ready to fulfill, and its fulfill request. */
 async function ready(t: Built) {
   const trip = await createTrip(t)
-  const basket = await addItems(t, trip, [{ product_id: checkedBag(await readSearch(t, trip)).product_id, passenger_id: 'p1' }])
+  const basket = await addItems(t, trip, [
+    { product_id: checkedBag(await readSearch(t, trip)).product_id, passenger_id: 'p1' },
+  ])
   return { trip, payload: fulfillRequest(trip, basket.trip_state_hash) }
 }
 
@@ -32,7 +34,11 @@ describe('Idempotency-Key of a request still running, or of a process that died'
     const memory = new MemoryStore()
     const store = new Proxy(memory, {
       get(target, name, receiver) {
-        if (name === 'updateTrip') return async (...args: Parameters<Store['updateTrip']>) => { await gate; return target.updateTrip(...args) }
+        if (name === 'updateTrip')
+          return async (...args: Parameters<Store['updateTrip']>) => {
+            await gate
+            return target.updateTrip(...args)
+          }
         if (name === 'completeIdempotency' && dies) return async () => false
         const v = Reflect.get(target, name, receiver) as unknown
         return typeof v === 'function' ? v.bind(target) : v
@@ -48,19 +54,40 @@ describe('Idempotency-Key of a request still running, or of a process that died'
     const hash = sha256Hex(canonicalJson(payload))
     // What a process killed mid-fulfill leaves: a reservation without an answer, leased for 10 s more.
     const now = t.clock.now()
-    assert.equal(await t.store.reserveIdempotency({
-      scope, key: 'charge-1', request_hash: hash, response: null, created_at: now.toISOString(),
-      owner: 'dead-instance/r1', lease_until: new Date(now.getTime() + 10_000).toISOString(),
-    }), null)
+    assert.equal(
+      await t.store.reserveIdempotency({
+        scope,
+        key: 'charge-1',
+        request_hash: hash,
+        response: null,
+        created_at: now.toISOString(),
+        owner: 'dead-instance/r1',
+        lease_until: new Date(now.getTime() + 10_000).toISOString(),
+      }),
+      null,
+    )
 
     const snapshot = t.snapshot()
     const busy = await fulfill(t, trip, payload, { 'idempotency-key': 'charge-1' })
     const p = assertProblem(busy, 409, 'idempotency_in_progress')
     assert.equal(busy.headers['retry-after'], '10')
     assert.match(p.detail, /retry the same request after 10 s/)
-    assertProblem(await fulfill(t, trip, { ...payload, payment_details: { payment_type: 'card' } }, { 'idempotency-key': 'charge-1' }), 422, 'idempotency_conflict')
+    assertProblem(
+      await fulfill(
+        t,
+        trip,
+        { ...payload, payment_details: { payment_type: 'card' } },
+        { 'idempotency-key': 'charge-1' },
+      ),
+      422,
+      'idempotency_conflict',
+    )
     t.clock.advance(9_500)
-    assert.equal((await fulfill(t, trip, payload, { 'idempotency-key': 'charge-1' })).headers['retry-after'], '1', 'never less than a second')
+    assert.equal(
+      (await fulfill(t, trip, payload, { 'idempotency-key': 'charge-1' })).headers['retry-after'],
+      '1',
+      'never less than a second',
+    )
     assert.deepEqual(t.snapshot(), snapshot, 'refused, nothing changed')
 
     // The lease lapsed: the retry takes the key over and fulfills; every retry after it replays that answer.
@@ -72,13 +99,19 @@ describe('Idempotency-Key of a request still running, or of a process that died'
     assert.equal(replay.headers['idempotent-replayed'], 'true')
     assert.deepEqual(body(replay), body(run))
     const orders = Object.values((await readTrip(t, trip)).orders) as Array<{ fulfillment_id: string }>
-    assert.deepEqual(orders.map((o) => o.fulfillment_id), [body(run).fulfillment_id], 'one order, of the retry that ran')
+    assert.deepEqual(
+      orders.map((o) => o.fulfillment_id),
+      [body(run).fulfillment_id],
+      'one order, of the retry that ran',
+    )
   })
 
   test('a holder that is alive renews its lease: the same request waits (409) however long it runs, then replays its answer', async () => {
     const { trip, payload } = await ready(t)
     let open!: () => void
-    gate = new Promise((resolve) => { open = resolve })
+    gate = new Promise((resolve) => {
+      open = resolve
+    })
     try {
       const first = fulfill(t, trip, payload, { 'idempotency-key': 'charge-2' })
       // Far past the first lease, by the clock; the holder's renewals (every third of the lease) keep it.

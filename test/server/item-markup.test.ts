@@ -9,7 +9,15 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { build, basic, body, assertProblem, createTrip, type Built, type CreatedTrip } from '../helpers/build.ts'
 import {
-  readSearch, checkedBag, readBasket, changeBasket, checkBasket, acceptItem, patchTrip, itemWhere, createTripOnFlight,
+  readSearch,
+  checkedBag,
+  readBasket,
+  changeBasket,
+  checkBasket,
+  acceptItem,
+  patchTrip,
+  itemWhere,
+  createTripOnFlight,
 } from '../helpers/flows.ts'
 import { assertBasketItem } from '../helpers/spec-fields.ts'
 import { isPriceConsistent } from '../../core/domain/pricing.ts'
@@ -17,13 +25,19 @@ import type { Price } from '../../core/schemas/common.ts'
 
 const MIN = 60_000
 const eur = (amount: number) => ({ amount, currency: 'EUR', decimal_places: 2 })
-const isBag = (passengerId: string) => (i: any) => i.product_type === 'bag' && i.product_details.passenger_id === passengerId
+const isBag = (passengerId: string) => (i: any) =>
+  i.product_type === 'bag' && i.product_details.passenger_id === passengerId
 const sum = (xs: Array<{ amount: number }>) => xs.reduce((s, x) => s + x.amount, 0)
 const itemEntry = (price: Price) => price.markups.filter((m) => m.markup_type === 'item')
 
 /** The bag line of p1 (a checked bag of the trip's search), with `quantity` and `markup` when given. */
 async function bagLine(t: Built, trip: CreatedTrip, over: Record<string, unknown> = {}) {
-  return { product_id: checkedBag(await readSearch(t, trip), 'p1').product_id, passenger_id: 'p1', quantity: 1, ...over }
+  return {
+    product_id: checkedBag(await readSearch(t, trip), 'p1').product_id,
+    passenger_id: 'p1',
+    quantity: 1,
+    ...over,
+  }
 }
 
 async function patchOk(t: Built, trip: CreatedTrip, lines: unknown[], method: 'PATCH' | 'PUT' = 'PATCH') {
@@ -36,14 +50,20 @@ async function patchOk(t: Built, trip: CreatedTrip, lines: unknown[], method: 'P
 function assertMarkedUp(price: Price, plain: Price, amount: number, where = 'price') {
   assert.deepEqual(price.base, plain.base, `${where}: the base is the airline's`)
   assert.deepEqual(price.taxes, plain.taxes, `${where}: so are the taxes`)
-  assert.deepEqual(price.markups, [...plain.markups, { ...eur(amount), in_original_currency: eur(amount), markup_type: 'item' }], `${where}: the item's entry after the type's`)
+  assert.deepEqual(
+    price.markups,
+    [...plain.markups, { ...eur(amount), in_original_currency: eur(amount), markup_type: 'item' }],
+    `${where}: the item's entry after the type's`,
+  )
   assert.equal(price.total.amount, plain.total.amount + amount, `${where}: the total moves by the mark-up`)
   assert.ok(isPriceConsistent(price), `${where}: total = base + markups + taxes`)
 }
 
 describe('a basket line with a mark-up', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('is listed in price.markups as markup_type "item", per unit, and the total adds up', async () => {
@@ -66,11 +86,18 @@ describe('a basket line with a mark-up', () => {
     const markups = { bag: { percentage: 10, fixed: 50 } }
     const plainTrip = await createTrip(t, { markups })
     const plain = itemWhere(await patchOk(t, plainTrip, [await bagLine(t, plainTrip)]), isBag('p1'))
-    assert.deepEqual(plain.price.markups.map((m: { markup_type: string }) => m.markup_type), ['bag'])
+    assert.deepEqual(
+      plain.price.markups.map((m: { markup_type: string }) => m.markup_type),
+      ['bag'],
+    )
 
     const trip = await createTrip(t, { markups })
     const bag = itemWhere(await patchOk(t, trip, [await bagLine(t, trip, { markup: eur(0) })]), isBag('p1'))
-    assert.deepEqual(bag.price.markups.map((m: { markup_type: string }) => m.markup_type), ['bag', 'item'], 'a mark-up of 0 is listed too')
+    assert.deepEqual(
+      bag.price.markups.map((m: { markup_type: string }) => m.markup_type),
+      ['bag', 'item'],
+      'a mark-up of 0 is listed too',
+    )
     assertMarkedUp(bag.price, plain.price, 0)
   })
 
@@ -81,11 +108,18 @@ describe('a basket line with a mark-up', () => {
     assert.equal(kept.basket_item_id, first.basket_item_id)
     assert.equal(kept.quantity, 2)
     assert.deepEqual(kept.markup, eur(100))
-    assert.deepEqual(itemEntry(kept.price).map((m) => m.amount), [200], 'the kept mark-up, per unit')
+    assert.deepEqual(
+      itemEntry(kept.price).map((m) => m.amount),
+      [200],
+      'the kept mark-up, per unit',
+    )
     const set = itemWhere(await patchOk(t, trip, [await bagLine(t, trip, { markup: eur(300) })]), isBag('p1'))
     assert.equal(set.quantity, 3)
     assert.deepEqual(set.markup, eur(300))
-    assert.deepEqual(itemEntry(set.price).map((m) => m.amount), [900])
+    assert.deepEqual(
+      itemEntry(set.price).map((m) => m.amount),
+      [900],
+    )
     assert.ok(isPriceConsistent(set.price))
   })
 
@@ -96,26 +130,48 @@ describe('a basket line with a mark-up', () => {
     const snapshot = t.snapshot()
     const refused = async (lines: unknown[], path: string, method: 'PATCH' | 'PUT' = 'PATCH') => {
       const p = assertProblem(await changeBasket(t, trip, method, lines), 400, 'validation_error')
-      assert.deepEqual(p.errors?.map((e) => e.path), [path], JSON.stringify(p))
+      assert.deepEqual(
+        p.errors?.map((e) => e.path),
+        [path],
+        JSON.stringify(p),
+      )
       assert.deepEqual(t.snapshot(), snapshot, `${method} ${path}: nothing written`)
       assert.equal((await readBasket(t, trip)).trip_state_hash, held.trip_state_hash)
     }
     await refused([{ ...line, markup: { amount: 100, currency: 'USD', decimal_places: 2 } }], '/0/markup/currency')
-    await refused([{ ...line, markup: { amount: 100, currency: 'EUR', decimal_places: 0 } }], '/0/markup/decimal_places')
+    await refused(
+      [{ ...line, markup: { amount: 100, currency: 'EUR', decimal_places: 0 } }],
+      '/0/markup/decimal_places',
+    )
     await refused([{ ...line, markup: eur(-1) }], '/0/markup/amount')
     await refused([{ ...line, markup: eur(1.5) }], '/0/markup/amount')
     await refused([{ ...line, markup: { amount: 100, currency: 'EUR' } }], '/0/markup/decimal_places')
     await refused([{ ...line, markup: { ...eur(100), note: 'x' } }], '/0/markup/note')
     // All or nothing: a good first line does not go in when the second is refused, by PATCH or PUT.
     const second = { ...line, passenger_id: 'p2', product_id: checkedBag(await readSearch(t, trip), 'p2').product_id }
-    await refused([{ ...line, markup: eur(5) }, { ...second, markup: { amount: 5, currency: 'GBP', decimal_places: 2 } }], '/1/markup/currency')
-    await refused([{ ...line, markup: eur(5) }, { ...second, markup: { amount: 5, currency: 'EUR', decimal_places: 3 } }], '/1/markup/decimal_places', 'PUT')
+    await refused(
+      [
+        { ...line, markup: eur(5) },
+        { ...second, markup: { amount: 5, currency: 'GBP', decimal_places: 2 } },
+      ],
+      '/1/markup/currency',
+    )
+    await refused(
+      [
+        { ...line, markup: eur(5) },
+        { ...second, markup: { amount: 5, currency: 'EUR', decimal_places: 3 } },
+      ],
+      '/1/markup/decimal_places',
+      'PUT',
+    )
   })
 })
 
 describe('the mark-up outlives checks, price changes and passenger updates', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('9001: the check prices the new airline price with it, previous_price keeps it, and accepting keeps it', async () => {
@@ -126,9 +182,17 @@ describe('the mark-up outlives checks, price changes and passenger updates', () 
     const changed = itemWhere(await readBasket(t, trip), isBag('p1'))
     assert.equal(changed.validity.status, 'price_changed')
     assert.ok(changed.price.base.amount > before.price.base.amount, 'the airline asks more')
-    assert.deepEqual(itemEntry(changed.price).map((m) => m.amount), [250], 'the new price carries the mark-up')
+    assert.deepEqual(
+      itemEntry(changed.price).map((m) => m.amount),
+      [250],
+      'the new price carries the mark-up',
+    )
     assert.ok(isPriceConsistent(changed.price))
-    assert.deepEqual(changed.validity.previous_price, before.price, 'the previous price is the one shown, mark-up and all')
+    assert.deepEqual(
+      changed.validity.previous_price,
+      before.price,
+      'the previous price is the one shown, mark-up and all',
+    )
     assert.deepEqual(changed.markup, eur(250))
 
     const accepted = itemWhere(body(await acceptItem(t, trip, changed.basket_item_id)), isBag('p1'))
@@ -152,7 +216,11 @@ describe('the mark-up outlives checks, price changes and passenger updates', () 
     await checkBasket(t, trip)
     await t.core.drainJobs()
     const changed = itemWhere(await readBasket(t, trip), isBag('p1'))
-    const del = await t.app.inject({ method: 'DELETE', url: `/v2.2/trip/${trip.trip_id}/basket/${changed.basket_item_id}`, headers: { authorization: basic(t.apiKey) } })
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/v2.2/trip/${trip.trip_id}/basket/${changed.basket_item_id}`,
+      headers: { authorization: basic(t.apiKey) },
+    })
     assert.equal(del.statusCode, 200, del.body)
     const back = itemWhere(await patchOk(t, trip, [line]), isBag('p1'))
     assert.equal(back.validity.status, 'price_changed')
@@ -164,7 +232,14 @@ describe('the mark-up outlives checks, price changes and passenger updates', () 
     const trip = await createTrip(t)
     const before = itemWhere(await patchOk(t, trip, [await bagLine(t, trip, { markup: eur(600) })]), isBag('p1'))
     const res = await patchTrip(t, trip, {
-      passengers: [{ passenger_id: 'p1', loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Silver' }] }],
+      passengers: [
+        {
+          passenger_id: 'p1',
+          loyalty_programs: [
+            { airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Silver' },
+          ],
+        },
+      ],
     })
     assert.equal(res.statusCode, 200, res.body)
     await t.core.drainJobs()
@@ -172,7 +247,11 @@ describe('the mark-up outlives checks, price changes and passenger updates', () 
     assert.ok(after, 'the item keeps its id across the new search')
     assert.equal(after.validity.status, 'price_changed')
     assert.equal(after.price.base.amount, 0, 'the tier makes the bag free')
-    assert.deepEqual(itemEntry(after.price).map((m) => m.amount), [600], 'the seller still marks it up')
+    assert.deepEqual(
+      itemEntry(after.price).map((m) => m.amount),
+      [600],
+      'the seller still marks it up',
+    )
     assert.equal(after.price.total.amount, 600)
     assert.deepEqual(after.validity.previous_price, before.price)
     assert.deepEqual(after.markup, eur(600))
@@ -181,7 +260,9 @@ describe('the mark-up outlives checks, price changes and passenger updates', () 
 
 describe('PUT and the mark-up', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('the same lines with the same mark-up change nothing: same items, no write, the same state hash', async () => {
@@ -222,7 +303,7 @@ describe('PUT and the mark-up', () => {
     assert.notEqual(zero.trip_state_hash, plain.trip_state_hash)
   })
 
-  test('on a price_changed item, a new mark-up re-prices both prices: it stays price_changed by the airline\'s change alone', async () => {
+  test("on a price_changed item, a new mark-up re-prices both prices: it stays price_changed by the airline's change alone", async () => {
     const trip = await createTripOnFlight(t, '9001')
     const line = await bagLine(t, trip, { markup: eur(100) })
     await patchOk(t, trip, [line])
@@ -243,7 +324,9 @@ describe('PUT and the mark-up', () => {
 
 describe('property: total = base + Σmarkups + Σtaxes for any mark-up and quantity', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('PATCH then PUT with random mark-ups, quantities and type rules', async () => {
@@ -251,33 +334,48 @@ describe('property: total = base + Σmarkups + Σtaxes for any mark-up and quant
     const tripWith = async (rule: string) => {
       let trip = trips.get(rule)
       if (!trip) {
-        const markups = rule === 'none' ? {} : rule === 'percentage' ? { bag: { percentage: 12.5 } } : { default: { percentage: 3, fixed: 25 } }
+        const markups =
+          rule === 'none'
+            ? {}
+            : rule === 'percentage'
+              ? { bag: { percentage: 12.5 } }
+              : { default: { percentage: 3, fixed: 25 } }
         trip = await createTrip(t, { markups })
         trips.set(rule, trip)
       }
       return trip
     }
-    const limit = checkedBag(await readSearch(t, await tripWith('none')), 'p1').price_and_availability.p1!.quantity_limit
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom('none', 'percentage', 'both'),
-      fc.integer({ min: 1, max: limit }),
-      fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 2 ** 40 })),
-      fc.integer({ min: 0, max: 2 ** 40 }),
-      async (rule, quantity, amount, later) => {
-        const trip = await tripWith(rule)
-        const line = await bagLine(t, trip, { quantity, markup: eur(amount) })
-        await patchOk(t, trip, [], 'PUT')
-        const added = itemWhere(await patchOk(t, trip, [line]), isBag('p1'))
-        const replaced = itemWhere(await patchOk(t, trip, [{ ...line, markup: eur(later) }], 'PUT'), isBag('p1'))
-        for (const [bag, perUnit] of [[added, amount], [replaced, later]] as const) {
-          const p = bag.price as Price
-          assert.ok(isPriceConsistent(p), JSON.stringify(p))
-          assert.equal(BigInt(p.total.amount), BigInt(p.base.amount) + BigInt(sum(p.markups)) + BigInt(sum(p.taxes)))
-          assert.deepEqual(itemEntry(p).map((m) => m.amount), [perUnit * quantity])
-          assert.equal(p.markups.at(-1)!.markup_type, 'item', 'the item\'s entry comes last')
-        }
-        assert.equal(replaced.price.total.amount - added.price.total.amount, (later - amount) * quantity)
-      },
-    ), { seed: 20261122, numRuns: 40 })
+    const limit = checkedBag(await readSearch(t, await tripWith('none')), 'p1').price_and_availability.p1!
+      .quantity_limit
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('none', 'percentage', 'both'),
+        fc.integer({ min: 1, max: limit }),
+        fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 2 ** 40 })),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        async (rule, quantity, amount, later) => {
+          const trip = await tripWith(rule)
+          const line = await bagLine(t, trip, { quantity, markup: eur(amount) })
+          await patchOk(t, trip, [], 'PUT')
+          const added = itemWhere(await patchOk(t, trip, [line]), isBag('p1'))
+          const replaced = itemWhere(await patchOk(t, trip, [{ ...line, markup: eur(later) }], 'PUT'), isBag('p1'))
+          for (const [bag, perUnit] of [
+            [added, amount],
+            [replaced, later],
+          ] as const) {
+            const p = bag.price as Price
+            assert.ok(isPriceConsistent(p), JSON.stringify(p))
+            assert.equal(BigInt(p.total.amount), BigInt(p.base.amount) + BigInt(sum(p.markups)) + BigInt(sum(p.taxes)))
+            assert.deepEqual(
+              itemEntry(p).map((m) => m.amount),
+              [perUnit * quantity],
+            )
+            assert.equal(p.markups.at(-1)!.markup_type, 'item', "the item's entry comes last")
+          }
+          assert.equal(replaced.price.total.amount - added.price.total.amount, (later - amount) * quantity)
+        },
+      ),
+      { seed: 20261122, numRuns: 40 },
+    )
   })
 })

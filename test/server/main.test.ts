@@ -12,30 +12,45 @@ import { join } from 'node:path'
 import { root, startServer } from '../helpers/process.ts'
 
 const tsx = (script: string, args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 })
+  spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
 
 test('npm start: serves on the configured port, keeps the demo key, and stops cleanly on SIGTERM', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-main-'))
   const key = 'svc_test_demo_0123456789abcdef'
   // A nested path: the SQLite file's directory is created on first start.
   const metricsToken = 'scrape-0123456789abcdef'
-  const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'nested', 'svc.db')}`, SVC_DEMO_API_KEY: key, METRICS_TOKEN: metricsToken })
+  const server = await startServer({
+    DATABASE_URL: `sqlite:${join(dir, 'nested', 'svc.db')}`,
+    SVC_DEMO_API_KEY: key,
+    METRICS_TOKEN: metricsToken,
+  })
   try {
     assert.ok(server.output().includes(key), 'the banner shows the demo key given by env')
-    const authorize = await fetch(`${server.base}/v2.2/authorize`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } })
+    const authorize = await fetch(`${server.base}/v2.2/authorize`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
+    })
     assert.equal(authorize.status, 200)
     assert.equal((await fetch(`${server.base}/readyz`)).status, 200)
     // GET /metrics as npm start wires it: METRICS_TOKEN asked for, the core's jobs, store and requests shown.
     assert.match(server.output(), /Metrics +http:\S+\/metrics \(Bearer METRICS_TOKEN\)/)
     assert.equal((await fetch(`${server.base}/metrics`)).status, 401)
-    const metrics = await (await fetch(`${server.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text()
+    const metrics = await (
+      await fetch(`${server.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+    ).text()
     assert.match(metrics, /^svc_http_requests_total\{method="POST",route="\/v2\.2\/authorize",status_code="200"\} 1$/m)
     assert.match(metrics, /^svc_jobs_pending\{kind="basket_check"\} 0$/m)
     assert.match(metrics, /^# TYPE svc_store_errors_total counter$/m)
     assert.match(metrics, /^svc_process_cpu_user_seconds_total /m)
     // The demo seller may call from the server's own pages.
     const preflight = await fetch(`${server.base}/v2.2/trip`, {
-      method: 'OPTIONS', headers: { origin: `http://localhost:${server.port}`, 'access-control-request-method': 'POST' },
+      method: 'OPTIONS',
+      headers: { origin: `http://localhost:${server.port}`, 'access-control-request-method': 'POST' },
     })
     assert.equal(preflight.status, 204)
     assert.equal(preflight.headers.get('access-control-allow-origin'), `http://localhost:${server.port}`)
@@ -64,7 +79,10 @@ test('a second npm start on the same database says how to get an API key (the fi
       assert.equal(made.status, 0, made.stderr)
       const newKey = /API key\s+(svc_test_\S+)/.exec(made.stdout)?.[1]
       assert.ok(newKey, made.stdout)
-      const authorize = await fetch(`${second.base}/v2.2/authorize`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${newKey}:`).toString('base64')}` } })
+      const authorize = await fetch(`${second.base}/v2.2/authorize`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${newKey}:`).toString('base64')}` },
+      })
       assert.equal(authorize.status, 200)
     } finally {
       await second.stop()
@@ -90,7 +108,20 @@ test('npm run seller: create prints a working key once; list shows the seller; u
   const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'))
   try {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'svc.db')}` }
-    const created = tsx('server/cli/seller.ts', ['create', '--name', 'Shop One', '--origin', 'https://shop.example/', '--origin', 'https://shop.example', '--sandbox'], env)
+    const created = tsx(
+      'server/cli/seller.ts',
+      [
+        'create',
+        '--name',
+        'Shop One',
+        '--origin',
+        'https://shop.example/',
+        '--origin',
+        'https://shop.example',
+        '--sandbox',
+      ],
+      env,
+    )
     assert.equal(created.status, 0, created.stderr)
     const key = /API key\s+(\S+)/.exec(created.stdout)?.[1]
     assert.ok(key && key.length >= 16, created.stdout)
@@ -103,7 +134,12 @@ test('npm run seller: create prints a working key once; list shows the seller; u
     assert.match(list.stdout, /origins: https:\/\/shop\.example\n/)
     assert.ok(!list.stdout.includes(key), 'the key is never shown again')
 
-    for (const args of [['create', '--origin', 'https://a.example'], ['create', '--name', 'X', '--origin', 'https://a.example/path'], ['create', '--name', 'X', '--bogus'], ['frobnicate']]) {
+    for (const args of [
+      ['create', '--origin', 'https://a.example'],
+      ['create', '--name', 'X', '--origin', 'https://a.example/path'],
+      ['create', '--name', 'X', '--bogus'],
+      ['frobnicate'],
+    ]) {
       const bad = tsx('server/cli/seller.ts', args, env)
       assert.equal(bad.status, 2, `${args.join(' ')}: ${bad.stdout}${bad.stderr}`)
       assert.match(bad.stderr, /error: .*\n[\s\S]*Usage:/)

@@ -42,12 +42,18 @@ describe('memory under a steady load', () => {
     const auth = { authorization: bearer(trip.trip_access_token) }
     const url = `/v2.2/trip/${trip.trip_id}/basket`
     const cycle = async (i: number) => {
-      const put = await t.app.inject({ method: 'PUT', url, headers: auth, payload: [{ product_id: (i % 2 ? a : b)!.product_id, passenger_id: i % 2 ? 'p1' : 'p2', quantity: 1 }] })
+      const put = await t.app.inject({
+        method: 'PUT',
+        url,
+        headers: auth,
+        payload: [{ product_id: (i % 2 ? a : b)!.product_id, passenger_id: i % 2 ? 'p1' : 'p2', quantity: 1 }],
+      })
       assert.equal(put.statusCode, 200, put.body)
       for (const encoding of ['br', 'gzip', 'identity']) {
         const res = await t.app.inject({ method: 'GET', url, headers: { ...auth, 'accept-encoding': encoding } })
         assert.equal(res.statusCode, 200)
-        if (encoding !== 'identity') assert.equal(res.headers['content-encoding'], encoding, 'the basket is large enough to be compressed')
+        if (encoding !== 'identity')
+          assert.equal(res.headers['content-encoding'], encoding, 'the basket is large enough to be compressed')
       }
     }
     // Warm up (code paths compiled, caches and pools at their working size), then measure.

@@ -9,19 +9,50 @@
 import { describe, test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, basic, body, assertProblem, type Built, type CreatedTrip } from '../helpers/build.ts'
-import { readSearch, checkedBag, seats, addItems, fulfill, fulfillRequest, createTripOnFlight, readTrip } from '../helpers/flows.ts'
+import {
+  readSearch,
+  checkedBag,
+  seats,
+  addItems,
+  fulfill,
+  fulfillRequest,
+  createTripOnFlight,
+  readTrip,
+} from '../helpers/flows.ts'
 import { MemoryStore } from '../../core/adapters/memory-store.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
 import { pgSchemas } from '../helpers/pg-schemas.ts'
 import type { Store } from '../../core/ports/store.ts'
 import { feedOrder, tripWithOrders } from '../store/contract.ts'
 
-const FIELDS = ['order_id', 'trip_id', 'basket_item_id', 'display_name', 'product_type', 'price', 'status', 'updated_at']
+const FIELDS = [
+  'order_id',
+  'trip_id',
+  'basket_item_id',
+  'display_name',
+  'product_type',
+  'price',
+  'status',
+  'updated_at',
+]
 /** What an order has only in some states: why it failed, the supplier's references once booked, a refund once cancelled. */
 const SOMETIMES = ['failure_reason', 'supplier_reference', 'supplier_refs', 'refund']
 
-interface Item { order_id: string; trip_id: string; basket_item_id: string; display_name: string; product_type: string; price: unknown; status: string; refund?: unknown; updated_at: string }
-interface Page { data: Item[]; next_cursor: string }
+interface Item {
+  order_id: string
+  trip_id: string
+  basket_item_id: string
+  display_name: string
+  product_type: string
+  price: unknown
+  status: string
+  refund?: unknown
+  updated_at: string
+}
+interface Page {
+  data: Item[]
+  next_cursor: string
+}
 
 const feed = (t: Built, query = '', apiKey = t.apiKey) =>
   t.app.inject({ method: 'GET', url: `/v2.2/orders${query}`, headers: { authorization: basic(apiKey) } })
@@ -54,12 +85,18 @@ async function truth(t: Built, trips: CreatedTrip[]) {
     for (const o of Object.values<any>(read.orders)) {
       const item = read.basket[o.basket_item_id]
       out.set(o.order_id, {
-        order_id: o.order_id, trip_id: trip.trip_id, basket_item_id: o.basket_item_id, display_name: o.display_name,
-        product_type: item.product_type, price: o.price, status: o.status,
+        order_id: o.order_id,
+        trip_id: trip.trip_id,
+        basket_item_id: o.basket_item_id,
+        display_name: o.display_name,
+        product_type: item.product_type,
+        price: o.price,
+        status: o.status,
         ...(o.failure_reason ? { failure_reason: o.failure_reason } : {}),
         ...(o.supplier_reference ? { supplier_reference: o.supplier_reference } : {}),
         ...(o.supplier_refs ? { supplier_refs: o.supplier_refs } : {}),
-        ...(o.refund ? { refund: o.refund } : {}), updated_at: o.updated_at,
+        ...(o.refund ? { refund: o.refund } : {}),
+        updated_at: o.updated_at,
       })
     }
   }
@@ -86,7 +123,13 @@ async function readWhileMoving(t: Built, limit: number, between: () => Promise<b
   let cursor: string | undefined
   for (let pages = 0; pages < 500; pages++) {
     const p = await page(t, `?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`)
-    for (const item of p.data) assert.deepEqual(Object.keys(item).filter((k) => !SOMETIMES.includes(k)).sort(), [...FIELDS].sort())
+    for (const item of p.data)
+      assert.deepEqual(
+        Object.keys(item)
+          .filter((k) => !SOMETIMES.includes(k))
+          .sort(),
+        [...FIELDS].sort(),
+      )
     read.push(...p.data)
     cursor = p.next_cursor
     const moved = await between()
@@ -125,7 +168,10 @@ async function pagingWhileOrdersMove(t: Built, seed: number) {
   let clockBack = 0
   const between = async (): Promise<boolean> => {
     const r = next()
-    if (r < 0.15 && clockBack < 3) { t.clock.advance(-60_000); clockBack++ } else t.clock.advance(Math.floor(next() * 3000))
+    if (r < 0.15 && clockBack < 3) {
+      t.clock.advance(-60_000)
+      clockBack++
+    } else t.clock.advance(Math.floor(next() * 3000))
     let moved = false
     for (let n = Math.floor(next() * 4); n > 0; n--) moved = (await t.core.processNextJob()) !== null || moved
     // A trip whose orders all succeeded: cancel them (each moves twice more, to cancelling and on).
@@ -133,22 +179,39 @@ async function pagingWhileOrdersMove(t: Built, seed: number) {
     if (trip && next() < 0.5) {
       const orders = Object.values<any>((await readTrip(t, trip)).orders)
       if (orders.every((o) => o.status === 'succeeded')) {
-        const q = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel`, headers: { authorization: basic(t.apiKey) }, payload: { basket_item_ids: orders.map((o) => o.basket_item_id) } })
+        const q = await t.app.inject({
+          method: 'POST',
+          url: `/v2.2/trip/${trip.trip_id}/to_cancel`,
+          headers: { authorization: basic(t.apiKey) },
+          payload: { basket_item_ids: orders.map((o) => o.basket_item_id) },
+        })
         assert.equal(q.statusCode, 200, q.body)
-        const c = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel/confirm`, headers: { authorization: basic(t.apiKey) } })
+        const c = await t.app.inject({
+          method: 'POST',
+          url: `/v2.2/trip/${trip.trip_id}/to_cancel/confirm`,
+          headers: { authorization: basic(t.apiKey) },
+        })
         assert.equal(c.statusCode, 202, c.body)
         cancelled++
         moved = true
       }
     }
     // Not done while a job is left, or a trip is still to cancel.
-    return moved || cancelled < toCancel.length || (await t.store.countPendingJobs()).fulfill_order !== undefined || (await t.store.countPendingJobs()).cancel_order !== undefined
+    return (
+      moved ||
+      cancelled < toCancel.length ||
+      (await t.store.countPendingJobs()).fulfill_order !== undefined ||
+      (await t.store.countPendingJobs()).cancel_order !== undefined
+    )
   }
   const { read, cursor } = await readWhileMoving(t, 2, between)
   const now = await truth(t, trips)
   assertReconciled(read, now)
   assert.ok(read.length > now.size, 'orders moved while they were read: some came again')
-  assert.ok([...now.values()].some((o) => o.status === 'cancelled' && o.refund), 'cancelled, with a refund')
+  assert.ok(
+    [...now.values()].some((o) => o.status === 'cancelled' && o.refund),
+    'cancelled, with a refund',
+  )
   assert.ok([...now.values()].some((o) => o.status === 'failed'))
   // Caught up: the last cursor lists nothing until something changes.
   assert.deepEqual((await page(t, `?cursor=${cursor}`)).data, [])
@@ -157,11 +220,14 @@ async function pagingWhileOrdersMove(t: Built, seed: number) {
 
 const stores: Array<[string, () => Promise<{ store: Store; done(): Promise<void> }>]> = [
   ['memory', async () => ({ store: new MemoryStore(), done: async () => {} })],
-  ['SQLite', async () => {
-    const store = new SqliteStore(':memory:')
-    await store.migrate()
-    return { store, done: () => store.close() }
-  }],
+  [
+    'SQLite',
+    async () => {
+      const store = new SqliteStore(':memory:')
+      await store.migrate()
+      return { store, done: () => store.close() }
+    },
+  ],
 ]
 const pgUrl = process.env.DATABASE_URL_PG
 const schemas = pgUrl ? pgSchemas(pgUrl, 'svc_orders') : undefined
@@ -172,10 +238,13 @@ const pgStore = async (schema: string) => {
 }
 const newPgSchema = () => schemas!.fresh()
 if (schemas) {
-  stores.push(['PostgreSQL', async () => {
-    const store = await pgStore(await newPgSchema())
-    return { store, done: () => store.close() }
-  }])
+  stores.push([
+    'PostgreSQL',
+    async () => {
+      const store = await pgStore(await newPgSchema())
+      return { store, done: () => store.close() }
+    },
+  ])
 }
 after(() => schemas?.drop())
 
@@ -207,9 +276,18 @@ describe('orders feed: paging while orders keep moving', () => {
   test('an order moved with an updated_at earlier than what was paged past (a clock behind) is still found', async () => {
     const t = await build()
     const cancel = async (trip: CreatedTrip, order: { basket_item_id: string }) => {
-      const q = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel`, headers: { authorization: basic(t.apiKey) }, payload: { basket_item_ids: [order.basket_item_id] } })
+      const q = await t.app.inject({
+        method: 'POST',
+        url: `/v2.2/trip/${trip.trip_id}/to_cancel`,
+        headers: { authorization: basic(t.apiKey) },
+        payload: { basket_item_ids: [order.basket_item_id] },
+      })
       assert.equal(q.statusCode, 200, q.body)
-      const c = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/to_cancel/confirm`, headers: { authorization: basic(t.apiKey) } })
+      const c = await t.app.inject({
+        method: 'POST',
+        url: `/v2.2/trip/${trip.trip_id}/to_cancel/confirm`,
+        headers: { authorization: basic(t.apiKey) },
+      })
       assert.equal(c.statusCode, 202, c.body)
     }
     try {
@@ -227,7 +305,10 @@ describe('orders feed: paging while orders keep moving', () => {
       t.clock.set(new Date(start + 60_000))
       assert.equal(await t.core.drainJobs(), 1)
       const later = await page(t, `?cursor=${caughtUp.next_cursor}`)
-      assert.deepEqual(later.data.map((o) => [o.order_id, o.status]), [[first.order_id, 'cancelled']])
+      assert.deepEqual(
+        later.data.map((o) => [o.order_id, o.status]),
+        [[first.order_id, 'cancelled']],
+      )
       assert.ok(later.data[0]!.updated_at < newest.updated_at, 'paging by (updated_at, order_id) would have skipped it')
     } finally {
       await t.close()
@@ -249,9 +330,13 @@ describe('orders feed: paging while orders keep moving', () => {
         let work = true
         // The two workers run jobs as fast as they can; the reader pages, 2 at a time, until they are done and it has caught up.
         const worker = async (t: Built) => {
-          while (await t.core.processNextJob(['fulfill_order'])) { /* as fast as it can */ }
+          while (await t.core.processNextJob(['fulfill_order'])) {
+            /* as fast as it can */
+          }
         }
-        const workers = Promise.all([worker(a), worker(b)]).finally(() => { work = false })
+        const workers = Promise.all([worker(a), worker(b)]).finally(() => {
+          work = false
+        })
         for (;;) {
           const stillWorking = work
           const p = await page(a, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
@@ -297,8 +382,14 @@ describe('orders feed: what it shows, filters, cursors, isolation, bad input', (
 
   test('status and updated_since filter; a cursor carries them; changing them with a cursor is refused', async () => {
     const succeeded = await page(t, '?status=succeeded')
-    assert.deepEqual(succeeded.data.map((o) => o.trip_id), [ok.trip_id, ok.trip_id, ok.trip_id])
-    assert.deepEqual((await page(t, '?status=failed')).data.map((o) => o.trip_id), [failed.trip_id, failed.trip_id, failed.trip_id])
+    assert.deepEqual(
+      succeeded.data.map((o) => o.trip_id),
+      [ok.trip_id, ok.trip_id, ok.trip_id],
+    )
+    assert.deepEqual(
+      (await page(t, '?status=failed')).data.map((o) => o.trip_id),
+      [failed.trip_id, failed.trip_id, failed.trip_id],
+    )
     assert.deepEqual((await page(t, '?status=queued')).data, [])
 
     // One page at a time, the filter given once.
@@ -306,22 +397,45 @@ describe('orders feed: what it shows, filters, cursors, isolation, bad input', (
     assert.equal(first.data.length, 2)
     const second = await page(t, `?limit=2&cursor=${first.next_cursor}`)
     assert.deepEqual([...first.data, ...second.data], succeeded.data)
-    assert.deepEqual((await page(t, `?status=succeeded&limit=2&cursor=${first.next_cursor}`)).data, second.data, 'the same filter may be repeated')
+    assert.deepEqual(
+      (await page(t, `?status=succeeded&limit=2&cursor=${first.next_cursor}`)).data,
+      second.data,
+      'the same filter may be repeated',
+    )
     const changed = assertProblem(await feed(t, `?status=failed&cursor=${first.next_cursor}`), 400, 'validation_error')
-    assert.deepEqual(changed.errors, [{ path: '/status', message: 'differs from the cursor\'s' }])
-    assertProblem(await feed(t, `?updated_since=2026-01-01T00:00:00Z&cursor=${first.next_cursor}`), 400, 'validation_error')
+    assert.deepEqual(changed.errors, [{ path: '/status', message: "differs from the cursor's" }])
+    assertProblem(
+      await feed(t, `?updated_since=2026-01-01T00:00:00Z&cursor=${first.next_cursor}`),
+      400,
+      'validation_error',
+    )
 
     // Later changes only: updated_since at the instant they are made, in any offset.
     t.clock.advance(3_600_000)
     const since = t.clock.now()
     const bag = Object.values<any>((await readTrip(t, ok)).orders)[0]
-    await t.app.inject({ method: 'POST', url: `/v2.2/trip/${ok.trip_id}/to_cancel`, headers: { authorization: basic(t.apiKey) }, payload: { basket_item_ids: [bag.basket_item_id] } })
-    await t.app.inject({ method: 'POST', url: `/v2.2/trip/${ok.trip_id}/to_cancel/confirm`, headers: { authorization: basic(t.apiKey) } })
+    await t.app.inject({
+      method: 'POST',
+      url: `/v2.2/trip/${ok.trip_id}/to_cancel`,
+      headers: { authorization: basic(t.apiKey) },
+      payload: { basket_item_ids: [bag.basket_item_id] },
+    })
+    await t.app.inject({
+      method: 'POST',
+      url: `/v2.2/trip/${ok.trip_id}/to_cancel/confirm`,
+      headers: { authorization: basic(t.apiKey) },
+    })
     await t.core.drainJobs()
     const recent = await page(t, `?updated_since=${since.toISOString()}`)
-    assert.deepEqual(recent.data.map((o) => [o.order_id, o.status]), [[bag.order_id, 'cancelled']])
+    assert.deepEqual(
+      recent.data.map((o) => [o.order_id, o.status]),
+      [[bag.order_id, 'cancelled']],
+    )
     assert.ok(recent.data[0]!.refund)
-    const offset = new Date(since.getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00').replace(/\.\d{3}/, '')
+    const offset = new Date(since.getTime() + 2 * 3_600_000)
+      .toISOString()
+      .replace('Z', '+02:00')
+      .replace(/\.\d{3}/, '')
     assert.deepEqual((await page(t, `?updated_since=${encodeURIComponent(offset)}`)).data, recent.data)
     assert.deepEqual((await page(t, `?updated_since=${new Date(since.getTime() + 1).toISOString()}`)).data, [])
     assert.deepEqual((await page(t, `?status=cancelled&updated_since=${since.toISOString()}`)).data, recent.data)
@@ -334,7 +448,14 @@ describe('orders feed: what it shows, filters, cursors, isolation, bad input', (
     assert.deepEqual(again, { data: [], next_cursor: caughtUp.next_cursor })
     const trip = await book(t)
     const after = await page(t, `?cursor=${caughtUp.next_cursor}`)
-    assert.deepEqual(after.data.map((o) => [o.trip_id, o.status]), [[trip.trip_id, 'queued'], [trip.trip_id, 'queued'], [trip.trip_id, 'queued']])
+    assert.deepEqual(
+      after.data.map((o) => [o.trip_id, o.status]),
+      [
+        [trip.trip_id, 'queued'],
+        [trip.trip_id, 'queued'],
+        [trip.trip_id, 'queued'],
+      ],
+    )
     await t.core.drainJobs()
   })
 
@@ -343,7 +464,9 @@ describe('orders feed: what it shows, filters, cursors, isolation, bad input', (
     try {
       // 60 orders of the seller, written as a trip write stores them.
       for (let i = 0; i < 3; i++) {
-        const orders = Array.from({ length: 20 }, (_, j) => feedOrder(`bulk-${i}`, `o-${i}-${String(j).padStart(2, '0')}`))
+        const orders = Array.from({ length: 20 }, (_, j) =>
+          feedOrder(`bulk-${i}`, `o-${i}-${String(j).padStart(2, '0')}`),
+        )
         await u.store.insertTrip(tripWithOrders(`bulk-${i}`, u.seller.seller_id, orders), { orders })
       }
       const first = await page(u)
@@ -356,7 +479,7 @@ describe('orders feed: what it shows, filters, cursors, isolation, bad input', (
     }
   })
 
-  test('another seller sees none of your orders, and neither seller\'s cursor works for the other', async () => {
+  test("another seller sees none of your orders, and neither seller's cursor works for the other", async () => {
     const theirs = await page(t, '', other.apiKey)
     assert.deepEqual(theirs.data, [])
     assert.deepEqual((await page(t, '?status=succeeded&updated_since=2000-01-01T00:00:00Z', other.apiKey)).data, [])
@@ -379,37 +502,73 @@ describe('orders feed: what it shows, filters, cursors, isolation, bad input', (
       reencode(bodyText), // no checksum
       reencode('not json.0123456789abcdef'),
       reencode(`${bodyText}.${'0'.repeat(16)}`),
-      'AAAA', '_', 'x'.repeat(512),
+      'AAAA',
+      '_',
+      'x'.repeat(512),
     ]
     for (const bad of tampered) {
       const p = assertProblem(await feed(t, `?cursor=${bad}`), 400, 'validation_error')
-      assert.deepEqual(p.errors?.map((e) => e.path), ['/cursor'], bad)
+      assert.deepEqual(
+        p.errors?.map((e) => e.path),
+        ['/cursor'],
+        bad,
+      )
     }
   })
 
   test('bad query strings are refused, naming the field', async () => {
     const cases: Array<[string, string]> = [
-      ['?limit=0', '/limit'], ['?limit=201', '/limit'], ['?limit=-1', '/limit'], ['?limit=1.5', '/limit'], ['?limit=abc', '/limit'],
-      ['?limit=050', '/limit'], ['?limit=', '/limit'], ['?limit=1&limit=2', '/limit'],
-      ['?status=shipped', '/status'], ['?status=SUCCEEDED', '/status'], ['?status=', '/status'],
-      ['?updated_since=yesterday', '/updated_since'], ['?updated_since=2026-11-22', '/updated_since'],
-      ['?updated_since=2026-11-22T10:00:00', '/updated_since'], ['?updated_since=2026-12-22T23:59:60Z', '/updated_since'],
-      ['?cursor=', '/cursor'], ['?cursor=a%20b', '/cursor'], [`?cursor=${'x'.repeat(513)}`, '/cursor'],
-      ['?page=2', '/page'], ['?seller_id=other', '/seller_id'],
+      ['?limit=0', '/limit'],
+      ['?limit=201', '/limit'],
+      ['?limit=-1', '/limit'],
+      ['?limit=1.5', '/limit'],
+      ['?limit=abc', '/limit'],
+      ['?limit=050', '/limit'],
+      ['?limit=', '/limit'],
+      ['?limit=1&limit=2', '/limit'],
+      ['?status=shipped', '/status'],
+      ['?status=SUCCEEDED', '/status'],
+      ['?status=', '/status'],
+      ['?updated_since=yesterday', '/updated_since'],
+      ['?updated_since=2026-11-22', '/updated_since'],
+      ['?updated_since=2026-11-22T10:00:00', '/updated_since'],
+      ['?updated_since=2026-12-22T23:59:60Z', '/updated_since'],
+      ['?cursor=', '/cursor'],
+      ['?cursor=a%20b', '/cursor'],
+      [`?cursor=${'x'.repeat(513)}`, '/cursor'],
+      ['?page=2', '/page'],
+      ['?seller_id=other', '/seller_id'],
     ]
     for (const [query, path] of cases) {
       const p = assertProblem(await feed(t, query), 400, 'validation_error')
-      assert.deepEqual(p.errors?.map((e) => e.path), [path], query)
+      assert.deepEqual(
+        p.errors?.map((e) => e.path),
+        [path],
+        query,
+      )
     }
   })
 
   test('API key only, and the OpenAPI document describes it', async () => {
     const trip = await readTrip(t, ok)
-    assertProblem(await t.app.inject({ method: 'GET', url: '/v2.2/orders', headers: { authorization: `Bearer ${trip.trip_access_token}` } }), 403, 'forbidden')
+    assertProblem(
+      await t.app.inject({
+        method: 'GET',
+        url: '/v2.2/orders',
+        headers: { authorization: `Bearer ${trip.trip_access_token}` },
+      }),
+      403,
+      'forbidden',
+    )
     assertProblem(await t.app.inject({ method: 'GET', url: '/v2.2/orders' }), 401, 'unauthorized')
-    const doc = body((await t.app.inject({ method: 'GET', url: '/v2.2/openapi.json' })))
+    const doc = body(await t.app.inject({ method: 'GET', url: '/v2.2/openapi.json' }))
     const op = doc.paths['/v2.2/orders'].get
-    assert.deepEqual(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort(), ['query:cursor', 'query:limit', 'query:status', 'query:updated_since'])
+    assert.deepEqual(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort(), [
+      'query:cursor',
+      'query:limit',
+      'query:status',
+      'query:updated_since',
+    ])
     assert.ok(op.responses['200'] && op.responses['400'])
   })
 })

@@ -5,13 +5,25 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { operations } from '../../core/api/operations.ts'
-import { build, basic, bearer, body, assertProblem, createTrip, tripPayload, SHOP_ORIGIN, type Built } from '../helpers/build.ts'
+import {
+  build,
+  basic,
+  bearer,
+  body,
+  assertProblem,
+  createTrip,
+  tripPayload,
+  SHOP_ORIGIN,
+  type Built,
+} from '../helpers/build.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 describe('request ids', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('every response carries a fresh UUID in X-Request-Id', async () => {
@@ -37,7 +49,9 @@ describe('request ids', () => {
 
 describe('errors are problem+json', () => {
   let t: Built
-  before(async () => { t = await build({ captureLogs: true }) })
+  before(async () => {
+    t = await build({ captureLogs: true })
+  })
   after(() => t.close())
   const auth = () => ({ authorization: basic(t.apiKey) })
 
@@ -57,7 +71,10 @@ describe('errors are problem+json', () => {
 
   test('malformed JSON → 400 validation_error', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v2.2/trip', headers: { ...auth(), 'content-type': 'application/json' }, payload: '{"language": ',
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: '{"language": ',
     })
     const p = assertProblem(res, 400, 'validation_error')
     assert.deepEqual(p.errors, [{ path: '/', message: 'is not valid JSON' }])
@@ -65,7 +82,9 @@ describe('errors are problem+json', () => {
 
   test('prototype poisoning in JSON is refused, not merged', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v2.2/trip', headers: { ...auth(), 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { ...auth(), 'content-type': 'application/json' },
       payload: '{"__proto__": {"admin": true}}',
     })
     assertProblem(res, 400, 'validation_error')
@@ -73,34 +92,54 @@ describe('errors are problem+json', () => {
 
   test('body too large → 413 payload_too_large', async () => {
     const huge = { ...tripPayload(t.clock.now()), padding: 'x'.repeat(300 * 1024) }
-    assertProblem(await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: auth(), payload: huge }), 413, 'payload_too_large')
+    assertProblem(
+      await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: auth(), payload: huge }),
+      413,
+      'payload_too_large',
+    )
   })
 
   test('non-JSON body → 415 unsupported_media_type', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v2.2/trip', headers: { ...auth(), 'content-type': 'text/plain' }, payload: 'language=en-GB',
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { ...auth(), 'content-type': 'text/plain' },
+      payload: 'language=en-GB',
     })
     assertProblem(res, 415, 'unsupported_media_type')
   })
 
   test('schema violations → 400 with one entry per bad field, worded like the core validator', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v2.2/trip', headers: auth(),
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: auth(),
       payload: { language: 'english', currency: 'eur', country: 'GB', tickets: 'none', passengers: [], surprise: 1 },
     })
     const p = assertProblem(res, 400, 'validation_error')
     const paths = (p.errors ?? []).map((e) => e.path)
-    for (const path of ['/language', '/currency', '/tickets', '/passengers', '/surprise']) assert.ok(paths.includes(path), `${path} missing in ${paths}`)
+    for (const path of ['/language', '/currency', '/tickets', '/passengers', '/surprise'])
+      assert.ok(paths.includes(path), `${path} missing in ${paths}`)
     assert.match(p.detail, /^The request body is invalid: /)
     assert.ok(p.errors!.every((e) => typeof e.message === 'string' && e.message.length > 0))
   })
 
   test('an empty JSON body is "no body": the schema, not the parser, complains', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { ...auth(), 'content-type': 'application/json' }, payload: '' })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: '',
+    })
     const p = assertProblem(res, 400, 'validation_error')
     assert.equal(p.errors?.[0]?.path, '/')
     // ...and an operation without a body accepts it.
-    const ok = await t.app.inject({ method: 'POST', url: '/v2.2/authorize', headers: { ...auth(), 'content-type': 'application/json' }, payload: '' })
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/v2.2/authorize',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: '',
+    })
     assert.equal(ok.statusCode, 200, ok.body)
   })
 
@@ -116,7 +155,9 @@ describe('errors are problem+json', () => {
     // The pipeline calls the operations with the core's context: a service replaced there is the one it uses.
     const trips = t.core.context.trips
     const original = trips.load
-    trips.load = async () => { throw new Error('connection to db-7.internal:5432 refused') }
+    trips.load = async () => {
+      throw new Error('connection to db-7.internal:5432 refused')
+    }
     try {
       const res = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: auth() })
       const p = assertProblem(res, 500, 'internal')
@@ -133,7 +174,9 @@ describe('errors are problem+json', () => {
 
 describe('probes', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('GET /healthz → 200 {status: ok}', async () => {
@@ -145,7 +188,9 @@ describe('probes', () => {
   test('GET /readyz → 200 when the store answers, 503 problem when it does not', async () => {
     assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200)
     const ping = t.store.ping
-    t.store.ping = async () => { throw new Error('ECONNREFUSED password=hunter2') }
+    t.store.ping = async () => {
+      throw new Error('ECONNREFUSED password=hunter2')
+    }
     try {
       const res = await t.app.inject({ method: 'GET', url: '/readyz' })
       assertProblem(res, 503, 'unavailable')
@@ -158,7 +203,9 @@ describe('probes', () => {
 
 describe('OpenAPI and docs', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('GET /v2.2/openapi.json is an OpenAPI 3.1 document listing every operation', async () => {
@@ -178,7 +225,10 @@ describe('OpenAPI and docs', () => {
       assert.ok(entry, `${op.method} ${path} is documented`)
       assert.equal(entry.operationId, op.id)
       for (const status of Object.keys(op.responses)) {
-        assert.ok(entry.responses[status]?.content?.[op.eventStream ? 'text/event-stream' : 'application/json']?.schema, `${op.id} ${status} schema`)
+        assert.ok(
+          entry.responses[status]?.content?.[op.eventStream ? 'text/event-stream' : 'application/json']?.schema,
+          `${op.id} ${status} schema`,
+        )
       }
       if (op.auth !== 'public') {
         assert.ok(entry.security.length > 0, `${op.id} security`)
@@ -187,7 +237,10 @@ describe('OpenAPI and docs', () => {
       }
       if (op.body) assert.ok(entry.requestBody?.content?.['application/json']?.schema, `${op.id} body`)
       for (const name of (op.path.match(/:([a-z_]+)/g) ?? []).map((x) => x.slice(1))) {
-        assert.ok(entry.parameters?.some((p: { in: string; name: string }) => p.in === 'path' && p.name === name), `${op.id} param ${name}`)
+        assert.ok(
+          entry.parameters?.some((p: { in: string; name: string }) => p.in === 'path' && p.name === name),
+          `${op.id} param ${name}`,
+        )
       }
     }
     // Operational routes stay out of the API description.
@@ -213,13 +266,21 @@ describe('OpenAPI and docs', () => {
 
 describe('CORS', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
-  const preflight = (origin: string) => t.app.inject({
-    method: 'OPTIONS', url: '/v2.2/trip/abc/basket',
-    headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,content-type' },
-  })
+  const preflight = (origin: string) =>
+    t.app.inject({
+      method: 'OPTIONS',
+      url: '/v2.2/trip/abc/basket',
+      headers: {
+        origin,
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    })
 
   test('a preflight from a seller origin is allowed with our methods and headers', async () => {
     const res = await preflight(SHOP_ORIGIN)
@@ -241,19 +302,24 @@ describe('CORS', () => {
   test('an actual browser call exposes the request id and rate-limit headers', async () => {
     const trip = await createTrip(t)
     const res = await t.app.inject({
-      method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { origin: SHOP_ORIGIN, authorization: bearer(trip.trip_access_token) },
+      method: 'GET',
+      url: `/v2.2/trip/${trip.trip_id}/basket`,
+      headers: { origin: SHOP_ORIGIN, authorization: bearer(trip.trip_access_token) },
     })
     assert.equal(res.statusCode, 200, res.body)
     assert.equal(res.headers['access-control-allow-origin'], SHOP_ORIGIN)
     const exposed = String(res.headers['access-control-expose-headers']).toLowerCase()
-    for (const h of ['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']) assert.ok(exposed.includes(h), exposed)
+    for (const h of ['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'])
+      assert.ok(exposed.includes(h), exposed)
   })
 
-  test('an origin of another seller passes CORS but not this seller\'s trip (403)', async () => {
+  test("an origin of another seller passes CORS but not this seller's trip (403)", async () => {
     await t.otherSeller() // lists https://other.example
     const trip = await createTrip(t)
     const res = await t.app.inject({
-      method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { origin: 'https://other.example', authorization: bearer(trip.trip_access_token) },
+      method: 'GET',
+      url: `/v2.2/trip/${trip.trip_id}/basket`,
+      headers: { origin: 'https://other.example', authorization: bearer(trip.trip_access_token) },
     })
     assertProblem(res, 403, 'forbidden')
   })
@@ -267,7 +333,9 @@ describe('CORS', () => {
 
 describe('rate limiting', () => {
   let t: Built
-  before(async () => { t = await build({ rateLimit: { max: 3, timeWindow: 60_000 } }) })
+  before(async () => {
+    t = await build({ rateLimit: { max: 3, timeWindow: 60_000 } })
+  })
   after(() => t.close())
 
   test('per credential: the 4th call in the window is a 429 rate_limited problem with draft headers', async () => {
@@ -289,17 +357,37 @@ describe('rate limiting', () => {
 
     // Another credential from the same address has its own budget.
     const other = await t.otherSeller()
-    const res2 = await t.app.inject({ method: 'POST', url: '/v2.2/authorize', headers: { authorization: basic(other.apiKey) } })
+    const res2 = await t.app.inject({
+      method: 'POST',
+      url: '/v2.2/authorize',
+      headers: { authorization: basic(other.apiKey) },
+    })
     assert.equal(res2.statusCode, 200)
   })
 
   test('without credentials the address is the key, and unknown paths count too', async () => {
     for (let i = 0; i < 3; i++) {
-      assert.equal((await t.app.inject({ method: 'GET', url: '/v2.2/.well-known/jwks.json', remoteAddress: '10.0.0.9' })).statusCode, 200)
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/v2.2/.well-known/jwks.json', remoteAddress: '10.0.0.9' }))
+          .statusCode,
+        200,
+      )
     }
-    assertProblem(await t.app.inject({ method: 'GET', url: '/v2.2/.well-known/jwks.json', remoteAddress: '10.0.0.9' }), 429, 'rate_limited')
-    assertProblem(await t.app.inject({ method: 'GET', url: '/v2.2/probe', remoteAddress: '10.0.0.9' }), 429, 'rate_limited')
-    assert.equal((await t.app.inject({ method: 'GET', url: '/v2.2/.well-known/jwks.json', remoteAddress: '10.0.0.10' })).statusCode, 200)
+    assertProblem(
+      await t.app.inject({ method: 'GET', url: '/v2.2/.well-known/jwks.json', remoteAddress: '10.0.0.9' }),
+      429,
+      'rate_limited',
+    )
+    assertProblem(
+      await t.app.inject({ method: 'GET', url: '/v2.2/probe', remoteAddress: '10.0.0.9' }),
+      429,
+      'rate_limited',
+    )
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/v2.2/.well-known/jwks.json', remoteAddress: '10.0.0.10' }))
+        .statusCode,
+      200,
+    )
   })
 
   test('probes, docs and the OpenAPI document are never limited', async () => {

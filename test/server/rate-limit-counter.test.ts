@@ -14,8 +14,11 @@ function fakeDb() {
   const batches: RateLimitHits[][] = []
   let down = false
   return {
-    counts, batches,
-    setDown: (v: boolean) => { down = v },
+    counts,
+    batches,
+    setDown: (v: boolean) => {
+      down = v
+    },
     add: async (hits: ReadonlyArray<RateLimitHits>) => {
       if (down) throw new Error('database away')
       batches.push([...hits])
@@ -36,7 +39,12 @@ test('hits are answered at once from what is known, and sent in one batch per sy
     assert.equal(counter.hit('k', 60_000, 10).count, 2)
     counter.hit('j', 60_000, 10)
     await counter.flush()
-    assert.deepEqual(db.batches, [[{ key: 'k', hits: 2, windowMs: 60_000 }, { key: 'j', hits: 1, windowMs: 60_000 }]])
+    assert.deepEqual(db.batches, [
+      [
+        { key: 'k', hits: 2, windowMs: 60_000 },
+        { key: 'j', hits: 1, windowMs: 60_000 },
+      ],
+    ])
     assert.equal(counter.hit('k', 60_000, 10).count, 10, 'learnt 9 from the database, plus this hit')
   } finally {
     await counter.close()
@@ -94,9 +102,12 @@ test('an answer about a window that ended while it was on its way leaves the new
   // The first batch is answered when the test says; later ones (close's last flush) at once, and ignored.
   let answer!: (v: { key: string; count: number; ttlMs: number }[]) => void
   let calls = 0
-  const add = () => (calls++ === 0
-    ? new Promise<{ key: string; count: number; ttlMs: number }[]>((resolve) => { answer = resolve })
-    : Promise.resolve([]))
+  const add = () =>
+    calls++ === 0
+      ? new Promise<{ key: string; count: number; ttlMs: number }[]>((resolve) => {
+          answer = resolve
+        })
+      : Promise.resolve([])
   const counter = new SharedRateLimitCounter(add, () => {}, 60_000)
   try {
     for (let i = 0; i < 5; i++) counter.hit('k', 20, 10)
@@ -105,7 +116,7 @@ test('an answer about a window that ended while it was on its way leaves the new
     assert.equal(counter.hit('k', 60_000, 10).count, 1, 'a new window')
     answer([{ key: 'k', count: 5, ttlMs: 0 }])
     await flushing
-    assert.equal(counter.hit('k', 60_000, 10).count, 2, 'the old window\'s count and hits are not the new one\'s')
+    assert.equal(counter.hit('k', 60_000, 10).count, 2, "the old window's count and hits are not the new one's")
   } finally {
     await counter.close()
   }

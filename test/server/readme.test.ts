@@ -19,7 +19,9 @@ test('the docs/api.md walk-through runs against npm start', async (t) => {
   const server = await startServer({ DATABASE_URL: 'memory:', SVC_DEMO_API_KEY: key })
   try {
     const run = spawnSync('bash', ['-c', block], {
-      env: { ...process.env, BASE: server.base, KEY: key }, encoding: 'utf8', timeout: 60_000,
+      env: { ...process.env, BASE: server.base, KEY: key },
+      encoding: 'utf8',
+      timeout: 60_000,
     })
     assert.equal(run.status, 0, `walk-through failed:\n${run.stdout}\n${run.stderr}\nserver:\n${server.output()}`)
     assert.match(run.stdout, /^trip [0-9a-f-]+, search [0-9a-f-]+$/m)
@@ -41,7 +43,9 @@ test('the docs/api.md walk-through runs against npm start', async (t) => {
 
 /** The Markdown a reader walks: the README, docs/, and the examples' READMEs. */
 function markdownFiles(): string[] {
-  const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(root, 'docs', f))
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(root, 'docs', f))
   const examples = readdirSync(join(root, 'examples'))
     .map((d) => join(root, 'examples', d, 'README.md'))
     .filter((f) => existsSync(f))
@@ -61,7 +65,10 @@ function anchors(markdown: string): Set<string> {
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1]
     if (heading === undefined) continue
     const text = heading.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '')
-    const base = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-')
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+      .replace(/ /g, '-')
     const n = seen.get(base) ?? 0
     seen.set(base, n + 1)
     out.add(n === 0 ? base : `${base}-${n}`)
@@ -82,19 +89,38 @@ test('every relative link and anchor in README.md and docs/*.md points at someth
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue // https:, mailto:, ...
       checked++
       const [path = '', anchor] = target.split('#', 2)
-      const resolved = path === '' ? file : path.startsWith('/') ? join(root, path) : join(dirname(file), decodeURIComponent(path))
+      const resolved =
+        path === '' ? file : path.startsWith('/') ? join(root, path) : join(dirname(file), decodeURIComponent(path))
       const where = `${relative(root, file)}: ${target}`
-      if (!existsSync(resolved)) { broken.push(`${where} (no ${relative(root, resolved) || '.'})`); continue }
+      if (!existsSync(resolved)) {
+        broken.push(`${where} (no ${relative(root, resolved) || '.'})`)
+        continue
+      }
       if (anchor === undefined) continue
-      if (statSync(resolved).isDirectory() || !resolved.endsWith('.md')) { broken.push(`${where} (an anchor into a file that is not Markdown)`); continue }
-      if (!anchors(readFileSync(resolved, 'utf8')).has(decodeURIComponent(anchor))) broken.push(`${where} (no heading #${anchor})`)
+      if (statSync(resolved).isDirectory() || !resolved.endsWith('.md')) {
+        broken.push(`${where} (an anchor into a file that is not Markdown)`)
+        continue
+      }
+      if (!anchors(readFileSync(resolved, 'utf8')).has(decodeURIComponent(anchor)))
+        broken.push(`${where} (no heading #${anchor})`)
     }
   }
   assert.ok(checked >= 30, `only ${checked} relative links found: is the link pattern still right?`)
   assert.deepEqual(broken, [], `broken links:\n${broken.join('\n')}`)
 })
 
-test('the heading anchors are GitHub\'s', () => {
-  const a = anchors('# Sandbox (offline)\n## In the browser: `Svc.init({ sandbox: true })`\n## Reading cheaply: search views, ETags, compression\n## Notes\n## Notes\n```sh\n# not a heading\n```\n')
-  assert.deepEqual([...a], ['sandbox-offline', 'in-the-browser-svcinit-sandbox-true-', 'reading-cheaply-search-views-etags-compression', 'notes', 'notes-1'])
+test("the heading anchors are GitHub's", () => {
+  const a = anchors(
+    '# Sandbox (offline)\n## In the browser: `Svc.init({ sandbox: true })`\n## Reading cheaply: search views, ETags, compression\n## Notes\n## Notes\n```sh\n# not a heading\n```\n',
+  )
+  assert.deepEqual(
+    [...a],
+    [
+      'sandbox-offline',
+      'in-the-browser-svcinit-sandbox-true-',
+      'reading-cheaply-search-views-etags-compression',
+      'notes',
+      'notes-1',
+    ],
+  )
 })

@@ -9,7 +9,13 @@ import { startWorker, type WorkerLog } from '../../server/worker.ts'
 import { loadConfig } from '../../server/config.ts'
 
 const quiet = (lines: Array<{ msg: string; obj: object }>): WorkerLog => ({
-  debug: () => {}, info: (obj, msg) => { lines.push({ msg, obj }) }, warn: (obj, msg) => { lines.push({ msg, obj }) },
+  debug: () => {},
+  info: (obj, msg) => {
+    lines.push({ msg, obj })
+  },
+  warn: (obj, msg) => {
+    lines.push({ msg, obj })
+  },
 })
 
 test('the worker deletes an unfulfilled trip once RETENTION_TRIP_DAYS have passed, and keeps a younger one', async () => {
@@ -22,12 +28,14 @@ test('the worker deletes an unfulfilled trip once RETENTION_TRIP_DAYS have passe
     t.clock.advance(1 * 86_400_000 + 1000)
     const lines: Array<{ msg: string; obj: object }> = []
     const worker = startWorker({ core: t.core, log: quiet(lines), pollMs: 5, retentionEveryMs: 60_000 })
-    for (let i = 0; i < 100 && !lines.some((l) => l.msg.startsWith('retention')); i++) await new Promise((r) => setTimeout(r, 10))
+    for (let i = 0; i < 100 && !lines.some((l) => l.msg.startsWith('retention')); i++)
+      await new Promise((r) => setTimeout(r, 10))
     await worker.stop()
     const deleted = lines.find((l) => l.msg === 'retention: expired rows deleted')
     assert.ok(deleted, JSON.stringify(lines))
     assert.equal((deleted.obj as { trips: number }).trips, 1)
-    const get = (id: string) => t.app.inject({ method: 'GET', url: `/v2.2/trip/${id}`, headers: { authorization: basic(t.apiKey) } })
+    const get = (id: string) =>
+      t.app.inject({ method: 'GET', url: `/v2.2/trip/${id}`, headers: { authorization: basic(t.apiKey) } })
     assert.equal((await get(old.trip_id)).statusCode, 404)
     assert.equal((await get(young.trip_id)).statusCode, 200)
   } finally {
@@ -37,7 +45,12 @@ test('the worker deletes an unfulfilled trip once RETENTION_TRIP_DAYS have passe
 
 test('retention figures come from the environment, and a search must outlive the seat-map memo', () => {
   assert.deepEqual(loadConfig({}).retention, { searchHours: 24, tripDays: 30, idempotencyHours: 24, jobDays: 7 })
-  assert.deepEqual(loadConfig({ RETENTION_SEARCH_HOURS: '6', RETENTION_JOB_DAYS: '1' }).retention, { searchHours: 6, tripDays: 30, idempotencyHours: 24, jobDays: 1 })
+  assert.deepEqual(loadConfig({ RETENTION_SEARCH_HOURS: '6', RETENTION_JOB_DAYS: '1' }).retention, {
+    searchHours: 6,
+    tripDays: 30,
+    idempotencyHours: 24,
+    jobDays: 1,
+  })
   assert.throws(() => loadConfig({ RETENTION_SEARCH_HOURS: '1' }), /RETENTION_SEARCH_HOURS/)
   assert.throws(() => loadConfig({ RETENTION_TRIP_DAYS: 'soon' }), /RETENTION_TRIP_DAYS/)
 })

@@ -23,7 +23,9 @@ const JS = '/javascript/v2.2/svc.min.js'
 async function app(distDir?: string, rateLimit = { max: 100_000, timeWindow: 60_000 }): Promise<FastifyInstance> {
   const store = new MemoryStore()
   const core = createCore({
-    store, suppliers: [createSandboxSupplier()], clock: { now: () => new Date() },
+    store,
+    suppliers: [createSandboxSupplier()],
+    clock: { now: () => new Date() },
     ids: { uuid: () => randomUUID(), secret: (n) => randomBytes(n).toString('base64url') },
   })
   await core.ensureSigningKey()
@@ -103,7 +105,11 @@ describe('GET /javascript/v2.2/svc.min.js', () => {
     assert.equal(gunzipSync(gz.rawPayload).toString(), SCRIPT)
     const etags = new Set([br.headers.etag, gz.headers.etag, `"${sha256(SCRIPT)}"`])
     assert.equal(etags.size, 3)
-    const again = await a.inject({ method: 'GET', url: JS, headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) } })
+    const again = await a.inject({
+      method: 'GET',
+      url: JS,
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) },
+    })
     assert.equal(again.statusCode, 304)
     const refused = await a.inject({ method: 'GET', url: JS, headers: { 'accept-encoding': 'br;q=0, gzip;q=0' } })
     assert.equal(refused.headers['content-encoding'], undefined)
@@ -154,7 +160,7 @@ describe('GET /javascript/v2.2/svc.min.js', () => {
     utimesSync(join(dir, 'javascript', 'v2.2', 'svc.min.js'), new Date(), new Date())
   })
 
-  test('a seller page origin gets `*`, not the API\'s per-origin CORS (which would Vary on Origin)', async () => {
+  test("a seller page origin gets `*`, not the API's per-origin CORS (which would Vary on Origin)", async () => {
     for (const origin of ['https://shop.example', 'https://unknown.example']) {
       const res = await a.inject({ method: 'GET', url: JS, headers: { origin } })
       assert.equal(res.statusCode, 200)
@@ -247,14 +253,15 @@ test('the sandbox bundle and its map are served beside svc.min.js, with the same
   const empty = mkdtempSync(join(tmpdir(), 'svc-dist-empty-'))
   const b = await app(empty)
   try {
-    for (const url of [SANDBOX, `${SANDBOX}.map`]) assert.match(assertProblem(await b.inject({ method: 'GET', url }), 503, 'unavailable').detail, /npm run build/)
+    for (const url of [SANDBOX, `${SANDBOX}.map`])
+      assert.match(assertProblem(await b.inject({ method: 'GET', url }), 503, 'unavailable').detail, /npm run build/)
   } finally {
     await b.close()
     rmSync(empty, { recursive: true, force: true })
   }
 })
 
-test('the app serves the repo\'s dist by default', async () => {
+test("the app serves the repo's dist by default", async () => {
   // The node suites run before `npm run build` in npm test, after it when run alone: what the answer must be
   // follows from whether the repo's dist has the bundle, and it is exactly that file, or a 503 saying to build.
   const file = join(import.meta.dirname, '..', '..', 'dist', 'javascript', 'v2.2', 'svc.min.js')
@@ -286,7 +293,11 @@ test('Accept-Encoding negotiation and If-None-Match matching', () => {
 })
 
 describe('GET /javascript/v2.2/locales/<tag>.json', () => {
-  const DE = JSON.stringify({ bags_title: 'Gepäck', bags_selected: { one: '{count} Gepäckstück ausgewählt', other: '{count} Gepäckstücke ausgewählt' }, note: 'x'.repeat(2000) })
+  const DE = JSON.stringify({
+    bags_title: 'Gepäck',
+    bags_selected: { one: '{count} Gepäckstück ausgewählt', other: '{count} Gepäckstücke ausgewählt' },
+    note: 'x'.repeat(2000),
+  })
   const URL_DE = '/javascript/v2.2/locales/de-DE.json'
   let dir: string
   let a: FastifyInstance
@@ -302,7 +313,7 @@ describe('GET /javascript/v2.2/locales/<tag>.json', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  test('served as UTF-8 JSON with the script\'s caching, CORS `*`, strong ETag and 304', async () => {
+  test("served as UTF-8 JSON with the script's caching, CORS `*`, strong ETag and 304", async () => {
     const res = await a.inject({ method: 'GET', url: URL_DE, headers: { origin: 'https://unknown.example' } })
     assert.equal(res.statusCode, 200)
     assert.equal(res.body, DE)
@@ -334,7 +345,12 @@ describe('GET /javascript/v2.2/locales/<tag>.json', () => {
     const none = await a.inject({ method: 'GET', url: '/javascript/v2.2/locales/uk-UA.json' })
     assertProblem(none, 404, 'not_found')
     assert.equal(none.headers['access-control-allow-origin'], '*')
-    for (const url of ['/javascript/v2.2/locales/..%2Flocales.json', '/javascript/v2.2/locales/de-DE.js', '/javascript/v2.2/locales/de.json', '/javascript/v2.2/locales/%2e%2e%2fsvc.min.js']) {
+    for (const url of [
+      '/javascript/v2.2/locales/..%2Flocales.json',
+      '/javascript/v2.2/locales/de-DE.js',
+      '/javascript/v2.2/locales/de.json',
+      '/javascript/v2.2/locales/%2e%2e%2fsvc.min.js',
+    ]) {
       assertProblem(await a.inject({ method: 'GET', url }), 404, 'not_found')
     }
   })
@@ -352,12 +368,16 @@ describe('GET /javascript/v2.2/locales/<tag>.json', () => {
     }
   })
 
-  test('the repo\'s build has a table for every shipped locale but en-US', async () => {
+  test("the repo's build has a table for every shipped locale but en-US", async () => {
     const b = await app()
     try {
       const js = await b.inject({ method: 'GET', url: JS })
       // Not built, or built before the translations were: the tests above cover the route.
-      if (js.statusCode !== 200 || !existsSync(join(import.meta.dirname, '..', '..', 'dist', 'javascript', 'v2.2', 'locales'))) return
+      if (
+        js.statusCode !== 200 ||
+        !existsSync(join(import.meta.dirname, '..', '..', 'dist', 'javascript', 'v2.2', 'locales'))
+      )
+        return
       const { LOCALES } = await import('../../components/i18n/index.ts')
       for (const tag of LOCALES.filter((t) => t !== 'en-US')) {
         const res = await b.inject({ method: 'GET', url: `/javascript/v2.2/locales/${tag}.json` })
@@ -388,7 +408,7 @@ describe('GET /javascript/v2.2/chunks/<name>-<hash>.js', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  test('served as JavaScript to any origin, cached for good (its name is its content\'s hash), with a strong ETag', async () => {
+  test("served as JavaScript to any origin, cached for good (its name is its content's hash), with a strong ETag", async () => {
     const res = await a.inject({ method: 'GET', url: URL_CHUNK, headers: { origin: 'https://unknown.example' } })
     assert.equal(res.statusCode, 200)
     assert.equal(res.body, CHUNK)
@@ -399,14 +419,18 @@ describe('GET /javascript/v2.2/chunks/<name>-<hash>.js', () => {
     assert.equal(res.headers['cross-origin-resource-policy'], 'cross-origin')
     assert.equal(res.headers['x-content-type-options'], 'nosniff')
     assert.equal(res.headers.etag, `"${sha256(CHUNK)}"`)
-    const again = await a.inject({ method: 'GET', url: URL_CHUNK, headers: { 'if-none-match': String(res.headers.etag) } })
+    const again = await a.inject({
+      method: 'GET',
+      url: URL_CHUNK,
+      headers: { 'if-none-match': String(res.headers.etag) },
+    })
     assert.equal(again.statusCode, 304)
     const gz = await a.inject({ method: 'GET', url: URL_CHUNK, headers: { 'accept-encoding': 'gzip' } })
     assert.equal(gz.headers['content-encoding'], 'gzip')
     assert.equal(gunzipSync(gz.rawPayload).toString(), CHUNK)
   })
 
-  test('its source map is JSON with the script\'s short caching', async () => {
+  test("its source map is JSON with the script's short caching", async () => {
     const res = await a.inject({ method: 'GET', url: `${URL_CHUNK}.map` })
     assert.equal(res.statusCode, 200)
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8')
@@ -418,7 +442,12 @@ describe('GET /javascript/v2.2/chunks/<name>-<hash>.js', () => {
     const none = await a.inject({ method: 'GET', url: '/javascript/v2.2/chunks/seat-map-00000000.js' })
     assertProblem(none, 404, 'not_found')
     assert.equal(none.headers['access-control-allow-origin'], '*')
-    for (const url of ['/javascript/v2.2/chunks/..%2Fsvc.min.js', '/javascript/v2.2/chunks/%2e%2e%2fsvc.min.js', '/javascript/v2.2/chunks/x.min.js', '/javascript/v2.2/chunks/x.txt']) {
+    for (const url of [
+      '/javascript/v2.2/chunks/..%2Fsvc.min.js',
+      '/javascript/v2.2/chunks/%2e%2e%2fsvc.min.js',
+      '/javascript/v2.2/chunks/x.min.js',
+      '/javascript/v2.2/chunks/x.txt',
+    ]) {
       assertProblem(await a.inject({ method: 'GET', url }), 404, 'not_found')
     }
   })
@@ -436,7 +465,7 @@ describe('GET /javascript/v2.2/chunks/<name>-<hash>.js', () => {
     }
   })
 
-  test('the repo\'s build: every chunk svc.min.js names is served', async () => {
+  test("the repo's build: every chunk svc.min.js names is served", async () => {
     const b = await app()
     try {
       const js = await b.inject({ method: 'GET', url: JS })

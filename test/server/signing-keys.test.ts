@@ -43,8 +43,14 @@ test('with a secret, private keys are stored sealed, and read back only with tha
   assert.equal((await b.tokens.verify(token)).sub, 'trip-1')
   assert.equal(decodeProtectedHeader(await b.tokens.sign('trip_access', s.seller_id, 600, 'trip-2')).kid, stored!.kid)
 
-  await assert.rejects(coreOn(store, clock).ensureSigningKey(), (e) => e instanceof SigningKeySecretError && /SIGNING_KEY_SECRET is not set/.test(e.message))
-  await assert.rejects(coreOn(store, clock, { signingKeySecret: 'y'.repeat(40) }).ensureSigningKey(), (e) => e instanceof SigningKeySecretError && /not the secret/.test(e.message))
+  await assert.rejects(
+    coreOn(store, clock).ensureSigningKey(),
+    (e) => e instanceof SigningKeySecretError && /SIGNING_KEY_SECRET is not set/.test(e.message),
+  )
+  await assert.rejects(
+    coreOn(store, clock, { signingKeySecret: 'y'.repeat(40) }).ensureSigningKey(),
+    (e) => e instanceof SigningKeySecretError && /not the secret/.test(e.message),
+  )
 })
 
 test('keys stored in the clear are sealed in place once a secret is set; tokens they signed still verify', async () => {
@@ -84,12 +90,21 @@ test('rotation: after the period a new key signs; the old one verifies and is pu
   assert.equal(keys.find((k) => k.kid === first!.kid)!.retire_at, clock.now().toISOString())
   assert.equal(decodeProtectedHeader(await core.tokens.sign('trip_access', s.seller_id, 600, 'trip-2')).kid, second.kid)
   assert.equal((await core.tokens.verify(oldToken)).sub, 'trip-1', 'a token of the retired key still verifies')
-  assert.deepEqual((await answer(core, 'jwks')).keys.map((k) => (k as { kid?: string }).kid).sort(), [first!.kid, second.kid].sort())
+  assert.deepEqual(
+    (await answer(core, 'jwks')).keys.map((k) => (k as { kid?: string }).kid).sort(),
+    [first!.kid, second.kid].sort(),
+  )
 
   // Past every token's lifetime (and a margin), the retired key is unpublished, and the retention job deletes it.
   clock.advance(3 * 60 * MIN)
-  assert.deepEqual((await answer(core, 'jwks')).keys.map((k) => (k as { kid?: string }).kid), [second.kid])
+  assert.deepEqual(
+    (await answer(core, 'jwks')).keys.map((k) => (k as { kid?: string }).kid),
+    [second.kid],
+  )
   await core.purgeExpired()
-  assert.deepEqual((await store.listSigningKeys()).map((k) => k.kid), [second.kid])
+  assert.deepEqual(
+    (await store.listSigningKeys()).map((k) => k.kid),
+    [second.kid],
+  )
   await assert.rejects(core.tokens.verify(oldToken))
 })

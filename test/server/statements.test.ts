@@ -15,30 +15,46 @@ import type { Store } from '../../core/ports/store.ts'
 import { build, createTrip, bearer, basic, body, type Built } from '../helpers/build.ts'
 import { readSearch, productsOf } from '../helpers/flows.ts'
 
-interface Counted { store: Store; statements: string[] }
+interface Counted {
+  store: Store
+  statements: string[]
+}
 
 /** The statements each hot request runs once the process has seen its trip (the steady state the bench measures). */
 async function perRequest(t: Built, seen: string[]): Promise<Record<string, string[]>> {
   // The shared rate limit's sync (every 100 ms on PostgreSQL, whatever the traffic) is not a request's.
-  const counted = async (f: () => Promise<unknown>) => { seen.length = 0; await f(); return seen.filter((q) => !/rate_limits/.test(q)) }
+  const counted = async (f: () => Promise<unknown>) => {
+    seen.length = 0
+    await f()
+    return seen.filter((q) => !/rate_limits/.test(q))
+  }
   /** A trip, and a PUT of its basket with one of its bags (i = 0 or 1): each a real change from the other. */
   const tripWithBags = async () => {
     const trip = await createTrip(t)
     const token = bearer(trip.trip_access_token)
-    const bags = productsOf(await readSearch(t, trip, token), 'bag').filter((p) => p.price_and_availability['p1']?.available)
-    const put = (i: number) => t.app.inject({
-      method: 'PUT', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: token },
-      payload: [{ product_id: bags[i]!.product_id, passenger_id: 'p1', quantity: 1 }],
-    })
+    const bags = productsOf(await readSearch(t, trip, token), 'bag').filter(
+      (p) => p.price_and_availability['p1']?.available,
+    )
+    const put = (i: number) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/v2.2/trip/${trip.trip_id}/basket`,
+        headers: { authorization: token },
+        payload: [{ product_id: bags[i]!.product_id, passenger_id: 'p1', quantity: 1 }],
+      })
     return { trip, token, bags, put }
   }
   const { trip, token, bags, put } = await tripWithBags()
-  const get = (path: string, authorization: string) => t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}${path}`, headers: { authorization } })
+  const get = (path: string, authorization: string) =>
+    t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}${path}`, headers: { authorization } })
   await put(0)
   await get('', basic(t.apiKey))
   // Four trips read and written at once, as a loaded server takes them: each token verified and each trip kept beforehand.
-  const all = [{ trip, token, bags, put }, ...await Promise.all([1, 2, 3].map(() => tripWithBags()))]
-  const baskets = all.map((x) => () => t.app.inject({ method: 'GET', url: `/v2.2/trip/${x.trip.trip_id}/basket`, headers: { authorization: x.token } }))
+  const all = [{ trip, token, bags, put }, ...(await Promise.all([1, 2, 3].map(() => tripWithBags())))]
+  const baskets = all.map(
+    (x) => () =>
+      t.app.inject({ method: 'GET', url: `/v2.2/trip/${x.trip.trip_id}/basket`, headers: { authorization: x.token } }),
+  )
   for (const read of baskets) assert.equal((await read()).statusCode, 200)
   for (const x of all.slice(1)) assert.equal((await x.put(1)).statusCode, 200)
   return {
@@ -48,7 +64,12 @@ async function perRequest(t: Built, seen: string[]): Promise<Record<string, stri
     'PUT basket': await counted(async () => {
       const res = await put(1)
       assert.equal(res.statusCode, 200)
-      assert.equal(Object.values(body(res).basket as Record<string, { product_id: string }>).filter((i) => i.product_id === bags[1]!.product_id).length, 1)
+      assert.equal(
+        Object.values(body(res).basket as Record<string, { product_id: string }>).filter(
+          (i) => i.product_id === bags[1]!.product_id,
+        ).length,
+        1,
+      )
     }),
     'GET basket of four trips at once': await counted(async () => {
       for (const res of await Promise.all(baskets.map((read) => read()))) assert.equal(res.statusCode, 200)
@@ -61,7 +82,14 @@ async function perRequest(t: Built, seen: string[]): Promise<Record<string, stri
 }
 
 /** Statement text, shortened to its verb and table: what the assertion names. */
-const shape = (sql: string) => sql.replace(/\s+/g, ' ').trim().match(/^(WITH \w+|SELECT .*? FROM \w+|INSERT INTO \w+|UPDATE \w+|DELETE FROM \w+|BEGIN( IMMEDIATE)?|COMMIT|\S+)/)![0].replace(/^SELECT .*? FROM/, 'SELECT FROM')
+const shape = (sql: string) =>
+  sql
+    .replace(/\s+/g, ' ')
+    .trim()
+    .match(
+      /^(WITH \w+|SELECT .*? FROM \w+|INSERT INTO \w+|UPDATE \w+|DELETE FROM \w+|BEGIN( IMMEDIATE)?|COMMIT|\S+)/,
+    )![0]
+    .replace(/^SELECT .*? FROM/, 'SELECT FROM')
 
 describe('statements per request, SQLite', () => {
   const c: Counted = { store: undefined as unknown as Store, statements: [] }
@@ -72,20 +100,43 @@ describe('statements per request, SQLite', () => {
     c.store = store
     t = await build({ store })
   })
-  after(async () => { await t.close(); await c.store.close() })
+  after(async () => {
+    await t.close()
+    await c.store.close()
+  })
 
   test('each hot request runs the statements it needs, and no more', async () => {
     const counts = await perRequest(t, c.statements)
     assert.deepEqual(Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v.map(shape)])), {
-      'POST trip': ['BEGIN IMMEDIATE', 'INSERT INTO trips', 'INSERT INTO searches', 'INSERT INTO refresh_tokens', 'COMMIT'],
+      'POST trip': [
+        'BEGIN IMMEDIATE',
+        'INSERT INTO trips',
+        'INSERT INTO searches',
+        'INSERT INTO refresh_tokens',
+        'COMMIT',
+      ],
       'GET trip': ['SELECT FROM trips'],
       'GET basket': ['SELECT FROM trips'],
       // The write is conditional on the kept version: no read of the trip before it.
       'PUT basket': ['UPDATE trips'],
       // The reads of one turn of the event loop are checked together, in one read transaction.
-      'GET basket of four trips at once': ['BEGIN', 'SELECT FROM trips', 'SELECT FROM trips', 'SELECT FROM trips', 'SELECT FROM trips', 'COMMIT'],
+      'GET basket of four trips at once': [
+        'BEGIN',
+        'SELECT FROM trips',
+        'SELECT FROM trips',
+        'SELECT FROM trips',
+        'SELECT FROM trips',
+        'COMMIT',
+      ],
       // And their writes, in one write transaction: one commit.
-      'PUT basket of four trips at once': ['BEGIN IMMEDIATE', 'UPDATE trips', 'UPDATE trips', 'UPDATE trips', 'UPDATE trips', 'COMMIT'],
+      'PUT basket of four trips at once': [
+        'BEGIN IMMEDIATE',
+        'UPDATE trips',
+        'UPDATE trips',
+        'UPDATE trips',
+        'UPDATE trips',
+        'COMMIT',
+      ],
     })
   })
 })
@@ -105,7 +156,8 @@ if (!url) {
       t = await build({ store })
     })
     after(async () => {
-      await t?.close(); await c.store?.close()
+      await t?.close()
+      await c.store?.close()
       await schemas.drop()
     })
 
@@ -137,17 +189,35 @@ describe('a write from a kept copy that another process changed', () => {
     a = await build({ store: stores[0]! })
     b = await build({ store: stores[1]! })
   })
-  after(async () => { await a.close(); await b.close(); for (const s of stores) await s.close() })
+  after(async () => {
+    await a.close()
+    await b.close()
+    for (const s of stores) await s.close()
+  })
 
   test('is refused by the store and made again on the current trip; an answer that writes nothing is checked first', async () => {
     const trip = await createTrip(a)
     const token = bearer(trip.trip_access_token)
-    const bags = productsOf(await readSearch(a, trip, token), 'bag').filter((p) => p.price_and_availability['p1']?.available)
+    const bags = productsOf(await readSearch(a, trip, token), 'bag').filter(
+      (p) => p.price_and_availability['p1']?.available,
+    )
     const line = (i: number, quantity = 1) => [{ product_id: bags[i]!.product_id, passenger_id: 'p1', quantity }]
-    const put = (t: Built, lines: Array<{ product_id: string; passenger_id: string; quantity: number }>, method: 'PUT' | 'PATCH' = 'PUT') =>
-      t.app.inject({ method, url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: token }, payload: lines })
-    const bagsIn = (res: Awaited<ReturnType<typeof put>>) => Object.values(body(res).basket as Record<string, { product_id: string }>)
-      .filter((i) => bags.some((b) => b.product_id === i.product_id)).map((i) => i.product_id).sort()
+    const put = (
+      t: Built,
+      lines: Array<{ product_id: string; passenger_id: string; quantity: number }>,
+      method: 'PUT' | 'PATCH' = 'PUT',
+    ) =>
+      t.app.inject({
+        method,
+        url: `/v2.2/trip/${trip.trip_id}/basket`,
+        headers: { authorization: token },
+        payload: lines,
+      })
+    const bagsIn = (res: Awaited<ReturnType<typeof put>>) =>
+      Object.values(body(res).basket as Record<string, { product_id: string }>)
+        .filter((i) => bags.some((b) => b.product_id === i.product_id))
+        .map((i) => i.product_id)
+        .sort()
 
     assert.equal((await put(b, line(0))).statusCode, 200) // b keeps the trip with bag 0
     assert.equal((await put(a, line(1))).statusCode, 200) // a replaces it: b's copy is stale
@@ -161,13 +231,25 @@ describe('a write from a kept copy that another process changed', () => {
     const same = await put(b, [...line(0), ...line(1)])
     assert.equal(same.statusCode, 200)
     assert.deepEqual(bagsIn(same), [bags[0]!.product_id, bags[1]!.product_id].sort())
-    const read = body(await a.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/basket`, headers: { authorization: token } }))
+    const read = body(
+      await a.app.inject({
+        method: 'GET',
+        url: `/v2.2/trip/${trip.trip_id}/basket`,
+        headers: { authorization: token },
+      }),
+    )
     assert.equal(read.trip_state_hash, body(same).trip_state_hash)
 
     // A refusal from a stale copy is not an answer: a adds bag 2, which b's copy has never seen; b removes it.
     const more = await put(a, line(2), 'PATCH')
-    const item = Object.entries(body(more).basket as Record<string, { product_id: string }>).find(([, i]) => i.product_id === bags[2]!.product_id)![0]
-    const removed = await b.app.inject({ method: 'DELETE', url: `/v2.2/trip/${trip.trip_id}/basket/${item}`, headers: { authorization: token } })
+    const item = Object.entries(body(more).basket as Record<string, { product_id: string }>).find(
+      ([, i]) => i.product_id === bags[2]!.product_id,
+    )![0]
+    const removed = await b.app.inject({
+      method: 'DELETE',
+      url: `/v2.2/trip/${trip.trip_id}/basket/${item}`,
+      headers: { authorization: token },
+    })
     assert.equal(removed.statusCode, 200, removed.body)
     assert.deepEqual(bagsIn(removed), [bags[0]!.product_id, bags[1]!.product_id].sort())
   })

@@ -15,10 +15,17 @@ test('a trip costs at most 12 KiB of SQLite pages', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bytes-'))
   const store = new SqliteStore(join(dir, 'trips.db'))
   try {
-    const bytes = await perTrip(store, async () => {
-      store.db.pragma('wal_checkpoint(TRUNCATE)')
-      return Number(store.db.pragma('page_count', { simple: true })) * Number(store.db.pragma('page_size', { simple: true }))
-    }, 200)
+    const bytes = await perTrip(
+      store,
+      async () => {
+        store.db.pragma('wal_checkpoint(TRUNCATE)')
+        return (
+          Number(store.db.pragma('page_count', { simple: true })) *
+          Number(store.db.pragma('page_size', { simple: true }))
+        )
+      },
+      200,
+    )
     assert.ok(bytes <= 12 * 1024, `${Math.round(bytes)} bytes per trip`)
     assert.ok(bytes > 2 * 1024, `${Math.round(bytes)} bytes per trip: the measurement measured nothing`)
   } finally {

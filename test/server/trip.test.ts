@@ -5,27 +5,59 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  build, basic, bearer, body, assertProblem, assertFields, createTrip, tripPayload, type Built, type CreatedTrip,
+  build,
+  basic,
+  bearer,
+  body,
+  assertProblem,
+  assertFields,
+  createTrip,
+  tripPayload,
+  type Built,
+  type CreatedTrip,
 } from '../helpers/build.ts'
 import { readSearch, checkedBag, seats, changeBasket, readBasket, productsOf } from '../helpers/flows.ts'
 import {
-  TRIP_CREATE_RESPONSE, TRIP_REPRESENTATION, BASKET_VIEW, CONTACT_DETAILS, ADDRESS,
-  assertJourneys, assertBasketItem, assertTickets, assertPassengers,
+  TRIP_CREATE_RESPONSE,
+  TRIP_REPRESENTATION,
+  BASKET_VIEW,
+  CONTACT_DETAILS,
+  ADDRESS,
+  assertJourneys,
+  assertBasketItem,
+  assertTickets,
+  assertPassengers,
 } from '../helpers/spec-fields.ts'
 import type { LightMyRequestResponse } from 'fastify'
 
 const CONTACT = {
-  contact_details_type: 'passenger', passenger_id: 'p1', email: 'ada@example.com', phone_number: '+44 20 7946 0000',
-  address: { city: 'London', country: 'GB', postal_code: 'N1 9GU', street_address_1: '1 King\'s Boulevard', street_address_2: null },
+  contact_details_type: 'passenger',
+  passenger_id: 'p1',
+  email: 'ada@example.com',
+  phone_number: '+44 20 7946 0000',
+  address: {
+    city: 'London',
+    country: 'GB',
+    postal_code: 'N1 9GU',
+    street_address_1: "1 King's Boulevard",
+    street_address_2: null,
+  },
 }
 
 describe('POST /v2.2/trip', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('201 with every field the spec shows, typed', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload: tripPayload(t.clock.now()) })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { authorization: basic(t.apiKey) },
+      payload: tripPayload(t.clock.now()),
+    })
     assert.equal(res.statusCode, 201, res.body)
     assert.match(String(res.headers['content-type']), /^application\/json/)
     const trip = body(res)
@@ -45,7 +77,10 @@ describe('POST /v2.2/trip', () => {
     assert.equal(out.arrival_airport, 'JFK')
     assert.equal(out.operating_airline, 'BA', 'operating fields default to the marketing ones')
     assertPassengers(trip.passengers, 'trip.passengers')
-    assert.deepEqual(trip.passengers.map((p: { type: string }) => p.type), ['adult', 'adult', 'infant'])
+    assert.deepEqual(
+      trip.passengers.map((p: { type: string }) => p.type),
+      ['adult', 'adult', 'infant'],
+    )
     assert.equal(trip.passengers[2].on_lap_of, 'p1')
     assertTickets(trip.tickets, 'trip.tickets')
     assert.equal(trip.tickets[0].offered_price.total, 82500)
@@ -57,7 +92,10 @@ describe('POST /v2.2/trip', () => {
     const items = Object.values(basket.basket)
     assert.equal(items.length, 1)
     assert.equal(items[0].product_type, 'ticket')
-    assert.equal(items[0].basket_item_id, trip.tickets && (trip.tickets as Array<{ basket_item_id: string }>)[0]!.basket_item_id)
+    assert.equal(
+      items[0].basket_item_id,
+      trip.tickets && (trip.tickets as Array<{ basket_item_id: string }>)[0]!.basket_item_id,
+    )
   })
 
   test("the ticket's basket item is named after the outbound destination", async () => {
@@ -68,7 +106,12 @@ describe('POST /v2.2/trip', () => {
 
   test('without a search request, search_id is null and no search runs', async () => {
     const { search: _s, ...noSearch } = tripPayload(t.clock.now())
-    const res = await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload: noSearch })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { authorization: basic(t.apiKey) },
+      payload: noSearch,
+    })
     assert.equal(res.statusCode, 201, res.body)
     assert.equal(body(res).search_id, null)
   })
@@ -98,20 +141,40 @@ describe('GET and PATCH /v2.2/trip/{trip_id}', () => {
   })
 
   test('GET of an unknown trip → 404', async () => {
-    assertProblem(await t.app.inject({ method: 'GET', url: '/v2.2/trip/00000000-0000-4000-8000-000000000000', headers: { authorization: basic(t.apiKey) } }), 404, 'not_found')
+    assertProblem(
+      await t.app.inject({
+        method: 'GET',
+        url: '/v2.2/trip/00000000-0000-4000-8000-000000000000',
+        headers: { authorization: basic(t.apiKey) },
+      }),
+      404,
+      'not_found',
+    )
   })
 
   test('PATCH updates passengers and contact details and returns the full representation', async () => {
     const payload = {
       passengers: [
-        { passenger_id: 'p1', first_names: 'Ada', surname: 'Lovelace', date_of_birth: '1985-12-10', gender: 'female', title: 'Ms',
-          loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: 'BA1234567' }] },
+        {
+          passenger_id: 'p1',
+          first_names: 'Ada',
+          surname: 'Lovelace',
+          date_of_birth: '1985-12-10',
+          gender: 'female',
+          title: 'Ms',
+          loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: 'BA1234567' }],
+        },
         { passenger_id: 'p3', first_names: 'Byron', surname: 'Lovelace', date_of_birth: '2026-06-01', on_lap_of: 'p1' },
       ],
       contact_details: CONTACT,
     }
     const before = await readBasket(t, trip)
-    const res = await t.app.inject({ method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: bearer(trip.trip_access_token) }, payload })
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2.2/trip/${trip.trip_id}`,
+      headers: { authorization: bearer(trip.trip_access_token) },
+      payload,
+    })
     assert.equal(res.statusCode, 200, res.body)
     const got = body(res)
     assertFields(got, TRIP_REPRESENTATION, 'patched trip')
@@ -139,8 +202,19 @@ describe('GET and PATCH /v2.2/trip/{trip_id}', () => {
       [{}, '/'],
     ]
     for (const [payload, path] of cases) {
-      await expectRefused(t, () => t.app.inject({ method: 'PATCH', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) }, payload: payload as object }),
-        400, 'validation_error', path)
+      await expectRefused(
+        t,
+        () =>
+          t.app.inject({
+            method: 'PATCH',
+            url: `/v2.2/trip/${trip.trip_id}`,
+            headers: { authorization: basic(t.apiKey) },
+            payload: payload as object,
+          }),
+        400,
+        'validation_error',
+        path,
+      )
     }
   })
 })
@@ -159,29 +233,64 @@ describe('search', () => {
     assert.equal(search.search_id, trip.search_id)
     assert.equal(search.status, 'success')
     const bag = checkedBag(search)
-    assertFields(bag, { product_id: 'string', product_type: 'string', display_name: 'string', product_details: 'object', price_and_availability: 'object' }, 'bag product')
+    assertFields(
+      bag,
+      {
+        product_id: 'string',
+        product_type: 'string',
+        display_name: 'string',
+        product_details: 'object',
+        price_and_availability: 'object',
+      },
+      'bag product',
+    )
     for (const pid of ['p1', 'p2', 'p3']) assert.ok(bag.price_and_availability[pid], `offer for ${pid}`)
     assert.ok(productsOf(search, 'seat').length > 0)
     assert.ok(Array.isArray(search.results.seatmaps) && search.results.seatmaps.length > 0)
   })
 
   test('POST .../search → 201 {search_id, status}; the new search becomes readable', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/search`, headers: { authorization: bearer(trip.trip_access_token) }, payload: { seat: { search: true } } })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v2.2/trip/${trip.trip_id}/search`,
+      headers: { authorization: bearer(trip.trip_access_token) },
+      payload: { seat: { search: true } },
+    })
     assert.equal(res.statusCode, 201, res.body)
     const started = body(res)
     assertFields(started, { search_id: 'string', status: 'string' }, 'search started')
-    const read = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/search/${started.search_id}`, headers: { authorization: bearer(trip.trip_access_token) } })
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v2.2/trip/${trip.trip_id}/search/${started.search_id}`,
+      headers: { authorization: bearer(trip.trip_access_token) },
+    })
     assert.equal(read.statusCode, 200, read.body)
   })
 
   test('a search selecting nothing, or unknown product types, → 400', async () => {
     for (const payload of [{}, { bag: { search: false } }, { luggage: { search: true } }, { bag: { search: 'yes' } }]) {
-      await expectRefused(t, () => t.app.inject({ method: 'POST', url: `/v2.2/trip/${trip.trip_id}/search`, headers: { authorization: basic(t.apiKey) }, payload }), 400, 'validation_error')
+      await expectRefused(
+        t,
+        () =>
+          t.app.inject({
+            method: 'POST',
+            url: `/v2.2/trip/${trip.trip_id}/search`,
+            headers: { authorization: basic(t.apiKey) },
+            payload,
+          }),
+        400,
+        'validation_error',
+      )
     }
   })
 
   test('?product_types= returns only those types, and seat maps only with seat', async () => {
-    const get = (q: string) => t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}${q}`, headers: { authorization: bearer(trip.trip_access_token) } })
+    const get = (q: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/v2.2/trip/${trip.trip_id}/search/${trip.search_id}${q}`,
+        headers: { authorization: bearer(trip.trip_access_token) },
+      })
     const all = body(await get(''))
     const bags = await get('?product_types=bag')
     assert.equal(bags.statusCode, 200, bags.body)
@@ -192,7 +301,12 @@ describe('search', () => {
     assert.deepEqual(Object.keys(both.results.products).sort(), ['bag', 'seat'])
     assert.deepEqual(both.results.seatmaps, all.results.seatmaps)
     assert.ok(bags.body.length * 10 < JSON.stringify(all).length, `bags only: ${bags.body.length} bytes`)
-    for (const q of ['?product_types=', '?product_types=luggage', '?product_types=bag,,seat', '?product_types=bag&unknown=1']) {
+    for (const q of [
+      '?product_types=',
+      '?product_types=luggage',
+      '?product_types=bag,,seat',
+      '?product_types=bag&unknown=1',
+    ]) {
       await expectRefused(t, () => get(q), 400, 'validation_error')
     }
   })
@@ -200,14 +314,24 @@ describe('search', () => {
   test("an unknown search, or another trip's search, → 404", async () => {
     const other = await createTrip(t)
     for (const id of ['00000000-0000-4000-8000-000000000000', other.search_id]) {
-      assertProblem(await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}/search/${id}`, headers: { authorization: basic(t.apiKey) } }), 404, 'not_found')
+      assertProblem(
+        await t.app.inject({
+          method: 'GET',
+          url: `/v2.2/trip/${trip.trip_id}/search/${id}`,
+          headers: { authorization: basic(t.apiKey) },
+        }),
+        404,
+        'not_found',
+      )
     }
   })
 })
 
 describe('basket', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('PATCH adds a bag and a seat; the read shows every spec field; the hash changes', async () => {
@@ -216,10 +340,16 @@ describe('basket', () => {
     const before = await readBasket(t, trip)
     const bag = checkedBag(search)
     const seat = seats(search)[0]!
-    const res = await changeBasket(t, trip, 'PATCH', [
-      { product_id: bag.product_id, passenger_id: 'p1', quantity: 2 },
-      { product_id: seat.product_id, passenger_id: 'p2', quantity: 1 },
-    ], bearer(trip.trip_access_token))
+    const res = await changeBasket(
+      t,
+      trip,
+      'PATCH',
+      [
+        { product_id: bag.product_id, passenger_id: 'p1', quantity: 2 },
+        { product_id: seat.product_id, passenger_id: 'p2', quantity: 1 },
+      ],
+      bearer(trip.trip_access_token),
+    )
     assert.equal(res.statusCode, 200, res.body)
     const view = body(res)
     assertFields(view, BASKET_VIEW, 'basket view')
@@ -237,7 +367,13 @@ describe('basket', () => {
     const seatItem = items.find((i) => i.product_type === 'seat')
     assert.equal(seatItem.product_details.passenger_id, 'p2')
     // The trip's ticket lists the items that belong to it.
-    const tripRes = body(await t.app.inject({ method: 'GET', url: `/v2.2/trip/${trip.trip_id}`, headers: { authorization: basic(t.apiKey) } }))
+    const tripRes = body(
+      await t.app.inject({
+        method: 'GET',
+        url: `/v2.2/trip/${trip.trip_id}`,
+        headers: { authorization: basic(t.apiKey) },
+      }),
+    )
     const ids = tripRes.tickets.flatMap((x: { basket_item_ids: string[] }) => x.basket_item_ids)
     for (const item of items) assert.ok(ids.includes(item.basket_item_id), `ticket lists ${item.product_type}`)
   })
@@ -247,20 +383,36 @@ describe('basket', () => {
     const search = await readSearch(t, trip)
     const bag = checkedBag(search)
     const [s1, s2] = seats(search)
-    assert.equal((await changeBasket(t, trip, 'PATCH', [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }, { product_id: s1!.product_id, passenger_id: 'p1', quantity: 1 }])).statusCode, 200)
+    assert.equal(
+      (
+        await changeBasket(t, trip, 'PATCH', [
+          { product_id: bag.product_id, passenger_id: 'p1', quantity: 1 },
+          { product_id: s1!.product_id, passenger_id: 'p1', quantity: 1 },
+        ])
+      ).statusCode,
+      200,
+    )
     const res = await changeBasket(t, trip, 'PUT', [{ product_id: s2!.product_id, passenger_id: 'p1', quantity: 1 }])
     assert.equal(res.statusCode, 200, res.body)
-    const types = Object.values<{ product_type: string; product_id: string }>(body(res).basket).map((i) => `${i.product_type}:${i.product_type === 'seat' ? i.product_id : ''}`).sort()
+    const types = Object.values<{ product_type: string; product_id: string }>(body(res).basket)
+      .map((i) => `${i.product_type}:${i.product_type === 'seat' ? i.product_id : ''}`)
+      .sort()
     assert.deepEqual(types, [`seat:${s2!.product_id}`, 'ticket:'])
     const empty = await changeBasket(t, trip, 'PUT', [])
     assert.equal(empty.statusCode, 200, empty.body)
-    assert.deepEqual(Object.values<{ product_type: string }>(body(empty).basket).map((i) => i.product_type), ['ticket'])
+    assert.deepEqual(
+      Object.values<{ product_type: string }>(body(empty).basket).map((i) => i.product_type),
+      ['ticket'],
+    )
   })
 
   test('PUT of the basket it already holds changes nothing: same basket_item_ids, windows and trip_state_hash (a retry is safe)', async () => {
     const trip = await createTrip(t)
     const search = await readSearch(t, trip)
-    const lines = [{ product_id: checkedBag(search).product_id, passenger_id: 'p1', quantity: 1 }, { product_id: seats(search)[0]!.product_id, passenger_id: 'p1', quantity: 1 }]
+    const lines = [
+      { product_id: checkedBag(search).product_id, passenger_id: 'p1', quantity: 1 },
+      { product_id: seats(search)[0]!.product_id, passenger_id: 'p1', quantity: 1 },
+    ]
     const first = await changeBasket(t, trip, 'PUT', lines)
     assert.equal(first.statusCode, 200, first.body)
     t.clock.advance(60_000)
@@ -270,21 +422,39 @@ describe('basket', () => {
     assert.deepEqual(body(retry), body(first))
     assert.deepEqual(t.snapshot(), snapshot, 'nothing written')
     // A PUT that changes one line leaves the other's item as it was.
-    const seatItem = Object.values<{ product_type: string; basket_item_id: string }>(body(first).basket).find((i) => i.product_type === 'seat')!
+    const seatItem = Object.values<{ product_type: string; basket_item_id: string }>(body(first).basket).find(
+      (i) => i.product_type === 'seat',
+    )!
     const one = await changeBasket(t, trip, 'PUT', [lines[1]])
     assert.equal(one.statusCode, 200, one.body)
     assert.deepEqual(body(one).basket[seatItem.basket_item_id], body(first).basket[seatItem.basket_item_id])
-    assert.deepEqual(Object.values<{ product_type: string }>(body(one).basket).map((i) => i.product_type).sort(), ['seat', 'ticket'])
+    assert.deepEqual(
+      Object.values<{ product_type: string }>(body(one).basket)
+        .map((i) => i.product_type)
+        .sort(),
+      ['seat', 'ticket'],
+    )
     assert.notEqual(body(one).trip_state_hash, body(first).trip_state_hash)
   })
 
   test('DELETE removes one item; an unknown item → 404; the ticket itself → 409', async () => {
     const trip = await createTrip(t)
     const bag = checkedBag(await readSearch(t, trip))
-    const added = body(await changeBasket(t, trip, 'PATCH', [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }]))
-    const bagItem = Object.values<{ basket_item_id: string; product_type: string }>(added.basket).find((i) => i.product_type === 'bag')!
-    const ticketItem = Object.values<{ basket_item_id: string; product_type: string }>(added.basket).find((i) => i.product_type === 'ticket')!
-    const del = (id: string) => t.app.inject({ method: 'DELETE', url: `/v2.2/trip/${trip.trip_id}/basket/${id}`, headers: { authorization: bearer(trip.trip_access_token) } })
+    const added = body(
+      await changeBasket(t, trip, 'PATCH', [{ product_id: bag.product_id, passenger_id: 'p1', quantity: 1 }]),
+    )
+    const bagItem = Object.values<{ basket_item_id: string; product_type: string }>(added.basket).find(
+      (i) => i.product_type === 'bag',
+    )!
+    const ticketItem = Object.values<{ basket_item_id: string; product_type: string }>(added.basket).find(
+      (i) => i.product_type === 'ticket',
+    )!
+    const del = (id: string) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/v2.2/trip/${trip.trip_id}/basket/${id}`,
+        headers: { authorization: bearer(trip.trip_access_token) },
+      })
     const res = await del(bagItem.basket_item_id)
     assert.equal(res.statusCode, 200, res.body)
     assert.equal(body(res).basket[bagItem.basket_item_id], undefined)
@@ -299,7 +469,9 @@ describe('basket', () => {
     before(async () => {
       trip = await createTrip(t)
       search = await readSearch(t, trip)
-      const res = await changeBasket(t, trip, 'PATCH', [{ product_id: seats(search)[0]!.product_id, passenger_id: 'p1', quantity: 1 }])
+      const res = await changeBasket(t, trip, 'PATCH', [
+        { product_id: seats(search)[0]!.product_id, passenger_id: 'p1', quantity: 1 },
+      ])
       assert.equal(res.statusCode, 200, res.body)
     })
     const patch = (lines: unknown) => () => changeBasket(t, trip, 'PATCH', lines)
@@ -308,56 +480,141 @@ describe('basket', () => {
     test('wrong types and shapes → 400', async () => {
       const bag = checkedBag(search).product_id
       await expectRefused(t, patch({ product_id: bag, passenger_id: 'p1', quantity: 1 }), 400, 'validation_error', '/')
-      await expectRefused(t, patch([{ product_id: bag, passenger_id: 'p1', quantity: '1' }]), 400, 'validation_error', '/0/quantity')
+      await expectRefused(
+        t,
+        patch([{ product_id: bag, passenger_id: 'p1', quantity: '1' }]),
+        400,
+        'validation_error',
+        '/0/quantity',
+      )
       await expectRefused(t, patch([{ product_id: bag, passenger_id: 'p1' }]), 400, 'validation_error')
       await expectRefused(t, patch([]), 400, 'validation_error', '/')
-      await expectRefused(t, patch([{ product_id: bag, passenger_id: 'p1', quantity: 1, price: 0 }]), 400, 'validation_error', '/0/price')
+      await expectRefused(
+        t,
+        patch([{ product_id: bag, passenger_id: 'p1', quantity: 1, price: 0 }]),
+        400,
+        'validation_error',
+        '/0/price',
+      )
     })
 
     test('negative, zero and excessive quantities → 400 (schema) or 409 (product limit)', async () => {
       const bag = checkedBag(search)
-      await expectRefused(t, patch([{ product_id: bag.product_id, passenger_id: 'p1', quantity: -1 }]), 400, 'validation_error', '/0/quantity')
-      await expectRefused(t, patch([{ product_id: bag.product_id, passenger_id: 'p1', quantity: 0 }]), 400, 'validation_error', '/0/quantity')
-      await expectRefused(t, patch([{ product_id: bag.product_id, passenger_id: 'p1', quantity: 10 }]), 400, 'validation_error', '/0/quantity')
+      await expectRefused(
+        t,
+        patch([{ product_id: bag.product_id, passenger_id: 'p1', quantity: -1 }]),
+        400,
+        'validation_error',
+        '/0/quantity',
+      )
+      await expectRefused(
+        t,
+        patch([{ product_id: bag.product_id, passenger_id: 'p1', quantity: 0 }]),
+        400,
+        'validation_error',
+        '/0/quantity',
+      )
+      await expectRefused(
+        t,
+        patch([{ product_id: bag.product_id, passenger_id: 'p1', quantity: 10 }]),
+        400,
+        'validation_error',
+        '/0/quantity',
+      )
       const limit = bag.price_and_availability.p1!.quantity_limit
-      await expectRefused(t, patch([{ product_id: bag.product_id, passenger_id: 'p1', quantity: limit + 1 }]), 409, 'basket_rule_violation', '/0/quantity')
+      await expectRefused(
+        t,
+        patch([{ product_id: bag.product_id, passenger_id: 'p1', quantity: limit + 1 }]),
+        409,
+        'basket_rule_violation',
+        '/0/quantity',
+      )
     })
 
     test('unknown products and passengers → 400', async () => {
-      await expectRefused(t, patch([{ product_id: '00000000-0000-4000-8000-000000000000', passenger_id: 'p1', quantity: 1 }]), 400, 'validation_error', '/0/product_id')
-      await expectRefused(t, patch([{ product_id: checkedBag(search).product_id, passenger_id: 'p7', quantity: 1 }]), 400, 'validation_error', '/0/passenger_id')
+      await expectRefused(
+        t,
+        patch([{ product_id: '00000000-0000-4000-8000-000000000000', passenger_id: 'p1', quantity: 1 }]),
+        400,
+        'validation_error',
+        '/0/product_id',
+      )
+      await expectRefused(
+        t,
+        patch([{ product_id: checkedBag(search).product_id, passenger_id: 'p7', quantity: 1 }]),
+        400,
+        'validation_error',
+        '/0/passenger_id',
+      )
     })
 
     test('a seat taken twice → 409, also within one request, and nothing of the request is kept', async () => {
       const [taken, free] = seats(search)
-      await expectRefused(t, patch([{ product_id: taken!.product_id, passenger_id: 'p2', quantity: 1 }]), 409, 'basket_rule_violation')
+      await expectRefused(
+        t,
+        patch([{ product_id: taken!.product_id, passenger_id: 'p2', quantity: 1 }]),
+        409,
+        'basket_rule_violation',
+      )
       // The first line alone would be fine; the second fails, so neither is applied.
-      await expectRefused(t, patch([
-        { product_id: checkedBag(search).product_id, passenger_id: 'p2', quantity: 1 },
-        { product_id: taken!.product_id, passenger_id: 'p2', quantity: 1 },
-      ]), 409, 'basket_rule_violation', '/1/product_id')
+      await expectRefused(
+        t,
+        patch([
+          { product_id: checkedBag(search).product_id, passenger_id: 'p2', quantity: 1 },
+          { product_id: taken!.product_id, passenger_id: 'p2', quantity: 1 },
+        ]),
+        409,
+        'basket_rule_violation',
+        '/1/product_id',
+      )
       // One passenger, two seats on the same flight.
-      await expectRefused(t, patch([{ product_id: free!.product_id, passenger_id: 'p1', quantity: 1 }]), 409, 'basket_rule_violation')
+      await expectRefused(
+        t,
+        patch([{ product_id: free!.product_id, passenger_id: 'p1', quantity: 1 }]),
+        409,
+        'basket_rule_violation',
+      )
       // PUT is all-or-nothing too: the existing seat survives a refused replacement.
-      await expectRefused(t, put([
-        { product_id: free!.product_id, passenger_id: 'p1', quantity: 1 },
-        { product_id: free!.product_id, passenger_id: 'p2', quantity: 1 },
-      ]), 409, 'basket_rule_violation')
+      await expectRefused(
+        t,
+        put([
+          { product_id: free!.product_id, passenger_id: 'p1', quantity: 1 },
+          { product_id: free!.product_id, passenger_id: 'p2', quantity: 1 },
+        ]),
+        409,
+        'basket_rule_violation',
+      )
     })
 
     test('a seat for a lap infant → 409', async () => {
-      const seat = productsOf(search, 'seat').find((p) => p.product_details.segment_id === seats(search)[0]!.product_details.segment_id)!
-      await expectRefused(t, patch([{ product_id: seat.product_id, passenger_id: 'p3', quantity: 1 }]), 409, 'basket_rule_violation', '/0/passenger_id')
+      const seat = productsOf(search, 'seat').find(
+        (p) => p.product_details.segment_id === seats(search)[0]!.product_details.segment_id,
+      )!
+      await expectRefused(
+        t,
+        patch([{ product_id: seat.product_id, passenger_id: 'p3', quantity: 1 }]),
+        409,
+        'basket_rule_violation',
+        '/0/passenger_id',
+      )
     })
   })
 })
 
 describe('trip creation input that must be refused (400, nothing stored)', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
   const DAY = 86_400_000
-  const create = (payload: unknown) => () => t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload: payload as object })
+  const create = (payload: unknown) => () =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { authorization: basic(t.apiKey) },
+      payload: payload as object,
+    })
   const withSegment = (change: (s: Record<string, unknown>) => void) => {
     const p = tripPayload(t.clock.now())
     change(p.tickets[0]!.journeys[0]!.segments[0] as unknown as Record<string, unknown>)
@@ -366,41 +623,151 @@ describe('trip creation input that must be refused (400, nothing stored)', () =>
   const SEG = '/tickets/0/journeys/0/segments/0'
 
   test('wrong types', async () => {
-    await expectRefused(t, create({ ...tripPayload(t.clock.now()), passengers: 'two adults' }), 400, 'validation_error', '/passengers')
-    await expectRefused(t, create(withSegment((s) => { s.marketing_flight_number = 117 })), 400, 'validation_error', `${SEG}/marketing_flight_number`)
-    await expectRefused(t, create({ ...tripPayload(t.clock.now()), currency: 'euro' }), 400, 'validation_error', '/currency')
+    await expectRefused(
+      t,
+      create({ ...tripPayload(t.clock.now()), passengers: 'two adults' }),
+      400,
+      'validation_error',
+      '/passengers',
+    )
+    await expectRefused(
+      t,
+      create(
+        withSegment((s) => {
+          s.marketing_flight_number = 117
+        }),
+      ),
+      400,
+      'validation_error',
+      `${SEG}/marketing_flight_number`,
+    )
+    await expectRefused(
+      t,
+      create({ ...tripPayload(t.clock.now()), currency: 'euro' }),
+      400,
+      'validation_error',
+      '/currency',
+    )
   })
 
   test('unknown airports', async () => {
-    await expectRefused(t, create(withSegment((s) => { s.arrival_airport = 'QQQ' })), 400, 'validation_error', `${SEG}/arrival_airport`)
+    await expectRefused(
+      t,
+      create(
+        withSegment((s) => {
+          s.arrival_airport = 'QQQ'
+        }),
+      ),
+      400,
+      'validation_error',
+      `${SEG}/arrival_airport`,
+    )
   })
 
   test('arrival before departure, and departure in the past', async () => {
-    await expectRefused(t, create(withSegment((s) => { s.arrival_time = new Date(t.clock.now().getTime() + 29 * DAY).toISOString() })), 400, 'validation_error', `${SEG}/arrival_time`)
-    await expectRefused(t, create(withSegment((s) => { s.departure_time = new Date(t.clock.now().getTime() - DAY).toISOString() })), 400, 'validation_error', `${SEG}/departure_time`)
-    await expectRefused(t, create(withSegment((s) => { s.departure_time = '2026-13-45T25:00:00Z' })), 400, 'validation_error', `${SEG}/departure_time`)
-    await expectRefused(t, create(withSegment((s) => { s.departure_time = '2026-12-22 10:00' })), 400, 'validation_error', `${SEG}/departure_time`)
+    await expectRefused(
+      t,
+      create(
+        withSegment((s) => {
+          s.arrival_time = new Date(t.clock.now().getTime() + 29 * DAY).toISOString()
+        }),
+      ),
+      400,
+      'validation_error',
+      `${SEG}/arrival_time`,
+    )
+    await expectRefused(
+      t,
+      create(
+        withSegment((s) => {
+          s.departure_time = new Date(t.clock.now().getTime() - DAY).toISOString()
+        }),
+      ),
+      400,
+      'validation_error',
+      `${SEG}/departure_time`,
+    )
+    await expectRefused(
+      t,
+      create(
+        withSegment((s) => {
+          s.departure_time = '2026-13-45T25:00:00Z'
+        }),
+      ),
+      400,
+      'validation_error',
+      `${SEG}/departure_time`,
+    )
+    await expectRefused(
+      t,
+      create(
+        withSegment((s) => {
+          s.departure_time = '2026-12-22 10:00'
+        }),
+      ),
+      400,
+      'validation_error',
+      `${SEG}/departure_time`,
+    )
     // A local time is the airport's: arrival before departure in local times is still refused.
-    await expectRefused(t, create(withSegment((s) => { s.departure_time = '2026-12-22T10:00'; s.arrival_time = '2026-12-22T04:00' })), 400, 'validation_error', `${SEG}/arrival_time`)
+    await expectRefused(
+      t,
+      create(
+        withSegment((s) => {
+          s.departure_time = '2026-12-22T10:00'
+          s.arrival_time = '2026-12-22T04:00'
+        }),
+      ),
+      400,
+      'validation_error',
+      `${SEG}/arrival_time`,
+    )
   })
 
   test('passenger references', async () => {
     const p = tripPayload(t.clock.now())
-    await expectRefused(t, create({ ...p, passengers: [...p.passengers.slice(0, 2), { passenger_id: 'p3', passenger_type: 'infant', on_lap_of: 'p9' }] }), 400, 'validation_error', '/passengers/2/on_lap_of')
-    await expectRefused(t, create({ ...p, passengers: [{ passenger_id: 'p1', passenger_type: 'adult' }, { passenger_id: 'p1', passenger_type: 'adult' }] }), 400, 'validation_error', '/passengers/1/passenger_id')
+    await expectRefused(
+      t,
+      create({
+        ...p,
+        passengers: [...p.passengers.slice(0, 2), { passenger_id: 'p3', passenger_type: 'infant', on_lap_of: 'p9' }],
+      }),
+      400,
+      'validation_error',
+      '/passengers/2/on_lap_of',
+    )
+    await expectRefused(
+      t,
+      create({
+        ...p,
+        passengers: [
+          { passenger_id: 'p1', passenger_type: 'adult' },
+          { passenger_id: 'p1', passenger_type: 'adult' },
+        ],
+      }),
+      400,
+      'validation_error',
+      '/passengers/1/passenger_id',
+    )
   })
 })
 
 describe('Idempotency-Key on POST /v2.2/trip', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('a retry with the same key and body replays the first answer; nothing new is stored', async () => {
     const payload = tripPayload(t.clock.now())
-    const send = (key: string, p: unknown = payload, apiKey = t.apiKey) => t.app.inject({
-      method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(apiKey), 'idempotency-key': key }, payload: p as object,
-    })
+    const send = (key: string, p: unknown = payload, apiKey = t.apiKey) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v2.2/trip',
+        headers: { authorization: basic(apiKey), 'idempotency-key': key },
+        payload: p as object,
+      })
     const first = await send('order-42-attempt')
     assert.equal(first.statusCode, 201, first.body)
     const snapshot = t.snapshot()
@@ -413,8 +780,15 @@ describe('Idempotency-Key on POST /v2.2/trip', () => {
     assert.deepEqual(rest2, rest1)
     assert.notEqual(r2, r1)
     assert.ok(typeof a2 === 'string' && typeof a1 === 'string')
-    assert.ok(!JSON.stringify(t.snapshot().idempotency).includes(String(r1)), 'no refresh token kept in the idempotency record')
-    const read = await t.app.inject({ method: 'GET', url: `/v2.2/trip/${body(again).trip_id}/basket`, headers: { authorization: `Bearer ${String(a2)}` } })
+    assert.ok(
+      !JSON.stringify(t.snapshot().idempotency).includes(String(r1)),
+      'no refresh token kept in the idempotency record',
+    )
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v2.2/trip/${body(again).trip_id}/basket`,
+      headers: { authorization: `Bearer ${String(a2)}` },
+    })
     assert.equal(read.statusCode, 200, 'the replayed access token works')
     assert.equal(again.headers['idempotent-replayed'], 'true')
     assert.deepEqual(t.snapshot().trips, snapshot.trips)
@@ -431,21 +805,40 @@ describe('Idempotency-Key on POST /v2.2/trip', () => {
     assert.notEqual(body(theirs).trip_id, body(first).trip_id)
 
     // Without a key, two posts are two trips.
-    const a = await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload })
-    const b = await t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey) }, payload })
+    const a = await t.app.inject({
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { authorization: basic(t.apiKey) },
+      payload,
+    })
+    const b = await t.app.inject({
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { authorization: basic(t.apiKey) },
+      payload,
+    })
     assert.notEqual(body(a).trip_id, body(b).trip_id)
   })
 
   test('a refused request does not burn the key: the corrected retry succeeds', async () => {
     const bad = { ...tripPayload(t.clock.now()), currency: 'euro' }
-    const send = (p: unknown) => t.app.inject({ method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey), 'idempotency-key': 'retry-after-fix' }, payload: p as object })
+    const send = (p: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v2.2/trip',
+        headers: { authorization: basic(t.apiKey), 'idempotency-key': 'retry-after-fix' },
+        payload: p as object,
+      })
     assertProblem(await send(bad), 400, 'validation_error')
     assert.equal((await send(tripPayload(t.clock.now()))).statusCode, 201)
   })
 
   test('a malformed key → 400', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v2.2/trip', headers: { authorization: basic(t.apiKey), 'idempotency-key': 'k'.repeat(256) }, payload: tripPayload(t.clock.now()),
+      method: 'POST',
+      url: '/v2.2/trip',
+      headers: { authorization: basic(t.apiKey), 'idempotency-key': 'k'.repeat(256) },
+      payload: tripPayload(t.clock.now()),
     })
     assertProblem(res, 400, 'validation_error')
   })
@@ -455,7 +848,13 @@ describe('Idempotency-Key on POST /v2.2/trip', () => {
  * Sends a request that must be refused and proves it changed nothing: the whole store (trips, baskets,
  * searches, tokens, idempotency keys) is identical before and after.
  */
-async function expectRefused(t: Built, send: () => Promise<LightMyRequestResponse>, status: number, code: string, path?: string) {
+async function expectRefused(
+  t: Built,
+  send: () => Promise<LightMyRequestResponse>,
+  status: number,
+  code: string,
+  path?: string,
+) {
   const before = t.snapshot()
   const res = await send()
   const p = assertProblem(res, status, code)
@@ -463,7 +862,11 @@ async function expectRefused(t: Built, send: () => Promise<LightMyRequestRespons
     assert.ok(Array.isArray(p.errors) && p.errors.length > 0, `errors[] present: ${res.body}`)
     for (const e of p.errors) assertFields(e, { path: 'string', message: 'string' }, 'errors[]')
   }
-  if (path) assert.ok(p.errors?.some((e) => e.path === path), `expected an error at ${path}: ${JSON.stringify(p.errors)}`)
+  if (path)
+    assert.ok(
+      p.errors?.some((e) => e.path === path),
+      `expected an error at ${path}: ${JSON.stringify(p.errors)}`,
+    )
   assert.deepEqual(t.snapshot(), before, `${code} changed the store`)
   return p
 }

@@ -8,8 +8,21 @@ import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, basic, body, assertProblem, createTrip, type Built } from '../helpers/build.ts'
 import {
-  readSearch, checkedBag, seats, productsOf, readBasket, changeBasket, checkBasket, acceptItem, patchTrip, addItems,
-  itemWhere, statuses, createTripOnFlight, fulfill, fulfillRequest,
+  readSearch,
+  checkedBag,
+  seats,
+  productsOf,
+  readBasket,
+  changeBasket,
+  checkBasket,
+  acceptItem,
+  patchTrip,
+  addItems,
+  itemWhere,
+  statuses,
+  createTripOnFlight,
+  fulfill,
+  fulfillRequest,
 } from '../helpers/flows.ts'
 import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import { defaultConfig } from '../../core/core.ts'
@@ -18,8 +31,10 @@ import type { Supplier } from '../../core/ports/supplier.ts'
 const MIN = 60_000
 const HOLD_MS = defaultConfig.holdWindow * 1000
 
-const isBag = (passengerId: string) => (i: any) => i.product_type === 'bag' && i.product_details.passenger_id === passengerId
-const isSeat = (passengerId: string) => (i: any) => i.product_type === 'seat' && i.product_details.passenger_id === passengerId
+const isBag = (passengerId: string) => (i: any) =>
+  i.product_type === 'bag' && i.product_details.passenger_id === passengerId
+const isSeat = (passengerId: string) => (i: any) =>
+  i.product_type === 'seat' && i.product_details.passenger_id === passengerId
 const isTicket = (i: any) => i.product_type === 'ticket'
 
 /** A trip with a checked bag for p1 and one for p2, on the given outbound flight. */
@@ -35,7 +50,9 @@ async function tripWithBags(t: Built, flight = '117') {
 
 describe('basket check: valid items', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('check → every item `checking` (202) → the check runs → `valid` with a renewed window', async () => {
@@ -46,7 +63,11 @@ describe('basket check: valid items', () => {
     const res = await checkBasket(t, trip)
     assert.equal(res.statusCode, 202, res.body)
     const checking = body(res)
-    assert.deepEqual(new Set(Object.values(statuses(checking))), new Set(['checking']), 'the ticket and both bags are checking')
+    assert.deepEqual(
+      new Set(Object.values(statuses(checking))),
+      new Set(['checking']),
+      'the ticket and both bags are checking',
+    )
     assert.notEqual(checking.trip_state_hash, before.trip_state_hash, 'checking is a state the hash covers')
     assert.deepEqual(statuses(await readBasket(t, trip)), statuses(checking), 'a read shows the check in progress')
 
@@ -55,8 +76,15 @@ describe('basket check: valid items', () => {
     for (const item of Object.values(after.basket)) {
       assert.equal(item.validity.status, 'valid', item.display_name)
       assert.equal(item.validity.valid_from, t.clock.now().toISOString(), 'valid_from is when the check priced it')
-      assert.equal(Date.parse(item.validity.valid_to) - Date.parse(item.validity.valid_from), HOLD_MS, 'valid_to is valid_from + the hold window')
-      assert.ok(Date.parse(item.validity.valid_to) > Date.parse(before.basket[item.basket_item_id].validity.valid_to), 'the window moved on')
+      assert.equal(
+        Date.parse(item.validity.valid_to) - Date.parse(item.validity.valid_from),
+        HOLD_MS,
+        'valid_to is valid_from + the hold window',
+      )
+      assert.ok(
+        Date.parse(item.validity.valid_to) > Date.parse(before.basket[item.basket_item_id].validity.valid_to),
+        'the window moved on',
+      )
       assert.deepEqual(item.price, before.basket[item.basket_item_id].price, 'an unchanged offer keeps its price')
       assert.equal(item.validity.reason, undefined)
     }
@@ -69,7 +97,11 @@ describe('basket check: valid items', () => {
     t.clock.set(new Date(Date.parse(bag.validity.valid_to) + 1000))
 
     const expired = await readBasket(t, trip)
-    assert.deepEqual(new Set(Object.values(statuses(expired))), new Set(['invalid']), 'every item expired, the ticket too')
+    assert.deepEqual(
+      new Set(Object.values(statuses(expired))),
+      new Set(['invalid']),
+      'every item expired, the ticket too',
+    )
     assert.notEqual(expired.trip_state_hash, fresh.trip_state_hash, 'expiry changes the state hash')
 
     assert.equal((await checkBasket(t, trip)).statusCode, 202)
@@ -83,19 +115,29 @@ describe('basket check: valid items', () => {
     const trip = await tripWithBags(t)
     const basket = await readBasket(t, trip)
     const snapshot = t.snapshot()
-    const p = assertProblem(await acceptItem(t, trip, itemWhere(basket, isBag('p1')).basket_item_id), 409, 'basket_rule_violation')
+    const p = assertProblem(
+      await acceptItem(t, trip, itemWhere(basket, isBag('p1')).basket_item_id),
+      409,
+      'basket_rule_violation',
+    )
     assert.match(p.detail, /valid/)
     assert.deepEqual(t.snapshot(), snapshot)
     // While checking, there is no new price to accept either.
     await checkBasket(t, trip)
-    assertProblem(await acceptItem(t, trip, itemWhere(basket, isBag('p1')).basket_item_id), 409, 'basket_rule_violation')
+    assertProblem(
+      await acceptItem(t, trip, itemWhere(basket, isBag('p1')).basket_item_id),
+      409,
+      'basket_rule_violation',
+    )
     assertProblem(await acceptItem(t, trip, '00000000-0000-4000-8000-00000000ffff'), 404, 'not_found')
   })
 })
 
 describe('sandbox scenarios on the outbound flight number', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('9001: a bag becomes `price_changed` with the new price and the previous one; accept → `valid`, and it stays valid', async () => {
@@ -107,7 +149,10 @@ describe('sandbox scenarios on the outbound flight number', () => {
     const changed = await readBasket(t, trip)
     const bag = itemWhere(changed, isBag('p1'))
     assert.equal(bag.validity.status, 'price_changed')
-    assert.ok(bag.price.total.amount > bagBefore.price.total.amount, `the price rose: ${bagBefore.price.total.amount} → ${bag.price.total.amount}`)
+    assert.ok(
+      bag.price.total.amount > bagBefore.price.total.amount,
+      `the price rose: ${bagBefore.price.total.amount} → ${bag.price.total.amount}`,
+    )
     assert.deepEqual(bag.validity.previous_price, bagBefore.price, 'the old price is kept beside the new one')
     assert.equal(itemWhere(changed, isTicket).validity.status, 'valid', 'only bags change price in 9001')
 
@@ -134,10 +179,18 @@ describe('sandbox scenarios on the outbound flight number', () => {
     await t.core.drainJobs()
     const bag = itemWhere(await readBasket(t, trip), isBag('p2'))
     assert.equal(bag.validity.status, 'price_changed')
-    const res = await t.app.inject({ method: 'DELETE', url: `/v2.2/trip/${trip.trip_id}/basket/${bag.basket_item_id}`, headers: { authorization: basic(t.apiKey) } })
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/v2.2/trip/${trip.trip_id}/basket/${bag.basket_item_id}`,
+      headers: { authorization: basic(t.apiKey) },
+    })
     assert.equal(res.statusCode, 200, res.body)
     assert.equal(body(res).basket[bag.basket_item_id], undefined)
-    assert.equal(itemWhere(body(res), isBag('p1')).validity.status, 'price_changed', 'the other bag still waits for a decision')
+    assert.equal(
+      itemWhere(body(res), isBag('p1')).validity.status,
+      'price_changed',
+      'the other bag still waits for a decision',
+    )
   })
 
   test('9002: every item becomes `unavailable` with a reason', async () => {
@@ -158,7 +211,11 @@ describe('sandbox scenarios on the outbound flight number', () => {
     const trip = await tripWithBags(t, '9004')
     await checkBasket(t, trip)
     await t.core.drainJobs()
-    assert.deepEqual(new Set(Object.values(statuses(await readBasket(t, trip)))), new Set(['checking']), 'right after the check')
+    assert.deepEqual(
+      new Set(Object.values(statuses(await readBasket(t, trip)))),
+      new Set(['checking']),
+      'right after the check',
+    )
     t.clock.advance(4000)
     await t.core.drainJobs()
     assert.deepEqual(new Set(Object.values(statuses(await readBasket(t, trip)))), new Set(['checking']), 'at +4 s')
@@ -166,16 +223,21 @@ describe('sandbox scenarios on the outbound flight number', () => {
     await t.core.drainJobs()
     assert.deepEqual(new Set(Object.values(statuses(await readBasket(t, trip)))), new Set(['valid']), 'at +5 s')
   })
-
 })
 
 describe("a check's outcome is not undone by changing the basket", () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   const del = (trip: { trip_id: string }, id: string) =>
-    t.app.inject({ method: 'DELETE', url: `/v2.2/trip/${trip.trip_id}/basket/${id}`, headers: { authorization: basic(t.apiKey) } })
+    t.app.inject({
+      method: 'DELETE',
+      url: `/v2.2/trip/${trip.trip_id}/basket/${id}`,
+      headers: { authorization: basic(t.apiKey) },
+    })
 
   test('9001: a bag removed and added again, or put back by PUT, is `price_changed` at the new price; the basket cannot be charged', async () => {
     const trip = await tripWithBags(t, '9001')
@@ -190,10 +252,17 @@ describe("a check's outcome is not undone by changing the basket", () => {
     const line = { product_id: checkedBag(search, 'p1').product_id, passenger_id: 'p1' }
     const readded = itemWhere(await addItems(t, trip, [line]), isBag('p1'))
     assert.equal(readded.validity.status, 'price_changed', 'DELETE then PATCH')
-    assert.deepEqual(readded.price, changed.price, `at the new price ${changed.price.total.amount}, not ${before.price.total.amount}`)
+    assert.deepEqual(
+      readded.price,
+      changed.price,
+      `at the new price ${changed.price.total.amount}, not ${before.price.total.amount}`,
+    )
     assert.deepEqual(readded.validity.previous_price, before.price)
 
-    const lines = [{ ...line, quantity: 1 }, { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2', quantity: 1 }]
+    const lines = [
+      { ...line, quantity: 1 },
+      { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2', quantity: 1 },
+    ]
     assert.equal((await changeBasket(t, trip, 'PUT', [])).statusCode, 200)
     const put = await changeBasket(t, trip, 'PUT', lines)
     assert.equal(put.statusCode, 200, put.body)
@@ -218,7 +287,10 @@ describe("a check's outcome is not undone by changing the basket", () => {
     const line = { product_id: checkedBag(search, 'p1').product_id, passenger_id: 'p1', quantity: 1 }
     const p = assertProblem(await changeBasket(t, trip, 'PATCH', [line]), 409, 'product_unavailable')
     assert.match(p.detail, /sandbox_unavailable/)
-    assert.deepEqual(p.errors?.map((e) => e.path), ['/0/product_id'])
+    assert.deepEqual(
+      p.errors?.map((e) => e.path),
+      ['/0/product_id'],
+    )
     const other = { product_id: checkedBag(search, 'p2').product_id, passenger_id: 'p2', quantity: 1 }
     assertProblem(await changeBasket(t, trip, 'PUT', [other, line]), 409, 'product_unavailable')
     assert.deepEqual(t.snapshot(), snapshot)
@@ -227,7 +299,9 @@ describe("a check's outcome is not undone by changing the basket", () => {
 
 describe('passenger updates revalidate the items that depend on them', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test("a qualifying loyalty tier (BA Executive Club Silver) → the passenger's bag is checked again and gets cheaper; p2's items are untouched", async () => {
@@ -239,20 +313,34 @@ describe('passenger updates revalidate the items that depend on them', () => {
     t.clock.advance(MIN)
 
     const res = await patchTrip(t, trip, {
-      passengers: [{ passenger_id: 'p1', loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Silver' }] }],
+      passengers: [
+        {
+          passenger_id: 'p1',
+          loyalty_programs: [
+            { airline_id: 'BA', program_name: 'Executive Club', number: '12345678', tier_name: 'Silver' },
+          ],
+        },
+      ],
     })
     assert.equal(res.statusCode, 200, res.body)
     const patched = body(res)
     assert.equal(patched.basket[p1Bag.basket_item_id].validity.status, 'checking', "p1's bag is being checked")
     for (const item of Object.values(before.basket).filter((i) => i.basket_item_id !== p1Bag.basket_item_id)) {
-      assert.deepEqual(patched.basket[item.basket_item_id], item, `${item.product_type} of ${item.product_details.passenger_id ?? 'the trip'} is untouched`)
+      assert.deepEqual(
+        patched.basket[item.basket_item_id],
+        item,
+        `${item.product_type} of ${item.product_details.passenger_id ?? 'the trip'} is untouched`,
+      )
     }
 
     await t.core.drainJobs()
     const after = await readBasket(t, trip)
     const bag = after.basket[p1Bag.basket_item_id]
     assert.equal(bag.validity.status, 'price_changed')
-    assert.ok(bag.price.total.amount < p1Bag.price.total.amount, `cheaper: ${p1Bag.price.total.amount} → ${bag.price.total.amount}`)
+    assert.ok(
+      bag.price.total.amount < p1Bag.price.total.amount,
+      `cheaper: ${p1Bag.price.total.amount} → ${bag.price.total.amount}`,
+    )
     assert.equal(bag.price.base.in_original_currency.amount, 0, 'the tier makes the standard checked bag free')
     assert.deepEqual(bag.validity.previous_price, p1Bag.price)
     for (const item of Object.values(before.basket).filter((i) => i.basket_item_id !== p1Bag.basket_item_id)) {
@@ -263,7 +351,14 @@ describe('passenger updates revalidate the items that depend on them', () => {
   test('a tier that does not qualify (Blue) checks the bag again and leaves it `valid` at its price', async () => {
     const trip = await tripWithBags(t)
     const bag = itemWhere(await readBasket(t, trip), isBag('p1'))
-    await patchTrip(t, trip, { passengers: [{ passenger_id: 'p1', loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '1', tier_name: 'Blue' }] }] })
+    await patchTrip(t, trip, {
+      passengers: [
+        {
+          passenger_id: 'p1',
+          loyalty_programs: [{ airline_id: 'BA', program_name: 'Executive Club', number: '1', tier_name: 'Blue' }],
+        },
+      ],
+    })
     await t.core.drainJobs()
     const after = (await readBasket(t, trip)).basket[bag.basket_item_id]
     assert.equal(after.validity.status, 'valid')
@@ -273,10 +368,14 @@ describe('passenger updates revalidate the items that depend on them', () => {
   test('a date of birth that makes the passenger in an exit-row seat younger than 16 → that seat `unavailable`', async () => {
     const trip = await createTrip(t)
     const search = await readSearch(t, trip)
-    const exit = productsOf(search, 'seat').find((p) =>
-      (p.product_details.characteristics as string[]).includes('exit_row') && p.price_and_availability.p2?.available)
+    const exit = productsOf(search, 'seat').find(
+      (p) =>
+        (p.product_details.characteristics as string[]).includes('exit_row') && p.price_and_availability.p2?.available,
+    )
     assert.ok(exit, 'the sandbox sells an exit-row seat to p2')
-    const ordinary = seats(search, 'p1').find((p) => !(p.product_details.characteristics as string[]).includes('exit_row'))!
+    const ordinary = seats(search, 'p1').find(
+      (p) => !(p.product_details.characteristics as string[]).includes('exit_row'),
+    )!
     await addItems(t, trip, [
       { product_id: exit.product_id, passenger_id: 'p2' },
       { product_id: ordinary.product_id, passenger_id: 'p1' },
@@ -326,7 +425,11 @@ describe('an airline that cannot be reached', () => {
     }
     t = await build({
       supplier,
-      config: { maxAttempts: { ...defaultConfig.maxAttempts, basket_check: maxAttempts }, backoffBaseMs: 1000, backoffCapMs: 60_000 },
+      config: {
+        maxAttempts: { ...defaultConfig.maxAttempts, basket_check: maxAttempts },
+        backoffBaseMs: 1000,
+        backoffCapMs: 60_000,
+      },
     })
   })
   after(() => t.close())
@@ -339,7 +442,11 @@ describe('an airline that cannot be reached', () => {
 
     await t.core.drainJobs()
     assert.deepEqual(calls, [start], 'first attempt at once')
-    assert.deepEqual(new Set(Object.values(statuses(await readBasket(t, trip)))), new Set(['checking']), 'still checking while retrying')
+    assert.deepEqual(
+      new Set(Object.values(statuses(await readBasket(t, trip)))),
+      new Set(['checking']),
+      'still checking while retrying',
+    )
 
     t.clock.advance(999)
     assert.equal(await t.core.drainJobs(), 0, 'no retry before the 1 s backoff')
@@ -376,7 +483,9 @@ describe('an airline that cannot be reached', () => {
 
 describe('a check superseded by a newer one', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('two checks in a row: the items end `valid` once, whichever job runs first', async () => {
@@ -394,7 +503,9 @@ describe('a check superseded by a newer one', () => {
     const trip = await tripWithBags(t)
     const search = await readSearch(t, trip)
     await checkBasket(t, trip)
-    const res = await changeBasket(t, trip, 'PATCH', [{ product_id: seats(search, 'p1')[0]!.product_id, passenger_id: 'p1', quantity: 1 }])
+    const res = await changeBasket(t, trip, 'PATCH', [
+      { product_id: seats(search, 'p1')[0]!.product_id, passenger_id: 'p1', quantity: 1 },
+    ])
     assert.equal(res.statusCode, 200, res.body)
     assert.equal(itemWhere(body(res), isSeat('p1')).validity.status, 'valid', 'a fresh item is priced now')
     await t.core.drainJobs()

@@ -6,16 +6,44 @@
  */
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { build, basic, bearer, body, assertProblem, createTrip, legacyLiveSeller, type Built, type CreatedTrip } from '../helpers/build.ts'
-import { readSearch, checkedBag, seats, readBasket, readTrip, addItems, fulfill, fulfillRequest } from '../helpers/flows.ts'
-import { startReceiver, deadTarget, verifyWebhook, readmeVerifier, type Receiver, type Delivery } from '../helpers/webhooks.ts'
+import {
+  build,
+  basic,
+  bearer,
+  body,
+  assertProblem,
+  createTrip,
+  legacyLiveSeller,
+  type Built,
+  type CreatedTrip,
+} from '../helpers/build.ts'
+import {
+  readSearch,
+  checkedBag,
+  seats,
+  readBasket,
+  readTrip,
+  addItems,
+  fulfill,
+  fulfillRequest,
+} from '../helpers/flows.ts'
+import {
+  startReceiver,
+  deadTarget,
+  verifyWebhook,
+  readmeVerifier,
+  type Receiver,
+  type Delivery,
+} from '../helpers/webhooks.ts'
 import { defaultConfig } from '../../core/core.ts'
 
 type Verify = typeof verifyWebhook
 
 async function subscribe(t: Built, target: string, event_name: string, apiKey = t.apiKey) {
   return t.app.inject({
-    method: 'POST', url: '/v2.2/callback_subscription', headers: { authorization: basic(apiKey) },
+    method: 'POST',
+    url: '/v2.2/callback_subscription',
+    headers: { authorization: basic(apiKey) },
     payload: { delivery_method: 'http', target, event_name },
   })
 }
@@ -80,7 +108,8 @@ describe('deliveries of a fulfillment', () => {
     const done = receiver.deliveries.filter((d) => d.body.event_name === 'fulfillment_completed')
     assert.equal(receiver.deliveries.length, changes.length + done.length)
     for (const id of orderIds) {
-      const moves = changes.filter((d) => d.body.data.order.order_id === id)
+      const moves = changes
+        .filter((d) => d.body.data.order.order_id === id)
         .map((d) => `${d.body.data.previous_status}→${d.body.data.order.status}`)
       assert.deepEqual(moves.sort(), ['in_progress→succeeded', 'queued→in_progress'], `order ${id}`)
     }
@@ -95,7 +124,12 @@ describe('deliveries of a fulfillment', () => {
       assert.equal(d.body.trip_id, trip.trip_id)
       assert.equal(d.body.fulfillment_id, fulfillment_id)
       assert.ok(!Number.isNaN(Date.parse(d.body.created_at)))
-      assertSigned(d, d.body.event_name === 'fulfillment_completed' ? completed.secret : orders.secret, t.clock.now(), readme)
+      assertSigned(
+        d,
+        d.body.event_name === 'fulfillment_completed' ? completed.secret : orders.secret,
+        t.clock.now(),
+        readme,
+      )
     }
     const ids = receiver.deliveries.map((d) => d.body.event_id)
     assert.equal(new Set(ids).size, ids.length, 'every event has its own event_id')
@@ -107,7 +141,9 @@ describe('deliveries of a fulfillment', () => {
   test('a wrong secret, a changed body or an old timestamp fails verification', async () => {
     const d = receiver.deliveries[0]
     assert.ok(d, 'the previous test received deliveries')
-    const secret = (await t.store.listSubscriptions(t.seller.seller_id)).find((s) => s.event_name === d.body.event_name)!.secret
+    const secret = (await t.store.listSubscriptions(t.seller.seller_id)).find(
+      (s) => s.event_name === d.body.event_name,
+    )!.secret
     const signature = String(d.headers['svc-signature'])
     const now = t.clock.now().getTime()
     for (const verify of [verifyWebhook, readme]) {
@@ -126,7 +162,9 @@ describe('retries', () => {
   let receiver: Receiver
   let readme: Verify
   before(async () => {
-    t = await build({ config: { backoffBaseMs: 1000, backoffCapMs: 60_000, maxAttempts: { ...defaultConfig.maxAttempts, webhook: 3 } } })
+    t = await build({
+      config: { backoffBaseMs: 1000, backoffCapMs: 60_000, maxAttempts: { ...defaultConfig.maxAttempts, webhook: 3 } },
+    })
     receiver = await startReceiver()
     readme = await readmeVerifier()
   })
@@ -142,22 +180,38 @@ describe('retries', () => {
     await fulfilledTrip(t, false) // no ancillaries: fulfillment_completed at once, one delivery job
 
     await t.core.drainJobs()
-    assert.deepEqual(receiver.deliveries.map((d) => d.status), [500])
+    assert.deepEqual(
+      receiver.deliveries.map((d) => d.status),
+      [500],
+    )
     t.clock.advance(999)
     assert.equal(await t.core.drainJobs(), 0, 'no retry before the backoff')
     t.clock.advance(1)
     await t.core.drainJobs()
-    assert.deepEqual(receiver.deliveries.map((d) => d.status), [500, 500])
+    assert.deepEqual(
+      receiver.deliveries.map((d) => d.status),
+      [500, 500],
+    )
     t.clock.advance(1999)
     assert.equal(await t.core.drainJobs(), 0, 'the second backoff is twice the first')
     t.clock.advance(1)
     await t.core.drainJobs()
-    assert.deepEqual(receiver.deliveries.map((d) => d.status), [500, 500, 200])
+    assert.deepEqual(
+      receiver.deliveries.map((d) => d.status),
+      [500, 500, 200],
+    )
 
     const [a, b, c] = receiver.deliveries as [Delivery, Delivery, Delivery]
-    assert.ok(a.body.event_id && a.body.event_id === b.body.event_id && b.body.event_id === c.body.event_id, 'one event, delivered at least once')
+    assert.ok(
+      a.body.event_id && a.body.event_id === b.body.event_id && b.body.event_id === c.body.event_id,
+      'one event, delivered at least once',
+    )
     assert.equal(a.raw, c.raw, 'the same body each time')
-    assert.equal(Number(/t=(\d+)/.exec(String(c.headers['svc-signature']))![1]), Math.floor(start.getTime() / 1000) + 3, 'each attempt is signed when sent')
+    assert.equal(
+      Number(/t=(\d+)/.exec(String(c.headers['svc-signature']))![1]),
+      Math.floor(start.getTime() / 1000) + 3,
+      'each attempt is signed when sent',
+    )
     for (const d of receiver.deliveries) assertSigned(d, sub.secret, t.clock.now(), readme)
     const [job] = await t.store.listJobs(['webhook'])
     assert.equal(job!.status, 'done')
@@ -177,15 +231,24 @@ describe('retries', () => {
       await t.core.drainJobs()
     }
     const jobs = (await t.store.listJobs(['webhook'])).filter((j) => !before.has(j.job_id))
-    const toDown = jobs.filter((j) => (j.payload as { subscription_id: string }).subscription_id === down.subscription_id)
+    const toDown = jobs.filter(
+      (j) => (j.payload as { subscription_id: string }).subscription_id === down.subscription_id,
+    )
     assert.equal(toDown.length, 4, 'two moves for each of two orders')
     for (const j of toDown) {
       assert.equal(j.status, 'dead')
       assert.equal(j.attempts, 3)
       assert.ok(j.last_error, 'the failure is recorded')
     }
-    assert.ok(Object.values((await readTrip(t, trip)).orders).every((o: any) => o.status === 'succeeded'), 'the orders succeeded regardless')
-    assert.equal(receiver.deliveries.filter((d) => d.body.trip_id === trip.trip_id).length, 1, 'the working subscription got its fulfillment_completed')
+    assert.ok(
+      Object.values((await readTrip(t, trip)).orders).every((o: any) => o.status === 'succeeded'),
+      'the orders succeeded regardless',
+    )
+    assert.equal(
+      receiver.deliveries.filter((d) => d.body.trip_id === trip.trip_id).length,
+      1,
+      'the working subscription got its fulfillment_completed',
+    )
     assert.equal(jobs.filter((j) => j.status === 'pending').length, 0)
 
     // The service goes on: another trip fulfills and is delivered.
@@ -197,7 +260,9 @@ describe('retries', () => {
 
 describe('subscriptions', () => {
   let t: Built
-  before(async () => { t = await build() })
+  before(async () => {
+    t = await build()
+  })
   after(() => t.close())
 
   test('POST → 201 with the secret once; GET lists without secrets; DELETE → 204 removes it and its pending deliveries', async () => {
@@ -206,27 +271,57 @@ describe('subscriptions', () => {
       const res = await subscribe(t, receiver.url, 'fulfillment_completed')
       assert.equal(res.statusCode, 201, res.body)
       const sub = body(res)
-      assert.deepEqual(Object.keys(sub).sort(), ['created_at', 'delivery_method', 'event_name', 'secret', 'subscription_id', 'target'])
+      assert.deepEqual(Object.keys(sub).sort(), [
+        'created_at',
+        'delivery_method',
+        'event_name',
+        'secret',
+        'subscription_id',
+        'target',
+      ])
       assert.match(sub.secret, /^whsec_/)
       assert.equal(sub.target, receiver.url)
       assert.equal(sub.delivery_method, 'http')
 
-      const list = await t.app.inject({ method: 'GET', url: '/v2.2/callback_subscription', headers: { authorization: basic(t.apiKey) } })
+      const list = await t.app.inject({
+        method: 'GET',
+        url: '/v2.2/callback_subscription',
+        headers: { authorization: basic(t.apiKey) },
+      })
       assert.equal(list.statusCode, 200, list.body)
       const listed = body(list).subscriptions
-      assert.deepEqual(listed.map((s: { subscription_id: string }) => s.subscription_id), [sub.subscription_id])
+      assert.deepEqual(
+        listed.map((s: { subscription_id: string }) => s.subscription_id),
+        [sub.subscription_id],
+      )
       assert.equal(listed[0].secret, undefined, 'the secret is shown only at creation')
       assert.ok(!list.body.includes(sub.secret))
 
       // An event raised before the DELETE is not delivered after it.
       await fulfilledTrip(t, false)
-      const del = await t.app.inject({ method: 'DELETE', url: `/v2.2/callback_subscription/${sub.subscription_id}`, headers: { authorization: basic(t.apiKey) } })
+      const del = await t.app.inject({
+        method: 'DELETE',
+        url: `/v2.2/callback_subscription/${sub.subscription_id}`,
+        headers: { authorization: basic(t.apiKey) },
+      })
       assert.equal(del.statusCode, 204, del.body)
       await t.core.drainJobs()
       assert.equal(receiver.deliveries.length, 0)
-      const after = await t.app.inject({ method: 'GET', url: '/v2.2/callback_subscription', headers: { authorization: basic(t.apiKey) } })
+      const after = await t.app.inject({
+        method: 'GET',
+        url: '/v2.2/callback_subscription',
+        headers: { authorization: basic(t.apiKey) },
+      })
       assert.deepEqual(body(after).subscriptions, [])
-      assertProblem(await t.app.inject({ method: 'DELETE', url: `/v2.2/callback_subscription/${sub.subscription_id}`, headers: { authorization: basic(t.apiKey) } }), 404, 'not_found')
+      assertProblem(
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/v2.2/callback_subscription/${sub.subscription_id}`,
+          headers: { authorization: basic(t.apiKey) },
+        }),
+        404,
+        'not_found',
+      )
     } finally {
       await receiver.close()
     }
@@ -235,10 +330,20 @@ describe('subscriptions', () => {
   test('an http target is refused for a live (non-sandbox) seller, https is accepted; http is fine in sandbox', async () => {
     const live = await legacyLiveSeller(t.core)
     const before = await t.store.listSubscriptions(live.seller.seller_id)
-    const p = assertProblem(await subscribe(t, 'http://127.0.0.1:9/hooks', 'order_status_changed', live.apiKey), 400, 'validation_error')
-    assert.deepEqual(p.errors?.map((e) => e.path), ['/target'])
+    const p = assertProblem(
+      await subscribe(t, 'http://127.0.0.1:9/hooks', 'order_status_changed', live.apiKey),
+      400,
+      'validation_error',
+    )
+    assert.deepEqual(
+      p.errors?.map((e) => e.path),
+      ['/target'],
+    )
     assert.deepEqual(await t.store.listSubscriptions(live.seller.seller_id), before)
-    assert.equal((await subscribe(t, 'https://hooks.shop.example/svc', 'order_status_changed', live.apiKey)).statusCode, 201)
+    assert.equal(
+      (await subscribe(t, 'https://hooks.shop.example/svc', 'order_status_changed', live.apiKey)).statusCode,
+      201,
+    )
     assert.equal((await subscribe(t, 'http://127.0.0.1:9/hooks', 'order_status_changed')).statusCode, 201)
   })
 
@@ -249,24 +354,58 @@ describe('subscriptions', () => {
       { delivery_method: 'http', target: 'https://hooks.example/x', event_name: 'trip_created' },
       { delivery_method: 'email', target: 'https://hooks.example/x', event_name: 'order_status_changed' },
     ]) {
-      const res = await t.app.inject({ method: 'POST', url: '/v2.2/callback_subscription', headers: { authorization: basic(t.apiKey) }, payload })
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v2.2/callback_subscription',
+        headers: { authorization: basic(t.apiKey) },
+        payload,
+      })
       assertProblem(res, 400, 'validation_error')
     }
   })
 
-  test("another seller neither sees nor deletes your subscription (404); access tokens may not manage subscriptions (403)", async () => {
+  test('another seller neither sees nor deletes your subscription (404); access tokens may not manage subscriptions (403)', async () => {
     const mine = await subscribed(t, 'https://hooks.shop.example/mine', 'fulfillment_completed')
     const other = await t.otherSeller()
-    const theirs = await t.app.inject({ method: 'GET', url: '/v2.2/callback_subscription', headers: { authorization: basic(other.apiKey) } })
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: '/v2.2/callback_subscription',
+      headers: { authorization: basic(other.apiKey) },
+    })
     assert.deepEqual(body(theirs).subscriptions, [])
-    assertProblem(await t.app.inject({ method: 'DELETE', url: `/v2.2/callback_subscription/${mine.subscription_id}`, headers: { authorization: basic(other.apiKey) } }), 404, 'not_found')
-    assert.ok((await t.store.listSubscriptions(t.seller.seller_id)).some((s) => s.subscription_id === mine.subscription_id), 'still there')
+    assertProblem(
+      await t.app.inject({
+        method: 'DELETE',
+        url: `/v2.2/callback_subscription/${mine.subscription_id}`,
+        headers: { authorization: basic(other.apiKey) },
+      }),
+      404,
+      'not_found',
+    )
+    assert.ok(
+      (await t.store.listSubscriptions(t.seller.seller_id)).some((s) => s.subscription_id === mine.subscription_id),
+      'still there',
+    )
 
     const trip = await createTrip(t)
-    assertProblem(await t.app.inject({ method: 'GET', url: '/v2.2/callback_subscription', headers: { authorization: bearer(trip.trip_access_token) } }), 403, 'forbidden')
-    assertProblem(await t.app.inject({
-      method: 'POST', url: '/v2.2/callback_subscription', headers: { authorization: bearer(trip.trip_access_token) },
-      payload: { delivery_method: 'http', target: 'https://evil.example/x', event_name: 'order_status_changed' },
-    }), 403, 'forbidden')
+    assertProblem(
+      await t.app.inject({
+        method: 'GET',
+        url: '/v2.2/callback_subscription',
+        headers: { authorization: bearer(trip.trip_access_token) },
+      }),
+      403,
+      'forbidden',
+    )
+    assertProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2.2/callback_subscription',
+        headers: { authorization: bearer(trip.trip_access_token) },
+        payload: { delivery_method: 'http', target: 'https://evil.example/x', event_name: 'order_status_changed' },
+      }),
+      403,
+      'forbidden',
+    )
   })
 })

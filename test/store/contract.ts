@@ -18,18 +18,28 @@ import { idempotencyContract } from './roles/idempotency.ts'
 import { subscriptionsContract } from './roles/subscriptions.ts'
 import { jobsContract } from './roles/jobs.ts'
 
-export { seller, apiKey, trip, job, feedOrder, tripWithOrders, type ContractOptions, type MigratableStore } from './fixtures.ts'
+export {
+  seller,
+  apiKey,
+  trip,
+  job,
+  feedOrder,
+  tripWithOrders,
+  type ContractOptions,
+  type MigratableStore,
+} from './fixtures.ts'
 
 export function storeContract(name: string, make: () => Promise<MigratableStore>, opts: ContractOptions = {}): void {
-  const it = (title: string, fn: (s: Store) => Promise<void>) => test(title, async () => {
-    const s = await make()
-    try {
-      await s.migrate()
-      await fn(s)
-    } finally {
-      await s.close()
-    }
-  })
+  const it = (title: string, fn: (s: Store) => Promise<void>) =>
+    test(title, async () => {
+      const s = await make()
+      try {
+        await s.migrate()
+        await fn(s)
+      } finally {
+        await s.close()
+      }
+    })
   const withTrip = async (s: Store) => {
     await s.createSeller(seller('s1'))
     await s.insertTrip(trip('t1'))

@@ -45,23 +45,50 @@ const PRICING = { currency: 'EUR', markups: {} }
 const NOW = new Date()
 
 /** A basket item priced from an offer (what the core makes when the traveller picks it), for this passenger. */
-export function itemFrom(id: string, type: ProductTypeName, details: Record<string, unknown>, passengerId: string, offer: SupplierPassengerOffer, refs = offer.refs, quantity = 1): BasketItem {
+export function itemFrom(
+  id: string,
+  type: ProductTypeName,
+  details: Record<string, unknown>,
+  passengerId: string,
+  offer: SupplierPassengerOffer,
+  refs = offer.refs,
+  quantity = 1,
+): BasketItem {
   return {
-    basket_item_id: id, display_name: id, product_id: `${id}-product`, product_type: type, quantity, ticket_id: 't1', benefits: [],
-    price: priceFor(PRICING, type, offer, quantity)!, product_details: { ...details, passenger_id: passengerId },
-    validity: { status: 'valid', valid_from: NOW.toISOString(), valid_to: new Date(NOW.getTime() + 1_800_000).toISOString() },
+    basket_item_id: id,
+    display_name: id,
+    product_id: `${id}-product`,
+    product_type: type,
+    quantity,
+    ticket_id: 't1',
+    benefits: [],
+    price: priceFor(PRICING, type, offer, quantity)!,
+    product_details: { ...details, passenger_id: passengerId },
+    validity: {
+      status: 'valid',
+      valid_from: NOW.toISOString(),
+      valid_to: new Date(NOW.getTime() + 1_800_000).toISOString(),
+    },
     ...(refs?.length ? { supplier: { name: 'contract', service_ids: refs } } : {}),
   }
 }
 
 const order = (order_id: string, item: BasketItem): Order => ({
-  order_id, fulfillment_id: 'f1', basket_item_id: item.basket_item_id, display_name: item.display_name, price: item.price,
-  status: 'in_progress', created_at: NOW.toISOString(), updated_at: NOW.toISOString(),
+  order_id,
+  fulfillment_id: 'f1',
+  basket_item_id: item.basket_item_id,
+  display_name: item.display_name,
+  price: item.price,
+  status: 'in_progress',
+  created_at: NOW.toISOString(),
+  updated_at: NOW.toISOString(),
 })
 
 /** A bag the passenger may buy, and its offer key. */
 function aBag(offers: SupplierOffers, passengerId: string) {
-  const product = offers.products.find((p) => p.product_type === 'bag' && p.per_passenger[passengerId]?.available && !p.included)
+  const product = offers.products.find(
+    (p) => p.product_type === 'bag' && p.per_passenger[passengerId]?.available && !p.included,
+  )
   assert.ok(product, `a bag for ${passengerId} is on offer`)
   return { product, offer: product.per_passenger[passengerId]!, key: product.offer_key }
 }
@@ -74,7 +101,15 @@ function aSeat(offers: SupplierOffers, passengerId: string) {
         for (const seat of row.seats) {
           const offer = seat.band === null ? undefined : s.bands[seat.band]?.[passengerId]
           const ref = seat.refs?.[passengerId]
-          if (offer?.available) return { segment_id: s.segment_id, row: row.row, column: seat.column, offer, key: seatOfferKey(s.segment_id, row.row, seat.column), refs: ref ? [ref] : undefined }
+          if (offer?.available)
+            return {
+              segment_id: s.segment_id,
+              row: row.row,
+              column: seat.column,
+              offer,
+              key: seatOfferKey(s.segment_id, row.row, seat.column),
+              refs: ref ? [ref] : undefined,
+            }
         }
       }
     }
@@ -82,33 +117,56 @@ function aSeat(offers: SupplierOffers, passengerId: string) {
   assert.fail(`a seat for ${passengerId} is on offer`)
 }
 
-export function supplierContract(name: string, make: () => Promise<SupplierFixture & { close?(): Promise<void> }>): void {
-  const it = (title: string, fn: (f: SupplierFixture) => Promise<void>) => test(title, async () => {
-    const f = await make()
-    try { await fn(f) } finally { await f.close?.() }
-  })
+export function supplierContract(
+  name: string,
+  make: () => Promise<SupplierFixture & { close?(): Promise<void> }>,
+): void {
+  const it = (title: string, fn: (f: SupplierFixture) => Promise<void>) =>
+    test(title, async () => {
+      const f = await make()
+      try {
+        await fn(f)
+      } finally {
+        await f.close?.()
+      }
+    })
 
   describe(`${name} supplier contract`, () => {
     it('declares what it can do, coherently', async ({ supplier }) => {
       assert.ok(supplier.name.length > 0)
       const c = supplier.capabilities
-      assert.ok(c.products.length > 0 && c.products.every((t) => PRODUCT_TYPE_NAMES.includes(t)), JSON.stringify(c.products))
-      assert.ok(c.afterBooking.every((t) => c.products.includes(t)), 'what it sells after booking, it sells')
-      if (c.seatsAtBookingOnly) assert.ok(!c.afterBooking.includes('seat'), 'seats only at booking are not sold after it')
+      assert.ok(
+        c.products.length > 0 && c.products.every((t) => PRODUCT_TYPE_NAMES.includes(t)),
+        JSON.stringify(c.products),
+      )
+      assert.ok(
+        c.afterBooking.every((t) => c.products.includes(t)),
+        'what it sells after booking, it sells',
+      )
+      if (c.seatsAtBookingOnly)
+        assert.ok(!c.afterBooking.includes('seat'), 'seats only at booking are not sold after it')
     })
 
-    it('takes the credentials of the seller\'s mode, refuses the other mode\'s, and a simulated one serves no live seller', async ({ supplier, credentials }) => {
+    it("takes the credentials of the seller's mode, refuses the other mode's, and a simulated one serves no live seller", async ({
+      supplier,
+      credentials,
+    }) => {
       assert.equal(supplier.credentialsProblem(credentials.sandbox, true), null)
       assert.equal(typeof supplier.credentialsProblem(credentials.notForSandbox, true), 'string')
       assert.equal(typeof supplier.credentialsProblem(credentials.notForLive, false), 'string')
       if (supplier.capabilities.simulated) {
-        for (const c of [credentials.live, credentials.sandbox, null]) assert.equal(typeof supplier.credentialsProblem(c, false), 'string', 'never for a live seller')
+        for (const c of [credentials.live, credentials.sandbox, null])
+          assert.equal(typeof supplier.credentialsProblem(c, false), 'string', 'never for a live seller')
       } else {
         assert.equal(supplier.credentialsProblem(credentials.live, false), null)
       }
     })
 
-    it('offers what it declares, priced per passenger in minor units, each offer once', async ({ supplier, call, trip }) => {
+    it('offers what it declares, priced per passenger in minor units, each offer once', async ({
+      supplier,
+      call,
+      trip,
+    }) => {
       const t = await trip()
       const offers = await supplier.search(call, t, [...PRODUCT_TYPE_NAMES])
       const passengers = t.passengers.map((p) => p.passenger_id)
@@ -126,7 +184,10 @@ export function supplierContract(name: string, make: () => Promise<SupplierFixtu
         assert.deepEqual(Object.keys(p.per_passenger).sort(), [...passengers].sort(), p.offer_key)
         for (const [pid, o] of Object.entries(p.per_passenger)) check(o, `${p.offer_key} ${pid}`)
       }
-      assert.ok(offers.products.some((p) => p.product_type === 'bag'), 'bags are offered')
+      assert.ok(
+        offers.products.some((p) => p.product_type === 'bag'),
+        'bags are offered',
+      )
       if (supplier.capabilities.products.includes('seat')) {
         assert.ok(offers.seats.length > 0, 'seat maps are offered')
         const segments = t.journeys.flatMap((j) => j.segments.map((s) => s.segment_id))
@@ -136,29 +197,48 @@ export function supplierContract(name: string, make: () => Promise<SupplierFixtu
             assert.deepEqual(Object.keys(per).sort(), [...passengers].sort(), band)
             for (const [pid, o] of Object.entries(per)) check(o, `${band} ${pid}`)
           }
-          for (const deck of s.map.decks) for (const row of deck.rows) for (const seat of row.seats) {
-            assert.ok(seat.band === null || s.bands[seat.band], `seat ${row.row}${seat.column} names a band`)
-            assert.ok(deck.columns.includes(seat.column), `seat ${row.row}${seat.column} is in a column of its deck`)
-          }
+          for (const deck of s.map.decks)
+            for (const row of deck.rows)
+              for (const seat of row.seats) {
+                assert.ok(seat.band === null || s.bands[seat.band], `seat ${row.row}${seat.column} names a band`)
+                assert.ok(
+                  deck.columns.includes(seat.column),
+                  `seat ${row.row}${seat.column} is in a column of its deck`,
+                )
+              }
         }
       } else {
         assert.deepEqual(offers.seats, [])
       }
-      if (offers.expires_at !== undefined) assert.ok(Date.parse(offers.expires_at) > Date.now(), 'the offers expire in the future')
+      if (offers.expires_at !== undefined)
+        assert.ok(Date.parse(offers.expires_at) > Date.now(), 'the offers expire in the future')
     })
 
     it('searched twice, the same offers keep their keys (a product keeps its id)', async ({ supplier, call, trip }) => {
       const t = await trip()
       const a = await supplier.search(call, t, ['bag', 'seat'])
       const b = await supplier.search(call, t, ['bag', 'seat'])
-      assert.deepEqual(b.products.map((p) => p.offer_key), a.products.map((p) => p.offer_key))
-      assert.deepEqual(b.seats.map((s) => s.map.key), a.seats.map((s) => s.map.key))
+      assert.deepEqual(
+        b.products.map((p) => p.offer_key),
+        a.products.map((p) => p.offer_key),
+      )
+      assert.deepEqual(
+        b.seats.map((s) => s.map.key),
+        a.seats.map((s) => s.map.key),
+      )
     })
 
-    it('a trip it knows nothing of: a remote supplier fails it with a reason, the sandbox airline serves any', async ({ supplier, call, unknownTrip }) => {
+    it('a trip it knows nothing of: a remote supplier fails it with a reason, the sandbox airline serves any', async ({
+      supplier,
+      call,
+      unknownTrip,
+    }) => {
       const search = supplier.search(call, unknownTrip(), ['bag'])
-      if (!supplier.capabilities.remote) return void await search
-      await assert.rejects(search, (e: unknown) => isSupplierError(e) && ['not_matched', 'not_found'].includes(e.reason))
+      if (!supplier.capabilities.remote) return void (await search)
+      await assert.rejects(
+        search,
+        (e: unknown) => isSupplierError(e) && ['not_matched', 'not_found'].includes(e.reason),
+      )
     })
 
     it('a check: the same price is valid, another price is price_changed at the current one, an unknown offer is unavailable', async (f) => {
@@ -167,13 +247,27 @@ export function supplierContract(name: string, make: () => Promise<SupplierFixtu
       const bag = aBag(offers, 'p1')
       const item = itemFrom('B1', 'bag', bag.product.product_details, 'p1', bag.offer)
       const ticket = { ...item, basket_item_id: 'T1', product_type: 'ticket' as const, product_details: {} }
-      assert.deepEqual((await f.supplier.recheck(f.call, t, [{ item, offer_key: bag.key }, { item: ticket, offer_key: undefined }])).results,
-        [{ basket_item_id: 'B1', outcome: 'valid' }, { basket_item_id: 'T1', outcome: 'valid' }])
+      assert.deepEqual(
+        (
+          await f.supplier.recheck(f.call, t, [
+            { item, offer_key: bag.key },
+            { item: ticket, offer_key: undefined },
+          ])
+        ).results,
+        [
+          { basket_item_id: 'B1', outcome: 'valid' },
+          { basket_item_id: 'T1', outcome: 'valid' },
+        ],
+      )
       await f.changePrice(t, item)
       const [changed] = (await f.supplier.recheck(f.call, t, [{ item, offer_key: bag.key }])).results
       assert.equal(changed?.outcome, 'price_changed')
       assert.ok(changed.outcome === 'price_changed' && changed.base.amount !== bag.offer.base!.amount)
-      const gone = (await f.supplier.recheck(f.call, t, [{ item: { ...item, basket_item_id: 'B2' }, offer_key: 'bag:nowhere:nothing' }])).results
+      const gone = (
+        await f.supplier.recheck(f.call, t, [
+          { item: { ...item, basket_item_id: 'B2' }, offer_key: 'bag:nowhere:nothing' },
+        ])
+      ).results
       assert.equal(gone[0]?.outcome, 'unavailable')
     })
 
@@ -182,10 +276,18 @@ export function supplierContract(name: string, make: () => Promise<SupplierFixtu
       const bag = aBag(await f.supplier.search(f.call, t, ['bag']), 'p1')
       const item = itemFrom('B1', 'bag', bag.product.product_details, 'p1', bag.offer)
       const booked = await f.book(t, [])
-      const first = await f.supplier.fulfill(f.call, booked, order('O1', item), { item, offer_key: bag.key, booked_before: 0 })
+      const first = await f.supplier.fulfill(f.call, booked, order('O1', item), {
+        item,
+        offer_key: bag.key,
+        booked_before: 0,
+      })
       assert.equal(first.ok, true, JSON.stringify(first))
       assert.equal(await f.sold(booked), 1)
-      const again = await f.supplier.fulfill(f.call, booked, order('O1', item), { item, offer_key: bag.key, booked_before: 0 })
+      const again = await f.supplier.fulfill(f.call, booked, order('O1', item), {
+        item,
+        offer_key: bag.key,
+        booked_before: 0,
+      })
       assert.deepEqual(again.ok === true && again.reference, first.ok === true && first.reference, 'the same answer')
       assert.equal(await f.sold(booked), 1, 'never bought twice')
     })
@@ -195,8 +297,16 @@ export function supplierContract(name: string, make: () => Promise<SupplierFixtu
       const picked = async () => {
         const t = await f.trip()
         const seat = aSeat(await f.supplier.search(f.call, t, ['seat']), 'p1')
-        const item = itemFrom('S1', 'seat', { segment_id: seat.segment_id, row: seat.row, column: seat.column }, 'p1', seat.offer, seat.refs)
-        const order_ = (trip: SupplierTrip) => f.supplier.fulfill(f.call, trip, order('O1', item), { item, offer_key: seat.key, booked_before: 0 })
+        const item = itemFrom(
+          'S1',
+          'seat',
+          { segment_id: seat.segment_id, row: seat.row, column: seat.column },
+          'p1',
+          seat.offer,
+          seat.refs,
+        )
+        const order_ = (trip: SupplierTrip) =>
+          f.supplier.fulfill(f.call, trip, order('O1', item), { item, offer_key: seat.key, booked_before: 0 })
         return { t, item, order: order_ }
       }
       const plain = await picked()
@@ -223,7 +333,12 @@ export function supplierContract(name: string, make: () => Promise<SupplierFixtu
         assert.ok(quote.refund && quote.refund.amount > 0)
         assert.equal(cancelled.ok, true)
       } else {
-        assert.deepEqual(quote, { order_id: 'O1', cancellable: false, refund: null, reason: 'supplier_does_not_cancel' })
+        assert.deepEqual(quote, {
+          order_id: 'O1',
+          cancellable: false,
+          refund: null,
+          reason: 'supplier_does_not_cancel',
+        })
         assert.deepEqual(cancelled, { ok: false, reason: 'supplier_does_not_cancel' })
       }
     })

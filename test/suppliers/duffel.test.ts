@@ -14,7 +14,9 @@ import { contractTrip } from './trips.ts'
 import { duffelOfferFor } from '../helpers/duffel.ts'
 
 let fake: FakeDuffel
-before(async () => { fake = await startFakeDuffel() })
+before(async () => {
+  fake = await startFakeDuffel()
+})
 after(() => fake.close())
 
 /** An offer of the fake for the contract trip's flights and passengers, and the trip naming it. */
@@ -33,17 +35,29 @@ supplierContract('Duffel (its fake)', async () => {
   return {
     supplier: createDuffelSupplier({ baseUrl: fake.url, timeoutMs: 2000 }),
     call: { seller_id: 'seller-1', sandbox: true, credentials: fake.token },
-    credentials: { sandbox: fake.token, live: 'duffel_live_abcdefgh12345678', notForSandbox: 'duffel_live_abcdefgh12345678', notForLive: fake.token },
+    credentials: {
+      sandbox: fake.token,
+      live: 'duffel_live_abcdefgh12345678',
+      notForSandbox: 'duffel_live_abcdefgh12345678',
+      notForLive: fake.token,
+    },
     trip: async () => duffelTrip(fake),
     unknownTrip: () => contractTrip({ metadata: { duffel_offer_id: 'off_0000NoSuchOfferAtAll1' } }),
     async book(trip: SupplierTrip, handedOff: BasketItem[]) {
       // An airline that sells bags after booking, as the contract's after-booking case needs (most do not:
       // test/server/duffel.test.ts holds the search of such an order to `not_offered_after_booking`).
-      const { order } = fake.bookOrder(offerOf(trip), { services: handedOff.flatMap((i) => i.supplier?.service_ids ?? []), postBookingBags: true })
+      const { order } = fake.bookOrder(offerOf(trip), {
+        services: handedOff.flatMap((i) => i.supplier?.service_ids ?? []),
+        postBookingBags: true,
+      })
       booked.set(order.booking_reference, { orderId: order.id, units: units(order.id) })
       return {
         ...trip,
-        tickets: trip.tickets.map((t) => ({ ...t, status: 'booked' as const, access_details: { ...t.access_details, record_locator: order.booking_reference } })),
+        tickets: trip.tickets.map((t) => ({
+          ...t,
+          status: 'booked' as const,
+          access_details: { ...t.access_details, record_locator: order.booking_reference },
+        })),
       }
     },
     async sold(trip: SupplierTrip) {
@@ -52,8 +66,8 @@ supplierContract('Duffel (its fake)', async () => {
     },
     async changePrice(_trip: SupplierTrip, item: BasketItem) {
       const unit = item.price.base.in_original_currency
-      for (const id of item.supplier!.service_ids) fake.priceChange(id, ((unit.amount + 1000) / 10 ** unit.decimal_places).toFixed(unit.decimal_places))
+      for (const id of item.supplier!.service_ids)
+        fake.priceChange(id, ((unit.amount + 1000) / 10 ** unit.decimal_places).toFixed(unit.decimal_places))
     },
   }
 })
-

@@ -26,7 +26,14 @@ supplierContract('sandbox airline', async () => {
     trip: async () => contractTrip(),
     unknownTrip: () => contractTrip({ flight: '4321' }),
     async book(trip: SupplierTrip) {
-      return { ...trip, tickets: trip.tickets.map((t) => ({ ...t, status: 'booked' as const, access_details: { ...t.access_details, record_locator: 'SBX123' } })) }
+      return {
+        ...trip,
+        tickets: trip.tickets.map((t) => ({
+          ...t,
+          status: 'booked' as const,
+          access_details: { ...t.access_details, record_locator: 'SBX123' },
+        })),
+      }
     },
     sold: async () => booked.size,
     async changePrice(trip: SupplierTrip) {

@@ -13,5 +13,7 @@ export function contractTrip(opts: { flight?: string; metadata?: Record<string, 
   const clock = testClock(new Date().toISOString())
   const req = sandboxTripRequest(clock.now(), opts.flight ? { flight: opts.flight } : {})
   if (opts.metadata) req.tickets = req.tickets.map((t) => ({ ...t, metadata: { ...t.metadata, ...opts.metadata } }))
-  return supplierView(buildTrip(req, { sellerId: 'seller-1', sandbox: true, clock, ids: testIds('counting'), holdWindow: 1800 }))
+  return supplierView(
+    buildTrip(req, { sellerId: 'seller-1', sandbox: true, clock, ids: testIds('counting'), holdWindow: 1800 }),
+  )
 }

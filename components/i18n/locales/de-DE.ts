@@ -70,7 +70,8 @@ export default {
   seat_name_restricted: 'für diesen Fluggast nicht verfügbar',
   seat_name_selected_by: 'gewählt von {passenger}',
   seat_reason_lap_infant: 'Ein Kleinkind auf dem Schoß hat keinen eigenen Sitzplatz.',
-  seat_reason_exit_row: 'Sitzplätze in der Notausgangsreihe sind nicht für Kinder oder Fluggäste mit einem Kleinkind auf dem Schoß vorgesehen.',
+  seat_reason_exit_row:
+    'Sitzplätze in der Notausgangsreihe sind nicht für Kinder oder Fluggäste mit einem Kleinkind auf dem Schoß vorgesehen.',
   seat_reason_exit_row_age: 'Sitzplätze in der Notausgangsreihe sind Fluggästen ab 16 Jahren vorbehalten.',
   seat_item: 'Sitzplatz {seat} für {passenger}, {route}',
   seat_chosen: 'Sitzplatz {seat} für {passenger} ausgewählt.',

@@ -16,7 +16,11 @@ export default {
   bags_edit: 'Cambiar equipaje',
   bags_none_offered: 'En este vuelo no se puede añadir equipaje adicional.',
   bags_several_journeys: '{journeys} · una maleta para todos estos vuelos',
-  bags_selected: { one: '{count} maleta seleccionada', many: '{count} de maletas seleccionadas', other: '{count} maletas seleccionadas' },
+  bags_selected: {
+    one: '{count} maleta seleccionada',
+    many: '{count} de maletas seleccionadas',
+    other: '{count} maletas seleccionadas',
+  },
   bag_cabin: 'Equipaje de mano',
   bag_checked: 'Equipaje facturado',
   bag_included: 'Incluido',
@@ -70,7 +74,8 @@ export default {
   seat_name_restricted: 'no disponible para este pasajero',
   seat_name_selected_by: 'elegido por {passenger}',
   seat_reason_lap_infant: 'Un bebé en brazos no tiene asiento propio.',
-  seat_reason_exit_row: 'Los asientos de las filas de salida de emergencia no son para niños ni para pasajeros que viajan con un bebé en brazos.',
+  seat_reason_exit_row:
+    'Los asientos de las filas de salida de emergencia no son para niños ni para pasajeros que viajan con un bebé en brazos.',
   seat_reason_exit_row_age: 'Los asientos de las filas de salida de emergencia son para pasajeros de 16 años o más.',
   seat_item: 'Asiento {seat} para {passenger}, {route}',
   seat_chosen: 'Asiento {seat} elegido para {passenger}.',

@@ -16,7 +16,11 @@ export default {
   bags_edit: 'Modifier les bagages',
   bags_none_offered: 'Aucun bagage supplémentaire ne peut être ajouté sur ce vol.',
   bags_several_journeys: '{journeys} · un bagage pour tous ces vols',
-  bags_selected: { one: '{count} bagage sélectionné', many: '{count} de bagages sélectionnés', other: '{count} bagages sélectionnés' },
+  bags_selected: {
+    one: '{count} bagage sélectionné',
+    many: '{count} de bagages sélectionnés',
+    other: '{count} bagages sélectionnés',
+  },
   bag_cabin: 'Bagage cabine',
   bag_checked: 'Bagage en soute',
   bag_included: 'Inclus',
@@ -70,8 +74,10 @@ export default {
   seat_name_restricted: 'non disponible pour ce passager',
   seat_name_selected_by: 'choisi par {passenger}',
   seat_reason_lap_infant: 'Un bébé voyageant sur les genoux n’a pas de siège à lui.',
-  seat_reason_exit_row: 'Les sièges des rangées de sortie de secours ne sont accessibles ni aux enfants ni aux passagers voyageant avec un bébé sur les genoux.',
-  seat_reason_exit_row_age: 'Les sièges des rangées de sortie de secours sont réservés aux passagers de 16 ans ou plus.',
+  seat_reason_exit_row:
+    'Les sièges des rangées de sortie de secours ne sont accessibles ni aux enfants ni aux passagers voyageant avec un bébé sur les genoux.',
+  seat_reason_exit_row_age:
+    'Les sièges des rangées de sortie de secours sont réservés aux passagers de 16 ans ou plus.',
   seat_item: 'Siège {seat} pour {passenger}, {route}',
   seat_chosen: 'Siège {seat} choisi pour {passenger}.',
   seat_removed: 'Siège {seat} retiré pour {passenger}.',

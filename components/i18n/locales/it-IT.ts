@@ -16,7 +16,11 @@ export default {
   bags_edit: 'Modifica bagagli',
   bags_none_offered: 'Su questo volo non è possibile aggiungere bagagli extra.',
   bags_several_journeys: '{journeys} · un bagaglio per tutti questi voli',
-  bags_selected: { one: '{count} bagaglio selezionato', many: '{count} di bagagli selezionati', other: '{count} bagagli selezionati' },
+  bags_selected: {
+    one: '{count} bagaglio selezionato',
+    many: '{count} di bagagli selezionati',
+    other: '{count} bagagli selezionati',
+  },
   bag_cabin: 'Bagaglio a mano',
   bag_checked: 'Bagaglio da stiva',
   bag_included: 'Incluso',
@@ -70,8 +74,10 @@ export default {
   seat_name_restricted: 'non disponibile per questo passeggero',
   seat_name_selected_by: 'scelto da {passenger}',
   seat_reason_lap_infant: 'Un neonato in braccio non ha un posto proprio.',
-  seat_reason_exit_row: 'I posti nelle file delle uscite di emergenza non sono destinati ai bambini né ai passeggeri con un neonato in braccio.',
-  seat_reason_exit_row_age: 'I posti nelle file delle uscite di emergenza sono riservati ai passeggeri di almeno 16 anni.',
+  seat_reason_exit_row:
+    'I posti nelle file delle uscite di emergenza non sono destinati ai bambini né ai passeggeri con un neonato in braccio.',
+  seat_reason_exit_row_age:
+    'I posti nelle file delle uscite di emergenza sono riservati ai passeggeri di almeno 16 anni.',
   seat_item: 'Posto {seat} per {passenger}, {route}',
   seat_chosen: 'Posto {seat} scelto per {passenger}.',
   seat_removed: 'Posto {seat} rimosso per {passenger}.',

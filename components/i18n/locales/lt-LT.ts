@@ -18,7 +18,12 @@ export default {
   bags_edit: 'Keisti bagažą',
   bags_none_offered: 'Šiam skrydžiui papildomo bagažo pridėti negalima.',
   bags_several_journeys: '{journeys} · vienas bagažas visiems šiems skrydžiams',
-  bags_selected: { one: 'Pasirinktas {count} krepšys', few: 'Pasirinkti {count} krepšiai', many: 'Pasirinkta {count} krepšio', other: 'Pasirinkta {count} krepšių' },
+  bags_selected: {
+    one: 'Pasirinktas {count} krepšys',
+    few: 'Pasirinkti {count} krepšiai',
+    many: 'Pasirinkta {count} krepšio',
+    other: 'Pasirinkta {count} krepšių',
+  },
   bag_cabin: 'Rankinis bagažas',
   bag_checked: 'Registruotas bagažas',
   bag_included: 'Įskaičiuota',

@@ -70,7 +70,8 @@ export default {
   seat_name_restricted: 'niet beschikbaar voor deze passagier',
   seat_name_selected_by: 'gekozen door {passenger}',
   seat_reason_lap_infant: 'Een baby op schoot heeft geen eigen stoel.',
-  seat_reason_exit_row: 'Stoelen in de nooduitgangrij zijn niet bedoeld voor kinderen of voor passagiers met een baby op schoot.',
+  seat_reason_exit_row:
+    'Stoelen in de nooduitgangrij zijn niet bedoeld voor kinderen of voor passagiers met een baby op schoot.',
   seat_reason_exit_row_age: 'Stoelen in de nooduitgangrij zijn voor passagiers van 16 jaar of ouder.',
   seat_item: 'Stoel {seat} voor {passenger}, {route}',
   seat_chosen: 'Stoel {seat} gekozen voor {passenger}.',

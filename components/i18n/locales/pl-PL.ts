@@ -18,7 +18,12 @@ export default {
   bags_edit: 'Zmień bagaż',
   bags_none_offered: 'Do tego lotu nie można dodać dodatkowego bagażu.',
   bags_several_journeys: '{journeys} · jeden bagaż na wszystkie te loty',
-  bags_selected: { one: 'Wybrano {count} sztukę bagażu', few: 'Wybrano {count} sztuki bagażu', many: 'Wybrano {count} sztuk bagażu', other: 'Wybrano {count} sztuki bagażu' },
+  bags_selected: {
+    one: 'Wybrano {count} sztukę bagażu',
+    few: 'Wybrano {count} sztuki bagażu',
+    many: 'Wybrano {count} sztuk bagażu',
+    other: 'Wybrano {count} sztuki bagażu',
+  },
   bag_cabin: 'Bagaż podręczny',
   bag_checked: 'Bagaż rejestrowany',
   bag_included: 'W cenie',
@@ -72,8 +77,10 @@ export default {
   seat_name_restricted: 'niedostępne dla tego pasażera',
   seat_name_selected_by: 'wybrane przez: {passenger}',
   seat_reason_lap_infant: 'Niemowlę podróżujące na kolanach nie ma własnego miejsca.',
-  seat_reason_exit_row: 'Miejsca w rzędzie przy wyjściu awaryjnym nie są przeznaczone dla dzieci ani dla pasażerów z niemowlęciem na kolanach.',
-  seat_reason_exit_row_age: 'Miejsca w rzędzie przy wyjściu awaryjnym są przeznaczone dla pasażerów, którzy ukończyli 16 lat.',
+  seat_reason_exit_row:
+    'Miejsca w rzędzie przy wyjściu awaryjnym nie są przeznaczone dla dzieci ani dla pasażerów z niemowlęciem na kolanach.',
+  seat_reason_exit_row_age:
+    'Miejsca w rzędzie przy wyjściu awaryjnym są przeznaczone dla pasażerów, którzy ukończyli 16 lat.',
   seat_item: 'Miejsce {seat} – {passenger}, {route}',
   seat_chosen: 'Wybrano miejsce {seat} – {passenger}.',
   seat_removed: 'Usunięto miejsce {seat} – {passenger}.',

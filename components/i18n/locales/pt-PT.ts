@@ -17,7 +17,11 @@ export default {
   bags_edit: 'Alterar bagagem',
   bags_none_offered: 'Não é possível adicionar bagagem extra neste voo.',
   bags_several_journeys: '{journeys} · uma mala para todos estes voos',
-  bags_selected: { one: '{count} mala selecionada', many: '{count} de malas selecionadas', other: '{count} malas selecionadas' },
+  bags_selected: {
+    one: '{count} mala selecionada',
+    many: '{count} de malas selecionadas',
+    other: '{count} malas selecionadas',
+  },
   bag_cabin: 'Bagagem de mão',
   bag_checked: 'Bagagem de porão',
   bag_included: 'Incluído',
@@ -71,8 +75,10 @@ export default {
   seat_name_restricted: 'indisponível para este passageiro',
   seat_name_selected_by: 'escolhido por {passenger}',
   seat_reason_lap_infant: 'Um bebé ao colo não tem lugar próprio.',
-  seat_reason_exit_row: 'Os lugares nas filas de saída de emergência não se destinam a crianças nem a passageiros com um bebé ao colo.',
-  seat_reason_exit_row_age: 'Os lugares nas filas de saída de emergência destinam-se a passageiros com 16 ou mais anos.',
+  seat_reason_exit_row:
+    'Os lugares nas filas de saída de emergência não se destinam a crianças nem a passageiros com um bebé ao colo.',
+  seat_reason_exit_row_age:
+    'Os lugares nas filas de saída de emergência destinam-se a passageiros com 16 ou mais anos.',
   seat_item: 'Lugar {seat} para {passenger}, {route}',
   seat_chosen: 'Lugar {seat} escolhido para {passenger}.',
   seat_removed: 'Lugar {seat} removido para {passenger}.',

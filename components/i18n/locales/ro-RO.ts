@@ -17,7 +17,11 @@ export default {
   bags_edit: 'Modificați bagajele',
   bags_none_offered: 'Pe acest zbor nu se pot adăuga bagaje suplimentare.',
   bags_several_journeys: '{journeys} · un bagaj pentru toate aceste zboruri',
-  bags_selected: { one: '{count} bagaj selectat', few: '{count} bagaje selectate', other: '{count} de bagaje selectate' },
+  bags_selected: {
+    one: '{count} bagaj selectat',
+    few: '{count} bagaje selectate',
+    other: '{count} de bagaje selectate',
+  },
   bag_cabin: 'Bagaj de mână',
   bag_checked: 'Bagaj de cală',
   bag_included: 'Inclus',
@@ -71,7 +75,8 @@ export default {
   seat_name_restricted: 'indisponibil pentru acest pasager',
   seat_name_selected_by: 'selectat de {passenger}',
   seat_reason_lap_infant: 'Un copil mic în brațe nu are loc propriu.',
-  seat_reason_exit_row: 'Locurile de la ieșirea de urgență nu sunt pentru copii sau pentru pasagerii cu un copil mic în brațe.',
+  seat_reason_exit_row:
+    'Locurile de la ieșirea de urgență nu sunt pentru copii sau pentru pasagerii cu un copil mic în brațe.',
   seat_reason_exit_row_age: 'Locurile de la ieșirea de urgență sunt pentru pasagerii cu vârsta de cel puțin 16 ani.',
   seat_item: 'Locul {seat} pentru {passenger}, {route}',
   seat_chosen: 'Locul {seat} a fost ales pentru {passenger}.',

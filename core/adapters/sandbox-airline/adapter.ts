@@ -56,12 +56,30 @@
  * Outcomes depend only on the trip and the items, so a retried check answers the same.
  */
 import { LRUCache } from 'lru-cache'
-import type { RecheckResult, Supplier, SupplierCapabilities, SupplierItem, SupplierOffers, SupplierProduct, SupplierSeatOffers, SupplierTrip, SupplierOrder, SupplierCancellationQuote } from '../../ports/supplier.ts'
+import type {
+  RecheckResult,
+  Supplier,
+  SupplierCapabilities,
+  SupplierItem,
+  SupplierOffers,
+  SupplierProduct,
+  SupplierSeatOffers,
+  SupplierTrip,
+  SupplierOrder,
+  SupplierCancellationQuote,
+} from '../../ports/supplier.ts'
 import type { SupplierPassengerOffer, SupplierSeatMap, SupplierTax } from '../../ports/supplier-answers.ts'
 import { applyPercentage } from '../../domain/money.ts'
 import { seatOfferKey, seatProducts } from '../../domain/search.ts'
 import { own, table } from '../../shared/safe-maps.ts'
-import type { AncillaryItem, BagDetails, BasketItem, FareFamilyDetails, JourneyProductDetails, ProductDetails } from '../../schemas/basket.ts'
+import type {
+  AncillaryItem,
+  BagDetails,
+  BasketItem,
+  FareFamilyDetails,
+  JourneyProductDetails,
+  ProductDetails,
+} from '../../schemas/basket.ts'
 import type { Money, OriginalMoney } from '../../schemas/common.ts'
 import type { Journey, Passenger, ProductTypeName, Segment } from '../../schemas/trip.ts'
 import { AIRCRAFT } from './aircraft.ts'
@@ -118,7 +136,8 @@ interface Context {
 const isLapInfant = (p: Passenger): boolean => p.on_lap_of !== null && p.on_lap_of !== undefined && p.on_lap_of !== ''
 /** Exit-row rules keep children and anyone holding an infant out of those seats. */
 const isMinor = (p: Passenger): boolean => p.type === 'child' || p.type === 'infant'
-const holdsInfant = (trip: SupplierTrip, p: Passenger): boolean => trip.passengers.some((q) => q.on_lap_of === p.passenger_id)
+const holdsInfant = (trip: SupplierTrip, p: Passenger): boolean =>
+  trip.passengers.some((q) => q.on_lap_of === p.passenger_id)
 
 /** Minimum age in an exit row; lap infants must be under `LAP_INFANT_MAX_AGE` at departure. */
 export const EXIT_ROW_MIN_AGE = 16
@@ -178,10 +197,12 @@ function money(policy: AirlinePolicy, amount: number): OriginalMoney {
 }
 
 function taxesFor(policy: AirlinePolicy, type: ProductTypeName, base: number): SupplierTax[] {
-  return policy.taxes
-    .filter((t) => t.applies_to.includes(type))
-    // Math.round is half-up, which is half away from zero for the non-negative bases here.
-    .map((t) => ({ tax_type: t.tax_type, amount: Math.round((base * t.percent) / 100) }))
+  return (
+    policy.taxes
+      .filter((t) => t.applies_to.includes(type))
+      // Math.round is half-up, which is half away from zero for the non-negative bases here.
+      .map((t) => ({ tax_type: t.tax_type, amount: Math.round((base * t.percent) / 100) }))
+  )
 }
 
 function priced(policy: AirlinePolicy, type: ProductTypeName, base: number, limit: number): SupplierPassengerOffer {
@@ -197,14 +218,21 @@ function unavailable(reason: string): SupplierPassengerOffer {
   return { available: false, base: null, taxes: [], quantity_limit: 0, reason }
 }
 
-function perPassenger(trip: SupplierTrip, offer: (p: Passenger) => SupplierPassengerOffer): Record<string, SupplierPassengerOffer> {
+function perPassenger(
+  trip: SupplierTrip,
+  offer: (p: Passenger) => SupplierPassengerOffer,
+): Record<string, SupplierPassengerOffer> {
   // Keyed by the seller's passenger ids: no prototype, so any id is an ordinary key.
   const out = table<SupplierPassengerOffer>()
   for (const p of trip.passengers) out[p.passenger_id] = offer(p)
   return out
 }
 
-function bagDetails(journeyId: string, bag: { checked: boolean; weight_kg: number; dimensions: BagOption['dimensions'] }, pieces: number): BagDetails {
+function bagDetails(
+  journeyId: string,
+  bag: { checked: boolean; weight_kg: number; dimensions: BagOption['dimensions'] },
+  pieces: number,
+): BagDetails {
   const { length, width, height } = bag.dimensions
   return {
     journey_id: journeyId,
@@ -230,8 +258,12 @@ function standardCheckedBag(policy: AirlinePolicy): BagOption | undefined {
 function hasFreeBagTier(policy: AirlinePolicy, p: Passenger): boolean {
   return p.loyalty_programs.some((lp) => {
     const tier = lp.tier_name ? normalise(lp.tier_name) : null
-    return tier !== null && policy.loyalty.some((r) =>
-      r.airline_id === lp.airline_id && r.free_checked_bag_tiers.some((t) => normalise(t) === tier))
+    return (
+      tier !== null &&
+      policy.loyalty.some(
+        (r) => r.airline_id === lp.airline_id && r.free_checked_bag_tiers.some((t) => normalise(t) === tier),
+      )
+    )
   })
 }
 
@@ -283,10 +315,15 @@ function bagProducts(ctx: Context, trip: SupplierTrip, opts: SearchOptions): Sup
       offer_key: `bag:${jid}:included_cabin`,
       product_type: 'bag',
       display_name: `${policy.cabin.display_name} (included)`,
-      product_details: bagDetails(jid, { checked: false, weight_kg: policy.cabin.weight_kg, dimensions: policy.cabin.dimensions }, policy.cabin.pieces),
+      product_details: bagDetails(
+        jid,
+        { checked: false, weight_kg: policy.cabin.weight_kg, dimensions: policy.cabin.dimensions },
+        policy.cabin.pieces,
+      ),
       included: true,
       per_passenger: perPassenger(trip, (p) =>
-        isLapInfant(p) && !policy.lap_infant.cabin_allowance ? unavailable('lap_infant') : unavailable('included')),
+        isLapInfant(p) && !policy.lap_infant.cabin_allowance ? unavailable('lap_infant') : unavailable('included'),
+      ),
     })
 
     const fareBag = family?.checked_bags ? policy.bags.find((b) => b.code === family.checked_bags?.bag) : undefined
@@ -298,7 +335,9 @@ function bagProducts(ctx: Context, trip: SupplierTrip, opts: SearchOptions): Sup
         display_name: `${pieces > 1 ? `${pieces} × ` : ''}checked bag ${fareBag.weight_kg} kg (included in ${family.name})`,
         product_details: bagDetails(jid, fareBag, pieces),
         included: true,
-        per_passenger: perPassenger(trip, (p) => isLapInfant(p) ? unavailable('lap_infant') : unavailable('included')),
+        per_passenger: perPassenger(trip, (p) =>
+          isLapInfant(p) ? unavailable('lap_infant') : unavailable('included'),
+        ),
       })
     }
 
@@ -356,7 +395,11 @@ function flightMap(ctx: Context, segment: Segment): SupplierSeatMap {
         row: r.row,
         exit: r.exit,
         wing: r.wing,
-        seats: r.seats.map((st) => ({ column: st.column, characteristics: [...st.characteristics], band: st.taken ? null : seatBand(st.zone, r.exit) })),
+        seats: r.seats.map((st) => ({
+          column: st.column,
+          characteristics: [...st.characteristics],
+          band: st.taken ? null : seatBand(st.zone, r.exit),
+        })),
       })),
     })),
   }
@@ -408,14 +451,17 @@ function seatOffers(ctx: Context, trip: SupplierTrip): SupplierSeatOffers[] {
 }
 
 function journeyServiceProducts(
-  ctx: Context, trip: SupplierTrip, type: 'priority_boarding' | 'automatic_check_in',
+  ctx: Context,
+  trip: SupplierTrip,
+  type: 'priority_boarding' | 'automatic_check_in',
 ): SupplierProduct[] {
   const products: SupplierProduct[] = []
   for (const journey of trip.journeys) {
     const policy = journeyPolicy(ctx, journey)
     const price = policy[type]
     if (price === null) continue
-    const includedByFare = type === 'priority_boarding' && journeyFamily(policy, journey)?.includes_priority_boarding === true
+    const includedByFare =
+      type === 'priority_boarding' && journeyFamily(policy, journey)?.includes_priority_boarding === true
     const details: JourneyProductDetails = { journey_id: journey.journey_id }
     products.push({
       offer_key: `${type}:${journey.journey_id}`,
@@ -425,7 +471,12 @@ function journeyServiceProducts(
       ...(includedByFare ? { included: true } : {}),
       // A lap infant boards and is checked in with the adult holding it.
       per_passenger: perPassenger(trip, (p) =>
-        isLapInfant(p) ? unavailable('lap_infant') : includedByFare ? unavailable('included') : priced(policy, type, price, 1)),
+        isLapInfant(p)
+          ? unavailable('lap_infant')
+          : includedByFare
+            ? unavailable('included')
+            : priced(policy, type, price, 1),
+      ),
     })
   }
   return products
@@ -452,14 +503,21 @@ function fareFamilyProducts(ctx: Context, trip: SupplierTrip): SupplierProduct[]
         display_name: `Upgrade to ${target.name}`,
         product_details: details,
         // The infant's fare follows the adult's.
-        per_passenger: perPassenger(trip, (p) => isLapInfant(p) ? unavailable('lap_infant') : priced(policy, 'fare_family_upsell', price, 1)),
+        per_passenger: perPassenger(trip, (p) =>
+          isLapInfant(p) ? unavailable('lap_infant') : priced(policy, 'fare_family_upsell', price, 1),
+        ),
       })
     }
   }
   return products
 }
 
-function searchOffers(ctx: Context, trip: SupplierTrip, types: readonly ProductTypeName[], opts: SearchOptions = {}): SupplierOffers {
+function searchOffers(
+  ctx: Context,
+  trip: SupplierTrip,
+  types: readonly ProductTypeName[],
+  opts: SearchOptions = {},
+): SupplierOffers {
   const products: SupplierProduct[] = []
   const wanted = new Set(types)
   if (wanted.has('bag')) products.push(...bagProducts(ctx, trip, opts))
@@ -504,7 +562,12 @@ const SEAT_CANCELLATION_FEE_PERCENT = 20
 const BAG_REFUND_UNTIL_MS = 24 * 3_600_000
 
 function cancellationQuote(trip: SupplierTrip, { order, item }: SupplierOrder, now: Date): SupplierCancellationQuote {
-  const no = (reason: string): SupplierCancellationQuote => ({ order_id: order.order_id, cancellable: false, refund: null, reason })
+  const no = (reason: string): SupplierCancellationQuote => ({
+    order_id: order.order_id,
+    cancellable: false,
+    refund: null,
+    reason,
+  })
   const yes = (refund: Money): SupplierCancellationQuote => ({ order_id: order.order_id, cancellable: true, refund })
   const departs = Math.min(...itemSegments(trip, item).map((s) => Date.parse(s.departure_time)))
   const left = departs - now.getTime()
@@ -512,24 +575,33 @@ function cancellationQuote(trip: SupplierTrip, { order, item }: SupplierOrder, n
   const paid = order.price.total
   switch (item.product_type) {
     // A bag or a check-in not yet used is refunded in full until a day before the journey.
-    case 'bag': case 'automatic_check_in':
+    case 'bag':
+    case 'automatic_check_in':
       return left >= BAG_REFUND_UNTIL_MS ? yes(paid) : no('too_close_to_departure')
     // A seat is refunded less the airline's fee, rounded half away from zero, until departure.
     case 'seat': {
       const less = (m: { amount: number }) => m.amount - applyPercentage(m.amount, SEAT_CANCELLATION_FEE_PERCENT)
-      return yes({ ...paid, amount: less(paid), in_original_currency: { ...paid.in_original_currency, amount: less(paid.in_original_currency) } })
+      return yes({
+        ...paid,
+        amount: less(paid),
+        in_original_currency: { ...paid.in_original_currency, amount: less(paid.in_original_currency) },
+      })
     }
     default:
       return no('non_refundable')
   }
 }
 
-const onFlight = (segments: Segment[], number: string): boolean => segments.some((s) => s.marketing_flight_number === number)
+const onFlight = (segments: Segment[], number: string): boolean =>
+  segments.some((s) => s.marketing_flight_number === number)
 
 function bagOptionFor(policy: AirlinePolicy, d: ProductDetails<'bag'>): BagOption | undefined {
-  return policy.bags.find((b) =>
-    b.checked === d.checked && b.weight_kg === d.weight &&
-    (d.size === undefined || b.dimensions.length + b.dimensions.width + b.dimensions.height === d.size))
+  return policy.bags.find(
+    (b) =>
+      b.checked === d.checked &&
+      b.weight_kg === d.weight &&
+      (d.size === undefined || b.dimensions.length + b.dimensions.width + b.dimensions.height === d.size),
+  )
 }
 
 /** The offer key an item was bought under, rebuilt from its details; null when they do not say enough. */
@@ -538,7 +610,9 @@ function offerKeyFor(ctx: Context, trip: SupplierTrip, item: BasketItem): string
     case 'seat': {
       const d = item.product_details
       const sid = str(d.segment_id)
-      return sid && typeof d.row === 'number' && typeof d.column === 'string' ? seatOfferKey(sid, d.row, d.column) : null
+      return sid && typeof d.row === 'number' && typeof d.column === 'string'
+        ? seatOfferKey(sid, d.row, d.column)
+        : null
     }
     case 'bag':
     case 'priority_boarding':
@@ -564,7 +638,11 @@ function offerKeyFor(ctx: Context, trip: SupplierTrip, item: BasketItem): string
 
 /** Whether an item holding `quantity` units at `held` (their total) holds them at `unit` each. */
 function holdsUnitPrice(held: OriginalMoney, quantity: number, unit: OriginalMoney): boolean {
-  return held.currency === unit.currency && held.decimal_places === unit.decimal_places && held.amount === unit.amount * quantity
+  return (
+    held.currency === unit.currency &&
+    held.decimal_places === unit.decimal_places &&
+    held.amount === unit.amount * quantity
+  )
 }
 
 function createChecker(ctx: Context, trip: SupplierTrip) {
@@ -582,9 +660,19 @@ function createChecker(ctx: Context, trip: SupplierTrip) {
   const scenariosOn = ctx.scenariosAlways || trip.sandbox
 
   /** What the airline asks for one unit now: the offer, raised on a `9001` flight for the products that change. */
-  const currentUnit = (item: AncillaryItem, segments: Segment[], offer: { base: OriginalMoney; taxes: SupplierTax[] }) => {
+  const currentUnit = (
+    item: AncillaryItem,
+    segments: Segment[],
+    offer: { base: OriginalMoney; taxes: SupplierTax[] },
+  ) => {
     const type = item.product_type
-    if (!(scenariosOn && ctx.priceChangeProducts.has(type) && offer.base.amount > 0 && onFlight(segments, SANDBOX_SCENARIOS.price_change))) return offer
+    if (!(
+      scenariosOn &&
+      ctx.priceChangeProducts.has(type) &&
+      offer.base.amount > 0 &&
+      onFlight(segments, SANDBOX_SCENARIOS.price_change)
+    ))
+      return offer
     const raised = Math.round((offer.base.amount * (100 + ctx.priceIncreasePercent)) / 100)
     // The airline that sold the offer: its first segment's (a journey's first, for journey products).
     const policy = segments[0] ? policyFor(ctx, segments[0].marketing_airline) : ctx.generic
@@ -605,20 +693,32 @@ function createChecker(ctx: Context, trip: SupplierTrip) {
     const product = offers(item.product_type).get(key)
     if (!product) return { basket_item_id: id, outcome: 'unavailable', reason: 'no_longer_offered' }
     const passengerId = str(item.product_details.passenger_id)
-    const offer = passengerId !== null
-      ? own(product.per_passenger, passengerId)
-      : Object.values(product.per_passenger).find((o) => o.available)
-    if (!offer) return { basket_item_id: id, outcome: 'unavailable', reason: passengerId !== null ? 'unknown_passenger' : 'not_available' }
+    const offer =
+      passengerId !== null
+        ? own(product.per_passenger, passengerId)
+        : Object.values(product.per_passenger).find((o) => o.available)
+    if (!offer)
+      return {
+        basket_item_id: id,
+        outcome: 'unavailable',
+        reason: passengerId !== null ? 'unknown_passenger' : 'not_available',
+      }
     if (!offer.available || offer.base === null) {
       // Only a lap infant could have bought an infant-only item: its passenger no longer is one.
-      const reason = offer.reason === 'infant_only' ? 'infant_age' : offer.reason ?? 'not_available'
+      const reason = offer.reason === 'infant_only' ? 'infant_age' : (offer.reason ?? 'not_available')
       return { basket_item_id: id, outcome: 'unavailable', reason }
     }
-    if (item.quantity > offer.quantity_limit) return { basket_item_id: id, outcome: 'unavailable', reason: 'quantity_limit' }
+    if (item.quantity > offer.quantity_limit)
+      return { basket_item_id: id, outcome: 'unavailable', reason: 'quantity_limit' }
 
     const current = currentUnit(item, segments, { base: offer.base, taxes: offer.taxes })
     if (!holdsUnitPrice(item.price.base.in_original_currency, item.quantity, current.base)) {
-      return { basket_item_id: id, outcome: 'price_changed', base: { ...current.base }, taxes: current.taxes.map((t) => ({ ...t })) }
+      return {
+        basket_item_id: id,
+        outcome: 'price_changed',
+        base: { ...current.base },
+        taxes: current.taxes.map((t) => ({ ...t })),
+      }
     }
     return { basket_item_id: id, outcome: 'valid' }
   }
@@ -669,7 +769,8 @@ export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Sup
     capabilities: CAPABILITIES,
 
     credentialsProblem(credentials, sandbox) {
-      if (!sandbox) return 'The sandbox airline sells simulated offers: it serves sandbox sellers only (a live seller needs a real supplier, e.g. --supplier duffel --duffel-token duffel_live_…).'
+      if (!sandbox)
+        return 'The sandbox airline sells simulated offers: it serves sandbox sellers only (a live seller needs a real supplier, e.g. --supplier duffel --duffel-token duffel_live_…).'
       return credentials === null ? null : 'The sandbox airline takes no credentials.'
     },
 
@@ -680,13 +781,17 @@ export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Sup
     async recheck(_call, trip, items) {
       const check = createChecker(ctx, trip)
       const results = items.map(check)
-      const slow = (ctx.scenariosAlways || trip.sandbox) &&
+      const slow =
+        (ctx.scenariosAlways || trip.sandbox) &&
         items.some(({ item }) => onFlight(itemSegments(trip, item), SANDBOX_SCENARIOS.slow_check))
       return slow ? { results, delayMs: ctx.checkDelayMs } : { results }
     },
 
     async fulfill(_call, trip, order, { item }) {
-      if ((ctx.scenariosAlways || trip.sandbox) && onFlight(itemSegments(trip, item), SANDBOX_SCENARIOS.fulfillment_fails)) {
+      if (
+        (ctx.scenariosAlways || trip.sandbox) &&
+        onFlight(itemSegments(trip, item), SANDBOX_SCENARIOS.fulfillment_fails)
+      ) {
         return { ok: false, reason: 'The airline rejected the booking (sandbox scenario 9003)' }
       }
       return { ok: true, reference: bookingReference(order.order_id) }
@@ -698,11 +803,16 @@ export function createSandboxSupplier(options: SandboxSupplierOptions = {}): Sup
 
     async cancel(_call, trip, o, now) {
       // Deterministic, so a repeated call for the same order at the same time answers the same.
-      if ((ctx.scenariosAlways || trip.sandbox) && onFlight(itemSegments(trip, o.item), SANDBOX_SCENARIOS.cancellation_refused)) {
+      if (
+        (ctx.scenariosAlways || trip.sandbox) &&
+        onFlight(itemSegments(trip, o.item), SANDBOX_SCENARIOS.cancellation_refused)
+      ) {
         return { ok: false, reason: 'The airline refused the cancellation (sandbox scenario 9005)' }
       }
       const quote = cancellationQuote(trip, o, now)
-      return quote.cancellable && quote.refund ? { ok: true, refund: quote.refund } : { ok: false, reason: quote.reason ?? 'not_cancellable' }
+      return quote.cancellable && quote.refund
+        ? { ok: true, refund: quote.refund }
+        : { ok: false, reason: quote.reason ?? 'not_cancellable' }
     },
   }
 }

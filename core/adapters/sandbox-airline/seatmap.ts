@@ -15,8 +15,16 @@ export interface CabinSeat {
   taken: boolean
 }
 
-export interface CabinRow { row: number; exit: boolean; wing: boolean; seats: CabinSeat[] }
-export interface CabinDeck { layout: DeckLayout; rows: CabinRow[] }
+export interface CabinRow {
+  row: number
+  exit: boolean
+  wing: boolean
+  seats: CabinSeat[]
+}
+export interface CabinDeck {
+  layout: DeckLayout
+  rows: CabinRow[]
+}
 
 /** Share of seats already sold on a flight; a range so that flights differ. */
 const MIN_OCCUPANCY = 0.3

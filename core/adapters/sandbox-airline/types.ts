@@ -7,7 +7,11 @@
  */
 import type { ProductTypeName } from '../../schemas/trip.ts'
 
-export interface Dimensions { length: number; width: number; height: number }
+export interface Dimensions {
+  length: number
+  width: number
+  height: number
+}
 
 /** What every ticketed passenger may already take into the cabin. */
 export interface CabinAllowance {
@@ -106,7 +110,10 @@ export interface AirlinePolicy {
 
 export type AircraftCode = 'A320' | 'B787-9' | 'B777-300ER' | 'A380'
 
-export interface RowRange { from: number; to: number }
+export interface RowRange {
+  from: number
+  to: number
+}
 
 /**
  * One deck's economy cabin. Characteristics come from the row lists; window, aisle and middle come from the

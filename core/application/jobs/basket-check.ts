@@ -16,7 +16,12 @@ export function startCheck(ctx: Context, trip: TripRecord, itemIds: string[]): C
   const check_id = ctx.ids.uuid()
   return {
     trip: validity.startCheck(trip, itemIds, check_id, now),
-    jobs: [newJob(ctx, { kind: 'basket_check', payload: { trip_id: trip.trip_id, check_id, started_at: now.toISOString() } })],
+    jobs: [
+      newJob(ctx, {
+        kind: 'basket_check',
+        payload: { trip_id: trip.trip_id, check_id, started_at: now.toISOString() },
+      }),
+    ],
   }
 }
 
@@ -26,11 +31,17 @@ export async function run(ctx: Context, { trip_id, check_id, started_at }: Paylo
   const items = trip ? validity.itemsOfCheck(trip, check_id) : []
   if (!trip || items.length === 0) return undefined
   const { supplier, call } = await tripSupplier(ctx, trip)
-  const answer = await supplier.recheck(call, supplierView(trip), items.map((item) => ({ item, offer_key: trip.offer_keys[item.product_id] })))
+  const answer = await supplier.recheck(
+    call,
+    supplierView(trip),
+    items.map((item) => ({ item, offer_key: trip.offer_keys[item.product_id] })),
+  )
   // The supplier's answer takes delayMs from the start of the check; until then the items stay `checking`.
   const readyAt = answer.delayMs ? Date.parse(started_at) + answer.delayMs : 0
   if (readyAt > now.getTime()) return new Date(readyAt)
-  await ctx.trips.mutate(null, trip_id, (t) => validity.finishCheck(t, check_id, answer.results, { now: ctx.clock.now(), holdWindow: ctx.config.holdWindow }))
+  await ctx.trips.mutate(null, trip_id, (t) =>
+    validity.finishCheck(t, check_id, answer.results, { now: ctx.clock.now(), holdWindow: ctx.config.holdWindow }),
+  )
   return undefined
 }
 

@@ -26,5 +26,12 @@ export async function run(ctx: Context, { trip_id, order_id }: Payload): Promise
 
 /** A cancellation the airline never answered: the order stays booked, and says why. */
 export async function giveUp(ctx: Context, { trip_id, order_id }: Payload): Promise<void> {
-  await ctx.trips.mutate(null, trip_id, (t) => finishCancel(t, order_id, { ok: false, reason: 'The airline could not be reached to cancel this order.' }, ctx.clock.now()))
+  await ctx.trips.mutate(null, trip_id, (t) =>
+    finishCancel(
+      t,
+      order_id,
+      { ok: false, reason: 'The airline could not be reached to cancel this order.' },
+      ctx.clock.now(),
+    ),
+  )
 }

@@ -24,7 +24,9 @@ export async function run(ctx: Context, { trip_id, order_id }: Payload, lease: J
   if (!item || !moved) throw new Error(`order ${order_id} of trip ${trip_id} has lost its basket item`)
   const { supplier, call } = await tripSupplier(ctx, trip)
   const booked = await supplier.fulfill(call, supplierView(trip), moved, {
-    item, offer_key: trip.offer_keys[item.product_id], booked_before: bookedBefore(trip, moved, item),
+    item,
+    offer_key: trip.offer_keys[item.product_id],
+    booked_before: bookedBefore(trip, moved, item),
     // A purchase whose answer was lost is only looked for from then on: never sent a second time.
     ...(moved.purchase_unknown_since ? { purchase_sent: true } : {}),
     // Right before a purchase: this run still owns the job, and the purchase is noted as sent first, so a
@@ -34,7 +36,9 @@ export async function run(ctx: Context, { trip_id, order_id }: Payload, lease: J
       const at = ctx.clock.now().toISOString()
       await ctx.trips.mutate(null, trip_id, (t) => {
         const o = t.orders[order_id]
-        return o && !o.purchase_unknown_since ? { ...t, orders: { ...t.orders, [order_id]: { ...o, purchase_unknown_since: at } } } : t
+        return o && !o.purchase_unknown_since
+          ? { ...t, orders: { ...t.orders, [order_id]: { ...o, purchase_unknown_since: at } } }
+          : t
       })
     },
   })
@@ -51,27 +55,42 @@ async function settle(ctx: Context, tripId: string, order: Order, booked: Fulfil
     const refs = { ...order.supplier_refs, ...booked.refs }
     // Looked for long enough: the seller settles it with the supplier, who may or may not hold the purchase.
     if (now.getTime() - Date.parse(since) >= ctx.config.reconcileWindowMs) {
-      await ctx.trips.mutate(null, tripId, (t) => moveOrder(t, orderId, 'failed', now, { failure_reason: 'supplier_outcome_unknown', supplier_refs: refs }))
+      await ctx.trips.mutate(null, tripId, (t) =>
+        moveOrder(t, orderId, 'failed', now, { failure_reason: 'supplier_outcome_unknown', supplier_refs: refs }),
+      )
       return undefined
     }
     if (!order.purchase_unknown_since || booked.refs) {
       await ctx.trips.mutate(null, tripId, (t) => {
         const o = t.orders[orderId]
-        return o ? { ...t, orders: { ...t.orders, [orderId]: { ...o, purchase_unknown_since: since, supplier_refs: refs } } } : t
+        return o
+          ? { ...t, orders: { ...t.orders, [orderId]: { ...o, purchase_unknown_since: since, supplier_refs: refs } } }
+          : t
       })
     }
     return new Date(now.getTime() + ctx.config.reconcileMs)
   }
   if (booked.ok === true) {
-    await ctx.trips.mutate(null, tripId, (t) => moveOrder(t, orderId, 'succeeded', now, { supplier_reference: booked.reference, ...(booked.refs ? { supplier_refs: booked.refs } : {}) }))
+    await ctx.trips.mutate(null, tripId, (t) =>
+      moveOrder(t, orderId, 'succeeded', now, {
+        supplier_reference: booked.reference,
+        ...(booked.refs ? { supplier_refs: booked.refs } : {}),
+      }),
+    )
     return undefined
   }
   await ctx.trips.mutate(null, tripId, (t) => {
     const failure = { failure_reason: booked.reason, ...(booked.refs ? { supplier_refs: booked.refs } : {}) }
     if (!booked.price) return moveOrder(t, orderId, 'failed', now, failure)
     // The airline's price changed: the item is offered again at it, and the order says at what price.
-    const reoffered = reofferAfterPriceChange(t, order.basket_item_id, booked.price, { now, holdWindow: ctx.config.holdWindow })
-    const failed = moveOrder(reoffered, orderId, 'failed', now, { ...failure, current_price: reoffered.basket[order.basket_item_id]!.price })
+    const reoffered = reofferAfterPriceChange(t, order.basket_item_id, booked.price, {
+      now,
+      holdWindow: ctx.config.holdWindow,
+    })
+    const failed = moveOrder(reoffered, orderId, 'failed', now, {
+      ...failure,
+      current_price: reoffered.basket[order.basket_item_id]!.price,
+    })
     return failed.changed ? failed : t
   })
   return undefined
@@ -84,7 +103,8 @@ async function settle(ctx: Context, tripId: string, order: Order, booked: Fulfil
 function bookedBefore(trip: TripRecord, order: Order, item: BasketItem): number {
   let n = 0
   for (const o of Object.values(trip.orders)) {
-    if (o.order_id === order.order_id || o.status === 'failed' || o.status === 'cancelled' || o.status === 'cancelling') continue
+    if (o.order_id === order.order_id || o.status === 'failed' || o.status === 'cancelled' || o.status === 'cancelling')
+      continue
     if (o.created_at > order.created_at || (o.created_at === order.created_at && o.order_id > order.order_id)) continue
     const other = trip.basket[o.basket_item_id]
     if (other?.product_id === item.product_id && passengerOf(other) === passengerOf(item)) n += other.quantity
@@ -95,5 +115,9 @@ function bookedBefore(trip: TripRecord, order: Order, item: BasketItem): number 
 /** An order given up fails, so the seller sees it and can refund. */
 export async function giveUp(ctx: Context, { trip_id, order_id }: Payload): Promise<void> {
   const now = ctx.clock.now()
-  await ctx.trips.mutate(null, trip_id, (t) => moveOrder(t, order_id, 'failed', now, { failure_reason: 'The airline could not be reached to confirm this order.' }))
+  await ctx.trips.mutate(null, trip_id, (t) =>
+    moveOrder(t, order_id, 'failed', now, {
+      failure_reason: 'The airline could not be reached to confirm this order.',
+    }),
+  )
 }

@@ -10,17 +10,42 @@ import { WebhookEvent } from '../../schemas/fulfillment.ts'
 import { validate } from '../../shared/validate.ts'
 
 const JobSchema = Type.Union([
-  Type.Object({ kind: Type.Literal('basket_check'), payload: Type.Object({ trip_id: Type.String(), check_id: Type.String(), started_at: Type.String() }) }),
-  Type.Object({ kind: Type.Literal('fulfill_order'), payload: Type.Object({ trip_id: Type.String(), order_id: Type.String() }) }),
-  Type.Object({ kind: Type.Literal('cancel_order'), payload: Type.Object({ trip_id: Type.String(), order_id: Type.String() }) }),
-  Type.Object({ kind: Type.Literal('ticketing_timeout'), payload: Type.Object({ trip_id: Type.String(), fulfillment_id: Type.String() }) }),
-  Type.Object({ kind: Type.Literal('webhook'), payload: Type.Object({ seller_id: Type.String(), subscription_id: Type.String(), event: WebhookEvent }) }),
-  Type.Object({ kind: Type.Literal('supplier_search'), payload: Type.Object({ trip_id: Type.String(), search_id: Type.String() }) }),
+  Type.Object({
+    kind: Type.Literal('basket_check'),
+    payload: Type.Object({ trip_id: Type.String(), check_id: Type.String(), started_at: Type.String() }),
+  }),
+  Type.Object({
+    kind: Type.Literal('fulfill_order'),
+    payload: Type.Object({ trip_id: Type.String(), order_id: Type.String() }),
+  }),
+  Type.Object({
+    kind: Type.Literal('cancel_order'),
+    payload: Type.Object({ trip_id: Type.String(), order_id: Type.String() }),
+  }),
+  Type.Object({
+    kind: Type.Literal('ticketing_timeout'),
+    payload: Type.Object({ trip_id: Type.String(), fulfillment_id: Type.String() }),
+  }),
+  Type.Object({
+    kind: Type.Literal('webhook'),
+    payload: Type.Object({ seller_id: Type.String(), subscription_id: Type.String(), event: WebhookEvent }),
+  }),
+  Type.Object({
+    kind: Type.Literal('supplier_search'),
+    payload: Type.Object({ trip_id: Type.String(), search_id: Type.String() }),
+  }),
 ])
 
 export type Job = Static<typeof JobSchema>
 export type JobKind = Job['kind']
-export const JOB_KINDS: JobKind[] = ['basket_check', 'fulfill_order', 'cancel_order', 'ticketing_timeout', 'webhook', 'supplier_search']
+export const JOB_KINDS: JobKind[] = [
+  'basket_check',
+  'fulfill_order',
+  'cancel_order',
+  'ticketing_timeout',
+  'webhook',
+  'supplier_search',
+]
 
 /** What one run of the job runner did, for the worker's log (ids and outcome only, never a payload). */
 export interface JobReport {
@@ -35,14 +60,26 @@ export interface JobReport {
 }
 
 /** What making a job needs of the core's ports (named here, not imported, so config.ts may name JobKind). */
-interface JobPorts { clock: Clock; ids: Ids; config: { maxAttempts: Record<JobKind, number> } }
+interface JobPorts {
+  clock: Clock
+  ids: Ids
+  config: { maxAttempts: Record<JobKind, number> }
+}
 
 /** A new pending job, due at `runAt`, for the caller to store (with the change that asks for it); `lane`: whose it is, where claims are fair (JobRecord.lane). */
 export function newJob(ports: JobPorts, job: Job, runAt = ports.clock.now(), lane?: string): JobRecord {
   return {
-    job_id: ports.ids.uuid(), kind: job.kind, payload: job.payload, run_at: runAt.toISOString(), attempts: 0,
-    max_attempts: ports.config.maxAttempts[job.kind], locked_until: null, last_error: null, status: 'pending',
-    created_at: ports.clock.now().toISOString(), ...(lane ? { lane } : {}),
+    job_id: ports.ids.uuid(),
+    kind: job.kind,
+    payload: job.payload,
+    run_at: runAt.toISOString(),
+    attempts: 0,
+    max_attempts: ports.config.maxAttempts[job.kind],
+    locked_until: null,
+    last_error: null,
+    status: 'pending',
+    created_at: ports.clock.now().toISOString(),
+    ...(lane ? { lane } : {}),
   }
 }
 

@@ -21,21 +21,36 @@ export class JobLease {
   #timer: ReturnType<typeof setInterval> | undefined
   #renewing: Promise<boolean> | null = null
 
-  constructor(private readonly store: Store, private readonly clock: Clock, readonly jobId: string, lease: string, private readonly leaseMs: number) {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    readonly jobId: string,
+    lease: string,
+    private readonly leaseMs: number,
+  ) {
     this.#current = lease
   }
 
   /** The lease as the store has it now: what completing or failing the job names. */
-  get current(): string { return this.#current }
+  get current(): string {
+    return this.#current
+  }
 
   /** Renews in the background while the run goes on. */
   start(): void {
-    this.#timer = setInterval(() => { void this.renew().catch(() => {}) }, Math.max(10, Math.floor(this.leaseMs / 3)))
+    this.#timer = setInterval(
+      () => {
+        void this.renew().catch(() => {})
+      },
+      Math.max(10, Math.floor(this.leaseMs / 3)),
+    )
     // Node's timer would keep a process alive for a lease alone; a browser's (the sandbox worker) has no unref.
     ;(this.#timer as { unref?: () => void }).unref?.()
   }
 
-  stop(): void { clearInterval(this.#timer) }
+  stop(): void {
+    clearInterval(this.#timer)
+  }
 
   /**
    * Stops renewing, once a renewal under way has landed: the lease the run's outcome is recorded under. (Read
@@ -61,7 +76,9 @@ export class JobLease {
       if (await this.store.renewJob(this.jobId, this.#current, next)) this.#current = next.toISOString()
       else this.#lost = true
       return !this.#lost
-    })().finally(() => { this.#renewing = null })
+    })().finally(() => {
+      this.#renewing = null
+    })
     return this.#renewing
   }
 

@@ -20,7 +20,11 @@ export type { JobReport } from './job.ts'
  * Claims and runs one due job; null when none was due. Its report also goes to the host's observers (the
  * server's job counters); a store failure around the job throws instead, and reports nothing.
  */
-export async function processNextJob(ctx: Context, kinds: JobKind[] = JOB_KINDS, opts: { perLane?: number } = {}): Promise<JobReport | null> {
+export async function processNextJob(
+  ctx: Context,
+  kinds: JobKind[] = JOB_KINDS,
+  opts: { perLane?: number } = {},
+): Promise<JobReport | null> {
   const report = await runNextJob(ctx, kinds, opts)
   if (report) ctx.observers.jobFinished(report)
   return report
@@ -33,8 +37,15 @@ async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: numb
   // A claim always sets the lease; without one no outcome could be recorded, so the job is left to lapse.
   const lease = record.locked_until
   if (lease === null) throw new Error(`job ${record.job_id} was claimed without a lease`)
-  const report = (outcome: JobReport['outcome'], kept: boolean, extra: { error?: string; retry_at?: Date | null } = {}): JobReport => ({
-    job_id: record.job_id, kind: record.kind, attempt: record.attempts, max_attempts: record.max_attempts,
+  const report = (
+    outcome: JobReport['outcome'],
+    kept: boolean,
+    extra: { error?: string; retry_at?: Date | null } = {},
+  ): JobReport => ({
+    job_id: record.job_id,
+    kind: record.kind,
+    attempt: record.attempts,
+    max_attempts: record.max_attempts,
     // A lapsed lease means another worker re-claimed the job: this run's outcome was not recorded.
     outcome: kept ? outcome : 'lease_lost',
     ...(extra.error ? { error: extra.error } : {}),
@@ -55,7 +66,12 @@ async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: numb
     const retryAt = await run(ctx, job, held)
     // Not an attempt that failed: the answer is not ready (a hold order not paid yet, a lost answer being
     // looked for); each kind bounds its own wait.
-    if (retryAt) return report('waiting', await store.deferJob(record.job_id, await held.release(), 'waiting for the supplier', retryAt), { retry_at: retryAt })
+    if (retryAt)
+      return report(
+        'waiting',
+        await store.deferJob(record.job_id, await held.release(), 'waiting for the supplier', retryAt),
+        { retry_at: retryAt },
+      )
     return report('done', await store.completeJob(record.job_id, await held.release()))
   } catch (e) {
     // Another worker owns the job now: nothing of this run is recorded, and nothing given up.
@@ -64,9 +80,15 @@ async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: numb
     const last = record.attempts >= record.max_attempts
     if (last && job) await giveUp(ctx, job, e)
     // Not before the supplier said to come back (a 429's Retry-After), however short the backoff is.
-    const waitMs = Math.max(backoffMs(record.attempts, config.backoffBaseMs, config.backoffCapMs), isSupplierError(e) ? e.retryAfterMs ?? 0 : 0)
+    const waitMs = Math.max(
+      backoffMs(record.attempts, config.backoffBaseMs, config.backoffCapMs),
+      isSupplierError(e) ? (e.retryAfterMs ?? 0) : 0,
+    )
     const retryAt = last ? null : new Date(clock.now().getTime() + waitMs)
-    return report(last ? 'dead' : 'retry', await store.failJob(record.job_id, await held.release(), error, retryAt), { error, retry_at: retryAt })
+    return report(last ? 'dead' : 'retry', await store.failJob(record.job_id, await held.release(), error, retryAt), {
+      error,
+      retry_at: retryAt,
+    })
   } finally {
     held.stop()
   }
@@ -82,12 +104,18 @@ export async function drainJobs(ctx: Context, kinds: JobKind[] = JOB_KINDS, limi
 /** Runs a job; returns when to come back if the answer is not ready yet. */
 function run(ctx: Context, job: Job, lease: JobLease): Promise<Date | undefined> {
   switch (job.kind) {
-    case 'basket_check': return basketCheck.run(ctx, job.payload)
-    case 'fulfill_order': return fulfillOrder.run(ctx, job.payload, lease)
-    case 'cancel_order': return cancelOrder.run(ctx, job.payload)
-    case 'ticketing_timeout': return ticketingTimeout.run(ctx, job.payload)
-    case 'webhook': return webhook.run(ctx, job.payload)
-    case 'supplier_search': return supplierSearch.run(ctx, job.payload)
+    case 'basket_check':
+      return basketCheck.run(ctx, job.payload)
+    case 'fulfill_order':
+      return fulfillOrder.run(ctx, job.payload, lease)
+    case 'cancel_order':
+      return cancelOrder.run(ctx, job.payload)
+    case 'ticketing_timeout':
+      return ticketingTimeout.run(ctx, job.payload)
+    case 'webhook':
+      return webhook.run(ctx, job.payload)
+    case 'supplier_search':
+      return supplierSearch.run(ctx, job.payload)
   }
 }
 
@@ -101,4 +129,5 @@ async function giveUp(ctx: Context, job: Job, error: unknown): Promise<void> {
 }
 
 /** Exponential backoff: base, 2×base, 4×base, ... capped. */
-export const backoffMs = (attempt: number, baseMs: number, capMs: number) => Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1))
+export const backoffMs = (attempt: number, baseMs: number, capMs: number) =>
+  Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1))

@@ -21,10 +21,19 @@ export async function run(ctx: Context, payload: Payload): Promise<undefined> {
   const { trip, search } = pending
   let found: { search: SearchRecord; seatMaps: SupplierSeatMap[] }
   try {
-    found = await runSearch(trip, search.offers.types, { ...(await tripSupplier(ctx, trip)), clock: ctx.clock, searchId: search.search_id }, { retry: true })
+    found = await runSearch(
+      trip,
+      search.offers.types,
+      { ...(await tripSupplier(ctx, trip)), clock: ctx.clock, searchId: search.search_id },
+      { retry: true },
+    )
   } catch (e) {
     // What may pass is tried again by the runner; what will not (no credentials) fails the search now.
-    if (isSupplierError(e) && !e.retryable) found = { search: failedSearch(trip, search.offers.types, { clock: ctx.clock, searchId: search.search_id }, e), seatMaps: [] }
+    if (isSupplierError(e) && !e.retryable)
+      found = {
+        search: failedSearch(trip, search.offers.types, { clock: ctx.clock, searchId: search.search_id }, e),
+        seatMaps: [],
+      }
     else throw e
   }
   await complete(ctx, payload, found)
@@ -35,7 +44,15 @@ export async function run(ctx: Context, payload: Payload): Promise<undefined> {
 export async function giveUp(ctx: Context, payload: Payload, error: unknown): Promise<void> {
   const pending = await pendingOf(ctx, payload)
   if (!pending) return
-  await complete(ctx, payload, { search: failedSearch(pending.trip, pending.search.offers.types, { clock: ctx.clock, searchId: payload.search_id }, error), seatMaps: [] })
+  await complete(ctx, payload, {
+    search: failedSearch(
+      pending.trip,
+      pending.search.offers.types,
+      { clock: ctx.clock, searchId: payload.search_id },
+      error,
+    ),
+    seatMaps: [],
+  })
 }
 
 /** The trip and its search while the search is still `in_progress`; undefined once either is gone or done (a job run again). */
@@ -49,7 +66,11 @@ async function pendingOf(ctx: Context, { trip_id, search_id }: Payload) {
  * Stores the answer over the pending search, with the trip: the trip's current search ends (a new trip's
  * first one), or a new search that succeeded becomes the trip's; a new one that failed is only kept to be read.
  */
-async function complete(ctx: Context, { trip_id, search_id }: Payload, found: { search: SearchRecord; seatMaps: SupplierSeatMap[] }) {
+async function complete(
+  ctx: Context,
+  { trip_id, search_id }: Payload,
+  found: { search: SearchRecord; seatMaps: SupplierSeatMap[] },
+) {
   const effects = ctx.searches.effects(found)
   await ctx.trips.mutate(null, trip_id, (t) => {
     const adopt = t.search_id === search_id || found.search.status === 'success'

@@ -11,10 +11,21 @@ export async function eventJobs(ports: Ports, trip: TripRecord, events: RaisedEv
   const now = ports.clock.now().toISOString()
   return events.flatMap((e) => {
     const event: WebhookEvent = {
-      event_id: ports.ids.uuid(), event_name: e.event_name, created_at: now, trip_id: trip.trip_id,
-      ...(e.fulfillment_id ? { fulfillment_id: e.fulfillment_id } : {}), ...(e.cancellation_id ? { cancellation_id: e.cancellation_id } : {}), data: e.data,
+      event_id: ports.ids.uuid(),
+      event_name: e.event_name,
+      created_at: now,
+      trip_id: trip.trip_id,
+      ...(e.fulfillment_id ? { fulfillment_id: e.fulfillment_id } : {}),
+      ...(e.cancellation_id ? { cancellation_id: e.cancellation_id } : {}),
+      data: e.data,
     }
-    return subs.filter((s) => s.event_name === e.event_name)
-      .map((s) => newJob(ports, { kind: 'webhook', payload: { seller_id: s.seller_id, subscription_id: s.subscription_id, event } }))
+    return subs
+      .filter((s) => s.event_name === e.event_name)
+      .map((s) =>
+        newJob(ports, {
+          kind: 'webhook',
+          payload: { seller_id: s.seller_id, subscription_id: s.subscription_id, event },
+        }),
+      )
   })
 }

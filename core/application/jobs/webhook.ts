@@ -14,13 +14,18 @@ export async function run(ctx: Context, { seller_id, subscription_id, event }: P
   // that pointed elsewhere when subscribed may point inside now).
   const policy = targetPolicy((await ctx.sellers.get(seller_id))?.sandbox ?? false)
   const body = JSON.stringify(event)
-  const status = await ctx.webhooks.send(sub.target, body, {
-    'content-type': 'application/json',
-    'user-agent': 'svc-webhooks/2.2',
-    'svc-event-id': event.event_id,
-    'svc-event-name': event.event_name,
-    'svc-signature': await signatureHeader(sub.secret, body, now),
-  }, policy)
+  const status = await ctx.webhooks.send(
+    sub.target,
+    body,
+    {
+      'content-type': 'application/json',
+      'user-agent': 'svc-webhooks/2.2',
+      'svc-event-id': event.event_id,
+      'svc-event-name': event.event_name,
+      'svc-signature': await signatureHeader(sub.secret, body, now),
+    },
+    policy,
+  )
   if (status < 200 || status >= 300) throw new Error(`the receiver answered HTTP ${status}`)
   return undefined
 }

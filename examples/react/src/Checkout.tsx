@@ -3,7 +3,11 @@ import { ApiClient, Session, formatPrice, type BasketChange } from 'svc-ancillar
 import 'svc-ancillaries/elements/svc-bag-upsell.js'
 import type {} from 'svc-ancillaries/types/react'
 
-export interface CheckoutProps { apiBaseUrl: string; tripId: string; accessToken: string }
+export interface CheckoutProps {
+  apiBaseUrl: string
+  tripId: string
+  accessToken: string
+}
 
 export function Checkout({ apiBaseUrl, tripId, accessToken }: CheckoutProps) {
   const [session, setSession] = useState<Session>()
@@ -37,7 +41,11 @@ export function Checkout({ apiBaseUrl, tripId, accessToken }: CheckoutProps) {
         />
       )}
       <p role="status">{status}</p>
-      <p>{money ? `Extras: ${count}, ${formatPrice(total, money.decimal_places, money.currency, navigator.language)}` : 'No extras yet'}</p>
+      <p>
+        {money
+          ? `Extras: ${count}, ${formatPrice(total, money.decimal_places, money.currency, navigator.language)}`
+          : 'No extras yet'}
+      </p>
     </section>
   )
 }

@@ -8,7 +8,9 @@ function App(trip: CheckoutProps) {
   return (
     <>
       <Checkout {...trip} />
-      <button type="button" onClick={() => setInCheckout(false)}>Leave checkout</button>
+      <button type="button" onClick={() => setInCheckout(false)}>
+        Leave checkout
+      </button>
     </>
   )
 }
@@ -18,6 +20,10 @@ function App(trip: CheckoutProps) {
 const query = new URLSearchParams(location.search)
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App apiBaseUrl={query.get('api') ?? location.origin} tripId={query.get('trip') ?? ''} accessToken={query.get('token') ?? ''} />
+    <App
+      apiBaseUrl={query.get('api') ?? location.origin}
+      tripId={query.get('trip') ?? ''}
+      accessToken={query.get('token') ?? ''}
+    />
   </StrictMode>,
 )

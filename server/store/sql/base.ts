@@ -8,12 +8,32 @@
  * on SQLite, one statement of CTEs on PostgreSQL), the trip reads on SQLite's hot path, job claims (SKIP
  * LOCKED on PostgreSQL), refresh-token rotation, the orders feed and retention batches.
  */
-import type { ApiKeyRecord, IdempotencyCompletion, IdempotencyRecord, JobRecord, RefreshTokenRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripRecord } from '../../../core/ports/records.ts'
+import type {
+  ApiKeyRecord,
+  IdempotencyCompletion,
+  IdempotencyRecord,
+  JobRecord,
+  RefreshTokenRecord,
+  SellerRecord,
+  SigningKeyRecord,
+  SubscriptionRecord,
+  TripRecord,
+} from '../../../core/ports/records.ts'
 import type { SellerChangeRecord } from '../../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../../core/ports/supplier-answers.ts'
 import { leaseIso } from '../../../core/adapters/store-times.ts'
 import { json, type Dialect, type Row, type Statement } from './dialect.ts'
-import { apiKeyRow, idempotencyRow, keptCredentials, mappers, refreshTokenRow, sellerRow, signingKeyRow, subscriptionRow, type Mappers } from './rows.ts'
+import {
+  apiKeyRow,
+  idempotencyRow,
+  keptCredentials,
+  mappers,
+  refreshTokenRow,
+  sellerRow,
+  signingKeyRow,
+  subscriptionRow,
+  type Mappers,
+} from './rows.ts'
 import { statements, type Statements } from './statements.ts'
 
 type MaybePromise<T> = T | Promise<T>
@@ -55,11 +75,17 @@ export abstract class SqlStore {
 
   async updateSeller(sellerId: string, change: SellerChangeRecord): Promise<void> {
     const supplier = change.supplier ?? null
-    await this.change(this.S.updateSeller,
-      [sellerId, change.origins ? json(change.origins) : null, supplier?.name ?? null, supplier?.credentials ? json(supplier.credentials) : null,
-        change.trip_tokens_after ? this.d.time(change.trip_tokens_after) : null,
-        this.d.bool(change.disabled_at !== undefined), change.disabled_at ? this.d.time(change.disabled_at) : null,
-        this.d.bool(change.kept_credentials !== undefined), keptCredentials(change.kept_credentials)])
+    await this.change(this.S.updateSeller, [
+      sellerId,
+      change.origins ? json(change.origins) : null,
+      supplier?.name ?? null,
+      supplier?.credentials ? json(supplier.credentials) : null,
+      change.trip_tokens_after ? this.d.time(change.trip_tokens_after) : null,
+      this.d.bool(change.disabled_at !== undefined),
+      change.disabled_at ? this.d.time(change.disabled_at) : null,
+      this.d.bool(change.kept_credentials !== undefined),
+      keptCredentials(change.kept_credentials),
+    ])
   }
 
   async addApiKey(k: ApiKeyRecord): Promise<void> {
@@ -95,9 +121,15 @@ export abstract class SqlStore {
     return (await this.change(this.S.addSigningKey, signingKeyRow(this.d, k))) === 1
   }
 
-  async updateSigningKey(kid: string, change: { retire_at?: string; private_jwk?: SigningKeyRecord['private_jwk'] }): Promise<void> {
-    await this.change(this.S.updateSigningKey,
-      [kid, change.retire_at === undefined ? null : this.d.time(change.retire_at), change.private_jwk === undefined ? null : json(change.private_jwk)])
+  async updateSigningKey(
+    kid: string,
+    change: { retire_at?: string; private_jwk?: SigningKeyRecord['private_jwk'] },
+  ): Promise<void> {
+    await this.change(this.S.updateSigningKey, [
+      kid,
+      change.retire_at === undefined ? null : this.d.time(change.retire_at),
+      change.private_jwk === undefined ? null : json(change.private_jwk),
+    ])
   }
 
   // ---------------------------------------------------------------- seat maps
@@ -126,9 +158,10 @@ export abstract class SqlStore {
     const values = idempotencyRow(this.d, record)
     // The holder may release its key between our insert and our read; then the key is free again, so retry.
     for (;;) {
-      const inserted = now === undefined
-        ? await this.change(this.S.reserveIdempotency, values)
-        : await this.change(this.S.takeOverIdempotency, [...values, now.toISOString()])
+      const inserted =
+        now === undefined
+          ? await this.change(this.S.reserveIdempotency, values)
+          : await this.change(this.S.takeOverIdempotency, [...values, now.toISOString()])
       if (inserted === 1) return null
       const r = await this.one(this.S.getIdempotency, [record.scope, record.key])
       if (r) return this.to.idempotency(r)
@@ -158,8 +191,15 @@ export abstract class SqlStore {
   async failJob(jobId: string, lease: string, error: string, retryAt: Date | null): Promise<boolean> {
     const l = leaseIso(lease)
     if (l === null) return false
-    return (await this.change(this.S.failJob,
-      [jobId, l, retryAt === null ? 'dead' : 'pending', error, retryAt === null ? null : retryAt.toISOString()])) === 1
+    return (
+      (await this.change(this.S.failJob, [
+        jobId,
+        l,
+        retryAt === null ? 'dead' : 'pending',
+        error,
+        retryAt === null ? null : retryAt.toISOString(),
+      ])) === 1
+    )
   }
 
   async renewJob(jobId: string, lease: string, until: Date): Promise<boolean> {

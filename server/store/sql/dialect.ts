@@ -50,7 +50,10 @@ export const sqlite: Dialect = {
   statement(name, text) {
     const order: number[] = []
     const compiled = text
-      .replace(/\$(\d+)(::[a-z]+(\[\])?)?/g, (_, n: string) => { order.push(Number(n) - 1); return '?' })
+      .replace(/\$(\d+)(::[a-z]+(\[\])?)?/g, (_, n: string) => {
+        order.push(Number(n) - 1)
+        return '?'
+      })
       .replace(/::[a-z]+(\[\])?/g, '')
     const inOrder = order.every((n, i) => n === i)
     return inOrder ? { name, text: compiled } : { name, text: compiled, order }

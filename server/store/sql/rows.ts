@@ -3,7 +3,20 @@
  * the parameters of its INSERT (`…Row`, in the column order of server/store/sql/statements.ts). A new
  * column is added here, in its statement and in the migration.
  */
-import type { ApiKeyRecord, IdempotencyRecord, JobRecord, OrderFeedItem, RefreshTokenRecord, SealedSecret, SearchRecord, SellerRecord, SigningKeyRecord, SubscriptionRecord, TripEffects, TripRecord } from '../../../core/ports/records.ts'
+import type {
+  ApiKeyRecord,
+  IdempotencyRecord,
+  JobRecord,
+  OrderFeedItem,
+  RefreshTokenRecord,
+  SealedSecret,
+  SearchRecord,
+  SellerRecord,
+  SigningKeyRecord,
+  SubscriptionRecord,
+  TripEffects,
+  TripRecord,
+} from '../../../core/ports/records.ts'
 import { json, type Dialect, type Row } from './dialect.ts'
 
 /** Every mapper of one dialect. */
@@ -15,12 +28,18 @@ export function mappers(d: Dialect) {
       origins: d.readJson<string[]>(r.origins),
       sandbox: d.readBool(r.sandbox),
       // A text column in both dialects: the SealedSecret as JSON.
-      supplier: { name: r.supplier as string, credentials: r.supplier_credentials === null ? null : JSON.parse(r.supplier_credentials as string) as SealedSecret },
+      supplier: {
+        name: r.supplier as string,
+        credentials:
+          r.supplier_credentials === null ? null : (JSON.parse(r.supplier_credentials as string) as SealedSecret),
+      },
       created_at: d.readTime(r.created_at),
       ...(r.trip_tokens_after ? { trip_tokens_after: d.readTime(r.trip_tokens_after) } : {}),
       ...(r.disabled_at ? { disabled_at: d.readTime(r.disabled_at) } : {}),
       // Text in both dialects, like supplier_credentials: supplier name → SealedSecret, as JSON.
-      ...(r.kept_credentials ? { kept_credentials: JSON.parse(r.kept_credentials as string) as Record<string, SealedSecret> } : {}),
+      ...(r.kept_credentials
+        ? { kept_credentials: JSON.parse(r.kept_credentials as string) as Record<string, SealedSecret> }
+        : {}),
     }),
     apiKey: (r: Row): ApiKeyRecord => ({
       key_hash: r.key_hash as string,
@@ -95,23 +114,77 @@ export type Mappers = ReturnType<typeof mappers>
 
 // ---------------------------------------------------------------- record → row
 
-export const sellerRow = (d: Dialect, s: SellerRecord): unknown[] =>
-  [s.seller_id, s.name, json(s.origins), d.bool(s.sandbox), d.time(s.created_at), s.supplier.name, s.supplier.credentials === null ? null : json(s.supplier.credentials),
-    d.timeOrNull(s.trip_tokens_after ?? null), d.timeOrNull(s.disabled_at ?? null), keptCredentials(s.kept_credentials)]
+export const sellerRow = (d: Dialect, s: SellerRecord): unknown[] => [
+  s.seller_id,
+  s.name,
+  json(s.origins),
+  d.bool(s.sandbox),
+  d.time(s.created_at),
+  s.supplier.name,
+  s.supplier.credentials === null ? null : json(s.supplier.credentials),
+  d.timeOrNull(s.trip_tokens_after ?? null),
+  d.timeOrNull(s.disabled_at ?? null),
+  keptCredentials(s.kept_credentials),
+]
 /** Kept credentials as stored: JSON, or NULL for none. */
-export const keptCredentials = (kept: SellerRecord['kept_credentials']): string | null => (kept && Object.keys(kept).length ? json(kept) : null)
-export const apiKeyRow = (d: Dialect, k: ApiKeyRecord): unknown[] =>
-  [k.key_hash, k.seller_id, k.prefix, d.time(k.created_at), d.timeOrNull(k.expires_at), d.timeOrNull(k.revoked_at ?? null)]
-export const signingKeyRow = (d: Dialect, k: SigningKeyRecord): unknown[] =>
-  [k.kid, k.alg, json(k.private_jwk), json(k.public_jwk), d.time(k.created_at), d.timeOrNull(k.retire_at)]
-export const refreshTokenRow = (d: Dialect, t: RefreshTokenRecord): unknown[] =>
-  [t.token_hash, t.family_id, t.trip_id, t.seller_id, d.time(t.expires_at), d.timeOrNull(t.used_at), d.timeOrNull(t.revoked_at)]
-export const idempotencyRow = (d: Dialect, r: IdempotencyRecord): unknown[] =>
-  [r.scope, r.key, r.request_hash, r.response === null ? null : json(r.response), d.time(r.created_at), r.owner, d.time(r.lease_until)]
-export const jobRow = (d: Dialect, j: JobRecord): unknown[] =>
-  [j.job_id, j.kind, json(j.payload), d.time(j.run_at), j.attempts, j.max_attempts, d.timeOrNull(j.locked_until), j.last_error, j.status, d.time(j.created_at), j.lane ?? null]
-export const subscriptionRow = (d: Dialect, x: SubscriptionRecord): unknown[] =>
-  [x.subscription_id, x.seller_id, x.event_name, x.delivery_method, x.target, x.secret, d.time(x.created_at)]
+export const keptCredentials = (kept: SellerRecord['kept_credentials']): string | null =>
+  kept && Object.keys(kept).length ? json(kept) : null
+export const apiKeyRow = (d: Dialect, k: ApiKeyRecord): unknown[] => [
+  k.key_hash,
+  k.seller_id,
+  k.prefix,
+  d.time(k.created_at),
+  d.timeOrNull(k.expires_at),
+  d.timeOrNull(k.revoked_at ?? null),
+]
+export const signingKeyRow = (d: Dialect, k: SigningKeyRecord): unknown[] => [
+  k.kid,
+  k.alg,
+  json(k.private_jwk),
+  json(k.public_jwk),
+  d.time(k.created_at),
+  d.timeOrNull(k.retire_at),
+]
+export const refreshTokenRow = (d: Dialect, t: RefreshTokenRecord): unknown[] => [
+  t.token_hash,
+  t.family_id,
+  t.trip_id,
+  t.seller_id,
+  d.time(t.expires_at),
+  d.timeOrNull(t.used_at),
+  d.timeOrNull(t.revoked_at),
+]
+export const idempotencyRow = (d: Dialect, r: IdempotencyRecord): unknown[] => [
+  r.scope,
+  r.key,
+  r.request_hash,
+  r.response === null ? null : json(r.response),
+  d.time(r.created_at),
+  r.owner,
+  d.time(r.lease_until),
+]
+export const jobRow = (d: Dialect, j: JobRecord): unknown[] => [
+  j.job_id,
+  j.kind,
+  json(j.payload),
+  d.time(j.run_at),
+  j.attempts,
+  j.max_attempts,
+  d.timeOrNull(j.locked_until),
+  j.last_error,
+  j.status,
+  d.time(j.created_at),
+  j.lane ?? null,
+]
+export const subscriptionRow = (d: Dialect, x: SubscriptionRecord): unknown[] => [
+  x.subscription_id,
+  x.seller_id,
+  x.event_name,
+  x.delivery_method,
+  x.target,
+  x.secret,
+  d.time(x.created_at),
+]
 
 /** The trip's document: everything but what has a column of its own (search_id). */
 export const tripDoc = ({ search_id: _s, ...doc }: TripRecord): string => json(doc)

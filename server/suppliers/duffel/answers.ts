@@ -53,7 +53,10 @@ export const Offer = Type.Object({
   id: DuffelId,
   expires_at: Type.String({ maxLength: 40 }),
   passengers: Type.Array(OfferPassenger, { minItems: 1, maxItems: 20 }),
-  slices: Type.Array(Type.Object({ segments: Type.Array(Segment, { minItems: 1, maxItems: 16 }) }), { minItems: 1, maxItems: 16 }),
+  slices: Type.Array(Type.Object({ segments: Type.Array(Segment, { minItems: 1, maxItems: 16 }) }), {
+    minItems: 1,
+    maxItems: 16,
+  }),
   /** Read part by part (bags.ts): a malformed service of another kind fails nothing. */
   available_services: Type.Optional(Nullable(Type.Array(Type.Unknown()))),
 })
@@ -101,12 +104,18 @@ export type Element = Static<typeof Element>
 
 export const SeatMap = Type.Object({
   segment_id: DuffelId,
-  cabins: Type.Array(Type.Object({
-    deck: Type.Integer({ minimum: 0, maximum: 10 }),
-    cabin_class: Type.String({ maxLength: 40 }),
-    wings: Type.Optional(Nullable(Type.Object({ first_row_index: Type.Integer(), last_row_index: Type.Integer() }))),
-    rows: Type.Array(Type.Object({ sections: Type.Array(Type.Object({ elements: Type.Array(Element) }), { maxItems: 10 }) }), { maxItems: 200 }),
-  }), { maxItems: 10 }),
+  cabins: Type.Array(
+    Type.Object({
+      deck: Type.Integer({ minimum: 0, maximum: 10 }),
+      cabin_class: Type.String({ maxLength: 40 }),
+      wings: Type.Optional(Nullable(Type.Object({ first_row_index: Type.Integer(), last_row_index: Type.Integer() }))),
+      rows: Type.Array(
+        Type.Object({ sections: Type.Array(Type.Object({ elements: Type.Array(Element) }), { maxItems: 10 }) }),
+        { maxItems: 200 },
+      ),
+    }),
+    { maxItems: 10 },
+  ),
 })
 export type SeatMap = Static<typeof SeatMap>
 export const SeatMaps = Type.Array(Type.Unknown(), { maxItems: 64 })
@@ -136,19 +145,41 @@ export const Order = Type.Object({
   type: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
   booking_reference: Type.String({ maxLength: 40 }),
   cancelled_at: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
-  payment_status: Type.Optional(Nullable(Type.Object({
-    awaiting_payment: Type.Boolean(),
-    payment_required_by: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
-  }))),
+  payment_status: Type.Optional(
+    Nullable(
+      Type.Object({
+        awaiting_payment: Type.Boolean(),
+        payment_required_by: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+      }),
+    ),
+  ),
   passengers: Type.Array(OrderPassenger, { minItems: 1, maxItems: 20 }),
-  slices: Type.Array(Type.Object({
-    segments: Type.Array(Type.Intersect([Segment, Type.Object({
-      passengers: Type.Optional(Nullable(Type.Array(Type.Object({
-        passenger_id: Type.Optional(DuffelId),
-        seat: Type.Optional(Nullable(Type.Object({ designator: Type.Optional(Nullable(Type.String({ maxLength: 8 }))) }))),
-      }), { maxItems: 20 }))),
-    })]), { minItems: 1, maxItems: 16 }),
-  }), { minItems: 1, maxItems: 16 }),
+  slices: Type.Array(
+    Type.Object({
+      segments: Type.Array(
+        Type.Intersect([
+          Segment,
+          Type.Object({
+            passengers: Type.Optional(
+              Nullable(
+                Type.Array(
+                  Type.Object({
+                    passenger_id: Type.Optional(DuffelId),
+                    seat: Type.Optional(
+                      Nullable(Type.Object({ designator: Type.Optional(Nullable(Type.String({ maxLength: 8 }))) })),
+                    ),
+                  }),
+                  { maxItems: 20 },
+                ),
+              ),
+            ),
+          }),
+        ]),
+        { minItems: 1, maxItems: 16 },
+      ),
+    }),
+    { minItems: 1, maxItems: 16 },
+  ),
   services: Type.Optional(Nullable(Type.Array(BookedService, { maxItems: LIMITS.services }))),
 })
 export type Order = Static<typeof Order>
@@ -157,7 +188,14 @@ export const ServicesForSale = Type.Array(Type.Unknown())
 
 /** The answers Duffel records fit what is read of them: a change on either side breaks the build here. */
 export type Fits<Full, Read> = Full extends Read ? true : never
-export const shapesFit: [Fits<Duffel.WireOfferAnswer, Offer>, Fits<Duffel.SeatMap, SeatMap>, Fits<Duffel.WireOrder, Order>, Fits<Duffel.OfferAvailableServiceBaggage, ServiceForSale>, Fits<Duffel.OfferAvailableServiceBaggageMetadata, BaggageMetadata>, Fits<Duffel.OrderService, BookedService>] = [true, true, true, true, true, true]
+export const shapesFit: [
+  Fits<Duffel.WireOfferAnswer, Offer>,
+  Fits<Duffel.SeatMap, SeatMap>,
+  Fits<Duffel.WireOrder, Order>,
+  Fits<Duffel.OfferAvailableServiceBaggage, ServiceForSale>,
+  Fits<Duffel.OfferAvailableServiceBaggageMetadata, BaggageMetadata>,
+  Fits<Duffel.OrderService, BookedService>,
+] = [true, true, true, true, true, true]
 
 type Checker = ReturnType<typeof Compile>
 const checkers = new WeakMap<TSchema, Checker>()
@@ -171,7 +209,10 @@ export function read<S extends TSchema>(schema: S, value: unknown, what: string)
   if (!c) checkers.set(schema, (c = Compile(schema)))
   if (c.Check(value)) return value as Static<S>
   const first = c.Errors(value)[0] as { instancePath?: string; message?: string } | undefined
-  throw new SupplierError('supplier_invalid_answer', `Duffel's ${what} is not as documented: ${first?.instancePath || '/'} ${first?.message ?? 'does not fit'}`)
+  throw new SupplierError(
+    'supplier_invalid_answer',
+    `Duffel's ${what} is not as documented: ${first?.instancePath || '/'} ${first?.message ?? 'does not fit'}`,
+  )
 }
 
 /** The largest amount read from Duffel, in major units: anything above is not a price of a bag or a seat. */
@@ -185,12 +226,14 @@ export const MAX_MAJOR_UNITS = 100_000
  */
 export function amount(text: string, currency: string, what: string): OriginalMoney {
   const invalid = (why: string) => new SupplierError('supplier_invalid_answer', `Duffel's ${what} has ${why}`)
-  if (!isSupportedCurrency(currency)) throw invalid(`a currency this service does not price in (${currency.slice(0, 8)})`)
+  if (!isSupportedCurrency(currency))
+    throw invalid(`a currency this service does not price in (${currency.slice(0, 8)})`)
   const places = decimalPlaces(currency)
   const m = /^(\d{1,9})(?:\.(\d{1,9}))?$/.exec(text)
   if (!m) throw invalid(`an amount that is not a decimal number (${text.slice(0, 20)})`)
   const frac = m[2] ?? ''
-  if (/[^0]/.test(frac.slice(places))) throw invalid(`an amount finer than ${currency}'s ${places} decimal places (${text})`)
+  if (/[^0]/.test(frac.slice(places)))
+    throw invalid(`an amount finer than ${currency}'s ${places} decimal places (${text})`)
   const minor = Number(m[1]) * 10 ** places + Number(frac.slice(0, places).padEnd(places, '0') || '0')
   if (minor > MAX_MAJOR_UNITS * 10 ** places) throw invalid(`an amount over ${MAX_MAJOR_UNITS} ${currency} (${text})`)
   return { amount: minor, currency, decimal_places: places }

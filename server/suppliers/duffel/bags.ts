@@ -32,7 +32,13 @@ export interface Bag {
 }
 
 /** A service an order holds, as bags are counted in it. */
-export interface HeldBag { id: string; passenger_ids: string[]; segment_ids: string[]; quantity: number; metadata: BaggageMetadata | null }
+export interface HeldBag {
+  id: string
+  passenger_ids: string[]
+  segment_ids: string[]
+  quantity: number
+  metadata: BaggageMetadata | null
+}
 
 /**
  * The baggage services among `services` (an offer's `available_services`, an order's available
@@ -40,28 +46,55 @@ export interface HeldBag { id: string; passenger_ids: string[]; segment_ids: str
  * `supplier_invalid_answer` thrown for the whole bag part: a bag is never sold from half an answer.
  */
 export function baggageOf(services: readonly unknown[]): Bag[] {
-  if (services.length > LIMITS.services) throw new SupplierError('supplier_invalid_answer', `Duffel offers ${services.length} services, over the ${LIMITS.services} read`)
-  return services.filter((s) => (s as { type?: unknown } | null)?.type === 'baggage').map((raw, i) => {
-    const s = read(ServiceForSale, raw, `baggage service ${i}`)
-    return {
-      id: s.id, passenger_ids: s.passenger_ids, segment_ids: s.segment_ids,
-      price: amount(s.total_amount, s.total_currency, `baggage service ${s.id.slice(0, 40)}`),
-      maximum_quantity: s.maximum_quantity ?? 1,
-      metadata: s.metadata == null ? null : read(BaggageMetadata, s.metadata, `baggage service ${s.id.slice(0, 40)}'s metadata`),
-    }
-  })
+  if (services.length > LIMITS.services)
+    throw new SupplierError(
+      'supplier_invalid_answer',
+      `Duffel offers ${services.length} services, over the ${LIMITS.services} read`,
+    )
+  return services
+    .filter((s) => (s as { type?: unknown } | null)?.type === 'baggage')
+    .map((raw, i) => {
+      const s = read(ServiceForSale, raw, `baggage service ${i}`)
+      return {
+        id: s.id,
+        passenger_ids: s.passenger_ids,
+        segment_ids: s.segment_ids,
+        price: amount(s.total_amount, s.total_currency, `baggage service ${s.id.slice(0, 40)}`),
+        maximum_quantity: s.maximum_quantity ?? 1,
+        metadata:
+          s.metadata == null
+            ? null
+            : read(BaggageMetadata, s.metadata, `baggage service ${s.id.slice(0, 40)}'s metadata`),
+      }
+    })
 }
 
 /** The bags an order holds (booked with it or added after), read as bags are counted. */
-export function heldBags(services: ReadonlyArray<{ id: string; type: string; passenger_ids: string[]; segment_ids: string[]; quantity: number; metadata?: unknown }>): HeldBag[] {
-  return services.filter((s) => s.type === 'baggage').map((s) => ({
-    id: s.id, passenger_ids: s.passenger_ids, segment_ids: s.segment_ids, quantity: s.quantity,
-    metadata: s.metadata == null ? null : read(BaggageMetadata, s.metadata, `booked service ${s.id.slice(0, 40)}'s metadata`),
-  }))
+export function heldBags(
+  services: ReadonlyArray<{
+    id: string
+    type: string
+    passenger_ids: string[]
+    segment_ids: string[]
+    quantity: number
+    metadata?: unknown
+  }>,
+): HeldBag[] {
+  return services
+    .filter((s) => s.type === 'baggage')
+    .map((s) => ({
+      id: s.id,
+      passenger_ids: s.passenger_ids,
+      segment_ids: s.segment_ids,
+      quantity: s.quantity,
+      metadata:
+        s.metadata == null ? null : read(BaggageMetadata, s.metadata, `booked service ${s.id.slice(0, 40)}'s metadata`),
+    }))
 }
 
 /** A bag's identity apart from its passenger and segments: kind and stated weight (none: `any`). */
-export const bagKind = (m: BaggageMetadata | null) => `${m?.type === 'carry_on' ? 'carry_on' : 'checked'}:${m?.maximum_weight_kg ?? 'any'}`
+export const bagKind = (m: BaggageMetadata | null) =>
+  `${m?.type === 'carry_on' ? 'carry_on' : 'checked'}:${m?.maximum_weight_kg ?? 'any'}`
 
 /** The trip journeys a Duffel service covers, in the trip's order; null when a segment of it is none of the trip's. */
 function journeysOf(trip: SupplierTrip, refs: DuffelRefs, segmentIds: readonly string[]): string[] | null {
@@ -80,25 +113,40 @@ function journeysOf(trip: SupplierTrip, refs: DuffelRefs, segmentIds: readonly s
  * Whether a service is a bag of `kind` for the passenger over exactly these journeys: a whole-trip bag is
  * not a bag of its first journey, nor a journey's bag one of the whole trip.
  */
-export const isBagOf = (trip: SupplierTrip, refs: DuffelRefs, s: { passenger_ids: string[]; segment_ids: string[]; metadata: BaggageMetadata | null }, passenger: string, journeyIds: readonly string[], kind: string) =>
-  s.passenger_ids.includes(passenger) && bagKind(s.metadata) === kind && journeysOf(trip, refs, s.segment_ids)?.join('+') === journeyIds.join('+')
+export const isBagOf = (
+  trip: SupplierTrip,
+  refs: DuffelRefs,
+  s: { passenger_ids: string[]; segment_ids: string[]; metadata: BaggageMetadata | null },
+  passenger: string,
+  journeyIds: readonly string[],
+  kind: string,
+) =>
+  s.passenger_ids.includes(passenger) &&
+  bagKind(s.metadata) === kind &&
+  journeysOf(trip, refs, s.segment_ids)?.join('+') === journeyIds.join('+')
 
 /** The Duffel segment ids of trip journeys, by the trip's matching. */
 export const segmentsOf = (trip: SupplierTrip, refs: DuffelRefs, journeyIds: readonly string[]): string[] =>
-  trip.journeys.filter((j) => journeyIds.includes(j.journey_id)).flatMap((j) => j.segments.map((s) => refs.segments[s.segment_id]!))
+  trip.journeys
+    .filter((j) => journeyIds.includes(j.journey_id))
+    .flatMap((j) => j.segments.map((s) => refs.segments[s.segment_id]!))
 
 /** The journeys a bag item or product covers: all it names (`journey_ids`, a whole-trip bag), else its one. */
 export const journeysOfBag = (details: Record<string, unknown>): string[] =>
   Array.isArray(details.journey_ids) ? details.journey_ids.map(String) : [String(details.journey_id)]
 
 /** The offer key of a bag of one kind over some journeys: the same bag keeps its key (and its product id) across searches and stages. */
-export const bagOfferKey = (journeyIds: readonly string[], m: BaggageMetadata | null) => `bag:${journeyIds.join('+')}:${bagKind(m)}`
+export const bagOfferKey = (journeyIds: readonly string[], m: BaggageMetadata | null) =>
+  `bag:${journeyIds.join('+')}:${bagKind(m)}`
 
 function details(journeyIds: readonly string[], m: BaggageMetadata | null): BagDetails {
-  const dims = m?.maximum_length_cm && m.maximum_height_cm && m.maximum_depth_cm
-    ? { length: m.maximum_length_cm, width: m.maximum_depth_cm, height: m.maximum_height_cm } : undefined
+  const dims =
+    m?.maximum_length_cm && m.maximum_height_cm && m.maximum_depth_cm
+      ? { length: m.maximum_length_cm, width: m.maximum_depth_cm, height: m.maximum_height_cm }
+      : undefined
   return {
-    checked: m?.type !== 'carry_on', journey_id: journeyIds[0]!,
+    checked: m?.type !== 'carry_on',
+    journey_id: journeyIds[0]!,
     ...(journeyIds.length > 1 ? { journey_ids: [...journeyIds] } : {}),
     // What the airline does not state is left out (docs/decisions.md): the widget then shows the kind only.
     ...(m?.maximum_weight_kg ? { weight: m.maximum_weight_kg, weight_unit: 'kg' as const } : {}),
@@ -116,8 +164,15 @@ function name(m: BaggageMetadata | null): string {
  * (services covering other journeys too are another product): one per segment, or fewer covering several;
  * null when some segment has no such service.
  */
-export function servicesFor<S extends { passenger_ids: string[]; segment_ids: string[]; metadata: BaggageMetadata | null }>(
-  trip: SupplierTrip, refs: DuffelRefs, services: S[], passenger: string, journeyIds: readonly string[], kind: string,
+export function servicesFor<
+  S extends { passenger_ids: string[]; segment_ids: string[]; metadata: BaggageMetadata | null },
+>(
+  trip: SupplierTrip,
+  refs: DuffelRefs,
+  services: S[],
+  passenger: string,
+  journeyIds: readonly string[],
+  kind: string,
 ): S[] | null {
   const mine = services.filter((s) => isBagOf(trip, refs, s, passenger, journeyIds, kind))
   const chosen: S[] = []
@@ -140,23 +195,37 @@ export function bagProducts(trip: SupplierTrip, refs: DuffelRefs, bags: Bag[]): 
     const key = bagOfferKey(journeys, s.metadata)
     if (!products.has(key)) products.set(key, { journeys, kind: bagKind(s.metadata), metadata: s.metadata })
   }
-  const order = (p: { journeys: string[] }) => trip.journeys.findIndex((j) => j.journey_id === p.journeys[0]) * 100 + p.journeys.length
-  return [...products.entries()].sort(([, a], [, b]) => order(a) - order(b)).flatMap(([key, p]) => {
-    const per_passenger: Record<string, SupplierPassengerOffer> = {}
-    for (const traveller of trip.passengers) {
-      const found = servicesFor(trip, refs, bags, refs.passengers[traveller.passenger_id]!, p.journeys, p.kind)
-      per_passenger[traveller.passenger_id] = found ? offerOf(found) : { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'not_offered' }
-    }
-    if (!Object.values(per_passenger).some((o) => o.available)) return []
-    return [{ offer_key: key, product_type: 'bag' as const, display_name: name(p.metadata), product_details: { ...details(p.journeys, p.metadata) }, per_passenger }]
-  })
+  const order = (p: { journeys: string[] }) =>
+    trip.journeys.findIndex((j) => j.journey_id === p.journeys[0]) * 100 + p.journeys.length
+  return [...products.entries()]
+    .sort(([, a], [, b]) => order(a) - order(b))
+    .flatMap(([key, p]) => {
+      const per_passenger: Record<string, SupplierPassengerOffer> = {}
+      for (const traveller of trip.passengers) {
+        const found = servicesFor(trip, refs, bags, refs.passengers[traveller.passenger_id]!, p.journeys, p.kind)
+        per_passenger[traveller.passenger_id] = found
+          ? offerOf(found)
+          : { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'not_offered' }
+      }
+      if (!Object.values(per_passenger).some((o) => o.available)) return []
+      return [
+        {
+          offer_key: key,
+          product_type: 'bag' as const,
+          display_name: name(p.metadata),
+          product_details: { ...details(p.journeys, p.metadata) },
+          per_passenger,
+        },
+      ]
+    })
 }
 
 /** One passenger's offer of a bag made of these services: their summed price, the least of their maxima, their ids. */
 function offerOf(services: Bag[]): SupplierPassengerOffer {
   const currency = services[0]!.price.currency
   const limit = Math.min(...services.map((s) => s.maximum_quantity))
-  if (services.some((s) => s.price.currency !== currency) || limit < 1) return { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'not_offered' }
+  if (services.some((s) => s.price.currency !== currency) || limit < 1)
+    return { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'not_offered' }
   return {
     available: true,
     base: { ...services[0]!.price, amount: services.reduce((n, s) => n + s.price.amount, 0) },

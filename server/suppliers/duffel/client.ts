@@ -37,7 +37,10 @@ async function readCapped(res: Response, max: number, what: string): Promise<str
   const declared = Number(res.headers.get('content-length'))
   if (declared > max) {
     await res.body?.cancel()
-    throw new SupplierError('supplier_invalid_answer', `Duffel's answer to ${what} is ${declared} bytes, over the ${max} read`)
+    throw new SupplierError(
+      'supplier_invalid_answer',
+      `Duffel's answer to ${what} is ${declared} bytes, over the ${max} read`,
+    )
   }
   if (!res.body) return ''
   const reader = res.body.getReader()
@@ -72,7 +75,10 @@ export class DuffelError extends Error {
 
 /** A call that may or may not have reached Duffel: it timed out, or the connection broke before an answer. */
 export class DuffelNoAnswer extends Error {
-  constructor(readonly timedOut: boolean, message: string) {
+  constructor(
+    readonly timedOut: boolean,
+    message: string,
+  ) {
     super(message)
     this.name = 'DuffelNoAnswer'
   }
@@ -85,7 +91,10 @@ export interface DuffelClient {
 
 /** What Duffel's text may say in a log line or a stored error: bounded, and nothing shaped like a token or a key. */
 export function redact(text: string): string {
-  return text.replace(/(bearer\s+)?\b(duffel_(test|live)_|svc_)[\w-]+/gi, '[redacted]').replace(/\p{Cc}+/gu, ' ').slice(0, 200)
+  return text
+    .replace(/(bearer\s+)?\b(duffel_(test|live)_|svc_)[\w-]+/gi, '[redacted]')
+    .replace(/\p{Cc}+/gu, ' ')
+    .slice(0, 200)
 }
 
 /** When a 429 (or a 503) says to come back: `Retry-After` (seconds or an HTTP date), else `ratelimit-reset` (an HTTP date). */
@@ -120,11 +129,22 @@ export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
       })
     } catch (e) {
       const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
-      throw new DuffelNoAnswer(timedOut, timedOut ? `Duffel did not answer ${method} ${path} within ${opts.timeoutMs} ms` : `Duffel could not be reached for ${method} ${path}`)
+      throw new DuffelNoAnswer(
+        timedOut,
+        timedOut
+          ? `Duffel did not answer ${method} ${path} within ${opts.timeoutMs} ms`
+          : `Duffel could not be reached for ${method} ${path}`,
+      )
     }
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel()
-      throw new DuffelError(res.status, 'redirect_refused', `Duffel answered ${method} ${path} with a redirect (${res.status}), which is not followed`, undefined, undefined)
+      throw new DuffelError(
+        res.status,
+        'redirect_refused',
+        `Duffel answered ${method} ${path} with a redirect (${res.status}), which is not followed`,
+        undefined,
+        undefined,
+      )
     }
     let body: unknown
     try {
@@ -137,15 +157,30 @@ export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
     }
     if (res.ok && body && typeof body === 'object' && 'data' in body) return (body as { data: unknown }).data
     if (res.ok) throw new SupplierError('supplier_invalid_answer', `Duffel's answer to ${method} ${path} has no data`)
-    const envelope = body as { errors?: Array<{ code?: unknown; title?: unknown; message?: unknown }>; meta?: { request_id?: unknown } } | undefined
+    const envelope = body as
+      | { errors?: Array<{ code?: unknown; title?: unknown; message?: unknown }>; meta?: { request_id?: unknown } }
+      | undefined
     const first = Array.isArray(envelope?.errors) ? envelope.errors[0] : undefined
     const text = (v: unknown) => (typeof v === 'string' ? redact(v) : undefined)
     // What of Duffel's words may reach a log or the database: its code and request id (short), and 200
     // characters of its title and message, with anything shaped like a token taken out.
     const code = text(first?.code)?.slice(0, 64) ?? `http_${res.status}`
     const requestId = text(envelope?.meta?.request_id ?? res.headers.get('x-request-id'))?.slice(0, 64)
-    const said = redact([typeof first?.title === 'string' ? first.title : res.statusText, typeof first?.message === 'string' ? first.message : ''].filter(Boolean).join(': '))
-    throw new DuffelError(res.status, code, `Duffel refused ${method} ${path}: ${res.status} ${code}${said ? ` (${said})` : ''}`, requestId, retryAfterMs(res.headers))
+    const said = redact(
+      [
+        typeof first?.title === 'string' ? first.title : res.statusText,
+        typeof first?.message === 'string' ? first.message : '',
+      ]
+        .filter(Boolean)
+        .join(': '),
+    )
+    throw new DuffelError(
+      res.status,
+      code,
+      `Duffel refused ${method} ${path}: ${res.status} ${code}${said ? ` (${said})` : ''}`,
+      requestId,
+      retryAfterMs(res.headers),
+    )
   }
   return {
     get: (token, path) => call(token, 'GET', path),
@@ -165,7 +200,8 @@ const GONE = new Set(['offer_no_longer_available', 'offer_expired', 'not_found',
  */
 export function supplierErrorOf(e: unknown): SupplierError {
   if (e instanceof SupplierError) return e
-  if (e instanceof DuffelNoAnswer) return new SupplierError(e.timedOut ? 'supplier_timeout' : 'supplier_unavailable', e.message)
+  if (e instanceof DuffelNoAnswer)
+    return new SupplierError(e.timedOut ? 'supplier_timeout' : 'supplier_unavailable', e.message)
   if (e instanceof DuffelError) {
     const said = `${e.message}${e.requestId ? ` [Duffel request ${e.requestId}]` : ''}`
     if (e.status === 429 || e.status >= 500 || e.code === 'airline_error' || e.code === 'airline_unknown') {
@@ -174,5 +210,8 @@ export function supplierErrorOf(e: unknown): SupplierError {
     if (e.status === 404 || GONE.has(e.code)) return new SupplierError('not_found', said)
     return new SupplierError('supplier_refused', said)
   }
-  return new SupplierError('supplier_invalid_answer', `reading Duffel's answer failed: ${e instanceof Error ? e.message.slice(0, 200) : 'unknown error'}`)
+  return new SupplierError(
+    'supplier_invalid_answer',
+    `reading Duffel's answer failed: ${e instanceof Error ? e.message.slice(0, 200) : 'unknown error'}`,
+  )
 }

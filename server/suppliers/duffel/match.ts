@@ -31,7 +31,8 @@ export interface DuffelRefs {
 }
 
 /** What a trip names at Duffel, before it is read: an offer, an order, or a booking reference to look up. */
-export type DuffelSource = { kind: 'offer'; id: string } | { kind: 'order'; id: string } | { kind: 'booking_reference'; reference: string }
+export type DuffelSource =
+  { kind: 'offer'; id: string } | { kind: 'order'; id: string } | { kind: 'booking_reference'; reference: string }
 
 const string = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined)
 
@@ -52,7 +53,10 @@ export function sourceOf(trip: SupplierTrip): DuffelSource {
     const offer = string(t.metadata?.duffel_offer_id)
     if (offer) return { kind: 'offer', id: offer }
   }
-  throw new SupplierError('not_matched', 'no ticket of the trip names a Duffel offer or order (metadata.duffel_offer_id or metadata.duffel_order_id)')
+  throw new SupplierError(
+    'not_matched',
+    'no ticket of the trip names a Duffel offer or order (metadata.duffel_offer_id or metadata.duffel_order_id)',
+  )
 }
 
 /** A Duffel passenger as offers and orders give it. */
@@ -94,7 +98,11 @@ function tripKind(p: Passenger, departure: number): PassengerType {
 }
 
 /** A name as two airlines' systems may both write it: upper case, without accents, spaces or punctuation. */
-const plain = (s: string | null | undefined) => (s ?? '').normalize('NFD').replace(/[^\p{L}]/gu, '').toUpperCase()
+const plain = (s: string | null | undefined) =>
+  (s ?? '')
+    .normalize('NFD')
+    .replace(/[^\p{L}]/gu, '')
+    .toUpperCase()
 
 /** By name and date of birth, when every trip passenger holds them and each finds exactly one Duffel passenger so; else null. */
 function byName(trip: SupplierTrip, duffel: DuffelPassenger[]): Record<string, string> | null {
@@ -102,8 +110,12 @@ function byName(trip: SupplierTrip, duffel: DuffelPassenger[]): Record<string, s
   const used = new Set<string>()
   for (const p of trip.passengers) {
     if (!p.surname || !p.first_names || !p.date_of_birth) return null
-    const found = duffel.filter((d) => d.born_on === p.date_of_birth && plain(d.family_name) === plain(p.surname) &&
-      plain(d.given_name).startsWith(plain((p.first_names ?? '').split(/\s+/)[0])))
+    const found = duffel.filter(
+      (d) =>
+        d.born_on === p.date_of_birth &&
+        plain(d.family_name) === plain(p.surname) &&
+        plain(d.given_name).startsWith(plain((p.first_names ?? '').split(/\s+/)[0])),
+    )
     if (found.length !== 1 || used.has(found[0]!.id)) return null
     used.add(found[0]!.id)
     out[p.passenger_id] = found[0]!.id
@@ -114,7 +126,8 @@ function byName(trip: SupplierTrip, duffel: DuffelPassenger[]): Record<string, s
 /** trip passenger_id → Duffel passenger id (see the file's header for how). */
 export function matchPassengers(trip: SupplierTrip, duffel: DuffelPassenger[]): Record<string, string> {
   const ids = new Set(duffel.map((p) => p.id))
-  if (trip.passengers.every((p) => ids.has(p.passenger_id))) return Object.fromEntries(trip.passengers.map((p) => [p.passenger_id, p.passenger_id]))
+  if (trip.passengers.every((p) => ids.has(p.passenger_id)))
+    return Object.fromEntries(trip.passengers.map((p) => [p.passenger_id, p.passenger_id]))
   const named = byName(trip, duffel)
   if (named) return named
   const departure = firstDeparture(trip.journeys) ?? Date.now()
@@ -127,11 +140,19 @@ export function matchPassengers(trip: SupplierTrip, duffel: DuffelPassenger[]): 
   for (const p of trip.passengers) {
     const kind = tripKind(p, departure)
     const next = left.get(kind)?.shift()
-    if (!next) throw new SupplierError('not_matched', `passenger ${p.passenger_id} (${kind}) has no ${kind} passenger to match at Duffel (match by Duffel's pas_ ids, or give names and dates of birth)`)
+    if (!next)
+      throw new SupplierError(
+        'not_matched',
+        `passenger ${p.passenger_id} (${kind}) has no ${kind} passenger to match at Duffel (match by Duffel's pas_ ids, or give names and dates of birth)`,
+      )
     out[p.passenger_id] = next.id
   }
   const extra = [...left.entries()].flatMap(([kind, ps]) => ps.map(() => kind))
-  if (extra.length) throw new SupplierError('not_matched', `Duffel has ${extra.length} passenger(s) the trip does not (${extra.join(', ')})`)
+  if (extra.length)
+    throw new SupplierError(
+      'not_matched',
+      `Duffel has ${extra.length} passenger(s) the trip does not (${extra.join(', ')})`,
+    )
   return out
 }
 
@@ -154,12 +175,19 @@ export function matchSegments(trip: SupplierTrip, duffel: DuffelSegment[]): Reco
     for (const s of j.segments) {
       // Duffel's times are local at the airport; the trip's may carry any offset: compared as the date a ticket shows.
       const date = (atAirport(s.departure_time, s.departure_airport) ?? s.departure_time).slice(0, 10)
-      const found = duffel.filter((d) =>
-        d.origin.iata_code === s.departure_airport && d.destination.iata_code === s.arrival_airport &&
-        d.marketing_carrier.iata_code === s.marketing_airline && flight(d.marketing_carrier_flight_number) === flight(s.marketing_flight_number) &&
-        d.departing_at.slice(0, 10) === date)
+      const found = duffel.filter(
+        (d) =>
+          d.origin.iata_code === s.departure_airport &&
+          d.destination.iata_code === s.arrival_airport &&
+          d.marketing_carrier.iata_code === s.marketing_airline &&
+          flight(d.marketing_carrier_flight_number) === flight(s.marketing_flight_number) &&
+          d.departing_at.slice(0, 10) === date,
+      )
       if (found.length !== 1) {
-        throw new SupplierError('not_matched', `segment ${s.segment_id} (${s.marketing_airline}${s.marketing_flight_number} ${s.departure_airport}→${s.arrival_airport} on ${date}) is ${found.length ? 'ambiguous' : 'not'} in Duffel's`)
+        throw new SupplierError(
+          'not_matched',
+          `segment ${s.segment_id} (${s.marketing_airline}${s.marketing_flight_number} ${s.departure_airport}→${s.arrival_airport} on ${date}) is ${found.length ? 'ambiguous' : 'not'} in Duffel's`,
+        )
       }
       out[s.segment_id] = found[0]!.id
     }
@@ -171,7 +199,10 @@ export function matchOffer(trip: SupplierTrip, offer: Offer): DuffelRefs {
   return {
     source: { kind: 'offer', id: offer.id },
     passengers: matchPassengers(trip, offer.passengers),
-    segments: matchSegments(trip, offer.slices.flatMap((s) => s.segments)),
+    segments: matchSegments(
+      trip,
+      offer.slices.flatMap((s) => s.segments),
+    ),
   }
 }
 
@@ -179,6 +210,9 @@ export function matchOrder(trip: SupplierTrip, order: Order): DuffelRefs {
   return {
     source: { kind: 'order', id: order.id },
     passengers: matchPassengers(trip, order.passengers),
-    segments: matchSegments(trip, order.slices.flatMap((s) => s.segments)),
+    segments: matchSegments(
+      trip,
+      order.slices.flatMap((s) => s.segments),
+    ),
   }
 }

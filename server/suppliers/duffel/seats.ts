@@ -32,22 +32,36 @@ type Sale = (seat: Element) => { band: string | null; refs?: Record<string, stri
 
 const SEATS = new Set(['seat', 'restricted_seat_general'])
 /** Row and column of a seat's designator ("12A"); null for anything else (a restricted seat's null). */
-const place = (e: Element) => (SEATS.has(e.type) && e.designator ? /^(\d{1,3})([A-Z])$/.exec(e.designator.trim().toUpperCase()) : null)
+const place = (e: Element) =>
+  SEATS.has(e.type) && e.designator ? /^(\d{1,3})([A-Z])$/.exec(e.designator.trim().toUpperCase()) : null
 
 /** Duffel's cabin classes by name (a Map: the class is Duffel's text, never a key of an object's prototype). */
-const CLASS_NAMES = new Map([['first', 'First'], ['business', 'Business'], ['premium_economy', 'Premium economy'], ['economy', 'Economy']])
+const CLASS_NAMES = new Map([
+  ['first', 'First'],
+  ['business', 'Business'],
+  ['premium_economy', 'Premium economy'],
+  ['economy', 'Economy'],
+])
 
 /**
  * One segment's seats: its map and price bands; null when the map is of no segment of the trip. A map that
  * breaks a rule (its shape, a price) is a `supplier_invalid_answer`, which fails the trip's seats only.
  */
-export function seatOffers(trip: SupplierTrip, refs: DuffelRefs, raw: unknown, aircraftOf: (segmentId: string) => string): SupplierSeatOffers | null {
+export function seatOffers(
+  trip: SupplierTrip,
+  refs: DuffelRefs,
+  raw: unknown,
+  aircraftOf: (segmentId: string) => string,
+): SupplierSeatOffers | null {
   const map = read(SeatMap, raw, 'seat map')
   const elements = map.cabins.flatMap((c) => c.rows.flatMap((r) => r.sections.flatMap((s) => s.elements)))
   const seats = elements.filter((e) => SEATS.has(e.type)).length
   // A map no aircraft has: drawn, it would stall the page that shows it (and the event loop that renders it).
   if (elements.length > LIMITS.elementsPerMap || seats > LIMITS.seatsPerMap) {
-    throw new SupplierError('supplier_invalid_answer', `Duffel's seat map of a segment has ${seats} seats in ${elements.length} elements, over the ${LIMITS.seatsPerMap} read`)
+    throw new SupplierError(
+      'supplier_invalid_answer',
+      `Duffel's seat map of a segment has ${seats} seats in ${elements.length} elements, over the ${LIMITS.seatsPerMap} read`,
+    )
   }
   const segmentId = Object.keys(refs.segments).find((id) => refs.segments[id] === map.segment_id)
   if (!segmentId) return null
@@ -58,23 +72,38 @@ export function seatOffers(trip: SupplierTrip, refs: DuffelRefs, raw: unknown, a
     const offered = new Map<string, { price: ReturnType<typeof amount>; id: string }>()
     for (const s of seat.available_services ?? []) {
       const pid = duffelToTrip.get(s.passenger_id)
-      if (pid) offered.set(pid, { price: amount(s.total_amount, s.total_currency, `seat ${seat.designator ?? ''}`), id: s.id })
+      if (pid)
+        offered.set(pid, { price: amount(s.total_amount, s.total_currency, `seat ${seat.designator ?? ''}`), id: s.id })
     }
     if (offered.size === 0) return { band: null }
     // Seats that cost every passenger the same share a band: a cabin's hundreds of seats have a handful.
-    const band = trip.passengers.map((p) => { const o = offered.get(p.passenger_id); return o ? `${o.price.amount} ${o.price.currency}` : '-' }).join('|')
-    bands[band] ??= Object.fromEntries(trip.passengers.map((p): [string, SupplierPassengerOffer] => {
-      const o = offered.get(p.passenger_id)
-      return [p.passenger_id, o
-        ? { available: true, base: o.price, taxes: [], quantity_limit: 1 }
-        : { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'not_offered' }]
-    }))
+    const band = trip.passengers
+      .map((p) => {
+        const o = offered.get(p.passenger_id)
+        return o ? `${o.price.amount} ${o.price.currency}` : '-'
+      })
+      .join('|')
+    bands[band] ??= Object.fromEntries(
+      trip.passengers.map((p): [string, SupplierPassengerOffer] => {
+        const o = offered.get(p.passenger_id)
+        return [
+          p.passenger_id,
+          o
+            ? { available: true, base: o.price, taxes: [], quantity_limit: 1 }
+            : { available: false, base: null, taxes: [], quantity_limit: 0, reason: 'not_offered' },
+        ]
+      }),
+    )
     return { band, refs: Object.fromEntries([...offered].map(([pid, o]) => [pid, o.id])) }
   }
   const decks = map.cabins.map((cabin) => deckOf(cabin, sale)).filter((d) => d.rows.length > 0)
   const content = { aircraft: cut(aircraftOf(map.segment_id)), decks }
   // Keyed by what it holds: a map read again after seats were sold is another map, never the first one's copy.
-  return { segment_id: segmentId, map: { key: `duffel:${sha256Hex(JSON.stringify(content)).slice(0, 32)}`, ...content }, bands }
+  return {
+    segment_id: segmentId,
+    map: { key: `duffel:${sha256Hex(JSON.stringify(content)).slice(0, 32)}`, ...content },
+    bands,
+  }
 }
 
 function deckOf(cabin: Cabin, sale: Sale): Deck {
@@ -106,7 +135,13 @@ function deckOf(cabin: Cabin, sale: Sale): Deck {
           ...(seat.type === 'restricted_seat_general' ? ['restricted'] : []),
         ]
         const { band, refs } = sale(seat)
-        out.push({ column, characteristics, band, ...(seat.disclosures?.length ? { disclosures: seat.disclosures.map(cut) } : {}), ...(refs ? { refs } : {}) })
+        out.push({
+          column,
+          characteristics,
+          band,
+          ...(seat.disclosures?.length ? { disclosures: seat.disclosures.map(cut) } : {}),
+          ...(refs ? { refs } : {}),
+        })
       })
     })
     if (number === null) return
@@ -119,7 +154,10 @@ function deckOf(cabin: Cabin, sale: Sale): Deck {
   // Letters in cabin order (A before B): a row missing a seat still keeps its place.
   columns.sort()
   return {
-    deck: cabin.deck, name: CLASS_NAMES.get(cabin.cabin_class) ?? cut(cabin.cabin_class),
-    columns, aisles_after: columns.filter((c) => aisles.has(c)), rows,
+    deck: cabin.deck,
+    name: CLASS_NAMES.get(cabin.cabin_class) ?? cut(cabin.cabin_class),
+    columns,
+    aisles_after: columns.filter((c) => aisles.has(c)),
+    rows,
   }
 }

@@ -23,16 +23,42 @@
  * - Duffel cannot cancel one service (only a whole order, the flight itself): every quote says
  *   `supplier_does_not_cancel`, and the adapter never calls Duffel's order cancellation.
  */
-import type { FulfillOutcome, RecheckResult, Supplier, SupplierContext, SupplierItem, SupplierOffers, SupplierSeatOffers, SupplierTrip } from '../../../core/ports/supplier.ts'
+import type {
+  FulfillOutcome,
+  RecheckResult,
+  Supplier,
+  SupplierContext,
+  SupplierItem,
+  SupplierOffers,
+  SupplierSeatOffers,
+  SupplierTrip,
+} from '../../../core/ports/supplier.ts'
 import type { PartialFailure } from '../../../core/ports/supplier-answers.ts'
 import type { ProductTypeName } from '../../../core/schemas/trip.ts'
 import type { BasketItem } from '../../../core/schemas/basket.ts'
 import type { OriginalMoney } from '../../../core/schemas/common.ts'
 import { SupplierError } from '../../../core/ports/supplier-errors.ts'
-import { createDuffelClient, DuffelError, DuffelNoAnswer, supplierErrorOf, type DuffelClient, type DuffelClientOptions } from './client.ts'
+import {
+  createDuffelClient,
+  DuffelError,
+  DuffelNoAnswer,
+  supplierErrorOf,
+  type DuffelClient,
+  type DuffelClientOptions,
+} from './client.ts'
 import { Offer, Order, Orders, read, SeatMaps, ServicesForSale } from './answers.ts'
 import { matchOffer, matchOrder, sourceOf, type DuffelRefs, type DuffelSource } from './match.ts'
-import { bagKind, bagProducts, baggageOf, heldBags, isBagOf, journeysOfBag, segmentsOf, servicesFor, type HeldBag } from './bags.ts'
+import {
+  bagKind,
+  bagProducts,
+  baggageOf,
+  heldBags,
+  isBagOf,
+  journeysOfBag,
+  segmentsOf,
+  servicesFor,
+  type HeldBag,
+} from './bags.ts'
 import { seatOffers } from './seats.ts'
 
 export type DuffelSupplierOptions = DuffelClientOptions
@@ -55,7 +81,9 @@ export function duffelTokenProblem(token: string | null, sandbox: boolean): stri
   const mode = TOKEN_PREFIX.exec(token)?.[1]
   if (!mode) return `A Duffel access token starts with duffel_test_ or duffel_live_; this one does not.`
   if ((mode === 'test') !== sandbox) {
-    return sandbox ? 'A sandbox seller takes a Duffel test token (duffel_test_…), never a live one.' : 'A live seller takes a Duffel live token (duffel_live_…): a test token sells nothing real.'
+    return sandbox
+      ? 'A sandbox seller takes a Duffel test token (duffel_test_…), never a live one.'
+      : 'A live seller takes a Duffel live token (duffel_live_…): a test token sells nothing real.'
   }
   const rest = token.slice(want.length)
   if (!TOKEN_REST.test(rest)) {
@@ -68,7 +96,8 @@ export function duffelTokenProblem(token: string | null, sandbox: boolean): stri
   return null
 }
 
-const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`
+const ordinal = (n: number) =>
+  `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th')}`
 
 const tokenOf = (call: SupplierContext): string => {
   if (call.credentials === null) throw new SupplierError('supplier_not_configured', 'the seller has no Duffel token')
@@ -78,7 +107,8 @@ const tokenOf = (call: SupplierContext): string => {
 /** An id of Duffel's as it may go into a path (docs/decisions.md "Duffel as it really answers"). */
 const ID = /^(off|ord|ser|aso|ase)_[A-Za-z0-9]{1,64}$/
 function pathId(id: string, what: string): string {
-  if (!ID.test(id)) throw new SupplierError('not_found', `${what} ${JSON.stringify(id.slice(0, 70))} is not a Duffel id`)
+  if (!ID.test(id))
+    throw new SupplierError('not_found', `${what} ${JSON.stringify(id.slice(0, 70))} is not a Duffel id`)
   return id
 }
 
@@ -92,7 +122,15 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
   const duffel = createDuffelClient(opts)
   return {
     name: 'duffel',
-    capabilities: { simulated: false, products: ['bag', 'seat'], remote: true, afterBooking: ['bag'], seatsAtBookingOnly: true, cancels: false, findsBookingByLocator: true },
+    capabilities: {
+      simulated: false,
+      products: ['bag', 'seat'],
+      remote: true,
+      afterBooking: ['bag'],
+      seatsAtBookingOnly: true,
+      cancels: false,
+      findsBookingByLocator: true,
+    },
 
     credentialsProblem: duffelTokenProblem,
 
@@ -107,17 +145,24 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
     async recheck(call, trip, items) {
       let current: SupplierOffers
       try {
-        const wanted: ProductTypeName[] = items.some(({ item }) => item.product_type === 'seat') ? ['bag', 'seat'] : ['bag']
+        const wanted: ProductTypeName[] = items.some(({ item }) => item.product_type === 'seat')
+          ? ['bag', 'seat']
+          : ['bag']
         current = await search(duffel, tokenOf(call), trip, wanted)
       } catch (e) {
         const error = supplierErrorOf(e)
         // What the trip names is gone at Duffel (the offer expired or was booked): so is every item of it.
-        if (error.reason === 'not_found') return { results: items.map(({ item }) => unavailable(item, 'no_longer_offered')) }
+        if (error.reason === 'not_found')
+          return { results: items.map(({ item }) => unavailable(item, 'no_longer_offered')) }
         throw error
       }
       // An item of a part that could not be read now gets no answer: it becomes `invalid`, to be checked again.
       const failed = new Set((current.partial_failures ?? []).map((f) => f.product_type))
-      return { results: items.filter(({ item }) => item.product_type === 'ticket' || !failed.has(item.product_type)).map((i) => recheckItem(current, i)) }
+      return {
+        results: items
+          .filter(({ item }) => item.product_type === 'ticket' || !failed.has(item.product_type))
+          .map((i) => recheckItem(current, i)),
+      }
     },
 
     async fulfill(call, trip, _order, item) {
@@ -134,7 +179,12 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
     },
 
     async quoteCancellation(_call, _trip, orders) {
-      return orders.map(({ order }) => ({ order_id: order.order_id, cancellable: false, refund: null, reason: 'supplier_does_not_cancel' }))
+      return orders.map(({ order }) => ({
+        order_id: order.order_id,
+        cancellable: false,
+        refund: null,
+        reason: 'supplier_does_not_cancel',
+      }))
     },
 
     async cancel() {
@@ -146,7 +196,10 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
 // ---------------------------------------------------------------- search
 
 /** A part of a search read on its own: what it found, or why it could not be read. */
-async function part<T>(type: ProductTypeName, run: () => Promise<T> | T): Promise<{ ok: T } | { failed: PartialFailure; error: SupplierError }> {
+async function part<T>(
+  type: ProductTypeName,
+  run: () => Promise<T> | T,
+): Promise<{ ok: T } | { failed: PartialFailure; error: SupplierError }> {
   try {
     return { ok: await run() }
   } catch (e) {
@@ -160,40 +213,87 @@ async function part<T>(type: ProductTypeName, run: () => Promise<T> | T): Promis
  * failing (the offer, the order, the matching) fails the search; a type that fails leaves the others
  * offered and is listed in `partial_failures`; when every type asked for failed, the first failure is thrown.
  */
-async function search(duffel: DuffelClient, token: string, trip: SupplierTrip, types: ProductTypeName[]): Promise<SupplierOffers> {
+async function search(
+  duffel: DuffelClient,
+  token: string,
+  trip: SupplierTrip,
+  types: ProductTypeName[],
+): Promise<SupplierOffers> {
   const source = sourceOf(trip)
   if (source.kind === 'offer') {
-    const offer = read(Offer, await duffel.get(token, `/air/offers/${pathId(source.id, 'duffel_offer_id')}?return_available_services=true`), 'offer')
-    if (!(Date.parse(offer.expires_at) > Date.now())) throw new SupplierError('not_found', `Duffel offer ${source.id} expired at ${offer.expires_at.slice(0, 30)}`)
+    const offer = read(
+      Offer,
+      await duffel.get(token, `/air/offers/${pathId(source.id, 'duffel_offer_id')}?return_available_services=true`),
+      'offer',
+    )
+    if (!(Date.parse(offer.expires_at) > Date.now()))
+      throw new SupplierError('not_found', `Duffel offer ${source.id} expired at ${offer.expires_at.slice(0, 30)}`)
     const refs = matchOffer(trip, offer)
-    const bags = types.includes('bag') ? await part('bag', () => bagProducts(trip, refs, baggageOf(offer.available_services ?? []))) : { ok: [] }
-    const seats = types.includes('seat') ? await part('seat', () => seatMapsOf(duffel, token, source.id, trip, refs, offer)) : { ok: [] }
-    return settle([bags, seats], (products, seatOffers) => ({ products, seats: seatOffers, expires_at: offer.expires_at, refs }))
+    const bags = types.includes('bag')
+      ? await part('bag', () => bagProducts(trip, refs, baggageOf(offer.available_services ?? [])))
+      : { ok: [] }
+    const seats = types.includes('seat')
+      ? await part('seat', () => seatMapsOf(duffel, token, source.id, trip, refs, offer))
+      : { ok: [] }
+    return settle([bags, seats], (products, seatOffers) => ({
+      products,
+      seats: seatOffers,
+      expires_at: offer.expires_at,
+      refs,
+    }))
   }
   const order = await orderOf(duffel, token, source)
   if (order.cancelled_at) throw new SupplierError('not_found', `Duffel order ${order.id} was cancelled`)
   const refs: DuffelRefs = { ...matchOrder(trip, order), foreign: foreignServices(trip, order) }
-  const bags = types.includes('bag') ? await part('bag', async () => {
-    const services = read(ServicesForSale, await duffel.get(token, `/air/orders/${pathId(order.id, 'Duffel order')}/available_services`), 'order\'s available services')
-    return bagProducts(trip, refs, baggageOf(services))
-  }) : { ok: [] }
+  const bags = types.includes('bag')
+    ? await part('bag', async () => {
+        const services = read(
+          ServicesForSale,
+          await duffel.get(token, `/air/orders/${pathId(order.id, 'Duffel order')}/available_services`),
+          "order's available services",
+        )
+        return bagProducts(trip, refs, baggageOf(services))
+      })
+    : { ok: [] }
   // Most airlines sell no bag after booking (Duffel's guide): said as such, not as a failure to read.
   const none = 'ok' in bags && bags.ok.length === 0 && types.includes('bag')
   const products = 'ok' in bags ? bags.ok : []
-  const failures = 'failed' in bags ? [bags.failed] : none ? [{ product_type: 'bag' as const, failure_reason: 'not_offered_after_booking' }] : []
+  const failures =
+    'failed' in bags
+      ? [bags.failed]
+      : none
+        ? [{ product_type: 'bag' as const, failure_reason: 'not_offered_after_booking' }]
+        : []
   if ('failed' in bags && types.every((t) => t === 'bag')) throw bags.error
   return { products, seats: [], refs, ...(failures.length ? { partial_failures: failures } : {}) }
 }
 
 /** The offer's seat maps, one per segment of the trip it matched. */
-async function seatMapsOf(duffel: DuffelClient, token: string, offerId: string, trip: SupplierTrip, refs: DuffelRefs, offer: Offer): Promise<SupplierSeatOffers[]> {
-  const maps = read(SeatMaps, await duffel.get(token, `/air/seat_maps?offer_id=${encodeURIComponent(offerId)}`), 'seat maps')
+async function seatMapsOf(
+  duffel: DuffelClient,
+  token: string,
+  offerId: string,
+  trip: SupplierTrip,
+  refs: DuffelRefs,
+  offer: Offer,
+): Promise<SupplierSeatOffers[]> {
+  const maps = read(
+    SeatMaps,
+    await duffel.get(token, `/air/seat_maps?offer_id=${encodeURIComponent(offerId)}`),
+    'seat maps',
+  )
   const aircraft = new Map(offer.slices.flatMap((s) => s.segments).map((s) => [s.id, s.aircraft?.name ?? '']))
   return maps.flatMap((map) => seatOffers(trip, refs, map, (segment) => aircraft.get(segment) ?? '') ?? [])
 }
 
 /** The answer from the parts: what could be read, and what could not; a failure of every part is thrown. */
-function settle<B, S>(parts: [{ ok: B } | { failed: PartialFailure; error: SupplierError }, { ok: S } | { failed: PartialFailure; error: SupplierError }], make: (b: B | [], s: S | []) => SupplierOffers): SupplierOffers {
+function settle<B, S>(
+  parts: [
+    { ok: B } | { failed: PartialFailure; error: SupplierError },
+    { ok: S } | { failed: PartialFailure; error: SupplierError },
+  ],
+  make: (b: B | [], s: S | []) => SupplierOffers,
+): SupplierOffers {
   const [bags, seats] = parts
   const failed = parts.flatMap((p) => ('failed' in p ? [p] : []))
   if (failed.length === parts.length) throw failed[0]!.error
@@ -217,18 +317,30 @@ function foreignServices(trip: SupplierTrip, order: Order): string[] {
 
 /** The Duffel order a trip names, or the one its booking reference finds (exactly one). */
 async function orderOf(duffel: DuffelClient, token: string, source: DuffelSource): Promise<Order> {
-  if (source.kind === 'order') return read(Order, await duffel.get(token, `/air/orders/${pathId(source.id, 'duffel_order_id')}`), 'order')
-  if (source.kind === 'offer') throw new SupplierError('not_found', 'the trip names a Duffel offer, and no booked order yet')
-  if (!/^[A-Za-z0-9]{5,13}$/.test(source.reference)) throw new SupplierError('not_found', 'the booking reference is not one of Duffel\'s (5 to 13 letters or digits)')
-  const found = read(Orders, await duffel.get(token, `/air/orders?booking_reference=${encodeURIComponent(source.reference)}`), 'orders')
-  if (found.length !== 1) throw new SupplierError('not_found', `${found.length} Duffel orders have booking reference ${source.reference}`)
+  if (source.kind === 'order')
+    return read(Order, await duffel.get(token, `/air/orders/${pathId(source.id, 'duffel_order_id')}`), 'order')
+  if (source.kind === 'offer')
+    throw new SupplierError('not_found', 'the trip names a Duffel offer, and no booked order yet')
+  if (!/^[A-Za-z0-9]{5,13}$/.test(source.reference))
+    throw new SupplierError('not_found', "the booking reference is not one of Duffel's (5 to 13 letters or digits)")
+  const found = read(
+    Orders,
+    await duffel.get(token, `/air/orders?booking_reference=${encodeURIComponent(source.reference)}`),
+    'orders',
+  )
+  if (found.length !== 1)
+    throw new SupplierError('not_found', `${found.length} Duffel orders have booking reference ${source.reference}`)
   pathId(found[0]!.id, 'Duffel order')
   return found[0]!
 }
 
 // ---------------------------------------------------------------- checks
 
-const unavailable = (item: BasketItem, reason: string): RecheckResult => ({ basket_item_id: item.basket_item_id, outcome: 'unavailable', reason })
+const unavailable = (item: BasketItem, reason: string): RecheckResult => ({
+  basket_item_id: item.basket_item_id,
+  outcome: 'unavailable',
+  reason,
+})
 
 /** The unit price the item was priced at, in Duffel's currency (what the traveller was charged, before mark-ups). */
 const chargedUnit = (item: BasketItem): OriginalMoney => {
@@ -236,7 +348,8 @@ const chargedUnit = (item: BasketItem): OriginalMoney => {
   return { ...o, amount: o.amount / item.quantity }
 }
 
-const samePrice = (a: OriginalMoney, b: OriginalMoney) => a.amount === b.amount && a.currency === b.currency && a.decimal_places === b.decimal_places
+const samePrice = (a: OriginalMoney, b: OriginalMoney) =>
+  a.amount === b.amount && a.currency === b.currency && a.decimal_places === b.decimal_places
 
 function recheckItem(current: SupplierOffers, { item, offer_key }: SupplierItem): RecheckResult {
   if (item.product_type === 'ticket') return { basket_item_id: item.basket_item_id, outcome: 'valid' }
@@ -245,7 +358,10 @@ function recheckItem(current: SupplierOffers, { item, offer_key }: SupplierItem)
   if (item.product_type === 'seat') {
     const d = item.product_details
     const seats = current.seats.find((s) => s.segment_id === d.segment_id)
-    const seat = seats?.map.decks.flatMap((deck) => deck.rows).find((r) => r.row === d.row)?.seats.find((s) => s.column === d.column)
+    const seat = seats?.map.decks
+      .flatMap((deck) => deck.rows)
+      .find((r) => r.row === d.row)
+      ?.seats.find((s) => s.column === d.column)
     offer = seat?.band ? seats!.bands[seat.band]?.[passenger] : undefined
   } else {
     offer = current.products.find((p) => p.offer_key === offer_key)?.per_passenger[passenger]
@@ -270,27 +386,52 @@ class BeforePurchaseFailed {
   constructor(readonly error: unknown) {}
 }
 
-async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, { item, booked_before, purchase_sent, beforePurchase }: SupplierItem): Promise<FulfillOutcome> {
+async function fulfill(
+  duffel: DuffelClient,
+  token: string,
+  trip: SupplierTrip,
+  { item, booked_before, purchase_sent, beforePurchase }: SupplierItem,
+): Promise<FulfillOutcome> {
   const booked = await orderOf(duffel, token, sourceOf(trip))
   const unpaid = booked.payment_status?.awaiting_payment === true
-  if (booked.cancelled_at) return { ok: false, reason: booked.type === 'hold' || unpaid ? 'supplier_order_not_paid' : 'order_cancelled', refs: { order_id: booked.id } }
+  if (booked.cancelled_at)
+    return {
+      ok: false,
+      reason: booked.type === 'hold' || unpaid ? 'supplier_order_not_paid' : 'order_cancelled',
+      refs: { order_id: booked.id },
+    }
   // A hold order (docs/decisions.md): nothing is bought toward it, nor anything it holds counted as sold, until it is paid.
-  if (unpaid) return released(booked) ? { ok: false, reason: 'supplier_order_not_paid', refs: { order_id: booked.id } } : { ok: 'waiting', reason: 'awaiting_payment' }
+  if (unpaid)
+    return released(booked)
+      ? { ok: false, reason: 'supplier_order_not_paid', refs: { order_id: booked.id } }
+      : { ok: 'waiting', reason: 'awaiting_payment' }
   const refs = matchOrder(trip, booked)
   // What the order held that is not this trip's (foreignServices) is neither handed off nor bought by it.
   const known = trip.supplier_refs as DuffelRefs | undefined
-  const foreign = new Set(known?.source.kind === 'order' && known.source.id === booked.id ? known.foreign ?? [] : [])
+  const foreign = new Set(known?.source.kind === 'order' && known.source.id === booked.id ? (known.foreign ?? []) : [])
   const services = (booked.services ?? []).filter((s) => !foreign.has(s.id))
   const passenger = refs.passengers[String(item.product_details.passenger_id)]
   if (!passenger) return { ok: false, reason: 'not_matched' }
-  const done = (found: Array<{ id: string }>): FulfillOutcome => ({ ok: true, reference: booked.booking_reference, refs: { order_id: booked.id, service_ids: found.map((s) => s.id) } })
+  const done = (found: Array<{ id: string }>): FulfillOutcome => ({
+    ok: true,
+    reference: booked.booking_reference,
+    refs: { order_id: booked.id, service_ids: found.map((s) => s.id) },
+  })
 
   if (item.product_type === 'seat') {
     const segment = refs.segments[String(item.product_details.segment_id)]!
     const designator = `${String(item.product_details.row)}${String(item.product_details.column)}`
-    const held = services.filter((s) => s.type === 'seat' && s.passenger_ids.includes(passenger) && s.segment_ids.includes(segment) &&
-      (s.metadata as { designator?: unknown } | null | undefined)?.designator === designator)
-    const onSegment = booked.slices.flatMap((s) => s.segments).find((s) => s.id === segment)?.passengers?.some((p) => p.passenger_id === passenger && p.seat?.designator === designator)
+    const held = services.filter(
+      (s) =>
+        s.type === 'seat' &&
+        s.passenger_ids.includes(passenger) &&
+        s.segment_ids.includes(segment) &&
+        (s.metadata as { designator?: unknown } | null | undefined)?.designator === designator,
+    )
+    const onSegment = booked.slices
+      .flatMap((s) => s.segments)
+      .find((s) => s.id === segment)
+      ?.passengers?.some((p) => p.passenger_id === passenger && p.seat?.designator === designator)
     return held.length > 0 || onSegment ? done(held) : { ok: false, reason: 'seat_requires_booking' }
   }
   if (item.product_type !== 'bag') return { ok: false, reason: 'not_offered' }
@@ -304,15 +445,28 @@ async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, 
   const have = unitsHeld(trip, refs, held, passenger, journeys, kind)
   if (have >= need) return done(servicesFor(trip, refs, held, passenger, journeys, kind) ?? [])
   // A purchase was sent before and its answer lost: it did not land (yet). Never sent again.
-  if (purchase_sent) return { ok: 'unknown', reason: 'the purchase sent earlier is not in the Duffel order', refs: { order_id: booked.id } }
+  if (purchase_sent)
+    return {
+      ok: 'unknown',
+      reason: 'the purchase sent earlier is not in the Duffel order',
+      refs: { order_id: booked.id },
+    }
 
-  const available = baggageOf(read(ServicesForSale, await duffel.get(token, `/air/orders/${pathId(booked.id, 'Duffel order')}/available_services`), 'order\'s available services'))
+  const available = baggageOf(
+    read(
+      ServicesForSale,
+      await duffel.get(token, `/air/orders/${pathId(booked.id, 'Duffel order')}/available_services`),
+      "order's available services",
+    ),
+  )
   const chosen = servicesFor(trip, refs, available, passenger, journeys, kind)
   if (!chosen) return { ok: false, reason: 'no_longer_offered', refs: { order_id: booked.id } }
   const unit = { ...chosen[0]!.price, amount: chosen.reduce((n, s) => n + s.price.amount, 0) }
   // Bought at Duffel's own price, never the marked-up one, and only at the price the traveller was charged.
-  if (chosen.some((s) => s.price.currency !== unit.currency)) return { ok: false, reason: 'no_longer_offered', refs: { order_id: booked.id } }
-  if (!samePrice(unit, chargedUnit(item))) return { ok: false, reason: 'price_changed', refs: { order_id: booked.id }, price: { base: unit, taxes: [] } }
+  if (chosen.some((s) => s.price.currency !== unit.currency))
+    return { ok: false, reason: 'no_longer_offered', refs: { order_id: booked.id } }
+  if (!samePrice(unit, chargedUnit(item)))
+    return { ok: false, reason: 'price_changed', refs: { order_id: booked.id }, price: { base: unit, taxes: [] } }
   const missing = need - have
   try {
     await beforePurchase?.()
@@ -321,10 +475,18 @@ async function fulfill(duffel: DuffelClient, token: string, trip: SupplierTrip, 
   }
   let after: Order
   try {
-    after = read(Order, await duffel.post(token, `/air/orders/${pathId(booked.id, 'Duffel order')}/services`, {
-      payment: { type: 'balance', amount: decimal({ ...unit, amount: unit.amount * missing }), currency: unit.currency },
-      add_services: chosen.map((s) => ({ id: pathId(s.id, 'Duffel service'), quantity: missing })),
-    }), 'order after the purchase')
+    after = read(
+      Order,
+      await duffel.post(token, `/air/orders/${pathId(booked.id, 'Duffel order')}/services`, {
+        payment: {
+          type: 'balance',
+          amount: decimal({ ...unit, amount: unit.amount * missing }),
+          currency: unit.currency,
+        },
+        add_services: chosen.map((s) => ({ id: pathId(s.id, 'Duffel service'), quantity: missing })),
+      }),
+      'order after the purchase',
+    )
   } catch (e) {
     return purchaseFailed(e, booked.id)
   }
@@ -343,9 +505,11 @@ function purchaseFailed(e: unknown, orderId: string): FulfillOutcome {
   if (e instanceof DuffelNoAnswer) return { ok: 'unknown', reason: e.message, refs: { order_id: orderId } }
   if (e instanceof DuffelError) {
     const refs = { order_id: orderId, ...(e.requestId ? { request_id: e.requestId } : {}) }
-    if (e.status >= 500 || e.status === 429 || e.code === 'airline_error' || e.code === 'airline_unknown') return { ok: 'unknown', reason: e.message, refs }
+    if (e.status >= 500 || e.status === 429 || e.code === 'airline_error' || e.code === 'airline_unknown')
+      return { ok: 'unknown', reason: e.message, refs }
     if (e.code === 'ancillary_service_not_available') return { ok: false, reason: 'no_longer_offered', refs }
-    if (e.code === 'payment_amount_does_not_match_order_amount' || e.code === 'price_changed') return { ok: false, reason: 'price_changed', refs }
+    if (e.code === 'payment_amount_does_not_match_order_amount' || e.code === 'price_changed')
+      return { ok: false, reason: 'price_changed', refs }
     if (e.code === 'insufficient_balance') return { ok: false, reason: 'supplier_balance', refs }
     return { ok: false, reason: supplierErrorOf(e).reason, refs }
   }
@@ -356,11 +520,25 @@ function purchaseFailed(e: unknown, orderId: string): FulfillOutcome {
 /** The kind of bag an item is, from its details. */
 function bagKindOfItem(item: BasketItem): string {
   const d = item.product_details
-  return bagKind({ type: d.checked === false ? 'carry_on' : 'checked', maximum_weight_kg: typeof d.weight === 'number' ? d.weight : null })
+  return bagKind({
+    type: d.checked === false ? 'carry_on' : 'checked',
+    maximum_weight_kg: typeof d.weight === 'number' ? d.weight : null,
+  })
 }
 
 /** Units of a bag the order holds for the passenger over the journeys: the fewest of any of their segments. */
-function unitsHeld(trip: SupplierTrip, refs: DuffelRefs, held: HeldBag[], passenger: string, journeys: string[], kind: string): number {
+function unitsHeld(
+  trip: SupplierTrip,
+  refs: DuffelRefs,
+  held: HeldBag[],
+  passenger: string,
+  journeys: string[],
+  kind: string,
+): number {
   const mine = held.filter((s) => isBagOf(trip, refs, s, passenger, journeys, kind))
-  return Math.min(...segmentsOf(trip, refs, journeys).map((seg) => mine.filter((s) => s.segment_ids.includes(seg)).reduce((n, s) => n + s.quantity, 0)))
+  return Math.min(
+    ...segmentsOf(trip, refs, journeys).map((seg) =>
+      mine.filter((s) => s.segment_ids.includes(seg)).reduce((n, s) => n + s.quantity, 0),
+    ),
+  )
 }

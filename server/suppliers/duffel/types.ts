@@ -32,14 +32,19 @@ type PackageOrder = DataOf<Duffel['orders']['get']>
 
 export type OfferAvailableServiceBaggage = Extract<PackageOffer['available_services'][number], { type: 'baggage' }>
 export type OfferAvailableServiceBaggageMetadata = OfferAvailableServiceBaggage['metadata']
-export type OfferAvailableServiceCFAR = Extract<PackageOffer['available_services'][number], { type: 'cancel_for_any_reason' }>
+export type OfferAvailableServiceCFAR = Extract<
+  PackageOffer['available_services'][number],
+  { type: 'cancel_for_any_reason' }
+>
 /** Override: a seat sold as an offer's service (the package has no such type). */
 export interface OfferAvailableServiceSeat extends Omit<OfferAvailableServiceBaggage, 'type' | 'metadata'> {
   type: 'seat'
   metadata: { designator: string; disclosures: string[]; name: string | null }
 }
 export type OfferAvailableService = OfferAvailableServiceBaggage | OfferAvailableServiceCFAR | OfferAvailableServiceSeat
-export interface Offer extends Omit<PackageOffer, 'available_services'> { available_services: OfferAvailableService[] }
+export interface Offer extends Omit<PackageOffer, 'available_services'> {
+  available_services: OfferAvailableService[]
+}
 export type OfferPassenger = Offer['passengers'][number]
 export type OfferSlice = Offer['slices'][number]
 export type OfferSliceSegment = OfferSlice['segments'][number]
@@ -49,9 +54,13 @@ export type Airport = OfferSliceSegment['origin']
 export type Aircraft = OfferSliceSegment['aircraft']
 export type CabinClass = OfferSliceSegment['passengers'][number]['cabin_class']
 
-export type SeatMapCabinRowSectionAvailableService = Extract<PackageSeatMap['cabins'][number]['rows'][number]['sections'][number]['elements'][number], { type: 'seat' | 'restricted_seat_general' }>['available_services'][number]
+export type SeatMapCabinRowSectionAvailableService = Extract<
+  PackageSeatMap['cabins'][number]['rows'][number]['sections'][number]['elements'][number],
+  { type: 'seat' | 'restricted_seat_general' }
+>['available_services'][number]
 /** Override: the element types Duffel draws (the package's list; recordings show all but `closet` and `stairs`). */
-export type SeatMapElementType = 'seat' | 'restricted_seat_general' | 'bassinet' | 'empty' | 'exit_row' | 'lavatory' | 'galley' | 'closet' | 'stairs'
+export type SeatMapElementType =
+  'seat' | 'restricted_seat_general' | 'bassinet' | 'empty' | 'exit_row' | 'lavatory' | 'galley' | 'closet' | 'stairs'
 /** Override: every element has every key; only a `seat` is sure to have a designator and disclosures. */
 export interface SeatMapCabinRowSectionElement {
   id: string
@@ -62,18 +71,37 @@ export interface SeatMapCabinRowSectionElement {
   available_services: SeatMapCabinRowSectionAvailableService[]
   seat_characteristics?: string[] | null
 }
-export type SeatMapCabinRowSectionElementSeat = SeatMapCabinRowSectionElement & { type: 'seat'; designator: string; disclosures: string[] }
-export interface SeatMapCabinRowSection { id: string; elements: SeatMapCabinRowSectionElement[] }
-export interface SeatMapCabinRow { id: string; sections: SeatMapCabinRowSection[] }
-export interface SeatMapCabin extends Omit<PackageSeatMap['cabins'][number], 'rows'> { rows: SeatMapCabinRow[] }
-export interface SeatMap extends Omit<PackageSeatMap, 'cabins'> { cabins: SeatMapCabin[] }
+export type SeatMapCabinRowSectionElementSeat = SeatMapCabinRowSectionElement & {
+  type: 'seat'
+  designator: string
+  disclosures: string[]
+}
+export interface SeatMapCabinRowSection {
+  id: string
+  elements: SeatMapCabinRowSectionElement[]
+}
+export interface SeatMapCabinRow {
+  id: string
+  sections: SeatMapCabinRowSection[]
+}
+export interface SeatMapCabin extends Omit<PackageSeatMap['cabins'][number], 'rows'> {
+  rows: SeatMapCabinRow[]
+}
+export interface SeatMap extends Omit<PackageSeatMap, 'cabins'> {
+  cabins: SeatMapCabin[]
+}
 
 type PackageOrderPassenger = PackageOrder['passengers'][number]
 /** Override: an order's passenger may carry no type. */
-export interface OrderPassenger extends Omit<PackageOrderPassenger, 'type'> { type?: PackageOrderPassenger['type'] | null }
+export interface OrderPassenger extends Omit<PackageOrderPassenger, 'type'> {
+  type?: PackageOrderPassenger['type'] | null
+}
 /** Override: an order says whether it was paid at once (`instant`) or is held to be paid later (`hold`). */
 export type OrderType = 'instant' | 'hold'
-export interface Order extends Omit<PackageOrder, 'passengers'> { type: OrderType; passengers: OrderPassenger[] }
+export interface Order extends Omit<PackageOrder, 'passengers'> {
+  type: OrderType
+  passengers: OrderPassenger[]
+}
 export type OrderService = Order['services'][number]
 export type OrderSlice = Order['slices'][number]
 export type OrderSliceSegment = OrderSlice['segments'][number]
@@ -102,27 +130,48 @@ export interface WireCity {
   time_zone: null
 }
 /** An airport with a place's `airports` (null) and its metropolitan city in full (null when it has none). */
-export interface WireAirport extends Omit<Airport, 'city' | 'iata_city_code'> { iata_city_code: string; city: WireCity | null; airports: null }
+export interface WireAirport extends Omit<Airport, 'city' | 'iata_city_code'> {
+  iata_city_code: string
+  city: WireCity | null
+  airports: null
+}
 /** A city as a search's origin or destination: its airports (listed without their own city), and no city. */
-export interface WireCityPlace extends WireCity { airports: Array<Omit<WireAirport, 'city' | 'airports'>>; city: null }
+export interface WireCityPlace extends WireCity {
+  airports: Array<Omit<WireAirport, 'city' | 'airports'>>
+  city: null
+}
 export type WirePlace = WireAirport | WireCityPlace
 /** What a fare allows on a segment, per passenger (recorded on Duffel Airways' offers in a search). */
-export interface WireSegmentConditions { advance_seat_selection: boolean; priority_boarding: boolean; priority_check_in: boolean }
+export interface WireSegmentConditions {
+  advance_seat_selection: boolean
+  priority_boarding: boolean
+  priority_check_in: boolean
+}
 export interface WireSegmentPassenger extends Omit<OfferSliceSegment['passengers'][number], 'fare_basis_code'> {
   fare_basis_code: string | null
   conditions?: WireSegmentConditions
 }
 /** A segment: an airline may state no aircraft nor operating flight number (recorded on low-cost carriers). */
-export interface WireSegment extends Omit<OfferSliceSegment, 'aircraft' | 'operating_carrier_flight_number' | 'origin' | 'destination' | 'passengers'> {
+export interface WireSegment extends Omit<
+  OfferSliceSegment,
+  'aircraft' | 'operating_carrier_flight_number' | 'origin' | 'destination' | 'passengers'
+> {
   origin: WireAirport
   destination: WireAirport
   aircraft: Aircraft | null
   operating_carrier_flight_number: string | null
   passengers: WireSegmentPassenger[]
 }
-export interface WireSlice extends Omit<OfferSlice, 'origin' | 'destination' | 'segments'> { origin: WirePlace; destination: WirePlace; segments: WireSegment[] }
+export interface WireSlice extends Omit<OfferSlice, 'origin' | 'destination' | 'segments'> {
+  origin: WirePlace
+  destination: WirePlace
+  segments: WireSegment[]
+}
 /** An offer's passenger: its names are null until a search gives them. */
-export interface WireOfferPassenger extends Omit<OfferPassenger, 'given_name' | 'family_name'> { given_name: string | null; family_name: string | null }
+export interface WireOfferPassenger extends Omit<OfferPassenger, 'given_name' | 'family_name'> {
+  given_name: string | null
+  family_name: string | null
+}
 /** An offer, with the keys Duffel sends beside the package's (and `partial` null for some airlines). */
 export interface WireOffer extends Omit<Offer, 'slices' | 'passengers' | 'partial'> {
   slices: WireSlice[]
@@ -134,11 +183,23 @@ export interface WireOffer extends Omit<Offer, 'slices' | 'passengers' | 'partia
   allowed_passenger_identity_document_types: string[]
 }
 /** GET /air/offers/{id}: `available_services` is null unless asked for. */
-export type WireOfferAnswer = Omit<WireOffer, 'available_services'> & { available_services: OfferAvailableService[] | null }
+export type WireOfferAnswer = Omit<WireOffer, 'available_services'> & {
+  available_services: OfferAvailableService[] | null
+}
 /** An offer as a search lists it: without its services (null). */
 export type ListedOffer = Omit<WireOffer, 'available_services'> & { available_services: null }
 /** An order's segment: what its offer's segment states, nulls included (the package types them never null). */
-export interface WireOrderSegment extends Omit<OrderSliceSegment, 'aircraft' | 'origin' | 'destination' | 'origin_terminal' | 'destination_terminal' | 'distance' | 'duration' | 'operating_carrier_flight_number'> {
+export interface WireOrderSegment extends Omit<
+  OrderSliceSegment,
+  | 'aircraft'
+  | 'origin'
+  | 'destination'
+  | 'origin_terminal'
+  | 'destination_terminal'
+  | 'distance'
+  | 'duration'
+  | 'operating_carrier_flight_number'
+> {
   origin: WireAirport
   destination: WireAirport
   aircraft: Aircraft | null
@@ -148,5 +209,11 @@ export interface WireOrderSegment extends Omit<OrderSliceSegment, 'aircraft' | '
   duration: string | null
   operating_carrier_flight_number: string | null
 }
-export interface WireOrderSlice extends Omit<OrderSlice, 'origin' | 'destination' | 'segments'> { origin: WirePlace; destination: WirePlace; segments: WireOrderSegment[] }
-export interface WireOrder extends Omit<Order, 'slices'> { slices: WireOrderSlice[] }
+export interface WireOrderSlice extends Omit<OrderSlice, 'origin' | 'destination' | 'segments'> {
+  origin: WirePlace
+  destination: WirePlace
+  segments: WireOrderSegment[]
+}
+export interface WireOrder extends Omit<Order, 'slices'> {
+  slices: WireOrderSlice[]
+}

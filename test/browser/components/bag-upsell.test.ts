@@ -4,13 +4,38 @@ import { emulateMedia } from '@web/test-runner-commands'
 import '../../../components/index.ts'
 import type { SvcBagUpsell } from '../../../components/index.ts'
 import {
-  activeDeep, addBag, axe, button, checkUntil, cleanup, deep, deepAll, expectNoOverflow, expiredFetch, extrasOf, failingFetch,
-  hangingFetch, isInside, mount, press, shiftTab, record, refusingFetch, session, setViewport, settle, textOf, until, withoutProducts, offersReady,
+  activeDeep,
+  addBag,
+  axe,
+  button,
+  checkUntil,
+  cleanup,
+  deep,
+  deepAll,
+  expectNoOverflow,
+  expiredFetch,
+  extrasOf,
+  failingFetch,
+  hangingFetch,
+  isInside,
+  mount,
+  press,
+  shiftTab,
+  record,
+  refusingFetch,
+  session,
+  setViewport,
+  settle,
+  textOf,
+  until,
+  withoutProducts,
+  offersReady,
 } from '../helpers.ts'
 
 afterEach(cleanup)
 
-const steppers = (el: Element, dir: 'Add one' | 'Remove one') => deepAll<HTMLButtonElement>(el, 'button').filter((b) => b.getAttribute('aria-label')?.startsWith(dir))
+const steppers = (el: Element, dir: 'Add one' | 'Remove one') =>
+  deepAll<HTMLButtonElement>(el, 'button').filter((b) => b.getAttribute('aria-label')?.startsWith(dir))
 const PLUS_P1 = 'Add one Checked bag · 23 kg for Passenger 1'
 const MINUS_P1 = 'Remove one Checked bag · 23 kg for Passenger 1'
 const live = (el: Element) => deep(el, '[part=live]')!
@@ -39,7 +64,9 @@ describe('<svc-bag-upsell> embedded', () => {
   it('a click on + adds a bag: the basket shows it, the live region announces it, the page hears of it', async () => {
     const s = await session()
     const changes = record(document, 'svc-basket-change')
-    const el = await mount<SvcBagUpsell>(html`<div><svc-bag-upsell .session=${s}></svc-bag-upsell><svc-basket .session=${s}></svc-basket></div>`)
+    const el = await mount<SvcBagUpsell>(
+      html`<div><svc-bag-upsell .session=${s}></svc-bag-upsell><svc-basket .session=${s}></svc-basket></div>`,
+    )
     const bags = el.querySelector('svc-bag-upsell')!
     const basket = el.querySelector('svc-basket')!
     expect(textOf(basket)).to.contain('No extras selected yet.')
@@ -50,7 +77,11 @@ describe('<svc-bag-upsell> embedded', () => {
     await until(() => extrasOf(s).length === 1 && !s.state.busy, 'the bag in the basket')
     await settle(el)
     expect(button(bags, PLUS_P1)!.parentElement!.textContent).to.contain('1')
-    expect(textOf(basket)).to.contain('Checked bag · 23 kg').and.contain('Passenger 1 · London → New York City').and.contain('€75.98').and.contain('Available')
+    expect(textOf(basket))
+      .to.contain('Checked bag · 23 kg')
+      .and.contain('Passenger 1 · London → New York City')
+      .and.contain('€75.98')
+      .and.contain('Available')
     await until(() => live(bags).textContent?.includes('Basket total'), 'the announcement')
     expect(live(bags).textContent).to.equal('Checked bag · 23 kg added. Basket total €75.98.')
     expect(live(bags).getAttribute('aria-live')).to.equal('polite')
@@ -82,12 +113,22 @@ describe('<svc-bag-upsell> embedded', () => {
     await settle(el)
     expect(button(el, PLUS_P1)!.parentElement!.textContent).to.contain('2')
     button(el, MINUS_P1)!.click()
-    await until(() => extrasOf(s).filter((i) => i.product_details['passenger_id'] === 'p1').map((i) => i.quantity).join() === '1' && !s.state.busy, 'quantity 1')
+    await until(
+      () =>
+        extrasOf(s)
+          .filter((i) => i.product_details['passenger_id'] === 'p1')
+          .map((i) => i.quantity)
+          .join() === '1' && !s.state.busy,
+      'quantity 1',
+    )
     await settle(el)
     expect(button(el, PLUS_P1)!.parentElement!.textContent).to.contain('1')
     await until(() => live(el).textContent?.startsWith('Checked bag · 23 kg removed.'), 'the removal announced')
     button(el, MINUS_P1)!.click()
-    await until(() => !extrasOf(s).some((i) => i.product_details['passenger_id'] === 'p1') && !s.state.busy, 'no bag for p1')
+    await until(
+      () => !extrasOf(s).some((i) => i.product_details['passenger_id'] === 'p1') && !s.state.busy,
+      'no bag for p1',
+    )
     await settle(el)
     expect(button(el, MINUS_P1)!.getAttribute('aria-disabled')).to.equal('true')
   })
@@ -228,7 +269,9 @@ describe('<svc-bag-upsell> embedded', () => {
     const more = steppers(el, 'Add one')[0]!.getBoundingClientRect()
     expect(less.left).to.be.greaterThan(more.left)
     // Prices in the locale's own digits, through Intl.
-    expect(deep(el, 'svc-price')!.shadowRoot!.textContent!.trim()).to.equal(new Intl.NumberFormat('ar-SA', { style: 'currency', currency: 'EUR' }).format(75.98))
+    expect(deep(el, 'svc-price')!.shadowRoot!.textContent!.trim()).to.equal(
+      new Intl.NumberFormat('ar-SA', { style: 'currency', currency: 'EUR' }).format(75.98),
+    )
     await axe(el, 'rtl')
   })
 
@@ -279,7 +322,10 @@ describe('<svc-bag-upsell> card', () => {
     expect(textOf(el)).to.contain('Checked bag · 23 kg').and.contain('Passenger 1 · London → New York City')
     expect(textOf(deep(el, '[part~=total]')!)).to.contain('€75.98')
     expect(deep(el, '[part~=open-button]')!.textContent!.trim()).to.equal('Change bags')
-    expect(events.map((e) => [e.type, e.detail.display])).to.deep.equal([['svc-load', 'card'], ['svc-modal-close', 'card']])
+    expect(events.map((e) => [e.type, e.detail.display])).to.deep.equal([
+      ['svc-load', 'card'],
+      ['svc-modal-close', 'card'],
+    ])
     await axe(el, 'card with a bag')
   })
 
@@ -404,7 +450,10 @@ describe('<svc-bag-upsell> modal', () => {
       expect(dialog.open).to.equal(false)
       expect(document.activeElement).to.equal(opener)
       expect(document.documentElement.style.overflow).to.equal('')
-      expect(events.map((e) => [e.type, e.detail.product, e.detail.display])).to.deep.equal([['svc-load', 'bags', 'modal'], ['svc-modal-close', 'bags', 'modal']])
+      expect(events.map((e) => [e.type, e.detail.product, e.detail.display])).to.deep.equal([
+        ['svc-load', 'bags', 'modal'],
+        ['svc-modal-close', 'bags', 'modal'],
+      ])
       ;(el as SvcBagUpsell).show()
       await settle(el)
       expect(dialog.open).to.equal(true)
@@ -464,27 +513,46 @@ describe('<svc-bag-upsell> after the sale', () => {
     // The fulfill named the passengers: the widget calls them by name now.
     const plus = PLUS_P1.replace('Passenger 1', 'Ada Lovelace')
     const minus = MINUS_P1.replace('Passenger 1', 'Ada Lovelace')
-    const el = await mount<SvcBagUpsell>(html`<div><svc-bag-upsell .session=${s}></svc-bag-upsell><svc-basket .session=${s}></svc-basket></div>`)
+    const el = await mount<SvcBagUpsell>(
+      html`<div><svc-bag-upsell .session=${s}></svc-bag-upsell><svc-basket .session=${s}></svc-basket></div>`,
+    )
     const bags = el.querySelector('svc-bag-upsell')!
     await settle(el)
     const p1 = deepAll(bags, '[part=passenger]')[0]!
     const lines = deepAll(p1, '[part=included] li').map((li) => li.textContent!.replace(/\s+/g, ' ').trim())
-    expect(lines.some((t) => t.includes('Checked bag · 23 kg') && t.endsWith('Purchased')), lines.join(' | ')).to.equal(true)
+    expect(
+      lines.some((t) => t.includes('Checked bag · 23 kg') && t.endsWith('Purchased')),
+      lines.join(' | '),
+    ).to.equal(true)
     // The stepper chooses what is added now: none yet, and nothing to take away (the bought bag is read-only).
     expect(button(bags, plus)!.parentElement!.textContent).to.contain('0')
     expect(button(bags, minus)!.getAttribute('aria-disabled')).to.equal('true')
     expect(textOf(el.querySelector('svc-basket')!)).to.contain('No extras selected yet.')
     button(bags, plus)!.click()
-    await until(() => extrasOf(s).filter((i) => i.order_id === undefined).length === 1 && !s.state.busy, 'the new bag in the basket')
+    await until(
+      () => extrasOf(s).filter((i) => i.order_id === undefined).length === 1 && !s.state.busy,
+      'the new bag in the basket',
+    )
     await settle(el)
     expect(button(bags, plus)!.parentElement!.textContent).to.contain('1')
     await until(() => live(bags).textContent?.includes('Basket total'), 'the announcement')
     expect(live(bags).textContent).to.equal('Checked bag · 23 kg added. Basket total €75.98.')
-    expect(extrasOf(s).filter((i) => i.order_status === 'succeeded').map((i) => i.product_type).sort()).to.deep.equal(['bag', 'priority_boarding', 'seat'])
+    expect(
+      extrasOf(s)
+        .filter((i) => i.order_status === 'succeeded')
+        .map((i) => i.product_type)
+        .sort(),
+    ).to.deep.equal(['bag', 'priority_boarding', 'seat'])
     // The offer's limit is 3 a passenger: the bag bought earlier takes one place, so the stepper stops at 2.
     expect(button(bags, plus)!.getAttribute('aria-disabled')).to.equal('false')
     button(bags, plus)!.click()
-    await until(() => extrasOf(s).filter((i) => i.order_id === undefined).reduce((n, i) => n + i.quantity, 0) === 2 && !s.state.busy, 'a second new bag')
+    await until(
+      () =>
+        extrasOf(s)
+          .filter((i) => i.order_id === undefined)
+          .reduce((n, i) => n + i.quantity, 0) === 2 && !s.state.busy,
+      'a second new bag',
+    )
     await settle(el)
     expect(button(bags, plus)!.getAttribute('aria-disabled')).to.equal('true')
     await axe(el)
@@ -513,7 +581,9 @@ describe('an element placed by hand', () => {
     this.timeout(8000)
     const warned: string[] = []
     const warn = console.warn
-    console.warn = (...a: unknown[]) => { warned.push(a.join(' ')) }
+    console.warn = (...a: unknown[]) => {
+      warned.push(a.join(' '))
+    }
     try {
       const fails = record<{ product: string; error: { code: string } }>(document, 'svc-fail')
       const el = await mount<SvcBagUpsell>(html`<svc-bag-upsell></svc-bag-upsell>`)

@@ -3,8 +3,25 @@ import { html } from 'lit'
 import '../../../components/index.ts'
 import type { SvcBasket } from '../../../components/index.ts'
 import {
-  addBag, axe, button, checkUntil, cleanup, deep, deepAll, expectNoOverflow, expiredFetch, extrasOf, failingFetch, hangingFetch, mount,
-  productFor, record, session, settle, textOf, until,
+  addBag,
+  axe,
+  button,
+  checkUntil,
+  cleanup,
+  deep,
+  deepAll,
+  expectNoOverflow,
+  expiredFetch,
+  extrasOf,
+  failingFetch,
+  hangingFetch,
+  mount,
+  productFor,
+  record,
+  session,
+  settle,
+  textOf,
+  until,
 } from '../helpers.ts'
 
 afterEach(cleanup)
@@ -19,7 +36,11 @@ describe('<svc-basket>', () => {
     expect(deep(el, 'h2')!.textContent).to.equal('Your extras')
     const items = deepAll(el, '[part=item]')
     expect(items).to.have.length(3)
-    expect(textOf(items[0]!)).to.contain('Checked bag · 23 kg').and.contain('Passenger 1 · London → New York City').and.contain('Available').and.contain('75,98')
+    expect(textOf(items[0]!))
+      .to.contain('Checked bag · 23 kg')
+      .and.contain('Passenger 1 · London → New York City')
+      .and.contain('Available')
+      .and.contain('75,98')
     expect(textOf(deep(el, '[part=total]')!)).to.match(/Total.*169,49\s€/)
     // The flight ticket is the seller's, not an extra.
     expect(textOf(el)).not.to.contain('Flight')
@@ -65,7 +86,10 @@ describe('<svc-basket>', () => {
     await until(() => extrasOf(s)[0]?.validity.status === 'valid' && !s.state.busy)
     await settle(el)
     expect(textOf(deep(el, '[part~=badge]')!)).to.equal('Available')
-    await until(() => deep(el, '[part=live]')!.textContent!.startsWith('New price accepted for Checked bag · 23 kg.'), 'announced')
+    await until(
+      () => deep(el, '[part=live]')!.textContent!.startsWith('New price accepted for Checked bag · 23 kg.'),
+      'announced',
+    )
   })
 
   it('unavailable (9002): explains; "Choose another" removes it and asks the page to show the bags again', async () => {

@@ -14,7 +14,20 @@ import type { BasketItem } from '../../../client/types.ts'
 import { rewriteJson, urlOf } from '../../../mock-server/conditions.ts'
 import { DISCLOSURES, duffelLikeFetch } from '../fixtures/duffel-like-search.ts'
 import {
-  activeDeep, addBag, axe, cleanup, deep, deepAll, expectNoOverflow, mount, press, session, setViewport, settle, textOf, until,
+  activeDeep,
+  addBag,
+  axe,
+  cleanup,
+  deep,
+  deepAll,
+  expectNoOverflow,
+  mount,
+  press,
+  session,
+  setViewport,
+  settle,
+  textOf,
+  until,
 } from '../helpers.ts'
 
 afterEach(cleanup)
@@ -23,10 +36,17 @@ const sr = (el: Element) => el.shadowRoot!
 const seat = (el: SvcSeatMap, key: string) => sr(el).querySelector<HTMLButtonElement>(`button[data-seat="${key}"]`)
 const grids = (el: SvcSeatMap) => [...sr(el).querySelectorAll<HTMLElement>('[role="grid"]')]
 const rowIn = (grid: Element, row: number) => grid.querySelector<HTMLElement>(`[role="row"][data-row="${row}"]`)!
-const centre = (e: Element) => { const r = e.getBoundingClientRect(); return r.left + r.width / 2 }
+const centre = (e: Element) => {
+  const r = e.getBoundingClientRect()
+  return r.left + r.width / 2
+}
 /** The accessible description of `el`: the text of the elements its aria-describedby names (in its shadow root). */
-const description = (el: Element) => (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
-  .map((id) => (el.getRootNode() as ShadowRoot).getElementById(id)?.textContent?.trim() ?? '').join(' ')
+const description = (el: Element) =>
+  (el.getAttribute('aria-describedby') ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => (el.getRootNode() as ShadowRoot).getElementById(id)?.textContent?.trim() ?? '')
+    .join(' ')
 
 async function seatMap() {
   const s = await session({ fetch: duffelLikeFetch(), offers: [] })
@@ -37,13 +57,16 @@ async function seatMap() {
   return { s, el }
 }
 
-describe('<svc-seat-map> on a real airline\'s map (Duffel-like)', function () {
+describe("<svc-seat-map> on a real airline's map (Duffel-like)", function () {
   this.timeout(30_000)
 
   it('draws both cabins of deck 0 one after the other, each named and with its own columns; no deck tabs', async () => {
     const { el } = await seatMap()
     expect(sr(el).querySelector('[part="decks"]'), 'one deck: no deck tabs').to.equal(null)
-    expect([...sr(el).querySelectorAll('[part="cabin"]')].map((c) => c.textContent!.trim())).to.deep.equal(['Business', 'Economy'])
+    expect([...sr(el).querySelectorAll('[part="cabin"]')].map((c) => c.textContent!.trim())).to.deep.equal([
+      'Business',
+      'Economy',
+    ])
     const [business, economy] = grids(el)
     expect(business!.getAttribute('aria-label')).to.equal('Seat map, LHR → JFK, Business')
     expect(economy!.getAttribute('aria-label')).to.equal('Seat map, LHR → JFK, Economy')
@@ -52,7 +75,9 @@ describe('<svc-seat-map> on a real airline\'s map (Duffel-like)', function () {
     expect(letters(economy!)).to.deep.equal(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K'])
     expect(textOf(el)).to.contain('Aircraft: Boeing 777-300ER')
     // Rows jump (no 13), as the airline numbers them.
-    const rows = [...economy!.querySelectorAll<HTMLElement>('[role="row"][data-row]')].map((r) => Number(r.dataset['row']))
+    const rows = [...economy!.querySelectorAll<HTMLElement>('[role="row"][data-row]')].map((r) =>
+      Number(r.dataset['row']),
+    )
     expect(rows).to.include(12).and.include(14).and.not.include(13)
     await axe(el, 'the Duffel-like seat map')
   })
@@ -89,7 +114,7 @@ describe('<svc-seat-map> on a real airline\'s map (Duffel-like)', function () {
     expect(legend).to.contain('Exit row').and.not.contain('Over the wing')
   })
 
-  it('shows the airline\'s notices with the seat: its description, its tip, and under the map once focused or tapped; escaped', async () => {
+  it("shows the airline's notices with the seat: its description, its tip, and under the map once focused or tapped; escaped", async () => {
     const { el } = await seatMap()
     const b = seat(el, '19A')!
     expect(description(b)).to.equal('Seat does not recline.')
@@ -110,13 +135,15 @@ describe('<svc-seat-map> on a real airline\'s map (Duffel-like)', function () {
     expect(c.dataset['status']).to.equal('restricted')
     c.click()
     await settle(el)
-    expect(textOf(sr(el).querySelector('[part="seat-notes"]')!)).to.contain('Seat 21C').and.contain(DISCLOSURES.markup)
+    expect(textOf(sr(el).querySelector('[part="seat-notes"]')!))
+      .to.contain('Seat 21C')
+      .and.contain(DISCLOSURES.markup)
     expect(sr(el).querySelector('[part="seat-notes"] img')).to.equal(null)
     expect(description(c)).to.contain('Not available for this passenger')
     await axe(el, 'notes shown')
   })
 
-  it('follows the passenger: 11C is p1\'s to take, not p2\'s; the exit rows the other way round', async () => {
+  it("follows the passenger: 11C is p1's to take, not p2's; the exit rows the other way round", async () => {
     const { el } = await seatMap()
     expect(seat(el, '11C')!.dataset['status']).to.equal('available')
     expect(seat(el, '21B')!.dataset['status']).to.equal('restricted')
@@ -158,10 +185,15 @@ describe('<svc-seat-map> on a real airline\'s map (Duffel-like)', function () {
       for (const b of sr(el).querySelectorAll<HTMLElement>('button[data-seat]')) {
         const r = b.getBoundingClientRect()
         const where = `${b.dataset['seat']}: ${r.left.toFixed(1)}–${r.right.toFixed(1)}, ${r.width.toFixed(1)} × ${r.height.toFixed(1)}`
-        expect(r.left >= Math.max(0, edges.left) && r.right <= Math.min(320, edges.right), `in view: ${where}`).to.equal(true)
+        expect(
+          r.left >= Math.max(0, edges.left) && r.right <= Math.min(320, edges.right),
+          `in view: ${where}`,
+        ).to.equal(true)
         expect(r.width >= 24 && r.height >= 24, `a 24 px target: ${where}`).to.equal(true)
       }
-      expect([...sr(el).querySelectorAll<HTMLElement>('[part="cabin"]')].map((c) => c.getBoundingClientRect().width > 0)).to.deep.equal([true, true])
+      expect(
+        [...sr(el).querySelectorAll<HTMLElement>('[part="cabin"]')].map((c) => c.getBoundingClientRect().width > 0),
+      ).to.deep.equal([true, true])
       await axe(el, 'the Duffel-like seat map at 320 px')
     } finally {
       document.body.style.margin = ''
@@ -171,7 +203,9 @@ describe('<svc-seat-map> on a real airline\'s map (Duffel-like)', function () {
 
 /** Bag answers (search and basket) with no weight, size or units on any bag: a real sandbox basket, as an airline that states none. */
 function unmeasuredBags(inner: typeof fetch = duffelLikeFetch()): typeof fetch {
-  const strip = (d: Record<string, unknown>) => { for (const k of ['weight', 'weight_unit', 'size', 'size_unit', 'dimensions']) delete d[k] }
+  const strip = (d: Record<string, unknown>) => {
+    for (const k of ['weight', 'weight_unit', 'size', 'size_unit', 'dimensions']) delete d[k]
+  }
   return async (input, init) => {
     const res = await inner(input, init)
     if (!/\/basket(\/|$)/.test(urlOf(input).pathname)) return res
@@ -206,7 +240,7 @@ describe('bags the airline states no weight or size for', function () {
     await axe(el, 'bags without weight')
   })
 
-  it('the basket and the card\'s summary name a bag with no weight by its kind', async () => {
+  it("the basket and the card's summary name a bag with no weight by its kind", async () => {
     const s = await session({ fetch: unmeasuredBags((i, o) => fetch(i, o)) })
     await addBag(s)
     await s.refresh()
@@ -216,12 +250,14 @@ describe('bags the airline states no weight or size for', function () {
     expect(textOf(item)).not.to.match(/undefined|NaN|\(\s*\)/)
     const card = await mount(html`<svc-bag-upsell display="card" .session=${s}></svc-bag-upsell>`)
     await until(() => deep(card, '[part="summary"]'), 'the card summary')
-    expect(textOf(deep(card, '[part="summary"]')!)).to.contain('Checked bag').and.not.match(/undefined|NaN|kg|\(\s*\)/)
+    expect(textOf(deep(card, '[part="summary"]')!))
+      .to.contain('Checked bag')
+      .and.not.match(/undefined|NaN|kg|\(\s*\)/)
     await axe(basket, 'basket')
   })
 })
 
-describe('an airline\'s bag for the whole trip, and offers that failed alone', function () {
+describe("an airline's bag for the whole trip, and offers that failed alone", function () {
   this.timeout(30_000)
 
   it('the bag view lists a whole-trip bag once, under both routes, with its one price; each journey keeps its own bags', async () => {
@@ -241,19 +277,25 @@ describe('an airline\'s bag for the whole trip, and offers that failed alone', f
     expect(wholeOptions, 'one option per passenger, listed once').to.have.length(s.state.trip!.passengers.length)
     expect(textOf(last)).to.contain('Checked bag · 15 kg')
     const prices = [...last.querySelectorAll('svc-price')].map((p) => textOf(p))
-    expect(prices.filter((p) => p.includes('53.98')), 'priced once, at its whole price').to.have.length(adults)
+    expect(
+      prices.filter((p) => p.includes('53.98')),
+      'priced once, at its whole price',
+    ).to.have.length(adults)
     for (const section of sections.slice(0, -1)) expect(textOf(section)).not.to.contain('15 kg')
     await axe(el, 'a whole-trip bag')
   })
 
   it('<svc-upsell> of bags and seats whose seat maps failed alone: the bags are there, the seats show their error and fire svc-fail for seats only', async () => {
-    const s = await session({ fetch: duffelLikeFetch(undefined, { failed: [{ product_type: 'seat', failure_reason: 'supplier_unavailable' }] }), offers: [] })
+    const s = await session({
+      fetch: duffelLikeFetch(undefined, { failed: [{ product_type: 'seat', failure_reason: 'supplier_unavailable' }] }),
+      offers: [],
+    })
     const fails: Array<{ product: string; code: string }> = []
     const loads: string[] = []
     const el = await mount(html`<svc-upsell .session=${s} .products=${['bags', 'seats']}
       @svc-fail=${(e: CustomEvent) => fails.push({ product: e.detail.product, code: e.detail.error.code })}
       @svc-load=${(e: CustomEvent) => loads.push(e.detail.product)}></svc-upsell>`)
-    await until(() => deep(el, 'svc-bag-upsell') && fails.length > 0, 'the bags, and the seats\' failure')
+    await until(() => deep(el, 'svc-bag-upsell') && fails.length > 0, "the bags, and the seats' failure")
     await settle(el)
     expect(fails).to.deep.equal([{ product: 'seats', code: 'offers_unavailable' }])
     expect(s.state.offers.seat?.error?.apiCode).to.equal('supplier_unavailable')

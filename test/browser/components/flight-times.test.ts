@@ -47,7 +47,7 @@ async function datesShown(departure: string): Promise<string[]> {
     <svc-option-card product="priority_boarding" .session=${s}></svc-option-card>
     <svc-seat-map .session=${s}></svc-seat-map>
   </div>`)
-  const seatTab = await until(() => deep(el.querySelector('svc-seat-map')!, '.tab-sub'), 'the seat map\'s flight tab')
+  const seatTab = await until(() => deep(el.querySelector('svc-seat-map')!, '.tab-sub'), "the seat map's flight tab")
   await settle(el)
   const title = (tag: string) => deepAll(el.querySelector(tag)!, '[part=journey-title]')[0]!.textContent!.trim()
   return [title('svc-bag-upsell'), title('svc-option-card'), seatTab.textContent!.replace(/\s+/g, ' ').trim()]

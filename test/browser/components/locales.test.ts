@@ -41,18 +41,50 @@ import zhHK from '../../../components/i18n/locales/zh-HK.ts'
 import { addBag, axe, cleanup, deep, deepAll, expectNoOverflow, mount, session, textOf, until } from '../helpers.ts'
 
 const TABLES: Record<string, Strings> = {
-  'en-US': enUS, 'ar-EG': arEG, 'ar-SA': arSA, 'da-DK': daDK, 'de-DE': deDE, 'el-GR': elGR, 'en-AU': enAU,
-  'en-CA': enCA, 'en-GB': enGB, 'es-ES': esES, 'et-EE': etEE, 'fi-FI': fiFI, 'fr-FR': frFR, 'id-ID': idID,
-  'it-IT': itIT, 'ja-JP': jaJP, 'ko-KR': koKR, 'lt-LT': ltLT, 'lv-LV': lvLV, 'nb-NO': nbNO, 'nl-NL': nlNL,
-  'pl-PL': plPL, 'pt-PT': ptPT, 'ro-RO': roRO, 'sv-SE': svSE, 'th-TH': thTH, 'tr-TR': trTR, 'vi-VN': viVN,
-  'zh-CN': zhCN, 'zh-HK': zhHK,
+  'en-US': enUS,
+  'ar-EG': arEG,
+  'ar-SA': arSA,
+  'da-DK': daDK,
+  'de-DE': deDE,
+  'el-GR': elGR,
+  'en-AU': enAU,
+  'en-CA': enCA,
+  'en-GB': enGB,
+  'es-ES': esES,
+  'et-EE': etEE,
+  'fi-FI': fiFI,
+  'fr-FR': frFR,
+  'id-ID': idID,
+  'it-IT': itIT,
+  'ja-JP': jaJP,
+  'ko-KR': koKR,
+  'lt-LT': ltLT,
+  'lv-LV': lvLV,
+  'nb-NO': nbNO,
+  'nl-NL': nlNL,
+  'pl-PL': plPL,
+  'pt-PT': ptPT,
+  'ro-RO': roRO,
+  'sv-SE': svSE,
+  'th-TH': thTH,
+  'tr-TR': trTR,
+  'vi-VN': viVN,
+  'zh-CN': zhCN,
+  'zh-HK': zhHK,
 }
 for (const [tag, table] of Object.entries(TABLES)) if (tag !== 'en-US') addLocale(tag, table)
 
 afterEach(cleanup)
 
 /** The page text and every accessible name and title under `el`. */
-const everything = (el: Element) => [textOf(el), ...deepAll(el, '[aria-label], [title]').flatMap((e) => [e.getAttribute('aria-label') ?? '', e.getAttribute('title') ?? ''])].join(' ')
+const everything = (el: Element) =>
+  [
+    textOf(el),
+    ...deepAll(el, '[aria-label], [title]').flatMap((e) => [
+      e.getAttribute('aria-label') ?? '',
+      e.getAttribute('title') ?? '',
+    ]),
+  ].join(' ')
 
 describe('every locale in the embedded bag view', () => {
   it('covers exactly the shipped locales', () => {

@@ -2,7 +2,19 @@ import { expect } from '@esm-bundle/chai'
 import { html } from 'lit'
 import '../../../components/index.ts'
 import type { SvcModal } from '../../../components/index.ts'
-import { activeDeep, axe, button, cleanup, deep, isInside, mount, nextEvent, press, settle, shiftTab } from '../helpers.ts'
+import {
+  activeDeep,
+  axe,
+  button,
+  cleanup,
+  deep,
+  isInside,
+  mount,
+  nextEvent,
+  press,
+  settle,
+  shiftTab,
+} from '../helpers.ts'
 
 afterEach(cleanup)
 

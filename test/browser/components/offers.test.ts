@@ -10,14 +10,30 @@ import { html } from 'lit'
 import '../../../components/index.ts'
 import type { SvcBagUpsell, SvcSeatMap } from '../../../components/index.ts'
 import {
-  button, cleanup, deep, deepAll, extrasOf, mount, purgedSearchFetch, record, recordingFetch, session, settle, textOf, until, type Recorded,
+  button,
+  cleanup,
+  deep,
+  deepAll,
+  extrasOf,
+  mount,
+  purgedSearchFetch,
+  record,
+  recordingFetch,
+  session,
+  settle,
+  textOf,
+  until,
+  type Recorded,
 } from '../helpers.ts'
 import { urlOf } from '../../../mock-server/conditions.ts'
 
 afterEach(cleanup)
 
 const OFFERS_BUDGET = 15_000
-const plusButtons = (el: Element) => deepAll<HTMLButtonElement>(el, 'button').filter((b) => b.getAttribute('aria-label')?.startsWith('Add one') && b.getAttribute('aria-disabled') === 'false')
+const plusButtons = (el: Element) =>
+  deepAll<HTMLButtonElement>(el, 'button').filter(
+    (b) => b.getAttribute('aria-label')?.startsWith('Add one') && b.getAttribute('aria-disabled') === 'false',
+  )
 const typesOf = (c: Recorded) => c.url.searchParams.get('product_types')
 
 describe('offers per product type', function () {
@@ -40,7 +56,9 @@ describe('offers per product type', function () {
 
   it('shows the loading state until its offers are there, though trip and basket are loaded', async () => {
     let open: () => void = () => {}
-    const gate = new Promise<void>((r) => { open = r })
+    const gate = new Promise<void>((r) => {
+      open = r
+    })
     const s = await session({
       offers: [],
       fetch: async (input, init) => {
@@ -124,7 +142,10 @@ describe('offers per product type', function () {
     expect(posts, 'one new search').to.have.length(1)
     expect(s.state.trip!.search_id).to.not.equal(first)
     expect(s.state.search!.search_id).to.equal(s.state.trip!.search_id)
-    expect(f.searches().map((c) => [c.status, typesOf(c)])).to.deep.equal([[404, 'bag'], [200, 'bag']])
+    expect(f.searches().map((c) => [c.status, typesOf(c)])).to.deep.equal([
+      [404, 'bag'],
+      [200, 'bag'],
+    ])
     // Products of the new search are the trip's now: adding one works.
     plusButtons(el)[0]!.click()
     await until(() => extrasOf(s).length === 1 && !s.state.busy, 'the bag in the basket')

@@ -3,8 +3,28 @@ import { html } from 'lit'
 import '../../../components/index.ts'
 import type { SvcOptionCard } from '../../../components/index.ts'
 import {
-  activeDeep, axe, button, cleanup, deep, deepAll, expectNoOverflow, expiredFetch, extrasOf, failingFetch, fareFamilyFetch, hangingFetch,
-  isInside, mount, press, productFor, record, session, settle, textOf, until, offersReady,
+  activeDeep,
+  axe,
+  button,
+  cleanup,
+  deep,
+  deepAll,
+  expectNoOverflow,
+  expiredFetch,
+  extrasOf,
+  failingFetch,
+  fareFamilyFetch,
+  hangingFetch,
+  isInside,
+  mount,
+  press,
+  productFor,
+  record,
+  session,
+  settle,
+  textOf,
+  until,
+  offersReady,
 } from '../helpers.ts'
 
 afterEach(cleanup)
@@ -15,7 +35,9 @@ describe('<svc-option-card>', () => {
   it('priority boarding: a switch per passenger per journey; toggling adds and removes', async () => {
     const s = await session()
     const events = record(document, 'svc-load', 'svc-basket-change')
-    const el = await mount<SvcOptionCard>(html`<svc-option-card product="priority_boarding" .session=${s}></svc-option-card>`)
+    const el = await mount<SvcOptionCard>(
+      html`<svc-option-card product="priority_boarding" .session=${s}></svc-option-card>`,
+    )
     expect(deep(el, 'h2')!.textContent).to.contain('Priority boarding')
     expect(deepAll(el, 'h3')).to.have.length(2)
     // Two adults per journey; the lap infant boards with the adult.
@@ -31,7 +53,10 @@ describe('<svc-option-card>', () => {
     await settle(el)
     expect(switches(el)[0]!.getAttribute('aria-checked')).to.equal('true')
     expect(activeDeep()).to.equal(switches(el)[0])
-    await until(() => deep(el, '[part=live]')!.textContent === 'Priority boarding added. Basket total €17.53.', 'announced')
+    await until(
+      () => deep(el, '[part=live]')!.textContent === 'Priority boarding added. Basket total €17.53.',
+      'announced',
+    )
     expect(events.map((e) => e.type)).to.deep.equal(['svc-load', 'svc-basket-change'])
     await axe(el, 'selected')
     switches(el)[0]!.click()
@@ -42,7 +67,9 @@ describe('<svc-option-card>', () => {
 
   it('automatic check-in in a card: summary, dialog, selection, Done', async () => {
     const s = await session()
-    const el = await mount<SvcOptionCard>(html`<svc-option-card product="automatic_check_in" display="card" .session=${s}></svc-option-card>`)
+    const el = await mount<SvcOptionCard>(
+      html`<svc-option-card product="automatic_check_in" display="card" .session=${s}></svc-option-card>`,
+    )
     expect(textOf(el)).to.contain('Automatic check-in').and.contain('Nothing selected yet.')
     const open = deep<HTMLButtonElement>(el, '[part~=open-button]')!
     expect(open.textContent!.trim()).to.equal('Add automatic check-in')
@@ -59,7 +86,10 @@ describe('<svc-option-card>', () => {
     await settle(el)
     button(el, 'Done')!.click()
     await settle(el)
-    expect(textOf(el)).to.contain('Automatic check-in').and.contain('Passenger 2 · London → New York City').and.contain('€4.68')
+    expect(textOf(el))
+      .to.contain('Automatic check-in')
+      .and.contain('Passenger 2 · London → New York City')
+      .and.contain('€4.68')
     expect(deep(el, '[part~=open-button]')!.textContent!.trim()).to.equal('Change automatic check-in')
     expect(activeDeep()).to.equal(deep(el, '[part~=open-button]'))
   })
@@ -67,7 +97,9 @@ describe('<svc-option-card>', () => {
   it('modal display, and the states: loading, error, invalid', async () => {
     const hang = hangingFetch()
     const s1 = await session({ fetch: hang, load: false })
-    const a = await mount(html`<svc-option-card product="priority_boarding" display="modal" .session=${s1}></svc-option-card>`)
+    const a = await mount(
+      html`<svc-option-card product="priority_boarding" display="modal" .session=${s1}></svc-option-card>`,
+    )
     expect(deep<HTMLDialogElement>(a, 'dialog')!.open).to.equal(true)
     expect(textOf(a)).to.contain('Loading options…')
     await axe(a, 'modal loading')
@@ -99,18 +131,32 @@ describe('<svc-option-card>', () => {
 
   it('fare family: the next families with benefits and price; choosing one applies it to every passenger who can have it', async () => {
     const s = await session({ fetch: fareFamilyFetch() })
-    const el = await mount<SvcOptionCard>(html`<svc-option-card product="fare_family_upsell" .session=${s}></svc-option-card>`)
+    const el = await mount<SvcOptionCard>(
+      html`<svc-option-card product="fare_family_upsell" .session=${s}></svc-option-card>`,
+    )
     const text = textOf(el)
-    expect(text).to.contain('Upgrade your fare').and.contain('Your fare: Basic').and.contain('Standard').and.contain('Flex')
+    expect(text)
+      .to.contain('Upgrade your fare')
+      .and.contain('Your fare: Basic')
+      .and.contain('Standard')
+      .and.contain('Flex')
     expect(text).to.contain('Free changes').and.contain('€40.00 per traveler').and.contain('€150.00 per traveler')
     await axe(el)
     button(el, 'Choose Standard')!.click()
     await until(() => extrasOf(s).length === 2 && !s.state.busy, 'two passengers upgraded')
     await settle(el)
-    expect(textOf(deepAll(el, '[part=family]')[0]!)).to.contain('Selected').and.contain('Keep my current fare')
+    expect(textOf(deepAll(el, '[part=family]')[0]!))
+      .to.contain('Selected')
+      .and.contain('Keep my current fare')
     // Another family replaces the first on that journey.
     button(el, 'Choose Flex')!.click()
-    await until(() => extrasOf(s).length === 2 && extrasOf(s).every((i) => i.product_details['fare_family'] === 'Flex') && !s.state.busy, 'Flex instead')
+    await until(
+      () =>
+        extrasOf(s).length === 2 &&
+        extrasOf(s).every((i) => i.product_details['fare_family'] === 'Flex') &&
+        !s.state.busy,
+      'Flex instead',
+    )
     await settle(el)
     await axe(el, 'chosen')
     button(el, 'Keep my current fare')!.click()
@@ -122,16 +168,23 @@ describe('<svc-option-card>', () => {
     const fails = record(document, 'svc-fail')
     const el = await mount(html`<svc-option-card product="fare_family_upsell" .session=${s}></svc-option-card>`)
     expect(textOf(el)).to.contain('Not available on this flight.')
-    expect(fails.map((f) => [f.detail.product, f.detail.error.code])).to.deep.equal([['fare_family_upsell', 'no_products']])
+    expect(fails.map((f) => [f.detail.product, f.detail.error.code])).to.deep.equal([
+      ['fare_family_upsell', 'no_products'],
+    ])
     await axe(el)
   })
 
   it('fits 320 px in both inline displays', async () => {
     const s = await session()
     await s.add(productFor(s, 'priority_boarding').product_id, 'p1', 1)
-    const a = await mount(html`<svc-option-card product="priority_boarding" .session=${s}></svc-option-card>`, { width: 320 })
+    const a = await mount(html`<svc-option-card product="priority_boarding" .session=${s}></svc-option-card>`, {
+      width: 320,
+    })
     expectNoOverflow(a.parentElement!)
-    const b = await mount(html`<svc-option-card product="priority_boarding" display="card" .session=${s}></svc-option-card>`, { width: 320 })
+    const b = await mount(
+      html`<svc-option-card product="priority_boarding" display="card" .session=${s}></svc-option-card>`,
+      { width: 320 },
+    )
     expectNoOverflow(b.parentElement!)
   })
 })
@@ -139,7 +192,9 @@ describe('<svc-option-card>', () => {
 describe('<svc-option-card> after the sale', () => {
   it('priority boarding bought earlier reads Purchased, with no switch for that passenger and journey', async () => {
     const s = await session({ booked: true })
-    const el = await mount<SvcOptionCard>(html`<svc-option-card product="priority_boarding" .session=${s}></svc-option-card>`)
+    const el = await mount<SvcOptionCard>(
+      html`<svc-option-card product="priority_boarding" .session=${s}></svc-option-card>`,
+    )
     await settle(el)
     const rows = deepAll(el, '[part=row]')
     expect(rows[0]!.textContent).to.contain('Ada Lovelace').and.contain('Purchased')

@@ -9,7 +9,9 @@ afterEach(cleanup)
 
 describe('<svc-price>', () => {
   it('formats through Intl in the given locale; zero is "Free"', async () => {
-    const el = await mount<SvcPrice>(html`<svc-price .locale=${localeFor('de-DE')} .amount=${{ amount: 7598, decimal_places: 2, currency: 'EUR' }}></svc-price>`)
+    const el = await mount<SvcPrice>(
+      html`<svc-price .locale=${localeFor('de-DE')} .amount=${{ amount: 7598, decimal_places: 2, currency: 'EUR' }}></svc-price>`,
+    )
     expect(el.shadowRoot!.textContent!.trim()).to.equal('75,98\u00a0€')
     el.amount = { amount: 0, decimal_places: 2, currency: 'EUR' }
     await el.updateComplete
@@ -25,7 +27,9 @@ describe('<svc-price>', () => {
   })
 
   it('strikes the old price through and names both for assistive technology', async () => {
-    const el = await mount<SvcPrice>(html`<svc-price .amount=${{ amount: 9117, decimal_places: 2, currency: 'EUR' }} .previous=${{ amount: 7598, decimal_places: 2, currency: 'EUR' }}></svc-price>`)
+    const el = await mount<SvcPrice>(
+      html`<svc-price .amount=${{ amount: 9117, decimal_places: 2, currency: 'EUR' }} .previous=${{ amount: 7598, decimal_places: 2, currency: 'EUR' }}></svc-price>`,
+    )
     const del = deep(el, 'del')!
     expect(getComputedStyle(del).textDecorationLine).to.equal('line-through')
     expect(textOf(del)).to.contain('Old price €75.98')

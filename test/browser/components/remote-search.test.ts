@@ -12,7 +12,19 @@ import { ApiClient } from '../../../client/api.ts'
 import { Session, type SessionOptions } from '../../../client/session.ts'
 import type { SvcError } from '../../../client/errors.ts'
 import { remoteTrip, type RemoteTrip } from '../remote.ts'
-import { axe, button, cleanup, deep, deepAll, isSearchRead, mount, record, settle, until, type Recorded } from '../helpers.ts'
+import {
+  axe,
+  button,
+  cleanup,
+  deep,
+  deepAll,
+  isSearchRead,
+  mount,
+  record,
+  settle,
+  until,
+  type Recorded,
+} from '../helpers.ts'
 import { urlOf } from '../../../mock-server/conditions.ts'
 
 const sessions: Session[] = []
@@ -35,7 +47,16 @@ function calling(): typeof fetch & { calls: Recorded[]; searches(): Recorded[] }
 async function remoteSession(o: RemoteTrip, opts: SessionOptions = {}) {
   const f = await remoteTrip(o)
   const calls = calling()
-  const s = new Session(new ApiClient({ baseUrl: f.baseUrl, tripId: f.tripId, accessToken: f.accessToken, refreshToken: f.refreshToken, fetch: calls }), { pollMs: 200, ...opts })
+  const s = new Session(
+    new ApiClient({
+      baseUrl: f.baseUrl,
+      tripId: f.tripId,
+      accessToken: f.accessToken,
+      refreshToken: f.refreshToken,
+      fetch: calls,
+    }),
+    { pollMs: 200, ...opts },
+  )
   sessions.push(s)
   return { s, calls }
 }
@@ -68,7 +89,7 @@ describe('a view while a remote airline is still searching', function () {
     expect(events.map((e) => e.type)).to.deep.equal(['svc-load'])
   })
 
-  it('with the trip\'s event stream, the search event brings the offers (no poll is due)', async () => {
+  it("with the trip's event stream, the search event brings the offers (no poll is due)", async () => {
     const { s, calls } = await remoteSession({ delayMs: 1200 }, { searchPollMs: 20_000 })
     await s.load()
     s.follow()

@@ -18,18 +18,24 @@ import { animationsDone } from '../../dom.ts'
 
 declare const axe: typeof import('axe-core')
 
-interface Fixture { baseUrl: string; tripId: string; accessToken: string }
+interface Fixture {
+  baseUrl: string
+  tripId: string
+  accessToken: string
+}
 
 const sessions: Session[] = []
 
 async function fixture(q: Record<string, string> = {}): Promise<Fixture> {
   const res = await fetch(`/__fixture/trip?${new URLSearchParams(q)}`)
-  return await res.json() as Fixture
+  return (await res.json()) as Fixture
 }
 
 async function loadedSession(q: Record<string, string> = {}): Promise<Session> {
   const f = await fixture(q)
-  const session = new Session(new ApiClient({ baseUrl: f.baseUrl, tripId: f.tripId, accessToken: f.accessToken }), { pollMs: 200 })
+  const session = new Session(new ApiClient({ baseUrl: f.baseUrl, tripId: f.tripId, accessToken: f.accessToken }), {
+    pollMs: 200,
+  })
   sessions.push(session)
   await session.loadOffers(['seat'])
   return session
@@ -53,21 +59,26 @@ async function until(cond: () => unknown, what: string, ms = 8000) {
 }
 
 const root = (el: SvcSeatMap) => el.shadowRoot!
-const all = <T extends Element = HTMLElement>(el: SvcSeatMap, sel: string) => [...root(el).querySelectorAll<T & HTMLElement>(sel)] as T[]
+const all = <T extends Element = HTMLElement>(el: SvcSeatMap, sel: string) =>
+  [...root(el).querySelectorAll<T & HTMLElement>(sel)] as T[]
 const one = <T extends Element = HTMLElement>(el: SvcSeatMap, sel: string) => {
   const found = root(el).querySelector<T & HTMLElement>(sel)
   if (!found) throw new Error(`no ${sel}`)
   return found as T
 }
 const seat = (el: SvcSeatMap, key: string) => one<HTMLButtonElement>(el, `button[data-seat="${key}"]`)
-const seats = (el: SvcSeatMap, status?: string) => all<HTMLButtonElement>(el, status ? `button[data-seat][data-status="${status}"]` : 'button[data-seat]')
+const seats = (el: SvcSeatMap, status?: string) =>
+  all<HTMLButtonElement>(el, status ? `button[data-seat][data-status="${status}"]` : 'button[data-seat]')
 const rowOf = (b: Element) => Number(b.closest<HTMLElement>('[data-row]')!.dataset.row)
 const isExit = (b: Element) => b.closest('[data-exit]') !== null
 
-const seatItems = (s: Session, passengerId?: string, segmentId?: string): BasketItem[] => s.itemsOf((i) =>
-  i.product_type === 'seat'
-  && (passengerId === undefined || i.product_details.passenger_id === passengerId)
-  && (segmentId === undefined || i.product_details.segment_id === segmentId))
+const seatItems = (s: Session, passengerId?: string, segmentId?: string): BasketItem[] =>
+  s.itemsOf(
+    (i) =>
+      i.product_type === 'seat' &&
+      (passengerId === undefined || i.product_details.passenger_id === passengerId) &&
+      (segmentId === undefined || i.product_details.segment_id === segmentId),
+  )
 
 const firstSegment = (s: Session) => s.state.trip!.journeys[0]!.segments[0]!.segment_id
 
@@ -83,7 +94,13 @@ async function chooseBy(el: SvcSeatMap, session: Session, button: HTMLButtonElem
 
 async function checkA11y(el: SvcSeatMap) {
   const result = await axe.run(el, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'] })
-  const list = result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)).join(', ')}`)
+  const list = result.violations.map(
+    (v) =>
+      `${v.id} (${v.nodes.length}): ${v.nodes
+        .slice(0, 5)
+        .map((n) => JSON.stringify(n.target))
+        .join(', ')}`,
+  )
   expect(list, list.join('\n')).to.deep.equal([])
 }
 
@@ -108,9 +125,21 @@ describe('svc-seat-map', function () {
 
     const grid = one(el, '[role="grid"]')
     expect(grid.getAttribute('aria-label')).to.equal('Seat map, LHR → JFK')
-    expect(all(el, '[role="columnheader"].colhead').map((h) => h.textContent)).to.deep.equal(['A', 'B', 'C', 'D', 'E', 'F', 'H', 'J', 'K'])
+    expect(all(el, '[role="columnheader"].colhead').map((h) => h.textContent)).to.deep.equal([
+      'A',
+      'B',
+      'C',
+      'D',
+      'E',
+      'F',
+      'H',
+      'J',
+      'K',
+    ])
     // Aisles after C and F: the cells of D and H start after a gap.
-    const aisled = all(el, '[data-row="21"] [role="gridcell"]').map((c, i) => c.classList.contains('aisle-before') ? i : -1).filter((i) => i >= 0)
+    const aisled = all(el, '[data-row="21"] [role="gridcell"]')
+      .map((c, i) => (c.classList.contains('aisle-before') ? i : -1))
+      .filter((i) => i >= 0)
     expect(aisled).to.deep.equal([3, 6])
     const d = seat(el, '21D').getBoundingClientRect().left - seat(el, '21C').getBoundingClientRect().right
     const b = seat(el, '21B').getBoundingClientRect().left - seat(el, '21A').getBoundingClientRect().right
@@ -131,8 +160,12 @@ describe('svc-seat-map', function () {
       const row = Number.parseInt(key, 10)
       const col = key.replace(/^\d+/, '')
       const position = col === 'A' || col === 'K' ? ', window' : ['C', 'D', 'F', 'H'].includes(col) ? ', aisle' : ''
-      if (row === 20) expect(name).to.match(new RegExp(`^Seat ${key}${position}, extra legroom(, bassinet position)?, €\\d+\\.\\d\\d$`))
-      else if (![33, 34, 48].includes(row)) expect(name).to.match(new RegExp(`^Seat ${key}${position}, €\\d+\\.\\d\\d$`))
+      if (row === 20)
+        expect(name).to.match(
+          new RegExp(`^Seat ${key}${position}, extra legroom(, bassinet position)?, €\\d+\\.\\d\\d$`),
+        )
+      else if (![33, 34, 48].includes(row))
+        expect(name).to.match(new RegExp(`^Seat ${key}${position}, €\\d+\\.\\d\\d$`))
     }
 
     expect(events).to.deep.equal(['svc-load:{"product":"seats","display":"embedded"}'])
@@ -149,7 +182,11 @@ describe('svc-seat-map', function () {
     expect(session.state.search!.results.seatmaps[0]!.aircraft).to.equal('A380')
     const deckTabs = all(el, '[part="decks"] [role="tab"]')
     expect(deckTabs.map((t) => t.textContent!.trim())).to.deep.equal(['Main deck', 'Upper deck'])
-    expect(all(el, '.colhead').map((h) => h.textContent).join('')).to.equal('ABCDEFGHJK')
+    expect(
+      all(el, '.colhead')
+        .map((h) => h.textContent)
+        .join(''),
+    ).to.equal('ABCDEFGHJK')
     expect(all(el, '[role="row"][data-exit]').map((r) => r.dataset.row)).to.deep.equal(['56', '71'])
     expect(one(el, '[role="grid"]').getAttribute('aria-label')).to.equal('Seat map, LHR → JFK, Main deck')
 
@@ -159,7 +196,11 @@ describe('svc-seat-map', function () {
     await el.updateComplete
     expect(one(el, '[part="decks"] [aria-selected="true"]').textContent!.trim()).to.equal('Upper deck')
     expect(root(el).activeElement?.textContent?.trim()).to.equal('Upper deck')
-    expect(all(el, '.colhead').map((h) => h.textContent).join('')).to.equal('ACDEFGHK')
+    expect(
+      all(el, '.colhead')
+        .map((h) => h.textContent)
+        .join(''),
+    ).to.equal('ACDEFGHK')
     const rows = all(el, '[role="row"][data-row]').map((r) => Number(r.dataset.row))
     expect([rows[0], rows.at(-1)]).to.deep.equal([81, 96])
     expect(all(el, '[role="row"][data-exit]').map((r) => r.dataset.row)).to.deep.equal(['88'])
@@ -189,9 +230,13 @@ describe('svc-seat-map', function () {
     expect(radios.map((r) => r.value)).to.deep.equal(['p1', 'p2'])
     expect(radios[0]!.checked).to.equal(true)
     expect(all(el, '[part="passenger"][data-passenger="p3"]')).to.have.length(0)
-    expect(one(el, '[part="lap-infant"][data-passenger="p3"]').textContent!.trim()).to.equal('Passenger 3 · Infant on lap of Passenger 1')
+    expect(one(el, '[part="lap-infant"][data-passenger="p3"]').textContent!.trim()).to.equal(
+      'Passenger 3 · Infant on lap of Passenger 1',
+    )
     // The adult holding the infant may not sit in the exit row, and is told why.
-    const exitFree = all<HTMLButtonElement>(el, '[data-exit] button[data-seat]').filter((b) => b.dataset.status !== 'taken')
+    const exitFree = all<HTMLButtonElement>(el, '[data-exit] button[data-seat]').filter(
+      (b) => b.dataset.status !== 'taken',
+    )
     expect(exitFree.length).to.be.greaterThan(0)
     for (const b of exitFree) {
       expect(b.dataset.status).to.equal('restricted')
@@ -206,7 +251,9 @@ describe('svc-seat-map', function () {
     const seg = firstSegment(session)
     const first = pickAvailable(el)
     const key = first.dataset.seat!
-    expect(first.getAttribute('aria-label')).to.match(new RegExp(`^Seat ${key}, (window|aisle|[a-z ]+)(, [a-z ]+)*, €\\d+\\.\\d\\d$`))
+    expect(first.getAttribute('aria-label')).to.match(
+      new RegExp(`^Seat ${key}, (window|aisle|[a-z ]+)(, [a-z ]+)*, €\\d+\\.\\d\\d$`),
+    )
     first.click()
     // While the change is on its way every seat waits (aria-disabled keeps focus where it is).
     await el.updateComplete
@@ -215,11 +262,18 @@ describe('svc-seat-map', function () {
     await el.updateComplete
 
     const item = seatItems(session, 'p1', seg)[0]!
-    expect(item.product_details).to.include({ row: rowOf(first), column: key.replace(/^\d+/, ''), passenger_id: 'p1', segment_id: seg })
+    expect(item.product_details).to.include({
+      row: rowOf(first),
+      column: key.replace(/^\d+/, ''),
+      passenger_id: 'p1',
+      segment_id: seg,
+    })
     // The next passenger without a seat is now the one choosing, and that is announced.
     expect(all<HTMLInputElement>(el, 'input[name="passenger"]').find((r) => r.checked)!.value).to.equal('p2')
     await until(() => one(el, '[part="live"]').textContent!.includes('Now choosing'), 'the announcement')
-    expect(one(el, '[part="live"]').textContent).to.equal(`Seat ${key} chosen for Passenger 1. Now choosing a seat for Passenger 2.`)
+    expect(one(el, '[part="live"]').textContent).to.equal(
+      `Seat ${key} chosen for Passenger 1. Now choosing a seat for Passenger 2.`,
+    )
     // For passenger 2 the seat is someone else's.
     expect(seat(el, key).dataset.status).to.equal('other')
     expect(seat(el, key).getAttribute('aria-disabled')).to.equal('true')
@@ -238,8 +292,14 @@ describe('svc-seat-map', function () {
     // Another seat replaces it.
     const second = pickAvailable(el, [key])
     const key2 = second.dataset.seat!
-    await chooseBy(el, session, second, () => seatItems(session, 'p1', seg)[0]?.product_details.row === rowOf(second)
-      && seatItems(session, 'p1', seg)[0]?.product_details.column === key2.replace(/^\d+/, ''))
+    await chooseBy(
+      el,
+      session,
+      second,
+      () =>
+        seatItems(session, 'p1', seg)[0]?.product_details.row === rowOf(second) &&
+        seatItems(session, 'p1', seg)[0]?.product_details.column === key2.replace(/^\d+/, ''),
+    )
     expect(seatItems(session, 'p1', seg)).to.have.length(1)
     expect(seat(el, key).dataset.status).to.equal('available')
 
@@ -279,7 +339,12 @@ describe('svc-seat-map', function () {
 
     // Walk right until a seat passenger 1 may take, then Enter.
     for (let i = 0; i < 40 && (root(el).activeElement as HTMLElement).dataset.status !== 'available'; i++) {
-      await sendKeys({ press: (root(el).activeElement as HTMLElement) === inRow(root(el).activeElement as HTMLButtonElement).at(-1) ? 'ArrowDown' : 'ArrowRight' })
+      await sendKeys({
+        press:
+          (root(el).activeElement as HTMLElement) === inRow(root(el).activeElement as HTMLButtonElement).at(-1)
+            ? 'ArrowDown'
+            : 'ArrowRight',
+      })
     }
     const target = root(el).activeElement as HTMLButtonElement
     expect(target.dataset.status).to.equal('available')
@@ -294,10 +359,14 @@ describe('svc-seat-map', function () {
   })
 
   it('refuses exit-row seats to a child, with the reason, and offers them to an adult', async () => {
-    const passengers = [{ passenger_id: 'a1', passenger_type: 'adult' }, { passenger_id: 'c1', passenger_type: 'child' }]
+    const passengers = [
+      { passenger_id: 'a1', passenger_type: 'adult' },
+      { passenger_id: 'c1', passenger_type: 'child' },
+    ]
     const session = await loadedSession({ passengers: JSON.stringify(passengers) })
     const el = await mount(session)
-    const exitFree = () => all<HTMLButtonElement>(el, '[data-exit] button[data-seat]').filter((b) => b.dataset.status !== 'taken')
+    const exitFree = () =>
+      all<HTMLButtonElement>(el, '[data-exit] button[data-seat]').filter((b) => b.dataset.status !== 'taken')
     expect(exitFree().length).to.be.greaterThan(0)
     expect(exitFree().every((b) => b.dataset.status === 'available')).to.equal(true)
     expect(exitFree()[0]!.getAttribute('aria-label')).to.contain('exit row')
@@ -333,7 +402,10 @@ describe('svc-seat-map', function () {
     try {
       for (const width of [320, 375]) {
         await setViewport({ width, height: 700 })
-        for (const [flight, columns] of [['117', 'ABCDEFHJK'], ['1', 'ABCDEFGHJK']] as const) {
+        for (const [flight, columns] of [
+          ['117', 'ABCDEFHJK'],
+          ['1', 'ABCDEFGHJK'],
+        ] as const) {
           for (const display of ['embedded', 'card', 'modal'] as const) {
             const what = `${width} px, BA ${flight}, ${display}`
             const session = await loadedSession({ flight })
@@ -345,15 +417,25 @@ describe('svc-seat-map', function () {
             if (display === 'card') el.show()
             await until(() => root(el).querySelector('[role="grid"]'), `the map (${what})`)
             await animationsDone(el)
-            expect(all(el, '.colhead').map((h) => h.textContent).join(''), what).to.equal(columns)
-            expect(document.documentElement.scrollWidth, `the page does not scroll sideways (${what})`).to.be.at.most(width)
+            expect(
+              all(el, '.colhead')
+                .map((h) => h.textContent)
+                .join(''),
+              what,
+            ).to.equal(columns)
+            expect(document.documentElement.scrollWidth, `the page does not scroll sideways (${what})`).to.be.at.most(
+              width,
+            )
             const box = one(el, '[part="map"]')
             expect(box.scrollWidth, `the cabin fits its box (${what})`).to.be.at.most(box.clientWidth)
             const edges = box.getBoundingClientRect()
             for (const b of seats(el)) {
               const r = b.getBoundingClientRect()
               const where = `${b.dataset.seat} (${what}): ${r.left.toFixed(1)}–${r.right.toFixed(1)}, ${r.width.toFixed(1)} × ${r.height.toFixed(1)}`
-              expect(r.left >= Math.max(0, edges.left) && r.right <= Math.min(width, edges.right), `in view: ${where}`).to.equal(true)
+              expect(
+                r.left >= Math.max(0, edges.left) && r.right <= Math.min(width, edges.right),
+                `in view: ${where}`,
+              ).to.equal(true)
               expect(r.width >= 24 && r.height >= 24, `a 24 px target: ${where}`).to.equal(true)
             }
             el.remove()
@@ -421,7 +503,9 @@ describe('svc-seat-map', function () {
       await sendKeys({ press: 'Home' })
       await frame()
       expect((root(el).activeElement as HTMLElement).dataset['seat']).to.equal('44A')
-      expect(first.getBoundingClientRect().left, '44A clear of the row numbers').to.be.at.least(rowhead.getBoundingClientRect().right)
+      expect(first.getBoundingClientRect().left, '44A clear of the row numbers').to.be.at.least(
+        rowhead.getBoundingClientRect().right,
+      )
 
       box.scrollLeft = box.scrollWidth
       await frame()
@@ -524,7 +608,8 @@ describe('svc-seat-map', function () {
     const events: string[] = []
     const el = document.createElement('svc-seat-map')
     el.display = 'modal'
-    for (const name of ['svc-load', 'svc-modal-close']) el.addEventListener(name, (e) => events.push(`${e.type}:${(e as CustomEvent).detail.display}`))
+    for (const name of ['svc-load', 'svc-modal-close'])
+      el.addEventListener(name, (e) => events.push(`${e.type}:${(e as CustomEvent).detail.display}`))
     el.session = session
     document.body.append(el)
     await el.updateComplete
@@ -535,7 +620,9 @@ describe('svc-seat-map', function () {
 
   it('shows an error with a retry, and emits svc-fail, when the trip cannot load', async () => {
     const f = await fixture()
-    const session = new Session(new ApiClient({ baseUrl: f.baseUrl, tripId: 'no-such-trip', accessToken: f.accessToken }))
+    const session = new Session(
+      new ApiClient({ baseUrl: f.baseUrl, tripId: 'no-such-trip', accessToken: f.accessToken }),
+    )
     sessions.push(session)
     const failures: string[] = []
     const el = await mount(session, (e) => failures.push(`${e.type}:${(e as CustomEvent).detail.error?.code}`))
@@ -550,10 +637,19 @@ describe('svc-seat-map', function () {
 
   it('says so when the flight has no seat map', async () => {
     const real = await loadedSession()
-    const state: SessionState = { ...real.state, search: { ...real.state.search!, results: { ...real.state.search!.results, seatmaps: [] } } }
-    class NoMap extends Session { override get state() { return state } }
+    const state: SessionState = {
+      ...real.state,
+      search: { ...real.state.search!, results: { ...real.state.search!.results, seatmaps: [] } },
+    }
+    class NoMap extends Session {
+      override get state() {
+        return state
+      }
+    }
     const events: string[] = []
-    const el = await mount(new NoMap(real.client), (e) => events.push(`${e.type}:${(e as CustomEvent).detail.error?.code}`))
+    const el = await mount(new NoMap(real.client), (e) =>
+      events.push(`${e.type}:${(e as CustomEvent).detail.error?.code}`),
+    )
     expect(one(el, '[part="empty"]').textContent!.trim()).to.equal('Seats cannot be reserved on this flight.')
     expect(all(el, '[role="grid"]')).to.have.length(0)
     expect(events).to.deep.equal(['svc-fail:no_products'])
@@ -584,7 +680,10 @@ describe('svc-seat-map', function () {
     await el.updateComplete
     expect(all(el, '.notice-item')).to.have.length(0)
     // "Choose another" leads back to that passenger, focus in the cabin.
-    await until(() => (root(el).activeElement as HTMLElement | null)?.dataset['seat'] !== undefined, 'focus in the cabin')
+    await until(
+      () => (root(el).activeElement as HTMLElement | null)?.dataset['seat'] !== undefined,
+      'focus in the cabin',
+    )
     expect(all<HTMLInputElement>(el, 'input[name="passenger"]').find((r) => r.checked)!.value).to.equal('p1')
   })
 })
@@ -609,7 +708,9 @@ describe('svc-seat-map after the sale', function () {
     other.click()
     await new Promise((r) => setTimeout(r, 300))
     expect(session.state.busy).to.equal(false)
-    expect(seatItems(session, 'p2', firstSegment(session)).map((i) => i.basket_item_id)).to.deep.equal([bought[0]!.basket_item_id])
+    expect(seatItems(session, 'p2', firstSegment(session)).map((i) => i.basket_item_id)).to.deep.equal([
+      bought[0]!.basket_item_id,
+    ])
     await checkA11y(el)
   })
 })

@@ -15,14 +15,16 @@ import { cleanup, settle } from '../helpers.ts'
 afterEach(cleanup)
 
 interface Manifest {
-  modules: Array<{ declarations?: Array<{ tagName?: string; customElement?: boolean; cssProperties?: Array<{ name: string }> }> }>
+  modules: Array<{
+    declarations?: Array<{ tagName?: string; customElement?: boolean; cssProperties?: Array<{ name: string }> }>
+  }>
 }
 
 /** Each element of the manifest (npm run build:manifest writes it; the test server serves the repository) with the tokens it documents. */
 async function documentedByElement(): Promise<Map<string, Set<string>>> {
   const res = await fetch('/custom-elements.json')
   expect(res.ok, 'custom-elements.json (npm run build:manifest)').to.be.true
-  const manifest = await res.json() as Manifest
+  const manifest = (await res.json()) as Manifest
   const out = new Map<string, Set<string>>()
   for (const d of manifest.modules.flatMap((m) => m.declarations ?? [])) {
     if (d.customElement && d.tagName) out.set(d.tagName, new Set((d.cssProperties ?? []).map((p) => p.name)))
@@ -37,7 +39,8 @@ function tokensOf(sheets: Iterable<CSSStyleSheet>): Set<string> {
     for (const rule of Array.from(rules)) {
       // The declarations as serialized: a shorthand reading var() (`margin: var(--svc-space)`) is kept
       // whole there, while each of its longhands' values reads as empty.
-      if (rule instanceof CSSStyleRule) for (const m of rule.style.cssText.matchAll(/var\(\s*(--svc-[\w-]+)/g)) found.add(m[1]!)
+      if (rule instanceof CSSStyleRule)
+        for (const m of rule.style.cssText.matchAll(/var\(\s*(--svc-[\w-]+)/g)) found.add(m[1]!)
       if ('cssRules' in rule) walk((rule as CSSGroupingRule).cssRules)
     }
   }
@@ -74,10 +77,22 @@ describe('design tokens, through the CSSOM', () => {
   it('every element reads documented tokens only, reads every token it documents, and every documented token is read', async () => {
     const documented = await documentedByElement()
     const tags = [...documented.keys()].sort()
-    expect(tags).to.include.members(['svc-bag-upsell', 'svc-basket', 'svc-modal', 'svc-option-card', 'svc-price', 'svc-seat-map', 'svc-spinner', 'svc-upsell'])
+    expect(tags).to.include.members([
+      'svc-bag-upsell',
+      'svc-basket',
+      'svc-modal',
+      'svc-option-card',
+      'svc-price',
+      'svc-seat-map',
+      'svc-spinner',
+      'svc-upsell',
+    ])
     const all = new Set([...documented.values()].flatMap((s) => [...s]))
     // The SDK theme's keys set tokens a seller finds documented.
-    expect(Object.values(THEME_PROPS).filter((t) => !all.has(t)), 'theme tokens without an @cssproperty').to.deep.equal([])
+    expect(
+      Object.values(THEME_PROPS).filter((t) => !all.has(t)),
+      'theme tokens without an @cssproperty',
+    ).to.deep.equal([])
 
     const used = new Set<string>()
     const undocumented: string[] = []
@@ -93,12 +108,17 @@ describe('design tokens, through the CSSOM', () => {
     expect(used.size, 'the styles read the tokens').to.be.greaterThan(10)
     expect(undocumented, 'tokens an element reads that no @cssproperty documents').to.deep.equal([])
     expect(unread, 'tokens an element documents but its styles never read').to.deep.equal([])
-    expect([...all].filter((t) => !used.has(t)), 'documented tokens no element reads').to.deep.equal([])
+    expect(
+      [...all].filter((t) => !used.has(t)),
+      'documented tokens no element reads',
+    ).to.deep.equal([])
   })
 
   it('finds a token in nested rules, and only var() reads (a declaration of a token is no use of it)', () => {
     const sheet = new CSSStyleSheet()
-    sheet.replaceSync(':host { --svc-declared: 1px; color: var(--svc-a, red) } @media (min-width: 1px) { .x { margin: var(--svc-b) } } @supports (display: grid) { .y { --_z: var(--svc-c, var(--svc-d)) } }')
+    sheet.replaceSync(
+      ':host { --svc-declared: 1px; color: var(--svc-a, red) } @media (min-width: 1px) { .x { margin: var(--svc-b) } } @supports (display: grid) { .y { --_z: var(--svc-c, var(--svc-d)) } }',
+    )
     expect([...tokensOf([sheet])].sort()).to.deep.equal(['--svc-a', '--svc-b', '--svc-c', '--svc-d'])
   })
 })

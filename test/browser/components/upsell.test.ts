@@ -3,8 +3,30 @@ import { html } from 'lit'
 import '../../../components/index.ts'
 import type { SvcUpsell } from '../../../components/index.ts'
 import {
-  activeDeep, addBag, animationsDone, axe, button, checkUntil, cleanup, deep, deepAll, expectNoOverflow, extrasOf, failingFetch, hangingFetch, isInside,
-  mount, press, record, refusingFetch, session, setViewport, settle, textOf, until, offersReady,
+  activeDeep,
+  addBag,
+  animationsDone,
+  axe,
+  button,
+  checkUntil,
+  cleanup,
+  deep,
+  deepAll,
+  expectNoOverflow,
+  extrasOf,
+  failingFetch,
+  hangingFetch,
+  isInside,
+  mount,
+  press,
+  record,
+  refusingFetch,
+  session,
+  setViewport,
+  settle,
+  textOf,
+  until,
+  offersReady,
 } from '../helpers.ts'
 
 afterEach(cleanup)
@@ -19,11 +41,18 @@ describe('<svc-upsell>', () => {
     const el = await mount<SvcUpsell>(html`<svc-upsell .session=${s}></svc-upsell>`)
     expect(el.getAttribute('lang')).to.equal('de-DE')
     expect(el.getAttribute('dir')).to.equal('ltr')
-    const views = Array.from(el.shadowRoot!.querySelectorAll('svc-bag-upsell, svc-seat-map, svc-option-card')).map((v) => v.getAttribute('product') ?? v.localName)
+    const views = Array.from(el.shadowRoot!.querySelectorAll('svc-bag-upsell, svc-seat-map, svc-option-card')).map(
+      (v) => v.getAttribute('product') ?? v.localName,
+    )
     // Fare-family upsell is not on sale on this trip (its fare family is not one of the airline's).
     expect(views).to.deep.equal(['svc-bag-upsell', 'svc-seat-map', 'priority_boarding', 'automatic_check_in'])
     await until(() => loads.length >= 4, 'a load event per product')
-    expect(loads.map((e) => e.detail.product).sort()).to.deep.equal(['automatic_check_in', 'bags', 'priority_boarding', 'seats'])
+    expect(loads.map((e) => e.detail.product).sort()).to.deep.equal([
+      'automatic_check_in',
+      'bags',
+      'priority_boarding',
+      'seats',
+    ])
     expect(loads.every((e) => e.detail.display === 'embedded')).to.equal(true)
     // Prices in the trip's locale, provided down to every view.
     expect(deep(el, 'svc-bag-upsell svc-price') ?? deep(el, 'svc-price')!).to.exist
@@ -48,10 +77,14 @@ describe('<svc-upsell>', () => {
   it('card: a card per product; the bag card opens its dialog, and the choice shows in the card', async () => {
     const s = await session()
     const events = record(document, 'svc-load', 'svc-modal-close')
-    const el = await mount<SvcUpsell>(html`<svc-upsell display="card" .session=${s} .products=${['bags', 'priority_boarding']}></svc-upsell>`)
+    const el = await mount<SvcUpsell>(
+      html`<svc-upsell display="card" .session=${s} .products=${['bags', 'priority_boarding']}></svc-upsell>`,
+    )
     const cards = deepAll(el, '[part~=card]')
     expect(cards).to.have.length(2)
-    expect(cards.map((c) => deep(c.getRootNode() as ShadowRoot, '[part~=open-button]')!.textContent!.trim())).to.deep.equal(['Add bags', 'Add priority boarding'])
+    expect(
+      cards.map((c) => deep(c.getRootNode() as ShadowRoot, '[part~=open-button]')!.textContent!.trim()),
+    ).to.deep.equal(['Add bags', 'Add priority boarding'])
     await axe(el, 'cards')
     const open = button(el, 'Add bags')!
     open.focus()
@@ -66,20 +99,30 @@ describe('<svc-upsell>', () => {
     await settle(el)
     expect(activeDeep()).to.equal(button(el, 'Change bags'))
     expect(textOf(el)).to.contain('Checked bag · 23 kg').and.contain('€75.98')
-    expect(events.filter((e) => e.type === 'svc-modal-close').map((e) => e.detail)).to.deep.equal([{ product: 'bags', display: 'card' }])
+    expect(events.filter((e) => e.type === 'svc-modal-close').map((e) => e.detail)).to.deep.equal([
+      { product: 'bags', display: 'card' },
+    ])
     await axe(el, 'cards with a bag')
   })
 
   it('modal: one dialog opened on mount with every product; Done closes it and reports each product', async () => {
     const s = await session()
     const events = record(document, 'svc-load', 'svc-modal-close')
-    const el = await mount<SvcUpsell>(html`<svc-upsell display="modal" .session=${s} .products=${['bags', 'priority_boarding', 'automatic_check_in']}></svc-upsell>`)
+    const el = await mount<SvcUpsell>(
+      html`<svc-upsell display="modal" .session=${s} .products=${['bags', 'priority_boarding', 'automatic_check_in']}></svc-upsell>`,
+    )
     const dialog = deep<HTMLDialogElement>(el, 'dialog')!
     expect(dialog.open).to.equal(true)
     expect(isInside(dialog, activeDeep())).to.equal(true)
     expect(deep(el, '#title')!.textContent).to.equal('Extras for your trip')
-    expect(deepAll(el, '[part=section] > h3', ).length + el.shadowRoot!.querySelectorAll('section h3').length).to.be.greaterThan(0)
-    expect(Array.from(el.shadowRoot!.querySelectorAll('section h3')).map((h) => h.textContent)).to.deep.equal(['Bags', 'Priority boarding', 'Automatic check-in'])
+    expect(
+      deepAll(el, '[part=section] > h3').length + el.shadowRoot!.querySelectorAll('section h3').length,
+    ).to.be.greaterThan(0)
+    expect(Array.from(el.shadowRoot!.querySelectorAll('section h3')).map((h) => h.textContent)).to.deep.equal([
+      'Bags',
+      'Priority boarding',
+      'Automatic check-in',
+    ])
     await until(() => events.filter((e) => e.type === 'svc-load').length === 3)
     expect(events.every((e) => e.detail.display === 'modal')).to.equal(true)
     await axe(el, 'modal')
@@ -94,12 +137,18 @@ describe('<svc-upsell>', () => {
     button(el, 'Done')!.click()
     await settle(el)
     expect(dialog.open).to.equal(false)
-    expect(events.filter((e) => e.type === 'svc-modal-close').map((e) => e.detail.product)).to.deep.equal(['bags', 'priority_boarding', 'automatic_check_in'])
+    expect(events.filter((e) => e.type === 'svc-modal-close').map((e) => e.detail.product)).to.deep.equal([
+      'bags',
+      'priority_boarding',
+      'automatic_check_in',
+    ])
   })
 
   it('modal with one product: the dialog is titled after it', async () => {
     const s = await session()
-    const el = await mount<SvcUpsell>(html`<svc-upsell display="modal" .session=${s} .products=${['bags']}></svc-upsell>`)
+    const el = await mount<SvcUpsell>(
+      html`<svc-upsell display="modal" .session=${s} .products=${['bags']}></svc-upsell>`,
+    )
     expect(deep(el, '#title')!.textContent).to.equal('Bags')
     expect(el.shadowRoot!.querySelector('svc-bag-upsell')!.hasAttribute('framed')).to.equal(true)
     await axe(el)
@@ -109,9 +158,13 @@ describe('<svc-upsell>', () => {
     for (const display of ['embedded', 'card', 'modal'] as const) {
       const s = await session()
       const fails = record(document, 'svc-fail')
-      const el = await mount<SvcUpsell>(html`<svc-upsell display=${display} .session=${s} .products=${['fare_family_upsell']}></svc-upsell>`)
+      const el = await mount<SvcUpsell>(
+        html`<svc-upsell display=${display} .session=${s} .products=${['fare_family_upsell']}></svc-upsell>`,
+      )
       expect(textOf(el), display).to.contain('There are no extras to add on this flight.')
-      expect(fails.map((f) => [f.detail.product, f.detail.error.code])).to.deep.equal([['fare_family_upsell', 'no_products']])
+      expect(fails.map((f) => [f.detail.product, f.detail.error.code])).to.deep.equal([
+        ['fare_family_upsell', 'no_products'],
+      ])
       await axe(el, `no products ${display}`)
       await cleanup()
     }
@@ -130,11 +183,16 @@ describe('<svc-upsell>', () => {
     const broken = failingFetch()
     const s2 = await session({ fetch: broken, load: false })
     const fails = record(document, 'svc-fail')
-    const b = await mount<SvcUpsell>(html`<svc-upsell display="modal" .session=${s2} .products=${['bags', 'seats']}></svc-upsell>`)
+    const b = await mount<SvcUpsell>(
+      html`<svc-upsell display="modal" .session=${s2} .products=${['bags', 'seats']}></svc-upsell>`,
+    )
     await until(() => s2.state.status === 'error')
     await settle(b)
     expect(textOf(b)).to.contain('Extras could not be loaded.')
-    expect(fails.map((f) => [f.detail.product, f.detail.error.code])).to.deep.equal([['bags', 'network'], ['seats', 'network']])
+    expect(fails.map((f) => [f.detail.product, f.detail.error.code])).to.deep.equal([
+      ['bags', 'network'],
+      ['seats', 'network'],
+    ])
     await axe(b, 'error')
     broken.broken = false
     button(b, 'Try again')!.click()
@@ -168,7 +226,9 @@ describe('<svc-upsell>', () => {
 
   it('right-to-left: ar-SA sets dir=rtl and lang on the host, and the views follow', async () => {
     const s = await session({ language: 'ar-SA' })
-    const el = await mount<SvcUpsell>(html`<svc-upsell .session=${s} .products=${['bags', 'priority_boarding']}></svc-upsell>`)
+    const el = await mount<SvcUpsell>(
+      html`<svc-upsell .session=${s} .products=${['bags', 'priority_boarding']}></svc-upsell>`,
+    )
     expect(el.getAttribute('dir')).to.equal('rtl')
     expect(el.getAttribute('lang')).to.equal('ar-SA')
     const bags = el.shadowRoot!.querySelector('svc-bag-upsell')!
@@ -182,7 +242,9 @@ describe('<svc-upsell>', () => {
 
   it('the theme reaches every nested view', async () => {
     const s = await session()
-    const el = await mount<SvcUpsell>(html`<svc-upsell display="card" .session=${s} .products=${['bags']} .theme=${{ primary: 'rgb(122, 31, 162)', textPrimary: 'rgb(10, 20, 30)' }}></svc-upsell>`)
+    const el = await mount<SvcUpsell>(
+      html`<svc-upsell display="card" .session=${s} .products=${['bags']} .theme=${{ primary: 'rgb(122, 31, 162)', textPrimary: 'rgb(10, 20, 30)' }}></svc-upsell>`,
+    )
     const open = deep(el, '[part~=open-button]')!
     expect(getComputedStyle(open).backgroundColor).to.equal('rgb(122, 31, 162)')
     expect(getComputedStyle(deep(el, 'h2')!).color).to.equal('rgb(10, 20, 30)')
@@ -194,9 +256,13 @@ describe('<svc-upsell>', () => {
 
   it('the dialog frames bring their styles to the views they draw, and a new theme leaves them there', async () => {
     const s = await session()
-    const card = await mount<SvcUpsell>(html`<svc-upsell display="card" .session=${s} .products=${['bags']}></svc-upsell>`)
+    const card = await mount<SvcUpsell>(
+      html`<svc-upsell display="card" .session=${s} .products=${['bags']}></svc-upsell>`,
+    )
     expect(getComputedStyle(deep(card, '[part~=card]')!).display).to.equal('flex')
-    const el = await mount<SvcUpsell>(html`<svc-upsell display="modal" .session=${s} .products=${['bags', 'priority_boarding']} .theme=${{ primary: 'rgb(122, 31, 162)' }}></svc-upsell>`)
+    const el = await mount<SvcUpsell>(
+      html`<svc-upsell display="modal" .session=${s} .products=${['bags', 'priority_boarding']} .theme=${{ primary: 'rgb(122, 31, 162)' }}></svc-upsell>`,
+    )
     await settle(el)
     const section = () => getComputedStyle(el.shadowRoot!.querySelector('.section + .section')!)
     expect(section().borderBlockStartStyle).to.equal('solid')
@@ -210,13 +276,18 @@ describe('<svc-upsell>', () => {
   it('fits 320 px without horizontal scrolling (embedded and card), and a 320 px screen (modal)', async () => {
     const s = await session()
     await addBag(s)
-    const a = await mount(html`<svc-upsell .session=${s} .products=${['bags', 'priority_boarding', 'automatic_check_in']}></svc-upsell>`, { width: 320 })
+    const a = await mount(
+      html`<svc-upsell .session=${s} .products=${['bags', 'priority_boarding', 'automatic_check_in']}></svc-upsell>`,
+      { width: 320 },
+    )
     expectNoOverflow(a.parentElement!)
     const b = await mount(html`<svc-upsell display="card" .session=${s}></svc-upsell>`, { width: 320 })
     expectNoOverflow(b.parentElement!)
     await cleanup()
     await setViewport({ width: 320, height: 640 })
-    const c = await mount(html`<svc-upsell display="modal" .session=${s} .products=${['bags', 'priority_boarding']}></svc-upsell>`)
+    const c = await mount(
+      html`<svc-upsell display="modal" .session=${s} .products=${['bags', 'priority_boarding']}></svc-upsell>`,
+    )
     const body = deep(c, '[part=body]')!
     expect(deep(c, 'dialog')!.getBoundingClientRect().width).to.be.at.most(320)
     expect(body.scrollWidth).to.be.at.most(body.clientWidth)
@@ -225,7 +296,9 @@ describe('<svc-upsell>', () => {
   it('seats come from <svc-seat-map>, which components/index.ts registers', async () => {
     expect(seatMapDefined()).to.equal(true)
     const s = await session()
-    const el = await mount<SvcUpsell>(html`<svc-upsell display="card" .session=${s} .products=${['seats']}></svc-upsell>`)
+    const el = await mount<SvcUpsell>(
+      html`<svc-upsell display="card" .session=${s} .products=${['seats']}></svc-upsell>`,
+    )
     expect(el.shadowRoot!.querySelector('svc-seat-map')!.getAttribute('display')).to.equal('card')
     expect(textOf(el)).to.contain('Seats')
   })

@@ -4,8 +4,24 @@ import assert from 'node:assert/strict'
 import { addToBasket, removeFromBasket, replaceBasket, type BasketContext } from '../../../core/domain/basket.ts'
 import type { TripRecord } from '../../../core/ports/records.ts'
 import {
-  BAG_KEY, HOLD, HOLD_MS, ISO, NOW, countingIds, eur, later, outbound, outboundSegment, priceOf, productIds, refuses,
-  searchOf, ticketItem, tripRecord, withItem, withOrder,
+  BAG_KEY,
+  HOLD,
+  HOLD_MS,
+  ISO,
+  NOW,
+  countingIds,
+  eur,
+  later,
+  outbound,
+  outboundSegment,
+  priceOf,
+  productIds,
+  refuses,
+  searchOf,
+  ticketItem,
+  tripRecord,
+  withItem,
+  withOrder,
 } from './build.ts'
 
 const ctx = (now = NOW): BasketContext => ({ now, holdWindow: HOLD, newId: countingIds('bbbbbbbb').newId })
@@ -23,9 +39,21 @@ test('addToBasket: a bag becomes an item of the outbound ticket, priced from the
   const before = structuredClone(trip)
   const next = addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx())
   assert.deepEqual(next.basket[ITEM_1], {
-    basket_item_id: ITEM_1, display_name: 'Checked bag 23 kg', product_id: ids.bag, product_type: 'bag', quantity: 1,
-    ticket_id: trip.tickets[0]!.ticket_id, benefits: [], price: priceOf(3000),
-    product_details: { checked: true, journey_id: outbound(trip).journey_id, weight: 23, weight_unit: 'kg', passenger_id: 'p1' },
+    basket_item_id: ITEM_1,
+    display_name: 'Checked bag 23 kg',
+    product_id: ids.bag,
+    product_type: 'bag',
+    quantity: 1,
+    ticket_id: trip.tickets[0]!.ticket_id,
+    benefits: [],
+    price: priceOf(3000),
+    product_details: {
+      checked: true,
+      journey_id: outbound(trip).journey_id,
+      weight: 23,
+      weight_unit: 'kg',
+      passenger_id: 'p1',
+    },
     validity: { status: 'valid', valid_from: ISO, valid_to: later(HOLD_MS).toISOString() },
   })
   assert.deepEqual(next.tickets[0]!.basket_item_ids, [ticketItem(trip).basket_item_id, ITEM_1])
@@ -49,31 +77,76 @@ test('addToBasket: the same product for the same passenger raises the quantity o
 
 test('addToBasket: another passenger gets an item of their own', () => {
   const { trip, search, ids } = setup()
-  const next = addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }, { product_id: ids.bag, passenger_id: 'p2', quantity: 1 }], ctx())
-  assert.deepEqual(ancillaries(next).map((i) => [i.product_details.passenger_id, i.quantity]), [['p1', 2], ['p2', 1]])
+  const next = addToBasket(
+    trip,
+    search,
+    [
+      { product_id: ids.bag, passenger_id: 'p1', quantity: 2 },
+      { product_id: ids.bag, passenger_id: 'p2', quantity: 1 },
+    ],
+    ctx(),
+  )
+  assert.deepEqual(
+    ancillaries(next).map((i) => [i.product_details.passenger_id, i.quantity]),
+    [
+      ['p1', 2],
+      ['p2', 1],
+    ],
+  )
 })
 
 test('addToBasket: refuses what is not on offer to the trip, naming the line', () => {
   const { trip, search, ids } = setup()
   const line = { product_id: ids.bag, passenger_id: 'p1', quantity: 1 }
-  assert.deepEqual(refuses(() => addToBasket(trip, undefined, [line], ctx()), 'validation_error').errors?.[0]?.path, '/0/product_id')
-  assert.deepEqual(refuses(() => addToBasket(trip, search, [line, { ...line, product_id: '99999999-0000-4000-8000-000000000000' }], ctx()), 'validation_error').errors?.[0]?.path, '/1/product_id')
-  assert.deepEqual(refuses(() => addToBasket(trip, search, [{ ...line, passenger_id: 'p9' }], ctx()), 'validation_error').errors?.[0]?.path, '/0/passenger_id')
-  const sold = refuses(() => addToBasket(trip, search, [{ ...line, product_id: ids.soldOut }], ctx()), 'product_unavailable')
+  assert.deepEqual(
+    refuses(() => addToBasket(trip, undefined, [line], ctx()), 'validation_error').errors?.[0]?.path,
+    '/0/product_id',
+  )
+  assert.deepEqual(
+    refuses(
+      () => addToBasket(trip, search, [line, { ...line, product_id: '99999999-0000-4000-8000-000000000000' }], ctx()),
+      'validation_error',
+    ).errors?.[0]?.path,
+    '/1/product_id',
+  )
+  assert.deepEqual(
+    refuses(() => addToBasket(trip, search, [{ ...line, passenger_id: 'p9' }], ctx()), 'validation_error').errors?.[0]
+      ?.path,
+    '/0/passenger_id',
+  )
+  const sold = refuses(
+    () => addToBasket(trip, search, [{ ...line, product_id: ids.soldOut }], ctx()),
+    'product_unavailable',
+  )
   assert.deepEqual(sold.errors, [{ path: '/0/product_id', message: 'sold_out' }])
 })
 
 test('addToBasket: a product of a journey the trip does not have is refused', () => {
   const { trip, search, ids } = setup()
-  const elsewhere = { ...trip, tickets: trip.tickets.map((t) => ({ ...t, journey_ids: t.journey_ids.filter((j) => j !== outbound(trip).journey_id) })) }
-  refuses(() => addToBasket(elsewhere, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()), 'validation_error')
+  const elsewhere = {
+    ...trip,
+    tickets: trip.tickets.map((t) => ({
+      ...t,
+      journey_ids: t.journey_ids.filter((j) => j !== outbound(trip).journey_id),
+    })),
+  }
+  refuses(
+    () => addToBasket(elsewhere, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()),
+    'validation_error',
+  )
 })
 
 test('addToBasket: a lap infant gets neither a bag refused to it nor a seat', () => {
   const { trip, search, ids } = setup()
-  const bag = refuses(() => addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p3', quantity: 1 }], ctx()), 'basket_rule_violation')
+  const bag = refuses(
+    () => addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p3', quantity: 1 }], ctx()),
+    'basket_rule_violation',
+  )
   assert.equal(bag.message, 'A lap infant cannot have a Checked bag 23 kg.')
-  const seat = refuses(() => addToBasket(trip, search, [{ product_id: ids.seat1A, passenger_id: 'p3', quantity: 1 }], ctx()), 'basket_rule_violation')
+  const seat = refuses(
+    () => addToBasket(trip, search, [{ product_id: ids.seat1A, passenger_id: 'p3', quantity: 1 }], ctx()),
+    'basket_rule_violation',
+  )
   assert.equal(seat.message, 'A lap infant cannot have a seat.')
   assert.deepEqual(seat.errors?.[0]?.path, '/0/passenger_id')
 })
@@ -83,77 +156,184 @@ test('addToBasket: a seat holds one passenger, and a passenger holds one seat pe
   const seated = addToBasket(trip, search, [{ product_id: ids.seat1A, passenger_id: 'p1', quantity: 1 }], ctx())
   const seat = seated.basket[ITEM_1]!
   assert.equal(seat.display_name, 'Seat 1A')
-  assert.deepEqual(seat.product_details, { segment_id: outboundSegment(trip).segment_id, row: 1, column: 'A', characteristics: ['window'], passenger_id: 'p1' })
+  assert.deepEqual(seat.product_details, {
+    segment_id: outboundSegment(trip).segment_id,
+    row: 1,
+    column: 'A',
+    characteristics: ['window'],
+    passenger_id: 'p1',
+  })
   assert.equal(seat.price.total.amount, 1500)
-  const taken = refuses(() => addToBasket(seated, search, [{ product_id: ids.seat1A, passenger_id: 'p2', quantity: 1 }], ctx()), 'basket_rule_violation')
+  const taken = refuses(
+    () => addToBasket(seated, search, [{ product_id: ids.seat1A, passenger_id: 'p2', quantity: 1 }], ctx()),
+    'basket_rule_violation',
+  )
   assert.equal(taken.message, 'Seat 1A is already taken in this basket.')
-  const second = refuses(() => addToBasket(seated, search, [{ product_id: ids.seat1B, passenger_id: 'p1', quantity: 1 }], ctx()), 'basket_rule_violation')
+  const second = refuses(
+    () => addToBasket(seated, search, [{ product_id: ids.seat1B, passenger_id: 'p1', quantity: 1 }], ctx()),
+    'basket_rule_violation',
+  )
   assert.equal(second.message, 'Passenger p1 already has a seat on this flight; remove it first.')
-  assert.equal(addToBasket(seated, search, [{ product_id: ids.seat1B, passenger_id: 'p2', quantity: 1 }], ctx()).basket[ITEM_1]!.product_details.column, 'B')
+  assert.equal(
+    addToBasket(seated, search, [{ product_id: ids.seat1B, passenger_id: 'p2', quantity: 1 }], ctx()).basket[ITEM_1]!
+      .product_details.column,
+    'B',
+  )
 })
 
 test('addToBasket: a refused line leaves nothing of the lines before it', () => {
   const { trip, search, ids } = setup()
   const before = structuredClone(trip)
-  refuses(() => addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }, { product_id: ids.bag, passenger_id: 'p3', quantity: 1 }], ctx()), 'basket_rule_violation')
+  refuses(
+    () =>
+      addToBasket(
+        trip,
+        search,
+        [
+          { product_id: ids.bag, passenger_id: 'p1', quantity: 1 },
+          { product_id: ids.bag, passenger_id: 'p3', quantity: 1 },
+        ],
+        ctx(),
+      ),
+    'basket_rule_violation',
+  )
   assert.deepEqual(trip, before)
 })
 
-test('addToBasket: the window ends when the supplier\'s offers stop being bookable, if that comes first', () => {
+test("addToBasket: the window ends when the supplier's offers stop being bookable, if that comes first", () => {
   const { trip, ids } = setup()
   const expires = later(10 * 60_000).toISOString()
-  const next = addToBasket({ ...trip, offers_expire_at: expires }, searchOf(trip), [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx())
+  const next = addToBasket(
+    { ...trip, offers_expire_at: expires },
+    searchOf(trip),
+    [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }],
+    ctx(),
+  )
   assert.deepEqual(next.basket[ITEM_1]!.validity, { status: 'valid', valid_from: ISO, valid_to: expires })
 })
 
 test('addToBasket: what a basket check found of the offer holds: a new price to accept, or unavailable', () => {
   const { trip, search, ids } = setup()
   const valid_to = later(5 * 60_000).toISOString()
-  const changed: TripRecord = { ...trip, checked_offers: { [`${ids.bag}/p1`]: { status: 'price_changed', base: eur(3500), taxes: [], valid_from: ISO, valid_to } } }
-  const item = addToBasket(changed, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()).basket[ITEM_1]!
+  const changed: TripRecord = {
+    ...trip,
+    checked_offers: {
+      [`${ids.bag}/p1`]: { status: 'price_changed', base: eur(3500), taxes: [], valid_from: ISO, valid_to },
+    },
+  }
+  const item = addToBasket(changed, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()).basket[
+    ITEM_1
+  ]!
   assert.deepEqual(item.price, priceOf(3500))
   assert.deepEqual(item.validity, { status: 'price_changed', valid_from: ISO, valid_to, previous_price: priceOf(3000) })
   // Past that answer's window, the search's offer is back.
-  assert.deepEqual(addToBasket(changed, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx(later(6 * 60_000))).basket[ITEM_1]!.price, priceOf(3000))
-  const gone: TripRecord = { ...trip, checked_offers: { [`${ids.bag}/p1`]: { status: 'unavailable', reason: 'no_longer_offered', valid_to } } }
-  const e = refuses(() => addToBasket(gone, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()), 'product_unavailable')
+  assert.deepEqual(
+    addToBasket(changed, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx(later(6 * 60_000)))
+      .basket[ITEM_1]!.price,
+    priceOf(3000),
+  )
+  const gone: TripRecord = {
+    ...trip,
+    checked_offers: { [`${ids.bag}/p1`]: { status: 'unavailable', reason: 'no_longer_offered', valid_to } },
+  }
+  const e = refuses(
+    () => addToBasket(gone, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()),
+    'product_unavailable',
+  )
   assert.deepEqual(e.errors, [{ path: '/0/product_id', message: 'no_longer_offered' }])
 })
 
 test('addToBasket: an item mark-up is priced in, and must be in the trip currency', () => {
   const { trip, search, ids } = setup()
   const markup = { amount: 200, currency: 'EUR', decimal_places: 2 }
-  const item = addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1, markup }], ctx()).basket[ITEM_1]!
+  const item = addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1, markup }], ctx())
+    .basket[ITEM_1]!
   assert.deepEqual(item.markup, markup)
   assert.equal(item.price.total.amount, 3200)
-  assert.deepEqual(item.price.markups.map((m) => [m.markup_type, m.amount]), [['item', 200]])
-  const e = refuses(() => addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1, markup: { ...markup, currency: 'USD' } }], ctx()), 'validation_error')
+  assert.deepEqual(
+    item.price.markups.map((m) => [m.markup_type, m.amount]),
+    [['item', 200]],
+  )
+  const e = refuses(
+    () =>
+      addToBasket(
+        trip,
+        search,
+        [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1, markup: { ...markup, currency: 'USD' } }],
+        ctx(),
+      ),
+    'validation_error',
+  )
   assert.equal(e.errors?.[0]?.path, '/0/markup/currency')
 })
 
 test('addToBasket: more of an ordered product is a new item; the ordered one stays as bought', () => {
   const { trip, search, ids } = setup()
-  const ordered = withOrder(addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()), ITEM_1, 'o-1', 'succeeded')
-  const next = addToBasket(ordered, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], { ...ctx(), newId: () => 'new-item' })
+  const ordered = withOrder(
+    addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()),
+    ITEM_1,
+    'o-1',
+    'succeeded',
+  )
+  const next = addToBasket(ordered, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], {
+    ...ctx(),
+    newId: () => 'new-item',
+  })
   assert.deepEqual(next.basket[ITEM_1], ordered.basket[ITEM_1])
   assert.equal(next.basket['new-item']!.quantity, 1)
   // The ordered unit counts against the limit of two.
-  refuses(() => addToBasket(next, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()), 'basket_rule_violation')
+  refuses(
+    () => addToBasket(next, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()),
+    'basket_rule_violation',
+  )
   // A failed order's item no longer holds its place.
-  const failed = withOrder(addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }], ctx()), ITEM_1, 'o-1', 'failed')
-  assert.equal(addToBasket(failed, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }], { ...ctx(), newId: () => 'again' }).basket['again']!.quantity, 2)
+  const failed = withOrder(
+    addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }], ctx()),
+    ITEM_1,
+    'o-1',
+    'failed',
+  )
+  assert.equal(
+    addToBasket(failed, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }], {
+      ...ctx(),
+      newId: () => 'again',
+    }).basket['again']!.quantity,
+    2,
+  )
 })
 
 test('replaceBasket: the basket as it is changes nothing (the same trip comes back)', () => {
   const { trip, search, ids } = setup()
   const held = addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }], ctx())
-  assert.equal(replaceBasket(held, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }, { product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx(later(60_000))), held)
+  assert.equal(
+    replaceBasket(
+      held,
+      search,
+      [
+        { product_id: ids.bag, passenger_id: 'p1', quantity: 1 },
+        { product_id: ids.bag, passenger_id: 'p1', quantity: 1 },
+      ],
+      ctx(later(60_000)),
+    ),
+    held,
+  )
 })
 
 test('replaceBasket: lists the whole basket: what it leaves out goes, what it changes is a new item, the ticket stays', () => {
   const { trip, search, ids } = setup()
-  const held = addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }, { product_id: ids.seat1A, passenger_id: 'p1', quantity: 1 }], ctx())
-  const next = replaceBasket(held, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }], { ...ctx(), newId: () => 'replaced' })
+  const held = addToBasket(
+    trip,
+    search,
+    [
+      { product_id: ids.bag, passenger_id: 'p1', quantity: 1 },
+      { product_id: ids.seat1A, passenger_id: 'p1', quantity: 1 },
+    ],
+    ctx(),
+  )
+  const next = replaceBasket(held, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }], {
+    ...ctx(),
+    newId: () => 'replaced',
+  })
   assert.deepEqual(Object.keys(next.basket).sort(), [ticketItem(trip).basket_item_id, 'replaced'].sort())
   assert.equal(next.basket['replaced']!.quantity, 2)
   assert.deepEqual(next.tickets[0]!.basket_item_ids, [ticketItem(trip).basket_item_id, 'replaced'])
@@ -165,27 +345,53 @@ test('replaceBasket: a mark-up alone re-prices the item, keeping its id and wind
   const { trip, search, ids } = setup()
   const held = addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx())
   const markup = { amount: 100, currency: 'EUR', decimal_places: 2 }
-  const next = replaceBasket(held, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1, markup }], ctx(later(60_000)))
+  const next = replaceBasket(
+    held,
+    search,
+    [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1, markup }],
+    ctx(later(60_000)),
+  )
   assert.deepEqual(next.basket[ITEM_1]!.validity, held.basket[ITEM_1]!.validity)
   assert.equal(next.basket[ITEM_1]!.price.total.amount, 3100)
   assert.deepEqual(next.basket[ITEM_1]!.markup, markup)
-  assert.equal(replaceBasket(next, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()).basket[ITEM_1]!.price.total.amount, 3000)
+  assert.equal(
+    replaceBasket(next, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()).basket[ITEM_1]!.price
+      .total.amount,
+    3000,
+  )
 })
 
 test('replaceBasket: an ordered item must be listed; more than it is the next item to order', () => {
   const { trip, search, ids } = setup()
-  const ordered = withOrder(addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()), ITEM_1, 'o-1', 'succeeded')
+  const ordered = withOrder(
+    addToBasket(trip, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()),
+    ITEM_1,
+    'o-1',
+    'succeeded',
+  )
   const e = refuses(() => replaceBasket(ordered, search, [], ctx()), 'item_ordered')
   assert.deepEqual(e.errors, [{ path: '', message: 'must list Checked bag 23 kg for p1: 1 ordered' }])
-  assert.equal(replaceBasket(ordered, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()), ordered)
-  const more = replaceBasket(ordered, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }], { ...ctx(), newId: () => 'more' })
+  assert.equal(
+    replaceBasket(ordered, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()),
+    ordered,
+  )
+  const more = replaceBasket(ordered, search, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 2 }], {
+    ...ctx(),
+    newId: () => 'more',
+  })
   assert.equal(more.basket['more']!.quantity, 1)
   assert.deepEqual(more.basket[ITEM_1], ordered.basket[ITEM_1])
 })
 
 test('replaceBasket: new lines need a search', () => {
   const { trip, ids } = setup()
-  assert.equal(refuses(() => replaceBasket(trip, undefined, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()), 'validation_error').errors?.[0]?.path, '/0/product_id')
+  assert.equal(
+    refuses(
+      () => replaceBasket(trip, undefined, [{ product_id: ids.bag, passenger_id: 'p1', quantity: 1 }], ctx()),
+      'validation_error',
+    ).errors?.[0]?.path,
+    '/0/product_id',
+  )
 })
 
 test('removeFromBasket: the item goes from the basket and its ticket', () => {

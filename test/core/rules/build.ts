@@ -35,9 +35,16 @@ export function countingIds(prefix = '00000000'): Ids & { newId(): string } {
  * (journeys[0] and [1], one segment each); one ticket, whose item is in the basket. Trip currency EUR.
  */
 export function tripRecord(over: Partial<TripCreateRequest> = {}): TripRecord {
-  return buildTrip({ ...defaultTripRequest(NOW), ...over }, {
-    sellerId: 'seller-1', sandbox: true, clock: { now: () => NOW }, ids: countingIds(), holdWindow: HOLD,
-  })
+  return buildTrip(
+    { ...defaultTripRequest(NOW), ...over },
+    {
+      sellerId: 'seller-1',
+      sandbox: true,
+      clock: { now: () => NOW },
+      ids: countingIds(),
+      holdWindow: HOLD,
+    },
+  )
 }
 
 export const outbound = (trip: TripRecord) => trip.journeys[0]!
@@ -46,7 +53,12 @@ export const ticketItem = (trip: TripRecord) => Object.values(trip.basket).find(
 
 /** A unit offer in EUR cents: the search's prices are in the trip's currency, so the basket shows them as they are. */
 export const eur = (amount: number) => ({ amount, currency: 'EUR', decimal_places: 2 })
-const offer = (amount: number, limit: number): SupplierPassengerOffer => ({ available: true, base: eur(amount), taxes: [], quantity_limit: limit })
+const offer = (amount: number, limit: number): SupplierPassengerOffer => ({
+  available: true,
+  base: eur(amount),
+  taxes: [],
+  quantity_limit: limit,
+})
 
 /**
  * The search's offers, by index: 0 the checked bag (30.00, two per passenger), 1 refused to a lap infant,
@@ -74,30 +86,64 @@ export function searchOf(trip: TripRecord, opts: { expires_at?: string } = {}): 
   const journey_id = outbound(trip).journey_id
   const segment_id = outboundSegment(trip).segment_id
   const record: SearchRecord = {
-    search_id: 'search-1', trip_id: trip.trip_id, status: 'success', created_at: ISO,
+    search_id: 'search-1',
+    trip_id: trip.trip_id,
+    status: 'success',
+    created_at: ISO,
     offers: {
       types: ['bag', 'seat', 'priority_boarding'],
       passengers: ['p1', 'p2', 'p3'],
       offers: OFFERS,
       products: [
-        { key: BAG_KEY, type: 'bag', name: 'Checked bag 23 kg', details: { checked: true, journey_id, weight: 23, weight_unit: 'kg' }, offers: [0, 0, 1] },
-        { key: SOLD_OUT_KEY, type: 'bag', name: 'Sports bag', details: { checked: true, journey_id }, offers: [3, 3, 3] },
-        { key: PRIORITY_KEY, type: 'priority_boarding', name: 'Priority boarding', details: { journey_id }, offers: [4, 4, 1] },
+        {
+          key: BAG_KEY,
+          type: 'bag',
+          name: 'Checked bag 23 kg',
+          details: { checked: true, journey_id, weight: 23, weight_unit: 'kg' },
+          offers: [0, 0, 1],
+        },
+        {
+          key: SOLD_OUT_KEY,
+          type: 'bag',
+          name: 'Sports bag',
+          details: { checked: true, journey_id },
+          offers: [3, 3, 3],
+        },
+        {
+          key: PRIORITY_KEY,
+          type: 'priority_boarding',
+          name: 'Priority boarding',
+          details: { journey_id },
+          offers: [4, 4, 1],
+        },
       ],
       seats: [{ segment_id, map: MAP_KEY, bands: { A: [2, 2, 1] } }],
       ...(opts.expires_at ? { expires_at: opts.expires_at } : {}),
     },
   }
   const map: SupplierSeatMap = {
-    key: MAP_KEY, aircraft: 'A320',
-    decks: [{
-      deck: 0, name: 'Main', columns: ['A', 'B', 'C'], aisles_after: [],
-      rows: [{ row: 1, exit: false, wing: false, seats: [
-        { column: 'A', characteristics: ['window'], band: 'A' },
-        { column: 'B', characteristics: ['middle'], band: 'A' },
-        { column: 'C', characteristics: ['aisle'], band: null },
-      ] }],
-    }],
+    key: MAP_KEY,
+    aircraft: 'A320',
+    decks: [
+      {
+        deck: 0,
+        name: 'Main',
+        columns: ['A', 'B', 'C'],
+        aisles_after: [],
+        rows: [
+          {
+            row: 1,
+            exit: false,
+            wing: false,
+            seats: [
+              { column: 'A', characteristics: ['window'], band: 'A' },
+              { column: 'B', characteristics: ['middle'], band: 'A' },
+              { column: 'C', characteristics: ['aisle'], band: null },
+            ],
+          },
+        ],
+      },
+    ],
   }
   return new SearchView(record, trip, new Map([[MAP_KEY, map]]))
 }
@@ -121,8 +167,13 @@ export function productIds(trip: TripRecord) {
 export function withItem(trip: TripRecord, item: Partial<BasketItem> & { basket_item_id: string }): TripRecord {
   const ticket = trip.tickets[0]!
   const full = {
-    display_name: 'Checked bag 23 kg', product_id: productIdOf(trip.trip_id, BAG_KEY), product_type: 'bag', quantity: 1,
-    ticket_id: ticket.ticket_id, benefits: [], price: priceOf(3000),
+    display_name: 'Checked bag 23 kg',
+    product_id: productIdOf(trip.trip_id, BAG_KEY),
+    product_type: 'bag',
+    quantity: 1,
+    ticket_id: ticket.ticket_id,
+    benefits: [],
+    price: priceOf(3000),
     product_details: { checked: true, journey_id: outbound(trip).journey_id, passenger_id: 'p1' },
     validity: { status: 'valid', valid_from: ISO, valid_to: later(HOLD_MS).toISOString() },
     ...item,
@@ -130,7 +181,9 @@ export function withItem(trip: TripRecord, item: Partial<BasketItem> & { basket_
   return {
     ...trip,
     basket: { ...trip.basket, [full.basket_item_id]: full },
-    tickets: trip.tickets.map((t) => t.ticket_id === ticket.ticket_id ? { ...t, basket_item_ids: [...t.basket_item_ids, full.basket_item_id] } : t),
+    tickets: trip.tickets.map((t) =>
+      t.ticket_id === ticket.ticket_id ? { ...t, basket_item_ids: [...t.basket_item_ids, full.basket_item_id] } : t,
+    ),
   }
 }
 
@@ -141,11 +194,23 @@ export function priceOf(amount: number): BasketItem['price'] {
 }
 
 /** The trip with an order of `status` for its item `basketItemId` (the item then names the order). */
-export function withOrder(trip: TripRecord, basketItemId: string, orderId: string, status: OrderStatus, fulfillmentId = 'f-1'): TripRecord {
+export function withOrder(
+  trip: TripRecord,
+  basketItemId: string,
+  orderId: string,
+  status: OrderStatus,
+  fulfillmentId = 'f-1',
+): TripRecord {
   const item = trip.basket[basketItemId]!
   const order: Order = {
-    order_id: orderId, fulfillment_id: fulfillmentId, basket_item_id: basketItemId, display_name: item.display_name,
-    price: item.price, status, created_at: ISO, updated_at: ISO,
+    order_id: orderId,
+    fulfillment_id: fulfillmentId,
+    basket_item_id: basketItemId,
+    display_name: item.display_name,
+    price: item.price,
+    status,
+    created_at: ISO,
+    updated_at: ISO,
   }
   const f = trip.fulfillments[fulfillmentId]
   return {
@@ -154,8 +219,16 @@ export function withOrder(trip: TripRecord, basketItemId: string, orderId: strin
     orders: { ...trip.orders, [orderId]: order },
     fulfillments: {
       ...trip.fulfillments,
-      [fulfillmentId]: f ? { ...f, order_ids: [...f.order_ids, orderId] }
-        : { fulfillment_id: fulfillmentId, status: 'queued', order_ids: [orderId], payment_type: 'service_settlement', created_at: ISO, completed_at: null },
+      [fulfillmentId]: f
+        ? { ...f, order_ids: [...f.order_ids, orderId] }
+        : {
+            fulfillment_id: fulfillmentId,
+            status: 'queued',
+            order_ids: [orderId],
+            payment_type: 'service_settlement',
+            created_at: ISO,
+            completed_at: null,
+          },
     },
   }
 }
@@ -163,7 +236,11 @@ export function withOrder(trip: TripRecord, basketItemId: string, orderId: strin
 /** Asserts that `run` throws the service's error `code`, and returns it for more checks. */
 export function refuses(run: () => unknown, code: string): ProblemError {
   let caught: unknown
-  try { run() } catch (e) { caught = e }
+  try {
+    run()
+  } catch (e) {
+    caught = e
+  }
   assert.ok(caught instanceof ProblemError, `expected a ProblemError ${code}, got ${String(caught)}`)
   assert.equal(caught.code, code, caught.message)
   return caught

@@ -5,14 +5,36 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  abandonCheck, acceptPrice, checkableItems, checkedOffer, checkedOfferKey, finishCheck, itemsOfCheck, itemsOfPassengers,
-  samePrice, startCheck, type ValidityContext,
+  abandonCheck,
+  acceptPrice,
+  checkableItems,
+  checkedOffer,
+  checkedOfferKey,
+  finishCheck,
+  itemsOfCheck,
+  itemsOfPassengers,
+  samePrice,
+  startCheck,
+  type ValidityContext,
 } from '../../../core/domain/validity.ts'
 import { effectiveStatus, validityWindow } from '../../../core/domain/trip.ts'
 import type { RecheckResult } from '../../../core/ports/supplier.ts'
 import type { TripRecord } from '../../../core/ports/records.ts'
 import type { BasketItem, ValidityStatus } from '../../../core/schemas/basket.ts'
-import { HOLD, HOLD_MS, ISO, NOW, eur, later, priceOf, refuses, ticketItem, tripRecord, withItem, withOrder } from './build.ts'
+import {
+  HOLD,
+  HOLD_MS,
+  ISO,
+  NOW,
+  eur,
+  later,
+  priceOf,
+  refuses,
+  ticketItem,
+  tripRecord,
+  withItem,
+  withOrder,
+} from './build.ts'
 
 const ITEM = 'bag-1'
 const CHECK = 'check-1'
@@ -23,17 +45,36 @@ const VALID_TO = later(HOLD_MS).toISOString()
 function inState(state: ValidityStatus | 'price_changed_agreed'): TripRecord {
   const trip = tripRecord()
   switch (state) {
-    case 'valid': return withItem(trip, { basket_item_id: ITEM })
-    case 'checking': return startCheck(withItem(trip, { basket_item_id: ITEM }), [ITEM], CHECK, NOW)
-    case 'price_changed': return withItem(trip, { basket_item_id: ITEM, price: priceOf(3500), validity: { status: 'price_changed', valid_from: ISO, valid_to: VALID_TO, previous_price: priceOf(3000) } })
+    case 'valid':
+      return withItem(trip, { basket_item_id: ITEM })
+    case 'checking':
+      return startCheck(withItem(trip, { basket_item_id: ITEM }), [ITEM], CHECK, NOW)
+    case 'price_changed':
+      return withItem(trip, {
+        basket_item_id: ITEM,
+        price: priceOf(3500),
+        validity: { status: 'price_changed', valid_from: ISO, valid_to: VALID_TO, previous_price: priceOf(3000) },
+      })
     // A changed price awaiting the traveller, under a check again.
-    case 'price_changed_agreed': return startCheck(inState('price_changed'), [ITEM], CHECK, NOW)
-    case 'unavailable': return withItem(trip, { basket_item_id: ITEM, validity: { status: 'unavailable', valid_from: ISO, valid_to: VALID_TO, reason: 'no_longer_offered' } })
-    case 'invalid': return withItem(trip, { basket_item_id: ITEM, validity: { status: 'invalid', valid_from: ISO, valid_to: VALID_TO, reason: 'check_failed' } })
+    case 'price_changed_agreed':
+      return startCheck(inState('price_changed'), [ITEM], CHECK, NOW)
+    case 'unavailable':
+      return withItem(trip, {
+        basket_item_id: ITEM,
+        validity: { status: 'unavailable', valid_from: ISO, valid_to: VALID_TO, reason: 'no_longer_offered' },
+      })
+    case 'invalid':
+      return withItem(trip, {
+        basket_item_id: ITEM,
+        validity: { status: 'invalid', valid_from: ISO, valid_to: VALID_TO, reason: 'check_failed' },
+      })
   }
 }
 
-const answer = (...results: RecheckResult[]) => (t: TripRecord) => finishCheck(t, CHECK, results, ctx())
+const answer =
+  (...results: RecheckResult[]) =>
+  (t: TripRecord) =>
+    finishCheck(t, CHECK, results, ctx())
 const EVENTS = {
   check: (t: TripRecord) => startCheck(t, checkableItems(t), 'check-2', NOW),
   'passenger p1 changes': (t: TripRecord) => startCheck(t, itemsOfPassengers(t, ['p1']), 'check-3', NOW),
@@ -94,14 +135,14 @@ for (const [from, event, to] of TABLE) {
   })
 }
 
-test('validity: the state reached after the window of a check\'s answer has passed is invalid until checked again', () => {
+test("validity: the state reached after the window of a check's answer has passed is invalid until checked again", () => {
   const next = EVENTS['supplier: valid'](inState('checking'))
   assert.equal(effectiveStatus(next, next.basket[ITEM]!, later(HOLD_MS)), 'valid', 'valid through valid_to')
   assert.equal(effectiveStatus(next, next.basket[ITEM]!, later(HOLD_MS + 1)), 'invalid')
   assert.equal(effectiveStatus(EVENTS.check(next), EVENTS.check(next).basket[ITEM]!, later(HOLD_MS + 1)), 'checking')
 })
 
-test('accept after the new price\'s window is refused as expired', () => {
+test("accept after the new price's window is refused as expired", () => {
   const e = refuses(() => acceptPrice(inState('price_changed'), ITEM, later(HOLD_MS + 1)), 'basket_rule_violation')
   assert.match(e.message, /has expired/)
 })
@@ -112,66 +153,145 @@ test('startCheck: items go to checking under the check, their reason dropped; a 
   assert.deepEqual(next.basket[ITEM]!.validity, { status: 'checking', valid_from: ISO, valid_to: VALID_TO })
   assert.deepEqual(next.pending_checks, { [ITEM]: CHECK })
   assert.equal(next.updated_at, later(1000).toISOString())
-  assert.deepEqual(itemsOfCheck(next, CHECK).map((i) => i.basket_item_id), [ITEM])
+  assert.deepEqual(
+    itemsOfCheck(next, CHECK).map((i) => i.basket_item_id),
+    [ITEM],
+  )
   const again = startCheck(next, [ITEM], 'check-2', NOW)
   assert.deepEqual(itemsOfCheck(again, CHECK), [])
   // The first check's late answer changes nothing of the item.
-  assert.deepEqual(finishCheck(again, CHECK, [{ basket_item_id: ITEM, outcome: 'unavailable', reason: 'x' }], ctx()).basket[ITEM], again.basket[ITEM])
+  assert.deepEqual(
+    finishCheck(again, CHECK, [{ basket_item_id: ITEM, outcome: 'unavailable', reason: 'x' }], ctx()).basket[ITEM],
+    again.basket[ITEM],
+  )
 })
 
 test('finishCheck: an answer gives a new window from now, and clears the pending check', () => {
   const now = later(60_000)
   const next = finishCheck(inState('checking'), CHECK, [{ basket_item_id: ITEM, outcome: 'valid' }], ctx(now))
-  assert.deepEqual(next.basket[ITEM]!.validity, { status: 'valid', valid_from: now.toISOString(), valid_to: new Date(now.getTime() + HOLD_MS).toISOString() })
+  assert.deepEqual(next.basket[ITEM]!.validity, {
+    status: 'valid',
+    valid_from: now.toISOString(),
+    valid_to: new Date(now.getTime() + HOLD_MS).toISOString(),
+  })
   assert.deepEqual(next.pending_checks, {})
   assert.equal(next.updated_at, now.toISOString())
   assert.equal(next.checked_offers, undefined, 'an unchanged offer records nothing')
 })
 
-test('finishCheck: the window never runs past the supplier\'s offers', () => {
+test("finishCheck: the window never runs past the supplier's offers", () => {
   const expires = later(60_000).toISOString()
-  const next = finishCheck({ ...inState('checking'), offers_expire_at: expires }, CHECK, [{ basket_item_id: ITEM, outcome: 'valid' }], ctx())
+  const next = finishCheck(
+    { ...inState('checking'), offers_expire_at: expires },
+    CHECK,
+    [{ basket_item_id: ITEM, outcome: 'valid' }],
+    ctx(),
+  )
   assert.equal(next.basket[ITEM]!.validity.valid_to, expires)
 })
 
 test('finishCheck: a new price is shown beside the old one and kept for the offer', () => {
   const trip = inState('checking')
-  const next = finishCheck(trip, CHECK, [{ basket_item_id: ITEM, outcome: 'price_changed', base: eur(3500), taxes: [] }], ctx())
+  const next = finishCheck(
+    trip,
+    CHECK,
+    [{ basket_item_id: ITEM, outcome: 'price_changed', base: eur(3500), taxes: [] }],
+    ctx(),
+  )
   const item = next.basket[ITEM]!
   assert.deepEqual(item.price, priceOf(3500))
-  assert.deepEqual(item.validity, { status: 'price_changed', valid_from: ISO, valid_to: VALID_TO, previous_price: priceOf(3000) })
+  assert.deepEqual(item.validity, {
+    status: 'price_changed',
+    valid_from: ISO,
+    valid_to: VALID_TO,
+    previous_price: priceOf(3000),
+  })
   const key = checkedOfferKey(item.product_id, 'p1')
-  assert.deepEqual({ ...next.checked_offers }, { [key]: { status: 'price_changed', base: eur(3500), taxes: [], valid_from: ISO, valid_to: VALID_TO } })
+  assert.deepEqual(
+    { ...next.checked_offers },
+    { [key]: { status: 'price_changed', base: eur(3500), taxes: [], valid_from: ISO, valid_to: VALID_TO } },
+  )
   assert.deepEqual(checkedOffer(next, item.product_id, 'p1', later(HOLD_MS)), next.checked_offers![key])
-  assert.equal(checkedOffer(next, item.product_id, 'p1', later(HOLD_MS + 1)), undefined, 'past its window the answer is gone')
+  assert.equal(
+    checkedOffer(next, item.product_id, 'p1', later(HOLD_MS + 1)),
+    undefined,
+    'past its window the answer is gone',
+  )
   assert.equal(checkedOffer(next, item.product_id, 'p2', NOW), undefined)
 })
 
 test('finishCheck: unavailable is kept with its reason, for the item and the offer', () => {
-  const next = finishCheck(inState('checking'), CHECK, [{ basket_item_id: ITEM, outcome: 'unavailable', reason: 'no_longer_offered' }], ctx())
+  const next = finishCheck(
+    inState('checking'),
+    CHECK,
+    [{ basket_item_id: ITEM, outcome: 'unavailable', reason: 'no_longer_offered' }],
+    ctx(),
+  )
   const item = next.basket[ITEM]!
-  assert.deepEqual(item.validity, { status: 'unavailable', valid_from: ISO, valid_to: VALID_TO, reason: 'no_longer_offered' })
-  assert.deepEqual({ ...next.checked_offers }, { [checkedOfferKey(item.product_id, 'p1')]: { status: 'unavailable', reason: 'no_longer_offered', valid_to: VALID_TO } })
+  assert.deepEqual(item.validity, {
+    status: 'unavailable',
+    valid_from: ISO,
+    valid_to: VALID_TO,
+    reason: 'no_longer_offered',
+  })
+  assert.deepEqual(
+    { ...next.checked_offers },
+    {
+      [checkedOfferKey(item.product_id, 'p1')]: {
+        status: 'unavailable',
+        reason: 'no_longer_offered',
+        valid_to: VALID_TO,
+      },
+    },
+  )
 })
 
 test('finishCheck: an item without an answer becomes invalid (check_failed), keeping a price awaiting the traveller', () => {
   const plain = finishCheck(inState('checking'), CHECK, [], ctx())
-  assert.deepEqual(plain.basket[ITEM]!.validity, { status: 'invalid', valid_from: ISO, valid_to: VALID_TO, reason: 'check_failed' })
+  assert.deepEqual(plain.basket[ITEM]!.validity, {
+    status: 'invalid',
+    valid_from: ISO,
+    valid_to: VALID_TO,
+    reason: 'check_failed',
+  })
   const agreed = abandonCheck(inState('price_changed_agreed'), CHECK, NOW)
-  assert.deepEqual(agreed.basket[ITEM]!.validity, { status: 'invalid', valid_from: ISO, valid_to: VALID_TO, previous_price: priceOf(3000), reason: 'check_failed' })
+  assert.deepEqual(agreed.basket[ITEM]!.validity, {
+    status: 'invalid',
+    valid_from: ISO,
+    valid_to: VALID_TO,
+    previous_price: priceOf(3000),
+    reason: 'check_failed',
+  })
 })
 
 test('finishCheck: answers past their window are dropped from checked_offers; a confirmed changed price gets a new window', () => {
   const trip = inState('checking')
   const key = checkedOfferKey(trip.basket[ITEM]!.product_id, 'p1')
   const old = { status: 'unavailable' as const, reason: 'gone', valid_to: later(-1).toISOString() }
-  const held = { status: 'price_changed' as const, base: eur(3000), taxes: [], valid_from: later(-60_000).toISOString(), valid_to: later(1000).toISOString() }
-  const next = finishCheck({ ...trip, checked_offers: { 'other/p2': old, [key]: held } }, CHECK, [{ basket_item_id: ITEM, outcome: 'valid' }], ctx())
+  const held = {
+    status: 'price_changed' as const,
+    base: eur(3000),
+    taxes: [],
+    valid_from: later(-60_000).toISOString(),
+    valid_to: later(1000).toISOString(),
+  }
+  const next = finishCheck(
+    { ...trip, checked_offers: { 'other/p2': old, [key]: held } },
+    CHECK,
+    [{ basket_item_id: ITEM, outcome: 'valid' }],
+    ctx(),
+  )
   assert.deepEqual({ ...next.checked_offers }, { [key]: { ...held, valid_from: ISO, valid_to: VALID_TO } })
 })
 
 test('checkableItems: every item but unavailable or bought ones, or only those asked', () => {
-  const trip = withItem(withItem(withItem(tripRecord(), { basket_item_id: 'a' }), { basket_item_id: 'b', validity: { status: 'unavailable', valid_from: ISO, valid_to: VALID_TO } }), { basket_item_id: 'c' })
+  const trip = withItem(
+    withItem(withItem(tripRecord(), { basket_item_id: 'a' }), {
+      basket_item_id: 'b',
+      validity: { status: 'unavailable', valid_from: ISO, valid_to: VALID_TO },
+    }),
+    { basket_item_id: 'c' },
+  )
   const ordered = withOrder(trip, 'c', 'o-1', 'succeeded')
   assert.deepEqual(checkableItems(ordered), [ticketItem(trip).basket_item_id, 'a'])
   assert.deepEqual(checkableItems(ordered, ['a', 'b', 'c']), ['a'])
@@ -180,7 +300,10 @@ test('checkableItems: every item but unavailable or bought ones, or only those a
 })
 
 test('itemsOfPassengers: the checkable items of those passengers only', () => {
-  const trip = withItem(withItem(tripRecord(), { basket_item_id: 'a' }), { basket_item_id: 'b', product_details: { checked: true, journey_id: 'j', passenger_id: 'p2' } } as Partial<BasketItem> & { basket_item_id: string })
+  const trip = withItem(withItem(tripRecord(), { basket_item_id: 'a' }), {
+    basket_item_id: 'b',
+    product_details: { checked: true, journey_id: 'j', passenger_id: 'p2' },
+  } as Partial<BasketItem> & { basket_item_id: string })
   assert.deepEqual(itemsOfPassengers(trip, ['p2']), ['b'])
   assert.deepEqual(itemsOfPassengers(trip, ['p1', 'p2']), ['a', 'b'])
   assert.deepEqual(itemsOfPassengers(trip, ['p3']), [])
@@ -191,7 +314,10 @@ test('acceptPrice: the new price becomes valid in its own window; refusals name 
   assert.deepEqual(next.basket[ITEM]!.validity, { status: 'valid', valid_from: ISO, valid_to: VALID_TO })
   assert.deepEqual(next.basket[ITEM]!.price, priceOf(3500))
   assert.equal(next.updated_at, later(1000).toISOString())
-  assert.match(refuses(() => acceptPrice(inState('valid'), ITEM, NOW), 'basket_rule_violation').message, /this one is valid/)
+  assert.match(
+    refuses(() => acceptPrice(inState('valid'), ITEM, NOW), 'basket_rule_violation').message,
+    /this one is valid/,
+  )
   refuses(() => acceptPrice(inState('valid'), 'nope', NOW), 'not_found')
   refuses(() => acceptPrice(withOrder(inState('price_changed'), ITEM, 'o-1', 'succeeded'), ITEM, NOW), 'item_ordered')
 })
@@ -203,11 +329,21 @@ test('samePrice and checkedOfferKey', () => {
   assert.equal(checkedOfferKey('prod', undefined), 'prod/')
 })
 
-test('validityWindow: the hold window (seconds) from now, never past the supplier\'s offers', () => {
+test("validityWindow: the hold window (seconds) from now, never past the supplier's offers", () => {
   assert.deepEqual(validityWindow(NOW, HOLD), { valid_from: ISO, valid_to: VALID_TO })
   assert.deepEqual(validityWindow(NOW, 90), { valid_from: ISO, valid_to: later(90_000).toISOString() })
-  assert.deepEqual(validityWindow(NOW, HOLD, later(60_000).toISOString()), { valid_from: ISO, valid_to: later(60_000).toISOString() })
-  assert.deepEqual(validityWindow(NOW, HOLD, later(HOLD_MS + 60_000).toISOString()), { valid_from: ISO, valid_to: VALID_TO })
+  assert.deepEqual(validityWindow(NOW, HOLD, later(60_000).toISOString()), {
+    valid_from: ISO,
+    valid_to: later(60_000).toISOString(),
+  })
+  assert.deepEqual(validityWindow(NOW, HOLD, later(HOLD_MS + 60_000).toISOString()), {
+    valid_from: ISO,
+    valid_to: VALID_TO,
+  })
   assert.deepEqual(validityWindow(NOW, HOLD, null), { valid_from: ISO, valid_to: VALID_TO })
-  assert.deepEqual(validityWindow(NOW, HOLD, 'not a time'), { valid_from: ISO, valid_to: VALID_TO }, 'an expiry that is no instant is ignored')
+  assert.deepEqual(
+    validityWindow(NOW, HOLD, 'not a time'),
+    { valid_from: ISO, valid_to: VALID_TO },
+    'an expiry that is no instant is ignored',
+  )
 })

@@ -12,8 +12,13 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ]
 
 export function launchChromium(): Promise<Browser> {
@@ -54,7 +59,10 @@ export async function eventually<T>(what: string, check: () => Promise<T>, timeo
     } catch (e) {
       last = e
     }
-    if (Date.now() > deadline) assert.fail(`${what}: not so after ${timeoutMs} ms (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`)
+    if (Date.now() > deadline)
+      assert.fail(
+        `${what}: not so after ${timeoutMs} ms (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
+      )
     await new Promise((r) => setTimeout(r, 150))
   }
 }
@@ -62,10 +70,14 @@ export async function eventually<T>(what: string, check: () => Promise<T>, timeo
 /** Waits until the locator's text matches. */
 export async function expectText(locator: Locator, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
   let seen = '(nothing yet)'
-  await eventually(`text of ${locator} matches ${pattern}`, async () => {
-    seen = (await locator.innerText({ timeout: 2000 })).replace(/\s+/g, ' ')
-    return pattern.test(seen)
-  }, timeoutMs).catch((e: Error) => assert.fail(`${e.message}\n  text was: ${seen}`))
+  await eventually(
+    `text of ${locator} matches ${pattern}`,
+    async () => {
+      seen = (await locator.innerText({ timeout: 2000 })).replace(/\s+/g, ' ')
+      return pattern.test(seen)
+    },
+    timeoutMs,
+  ).catch((e: Error) => assert.fail(`${e.message}\n  text was: ${seen}`))
   return seen
 }
 
@@ -74,8 +86,19 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
   await page.evaluate(source)
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            o: unknown,
+          ): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }>
+        }
+      }
+    ).axe
     const r = await axe.run(document, { resultTypes: ['violations'] })
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`)
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.nodes.length})`)
   })
 }

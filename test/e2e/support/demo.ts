@@ -11,15 +11,25 @@ import type { Browser } from 'playwright-core'
 import { root, startServer, type RunningServer } from '../../helpers/process.ts'
 import { launchChromium, screenshotDir } from './browser.ts'
 
-export interface Demo { server: RunningServer; browser: Browser; shots: string; stop(): Promise<void> }
+export interface Demo {
+  server: RunningServer
+  browser: Browser
+  shots: string
+  stop(): Promise<void>
+}
 
 export async function startDemo(name: string, env: Record<string, string> = {}): Promise<Demo> {
-  assert.ok(existsSync(join(root, 'dist/javascript/v2.2/svc.min.js')), 'the browser SDK is not built: run `npm run build` first')
+  assert.ok(
+    existsSync(join(root, 'dist/javascript/v2.2/svc.min.js')),
+    'the browser SDK is not built: run `npm run build` first',
+  )
   const dbDir = mkdtempSync(join(tmpdir(), `svc-e2e-${name}-`))
   const server = await startServer({ DATABASE_URL: `sqlite:${join(dbDir, 'svc.db')}`, ...env }, { compiled: true })
   const browser = await launchChromium()
   return {
-    server, browser, shots: screenshotDir(name),
+    server,
+    browser,
+    shots: screenshotDir(name),
     async stop() {
       await browser.close()
       await server.stop()

@@ -37,7 +37,20 @@ try {
 const day = new Date(Date.now() + 30 * 24 * 3600_000).toISOString().slice(0, 10)
 const { offer, seatMaps } = fake.addOffer({
   passengers: [{ type: 'adult' }, { type: 'adult' }, { type: 'infant_without_seat' }],
-  slices: [{ segments: [{ origin: 'LHR', destination: 'JFK', departing_at: `${day}T11:20:00`, arriving_at: `${day}T14:10:00`, marketing_carrier: 'BA', flight_number: '117' }] }],
+  slices: [
+    {
+      segments: [
+        {
+          origin: 'LHR',
+          destination: 'JFK',
+          departing_at: `${day}T11:20:00`,
+          arriving_at: `${day}T14:10:00`,
+          marketing_carrier: 'BA',
+          flight_number: '117',
+        },
+      ],
+    },
+  ],
   // A day rather than Duffel's half hour: long enough to follow the docs by hand.
   expires_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
 })
@@ -45,9 +58,16 @@ const { offer, seatMaps } = fake.addOffer({
 // booking with services looks like (`ser_…`), next to the bags it may still add (`aso_…`: British Airways
 // sells none after booking at Duffel, so the fake is told to, for the after-booking flow to be tried).
 const [first, second] = offer.passengers
-const bag = offer.available_services.find((s) => s.passenger_ids[0] === first?.id && s.type === 'baggage' && s.metadata.type === 'checked')
-const seat = seatsOf(seatMaps).flatMap((x) => x.seat.available_services).find((s) => s.passenger_id === second?.id)
-const { order, availableServices } = fake.bookOrder(offer.id, { services: [bag, seat].flatMap((s) => (s ? [s.id] : [])), postBookingBags: true })
+const bag = offer.available_services.find(
+  (s) => s.passenger_ids[0] === first?.id && s.type === 'baggage' && s.metadata.type === 'checked',
+)
+const seat = seatsOf(seatMaps)
+  .flatMap((x) => x.seat.available_services)
+  .find((s) => s.passenger_id === second?.id)
+const { order, availableServices } = fake.bookOrder(offer.id, {
+  services: [bag, seat].flatMap((s) => (s ? [s.id] : [])),
+  postBookingBags: true,
+})
 
 const h = `-H "Authorization: Bearer ${fake.token}" -H "Duffel-Version: v2"`
 console.log(`Fake Duffel API (v2) on ${fake.url}
@@ -66,7 +86,9 @@ console.log(`Fake Duffel API (v2) on ${fake.url}
 
 Duffel's test-mode routes (a search whose first slice is one of these, with a test token; see server.ts):
 
-${Object.entries(TEST_ROUTES).map(([route, { name }]) => `  ${route.replace('-', ' → ')}  ${name}`).join('\n')}
+${Object.entries(TEST_ROUTES)
+  .map(([route, { name }]) => `  ${route.replace('-', ' → ')}  ${name}`)
+  .join('\n')}
 
 The live smoke test (test/live/duffel.live.ts) against this fake:
 
@@ -74,6 +96,8 @@ The live smoke test (test/live/duffel.live.ts) against this fake:
 
 Requests:`)
 
-const stop = () => { void fake.close().then(() => process.exit(0)) }
+const stop = () => {
+  void fake.close().then(() => process.exit(0))
+}
 process.on('SIGINT', stop)
 process.on('SIGTERM', stop)

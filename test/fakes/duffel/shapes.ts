@@ -28,11 +28,19 @@ export interface Signature {
   values: Record<string, string[]>
 }
 /** A signature as committed: where it was derived from, beside it. */
-export interface RecordedSignature extends Signature { source: string }
+export interface RecordedSignature extends Signature {
+  source: string
+}
 
 type JsonType = 'null' | 'string' | 'number' | 'boolean' | 'object' | 'array'
 const jsonType = (v: unknown): JsonType =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : (typeof v as 'string' | 'number' | 'boolean')
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'object'
+        ? 'object'
+        : (typeof v as 'string' | 'number' | 'boolean')
 
 /**
  * The signature of some answers of one route. A body's `data` is unwrapped first (an answer is `{ data }`;
@@ -42,7 +50,9 @@ const jsonType = (v: unknown): JsonType =>
 export function signature(route: string, bodies: unknown[]): Signature {
   const paths = new Map<string, Set<string>>()
   const values = new Map<string, Set<string>>()
-  const seen = (map: Map<string, Set<string>>, key: string, v: string) => { map.set(key, (map.get(key) ?? new Set()).add(v)) }
+  const seen = (map: Map<string, Set<string>>, key: string, v: string) => {
+    map.set(key, (map.get(key) ?? new Set()).add(v))
+  }
   const walk = (v: unknown, path: string, key: string | null): void => {
     seen(paths, path, jsonType(v))
     if (key === 'type' && typeof v === 'string') seen(values, path, v)
@@ -52,7 +62,10 @@ export function signature(route: string, bodies: unknown[]): Signature {
     }
   }
   const roots = bodies.flatMap((body) => {
-    const data = body !== null && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? (body as { data: unknown }).data : body
+    const data =
+      body !== null && typeof body === 'object' && !Array.isArray(body) && 'data' in body
+        ? (body as { data: unknown }).data
+        : body
     return Array.isArray(data) ? data : [data]
   })
   for (const root of roots) {
@@ -73,10 +86,11 @@ export function signature(route: string, bodies: unknown[]): Signature {
  */
 export const EXCLUDED: readonly string[] = ['_description', 'cabin.amenities']
 
-const excluded = (path: string) => EXCLUDED.some((x) => {
-  const at = path.replace(/\[\]/g, '')
-  return at === x || at.startsWith(`${x}.`) || at.endsWith(`.${x}`) || at.includes(`.${x}.`)
-})
+const excluded = (path: string) =>
+  EXCLUDED.some((x) => {
+    const at = path.replace(/\[\]/g, '')
+    return at === x || at.startsWith(`${x}.`) || at.endsWith(`.${x}`) || at.includes(`.${x}.`)
+  })
 
 /**
  * What the fake's signature lacks of a recorded one: a recorded path it never produces, a recorded type at
@@ -88,13 +102,20 @@ export function compare(recorded: Signature, fake: Signature): string[] {
   for (const [path, types] of Object.entries(recorded.paths)) {
     if (excluded(path)) continue
     const made = fake.paths[path]
-    if (!made) { problems.push(`${recorded.route}: the fake never produces ${path} (recorded as ${types.join(' | ')})`); continue }
-    for (const t of types) if (!made.includes(t)) problems.push(`${recorded.route}: ${path} is ${t} in the recordings, never in the fake (${made.join(' | ')})`)
+    if (!made) {
+      problems.push(`${recorded.route}: the fake never produces ${path} (recorded as ${types.join(' | ')})`)
+      continue
+    }
+    for (const t of types)
+      if (!made.includes(t))
+        problems.push(`${recorded.route}: ${path} is ${t} in the recordings, never in the fake (${made.join(' | ')})`)
   }
   for (const [path, names] of Object.entries(recorded.values)) {
     if (excluded(path)) continue
     const made = fake.values[path] ?? []
-    for (const name of names) if (!made.includes(name)) problems.push(`${recorded.route}: ${path} "${name}" is recorded, never made by the fake`)
+    for (const name of names)
+      if (!made.includes(name))
+        problems.push(`${recorded.route}: ${path} "${name}" is recorded, never made by the fake`)
   }
   return problems
 }
@@ -103,23 +124,34 @@ export function compare(recorded: Signature, fake: Signature): string[] {
 const FIXTURES_COMMIT = '223357b'
 
 function write(folder: string, route: string, out: string): void {
-  const bodies = readdirSync(folder).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(folder, f), 'utf8')) as unknown)
+  const bodies = readdirSync(folder)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(folder, f), 'utf8')) as unknown)
   const sig = signature(route, bodies)
   const recorded: RecordedSignature = {
     source: `structure of Duffel's recorded fixtures in duffelhq/duffel-components src/fixtures/${basename(folder)}, commit ${FIXTURES_COMMIT}; no values but the type names (of seat map elements, services, passengers, places, bags and seats)`,
     ...sig,
   }
   // A path a line, so that a new signature reads as a diff of paths.
-  const lines = (map: Record<string, string[]>) => Object.entries(map).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')
+  const lines = (map: Record<string, string[]>) =>
+    Object.entries(map)
+      .map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+      .join(',\n')
   const { source } = recorded
-  writeFileSync(out, `{\n  "source": ${JSON.stringify(source)},\n  "route": ${JSON.stringify(route)},\n  "paths": {\n${lines(sig.paths)}\n  },\n  "values": {\n${lines(sig.values)}\n  }\n}\n`)
+  writeFileSync(
+    out,
+    `{\n  "source": ${JSON.stringify(source)},\n  "route": ${JSON.stringify(route)},\n  "paths": {\n${lines(sig.paths)}\n  },\n  "values": {\n${lines(sig.values)}\n  }\n}\n`,
+  )
   console.log(`${out}: ${bodies.length} file(s), ${Object.keys(sig.paths).length} paths`)
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const [command, folder, route, out] = process.argv.slice(2)
   if (command !== 'write' || !folder || !route || !out || !(ROUTES as readonly string[]).includes(route)) {
-    console.error(`usage: node --import tsx test/fakes/duffel/shapes.ts write <folder> <${ROUTES.join('|')}> <out.json>`)
+    console.error(
+      `usage: node --import tsx test/fakes/duffel/shapes.ts write <folder> <${ROUTES.join('|')}> <out.json>`,
+    )
     process.exit(2)
   }
   write(folder, route, out)

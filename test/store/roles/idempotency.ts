@@ -6,11 +6,18 @@ import { at, completion, idem, iso, seller, trip, type ContractContext } from '.
 export function idempotencyContract({ it }: ContractContext): void {
   it('idempotency: reserve once, read the record back, complete, release', async (s) => {
     assert.equal(await s.reserveIdempotency(idem('k1')), null)
-    assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(5), owner: 'i2/r2' })), idem('k1'))
+    assert.deepEqual(
+      await s.reserveIdempotency(idem('k1', { request_hash: 'h2', created_at: iso(5), owner: 'i2/r2' })),
+      idem('k1'),
+    )
     const response = { status: 201, body: { trip_id: 't1', nested: { ok: true } } }
     assert.equal(await s.completeIdempotency(completion('k1', response, 'i2/r2')), false, 'only the holder answers')
     assert.equal(await s.completeIdempotency(completion('k1', response)), true)
-    assert.equal(await s.completeIdempotency(completion('k1', { status: 500, body: null })), false, 'an answer is kept, never replaced')
+    assert.equal(
+      await s.completeIdempotency(completion('k1', { status: 500, body: null })),
+      false,
+      'an answer is kept, never replaced',
+    )
     assert.deepEqual(await s.reserveIdempotency(idem('k1')), idem('k1', { response }))
 
     // Keys are per scope.
@@ -25,12 +32,16 @@ export function idempotencyContract({ it }: ContractContext): void {
     await s.releaseIdempotency('s1:POST /v2.2/trip', 'k2', 'i1/r1')
     assert.equal(await s.reserveIdempotency(idem('k2', { request_hash: 'h3' })), null)
     assert.deepEqual(await s.reserveIdempotency(idem('k2')), idem('k2', { request_hash: 'h3' }))
-    assert.deepEqual(await s.reserveIdempotency(idem('k1', { scope: 's2:POST /v2.2/trip' })),
-      idem('k1', { scope: 's2:POST /v2.2/trip' }))
+    assert.deepEqual(
+      await s.reserveIdempotency(idem('k1', { scope: 's2:POST /v2.2/trip' })),
+      idem('k1', { scope: 's2:POST /v2.2/trip' }),
+    )
   })
 
   it('concurrent reservations of one key: exactly one wins', async (s) => {
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => s.reserveIdempotency(idem('k1', { request_hash: `h${i}` }))))
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => s.reserveIdempotency(idem('k1', { request_hash: `h${i}` }))),
+    )
     assert.equal(results.filter((r) => r === null).length, 1)
     const winner = `h${results.indexOf(null)}`
     for (const r of results) if (r !== null) assert.equal(r.request_hash, winner)
@@ -40,7 +51,8 @@ export function idempotencyContract({ it }: ContractContext): void {
     const scope = 's1:POST /v2.2/trip'
     assert.equal(await s.reserveIdempotency(idem('k1')), null)
     // Held: the lease (until 10 s) has not ended before now (ended strictly before is lapsed).
-    const other = (over: Partial<IdempotencyRecord> = {}) => idem('k1', { request_hash: 'h2', created_at: iso(10), owner: 'i2/r2', lease_until: iso(20), ...over })
+    const other = (over: Partial<IdempotencyRecord> = {}) =>
+      idem('k1', { request_hash: 'h2', created_at: iso(10), owner: 'i2/r2', lease_until: iso(20), ...over })
     assert.deepEqual(await s.reserveIdempotency(other(), at(10)), idem('k1'))
     assert.deepEqual(await s.reserveIdempotency(other(), at(0)), idem('k1'))
     // Without now a reservation is never taken over, however old its lease.
@@ -57,15 +69,24 @@ export function idempotencyContract({ it }: ContractContext): void {
     assert.equal(await s.renewIdempotency(scope, 'k1', 'i1/r1', at(100)), false)
     assert.equal(await s.completeIdempotency(completion('k1', { status: 201, body: { trip_id: 'lost' } })), false)
     await s.releaseIdempotency(scope, 'k1', 'i1/r1')
-    assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h3', created_at: iso(32) }), at(19)), taken,
-      'the new holder holds it under its own lease')
+    assert.deepEqual(
+      await s.reserveIdempotency(idem('k1', { request_hash: 'h3', created_at: iso(32) }), at(19)),
+      taken,
+      'the new holder holds it under its own lease',
+    )
 
     // A completed record is kept for good, however old its lease.
     const response = { status: 201, body: { trip_id: 't1' } }
     assert.equal(await s.completeIdempotency(completion('k1', response, 'i2/r2')), true)
-    assert.deepEqual(await s.reserveIdempotency(idem('k1', { request_hash: 'h4', created_at: iso(86_400) }), at(86_000)),
-      { ...taken, response })
-    assert.equal(await s.renewIdempotency(scope, 'k1', 'i2/r2', at(100_000)), false, 'an answered key has no lease to renew')
+    assert.deepEqual(
+      await s.reserveIdempotency(idem('k1', { request_hash: 'h4', created_at: iso(86_400) }), at(86_000)),
+      { ...taken, response },
+    )
+    assert.equal(
+      await s.renewIdempotency(scope, 'k1', 'i2/r2', at(100_000)),
+      false,
+      'an answered key has no lease to renew',
+    )
 
     // A free key is simply reserved, and other scopes are untouched.
     assert.equal(await s.reserveIdempotency(idem('k2', { created_at: iso(100) }), at(200)), null)
@@ -76,8 +97,14 @@ export function idempotencyContract({ it }: ContractContext): void {
 
   it('concurrent takeovers of a lapsed reservation: exactly one wins', async (s) => {
     assert.equal(await s.reserveIdempotency(idem('k1')), null)
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      s.reserveIdempotency(idem('k1', { request_hash: `h${i}`, owner: `i${i}/r`, created_at: iso(60), lease_until: iso(70) }), at(60))))
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        s.reserveIdempotency(
+          idem('k1', { request_hash: `h${i}`, owner: `i${i}/r`, created_at: iso(60), lease_until: iso(70) }),
+          at(60),
+        ),
+      ),
+    )
     assert.equal(results.filter((r) => r === null).length, 1, `results ${JSON.stringify(results)}`)
     const i = results.indexOf(null)
     const winner = idem('k1', { request_hash: `h${i}`, owner: `i${i}/r`, created_at: iso(60), lease_until: iso(70) })

@@ -20,8 +20,10 @@ export function jobsContract({ it }: ContractContext): void {
     await s.enqueueJob(job('j1'))
     assert.equal((await s.claimJob(['fulfillment'], at(0), 30_000))?.attempts, 1)
     assert.equal(await s.claimJob(['fulfillment'], at(29.999), 30_000), undefined)
-    assert.deepEqual(await s.claimJob(['fulfillment'], at(30), 30_000),
-      job('j1', { attempts: 2, locked_until: iso(60) }))
+    assert.deepEqual(
+      await s.claimJob(['fulfillment'], at(30), 30_000),
+      job('j1', { attempts: 2, locked_until: iso(60) }),
+    )
   })
 
   it('completeJob finishes a job for good, once', async (s) => {
@@ -46,7 +48,10 @@ export function jobsContract({ it }: ContractContext): void {
     assert.equal(second?.attempts, 2)
 
     assert.equal(await s.failJob('j1', second!.locked_until!, 'rejected', null), true)
-    assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 2, run_at: iso(120), last_error: 'rejected', status: 'dead' }))
+    assert.deepEqual(
+      await s.getJob('j1'),
+      job('j1', { attempts: 2, run_at: iso(120), last_error: 'rejected', status: 'dead' }),
+    )
     assert.equal(await s.claimJob(['fulfillment'], at(86_400), 30_000), undefined)
     assert.equal(await s.completeJob('j1', second!.locked_until!), false, 'a dead job stays dead')
     assert.equal((await s.getJob('j1'))?.status, 'dead')
@@ -56,28 +61,45 @@ export function jobsContract({ it }: ContractContext): void {
     await s.enqueueJob(job('j1'))
     const first = await s.claimJob(['fulfillment'], at(0), 30_000)
     assert.equal(await s.deferJob('j1', first!.locked_until!, 'waiting for the supplier', at(600)), true)
-    assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 0, run_at: iso(600), last_error: 'waiting for the supplier' }))
+    assert.deepEqual(
+      await s.getJob('j1'),
+      job('j1', { attempts: 0, run_at: iso(600), last_error: 'waiting for the supplier' }),
+    )
     assert.equal(await s.claimJob(['fulfillment'], at(599), 30_000), undefined)
     const second = await s.claimJob(['fulfillment'], at(600), 30_000)
     assert.equal(second?.attempts, 1, 'a wait is not an attempt')
-    assert.equal(await s.deferJob('j1', first!.locked_until!, 'stale worker', at(900)), false, 'a lapsed lease defers nothing')
+    assert.equal(
+      await s.deferJob('j1', first!.locked_until!, 'stale worker', at(900)),
+      false,
+      'a lapsed lease defers nothing',
+    )
     assert.equal(await s.completeJob('j1', second!.locked_until!), true)
     assert.equal(await s.deferJob('j1', second!.locked_until!, 'late', at(900)), false, 'a finished job stays finished')
   })
 
   it('a claim with perLane is fair between lanes: the least busy lane first, none past its share; the lane is kept', async (s) => {
-    for (const [id, lane, t] of [['a1', 'A', 0], ['a2', 'A', 1], ['a3', 'A', 2], ['b1', 'B', 3], ['n1', undefined, 4]] as const) {
+    for (const [id, lane, t] of [
+      ['a1', 'A', 0],
+      ['a2', 'A', 1],
+      ['a3', 'A', 2],
+      ['b1', 'B', 3],
+      ['n1', undefined, 4],
+    ] as const) {
       await s.enqueueJob(job(id, { kind: 'supplier_search', run_at: iso(t), ...(lane ? { lane } : {}) }))
     }
     assert.equal((await s.getJob('a1'))?.lane, 'A')
     assert.equal((await s.getJob('n1'))?.lane, undefined)
     const claim = async () => (await s.claimJob(['supplier_search'], at(10), 30_000, { perLane: 2 }))?.job_id
     assert.equal(await claim(), 'a1', 'the oldest of lanes equally idle')
-    assert.equal(await claim(), 'b1', 'then a lane with nothing running, before A\'s older jobs')
+    assert.equal(await claim(), 'b1', "then a lane with nothing running, before A's older jobs")
     assert.equal(await claim(), 'n1', 'a job of no lane is never held back')
     assert.equal(await claim(), 'a2')
     assert.equal(await claim(), undefined, 'A holds its share: a3 waits')
-    assert.equal((await s.claimJob(['supplier_search'], at(10), 30_000))?.job_id, 'a3', 'a claim without perLane takes it')
+    assert.equal(
+      (await s.claimJob(['supplier_search'], at(10), 30_000))?.job_id,
+      'a3',
+      'a claim without perLane takes it',
+    )
   })
 
   it('renewJob extends a held lease, which the job is then named by; a lapsed or stale lease renews nothing', async (s) => {
@@ -90,7 +112,11 @@ export function jobsContract({ it }: ContractContext): void {
     assert.equal(await s.renewJob('j1', claimed!.locked_until!, at(90)), false)
     const again = await s.claimJob(['fulfillment'], at(50), 30_000)
     assert.equal(again?.attempts, 2, 'once it lapses, another worker claims it')
-    assert.equal(await s.renewJob('j1', iso(50), at(120)), false, 'the lapsed lease cannot be renewed over the new claim')
+    assert.equal(
+      await s.renewJob('j1', iso(50), at(120)),
+      false,
+      'the lapsed lease cannot be renewed over the new claim',
+    )
     assert.equal(await s.completeJob('j1', again!.locked_until!), true)
     assert.equal(await s.renewJob('j1', again!.locked_until!, at(200)), false, 'a finished job has no lease')
   })
@@ -121,8 +147,7 @@ export function jobsContract({ it }: ContractContext): void {
     const b = await s.claimJob(['fulfillment'], at(30), 30_000)
     assert.equal(await s.completeJob('j1', a!.locked_until!), false)
     assert.equal(await s.failJob('j1', b!.locked_until!, 'airline timeout', at(600)), true)
-    assert.deepEqual(await s.getJob('j1'),
-      job('j1', { attempts: 2, run_at: iso(600), last_error: 'airline timeout' }))
+    assert.deepEqual(await s.getJob('j1'), job('j1', { attempts: 2, run_at: iso(600), last_error: 'airline timeout' }))
     // The lapsed lease of a job that was released and re-claimed is no better than any other old lease.
     const c = await s.claimJob(['fulfillment'], at(600), 30_000)
     assert.equal(await s.completeJob('j1', b!.locked_until!), false)
@@ -165,8 +190,14 @@ export function jobsContract({ it }: ContractContext): void {
       job('jb', { created_at: iso(1), attempts: 1, locked_until: iso(30) }),
       job('j3', { created_at: iso(2), attempts: 1, status: 'done' }),
     ])
-    assert.deepEqual((await s.listJobs(['webhook', 'fulfillment'])).map((j) => j.job_id), ['j9', 'j2', 'ja', 'jb', 'j3'])
-    assert.deepEqual((await s.listJobs(['report'])).map((j) => j.job_id), ['j0'])
+    assert.deepEqual(
+      (await s.listJobs(['webhook', 'fulfillment'])).map((j) => j.job_id),
+      ['j9', 'j2', 'ja', 'jb', 'j3'],
+    )
+    assert.deepEqual(
+      (await s.listJobs(['report'])).map((j) => j.job_id),
+      ['j0'],
+    )
     assert.deepEqual(await s.listJobs([]), [])
     assert.deepEqual(await s.listJobs(['other']), [])
 

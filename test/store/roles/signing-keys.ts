@@ -18,6 +18,9 @@ export function signingKeysContract({ it }: ContractContext): void {
     const sealed = { sealed: 'A256GCM' as const, iv: 'aXY', data: 'ZGF0YQ' }
     await s.updateSigningKey('k2', { private_jwk: sealed })
     await s.updateSigningKey('nope', { retire_at: iso(1) })
-    assert.deepEqual(await s.listSigningKeys(), [signingKey('k1', { retire_at: iso(300) }), signingKey('k2', { private_jwk: sealed })])
+    assert.deepEqual(await s.listSigningKeys(), [
+      signingKey('k1', { retire_at: iso(300) }),
+      signingKey('k2', { private_jwk: sealed }),
+    ])
   })
 }

@@ -37,7 +37,10 @@ export function subscriptionsContract({ it }: ContractContext): void {
     assert.deepEqual(await s.listSubscriptions('s2'), [])
 
     await s.addSubscription(subscription('w2', 's1', { created_at: '2030-01-01T01:00:01+01:00' }))
-    assert.deepEqual(await s.listSubscriptions('s1'), [subscription('w1'), subscription('w2', 's1', { created_at: iso(1) })])
+    assert.deepEqual(await s.listSubscriptions('s1'), [
+      subscription('w1'),
+      subscription('w2', 's1', { created_at: iso(1) }),
+    ])
 
     w1.target = 'https://evil.example'
     ;(await s.listSubscriptions('s1'))[0]!.secret = 'changed'

@@ -1,6 +1,19 @@
 /** The store contract of TripStore: versioned trips written with their effects, and the searches and seat maps they name. */
 import assert from 'node:assert/strict'
-import { at, completion, idem, iso, job, refreshToken, search, seatMap, seller, signingKey, trip, type ContractContext } from '../fixtures.ts'
+import {
+  at,
+  completion,
+  idem,
+  iso,
+  job,
+  refreshToken,
+  search,
+  seatMap,
+  seller,
+  signingKey,
+  trip,
+  type ContractContext,
+} from '../fixtures.ts'
 
 export function tripsContract({ it, withTrip }: ContractContext): void {
   it('a trip round-trips at version 1 and each update bumps the version', async (s) => {
@@ -34,8 +47,20 @@ export function tripsContract({ it, withTrip }: ContractContext): void {
     await s.insertTrip(trip('t3'))
     const t2 = trip('t2', 's1', { language: 'de' })
     await s.updateTrip(t2, 1)
-    const found = await s.getTripsIfChanged([{ tripId: 't1', version: 1 }, { tripId: 'ghost', version: 1 }, { tripId: 't2', version: 1 }, { tripId: 't3', version: 0 }])
-    assert.deepEqual(found, new Map<string, unknown>([['t1', { version: 1 }], ['t2', { value: t2, version: 2 }], ['t3', { value: trip('t3'), version: 1 }]]))
+    const found = await s.getTripsIfChanged([
+      { tripId: 't1', version: 1 },
+      { tripId: 'ghost', version: 1 },
+      { tripId: 't2', version: 1 },
+      { tripId: 't3', version: 0 },
+    ])
+    assert.deepEqual(
+      found,
+      new Map<string, unknown>([
+        ['t1', { version: 1 }],
+        ['t2', { value: t2, version: 2 }],
+        ['t3', { value: trip('t3'), version: 1 }],
+      ]),
+    )
     assert.deepEqual(await s.getTripsIfChanged([]), new Map())
   })
 
@@ -161,7 +186,10 @@ export function tripsContract({ it, withTrip }: ContractContext): void {
     response.body.list.push(2)
     const existing = await s.reserveIdempotency(idem('k1'))
     ;(existing!.response!.body as { list: number[] }).list.push(3)
-    assert.deepEqual((await s.reserveIdempotency(idem('k1')))?.response, { status: 201, body: { trip_id: 't1', list: [1] } })
+    assert.deepEqual((await s.reserveIdempotency(idem('k1')))?.response, {
+      status: 201,
+      body: { trip_id: 't1', list: [1] },
+    })
 
     const k = signingKey('k1')
     await s.addSigningKey(k)
@@ -183,7 +211,7 @@ export function tripsContract({ it, withTrip }: ContractContext): void {
     assert.equal(await s.getSearch('x2'), undefined)
   })
 
-  it('a search in progress (a remote supplier\'s) takes its answer once, with a trip write or alone', async (s) => {
+  it("a search in progress (a remote supplier's) takes its answer once, with a trip write or alone", async (s) => {
     await withTrip(s)
     const pending = search('x1', { status: 'in_progress', offers: { ...search('x1').offers, products: [] } })
     await s.putSearch(pending)
@@ -192,7 +220,10 @@ export function tripsContract({ it, withTrip }: ContractContext): void {
     assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x1' }), 1, { search: search('x1') }), 2)
     assert.deepEqual(await s.getSearch('x1'), search('x1'))
     // Answered, it stays: a job run again after a crash cannot replace it.
-    assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x1' }), 2, { search: search('x1', { status: 'failed' }) }), 3)
+    assert.equal(
+      await s.updateTrip(trip('t1', 's1', { search_id: 'x1' }), 2, { search: search('x1', { status: 'failed' }) }),
+      3,
+    )
     assert.deepEqual(await s.getSearch('x1'), search('x1'))
     // Alone (a new search that failed is only kept to be read).
     await s.putSearch(search('x2', { status: 'in_progress' }))
@@ -205,14 +236,21 @@ export function tripsContract({ it, withTrip }: ContractContext): void {
     await s.putSearch(search('x1'), [seatMap('map-1')])
     // Another trip on the flight sends the same key: the map stored first stays.
     await s.putSearch(search('x2'), [seatMap('map-1', 'B787-9'), seatMap('map-2')])
-    assert.deepEqual(await s.getSeatMaps(['map-2', 'map-1', 'nope']).then((ms) => ms.sort((a, b) => a.key.localeCompare(b.key))),
-      [seatMap('map-1'), seatMap('map-2')])
+    assert.deepEqual(
+      await s.getSeatMaps(['map-2', 'map-1', 'nope']).then((ms) => ms.sort((a, b) => a.key.localeCompare(b.key))),
+      [seatMap('map-1'), seatMap('map-2')],
+    )
     assert.deepEqual(await s.getSeatMaps([]), [])
   })
 
   it('a trip write stores its search, seat maps and refresh token with it, or none of them', async (s) => {
     await s.createSeller(seller('s1'))
-    const effects = { search: search('x1'), seatMaps: [seatMap('map-1')], refreshToken: refreshToken('r1', 'f1'), jobs: [job('j1')] }
+    const effects = {
+      search: search('x1'),
+      seatMaps: [seatMap('map-1')],
+      refreshToken: refreshToken('r1', 'f1'),
+      jobs: [job('j1')],
+    }
     await s.insertTrip(trip('t1', 's1', { search_id: 'x1' }), effects)
     assert.deepEqual(await s.getTrip('t1'), { value: trip('t1', 's1', { search_id: 'x1' }), version: 1 })
     assert.deepEqual(await s.getSearch('x1'), search('x1'))
@@ -221,16 +259,34 @@ export function tripsContract({ it, withTrip }: ContractContext): void {
     assert.deepEqual(await s.getJob('j1'), job('j1'))
 
     // A taken refresh token fails the whole insert: no trip, no search, no map.
-    await assert.rejects(s.insertTrip(trip('t2'), { search: search('x9', { trip_id: 't2' }), seatMaps: [seatMap('map-9')], refreshToken: refreshToken('r1', 'f2', { trip_id: 't2' }) }))
+    await assert.rejects(
+      s.insertTrip(trip('t2'), {
+        search: search('x9', { trip_id: 't2' }),
+        seatMaps: [seatMap('map-9')],
+        refreshToken: refreshToken('r1', 'f2', { trip_id: 't2' }),
+      }),
+    )
     assert.equal(await s.getTrip('t2'), undefined)
     assert.equal(await s.getSearch('x9'), undefined)
     assert.deepEqual(await s.getSeatMaps(['map-9']), [])
 
     // An update that lost the race stores nothing it brought.
-    assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x3' }), 7, { search: search('x3'), seatMaps: [seatMap('map-3')] }), null)
+    assert.equal(
+      await s.updateTrip(trip('t1', 's1', { search_id: 'x3' }), 7, {
+        search: search('x3'),
+        seatMaps: [seatMap('map-3')],
+      }),
+      null,
+    )
     assert.equal(await s.getSearch('x3'), undefined)
     assert.deepEqual(await s.getSeatMaps(['map-3']), [])
-    assert.equal(await s.updateTrip(trip('t1', 's1', { search_id: 'x3' }), 1, { search: search('x3'), seatMaps: [seatMap('map-3')] }), 2)
+    assert.equal(
+      await s.updateTrip(trip('t1', 's1', { search_id: 'x3' }), 1, {
+        search: search('x3'),
+        seatMaps: [seatMap('map-3')],
+      }),
+      2,
+    )
     assert.deepEqual(await s.getSearch('x3'), search('x3'))
     assert.equal((await s.getTrip('t1'))?.value.search_id, 'x3')
   })
