@@ -130,15 +130,13 @@ app.post('/v2.2/trip', async (_req, reply) => {
     .setJti(randomUUID())
     .setSubject(id)
     .sign(privateKey)
-  return reply
-    .code(201)
-    .send({
-      ...samples.post.answer,
-      trip_id: id,
-      search_id: searchId,
-      trip_access_token: token,
-      refresh_token: refresh,
-    })
+  return reply.code(201).send({
+    ...samples.post.answer,
+    trip_id: id,
+    search_id: searchId,
+    trip_access_token: token,
+    refresh_token: refresh,
+  })
 })
 const url = await app.listen({ port: 0, host: '127.0.0.1' })
 process.send?.({ ready: true, url })
