@@ -64,8 +64,9 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // Chai's property assertions (`expect(x).to.exist`, `.to.be.true`) are expressions by design.
-    files: ['test/browser/**/*.ts'],
+    // Chai's property assertions (`expect(x).to.exist`, `.to.be.true`) are expressions by design: the
+    // Chromium suites (test/**/*.browser.test.ts) and their helpers (test/browser/).
+    files: ['test/**/*.browser.test.ts', 'test/browser/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
   },
 )

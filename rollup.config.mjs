@@ -35,7 +35,7 @@ import { literalsHtmlCssMinifier } from '@literals/rollup-plugin-html-css-minifi
 import { nodeResolve } from '@rollup/plugin-node-resolve'
 import commonjs from '@rollup/plugin-commonjs'
 import { localeBuild } from './scripts/rollup-locales.mjs'
-// Our own plugins, each in its file with its test (test/build/<name>.test.ts).
+// Our own plugins, each in its file with its test (test/scripts/rollup/<name>.test.ts).
 import { browserOnly } from './scripts/rollup/browser-only.mjs'
 import { sharedDecorateHelper } from './scripts/rollup/shared-decorate-helper.mjs'
 import { licenseNotice } from './scripts/rollup/license-notice.mjs'

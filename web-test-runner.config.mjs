@@ -37,7 +37,7 @@ const builtSdk = async (ctx, next) => {
 }
 
 /**
- * A chunk outage for test/browser/sdk-chunks-failure.test.ts: under /__outage/ the repo is served as at /,
+ * A chunk outage for test/components/internal/lazy.browser.test.ts: under /__outage/ the repo is served as at /,
  * except that after GET /__fixture/chunks?fail=1 every request for svc.min.js's chunks there fails with a
  * 503, after ?delay=400 they are answered 400 ms late, and after ?tamper=1 their bytes are not the ones
  * built (a statement more at the end), as from a compromised CDN (GET /__fixture/chunks: as usual). The
@@ -104,7 +104,7 @@ const strictCsp = async (ctx, next) => {
 }
 
 export default {
-  files: process.env.WTR_FILES ? process.env.WTR_FILES.split(',') : ['test/browser/**/*.test.ts'],
+  files: process.env.WTR_FILES ? process.env.WTR_FILES.split(',') : ['test/**/*.browser.test.ts'],
   port: PORT,
   hostname: 'localhost',
   nodeResolve: true,

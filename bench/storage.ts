@@ -54,7 +54,7 @@ function coreOn(store: Store) {
   })
 }
 
-/** Bytes `size()` grows by per trip over `n` trips (test/server/storage.test.ts bounds it). */
+/** Bytes `size()` grows by per trip over `n` trips (test/api/storage.test.ts bounds it). */
 export async function perTrip(store: Store, size: () => Promise<number>, n = N): Promise<number> {
   await store.migrate()
   const core = coreOn(store)

@@ -4,7 +4,7 @@
  * error codes (client/error-codes.ts).
  *
  *   npm run gen:errors            rewrite docs/errors.md
- *   (test/server/error-reference.test.ts fails when docs/errors.md is not what this writes)
+ *   (test/server/docs/error-reference.test.ts fails when docs/errors.md is not what this writes)
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,6 +1,6 @@
 /**
- * DOM queries through shadow roots and slots, for the component tests (test/browser) and the stories'
- * checks (stories/), which both look at the widgets as a traveller sees them.
+ * DOM queries through shadow roots and slots, for the Chromium suites (the *.browser.test.ts under test/) and
+ * the stories' checks (stories/), which both look at the widgets as a traveller sees them.
  */
 
 export function deepAll<T extends Element = HTMLElement>(root: Element | ShadowRoot | Document, selector: string): T[] {

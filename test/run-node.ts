@@ -13,9 +13,10 @@ const root = join(import.meta.dirname, '..')
 const walk = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const p = join(dir, name)
-    // browser/ runs in @web/test-runner, e2e/ after the build (npm run test:e2e), fixtures/ are not suites.
-    if (statSync(p).isDirectory()) return name === 'browser' || name === 'e2e' || name === 'fixtures' ? [] : walk(p)
-    return p.endsWith('.test.ts') ? [p] : []
+    // e2e/ runs after the build (npm run test:e2e), fixtures/ are not suites, and *.browser.test.ts run in
+    // Chromium (@web/test-runner, web-test-runner.config.mjs).
+    if (statSync(p).isDirectory()) return name === 'e2e' || name === 'fixtures' ? [] : walk(p)
+    return p.endsWith('.test.ts') && !p.endsWith('.browser.test.ts') ? [p] : []
   })
 const filters = process.argv.slice(2)
 const files = walk(join(root, 'test'))

@@ -11,7 +11,7 @@
  * A text that counts something is a `Plural`: one form per plural category of the language, chosen by
  * `format()` from `values.count` with `Intl.PluralRules` (English one/other, Polish one/few/many/other,
  * Arabic zero/one/two/few/many/other, Japanese and Chinese other only). The type asks only for `other`;
- * test/sdk/locales.test.ts checks that each locale has exactly the categories its language uses.
+ * test/components/i18n/index.test.ts checks that each locale has exactly the categories its language uses.
  */
 import { coreTexts } from './en-US/core.ts'
 import { seatMapTexts } from './en-US/seat-map.ts'

@@ -19,7 +19,7 @@ export type Texts = { [K in keyof Strings]: string }
  * The tables we translate, en-US first: the SDK fetches the best of these for the chosen locale (the
  * first of a language is its fallback: en-NZ → en-US, ar-AE → ar-SA, zh-TW → zh-HK by script). A bare
  * language stands for itself in its most likely region (CLDR likely subtags: da → da-DK, ar → ar-EG,
- * zh → zh-CN), which keeps the list short in svc.min.js; test/sdk/locales.test.ts checks the thirty tags.
+ * zh → zh-CN), which keeps the list short in svc.min.js; test/components/i18n/index.test.ts checks the thirty tags.
  */
 export const LOCALES: readonly string[] = /* @__PURE__ */ tags(
   'en en-GB en-AU en-CA ar-SA ar da de el es et fi fr id it ja ko lt lv nb nl pl pt-PT ro sv th tr vi zh zh-HK',
@@ -175,7 +175,7 @@ export function localeFor(requested: string | undefined): Locale {
     // from the instant, so neither the browser's time zone nor UTC moves them. This relies on the API
     // sending each segment time in its airport's offset: a time sent as `…Z` (2027-08-08T06:30:00Z for that
     // PDX departure) shows the UTC clock, Sun, Aug 8, 06:30, and the widget cannot know the airport to
-    // convert it (test/browser/components/flight-times.test.ts).
+    // convert it (test/components/i18n/index.browser.test.ts).
     date: (iso) => date.format(new Date(iso.slice(0, 10) + 'T12:00:00Z')),
     time: (iso) => time.format(new Date(iso.slice(0, 16) + 'Z')),
   }

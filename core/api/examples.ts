@@ -1,6 +1,6 @@
 /**
  * Request bodies as a seller's backend sends them, by operation id: the OpenAPI document shows them as each
- * request body's `examples`. Typed by the operations' own schemas, and test/server/openapi.test.ts checks
+ * request body's `examples`. Typed by the operations' own schemas, and test/server/docs/openapi.test.ts checks
  * each against its operation's schema, against the document's, and sends the trips to the service.
  *
  * Ids are what earlier answers gave (a trip's ticket_id, a search's product_id); dates are fixed, far

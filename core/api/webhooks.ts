@@ -1,7 +1,7 @@
 /**
  * The webhooks the service sends, described once for the OpenAPI document's `webhooks` (OpenAPI 3.1): one
  * per event a seller subscribes to (POST /v2.2/callback_subscription), with its body and the headers every
- * delivery carries (core/application/jobs/webhook.ts sends them; test/server/openapi.test.ts checks real
+ * delivery carries (core/application/jobs/webhook.ts sends them; test/server/docs/openapi.test.ts checks real
  * deliveries against this).
  */
 import type { TSchema } from 'typebox'

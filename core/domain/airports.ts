@@ -11,7 +11,7 @@
  * McCarran), codes given to other airports since, and airports opened since. The JSON's first line names
  * the packages' versions and the day it was generated; the script's header lists its rules. Do not edit
  * the JSON by hand: change the script or the packages, then run `npm run gen:airports`;
- * test/core/airports.test.ts fails when the file is not what the script produces.
+ * test/core/domain/airports.test.ts fails when the file is not what the script produces.
  */
 import data from './data/airports.json' with { type: 'json' }
 

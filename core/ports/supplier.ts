@@ -41,7 +41,7 @@ export interface SupplierContext {
 }
 
 /**
- * What a supplier can do, declared by the adapter (the contract suite, test/suppliers/contract.ts, holds each
+ * What a supplier can do, declared by the adapter (the contract suite, test/helpers/supplier-contract.ts, holds each
  * adapter to its declaration). The core and the docs say what a seller meets where a supplier cannot.
  */
 export interface SupplierCapabilities {

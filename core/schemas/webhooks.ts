@@ -1,7 +1,7 @@
 /**
  * The bodies of the webhooks, one schema per event, as the OpenAPI document's `webhooks` describes them
  * (core/api/webhooks.ts). The service builds them in core/domain/fulfillment.ts and core/domain/cancellation.ts and wraps
- * them in core/application/jobs/webhook-events.ts; test/server/openapi.test.ts checks real deliveries against these.
+ * them in core/application/jobs/webhook-events.ts; test/server/docs/openapi.test.ts checks real deliveries against these.
  *
  * Documentation only, so not in ./index.ts: the sandbox bundle, which imports the schemas it validates with,
  * need not carry them. The job that delivers an event reads it back with the looser WebhookEvent.

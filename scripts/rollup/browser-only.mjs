@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs (svc.min.js and the npm package's ESM build); test: test/build/browser-only.test.ts.
+// rollup plugin of rollup.config.mjs (svc.min.js and the npm package's ESM build); test: test/scripts/rollup/browser-only.test.ts.
 import { builtinModules } from 'node:module'
 import { relative, sep } from 'node:path'
 

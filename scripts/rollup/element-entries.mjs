@@ -1,4 +1,4 @@
-// The elements' entries of rollup.config.mjs's package build (and of esmTypes); test: test/build/element-entries.test.ts.
+// The elements' entries of rollup.config.mjs's package build (and of esmTypes); test: test/scripts/rollup/element-entries.test.ts.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 

@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs (the npm package's ESM build); test: test/build/element-registrations.test.ts.
+// rollup plugin of rollup.config.mjs (the npm package's ESM build); test: test/scripts/rollup/element-registrations.test.ts.
 import { join, relative, sep } from 'node:path'
 
 /** A custom element of ours opened in a template's text: `<svc-price …`. */

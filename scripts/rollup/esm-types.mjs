@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs (the npm package's ESM build); test: test/build/esm-types.test.ts.
+// rollup plugin of rollup.config.mjs (the npm package's ESM build); test: test/scripts/rollup/esm-types.test.ts.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 

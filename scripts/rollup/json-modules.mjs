@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs; test: test/build/json-modules.test.ts.
+// rollup plugin of rollup.config.mjs; test: test/scripts/rollup/json-modules.test.ts.
 
 /**
  * JSON modules (core/domain/airports.ts imports its table `with { type: 'json' }`), parsed by JSON.parse: faster than a literal.

@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs; test: test/build/license-notice.test.ts.
+// rollup plugin of rollup.config.mjs; test: test/scripts/rollup/license-notice.test.ts.
 
 /**
  * Lit's BSD-3-Clause notice once, instead of its eleven per-file copies (dropped by the minifier). At the

@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs; test: test/build/private-names.test.ts.
+// rollup plugin of rollup.config.mjs; test: test/scripts/rollup/private-names.test.ts.
 import { transform } from 'esbuild'
 
 /**

@@ -1,4 +1,4 @@
-// The `onwarn` of rollup.config.mjs's sandbox builds; test: test/build/quiet-library-cycles.test.ts.
+// The `onwarn` of rollup.config.mjs's sandbox builds; test: test/scripts/rollup/quiet-library-cycles.test.ts.
 
 /**
  * typebox's schema engine is a ring of modules that import each other: harmless, and not ours to fix. Cycles

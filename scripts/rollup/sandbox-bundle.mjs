@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs (svc-sandbox.min.js); test: test/build/sandbox-bundle.test.ts.
+// rollup plugin of rollup.config.mjs (svc-sandbox.min.js); test: test/scripts/rollup/sandbox-bundle.test.ts.
 import { builtinModules } from 'node:module'
 import { relative, sep } from 'node:path'
 import { gzipSync } from 'node:zlib'

@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs (svc-sandbox.min.js); test: test/build/sandbox-locales.test.ts.
+// rollup plugin of rollup.config.mjs (svc-sandbox.min.js); test: test/scripts/rollup/sandbox-locales.test.ts.
 import { existsSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 

@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs (svc.min.js); test: test/build/sdk-chunks.test.ts.
+// rollup plugin of rollup.config.mjs (svc.min.js); test: test/scripts/rollup/sdk-chunks.test.ts.
 import { createHash } from 'node:crypto'
 import { rmSync } from 'node:fs'
 

@@ -1,4 +1,4 @@
-// rollup plugin of rollup.config.mjs; test: test/build/shared-decorate-helper.test.ts.
+// rollup plugin of rollup.config.mjs; test: test/scripts/rollup/shared-decorate-helper.test.ts.
 
 /**
  * esbuild gives every module with decorators its own copy of the `__decorateClass` helper (a dozen in

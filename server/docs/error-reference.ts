@@ -3,7 +3,7 @@
  * a code cannot be added without its meaning and what to do), with its status. The service serves it at
  * GET /docs/errors, where each problem's `type` (`/docs/errors#<code>`) lands on its entry; docs/errors.md
  * in the repository is the same text with the SDK's error codes beside it (scripts/gen-errors.ts,
- * `npm run gen:errors`; test/server/error-reference.test.ts fails when it is stale).
+ * `npm run gen:errors`; test/server/docs/error-reference.test.ts fails when it is stale).
  */
 import { ERROR_CODES, problemTypeUri, type ErrorCode } from '../../core/shared/errors.ts'
 

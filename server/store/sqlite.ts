@@ -5,42 +5,37 @@
  * it takes that lock up front (a deferred one could fail with SQLITE_BUSY when upgrading from read to write).
  *
  * Durability: WAL with synchronous=NORMAL, SQLite's recommended pairing. A commit survives the process
- * dying (kill -9: test/server/worker-crash.test.ts); an operating-system crash or power loss may lose the
+ * dying (kill -9: test/server/worker.test.ts); an operating-system crash or power loss may lose the
  * commits since the last sync. Every write that queues work (a fulfillment's orders, a check, a webhook)
  * syncs at its commit (synchronous=FULL for that transaction), which also makes every commit before it
  * durable. An fsync at every commit blocks the event loop for ~0.25 ms here, longer than a basket change.
  * The WAL's checkpoints (and their two fsyncs) run on a thread of their own (./sqlite-checkpoints.ts).
  *
- * The plain reads and writes, the row mappers and the time helpers are shared with the PostgreSQL store
- * (server/store/sql/): here is what SQLite does its own way, and the trip reads of the hot path (getTrip,
- * getTripsIfChanged, getSearch), each one cached prepared statement run synchronously.
+ * Every statement is written once for both SQL stores (server/store/sql/): here is how SQLite runs them.
+ * A trip write with what it brings along is its statements one after the other in one IMMEDIATE
+ * transaction (sql/trip-writes.ts); the reads of the hot path are each one cached prepared statement run
+ * synchronously, and the trips a host keeps are checked one statement a trip, in one read transaction.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import {
   bringsAlong,
-  type ConsumeResult,
   type JobRecord,
   type KnownVersion,
-  type OrderFeedEntry,
-  type OrderFeedQuery,
   type PlainWrite,
   type PurgeCounts,
-  type PurgeCutoffs,
   type SearchRecord,
   type TripEffects,
   type TripRecord,
-  type Versioned,
 } from '../../core/ports/records.ts'
 import type { Store } from '../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
-import { isFulfilled } from '../../core/domain/fulfillment.ts'
-import { iso } from '../../core/adapters/store-times.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
 import { SqlStore } from './sql/base.ts'
 import { json, sqlite, type Row, type Statement } from './sql/dialect.ts'
-import { checkedOrders, jobRow, refreshTokenRow, SEAT_MAP_TOUCH_MS, tripDoc } from './sql/rows.ts'
+import type { PurgeStep } from './sql/retention.ts'
+import { checkedOrders, jobRow, orderRow, refreshTokenRow, searchRow, seatMapRow, tripRow } from './sql/rows.ts'
 import { CheckpointThread, type CheckpointOptions } from './sqlite-checkpoints.ts'
 
 export class SqliteStore extends SqlStore implements Store {

@@ -40,7 +40,7 @@ import type { Price } from '../../core/schemas/common.ts'
 import type { MarkupRule } from '../../core/schemas/trip.ts'
 import type { Product } from '../../core/schemas/search.ts'
 import type { BasketItem } from '../../core/schemas/basket.ts'
-import { coreFixture, tripRequest } from '../core/fixtures.ts'
+import { coreFixture, tripRequest } from '../helpers/core.ts'
 
 const SEED = 20261122
 /** fast-check options: a fixed seed so a failure reproduces; modest runs so the file takes seconds. */

@@ -18,7 +18,7 @@
  * - Header smuggling: two Authorization headers (also on a real socket), scheme case, whitespace,
  *   trailing junk, 100 KB tokens.
  *
- * test/server/auth.test.ts has the permission matrix cell by cell; hardening.test.ts and read-path.test.ts
+ * test/api/auth.test.ts has the permission matrix cell by cell; ./hardening.test.ts and test/api/read-path.test.ts
  * the server's refresh race and revoked-session read. Those reappear here only where this suite adds to
  * them: the sandbox host, writes that must change nothing, and every token of the family afterwards.
  */

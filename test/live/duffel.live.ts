@@ -6,7 +6,7 @@
  *
  * It runs what CI proves against the fake Duffel (test/fakes/duffel) against api.duffel.com itself:
  *
- *   1. the supplier contract (test/suppliers/contract.ts), every case, on Duffel Airways (ZZ) offers: offers
+ *   1. the supplier contract (test/helpers/supplier-contract.ts), every case, on Duffel Airways (ZZ) offers: offers
  *      priced per passenger, keys stable across searches, checks that re-price, a bag bought after booking
  *      exactly once however often its order runs, seats only when handed off, no cancellation;
  *   2. Duffel's documented test routes: no flights (PVD → RAI), hold orders (JFK → EWR: the orders wait
@@ -44,7 +44,7 @@ import type { SupplierPassengerOffer } from '../../core/ports/supplier-answers.t
 import type { Order as ServiceOrder } from '../../core/ports/records.ts'
 import type { BasketItem } from '../../core/schemas/basket.ts'
 import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
-import { supplierContract } from '../suppliers/contract.ts'
+import { supplierContract } from '../helpers/supplier-contract.ts'
 import { testClock, testIds } from '../helpers/build.ts'
 import { startRecorder } from './recorder.ts'
 import { tripRequestFromOffer, type DuffelOfferLike } from './trip-from-offer.ts'
