@@ -1,6 +1,7 @@
 // Layers that only point down (`npm run lint:deps`, part of `npm test`):
 //
-//   examples, test, bench, scripts, stories   may import anything
+//   examples, test, bench, scripts, stories   may import anything, but the demo checkout's page
+//                 (examples/seller-checkout/app, browser code) only itself and the SDK's types
 //   sdk         → components, client, core (types only); mock-server's types, and mock-server itself
 //                 only from sdk/sandbox-bundle.ts (the entry of svc-sandbox.min.js, which svc.min.js
 //                 loads with a <script> tag in sandbox mode; it never imports it)
@@ -161,6 +162,22 @@ module.exports = {
         'core/ is server code (schemas, rules, stores): the browser layers read its types, and its code reaches a page only in the sandbox bundle (through mock-server).',
       from: { path: under('client', 'components', 'sdk') },
       to: { path: under('core'), dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'demo-page-is-browser-code',
+      severity: 'error',
+      comment:
+        "The demo checkout's page (examples/seller-checkout/app, bundled into /demo/app.js) runs in the browser: it imports its own modules and the SDK's types, nothing server-side (its backend, the service, Node). A package it imported would not be bundled: the build fails on it (rollup.config.mjs).",
+      from: { path: '^examples/seller-checkout/app/' },
+      to: { pathNot: ['^examples/seller-checkout/app/', '^sdk/'] },
+    },
+    {
+      name: 'demo-page-takes-only-types-from-the-sdk',
+      severity: 'error',
+      comment:
+        'The page has the SDK from its own <script> tag (window.Svc): a value import would bundle a second SDK, with its own elements and Svc, into the page.',
+      from: { path: '^examples/seller-checkout/app/' },
+      to: { path: '^sdk/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'not-to-unresolvable',

@@ -53,9 +53,35 @@ export default tseslint.config(
     settings: { wc: { elementBaseClasses: ['LitElement'] } },
   },
   {
-    // Plain scripts of pages: the demo's and the CSP probe's. `Svc` is the SDK's global (svc.min.js).
+    // Plain scripts of pages: the sandbox and ESM examples' and the CSP probe's. `Svc` is the SDK's global (svc.min.js).
     files: ['examples/**/*.js', 'test/browser/fixtures/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser, Svc: 'readonly' } },
+  },
+  {
+    // The demo checkout's page (examples/seller-checkout/app, bundled into /demo/app.js): browser code that
+    // takes the SDK from its <script> tag (window.Svc, typed by sdk/), so it imports the SDK's types only (a
+    // value import would bundle a second SDK into the page), and nothing that runs on a server. `npm run
+    // lint:deps` checks the same of the whole import graph.
+    files: ['examples/seller-checkout/app/**/*.ts'],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/sdk/*', '**/client/*', '**/components/*'],
+              allowTypeImports: true,
+              message: 'The page has the SDK from its <script> tag (window.Svc): import its types only.',
+            },
+            {
+              group: ['node:*', 'fastify', '**/server/*', '**/core/*', '**/mock-server/*', '../*.ts'],
+              message: 'Browser code: nothing of the server, the backend (examples/seller-checkout/backend.ts) or Node.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Tests read the API's JSON answers as `any` to assert on their shape (the code under test is typed

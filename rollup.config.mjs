@@ -26,6 +26,9 @@
 //                                             <tag>.js and .json for bundlers (scripts/rollup-locales.mjs)
 //   dist/javascript/v2.2/svc-sandbox.min.js   IIFE of the offline sandbox (msw, mock-server, core, airports, every
 //                                             locale table), loaded by svc.min.js only on `Svc.init({sandbox: true})`
+// and, with `--configDemo` alone (npm run build:demo, which `npm run build` and `npm start` run too):
+//   dist/seller-checkout/app.js (+ .map)      the demo checkout's page script (examples/seller-checkout/app/), an
+//                                             IIFE its backend serves as /demo/app.js beside svc.min.js's <script>
 import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import esbuild from 'rollup-plugin-esbuild'
@@ -48,6 +51,7 @@ import { jsonModules } from './scripts/rollup/json-modules.mjs'
 import { sandboxLocales } from './scripts/rollup/sandbox-locales.mjs'
 import { sandboxBundle } from './scripts/rollup/sandbox-bundle.mjs'
 import { quietLibraryCycles } from './scripts/rollup/quiet-library-cycles.mjs'
+import { typescriptAsWritten } from './scripts/rollup/typescript-as-written.mjs'
 
 const root = import.meta.dirname
 /** The npm package's folder (dist/svc-ancillaries): its files sit where their import paths say. */
@@ -87,7 +91,33 @@ const CHUNK_LOADER = await (async () => {
 /** tag → registration module of each element (components/<name>/<name>.ts), each an entry `elements/<tag>.js` of the package. */
 const ELEMENTS = elementEntries(root)
 
-export default [
+/**
+ * The demo checkout's page: its modules in one plain script (the page loads it with `defer`, after
+ * svc.min.js, under a CSP that allows only its own origin's scripts). It takes the SDK from window.Svc and
+ * imports only the SDK's types, so nothing of the SDK is bundled. Not minified, and its code as written
+ * (typescriptAsWritten): sellers read it as an example, and test/e2e/checkout.test.ts edits it by its text.
+ */
+const demoCheckout = {
+  input: 'examples/seller-checkout/app/main.ts',
+  output: {
+    file: 'dist/seller-checkout/app.js',
+    format: 'iife',
+    sourcemap: true,
+    sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
+  },
+  plugins: [typescriptAsWritten()],
+  // Nothing is resolved from node_modules: an import of a package (or a Node module) is a mistake, not a global.
+  onwarn(warning, warn) {
+    if (warning.code === 'UNRESOLVED_IMPORT')
+      throw new Error(`the demo page imports ${warning.exporter}: ${warning.message}`)
+    warn(warning)
+  },
+}
+
+/** `rollup -c` (npm run build:sdk): the SDK's builds; `rollup -c --configDemo` (npm run build:demo): the demo's page. */
+export default (args) => (args.configDemo ? [demoCheckout] : sdkBuilds)
+
+const sdkBuilds = [
   {
     input: { 'svc.min': 'sdk/index.ts' },
     // The bundle exports nothing to the page (it sets window.Svc); what it exports, its chunks import.

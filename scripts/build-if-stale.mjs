@@ -1,8 +1,10 @@
 // `npm start` runs this first: it builds what the server runs from when it is missing or older than any of
 // its sources (a fresh clone, a pull, an edit), and costs a directory walk when everything is fresh:
 // - `sdk`: the browser SDK the server serves from dist/javascript (rollup, a few seconds);
+// - `demo`: the demo checkout's page script (examples/seller-checkout/app, rollup, a second or two), which
+//   its backend serves as /demo/app.js;
 // - `server`: the server compiled to dist/node (tsc, about 15 s), which `npm start` runs without a loader.
-// Arguments name the targets (default both). The SDK's size budget only warns here: it fails `npm run build`
+// Arguments name the targets (default all three). The SDK's size budget only warns here: it fails `npm run build`
 // and CI, never a local start. Without devDependencies (npm ci --omit=dev) nothing can be built: a missing
 // SDK answers 503 naming `npm run build`, and a missing server says to run `npm run build` first.
 import { existsSync, readdirSync, statSync } from 'node:fs'
@@ -56,6 +58,22 @@ const targets = {
     missing:
       'The browser SDK is not built and rollup is not installed (devDependencies); /javascript/v2.2/svc.min.js will answer 503 until `npm run build` runs.',
   },
+  demo: {
+    outputs: ['dist/seller-checkout/app.js', 'dist/seller-checkout/app.js.map'],
+    sources: [
+      'examples/seller-checkout/app',
+      'rollup.config.mjs',
+      'scripts/rollup/typescript-as-written.mjs',
+      'package-lock.json',
+    ],
+    tool: 'rollup',
+    what: "the demo checkout's page",
+    build() {
+      return spawnSync(npm, ['run', '--silent', 'build:demo'], { cwd: root, stdio: 'inherit' }).status ?? 1
+    },
+    missing:
+      "The demo checkout's page script is not built and rollup is not installed (devDependencies); /demo/app.js will answer 503 until `npm run build` runs.",
+  },
   server: {
     outputs: [
       'dist/node/server/main.js',
@@ -66,7 +84,10 @@ const targets = {
     sources: [
       'server',
       'core',
-      'examples/seller-checkout',
+      // The demo's backend and page files (its page script is the `demo` target's).
+      'examples/seller-checkout/main.ts',
+      'examples/seller-checkout/backend.ts',
+      'examples/seller-checkout/public',
       'scripts/copy-demo-assets.mjs',
       'tsconfig.json',
       'tsconfig.server.json',
@@ -94,7 +115,7 @@ const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object
 for (const name of wanted) {
   const t = targets[name]
   if (!t) {
-    console.error(`unknown target ${name} (sdk, server)`)
+    console.error(`unknown target ${name} (sdk, demo, server)`)
     process.exit(2)
   }
   const built = Math.min(...t.outputs.map((f) => (existsSync(join(root, f)) ? statSync(join(root, f)).mtimeMs : 0)))

@@ -23,8 +23,9 @@
  * this process's memory. API refusals reach the page as the API's problem+json, with their codes.
  */
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 export interface SellerCheckoutOptions {
@@ -150,10 +151,21 @@ interface Payment {
 const COOKIE = 'skyshop_session'
 const MAX_CHECKOUTS = 1000
 const PUBLIC_DIR = join(import.meta.dirname, 'public')
-const ASSETS: Record<string, string> = {
-  'app.js': 'text/javascript; charset=utf-8',
-  'styles.css': 'text/css; charset=utf-8',
-  'favicon.svg': 'image/svg+xml',
+
+/** The repository's dist/, found from here upwards: this file runs from examples/seller-checkout (tsx) or dist/node/examples/seller-checkout (compiled). */
+function distDir(): string {
+  for (let dir = import.meta.dirname; dirname(dir) !== dir; dir = dirname(dir))
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist')
+  return join(import.meta.dirname, '..', '..', 'dist')
+}
+
+/** The page's script, built from ./app/ by `npm run build` (rollup.config.mjs), which `npm start` runs when it is missing. */
+const APP_DIR = join(distDir(), 'seller-checkout')
+const ASSETS: Record<string, { type: string; dir: string }> = {
+  'app.js': { type: 'text/javascript; charset=utf-8', dir: APP_DIR },
+  'app.js.map': { type: 'application/json; charset=utf-8', dir: APP_DIR },
+  'styles.css': { type: 'text/css; charset=utf-8', dir: PUBLIC_DIR },
+  'favicon.svg': { type: 'image/svg+xml', dir: PUBLIC_DIR },
 }
 /** The page runs the SDK under a strict policy: no inline script or style, nothing from elsewhere. */
 const PAGE_CSP =
@@ -478,13 +490,17 @@ export async function sellerCheckout(app: FastifyInstance, opts: SellerCheckoutO
 
   app.get<{ Params: { file: string } }>('/demo/:file', { schema: { hide: true } }, async (req, reply) => {
     // An own property only: `/demo/constructor` must be a 404, not Object's constructor taken for a file type.
-    const type = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined
-    if (!type) throw problem(404, 'not_found', `No file ${req.params.file} here.`)
+    const asset = Object.hasOwn(ASSETS, req.params.file) ? ASSETS[req.params.file] : undefined
+    if (!asset) throw problem(404, 'not_found', `No file ${req.params.file} here.`)
+    const body = await readFile(join(asset.dir, req.params.file)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT' || asset.dir !== APP_DIR) throw e
+      throw problem(503, 'unavailable', `The page's script is not built: run \`npm run build\` (npm start does it).`)
+    })
     return reply
-      .header('content-type', type)
+      .header('content-type', asset.type)
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
-      .send(await readFile(join(PUBLIC_DIR, req.params.file)))
+      .send(body)
   })
 
   // ------------------------------------------------------------ the checkout
