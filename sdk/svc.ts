@@ -8,17 +8,7 @@
  * change however many widgets are on the page; a callback that throws is logged and never reaches the
  * widget.
  */
-import type {
-  BasketChange,
-  Display,
-  EventCallbacks,
-  InitOptions,
-  ProductName,
-  ShowUpsellOptions,
-  Theme,
-  WidgetEvent,
-  WidgetFailure,
-} from './types.ts'
+import type { BasketChange, Display, InitOptions, ProductName, ShowUpsellOptions, Theme, WidgetEvent } from './types.ts'
 import { SvcError, asSvcError } from '../client/errors.ts'
 import { ApiClient } from '../client/api.ts'
 import { Session, toCallbackBasket, type ProductTypeName } from '../client/session.ts'
@@ -28,6 +18,8 @@ import {
   checkPriceArgs,
   checkShowOptions,
   needsAction,
+  type CheckedInit,
+  type CheckedShow,
   type ResolvedCallbacks,
 } from './options.ts'
 import { isOffered, PRODUCT_TYPE } from '../client/offers.ts'
@@ -118,13 +110,8 @@ interface Instance {
   listeners: AbortController
 }
 
-/** Lifecycle callbacks per product (the spec names bag and seat ones only). */
-const LIFECYCLE: Partial<
-  Record<ProductName, { load: keyof EventCallbacks; close: keyof EventCallbacks; fail: keyof EventCallbacks }>
-> = {
-  bags: { load: 'onBagLoad', close: 'onBagModalClosed', fail: 'onBagFail' },
-  seats: { load: 'onSeatLoad', close: 'onSeatModalClosed', fail: 'onSeatFail' },
-}
+/** Lifecycle callbacks per product (the spec names bag and seat ones only): `on<Bag|Seat><Load|ModalClosed|Fail>`. */
+const LIFECYCLE: Partial<Record<ProductName, 'Bag' | 'Seat'>> = { bags: 'Bag', seats: 'Seat' }
 
 /** Calls a seller callback so that nothing it does (throw, reject) can break the widget. */
 function safeCall<A>(name: string, fn: ((arg: A) => unknown) | undefined, arg: A) {
@@ -186,38 +173,245 @@ async function loadTexts(tag: string, base: string): Promise<void> {
   }
 }
 
+function unmount(inst: Instance, host: HTMLElement, reason: SvcError) {
+  const w = inst.widgets.get(host)
+  if (!w) return
+  inst.widgets.delete(host)
+  w.listeners.abort()
+  w.cancel(reason)
+  w.el.remove()
+}
+
+function close(inst: Instance, reason = replaced()) {
+  for (const host of [...inst.widgets.keys()]) unmount(inst, host, reason)
+  inst.listeners.abort()
+  inst.session.dispose()
+}
+
+/** One basket change → onBasketChange, then onInvalidBasket when an item needs action; each gets its own copy. */
+function deliver(inst: Instance, change: BasketChange) {
+  safeCall('onBasketChange', inst.callbacks.onBasketChange, structuredClone(change))
+  if (needsAction(change)) safeCall('onInvalidBasket', inst.callbacks.onInvalidBasket, structuredClone(change))
+}
+
+/** The trip's session, with the seller's callbacks and locale; not loaded yet. */
+function newInstance(o: CheckedInit, fetch: typeof globalThis.fetch | undefined): Instance {
+  const client = new ApiClient({
+    baseUrl: o.baseUrl,
+    tripId: o.tripId,
+    accessToken: o.tripAccessToken,
+    fetch,
+    ...(o.refreshToken ? { refreshToken: o.refreshToken } : {}),
+    ...(o.getAccessToken ? { getAccessToken: o.getAccessToken } : {}),
+  })
+  return {
+    session: new Session(client),
+    callbacks: o.callbacks,
+    locale: o.locale,
+    ready: Promise.resolve(),
+    widgets: new Map(),
+    listeners: new AbortController(),
+  }
+}
+
+/**
+ * Loads the trip and its texts, then hands the seller the basket as it stands and follows the trip's
+ * changes. `live` says whether `inst` is still the open trip (a later init replaces it: the steps stop);
+ * `drop` forgets it when it does not load.
+ */
+async function loadTrip(inst: Instance, base: string, drop: () => void) {
+  const { session } = inst
+  const live = () => !inst.listeners.signal.aborted
+  // The texts load beside the trip when the seller named the locale, else once the trip names it.
+  const texts = inst.locale && loadTexts(inst.locale, base)
+  try {
+    await session.load()
+  } catch (e) {
+    if (live()) drop()
+    throw asSvcError(e)
+  }
+  if (!live()) return // replaced by a later init while loading
+  inst.locale ??= canonicalLocale(session.state.trip?.language ?? '') ?? documentLocale()
+  await (texts || loadTexts(inst.locale, base))
+  if (!live()) return
+  session.addEventListener('basket-change', (e) => deliver(inst, (e as CustomEvent<BasketChange>).detail), {
+    signal: inst.listeners.signal,
+  })
+  // The basket as it stands (the ticket, and whatever an earlier page chose), so the seller starts in step.
+  deliver(inst, { basket: toCallbackBasket(session.state.basket) })
+  // From now on, changes made elsewhere come to the page as they happen.
+  session.follow()
+}
+/**
+ * `Svc.showUpsell` on the open trip: asks at once for the offers it shows and the widget's code, and
+ * mounts the widget once they and the trip are in.
+ */
+async function show(inst: Instance, o: CheckedShow, opts: CreateSvcOptions): Promise<void> {
+  // Only the offers this widget shows (the bags alone are a few KB of a search's 450), asked for as
+  // soon as the trip names its search, beside the rest of init (the texts).
+  const types = o.products.map((p) => PRODUCT_TYPE[p])
+  const offers = inst.session.loadOffers(types)
+  offers.catch(() => {})
+  const elements = opts.loadElements?.()
+  elements?.catch(() => {})
+  try {
+    await inst.ready
+  } catch (e) {
+    throw new SvcError('not_initialized', `Svc.init failed, so there is nothing to show: ${asSvcError(e).message}`, {
+      cause: e,
+    })
+  }
+  const host = typeof o.container === 'string' ? document.getElementById(o.container) : o.container
+  if (!host?.isConnected) {
+    throw new SvcError(
+      'container_not_found',
+      typeof o.container === 'string'
+        ? `No element with id "${o.container}" is in the page.`
+        : 'The container element is not in the page.',
+    )
+  }
+  if (o.unknownThemeKeys.length > 0)
+    console.warn(`Svc.showUpsell: ignoring unknown theme keys ${o.unknownThemeKeys.join(', ')}.`)
+  // A failed load (network, say) rejects with its SvcError; a later showUpsell asks again. An airline
+  // still searching, or whose search failed, is the widget's to show (loading, or error and "Try again").
+  const early = await offersOrSearching(inst.session, types, offers)
+  await elements?.catch((e: unknown) => {
+    throw new SvcError('network', "The widget's code could not be loaded.", { cause: e })
+  })
+  // Checked once both are in: a later init (or destroy) may have closed this trip while either loaded.
+  if (inst.listeners.signal.aborted) throw replaced()
+  return mount(inst, host, o, early && offers, opts.loadTimeoutMs ?? 30_000)
+}
+
+/**
+ * Mounts `<svc-upsell>` in `host`, in place of a widget there. `offers`: the widget is shown before its
+ * offers (the airline still searching), so every product is shown, and those not on sale once the offers
+ * come are not waited for; otherwise only those on sale now.
+ */
+function mount(
+  inst: Instance,
+  host: HTMLElement,
+  o: CheckedShow,
+  offers: Promise<void> | false,
+  timeoutMs: number,
+): Promise<void> {
+  const named = typeof o.container === 'string' ? `"${o.container}"` : 'the container'
+  // The widget's own rule for "on sale" (allowances alone are not an offer), so the products awaited
+  // below are exactly the ones it shows and reports as loaded (shown early: once the offers say).
+  // And those whose offers failed alone (the airline gave the bags, not its seat maps): the widget shows their error.
+  const offered = () =>
+    o.products.filter(
+      (p) => isOffered(inst.session.state.search, p) || inst.session.state.offers[PRODUCT_TYPE[p]]?.error,
+    )
+  const none = () => new SvcError('no_products', `None of ${o.products.join(', ')} is offered on this trip.`)
+  const products = offers ? o.products : offered()
+  if (products.length === 0) throw none()
+
+  unmount(
+    inst,
+    host,
+    new SvcError('internal', `A later Svc.showUpsell replaced the widget in ${named} before it loaded.`),
+  )
+  const listeners = new AbortController()
+
+  // Resolves once each product shown has loaded, rejects on the first failure or after `timeoutMs`; a
+  // later showUpsell or init that removes the widget settles it too.
+  return new Promise<void>((resolve, reject) => {
+    const pending = new Set<ProductName>(products)
+    let settled = false
+    const settle = (error?: SvcError) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (error) reject(error)
+      else resolve()
+    }
+    const timer = setTimeout(
+      () =>
+        settle(
+          new SvcError('internal', `The widget in ${named} did not load within ${Math.round(timeoutMs / 1000)} s.`),
+        ),
+      timeoutMs,
+    )
+    const el = upsellElement(inst, o, products, listeners.signal, pending, settle)
+    inst.widgets.set(host, { el, listeners, cancel: settle })
+    // Shown before its offers: what is not on sale once they come is not waited for.
+    if (offers) {
+      offers.then(
+        () => {
+          const on = offered()
+          for (const p of pending) if (!on.includes(p)) pending.delete(p)
+          if (pending.size === 0) settle(on.length ? undefined : none())
+        },
+        () => {},
+      )
+    }
+    host.append(el)
+  })
+}
+
+/**
+ * `<svc-upsell>` showing `products` of the trip, its lifecycle events relayed as the seller's callbacks
+ * (the bag and seat ones: LIFECYCLE) and as the end of the wait of `showUpsell`: each product that loads
+ * leaves `pending`, the last one or the first failure `settle`s it.
+ */
+function upsellElement(
+  inst: Instance,
+  o: CheckedShow,
+  products: ProductName[],
+  signal: AbortSignal,
+  pending: Set<ProductName>,
+  settle: (error?: SvcError) => void,
+): UpsellElement {
+  const el = document.createElement('svc-upsell') as UpsellElement
+  el.session = inst.session
+  el.display = o.display
+  el.products = products
+  el.theme = o.theme
+  el.locale = inst.locale ?? documentLocale()
+  const call = (
+    e: CustomEvent<SvcLifecycleDetail>,
+    kind: 'Load' | 'ModalClosed' | 'Fail',
+    extra?: { error: SvcError },
+  ) => {
+    const { product, display = o.display } = e.detail
+    const of = LIFECYCLE[product]
+    const name = of && (`on${of}${kind}` as const)
+    if (name)
+      safeCall(name, inst.callbacks[name] as (ev: WidgetEvent) => void, { container: o.container, display, ...extra })
+    return product
+  }
+  el.addEventListener(
+    'svc-load',
+    (e: CustomEvent<SvcLifecycleDetail>) => {
+      pending.delete(call(e, 'Load'))
+      if (pending.size === 0) settle()
+    },
+    { signal },
+  )
+  el.addEventListener('svc-modal-close', (e: CustomEvent<SvcLifecycleDetail>) => call(e, 'ModalClosed'), { signal })
+  el.addEventListener(
+    'svc-fail',
+    (e: CustomEvent<SvcFailDetail>) => {
+      const error = asSvcError(e.detail.error)
+      // Nothing on sale (known only once a widget shown early has its offers) is no failure, as before.
+      if (error.code !== 'no_products') call(e, 'Fail', { error })
+      settle(error)
+    },
+    { signal },
+  )
+  return el
+}
+
 export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
   const defaultBaseUrl = opts.scriptUrl ? new URL(opts.scriptUrl).origin : null
-  const loadTimeoutMs = opts.loadTimeoutMs ?? 30_000
   let current: Instance | null = null
   /** The latest init (a sandbox one sets `current` only once the sandbox is loaded); inits counts them. */
   let opening: Promise<void> | undefined
   let inits = 0
   const sandbox = sandboxLoader(opts.scriptUrl ?? null, { addLocale, SvcError, session: () => current?.session })
 
-  function unmount(inst: Instance, host: HTMLElement, reason: SvcError) {
-    const w = inst.widgets.get(host)
-    if (!w) return
-    inst.widgets.delete(host)
-    w.listeners.abort()
-    w.cancel(reason)
-    w.el.remove()
-  }
-
-  function close(inst: Instance, reason = replaced()) {
-    for (const host of [...inst.widgets.keys()]) unmount(inst, host, reason)
-    inst.listeners.abort()
-    inst.session.dispose()
-  }
-
-  /** One basket change → onBasketChange, then onInvalidBasket when an item needs action; each gets its own copy. */
-  function deliver(inst: Instance, change: BasketChange) {
-    safeCall('onBasketChange', inst.callbacks.onBasketChange, structuredClone(change))
-    if (needsAction(change)) safeCall('onInvalidBasket', inst.callbacks.onInvalidBasket, structuredClone(change))
-  }
-
-  const init = (options: InitOptions): Promise<void> => (opening = start(options))
-
+  /** `Svc.init`: closes the trip open before, opens this one (the sandbox's, when asked for) and loads it. */
   async function start(options: InitOptions): Promise<void> {
     const o = checkInitOptions(options, defaultBaseUrl)
     setStrings(o.strings)
@@ -228,221 +422,49 @@ export function createSvc(opts: CreateSvcOptions = {}): SvcApi {
     const s = o.sandbox ? await sandbox.open(o) : null
     if (n !== inits) return // replaced by a later init while the sandbox loaded
     if (s) Object.assign(o, s)
-    const client = new ApiClient({
-      baseUrl: o.baseUrl,
-      tripId: o.tripId,
-      accessToken: o.tripAccessToken,
-      fetch: s?.fetch,
-      ...(o.refreshToken ? { refreshToken: o.refreshToken } : {}),
-      ...(o.getAccessToken ? { getAccessToken: o.getAccessToken } : {}),
-    })
-    const session = new Session(client)
-    // The texts load beside the trip when the seller named the locale, else once the trip names it. The
-    // script's folder serves them (the ESM build has no script: the API's origin serves the same files).
+    const inst = (current = newInstance(o, s?.fetch))
+    // The script's folder serves the texts (the ESM build has no script: the API's origin serves the same files).
     const base = opts.scriptUrl ?? `${o.baseUrl}/javascript/v2.2/`
-    const texts = o.locale && loadTexts(o.locale, base)
-    const inst: Instance = {
-      session,
-      callbacks: o.callbacks,
-      locale: o.locale,
-      ready: Promise.resolve(),
-      widgets: new Map(),
-      listeners: new AbortController(),
+    const drop = () => {
+      current = null
+      close(inst)
     }
-    current = inst
-    inst.ready = (async () => {
-      try {
-        await session.load()
-      } catch (e) {
-        if (current === inst) {
-          current = null
-          close(inst)
-        }
-        throw asSvcError(e)
-      }
-      if (current !== inst) return // replaced by a later init while loading
-      inst.locale ??= canonicalLocale(session.state.trip?.language ?? '') ?? documentLocale()
-      await (texts || loadTexts(inst.locale, base))
-      if (current !== inst) return
-      session.addEventListener('basket-change', (e) => deliver(inst, (e as CustomEvent<BasketChange>).detail), {
-        signal: inst.listeners.signal,
-      })
-      // The basket as it stands (the ticket, and whatever an earlier page chose), so the seller starts in step.
-      deliver(inst, { basket: toCallbackBasket(session.state.basket) })
-      // From now on, changes made elsewhere come to the page as they happen.
-      session.follow()
-    })()
-    return inst.ready
+    return (inst.ready = loadTrip(inst, base, drop))
   }
 
+  /** `Svc.showUpsell`: asks for the offers it shows at once, then mounts the widget once all it needs is in. */
   async function showUpsell(options: ShowUpsellOptions): Promise<void> {
     const o = checkShowOptions(options)
     if (!current) await opening?.catch(() => {})
     const inst = current
     if (!inst) throw new SvcError('not_initialized', 'Call Svc.init before Svc.showUpsell.')
-    // Only the offers this widget shows (the bags alone are a few KB of a search's 450), asked for as
-    // soon as the trip names its search, beside the rest of init (the texts).
-    const types = o.products.map((p) => PRODUCT_TYPE[p])
-    const offers = inst.session.loadOffers(types)
-    offers.catch(() => {})
-    const elements = opts.loadElements?.()
-    elements?.catch(() => {})
-    try {
-      await inst.ready
-    } catch (e) {
-      throw new SvcError('not_initialized', `Svc.init failed, so there is nothing to show: ${asSvcError(e).message}`, {
-        cause: e,
-      })
-    }
-    const host = typeof o.container === 'string' ? document.getElementById(o.container) : o.container
-    if (!host?.isConnected) {
-      throw new SvcError(
-        'container_not_found',
-        typeof o.container === 'string'
-          ? `No element with id "${o.container}" is in the page.`
-          : 'The container element is not in the page.',
-      )
-    }
-    const named = typeof o.container === 'string' ? `"${o.container}"` : 'the container'
-    if (o.unknownThemeKeys.length > 0)
-      console.warn(`Svc.showUpsell: ignoring unknown theme keys ${o.unknownThemeKeys.join(', ')}.`)
-    // A failed load (network, say) rejects with its SvcError; a later showUpsell asks again. An airline
-    // still searching, or whose search failed, is the widget's to show (loading, or error and "Try again").
-    const early = await offersOrSearching(inst.session, types, offers)
-    await elements?.catch((e: unknown) => {
-      throw new SvcError('network', "The widget's code could not be loaded.", { cause: e })
-    })
-    // Checked once both are in: a later init may have replaced this trip while either loaded.
-    if (current !== inst) throw replaced()
-
-    // The widget's own rule for "on sale" (allowances alone are not an offer), so the products awaited
-    // below are exactly the ones it shows and reports as loaded (shown early: once the offers say).
-    // And those whose offers failed alone (the airline gave the bags, not its seat maps): the widget shows their error.
-    const offered = () =>
-      o.products.filter(
-        (p) => isOffered(inst.session.state.search, p) || inst.session.state.offers[PRODUCT_TYPE[p]]?.error,
-      )
-    const none = () => new SvcError('no_products', `None of ${o.products.join(', ')} is offered on this trip.`)
-    const products = early ? o.products : offered()
-    if (products.length === 0) throw none()
-
-    unmount(
-      inst,
-      host,
-      new SvcError('internal', `A later Svc.showUpsell replaced the widget in ${named} before it loaded.`),
-    )
-    const el = document.createElement('svc-upsell') as UpsellElement
-    el.session = inst.session
-    el.display = o.display
-    el.products = products
-    el.theme = o.theme
-    el.locale = inst.locale ?? documentLocale()
-
-    const listeners = new AbortController()
-    const { signal } = listeners
-    const event = (display: Display): WidgetEvent => ({ container: o.container, display })
-
-    return new Promise<void>((resolve, reject) => {
-      const pending = new Set<ProductName>(products)
-      let settled = false
-      const settle = (error?: SvcError) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        if (error) reject(error)
-        else resolve()
-      }
-      const timer = setTimeout(
-        () =>
-          settle(
-            new SvcError(
-              'internal',
-              `The widget in ${named} did not load within ${Math.round(loadTimeoutMs / 1000)} s.`,
-            ),
-          ),
-        loadTimeoutMs,
-      )
-      inst.widgets.set(host, { el, listeners, cancel: settle })
-      // Shown before its offers: what is not on sale once they come is not waited for.
-      if (early) {
-        offers.then(
-          () => {
-            const on = offered()
-            for (const p of pending) if (!on.includes(p)) pending.delete(p)
-            if (pending.size === 0) settle(on.length ? undefined : none())
-          },
-          () => {},
-        )
-      }
-
-      el.addEventListener(
-        'svc-load',
-        (e: CustomEvent<SvcLifecycleDetail>) => {
-          const { product, display = o.display } = e.detail
-          const name = LIFECYCLE[product]?.load
-          if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetEvent) => void, event(display))
-          pending.delete(product)
-          if (pending.size === 0) settle()
-        },
-        { signal },
-      )
-      el.addEventListener(
-        'svc-modal-close',
-        (e: CustomEvent<SvcLifecycleDetail>) => {
-          const { product, display = o.display } = e.detail
-          const name = LIFECYCLE[product]?.close
-          if (name) safeCall(name, inst.callbacks[name] as (ev: WidgetEvent) => void, event(display))
-        },
-        { signal },
-      )
-      el.addEventListener(
-        'svc-fail',
-        (e: CustomEvent<SvcFailDetail>) => {
-          const { product, display = o.display } = e.detail
-          const error = asSvcError(e.detail.error)
-          const name = LIFECYCLE[product]?.fail
-          // Nothing on sale (known only once a widget shown early has its offers) is no failure, as before.
-          if (name && error.code !== 'no_products')
-            safeCall(name, inst.callbacks[name] as (ev: WidgetFailure) => void, { ...event(display), error })
-          settle(error)
-        },
-        { signal },
-      )
-      host.append(el)
-    })
-  }
-
-  function formatPrice(amount: number, decimalPlaces: number, currency: string): string {
-    checkPriceArgs(amount, decimalPlaces, currency)
-    const tag = current?.locale ?? documentLocale()
-    return intlPrice(amount, decimalPlaces, currency.toUpperCase(), tag)
-  }
-
-  async function refresh(): Promise<void> {
-    if (!current) await opening?.catch(() => {})
-    const inst = current
-    if (!inst) throw new SvcError('not_initialized', 'Call Svc.init before Svc.refresh.')
-    await inst.ready
-    await inst.session.reload().catch((e: unknown) => {
-      throw asSvcError(e)
-    })
-  }
-
-  function destroy(): void {
-    // A pending init (a sandbox one still loading) is outrun: it finds it is no longer the latest.
-    inits++
-    opening = undefined
-    if (current) close(current, new SvcError('not_initialized', 'Svc.destroy ended the session.'))
-    current = null
+    return show(inst, o, opts)
   }
 
   return Object.freeze({
     version: '2.2' as const,
-    init,
+    init: (options: InitOptions) => (opening = start(options)),
     showUpsell,
-    destroy,
-    formatPrice,
-    refresh,
+    destroy() {
+      // A pending init (a sandbox one still loading) is outrun: it finds it is no longer the latest.
+      inits++
+      opening = undefined
+      if (current) close(current, new SvcError('not_initialized', 'Svc.destroy ended the session.'))
+      current = null
+    },
+    formatPrice(amount: number, decimalPlaces: number, currency: string): string {
+      checkPriceArgs(amount, decimalPlaces, currency)
+      return intlPrice(amount, decimalPlaces, currency.toUpperCase(), current?.locale ?? documentLocale())
+    },
+    async refresh(): Promise<void> {
+      if (!current) await opening?.catch(() => {})
+      const inst = current
+      if (!inst) throw new SvcError('not_initialized', 'Call Svc.init before Svc.refresh.')
+      await inst.ready
+      await inst.session.reload().catch((e: unknown) => {
+        throw asSvcError(e)
+      })
+    },
     SvcError,
     sandbox: sandbox.api,
   })
