@@ -44,6 +44,13 @@ test("the README's folder table is the repository's top level", () => {
   assert.deepEqual(documented, tracked)
 })
 
+test("docs/architecture.md's folder table is the repository's top level too", () => {
+  const table = read('docs/architecture.md').split('## The folders, and which way they point')[1]!.split('\n### ')[0]!
+  const documented = sorted([...table.matchAll(/^\| `([^`/]+)\/` \|/gm)].map((m) => m[1]!))
+  const tracked = sorted(files.filter((f) => f.includes('/') && !f.startsWith('.')).map((f) => f.split('/')[0]!))
+  assert.deepEqual(documented, tracked)
+})
+
 const manifest = JSON.parse(read('package.json')) as {
   dependencies: Record<string, string>
   devDependencies: Record<string, string>
