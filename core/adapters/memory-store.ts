@@ -1,10 +1,17 @@
 /**
- * The in-memory Store: tests, the offline sandbox and the browser. Plain TypeScript with no Node APIs.
+ * The in-memory Store. Why it exists: the offline sandbox runs the whole API in the browser (mock-server/:
+ * MSW over the same core, this store persisted to localStorage through `snapshot`/`restore`), where neither
+ * SQLite's native driver nor PostgreSQL can go; the core's tests run on it without a database; and
+ * `memory:` (server/store/index.ts) is a service that keeps nothing. So it is complete, every role of
+ * core/ports/store.ts, held to the same contract suite as the SQL stores (test/store/).
  *
- * It behaves like the SQL stores on purpose (the sandbox must behave like production): every record is
- * copied in and out so callers never alias stored state, timestamps come back in canonical
- * `toISOString()` form, references to sellers and trips are checked like foreign keys, and a write that
- * fails changes nothing. Each method runs to completion without awaiting, so each is atomic.
+ * What it is: maps of records, and nothing of its own that decides which rows a call reads, changes or
+ * deletes: those rules (the orders feed's filters, retention, claim fairness and leases, refresh-token
+ * refusals, idempotency takeovers) are core/adapters/store-rules.ts, which the SQL stores' statements
+ * mirror. What is left here is what a database does for the SQL stores: every record copied in and out so
+ * callers never alias stored state, timestamps back in canonical `toISOString()` form, references to
+ * sellers and trips checked like foreign keys, and a write that fails changing nothing. Each method runs
+ * to completion without awaiting, so each is atomic (and a purge needs no batches: no lock is held).
  */
 import type {
   ApiKeyRecord,
@@ -30,9 +37,20 @@ import type {
 } from '../ports/records.ts'
 import type { SellerChangeRecord, Store } from '../ports/store.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
-import { isFulfilled } from '../domain/fulfillment.ts'
 import { changedOrders } from '../domain/order-feed.ts'
-import { iso, isoOrNull, leaseIso } from './store-times.ts'
+import {
+  heldBy,
+  holdsLease,
+  inFeedPage,
+  jobToClaim,
+  keyWorksAt,
+  lapsed,
+  purgeable,
+  refreshRefusal,
+  searchWritable,
+  seatMapTouched,
+} from './store-rules.ts'
+import { iso, isoOrNull } from './store-times.ts'
 
 /** An order of the feed as the store keeps it: its seller and change number (the SQL stores' orders table). */
 export interface StoredOrder {
@@ -78,6 +96,9 @@ export type StoredSnapshot = Omit<
 const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T))
 const idemKey = (scope: string, key: string) => JSON.stringify([scope, key])
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+/** Copies of the `rows` `keep` keeps, oldest first, ties by `id`: how every store lists (ORDER BY created_at, id). */
+const oldestFirst = <T extends { created_at: string }>(rows: Iterable<T>, id: keyof T, keep = (_: T) => true): T[] =>
+  copy([...rows].filter(keep).sort((a, b) => compare(a.created_at, b.created_at) || compare(`${a[id]}`, `${b[id]}`)))
 
 // Copies a record and puts its timestamps in canonical form, as the SQL stores do.
 /** As the SQL stores keep a seller: times canonical, optional fields absent rather than empty. */
@@ -218,11 +239,7 @@ export class MemoryStore implements Store {
   }
 
   async listSellers(): Promise<SellerRecord[]> {
-    return copy(
-      [...this.sellers.values()].sort(
-        (a, b) => compare(a.created_at, b.created_at) || compare(a.seller_id, b.seller_id),
-      ),
-    )
+    return oldestFirst(this.sellers.values(), 'seller_id')
   }
 
   async updateSeller(sellerId: string, change: SellerChangeRecord): Promise<void> {
@@ -252,32 +269,23 @@ export class MemoryStore implements Store {
   }
 
   async listApiKeys(sellerId: string): Promise<ApiKeyRecord[]> {
-    return copy(
-      [...this.apiKeys.values()]
-        .filter((k) => k.seller_id === sellerId)
-        .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.key_hash, b.key_hash)),
-    )
+    return oldestFirst(this.apiKeys.values(), 'key_hash', (k) => k.seller_id === sellerId)
   }
 
   async expireApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
-    const when = iso(at)
-    for (const hash of keyHashes) {
-      const k = this.apiKeys.get(hash)
-      // An earlier expiry stays: a rotation never lengthens a key's life (nor undoes a revocation).
-      if (k && k.seller_id === sellerId && (k.expires_at === null || when < k.expires_at)) k.expires_at = when
-    }
+    for (const k of this.#workingKeys(sellerId, keyHashes, iso(at))) k.expires_at = iso(at)
   }
 
   async revokeApiKeys(sellerId: string, keyHashes: string[], at: string): Promise<void> {
-    const when = iso(at)
-    for (const hash of keyHashes) {
+    for (const k of this.#workingKeys(sellerId, keyHashes, iso(at))) k.expires_at = k.revoked_at = iso(at)
+  }
+
+  /** The seller's keys named that still work `at`: an earlier expiry, or a revocation, stays as it is. */
+  #workingKeys(sellerId: string, keyHashes: string[], at: string): ApiKeyRecord[] {
+    return keyHashes.flatMap((hash) => {
       const k = this.apiKeys.get(hash)
-      // Only a key that still works then: an expired key stays expired, a revoked one keeps its revocation.
-      if (k && k.seller_id === sellerId && (k.expires_at === null || when < k.expires_at)) {
-        k.expires_at = when
-        k.revoked_at = when
-      }
-    }
+      return k && k.seller_id === sellerId && keyWorksAt(k, at) ? [k] : []
+    })
   }
 
   async listSellerTrips(sellerId: string, page: { after?: string; limit: number }): Promise<TripRecord[]> {
@@ -292,9 +300,7 @@ export class MemoryStore implements Store {
   }
 
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    return copy(
-      [...this.signingKeys.values()].sort((a, b) => compare(a.created_at, b.created_at) || compare(a.kid, b.kid)),
-    )
+    return oldestFirst(this.signingKeys.values(), 'kid')
   }
 
   async updateSigningKey(
@@ -381,16 +387,9 @@ export class MemoryStore implements Store {
   }
 
   async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
-    const since = q.updatedSince === undefined ? undefined : Date.parse(q.updatedSince)
-    const found: StoredOrder[] = []
-    for (const o of this.orders.values()) {
-      if (o.seller_id !== sellerId || o.seq <= q.after) continue
-      if (q.status !== undefined && o.order.status !== q.status) continue
-      if (since !== undefined && Date.parse(o.order.updated_at) < since) continue
-      found.push(o)
-    }
     return copy(
-      found
+      [...this.orders.values()]
+        .filter((o) => o.seller_id === sellerId && inFeedPage(o.seq, o.order, q))
         .sort((a, b) => a.seq - b.seq)
         .slice(0, Math.max(0, q.limit))
         .map((o) => ({ seq: o.seq, order: o.order })),
@@ -415,9 +414,8 @@ export class MemoryStore implements Store {
   async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
     const t = this.refreshTokens.get(tokenHash)
     if (!t) return { status: 'unknown' }
-    if (t.revoked_at !== null) return { status: 'revoked', record: copy(t) }
-    if (t.used_at !== null) return { status: 'reused', record: copy(t) }
-    if (Date.parse(t.expires_at) <= now.getTime()) return { status: 'expired', record: copy(t) }
+    const refused = refreshRefusal(t, now)
+    if (refused) return { status: refused, record: copy(t) }
     t.used_at = now.toISOString()
     return { status: 'ok', record: copy(t) }
   }
@@ -439,13 +437,8 @@ export class MemoryStore implements Store {
   async reserveIdempotency(record: IdempotencyRecord, now?: Date): Promise<IdempotencyRecord | null> {
     const k = idemKey(record.scope, record.key)
     const existing = this.idempotency.get(k)
-    // A reservation that never got its response and whose lease ended before now is abandoned: take it over.
-    const lapsed =
-      existing !== undefined &&
-      now !== undefined &&
-      existing.response === null &&
-      Date.parse(existing.lease_until) < now.getTime()
-    if (existing && !lapsed) return copy(existing)
+    // A reservation whose holder died is taken over.
+    if (existing && !(now !== undefined && lapsed(existing, now))) return copy(existing)
     this.idempotency.set(k, idempotency(record))
     return null
   }
@@ -474,7 +467,7 @@ export class MemoryStore implements Store {
   /** The reservation `owner` holds without a response, if it still does. */
   #held(scope: string, key: string, owner: string): IdempotencyRecord | undefined {
     const r = this.idempotency.get(idemKey(scope, key))
-    return r && r.owner === owner && r.response === null ? r : undefined
+    return r && heldBy(r, owner) ? r : undefined
   }
 
   // ---------------------------------------------------------------- jobs
@@ -490,22 +483,7 @@ export class MemoryStore implements Store {
     leaseMs: number,
     opts: { perLane?: number } = {},
   ): Promise<JobRecord | undefined> {
-    const t = now.toISOString()
-    const busy = (lane: string | undefined) =>
-      lane === undefined || opts.perLane === undefined
-        ? 0
-        : [...this.jobs.values()].filter(
-            (r) => r.lane === lane && r.status === 'pending' && r.locked_until !== null && r.locked_until > t,
-          ).length
-    let due: JobRecord | undefined
-    for (const j of this.jobs.values()) {
-      if (j.status !== 'pending' || j.run_at > t || (j.locked_until !== null && j.locked_until > t)) continue
-      if (!kinds.includes(j.kind)) continue
-      if (opts.perLane !== undefined && busy(j.lane) >= opts.perLane) continue
-      // The least busy lane first, then the oldest run_at, ties by job_id: the same order the SQL stores use.
-      if (!due || (busy(j.lane) - busy(due.lane) || compare(j.run_at, due.run_at) || compare(j.job_id, due.job_id)) < 0)
-        due = j
-    }
+    const due = jobToClaim(this.jobs.values(), kinds, now.toISOString(), opts.perLane)
     if (!due) return undefined
     due.locked_until = new Date(now.getTime() + leaseMs).toISOString()
     due.attempts += 1
@@ -556,11 +534,7 @@ export class MemoryStore implements Store {
   }
 
   async listJobs(kinds: string[]): Promise<JobRecord[]> {
-    return copy(
-      [...this.jobs.values()]
-        .filter((j) => kinds.includes(j.kind))
-        .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.job_id, b.job_id)),
-    )
+    return oldestFirst(this.jobs.values(), 'job_id', (j) => kinds.includes(j.kind))
   }
 
   async countPendingJobs(): Promise<Record<string, number>> {
@@ -571,80 +545,50 @@ export class MemoryStore implements Store {
 
   // ---------------------------------------------------------------- retention
 
-  /**
-   * As the SQL stores do it, batch by batch: each step takes at most `batch` rows of one kind and deletes
-   * them, until a step finds fewer (a store that stopped after one batch would keep the rest, and the
-   * contract's one-row batches show it).
-   */
-  async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
-    const n: PurgeCounts = {
-      trips: 0,
-      searches: 0,
-      seat_maps: 0,
-      refresh_tokens: 0,
-      idempotency_keys: 0,
-      jobs: 0,
-      signing_keys: 0,
+  /** What store-rules.ts `purgeable` allows, in one pass (`batch` bounds a SQL store's locks: none are held here). */
+  async purge(c: PurgeCutoffs): Promise<PurgeCounts> {
+    const drop = <V>(rows: Map<string, V>, goes: (v: V) => boolean, then?: (v: V, k: string) => void): number => {
+      let n = 0
+      for (const [k, v] of rows)
+        if (goes(v)) {
+          rows.delete(k)
+          then?.(v, k)
+          n++
+        }
+      return n
     }
-    const before = (at: string, cutoff: Date) => Date.parse(at) < cutoff.getTime()
-    /** Deletes what `due` picks from `rows`, at most `batch` at a time, with `drop` (by default from `rows`). */
-    const batches = <V>(
-      rows: Map<string, V>,
-      due: (v: V) => boolean,
-      kind: keyof PurgeCounts | null,
-      drop = (k: string, _v: V) => {
-        rows.delete(k)
-      },
-    ) => {
-      for (;;) {
-        const step: Array<[string, V]> = []
-        for (const entry of rows) if (due(entry[1]) && step.push(entry) === batch) break
-        for (const [k, v] of step) drop(k, v)
-        if (kind) n[kind] += step.length
-        if (step.length < batch) return
-      }
-    }
+    // A trip that goes takes its searches, refresh tokens and orders with it.
     const gone = new Set<string>()
-    batches(
+    const trips = drop(
       this.trips,
-      (t) => !isFulfilled(t.value) && before(t.value.created_at, c.tripsBefore),
-      'trips',
-      (id) => {
-        this.trips.delete(id)
-        gone.add(id)
-      },
+      (t) => purgeable.trip(t.value, c),
+      (t) => gone.add(t.value.trip_id),
     )
-    batches(
+    const searches = drop(
       this.searches,
+      (s) => gone.has(s.trip_id) || purgeable.search(s, this.trips.get(s.trip_id)?.value, c),
       (s) => {
+        // A trip whose current search goes is left without one, at a new version.
         const trip = this.trips.get(s.trip_id)
-        const current = trip !== undefined && trip.value.search_id === s.search_id && !isFulfilled(trip.value)
-        return gone.has(s.trip_id) || (before(s.created_at, c.searchesBefore) && !current)
-      },
-      'searches',
-      (id, s) => {
-        this.searches.delete(id)
-        const trip = this.trips.get(s.trip_id)
-        if (trip && trip.value.search_id === id)
+        if (trip && trip.value.search_id === s.search_id)
           this.trips.set(s.trip_id, { value: { ...trip.value, search_id: null }, version: trip.version + 1 })
       },
     )
-    batches(
+    const seat_maps = drop(
       this.seatMapUsed,
-      (used) => before(used, c.seatMapsBefore),
-      'seat_maps',
-      (key) => {
-        this.seatMaps.delete(key)
-        this.seatMapUsed.delete(key)
-      },
+      (used) => purgeable.seatMap(used, c),
+      (_, key) => this.seatMaps.delete(key),
     )
-    // Orders go with their trip only (a fulfilled trip, the only kind with orders, is kept).
-    batches(this.orders, (o) => gone.has(o.order.trip_id), null)
-    batches(this.refreshTokens, (t) => gone.has(t.trip_id) || before(t.expires_at, c.tokensBefore), 'refresh_tokens')
-    batches(this.idempotency, (r) => before(r.created_at, c.idempotencyBefore), 'idempotency_keys')
-    batches(this.jobs, (j) => j.status !== 'pending' && before(j.created_at, c.jobsBefore), 'jobs')
-    batches(this.signingKeys, (k) => k.retire_at !== null && before(k.retire_at, c.signingKeysBefore), 'signing_keys')
-    return n
+    drop(this.orders, (o) => gone.has(o.order.trip_id))
+    return {
+      trips,
+      searches,
+      seat_maps,
+      refresh_tokens: drop(this.refreshTokens, (t) => gone.has(t.trip_id) || purgeable.refreshToken(t, c)),
+      idempotency_keys: drop(this.idempotency, (r) => purgeable.idempotency(r, c)),
+      jobs: drop(this.jobs, (j) => purgeable.job(j, c)),
+      signing_keys: drop(this.signingKeys, (k) => purgeable.signingKey(k, c)),
+    }
   }
 
   // ---------------------------------------------------------------- webhook subscriptions
@@ -656,11 +600,7 @@ export class MemoryStore implements Store {
   }
 
   async listSubscriptions(sellerId: string): Promise<SubscriptionRecord[]> {
-    return copy(
-      [...this.subscriptions.values()]
-        .filter((x) => x.seller_id === sellerId)
-        .sort((a, b) => compare(a.created_at, b.created_at) || compare(a.subscription_id, b.subscription_id)),
-    )
+    return oldestFirst(this.subscriptions.values(), 'subscription_id', (x) => x.seller_id === sellerId)
   }
 
   async deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean> {
@@ -679,8 +619,7 @@ export class MemoryStore implements Store {
   /** The job if it is pending and still holds exactly `lease` (a lapsed lease re-claimed by another worker does not). */
   private leased(jobId: string, lease: string): JobRecord | undefined {
     const j = this.jobs.get(jobId)
-    const l = leaseIso(lease)
-    return j && l !== null && j.status === 'pending' && j.locked_until === l ? j : undefined
+    return j && holdsLease(j, lease) ? j : undefined
   }
 
   private requireTrip(tripId: string): void {
@@ -703,9 +642,7 @@ export class MemoryStore implements Store {
       if (o.trip_id !== tripId) throw new Error(`order ${o.order_id} belongs to trip ${o.trip_id}`)
     const { search: s, seatMaps = [], refreshToken: t } = effects
     if (s && s.trip_id !== tripId) throw new Error(`search ${s.search_id} belongs to trip ${s.trip_id}`)
-    // A search is inserted, or completed once: a stored `in_progress` one takes its answer, a finished one is kept as it is.
-    const existing = s && this.searches.get(s.search_id)
-    const writeSearch = s !== undefined && (existing === undefined || existing.status === 'in_progress')
+    const writeSearch = s !== undefined && searchWritable(this.searches.get(s.search_id))
     if (t) {
       if (t.trip_id !== tripId) throw new Error(`refresh token of trip ${t.trip_id}`)
       if (this.refreshTokens.has(t.token_hash)) throw new Error('refresh token already exists')
@@ -717,8 +654,7 @@ export class MemoryStore implements Store {
       const usedAt = iso(s?.created_at ?? new Date().toISOString())
       for (const m of seatMaps) {
         if (!this.seatMaps.has(m.key)) this.seatMaps.set(m.key, copy(m))
-        const last = this.seatMapUsed.get(m.key)
-        if (last === undefined || Date.parse(last) < Date.parse(usedAt) - 3600_000) this.seatMapUsed.set(m.key, usedAt)
+        if (seatMapTouched(this.seatMapUsed.get(m.key), usedAt)) this.seatMapUsed.set(m.key, usedAt)
       }
       if (t) this.refreshTokens.set(t.token_hash, refreshToken(t))
       if (effects.idempotency) this.#complete(effects.idempotency)

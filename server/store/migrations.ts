@@ -1,16 +1,42 @@
 /**
- * Versioned schema migrations, one SQL script per dialect. Append new entries; never edit an applied one,
- * because `migrate()` records each version in `schema_migrations` and will not run it again.
+ * Versioned schema migrations, a SQL script per dialect. Append new entries; never change what an applied
+ * one does, because `migrate()` records each version in `schema_migrations` and will not run it again.
+ *
+ * A migration is written once (`writtenOnce`) where the two dialects differ only in what dialect.ts gives:
+ * column types (`d.type`) and the other fragments a statement takes. Only one whose SQL really differs
+ * (what each does with JSON inside a document: 3 and 6) or that one dialect alone needs (`postgresOnly`)
+ * is written twice or once for its dialect. Migration 1 stays exactly as databases in the field ran it
+ * (its text is pinned by a test); the others written once since gave each dialect the schema its two
+ * scripts gave (checked: every table's columns, types, defaults, keys and indexes, from an empty database
+ * and from one at migration 1, on both dialects).
  *
  * Timestamps: SQLite keeps them as canonical ISO-8601 text (`Date.prototype.toISOString`), which sorts
  * chronologically as text; PostgreSQL uses timestamptz. Both stores only ever write times they were given.
  */
+import { postgres, sqlite, type Dialect } from './sql/dialect.ts'
+
 export interface Migration {
   version: number
   name: string
   sqlite: string
   postgres: string
 }
+
+/** A migration written once, for each dialect (`d.type` for column types). */
+const writtenOnce = (version: number, name: string, sql: (d: Dialect) => string): Migration => ({
+  version,
+  name,
+  sqlite: sql(sqlite),
+  postgres: sql(postgres),
+})
+
+/** A migration only PostgreSQL needs (SQLite records it, running nothing). */
+const postgresOnly = (version: number, name: string, sql: string): Migration => ({
+  version,
+  name,
+  sqlite: 'SELECT 1;',
+  postgres: sql,
+})
 
 export const migrations: readonly Migration[] = [
   {
@@ -163,36 +189,24 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX jobs_due ON jobs (run_at, job_id) WHERE status = 'pending';
     `,
   },
-  {
-    version: 2,
-    name: 'webhook subscriptions',
-    // delivery_method has no CHECK: SQLite cannot change one without rebuilding the table, and the core
-    // validates it anyway. The index serves listing a seller's subscriptions oldest first.
-    sqlite: `
+  // delivery_method has no CHECK: SQLite cannot change one without rebuilding the table, and the core
+  // validates it anyway. The index serves listing a seller's subscriptions oldest first.
+  writtenOnce(
+    2,
+    'webhook subscriptions',
+    ({ type: t }) => `
       CREATE TABLE subscriptions (
-        subscription_id TEXT PRIMARY KEY,
-        seller_id       TEXT NOT NULL REFERENCES sellers (seller_id),
-        event_name      TEXT NOT NULL,
-        delivery_method TEXT NOT NULL,
-        target          TEXT NOT NULL,
-        secret          TEXT NOT NULL,
-        created_at      TEXT NOT NULL
+        subscription_id ${t.text} PRIMARY KEY,
+        seller_id       ${t.text} NOT NULL REFERENCES sellers (seller_id),
+        event_name      ${t.text} NOT NULL,
+        delivery_method ${t.text} NOT NULL,
+        target          ${t.text} NOT NULL,
+        secret          ${t.text} NOT NULL,
+        created_at      ${t.time} NOT NULL
       );
       CREATE INDEX subscriptions_seller ON subscriptions (seller_id, created_at, subscription_id);
     `,
-    postgres: `
-      CREATE TABLE subscriptions (
-        subscription_id text PRIMARY KEY,
-        seller_id       text NOT NULL REFERENCES sellers (seller_id),
-        event_name      text NOT NULL,
-        delivery_method text NOT NULL,
-        target          text NOT NULL,
-        secret          text NOT NULL,
-        created_at      timestamptz NOT NULL
-      );
-      CREATE INDEX subscriptions_seller ON subscriptions (seller_id, created_at, subscription_id);
-    `,
-  },
+  ),
   {
     version: 3,
     name: 'compact searches, shared seat maps, trip columns for retention',
@@ -263,14 +277,13 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX jobs_finished ON jobs (created_at) WHERE status <> 'pending';
     `,
   },
-  {
-    version: 4,
-    name: 'rate-limit counters shared by every instance (PostgreSQL)',
-    // One SQLite file serves one machine: its instance counts in memory. On PostgreSQL every instance counts
-    // in this table, so N instances allow the limit once, not N times. UNLOGGED: counters are worth no WAL
-    // write, and a crash that empties them only forgives a window.
-    sqlite: `SELECT 1;`,
-    postgres: `
+  // One SQLite file serves one machine: its instance counts in memory. On PostgreSQL every instance counts
+  // in this table, so N instances allow the limit once, not N times. UNLOGGED: counters are worth no WAL
+  // write, and a crash that empties them only forgives a window.
+  postgresOnly(
+    4,
+    'rate-limit counters shared by every instance (PostgreSQL)',
+    `
       CREATE UNLOGGED TABLE rate_limits (
         key      text PRIMARY KEY,
         count    integer NOT NULL,
@@ -278,15 +291,14 @@ export const migrations: readonly Migration[] = [
       );
       CREATE INDEX rate_limits_reset ON rate_limits (reset_at);
     `,
-  },
-  {
-    version: 5,
-    name: 'a notification per trip change, for the event streams of every instance (PostgreSQL)',
-    // A trigger rather than a NOTIFY in each statement: every write of a trip's version is announced,
-    // whichever statement makes it. Delivered at commit, so a listener that reads the trip sees the change.
-    // SQLite has no notifications: its instances check the versions of the trips they stream.
-    sqlite: `SELECT 1;`,
-    postgres: `
+  ),
+  // A trigger rather than a NOTIFY in each statement: every write of a trip's version is announced,
+  // whichever statement makes it. Delivered at commit, so a listener that reads the trip sees the change.
+  // SQLite has no notifications: its instances check the versions of the trips they stream.
+  postgresOnly(
+    5,
+    'a notification per trip change, for the event streams of every instance (PostgreSQL)',
+    `
       CREATE FUNCTION svc_trip_changed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         PERFORM pg_notify('svc_trip_changed', NEW.trip_id);
@@ -295,7 +307,7 @@ export const migrations: readonly Migration[] = [
       CREATE TRIGGER trips_changed AFTER UPDATE OF version ON trips
         FOR EACH ROW WHEN (OLD.version IS DISTINCT FROM NEW.version) EXECUTE FUNCTION svc_trip_changed();
     `,
-  },
+  ),
   {
     version: 6,
     name: 'the orders feed: one row per order beside its trip, numbered per seller by change',
@@ -372,45 +384,35 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX orders_trip ON orders (trip_id);
     `,
   },
-  {
-    version: 7,
-    name: 'an Idempotency-Key reservation has an owner and a lease its request renews',
-    // A reservation made before this belonged to a process that has since stopped (this runs at start):
-    // its lease is long over, so the next request with its key takes it.
-    sqlite: `
-      ALTER TABLE idempotency_keys ADD COLUMN owner TEXT NOT NULL DEFAULT '';
-      ALTER TABLE idempotency_keys ADD COLUMN lease_until TEXT NOT NULL DEFAULT '1970-01-01T00:00:00.000Z';
+  // A reservation made before this belonged to a process that has since stopped (this runs at start):
+  // its lease is long over, so the next request with its key takes it.
+  writtenOnce(
+    7,
+    'an Idempotency-Key reservation has an owner and a lease its request renews',
+    ({ type: t }) => `
+      ALTER TABLE idempotency_keys ADD COLUMN owner ${t.text} NOT NULL DEFAULT '';
+      ALTER TABLE idempotency_keys ADD COLUMN lease_until ${t.time} NOT NULL DEFAULT '1970-01-01T00:00:00.000Z';
     `,
-    postgres: `
-      ALTER TABLE idempotency_keys ADD COLUMN owner text NOT NULL DEFAULT '',
-        ADD COLUMN lease_until timestamptz NOT NULL DEFAULT 'epoch';
+  ),
+  // Sellers before this sold the sandbox airline's offers and had no credentials; their keys never expire.
+  // supplier_credentials holds the SealedSecret as JSON (core/shared/sealing.ts), never a secret in the clear.
+  writtenOnce(
+    8,
+    'a supplier per seller (its credentials sealed), API keys that expire',
+    ({ type: t }) => `
+      ALTER TABLE sellers ADD COLUMN supplier ${t.text} NOT NULL DEFAULT 'sandbox';
+      ALTER TABLE sellers ADD COLUMN supplier_credentials ${t.text};
+      ALTER TABLE api_keys ADD COLUMN expires_at ${t.time};
     `,
-  },
-  {
-    version: 8,
-    name: 'a supplier per seller (its credentials sealed), API keys that expire',
-    // Sellers before this sold the sandbox airline's offers and had no credentials; their keys never expire.
-    // supplier_credentials holds the SealedSecret as JSON (core/shared/sealing.ts), never a secret in the clear.
-    sqlite: `
-      ALTER TABLE sellers ADD COLUMN supplier TEXT NOT NULL DEFAULT 'sandbox';
-      ALTER TABLE sellers ADD COLUMN supplier_credentials TEXT;
-      ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
-    `,
-    postgres: `
-      ALTER TABLE sellers ADD COLUMN supplier text NOT NULL DEFAULT 'sandbox',
-        ADD COLUMN supplier_credentials text;
-      ALTER TABLE api_keys ADD COLUMN expires_at timestamptz;
-    `,
-  },
-  {
-    version: 9,
-    name: 'PostgreSQL: documents compressed with lz4',
-    // A trip's document (~5 KB) is compressed each time it is written, and pglz, the default, cost twice
-    // lz4's time: an UPDATE of one was ~50 µs of the database's time with pglz, ~28 µs with lz4 (measured
-    // on PostgreSQL 15, docs/performance.md). Values written before keep pglz and read as before. A server
-    // older than 14, or built without lz4, keeps pglz: the statement is skipped, not failed.
-    sqlite: `SELECT 1;`,
-    postgres: `
+  ),
+  // A trip's document (~5 KB) is compressed each time it is written, and pglz, the default, cost twice
+  // lz4's time: an UPDATE of one was ~50 µs of the database's time with pglz, ~28 µs with lz4 (measured
+  // on PostgreSQL 15, docs/performance.md). Values written before keep pglz and read as before. A server
+  // older than 14, or built without lz4, keeps pglz: the statement is skipped, not failed.
+  postgresOnly(
+    9,
+    'PostgreSQL: documents compressed with lz4',
+    `
       DO $$ BEGIN
         EXECUTE 'ALTER TABLE trips ALTER COLUMN doc SET COMPRESSION lz4';
         EXECUTE 'ALTER TABLE searches ALTER COLUMN offers SET COMPRESSION lz4';
@@ -418,46 +420,35 @@ export const migrations: readonly Migration[] = [
       EXCEPTION WHEN feature_not_supported OR syntax_error THEN NULL;
       END $$;
     `,
-  },
-  {
-    version: 10,
-    name: "a job's lane (whose it is, for fair claims) and a seller's end of trip tokens",
-    // `lane`: the seller a supplier search is for; the search lane claims so that no seller holds more
-    // than its share of it. `trip_tokens_after`: trip access and refresh tokens issued before it are refused
-    // (`npm run seller -- revoke-key --end-trip-tokens`).
-    sqlite: `
-      ALTER TABLE jobs ADD COLUMN lane TEXT;
+  ),
+  // `lane`: the seller a supplier search is for; the search lane claims so that no seller holds more
+  // than its share of it. `trip_tokens_after`: trip access and refresh tokens issued before it are refused
+  // (`npm run seller -- revoke-key --end-trip-tokens`).
+  writtenOnce(
+    10,
+    "a job's lane (whose it is, for fair claims) and a seller's end of trip tokens",
+    ({ type: t }) => `
+      ALTER TABLE jobs ADD COLUMN lane ${t.text};
       CREATE INDEX jobs_lane ON jobs (lane, locked_until) WHERE status = 'pending' AND lane IS NOT NULL;
-      ALTER TABLE sellers ADD COLUMN trip_tokens_after TEXT;
+      ALTER TABLE sellers ADD COLUMN trip_tokens_after ${t.time};
     `,
-    postgres: `
-      ALTER TABLE jobs ADD COLUMN lane text;
-      CREATE INDEX jobs_lane ON jobs (lane, locked_until) WHERE status = 'pending' AND lane IS NOT NULL;
-      ALTER TABLE sellers ADD COLUMN trip_tokens_after timestamptz;
-    `,
-  },
-  {
-    version: 11,
-    name: "disabled sellers, kept supplier credentials, revoked keys, a seller's trips by id",
-    // `disabled_at`: the seller's keys and trip tokens are refused (403 seller_disabled) while it is set
-    // (`npm run seller -- disable`). `kept_credentials`: the sealed credentials (SealedSecret as JSON, by
-    // supplier name) of suppliers the seller switched away from. `api_keys.revoked_at`: a revoked key apart
-    // from one that expired (keys revoked before this list as expired). `trips_seller_trip` pages a seller's
-    // trips (`update --supplier` looks for trips not yet fulfilled); neither column is ever written by a
-    // trip update, so a basket change still updates the row alone (see migration 3).
-    sqlite: `
-      ALTER TABLE sellers ADD COLUMN disabled_at TEXT;
-      ALTER TABLE sellers ADD COLUMN kept_credentials TEXT;
-      ALTER TABLE api_keys ADD COLUMN revoked_at TEXT;
+  ),
+  // `disabled_at`: the seller's keys and trip tokens are refused (403 seller_disabled) while it is set
+  // (`npm run seller -- disable`). `kept_credentials`: the sealed credentials (SealedSecret as JSON, by
+  // supplier name) of suppliers the seller switched away from. `api_keys.revoked_at`: a revoked key apart
+  // from one that expired (keys revoked before this list as expired). `trips_seller_trip` pages a seller's
+  // trips (`update --supplier` looks for trips not yet fulfilled); neither column is ever written by a
+  // trip update, so a basket change still updates the row alone (see migration 3).
+  writtenOnce(
+    11,
+    "disabled sellers, kept supplier credentials, revoked keys, a seller's trips by id",
+    ({ type: t }) => `
+      ALTER TABLE sellers ADD COLUMN disabled_at ${t.time};
+      ALTER TABLE sellers ADD COLUMN kept_credentials ${t.text};
+      ALTER TABLE api_keys ADD COLUMN revoked_at ${t.time};
       CREATE INDEX trips_seller_trip ON trips (seller_id, trip_id);
     `,
-    postgres: `
-      ALTER TABLE sellers ADD COLUMN disabled_at timestamptz,
-        ADD COLUMN kept_credentials text;
-      ALTER TABLE api_keys ADD COLUMN revoked_at timestamptz;
-      CREATE INDEX trips_seller_trip ON trips (seller_id, trip_id);
-    `,
-  },
+  ),
 ]
 
 export const schemaMigrationsTable = {

@@ -17,33 +17,30 @@
  * switched): PUT basket 2,036 → 3,036 req/s, POST trip 1,192 → 1,446. A connection string that sets
  * `options` itself replaces this store's, leaving every commit synchronous.
  *
- * The plain reads and writes, the row mappers and the time helpers are shared with the SQLite store
- * (server/store/sql/): here is what PostgreSQL does its own way.
+ * Every statement is written once for both SQL stores (server/store/sql/): here is how PostgreSQL runs
+ * them, each a named statement, and what only PostgreSQL has (the trips' notifications, the rate-limit
+ * counters every instance shares, the version check of many trips in one round trip).
  */
 import pg from 'pg'
 import {
   bringsAlong,
-  type ConsumeResult,
   type JobRecord,
-  type OrderFeedEntry,
-  type OrderFeedItem,
-  type OrderFeedQuery,
   type PlainWrite,
   type PurgeCounts,
   type PurgeCutoffs,
   type SearchRecord,
   type TripEffects,
   type TripRecord,
-  type Versioned,
   type KnownVersion,
 } from '../../core/ports/records.ts'
 import type { RateLimitCount, RateLimitHits, Store } from '../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
-import { isFulfilled } from '../../core/domain/fulfillment.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
 import { SqlStore } from './sql/base.ts'
-import { json, postgres, type Row, type Statement } from './sql/dialect.ts'
-import { checkedOrders, jobRow, tripDoc } from './sql/rows.ts'
+import { postgres, type Row, type Statement } from './sql/dialect.ts'
+import type { PurgeStep } from './sql/retention.ts'
+import { jobRow, tripRow } from './sql/rows.ts'
+import { effectParams, postgresTripWrites, updateTripsText } from './sql/trip-writes.ts'
 
 /**
  * Connections per instance. Measured (bench/api-load.ts with DATABASE_POOL_SIZE, 16 clients, GET and PUT
@@ -52,73 +49,12 @@ import { checkedOrders, jobRow, tripDoc } from './sql/rows.ts'
  */
 const DEFAULT_POOL_SIZE = 8
 
-/** updateTrips: the casts of a row's parameters, and the most rows a prepared statement is kept for. */
-const BATCH_TYPES = ['::text', '::integer', '::text', '::json', '::timestamptz', '::text', '::boolean']
+/** updateTrips: the most rows a prepared statement is kept for (a larger batch is planned each time). */
 const PREPARED_BATCH = 32
 
 /** Any constant shared by every instance: the migration lock is per database. */
 const MIGRATION_LOCK = 7_250_601_184
 
-/**
- * What a trip write brings along, as the JSON parameters of the CTEs below (empty arrays when absent), and
- * how many orders it moves. Seat maps come with the search that names them and take its time as their use.
- * Each order carries its place `i` (1, 2, ...) among them: it is numbered the seller's counter less the
- * count plus `i`.
- */
-function effectParams(tripId: string, e: TripEffects = {}): Array<string | number> {
-  const usedAt = e.search?.created_at ?? new Date().toISOString()
-  const orders = checkedOrders(tripId, e)
-  return [
-    json(e.search ? [{ ...e.search, offers: e.search.offers }] : []),
-    json((e.seatMaps ?? []).map((m) => ({ key: m.key, doc: m, used_at: usedAt }))),
-    json(e.refreshToken ? [e.refreshToken] : []),
-    json(e.jobs ?? []),
-    json(
-      orders.map((o, i) => {
-        const doc: OrderFeedItem = { ...o, updated_at: new Date(o.updated_at).toISOString() }
-        return { i: i + 1, order_id: o.order_id, status: o.status, updated_at: doc.updated_at, doc }
-      }),
-    ),
-    orders.length,
-    json(e.idempotency ? [e.idempotency] : []),
-  ]
-}
-
-/**
- * The CTEs that store a trip write's effects, after the trip's own statement (CTE `t`, which must return
- * trip_id and seller_id): each inserts only when `t` wrote its row, so a version conflict stores nothing.
- * $e1..$e7 are effectParams' order. A seat map in use gets used_at refreshed at most hourly.
- *
- * Orders (the feed, core/domain/order-feed.ts): `n` moves the seller's counter on by their number, and keeps its row
- * locked until the statement commits, so a concurrent write of the same seller's orders waits for it and
- * takes the numbers after: numbers follow commit order. The trip's row is locked first (`t`), the
- * counter after, in every write, so two writes never wait on each other in a cycle.
- */
-const effectsCtes = (e: number) => `
-  s AS (INSERT INTO searches (search_id, trip_id, status, created_at, offers)
-    SELECT x.search_id, x.trip_id, x.status, x.created_at, x.offers
-    FROM t, json_to_recordset($${e}::json) AS x(search_id text, trip_id text, status text, created_at timestamptz, offers json)
-    ON CONFLICT (search_id) DO UPDATE SET status = excluded.status, offers = excluded.offers WHERE searches.status = 'in_progress'),
-  m AS (INSERT INTO seat_maps (key, doc, used_at)
-    SELECT x.key, x.doc, x.used_at FROM t, json_to_recordset($${e + 1}::json) AS x(key text, doc json, used_at timestamptz)
-    ON CONFLICT (key) DO UPDATE SET used_at = excluded.used_at WHERE seat_maps.used_at < excluded.used_at - interval '1 hour'),
-  r AS (INSERT INTO refresh_tokens (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at)
-    SELECT x.token_hash, x.family_id, x.trip_id, x.seller_id, x.expires_at, x.used_at, x.revoked_at
-    FROM t, json_to_recordset($${e + 2}::json) AS x(token_hash text, family_id text, trip_id text, seller_id text,
-      expires_at timestamptz, used_at timestamptz, revoked_at timestamptz)),
-  j AS (INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at, lane)
-    SELECT x.job_id, x.kind, x.payload, x.run_at, x.attempts, x.max_attempts, x.locked_until, x.last_error, x.status, x.created_at, x.lane
-    FROM t, json_to_recordset($${e + 3}::json) AS x(job_id text, kind text, payload jsonb, run_at timestamptz, attempts integer,
-      max_attempts integer, locked_until timestamptz, last_error text, status text, created_at timestamptz, lane text)),
-  n AS (INSERT INTO order_feeds AS f (seller_id, seq) SELECT t.seller_id, $${e + 5}::bigint FROM t WHERE $${e + 5}::bigint > 0
-    ON CONFLICT (seller_id) DO UPDATE SET seq = f.seq + excluded.seq RETURNING seq),
-  o AS (INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc)
-    SELECT x.order_id, t.seller_id, t.trip_id, n.seq - $${e + 5}::bigint + x.i, x.status, x.updated_at, x.doc
-    FROM t, n, json_to_recordset($${e + 4}::json) AS x(i bigint, order_id text, status text, updated_at timestamptz, doc json)
-    ON CONFLICT (order_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, updated_at = excluded.updated_at, doc = excluded.doc),
-  i AS (UPDATE idempotency_keys k SET response = x.response::jsonb
-    FROM t, json_to_recordset($${e + 6}::json) AS x(scope text, key text, owner text, response json)
-    WHERE k.scope = x.scope AND k.key = x.key AND k.owner = x.owner AND k.response IS NULL)`
 /** The channel migration 5's trigger notifies on, with the trip's id as payload. */
 const TRIP_CHANNEL = 'svc_trip_changed'
 /** After the listening connection drops, how long before connecting again. */
@@ -127,6 +63,8 @@ const RELISTEN_MS = 1_000
 export class PostgresStore extends SqlStore implements Store {
   readonly pool: pg.Pool
   readonly #config: pg.ClientConfig
+  /** A trip write with what it brings along, as one statement (sql/trip-writes.ts). */
+  readonly #writes = postgresTripWrites(this.W)
 
   /** A connection string, or a pool config (e.g. with `options: '-c search_path=...'`). */
   /**
@@ -227,32 +165,11 @@ export class PostgresStore extends SqlStore implements Store {
   // ---------------------------------------------------------------- trips and searches
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
-    await this.write(
-      effects,
-      'insertTrip',
-      `WITH t AS (
-        INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES ($1, $2, 1, $3, $4, $5, $6, $7)
-        RETURNING trip_id, seller_id),
-      ${effectsCtes(8)}
-      SELECT 1`,
-      [
-        trip.trip_id,
-        trip.seller_id,
-        trip.updated_at,
-        tripDoc(trip),
-        trip.search_id,
-        !isFulfilled(trip),
-        trip.created_at,
-        ...effectParams(trip.trip_id, effects),
-      ],
-    )
-  }
-
-  async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
-    const {
-      rows: [r],
-    } = await this.run('getTrip', 'SELECT doc, version, search_id FROM trips WHERE trip_id = $1', [tripId])
-    return r && { value: this.to.trip(r), version: r.version as number }
+    await this.write(effects, this.#writes.insertTripWith, [
+      ...tripRow(this.d, trip, 1),
+      this.d.time(trip.created_at),
+      ...effectParams(trip.trip_id, effects),
+    ])
   }
 
   async getTripsIfChanged(
@@ -275,29 +192,12 @@ export class PostgresStore extends SqlStore implements Store {
   }
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
-    // A trip's seller never changes, so seller_id is only matched, not written.
-    const values = [
-      tripDoc(trip),
-      trip.seller_id,
-      trip.updated_at,
-      trip.search_id,
-      !isFulfilled(trip),
-      trip.trip_id,
-      expectedVersion,
-    ]
-    const set = `UPDATE trips SET doc = $1, updated_at = $3, search_id = $4, open = $5, version = version + 1
-        WHERE trip_id = $6 AND version = $7 AND seller_id = $2`
+    const row = tripRow(this.d, trip, expectedVersion)
     // The common change (a basket edit) brings nothing along: one conditional UPDATE, no transaction.
+    if (!bringsAlong(effects)) return (await this.change(this.W.updateTrip, row)) === 1 ? expectedVersion + 1 : null
     const {
       rows: [r],
-    } = bringsAlong(effects)
-      ? await this.write(
-          effects,
-          'updateTripWith',
-          `WITH t AS (${set} RETURNING trip_id, seller_id, version), ${effectsCtes(8)} SELECT version FROM t`,
-          [...values, ...effectParams(trip.trip_id, effects)],
-        )
-      : await this.run('updateTrip', `${set} RETURNING version`, values)
+    } = await this.write(effects, this.#writes.updateTripWith, [...row, ...effectParams(trip.trip_id, effects)])
     return r ? (r.version as number) : null
   }
 
@@ -309,146 +209,30 @@ export class PostgresStore extends SqlStore implements Store {
     const sorted = [...writes].sort((x, y) => (x.trip.trip_id < y.trip.trip_id ? -1 : 1))
     if (new Set(sorted.map((w) => w.trip.trip_id)).size < sorted.length)
       throw new Error('updateTrips: a trip named twice')
-    // The rows as parameters of a VALUES list, each document a parameter of its own: one JSON parameter
-    // holding them all cost the database ~50 µs a document in json_to_recordset, and a json[] parameter made
-    // pg escape every quote of every document (7 % of a PUT's time under load). A statement per row count,
-    // prepared up to PREPARED_BATCH rows; a larger batch is planned each time.
-    const columns = 7
-    const values = sorted.map(
-      (_, i) => `(${Array.from({ length: columns }, (_, c) => `$${i * columns + c + 1}${BATCH_TYPES[c]}`).join(', ')})`,
-    )
+    // A statement per row count, prepared up to PREPARED_BATCH rows; a larger batch is planned each time.
     const { rows } = await this.pool.query({
       ...(sorted.length <= PREPARED_BATCH ? { name: `updateTrips${sorted.length}` } : {}),
-      text: `UPDATE trips t SET doc = u.doc, updated_at = u.updated_at, search_id = u.search_id, open = u.open, version = t.version + 1
-        FROM (VALUES ${values.join(', ')}) AS u (trip_id, version, seller_id, doc, updated_at, search_id, open)
-        WHERE t.trip_id = u.trip_id AND t.version = u.version AND t.seller_id = u.seller_id
-        RETURNING t.trip_id, t.version`,
-      values: sorted.flatMap(({ trip, expectedVersion }) => [
-        trip.trip_id,
-        expectedVersion,
-        trip.seller_id,
-        tripDoc(trip),
-        trip.updated_at,
-        trip.search_id,
-        !isFulfilled(trip),
-      ]),
+      text: updateTripsText(sorted.length),
+      values: sorted.flatMap(({ trip, expectedVersion }) => tripRow(this.d, trip, expectedVersion)),
     })
     const written = new Map(rows.map((r) => [r.trip_id as string, r.version as number]))
     return writes.map((w) => written.get(w.trip.trip_id) ?? null)
   }
 
   async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
-    await this.run(
-      'putSearch',
-      `WITH t AS (SELECT trip_id, seller_id FROM trips WHERE trip_id = $1), ${effectsCtes(2)}
-      SELECT (SELECT count(*) FROM t) AS found`,
-      [s.trip_id, ...effectParams(s.trip_id, { search: s, seatMaps })],
-    ).then(({ rows: [r] }) => {
-      if (Number(r!.found) === 0) throw new Error(`unknown trip ${s.trip_id}`)
-    })
-  }
-
-  async getSearch(searchId: string): Promise<SearchRecord | undefined> {
-    const r = await this.one(this.S.getSearch, [searchId])
-    return r && this.to.search(r)
-  }
-
-  async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
-    const where = ['seller_id = $1', 'seq > $2']
-    const args: unknown[] = [sellerId, q.after]
-    let name = 'listOrders'
-    if (q.status !== undefined) {
-      args.push(q.status)
-      where.push(`status = $${args.length}`)
-      name += 'S'
-    }
-    if (q.updatedSince !== undefined) {
-      args.push(q.updatedSince)
-      const since = `$${args.length}::timestamptz`
-      where.push(`updated_at >= ${since}`)
-      name += 'U'
-      // On the first page, start at the first order changed since then (found in orders_updated) rather
-      // than walk the seller's whole history in orders_feed: every order changed since has a number from there.
-      if (q.after === 0) {
-        where.push(`seq >= (SELECT coalesce(min(seq), 0) FROM orders WHERE seller_id = $1 AND updated_at >= ${since})`)
-        name += '0'
-      }
-    }
-    args.push(q.limit)
-    const { rows } = await this.run(
-      name,
-      `SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${args.length}`,
-      args,
-    )
-    return rows.map(this.to.feedEntry)
-  }
-
-  // ---------------------------------------------------------------- refresh tokens
-
-  async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
-    // One statement decides the winner: a concurrent consumer waits on the row lock, then finds used_at set.
     const {
-      rows: [won],
-    } = await this.run(
-      'consumeRefreshToken',
-      `UPDATE refresh_tokens SET used_at = $2
-      WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2 RETURNING *`,
-      [tokenHash, now.toISOString()],
-    )
-    if (won) return { status: 'ok', record: this.to.refreshToken(won) }
-    const r = await this.one(this.S.getRefreshToken, [tokenHash])
-    if (!r) return { status: 'unknown' }
-    const record = this.to.refreshToken(r)
-    return { status: record.revoked_at !== null ? 'revoked' : record.used_at !== null ? 'reused' : 'expired', record }
+      rows: [r],
+    } = await this.run(this.#writes.putSearch.name, this.#writes.putSearch.text, [
+      s.trip_id,
+      ...effectParams(s.trip_id, { search: s, seatMaps }),
+    ])
+    if (Number(r!.found) === 0) throw new Error(`unknown trip ${s.trip_id}`)
   }
 
   // ---------------------------------------------------------------- jobs
 
   async enqueueJob(job: JobRecord): Promise<void> {
-    await this.write({ jobs: [job] }, this.S.insertJob.name, this.S.insertJob.text, jobRow(this.d, job))
-  }
-
-  async claimJob(
-    kinds: string[],
-    now: Date,
-    leaseMs: number,
-    opts: { perLane?: number } = {},
-  ): Promise<JobRecord | undefined> {
-    if (kinds.length === 0) return undefined
-    const args = [now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), kinds]
-    // SKIP LOCKED: concurrent claimers pass over a row another one is taking instead of waiting for it,
-    // and a row that changed meanwhile is re-checked against the WHERE clause before it is locked.
-    const {
-      rows: [r],
-    } =
-      opts.perLane === undefined
-        ? await this.run(
-            'claimJob',
-            `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
-          WHERE job_id = (
-            SELECT job_id FROM jobs
-            WHERE status = 'pending' AND run_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
-              AND kind = ANY($3::text[])
-            ORDER BY run_at, job_id LIMIT 1
-            FOR UPDATE SKIP LOCKED)
-          RETURNING *`,
-            args,
-          )
-        : // Fair between lanes: how many leased jobs each candidate's lane holds now (jobs_lane answers it).
-          await this.run(
-            'claimJobFair',
-            `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
-          WHERE job_id = (
-            SELECT j.job_id FROM jobs j
-            CROSS JOIN LATERAL (SELECT count(*) AS n FROM jobs r WHERE r.lane = j.lane AND r.status = 'pending' AND r.locked_until > $1) busy
-            WHERE j.status = 'pending' AND j.run_at <= $1 AND (j.locked_until IS NULL OR j.locked_until <= $1)
-              AND j.kind = ANY($3::text[]) AND busy.n < $4
-            ORDER BY busy.n, j.run_at, j.job_id LIMIT 1
-            FOR UPDATE OF j SKIP LOCKED)
-          RETURNING *`,
-            [...args, opts.perLane],
-          )
-    return r && this.to.job(r)
+    await this.write({ jobs: [job] }, this.S.insertJob, jobRow(this.d, job))
   }
 
   // ---------------------------------------------------------------- rate limits
@@ -471,82 +255,24 @@ export class PostgresStore extends SqlStore implements Store {
 
   // ---------------------------------------------------------------- retention
 
-  async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
-    const n: PurgeCounts = {
-      trips: 0,
-      searches: 0,
-      seat_maps: 0,
-      refresh_tokens: 0,
-      idempotency_keys: 0,
-      jobs: 0,
-      signing_keys: 0,
-    }
-    // Each batch is one statement (data-modifying CTEs), so no transaction stays open between round trips,
-    // and instances purging at once skip each other's rows (SKIP LOCKED) instead of waiting.
-    const batches = async (step: () => Promise<number>) => {
-      for (let done = batch; done === batch;) done = await step()
-    }
-    await batches(async () => {
-      const {
-        rows: [r],
-      } = await this.run(
-        'purgeTrips',
-        `WITH t AS (
-          SELECT trip_id FROM trips WHERE created_at < $1 AND open LIMIT $2 FOR UPDATE SKIP LOCKED),
-        s AS (DELETE FROM searches WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1),
-        r AS (DELETE FROM refresh_tokens WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1),
-        o AS (DELETE FROM orders WHERE trip_id IN (SELECT trip_id FROM t)),
-        d AS (DELETE FROM trips WHERE trip_id IN (SELECT trip_id FROM t) RETURNING 1)
-        SELECT (SELECT count(*) FROM t) AS picked, (SELECT count(*) FROM s) AS searches,
-          (SELECT count(*) FROM r) AS tokens, (SELECT count(*) FROM d) AS trips`,
-        [c.tripsBefore, batch],
-      )
-      n.searches += Number(r!.searches)
-      n.refresh_tokens += Number(r!.tokens)
-      n.trips += Number(r!.trips)
-      return Number(r!.picked)
-    })
-    await batches(async () => {
-      const {
-        rows: [r],
-      } = await this.run(
-        'purgeSearches',
-        `WITH s AS (
-          SELECT s.search_id, s.trip_id, t.search_id = s.search_id AS current FROM searches s JOIN trips t ON t.trip_id = s.trip_id
-          WHERE s.created_at < $1 AND NOT (t.open AND t.search_id IS NOT DISTINCT FROM s.search_id) LIMIT $2 FOR UPDATE OF s SKIP LOCKED),
-        d AS (DELETE FROM searches WHERE search_id IN (SELECT search_id FROM s) RETURNING 1),
-        u AS (UPDATE trips SET search_id = NULL, version = version + 1 WHERE trip_id IN (SELECT trip_id FROM s WHERE current) RETURNING 1)
-        SELECT (SELECT count(*) FROM s) AS picked, (SELECT count(*) FROM d) AS deleted`,
-        [c.searchesBefore, batch],
-      )
-      n.searches += Number(r!.deleted)
-      return Number(r!.picked)
-    })
-    const del = (name: string, table: string, key: string, where: string, at: Date, count: keyof PurgeCounts) =>
-      batches(async () => {
-        const r = await this.run(
-          name,
-          `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-          [at, batch],
-        )
-        n[count] += r.rowCount ?? 0
-        return r.rowCount ?? 0
-      })
-    await del('purgeSeatMaps', 'seat_maps', 'key', 'used_at < $1', c.seatMapsBefore, 'seat_maps')
-    await del('purgeTokens', 'refresh_tokens', 'token_hash', 'expires_at < $1', c.tokensBefore, 'refresh_tokens')
-    await del(
-      'purgeIdempotency',
-      'idempotency_keys',
-      'scope, key',
-      'created_at < $1',
-      c.idempotencyBefore,
-      'idempotency_keys',
-    )
-    await del('purgeJobs', 'jobs', 'job_id', `created_at < $1 AND status <> 'pending'`, c.jobsBefore, 'jobs')
-    await del('purgeSigningKeys', 'signing_keys', 'kid', 'retire_at < $1', c.signingKeysBefore, 'signing_keys')
+  override async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
+    const n = await super.purge(c, batch)
     // Windows that ended: not counted, they are a cache of counts, not records.
     await this.run('purgeRateLimits', 'DELETE FROM rate_limits WHERE reset_at < now()')
     return n
+  }
+
+  /** A batch of retention that picks rows: one statement of CTEs, so no transaction stays open between round trips. */
+  protected async purgePicked(
+    step: Extract<PurgeStep, { kind: 'pick' }>,
+    params: readonly unknown[],
+    counts: PurgeCounts,
+  ): Promise<number> {
+    const r = (await this.one(step.composed, params))!
+    step.writes.forEach((w, i) => {
+      if (w.count) counts[w.count] += Number(r[`w${i}`])
+    })
+    return Number(r.picked)
   }
 
   // ---------------------------------------------------------------- private
@@ -573,16 +299,11 @@ export class PostgresStore extends SqlStore implements Store {
    * A write and what it brings along: one statement, committed synchronously when it queues work (the
    * session commits asynchronously; see the top of this file), which takes a transaction of its own.
    */
-  private write(
-    effects: TripEffects | undefined,
-    name: string,
-    text: string,
-    values: readonly unknown[],
-  ): Promise<pg.QueryResult> {
-    if (!effects?.jobs?.length) return this.run(name, text, values)
+  private write(effects: TripEffects | undefined, s: Statement, values: readonly unknown[]): Promise<pg.QueryResult> {
+    if (!effects?.jobs?.length) return this.run(s.name, s.text, values)
     return this.tx(async (c) => {
       await c.query('SET LOCAL synchronous_commit = on')
-      return c.query({ name, text, values: values as unknown[] })
+      return c.query({ name: s.name, text: s.text, values: values as unknown[] })
     })
   }
 

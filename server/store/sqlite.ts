@@ -93,25 +93,9 @@ export class SqliteStore extends SqlStore implements Store {
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
     this.write(effects, () => {
-      this.q(
-        'INSERT INTO trips (trip_id, seller_id, version, updated_at, doc, search_id, open, created_at) VALUES (?, ?, 1, ?, ?, ?, ?, ?)',
-      ).run(
-        trip.trip_id,
-        trip.seller_id,
-        iso(trip.updated_at),
-        tripDoc(trip),
-        trip.search_id,
-        isFulfilled(trip) ? 0 : 1,
-        iso(trip.created_at),
-      )
-      this.storeEffects(effects)
-      this.storeOrders(trip, effects)
+      this.change(this.W.insertTrip, [...tripRow(this.d, trip, 1), this.d.time(trip.created_at)])
+      this.storeEffects(trip, effects)
     })
-  }
-
-  async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
-    const r = this.q('SELECT doc, version, search_id FROM trips WHERE trip_id = ?').get(tripId) as Row | undefined
-    return r && { value: this.to.trip(r), version: r.version as number }
   }
 
   async getTripsIfChanged(
@@ -138,9 +122,7 @@ export class SqliteStore extends SqlStore implements Store {
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
     return this.write(effects, () => {
       const version = this.#update(trip, expectedVersion)
-      if (version === null) return null
-      this.storeEffects(effects)
-      this.storeOrders(trip, effects)
+      if (version !== null) this.storeEffects(trip, effects)
       return version
     })
   }
@@ -153,198 +135,18 @@ export class SqliteStore extends SqlStore implements Store {
 
   /** The trip's row, if still at `expectedVersion`: its new version, or null. */
   #update(trip: TripRecord, expectedVersion: number): number | null {
-    // A trip's seller never changes, so seller_id is not written (its foreign key is not checked again).
-    const r = this.q(
-      `UPDATE trips SET doc = ?, updated_at = ?, search_id = ?, open = ?, version = version + 1
-      WHERE trip_id = ? AND version = ? AND seller_id = ?`,
-    ).run(
-      tripDoc(trip),
-      iso(trip.updated_at),
-      trip.search_id,
-      isFulfilled(trip) ? 0 : 1,
-      trip.trip_id,
-      expectedVersion,
-      trip.seller_id,
-    )
-    return r.changes === 0 ? null : expectedVersion + 1
+    return this.change(this.W.updateTrip, tripRow(this.d, trip, expectedVersion)) === 0 ? null : expectedVersion + 1
   }
 
   async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
-    this.write({ search: s, seatMaps }, () => this.storeEffects({ search: s, seatMaps }))
+    this.write({ search: s, seatMaps }, () => this.storeEffects(s, { search: s, seatMaps }))
   }
-
-  async getSearch(searchId: string): Promise<SearchRecord | undefined> {
-    const r = this.q(this.S.getSearch.text).get(searchId) as Row | undefined
-    return r && this.to.search(r)
-  }
-
-  async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
-    const where = ['seller_id = ?', 'seq > ?']
-    const args: unknown[] = [sellerId, q.after]
-    if (q.status !== undefined) {
-      where.push('status = ?')
-      args.push(q.status)
-    }
-    if (q.updatedSince !== undefined) {
-      const since = iso(q.updatedSince)
-      where.push('updated_at >= ?')
-      args.push(since)
-      // On the first page, start at the first order changed since then (found in orders_updated) rather
-      // than walk the seller's whole history in orders_feed: every order changed since has a number from there.
-      if (q.after === 0) {
-        where.push('seq >= (SELECT coalesce(min(seq), 0) FROM orders WHERE seller_id = ? AND updated_at >= ?)')
-        args.push(sellerId, since)
-      }
-    }
-    const rows = this.q(`SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(
-      ...args,
-      q.limit,
-    ) as Row[]
-    return rows.map(this.to.feedEntry)
-  }
-
-  // ---------------------------------------------------------------- refresh tokens
-
-  async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
-    return this.db
-      .transaction((): ConsumeResult => {
-        const r = this.one(this.S.getRefreshToken, [tokenHash])
-        if (!r) return { status: 'unknown' }
-        const t = this.to.refreshToken(r)
-        if (t.revoked_at !== null) return { status: 'revoked', record: t }
-        if (t.used_at !== null) return { status: 'reused', record: t }
-        if (Date.parse(t.expires_at) <= now.getTime()) return { status: 'expired', record: t }
-        const usedAt = now.toISOString()
-        this.q('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?').run(usedAt, tokenHash)
-        return { status: 'ok', record: { ...t, used_at: usedAt } }
-      })
-      .immediate()
-  }
-
-  // ---------------------------------------------------------------- idempotency
 
   // ---------------------------------------------------------------- jobs
 
   async enqueueJob(job: JobRecord): Promise<void> {
     this.write({ jobs: [job] }, () => this.insertJobs([job]))
   }
-
-  async claimJob(
-    kinds: string[],
-    now: Date,
-    leaseMs: number,
-    opts: { perLane?: number } = {},
-  ): Promise<JobRecord | undefined> {
-    if (kinds.length === 0) return undefined
-    const t = now.toISOString()
-    const lockedUntil = new Date(now.getTime() + leaseMs).toISOString()
-    return this.db
-      .transaction(() => {
-        const r = (
-          opts.perLane === undefined
-            ? this.q(
-                `SELECT * FROM jobs
-            WHERE status = 'pending' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
-              AND kind IN (SELECT value FROM json_each(?))
-            ORDER BY run_at, job_id LIMIT 1`,
-              ).get(t, t, json(kinds))
-            : // Fair between lanes: how many leased jobs each candidate's lane holds now (jobs_lane answers it).
-              this.q(
-                `SELECT j.*, (SELECT count(*) FROM jobs r WHERE r.lane = j.lane AND r.status = 'pending' AND r.locked_until > ?) AS busy
-            FROM jobs j
-            WHERE j.status = 'pending' AND j.run_at <= ? AND (j.locked_until IS NULL OR j.locked_until <= ?)
-              AND j.kind IN (SELECT value FROM json_each(?)) AND busy < ?
-            ORDER BY busy, j.run_at, j.job_id LIMIT 1`,
-              ).get(t, t, t, json(kinds), opts.perLane)
-        ) as Row | undefined
-        if (!r) return undefined
-        this.q('UPDATE jobs SET locked_until = ?, attempts = attempts + 1 WHERE job_id = ?').run(lockedUntil, r.job_id)
-        const job = this.to.job(r)
-        return { ...job, locked_until: lockedUntil, attempts: job.attempts + 1 }
-      })
-      .immediate()
-  }
-
-  // ---------------------------------------------------------------- retention
-
-  async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
-    const n: PurgeCounts = {
-      trips: 0,
-      searches: 0,
-      seat_maps: 0,
-      refresh_tokens: 0,
-      idempotency_keys: 0,
-      jobs: 0,
-      signing_keys: 0,
-    }
-    const t = (d: Date) => d.toISOString()
-    // Each batch is its own short transaction, so the API's writes interleave with a long purge.
-    const batches = (step: () => number) => {
-      for (let done = batch; done === batch;) done = this.db.transaction(step).immediate()
-    }
-    batches(() => {
-      const ids = this.q(`SELECT trip_id FROM trips WHERE created_at < ? AND open = 1 LIMIT ?`)
-        .pluck()
-        .all(t(c.tripsBefore), batch) as string[]
-      if (ids.length === 0) return 0
-      const list = json(ids)
-      n.searches += this.q('DELETE FROM searches WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
-      n.refresh_tokens += this.q('DELETE FROM refresh_tokens WHERE trip_id IN (SELECT value FROM json_each(?))').run(
-        list,
-      ).changes
-      // An open trip has no orders (fulfilling one closes it); were there any, they would go with it.
-      this.q('DELETE FROM orders WHERE trip_id IN (SELECT value FROM json_each(?))').run(list)
-      n.trips += this.q('DELETE FROM trips WHERE trip_id IN (SELECT value FROM json_each(?))').run(list).changes
-      return ids.length
-    })
-    batches(() => {
-      const rows = this.q(
-        `SELECT s.search_id, s.trip_id, t.search_id = s.search_id AS current FROM searches s JOIN trips t ON t.trip_id = s.trip_id
-        WHERE s.created_at < ? AND NOT (t.open = 1 AND t.search_id IS s.search_id) LIMIT ?`,
-      ).all(t(c.searchesBefore), batch) as Row[]
-      if (rows.length === 0) return 0
-      n.searches += this.q('DELETE FROM searches WHERE search_id IN (SELECT value FROM json_each(?))').run(
-        json(rows.map((r) => r.search_id)),
-      ).changes
-      const current = rows.filter((r) => r.current === 1).map((r) => r.trip_id)
-      if (current.length)
-        this.q(
-          'UPDATE trips SET search_id = NULL, version = version + 1 WHERE trip_id IN (SELECT value FROM json_each(?))',
-        ).run(json(current))
-      return rows.length
-    })
-    const del =
-      (sql: string, ...args: unknown[]) =>
-      (key: keyof PurgeCounts) =>
-        batches(() => {
-          const changes = this.q(sql).run(...args, batch).changes
-          n[key] += changes
-          return changes
-        })
-    del(
-      'DELETE FROM seat_maps WHERE key IN (SELECT key FROM seat_maps WHERE used_at < ? LIMIT ?)',
-      t(c.seatMapsBefore),
-    )('seat_maps')
-    del(
-      'DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)',
-      t(c.tokensBefore),
-    )('refresh_tokens')
-    del(
-      'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)',
-      t(c.idempotencyBefore),
-    )('idempotency_keys')
-    del(
-      `DELETE FROM jobs WHERE rowid IN (SELECT rowid FROM jobs WHERE created_at < ? AND status <> 'pending' LIMIT ?)`,
-      t(c.jobsBefore),
-    )('jobs')
-    del(
-      'DELETE FROM signing_keys WHERE kid IN (SELECT kid FROM signing_keys WHERE retire_at < ? LIMIT ?)',
-      t(c.signingKeysBefore),
-    )('signing_keys')
-    return n
-  }
-
-  // ---------------------------------------------------------------- webhook subscriptions
 
   // ---------------------------------------------------------------- private
 
@@ -359,6 +161,26 @@ export class SqliteStore extends SqlStore implements Store {
 
   protected change(s: Statement, params: readonly unknown[] = []): number {
     return this.q(s.text).run(...this.d.args(s, params)).changes
+  }
+
+  /** A batch of retention that picks rows: the pick and its writes in one IMMEDIATE transaction. */
+  protected purgePicked(
+    step: Extract<PurgeStep, { kind: 'pick' }>,
+    params: readonly unknown[],
+    counts: PurgeCounts,
+  ): number {
+    return this.db
+      .transaction(() => {
+        const rows = this.all(step.pick, params)
+        for (const w of step.writes) {
+          const keys = rows.filter((r) => w.only === undefined || this.d.readBool(r[w.only])).map((r) => r[w.key])
+          if (keys.length === 0) continue
+          const changed = this.change(w.statement, [this.d.list(keys as string[])])
+          if (w.count) counts[w.count] += changed
+        }
+        return rows.length
+      })
+      .immediate()
   }
 
   /** Prepared statements, made on first use because the tables only exist after migrate(). */
@@ -388,61 +210,28 @@ export class SqliteStore extends SqlStore implements Store {
     }
   }
 
-  /** What comes with a trip write (core/ports/records.ts TripEffects), inside the caller's transaction. */
-  private storeEffects(effects: TripEffects = {}): void {
+  /**
+   * What comes with a trip write (core/ports/records.ts TripEffects), inside the caller's transaction: the
+   * statements of sql/trip-writes.ts, a row each. `at` is the trip the write is for (a search's trip_id for
+   * putSearch, whose effects bring no orders).
+   */
+  private storeEffects(at: { trip_id: string; seller_id?: string }, effects: TripEffects = {}): void {
     this.insertJobs(effects.jobs ?? [])
     // Seat maps come with the search that names them, at its time (the core's clock).
-    const now = new Date(effects.search?.created_at ?? Date.now())
-    for (const m of effects.seatMaps ?? []) {
-      // Insert once; a map in use gets its used_at refreshed at most hourly (retention keeps maps in use).
-      this.q(
-        `INSERT INTO seat_maps (key, doc, used_at) VALUES (?, ?, ?)
-        ON CONFLICT (key) DO UPDATE SET used_at = excluded.used_at WHERE seat_maps.used_at < ?`,
-      ).run(m.key, json(m), now.toISOString(), new Date(now.getTime() - SEAT_MAP_TOUCH_MS).toISOString())
-    }
-    const s = effects.search
-    if (s) {
-      // Inserted, or completed: a stored `in_progress` search (a remote supplier's) takes its answer once.
-      this.q(
-        `INSERT INTO searches (search_id, trip_id, status, created_at, offers) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT (search_id) DO UPDATE SET status = excluded.status, offers = excluded.offers WHERE searches.status = 'in_progress'`,
-      ).run(s.search_id, s.trip_id, s.status, iso(s.created_at), json(s.offers))
-    }
+    const usedAt = effects.search?.created_at ?? new Date().toISOString()
+    for (const m of effects.seatMaps ?? []) this.change(this.W.seatMap, seatMapRow(this.d, m, usedAt))
+    if (effects.search) this.change(this.W.search, searchRow(this.d, effects.search))
     const t = effects.refreshToken
     if (t) this.change(this.S.insertRefreshToken, refreshTokenRow(this.d, t))
     const c = effects.idempotency
     if (c) this.change(this.S.completeIdempotency, [c.scope, c.key, c.owner, json(c.response)])
-  }
-
-  /**
-   * The orders feed's rows of the orders a trip write created or moved, inside its transaction: the seller's
-   * counter moves on by their number and they take the numbers up to it, in the order given. The write
-   * holds SQLite's one write lock until it commits, so numbers follow commit order.
-   */
-  private storeOrders(trip: TripRecord, effects: TripEffects | undefined): void {
-    const orders = checkedOrders(trip.trip_id, effects)
-    if (orders.length === 0) return
-    const last = this.q(
-      `INSERT INTO order_feeds (seller_id, seq) VALUES (?, ?)
-      ON CONFLICT (seller_id) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`,
+    // The orders feed: the seller's counter moves on by their number and they take the numbers up to it.
+    const orders = checkedOrders(at.trip_id, effects)
+    if (orders.length === 0 || at.seller_id === undefined) return
+    const last = this.one(this.W.orderCounter, [at.seller_id, orders.length])!.seq as number
+    orders.forEach((o, i) =>
+      this.change(this.W.order, orderRow(this.d, at.seller_id!, last - orders.length + 1 + i, o)),
     )
-      .pluck()
-      .get(trip.seller_id, orders.length) as number
-    const upsert = this
-      .q(`INSERT INTO orders (order_id, seller_id, trip_id, seq, status, updated_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (order_id) DO UPDATE SET seq = excluded.seq, status = excluded.status, updated_at = excluded.updated_at, doc = excluded.doc`)
-    orders.forEach((o, i) => {
-      const item = { ...o, updated_at: iso(o.updated_at) }
-      upsert.run(
-        o.order_id,
-        trip.seller_id,
-        trip.trip_id,
-        last - orders.length + 1 + i,
-        o.status,
-        item.updated_at,
-        json(item),
-      )
-    })
   }
 
   private insertJobs(jobs: JobRecord[]): void {

@@ -1,28 +1,39 @@
 /**
- * The plain reads and writes of both SQL stores, written once over a dialect (server/store/sql/dialect.ts)
- * and three ways to run a statement, which each store provides: SQLite synchronously (better-sqlite3,
- * its statements prepared once and cached), PostgreSQL as a named statement on its pool (one round trip).
- * Each method is one statement (reserveIdempotency: an insert, then a read when it lost).
+ * The methods of both SQL stores, written once over a dialect (server/store/sql/dialect.ts) and three ways
+ * to run a statement, which each store provides: SQLite synchronously (better-sqlite3, its statements
+ * prepared once and cached), PostgreSQL as a named statement on its pool (one round trip). Each method is
+ * one statement (reserveIdempotency and consumeRefreshToken: a write, then a read when it lost), but
+ * purge, whose batches are ./retention.ts'.
  *
- * What stays in each store is what it does its own way: trip writes with their effects (one transaction
- * on SQLite, one statement of CTEs on PostgreSQL), the trip reads on SQLite's hot path, job claims (SKIP
- * LOCKED on PostgreSQL), refresh-token rotation, the orders feed and retention batches.
+ * What stays in each store is how it runs what is written once: a trip write with its effects
+ * (./trip-writes.ts: SQLite's statements in one IMMEDIATE transaction, PostgreSQL's one statement of
+ * CTEs), a write that queues jobs made durable at its commit, a batch of retention that picks rows, and
+ * the shapes only one dialect has (statements.ts says which).
  */
 import type {
   ApiKeyRecord,
+  ConsumeResult,
   IdempotencyCompletion,
   IdempotencyRecord,
   JobRecord,
+  OrderFeedEntry,
+  OrderFeedQuery,
+  PurgeCounts,
+  PurgeCutoffs,
   RefreshTokenRecord,
+  SearchRecord,
   SellerRecord,
   SigningKeyRecord,
   SubscriptionRecord,
   TripRecord,
+  Versioned,
 } from '../../../core/ports/records.ts'
 import type { SellerChangeRecord } from '../../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../../core/ports/supplier-answers.ts'
+import { refreshRefusal } from '../../../core/adapters/store-rules.ts'
 import { leaseIso } from '../../../core/adapters/store-times.ts'
 import { json, type Dialect, type Row, type Statement } from './dialect.ts'
+import { retention, type PurgeStep } from './retention.ts'
 import {
   apiKeyRow,
   idempotencyRow,
@@ -34,17 +45,23 @@ import {
   subscriptionRow,
   type Mappers,
 } from './rows.ts'
-import { statements, type Statements } from './statements.ts'
+import { ordersFeedParams, statements, type Statements } from './statements.ts'
+import { tripWrites, type TripWrites } from './trip-writes.ts'
 
 type MaybePromise<T> = T | Promise<T>
 
 export abstract class SqlStore {
   protected readonly S: Statements
+  /** A trip write's statements (./trip-writes.ts). */
+  protected readonly W: TripWrites
   protected readonly to: Mappers
+  readonly #purge: PurgeStep[]
 
   constructor(protected readonly d: Dialect) {
     this.S = statements(d)
+    this.W = tripWrites(d)
     this.to = mappers(d)
+    this.#purge = retention(d)
   }
 
   /** The first row the statement returns, if any. */
@@ -53,6 +70,15 @@ export abstract class SqlStore {
   protected abstract all(s: Statement, params?: readonly unknown[]): MaybePromise<Row[]>
   /** Runs a write; returns how many rows it changed. */
   protected abstract change(s: Statement, params?: readonly unknown[]): MaybePromise<number>
+  /**
+   * Runs one batch of retention that picks rows (./retention.ts), with its cutoff and size as parameters:
+   * how many rows it picked, and adds what its writes changed to `counts`.
+   */
+  protected abstract purgePicked(
+    step: Extract<PurgeStep, { kind: 'pick' }>,
+    params: readonly unknown[],
+    counts: PurgeCounts,
+  ): MaybePromise<number>
 
   async ping(): Promise<void> {
     await this.one(this.S.ping)
@@ -132,7 +158,21 @@ export abstract class SqlStore {
     ])
   }
 
-  // ---------------------------------------------------------------- seat maps
+  // ---------------------------------------------------------------- trips, searches, seat maps, the orders feed
+
+  async getTrip(tripId: string): Promise<Versioned<TripRecord> | undefined> {
+    const r = await this.one(this.S.getTrip, [tripId])
+    return r && { value: this.to.trip(r), version: r.version as number }
+  }
+
+  async getSearch(searchId: string): Promise<SearchRecord | undefined> {
+    const r = await this.one(this.S.getSearch, [searchId])
+    return r && this.to.search(r)
+  }
+
+  async listOrders(sellerId: string, q: OrderFeedQuery): Promise<OrderFeedEntry[]> {
+    return (await this.all(this.S.listOrders(q), ordersFeedParams(this.d, sellerId, q))).map(this.to.feedEntry)
+  }
 
   async getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]> {
     return (await this.all(this.S.getSeatMaps, [this.d.list(keys)])).map((r) => this.d.readJson<SupplierSeatMap>(r.doc))
@@ -142,6 +182,16 @@ export abstract class SqlStore {
 
   async insertRefreshToken(t: RefreshTokenRecord): Promise<void> {
     await this.change(this.S.insertRefreshToken, refreshTokenRow(this.d, t))
+  }
+
+  async consumeRefreshToken(tokenHash: string, now: Date): Promise<ConsumeResult> {
+    const won = await this.one(this.S.consumeRefreshToken, [tokenHash, now.toISOString()])
+    if (won) return { status: 'ok', record: this.to.refreshToken(won) }
+    const r = await this.one(this.S.getRefreshToken, [tokenHash])
+    if (!r) return { status: 'unknown' }
+    const record = this.to.refreshToken(r)
+    // A token the UPDATE passed over is refused for one of these reasons (a consumable one cannot be).
+    return { status: refreshRefusal(record, now) ?? 'expired', record }
   }
 
   async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
@@ -181,6 +231,21 @@ export abstract class SqlStore {
   }
 
   // ---------------------------------------------------------------- jobs
+
+  async claimJob(
+    kinds: string[],
+    now: Date,
+    leaseMs: number,
+    opts: { perLane?: number } = {},
+  ): Promise<JobRecord | undefined> {
+    if (kinds.length === 0) return undefined
+    const args = [now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), this.d.list(kinds)]
+    const r =
+      opts.perLane === undefined
+        ? await this.one(this.S.claimJob, args)
+        : await this.one(this.S.claimJobFair, [...args, opts.perLane])
+    return r && this.to.job(r)
+  }
 
   async completeJob(jobId: string, lease: string): Promise<boolean> {
     const l = leaseIso(lease)
@@ -226,6 +291,29 @@ export abstract class SqlStore {
   async countPendingJobs(): Promise<Record<string, number>> {
     const rows = await this.all(this.S.countPendingJobs)
     return Object.fromEntries(rows.map((r) => [r.kind as string, r.n as number]))
+  }
+
+  // ---------------------------------------------------------------- retention
+
+  async purge(c: PurgeCutoffs, batch = 1000): Promise<PurgeCounts> {
+    const n: PurgeCounts = {
+      trips: 0,
+      searches: 0,
+      seat_maps: 0,
+      refresh_tokens: 0,
+      idempotency_keys: 0,
+      jobs: 0,
+      signing_keys: 0,
+    }
+    for (const step of this.#purge) {
+      const params = [c[step.cutoff].toISOString(), batch]
+      // Until a batch comes back short: a full one may have left more behind it.
+      for (let done = batch; done === batch;) {
+        if (step.kind === 'pick') done = await this.purgePicked(step, params, n)
+        else n[step.count] += done = await this.change(step.statement, params)
+      }
+    }
+    return n
   }
 
   // ---------------------------------------------------------------- webhook subscriptions

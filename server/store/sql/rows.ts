@@ -1,7 +1,8 @@
 /**
  * The row mappers of both SQL stores, written once: row → record (`to…`, made for a dialect) and record →
- * the parameters of its INSERT (`…Row`, in the column order of server/store/sql/statements.ts). A new
- * column is added here, in its statement and in the migration.
+ * the parameters of its INSERT (`…Row`, in the column order of its statement in server/store/sql/statements.ts
+ * or of its table in server/store/sql/trip-writes.ts). A new column is added here, in its statement or
+ * table and in a migration.
  */
 import type {
   ApiKeyRecord,
@@ -17,6 +18,9 @@ import type {
   TripEffects,
   TripRecord,
 } from '../../../core/ports/records.ts'
+import type { SupplierSeatMap } from '../../../core/ports/supplier-answers.ts'
+import { isOpen } from '../../../core/adapters/store-rules.ts'
+import { iso } from '../../../core/adapters/store-times.ts'
 import { json, type Dialect, type Row } from './dialect.ts'
 
 /** Every mapper of one dialect. */
@@ -189,8 +193,37 @@ export const subscriptionRow = (d: Dialect, x: SubscriptionRecord): unknown[] =>
 /** The trip's document: everything but what has a column of its own (search_id). */
 export const tripDoc = ({ search_id: _s, ...doc }: TripRecord): string => json(doc)
 
-/** A seat map's use is recorded at most this often, so a flight's row is not rewritten by every trip on it. */
-export const SEAT_MAP_TOUCH_MS = 3600_000
+/**
+ * A trip write's row (trip-writes.ts TRIP_MATCH then TRIP_SET): the trip at `version` (1 for an insert, the
+ * version it was made from for an update).
+ */
+export const tripRow = (d: Dialect, t: TripRecord, version: number): unknown[] => [
+  t.trip_id,
+  version,
+  t.seller_id,
+  tripDoc(t),
+  d.time(t.updated_at),
+  t.search_id,
+  d.bool(isOpen(t)),
+]
+export const searchRow = (d: Dialect, s: SearchRecord): unknown[] => [
+  s.search_id,
+  s.trip_id,
+  s.status,
+  d.time(s.created_at),
+  json(s.offers),
+]
+/** A seat map stored with the search that names it, at the search's time (`usedAt`). */
+export const seatMapRow = (d: Dialect, m: SupplierSeatMap, usedAt: string): unknown[] => [
+  m.key,
+  json(m),
+  d.time(usedAt),
+]
+/** An order of the feed at its number: its updated_at canonical in the document as in its column. */
+export const orderRow = (d: Dialect, sellerId: string, seq: number, o: OrderFeedItem): unknown[] => {
+  const updatedAt = iso(o.updated_at)
+  return [o.order_id, sellerId, o.trip_id, seq, o.status, d.time(updatedAt), json({ ...o, updated_at: updatedAt })]
+}
 
 /** The orders a trip write moves, checked to be its own (a write fails whole before anything is stored). */
 export function checkedOrders(tripId: string, effects: TripEffects | undefined): OrderFeedItem[] {

@@ -1,10 +1,17 @@
 /**
  * The statements both SQL stores run as they are, written once in PostgreSQL's form and compiled for a
- * dialect (server/store/sql/dialect.ts). Column lists follow the `…Row` builders of rows.ts.
- * What a dialect does its own way (trip writes with their effects, job claims, refresh-token rotation,
- * the orders feed, retention) is written in its store.
+ * dialect (server/store/sql/dialect.ts). Column lists follow the `…Row` builders of rows.ts. A trip write
+ * and what it brings along are in ./trip-writes.ts, retention's batches in ./retention.ts. Where a
+ * statement decides which rows it reads or changes by a rule of the store contract, it names the rule of
+ * core/adapters/store-rules.ts it mirrors (the memory store runs that rule).
+ *
+ * What stays in a store is a shape the other dialect cannot take: SQLite reads a kept trip's version with
+ * one cached statement per trip inside one read transaction, PostgreSQL all of them in one round trip
+ * (`unnest`); PostgreSQL's rate-limit counters and its trip notifications have no SQLite counterpart.
  */
-import type { Dialect } from './dialect.ts'
+import type { OrderFeedQuery } from '../../../core/ports/records.ts'
+import type { Dialect, Statement } from './dialect.ts'
+import { held, insertRow, JOBS, REFRESH_TOKENS } from './trip-writes.ts'
 
 export function statements(d: Dialect) {
   const s = (name: string, text: string) => d.statement(name, text)
@@ -41,13 +48,15 @@ export function statements(d: Dialect) {
       `SELECT key_hash, seller_id, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE seller_id = $1
       ORDER BY created_at, key_hash`,
     ),
-    // An earlier expiry stays: a rotation never lengthens a key's life (nor undoes a revocation).
+    // Only keys that still work at $3 (store-rules.ts keyWorksAt): an earlier expiry stays, a rotation never
+    // lengthens a key's life (nor undoes a revocation).
     expireApiKeys: s(
       'expireApiKeys',
       `UPDATE api_keys SET expires_at = $3 WHERE seller_id = $1 AND key_hash ${d.in(2)}
       AND (expires_at IS NULL OR expires_at > $3)`,
     ),
-    // Only keys that still work at $3: an expired key stays expired, a revoked one keeps its revocation.
+    // Only keys that still work at $3 (store-rules.ts keyWorksAt): an expired key stays expired, a revoked one
+    // keeps its revocation.
     revokeApiKeys: s(
       'revokeApiKeys',
       `UPDATE api_keys SET expires_at = $3, revoked_at = $3 WHERE seller_id = $1 AND key_hash ${d.in(2)}
@@ -71,15 +80,19 @@ export function statements(d: Dialect) {
       private_jwk = coalesce($3::jsonb, private_jwk) WHERE kid = $1`,
     ),
 
+    getTrip: s('getTrip', 'SELECT doc, version, search_id FROM trips WHERE trip_id = $1'),
     getSearch: s('getSearch', 'SELECT * FROM searches WHERE search_id = $1'),
     getSeatMaps: s('getSeatMaps', `SELECT doc FROM seat_maps WHERE key ${d.in(1)}`),
 
-    insertRefreshToken: s(
-      'insertRefreshToken',
-      `INSERT INTO refresh_tokens
-      (token_hash, family_id, trip_id, seller_id, expires_at, used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    ),
+    insertRefreshToken: s('insertRefreshToken', insertRow(REFRESH_TOKENS)),
     getRefreshToken: s('getRefreshToken', 'SELECT * FROM refresh_tokens WHERE token_hash = $1'),
+    // One statement decides the winner (store-rules.ts refreshRefusal is null): a concurrent consumer waits
+    // on the row lock (SQLite: the write lock), then finds used_at set and changes nothing.
+    consumeRefreshToken: s(
+      'consumeRefreshToken',
+      `UPDATE refresh_tokens SET used_at = $2
+      WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2::timestamptz RETURNING *`,
+    ),
     revokeRefreshFamily: s(
       'revokeRefreshFamily',
       'UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL',
@@ -95,9 +108,9 @@ export function statements(d: Dialect) {
       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (scope, key) DO NOTHING`,
     ),
     // With now ($8): inserts, or takes over a reservation whose lease lapsed before now without a response
-    // (the WHERE sees the stored row; the count is the insert's or the takeover's). Concurrent takeovers
-    // queue on the row lock and each re-checks the WHERE against the row the one before it wrote, so
-    // exactly one wins (its fresh lease has not lapsed).
+    // (store-rules.ts lapsed; the WHERE sees the stored row; the count is the insert's or the takeover's).
+    // Concurrent takeovers queue on the row lock and each re-checks the WHERE against the row the one before
+    // it wrote, so exactly one wins (its fresh lease has not lapsed).
     takeOverIdempotency: s(
       'reserveIdempotency2',
       `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at, owner, lease_until)
@@ -106,29 +119,53 @@ export function statements(d: Dialect) {
       WHERE idempotency_keys.response IS NULL AND idempotency_keys.lease_until < $8::timestamptz`,
     ),
     getIdempotency: s('reserveIdempotency3', 'SELECT * FROM idempotency_keys WHERE scope = $1 AND key = $2'),
+    // The key's owner ($3) still holds it without a response (store-rules.ts heldBy).
     renewIdempotency: s(
       'renewIdempotency',
-      `UPDATE idempotency_keys SET lease_until = $4
-      WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL`,
+      `UPDATE idempotency_keys SET lease_until = $4 WHERE ${held('', '$1', '$2', '$3')}`,
     ),
     completeIdempotency: s(
       'completeIdempotency',
-      `UPDATE idempotency_keys SET response = $4
-      WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL`,
+      `UPDATE idempotency_keys SET response = $4 WHERE ${held('', '$1', '$2', '$3')}`,
     ),
-    releaseIdempotency: s(
-      'releaseIdempotency',
-      'DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND owner = $3 AND response IS NULL',
-    ),
+    releaseIdempotency: s('releaseIdempotency', `DELETE FROM idempotency_keys WHERE ${held('', '$1', '$2', '$3')}`),
 
-    insertJob: s(
-      'enqueueJob',
-      `INSERT INTO jobs (job_id, kind, payload, run_at, attempts, max_attempts, locked_until, last_error, status, created_at, lane)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    insertJob: s('enqueueJob', insertRow(JOBS)),
+    // A due job ($1 now) of the kinds asked for ($3), leased until $2 (store-rules.ts jobToClaim): one
+    // statement, atomic. On PostgreSQL, SKIP LOCKED: concurrent claimers pass over a row another one is
+    // taking instead of waiting for it, and a row that changed meanwhile is re-checked against the WHERE
+    // clause before it is locked.
+    claimJob: s(
+      'claimJob',
+      `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
+      WHERE job_id = (
+        SELECT job_id FROM jobs
+        WHERE status = 'pending' AND run_at <= $1::timestamptz AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
+          AND kind ${d.in(3)}
+        ORDER BY run_at, job_id LIMIT 1 ${d.lock()})
+      RETURNING *`,
     ),
-    // Both only touch the job while it is pending and still holds the caller's lease: a worker whose lease
-    // lapsed and whose job was claimed again (a later locked_until) changes nothing. On PostgreSQL a
-    // concurrent re-claim holds the row lock; the UPDATE then re-checks locked_until against the row it committed.
+    // Fair between lanes ($4 leases at most a lane): how many live leases each lane holds (jobs_lane
+    // answers it), the least busy lane first.
+    claimJobFair: s(
+      'claimJobFair',
+      `UPDATE jobs SET locked_until = $2, attempts = attempts + 1
+      WHERE job_id = (
+        SELECT j.job_id FROM jobs j
+        LEFT JOIN (
+          SELECT lane, count(*) AS n FROM jobs
+          WHERE status = 'pending' AND lane IS NOT NULL AND locked_until > $1::timestamptz GROUP BY lane
+        ) busy ON busy.lane = j.lane
+        WHERE j.status = 'pending' AND j.run_at <= $1::timestamptz
+          AND (j.locked_until IS NULL OR j.locked_until <= $1::timestamptz)
+          AND j.kind ${d.in(3)} AND coalesce(busy.n, 0) < $4
+        ORDER BY coalesce(busy.n, 0), j.run_at, j.job_id LIMIT 1 ${d.lock('j')})
+      RETURNING *`,
+    ),
+    // Each only touches the job while it is pending and still holds the caller's lease (store-rules.ts
+    // holdsLease): a worker whose lease lapsed and whose job was claimed again (a later locked_until) changes
+    // nothing. On PostgreSQL a concurrent re-claim holds the row lock; the UPDATE then re-checks locked_until
+    // against the row it committed.
     completeJob: s(
       'completeJob',
       `UPDATE jobs SET status = 'done', locked_until = NULL
@@ -170,6 +207,54 @@ export function statements(d: Dialect) {
       'deleteSubscription',
       'DELETE FROM subscriptions WHERE seller_id = $1 AND subscription_id = $2',
     ),
+
+    listOrders: ordersFeed(d),
   }
 }
 export type Statements = ReturnType<typeof statements>
+
+/**
+ * A page of a seller's orders feed (store-rules.ts inFeedPage): its orders numbered above `after`, lowest
+ * first, filtered by status and updated_at. A statement per combination of filters, each made once; its
+ * parameters are ordersFeedParams'.
+ */
+function ordersFeed(d: Dialect): (q: OrderFeedQuery) => Statement {
+  const made = new Map<string, Statement>()
+  return (q) => {
+    const status = q.status !== undefined
+    const since = q.updatedSince !== undefined
+    // On the first page, start at the first order changed since then (found in orders_updated) rather than
+    // walk the seller's whole history in orders_feed: every order changed since has a number from there.
+    const first = since && q.after === 0
+    const name = `listOrders${status ? 'S' : ''}${since ? 'U' : ''}${first ? '0' : ''}`
+    let statement = made.get(name)
+    if (!statement) {
+      const where = ['seller_id = $1', 'seq > $2']
+      let n = 2
+      if (status) where.push(`status = $${++n}`)
+      if (since) {
+        const at = `$${++n}::timestamptz`
+        where.push(`updated_at >= ${at}`)
+        if (first)
+          where.push(`seq >= (SELECT coalesce(min(seq), 0) FROM orders WHERE seller_id = $1 AND updated_at >= ${at})`)
+      }
+      statement = d.statement(
+        name,
+        `SELECT seq, doc FROM orders WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${n + 1}`,
+      )
+      made.set(name, statement)
+    }
+    return statement
+  }
+}
+
+/** The parameters of listOrders' statement for this query. */
+export function ordersFeedParams(d: Dialect, sellerId: string, q: OrderFeedQuery): unknown[] {
+  return [
+    sellerId,
+    q.after,
+    ...(q.status !== undefined ? [q.status] : []),
+    ...(q.updatedSince !== undefined ? [d.time(q.updatedSince)] : []),
+    q.limit,
+  ]
+}
