@@ -89,12 +89,41 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)
 }
 
+/** What every route needs of the build: one cache for them all, and one answer when nothing is built. */
+interface BuiltFiles {
+  load(name: string): Promise<Asset | null>
+  notBuilt(req: FastifyRequest, reply: FastifyReply): FastifyReply
+}
+
+/**
+ * Public, cacheable files: not rate-limited (a busy seller's visitors share NAT addresses), not in the
+ * OpenAPI document, and outside the API's per-origin CORS (its `Vary: Origin` and seller lookup would
+ * split CDN caches and cost a database read per page view; these answer `*` themselves).
+ */
+function publicRouteOptions() {
+  return {
+    schema: { hide: true },
+    config: { rateLimit: false as const, cors: false as const },
+    logLevel: 'warn' as const,
+  }
+}
+
+type PublicRoute = ReturnType<typeof publicRouteOptions>
+
 export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptions) {
   const dir = join(opts.distDir ?? DEFAULT_DIST, 'javascript', 'v2.2')
-  const cache = new Map<string, Asset>()
+  const files: BuiltFiles = { load: assetLoader(dir), notBuilt: (req, reply) => sendNotBuilt(req, reply, dir) }
+  const route = publicRouteOptions()
+  registerScriptRoutes(app, route, files)
+  registerIntegrityRoutes(app, route, files)
+  registerLocaleRoute(app, route, files)
+  registerChunkRoute(app, route, files)
+}
 
-  /** The file as built, or null when it is not there. */
-  async function load(name: string): Promise<Asset | null> {
+/** Reads a file of `dir` once per build: the cached copy serves until the file's size or mtime changes. */
+function assetLoader(dir: string): BuiltFiles['load'] {
+  const cache = new Map<string, Asset>()
+  return async (name) => {
     const path = join(dir, name)
     const st = await stat(path).catch(() => null)
     if (!st?.isFile()) {
@@ -115,102 +144,111 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
     cache.set(name, asset)
     return asset
   }
+}
 
-  function compressed(asset: Asset, enc: Encoding): Buffer {
-    if (enc === 'identity') return asset.body
-    asset.compressed[enc] ??=
-      enc === 'br'
-        ? brotliCompressSync(asset.body, {
-            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: asset.body.length },
-          })
-        : gzipSync(asset.body, { level: 9 })
-    return asset.compressed[enc]!
-  }
+/** Compressed on first request and kept with the asset, so a build costs one compression per encoding. */
+function compressedBody(asset: Asset, enc: Encoding): Buffer {
+  if (enc === 'identity') return asset.body
+  asset.compressed[enc] ??=
+    enc === 'br'
+      ? brotliCompressSync(asset.body, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: asset.body.length },
+        })
+      : gzipSync(asset.body, { level: 9 })
+  return asset.compressed[enc]!
+}
 
-  function common(reply: FastifyReply) {
-    reply
-      .header('access-control-allow-origin', '*')
-      .header('cross-origin-resource-policy', 'cross-origin')
-      .header('timing-allow-origin', '*')
-      .header('x-content-type-options', 'nosniff')
-  }
+/** What lets a seller's page, on any origin, load these files with `integrity=` and time them. */
+function setPublicHeaders(reply: FastifyReply) {
+  reply
+    .header('access-control-allow-origin', '*')
+    .header('cross-origin-resource-policy', 'cross-origin')
+    .header('timing-allow-origin', '*')
+    .header('x-content-type-options', 'nosniff')
+}
 
-  /** 503 problem+json: the server runs but nobody built the SDK (the error handler would hide this detail on a 5xx). */
-  function notBuilt(req: FastifyRequest, reply: FastifyReply) {
-    req.log.warn({ dir }, 'browser SDK requested but not built')
-    common(reply)
-    return reply
-      .code(503)
-      .header('content-type', PROBLEM_CONTENT_TYPE)
-      .header('cache-control', 'no-store')
-      .send({
-        type: problemTypeUri('unavailable'),
-        title: ERROR_CODES.unavailable.title,
-        status: 503,
-        detail: `The browser SDK is not built on this server: run \`npm run build\` (npm start does it when ${SDK_FILE} is missing).`,
-        code: 'unavailable',
-        request_id: req.id,
-      })
-  }
+/** 503 problem+json: the server runs but nobody built the SDK (the error handler would hide this detail on a 5xx). */
+function sendNotBuilt(req: FastifyRequest, reply: FastifyReply, dir: string) {
+  req.log.warn({ dir }, 'browser SDK requested but not built')
+  setPublicHeaders(reply)
+  return reply
+    .code(503)
+    .header('content-type', PROBLEM_CONTENT_TYPE)
+    .header('cache-control', 'no-store')
+    .send({
+      type: problemTypeUri('unavailable'),
+      title: ERROR_CODES.unavailable.title,
+      status: 503,
+      detail: `The browser SDK is not built on this server: run \`npm run build\` (npm start does it when ${SDK_FILE} is missing).`,
+      code: 'unavailable',
+      request_id: req.id,
+    })
+}
 
-  /**
-   * Sends one representation with its validators, or a 304 when the client already has it. With
-   * `compress`, brotli or gzip as the client accepts; each encoding is its own representation with its
-   * own strong ETag.
-   */
-  function send(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    r: { tag: string; type: string; body: (enc: Encoding) => Buffer | string; compress: boolean; cache?: string },
-  ) {
-    const enc = r.compress ? pickEncoding(req.headers['accept-encoding']) : 'identity'
-    const etag = `"${r.tag}${enc === 'identity' ? '' : enc === 'br' ? '-br' : '-gz'}"`
-    common(reply)
-    reply.header('cache-control', r.cache ?? SDK_CACHE_CONTROL).header('etag', etag)
-    if (r.compress) reply.header('vary', 'Accept-Encoding')
-    if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send()
-    if (enc !== 'identity') reply.header('content-encoding', enc)
-    return reply.type(r.type).send(r.body(enc))
-  }
+/**
+ * Sends one representation with its validators, or a 304 when the client already has it. With
+ * `compress`, brotli or gzip as the client accepts; each encoding is its own representation with its
+ * own strong ETag.
+ */
+function sendRepresentation(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  r: { tag: string; type: string; body: (enc: Encoding) => Buffer | string; compress: boolean; cache?: string },
+) {
+  const enc = r.compress ? pickEncoding(req.headers['accept-encoding']) : 'identity'
+  const etag = `"${r.tag}${enc === 'identity' ? '' : enc === 'br' ? '-br' : '-gz'}"`
+  setPublicHeaders(reply)
+  reply.header('cache-control', r.cache ?? SDK_CACHE_CONTROL).header('etag', etag)
+  if (r.compress) reply.header('vary', 'Accept-Encoding')
+  if (etagMatches(req.headers['if-none-match'], etag)) return reply.code(304).send()
+  if (enc !== 'identity') reply.header('content-encoding', enc)
+  return reply.type(r.type).send(r.body(enc))
+}
 
-  // Public, cacheable files: not rate-limited (a busy seller's visitors share NAT addresses), not in the
-  // OpenAPI document, and outside the API's per-origin CORS (its `Vary: Origin` and seller lookup would
-  // split CDN caches and cost a database read per page view; these answer `*` themselves).
-  const route = {
-    schema: { hide: true },
-    config: { rateLimit: false as const, cors: false as const },
-    logLevel: 'warn' as const,
-  }
+/**
+ * A name under `locales/` or `chunks/` that is not there: 503 when the SDK itself is not built, else a 404
+ * that still carries CORS `*`, so the page reads it as an answer rather than a network error.
+ */
+async function sendMissing(req: FastifyRequest, reply: FastifyReply, files: BuiltFiles) {
+  if (!(await files.load(SDK_FILE))) return files.notBuilt(req, reply)
+  setPublicHeaders(reply)
+  return reply.callNotFound()
+}
 
+/** svc.min.js and svc-sandbox.min.js, each with its source map (a missing map is a 404 only once the script is built). */
+function registerScriptRoutes(app: FastifyInstance, route: PublicRoute, files: BuiltFiles) {
   for (const file of [SDK_FILE, SANDBOX_FILE]) {
     app.get(`${SDK_PREFIX}/${file}`, route, async (req, reply) => {
-      const js = await load(file)
-      if (!js) return notBuilt(req, reply)
-      return send(req, reply, {
+      const js = await files.load(file)
+      if (!js) return files.notBuilt(req, reply)
+      return sendRepresentation(req, reply, {
         tag: js.sha256,
         type: 'text/javascript; charset=utf-8',
-        body: (enc) => compressed(js, enc),
+        body: (enc) => compressedBody(js, enc),
         compress: true,
       })
     })
 
     app.get(`${SDK_PREFIX}/${file}.map`, route, async (req, reply) => {
-      const map = await load(`${file}.map`)
-      if (!map) return (await load(file)) ? reply.callNotFound() : notBuilt(req, reply)
-      return send(req, reply, {
+      const map = await files.load(`${file}.map`)
+      if (!map) return (await files.load(file)) ? reply.callNotFound() : files.notBuilt(req, reply)
+      return sendRepresentation(req, reply, {
         tag: map.sha256,
         type: 'application/json; charset=utf-8',
-        body: (enc) => compressed(map, enc),
+        body: (enc) => compressedBody(map, enc),
         compress: true,
       })
     })
   }
+}
 
+/** svc.min.js's Subresource Integrity hash, as text and as JSON. */
+function registerIntegrityRoutes(app: FastifyInstance, route: PublicRoute, files: BuiltFiles) {
   /** The `integrity` attribute's value as plain text: `integrity="$(curl -s .../svc.min.js.sri)"`. */
   app.get(`${SDK_PREFIX}/${SDK_FILE}.sri`, route, async (req, reply) => {
-    const js = await load(SDK_FILE)
-    if (!js) return notBuilt(req, reply)
-    return send(req, reply, {
+    const js = await files.load(SDK_FILE)
+    if (!js) return files.notBuilt(req, reply)
+    return sendRepresentation(req, reply, {
       tag: `${js.sha256}-sri`,
       type: 'text/plain; charset=utf-8',
       body: () => js.integrity,
@@ -220,54 +258,50 @@ export async function sdkStaticPlugin(app: FastifyInstance, opts: SdkStaticOptio
 
   /** The same as JSON keyed by file name (the shape SRI manifest tools use). */
   app.get(`${SDK_PREFIX}/integrity.json`, route, async (req, reply) => {
-    const js = await load(SDK_FILE)
-    if (!js) return notBuilt(req, reply)
-    return send(req, reply, {
+    const js = await files.load(SDK_FILE)
+    if (!js) return files.notBuilt(req, reply)
+    return sendRepresentation(req, reply, {
       tag: `${js.sha256}-json`,
       type: 'application/json; charset=utf-8',
       body: () => JSON.stringify({ [SDK_FILE]: js.integrity }),
       compress: false,
     })
   })
+}
 
-  /**
-   * The translations svc.min.js fetches for the traveller's locale (`locales/<tag>.json`, made by
-   * scripts/rollup-locales.mjs), with the script's headers. A tag without a table is a 404 that still
-   * carries CORS `*`, so the page reads it as an answer (and shows English) rather than a network error.
-   */
+/**
+ * The translations svc.min.js fetches for the traveller's locale (`locales/<tag>.json`, made by
+ * scripts/rollup-locales.mjs), with the script's headers. A tag without a table is a 404 with CORS `*`
+ * (sendMissing), so the page shows English.
+ */
+function registerLocaleRoute(app: FastifyInstance, route: PublicRoute, files: BuiltFiles) {
   app.get(`${SDK_PREFIX}/locales/:file`, route, async (req, reply) => {
     const { file } = req.params as { file: string }
-    const json = LOCALE_FILE.test(file) ? await load(`locales/${file}`) : null
-    if (!json) {
-      if (!(await load(SDK_FILE))) return notBuilt(req, reply)
-      common(reply)
-      return reply.callNotFound()
-    }
-    return send(req, reply, {
+    const json = LOCALE_FILE.test(file) ? await files.load(`locales/${file}`) : null
+    if (!json) return sendMissing(req, reply, files)
+    return sendRepresentation(req, reply, {
       tag: json.sha256,
       type: 'application/json; charset=utf-8',
-      body: (enc) => compressed(json, enc),
+      body: (enc) => compressedBody(json, enc),
       compress: true,
     })
   })
+}
 
-  /**
-   * svc.min.js's chunks, with the script's headers but cached for good (their names are their content's
-   * hash; the maps keep the script's caching). An unknown name is a 404 with CORS `*`, as for a locale.
-   */
+/**
+ * svc.min.js's chunks, with the script's headers but cached for good (their names are their content's
+ * hash; the maps keep the script's caching). An unknown name is a 404 with CORS `*`, as for a locale.
+ */
+function registerChunkRoute(app: FastifyInstance, route: PublicRoute, files: BuiltFiles) {
   app.get(`${SDK_PREFIX}/chunks/:file`, route, async (req, reply) => {
     const { file } = req.params as { file: string }
-    const asset = CHUNK_FILE.test(file) ? await load(`chunks/${file}`) : null
-    if (!asset) {
-      if (!(await load(SDK_FILE))) return notBuilt(req, reply)
-      common(reply)
-      return reply.callNotFound()
-    }
+    const asset = CHUNK_FILE.test(file) ? await files.load(`chunks/${file}`) : null
+    if (!asset) return sendMissing(req, reply, files)
     const map = file.endsWith('.map')
-    return send(req, reply, {
+    return sendRepresentation(req, reply, {
       tag: asset.sha256,
       type: map ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8',
-      body: (enc) => compressed(asset, enc),
+      body: (enc) => compressedBody(asset, enc),
       compress: true,
       ...(map ? {} : { cache: CHUNK_CACHE_CONTROL }),
     })
