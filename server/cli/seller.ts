@@ -18,7 +18,16 @@ import { parseArgs } from 'node:util'
 import { loadConfig, ConfigError } from '../config.ts'
 import { startCore } from '../bootstrap.ts'
 import { isProblemError } from '../../core/shared/errors.ts'
-import type { Core, ListedKey, SellerListing, SupplierChoice } from '../../core/core.ts'
+import type {
+  Core,
+  ListedKey,
+  RevokedKeys,
+  SellerListing,
+  SellerSwitch,
+  SupplierChoice,
+  UnfinishedTrips,
+  UpdatedSeller,
+} from '../../core/core.ts'
 import type { SellerRecord } from '../../core/ports/records.ts'
 
 const USAGE = `Usage:
@@ -223,6 +232,9 @@ export function parseOrigin(input: string, flag = '--origin'): string {
   return url.origin
 }
 
+/** What a command does once the database is open. */
+type Action = (core: Core) => Promise<void>
+
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   if (!command || command === 'help' || command === '--help' || command === '-h') {
@@ -238,201 +250,7 @@ async function run(argv: string[]): Promise<number> {
     allowPositionals: command !== 'create' && command !== 'list',
   })
   // Every argument is checked before the database is opened.
-  let act: (core: Core) => Promise<void>
-  if (command === 'create') {
-    const v = values as {
-      name?: string
-      origin?: string[]
-      sandbox?: boolean
-      supplier?: string
-      'duffel-token'?: string
-    }
-    const name = v.name?.trim()
-    if (!name) throw new UsageError('create needs --name NAME')
-    if (name.length > 200) throw new UsageError('--name is longer than 200 characters')
-    const supplier = await supplierChoice(v)
-    const input = {
-      name,
-      origins: [...new Set((v.origin ?? []).map((o) => parseOrigin(o)))],
-      sandbox: v.sandbox ?? false,
-      ...(supplier ? { supplier } : {}),
-    }
-    act = async (core) => {
-      const { seller, apiKey } = await core.createSeller(input)
-      console.log(
-        [
-          `Created seller "${seller.name}"${seller.sandbox ? ' (sandbox)' : ''}`,
-          `  seller_id  ${seller.seller_id}`,
-          `  origins    ${originsLine(seller)}`,
-          `  supplier   ${supplierLine(seller)}`,
-          '',
-          `  API key    ${apiKey}`,
-          '',
-          'Store this key now: it is not kept by the service and cannot be shown again.',
-          "It is for the seller's backend only (HTTP Basic, key as user name, empty password); never put it in a web page.",
-        ].join('\n'),
-      )
-    }
-  } else if (command === 'update') {
-    const v = values as {
-      'add-origin'?: string[]
-      'remove-origin'?: string[]
-      supplier?: string
-      'duffel-token'?: string
-      'remove-token'?: boolean
-      force?: boolean
-    }
-    const sellerId = sellerIdOf(command, positionals)
-    const supplier = await supplierChoice(v)
-    const removeToken = v['remove-token'] === true
-    const change = {
-      addOrigins: [...new Set((v['add-origin'] ?? []).map((o) => parseOrigin(o, '--add-origin')))],
-      removeOrigins: [...new Set((v['remove-origin'] ?? []).map((o) => parseOrigin(o, '--remove-origin')))],
-      ...(supplier ? { supplier } : {}),
-      removeToken,
-      force: v.force === true,
-    }
-    if (!change.addOrigins.length && !change.removeOrigins.length && !supplier && !removeToken) {
-      throw new UsageError(
-        'update needs a change: --add-origin, --remove-origin, --supplier, --duffel-token or --remove-token',
-      )
-    }
-    if (change.force && !supplier && !removeToken)
-      throw new UsageError(
-        '--force goes with --supplier, --duffel-token or --remove-token: it lets a change of supplier go ahead although trips are not yet fulfilled',
-      )
-    act = async (core) => {
-      const { seller, unfinished } = await core.updateSeller(sellerId, change)
-      const kept = keptLine(seller)
-      console.log(
-        [
-          `Updated seller "${seller.name}"${seller.sandbox ? ' (sandbox)' : ''}`,
-          `  seller_id   ${seller.seller_id}`,
-          `  origins     ${originsLine(seller)}`,
-          `  supplier    ${supplierLine(seller)}`,
-          ...(kept ? [`  kept token  ${kept}`] : []),
-          '',
-          'Every server applies it within 10 seconds.',
-          ...(unfinished
-            ? [
-                `--force: ${unfinished.count} trip${unfinished.count === 1 ? '' : 's'} not yet fulfilled stay${unfinished.count === 1 ? 's' : ''} on ${unfinished.suppliers.join(' and ')} (${unfinished.tripIds.join(', ')}${unfinished.count > unfinished.tripIds.length ? ', …' : ''})${
-                  unfinished.stranded.length
-                    ? `; ${unfinished.stranded.join(' and ')} has no token for them any more, so their checks, fulfillment and orders there fail (supplier_not_configured).`
-                    : keptNames(seller).some((n) => unfinished.suppliers.includes(n))
-                      ? ', served with its kept token.'
-                      : '.'
-                }`,
-              ]
-            : []),
-        ].join('\n'),
-      )
-    }
-  } else if (command === 'show') {
-    const sellerId = sellerIdOf(command, positionals)
-    act = async (core) => {
-      console.log(sellerText(await core.showSeller(sellerId)))
-    }
-  } else if (command === 'disable' || command === 'enable') {
-    const sellerId = sellerIdOf(command, positionals)
-    act = async (core) => {
-      const { seller, changed } =
-        command === 'disable' ? await core.disableSeller(sellerId) : await core.enableSeller(sellerId)
-      const who = `seller "${seller.name}" (${seller.seller_id})`
-      console.log(
-        command === 'disable'
-          ? changed
-            ? [
-                `Disabled ${who} at ${seller.disabled_at}.`,
-                'On every server within 10 seconds, every request made with its API keys, trip creation tokens or trip access tokens is refused (403 seller_disabled).',
-                'Orders, checks and webhooks already under way go on. Nothing is revoked: npm run seller -- enable ' +
-                  seller.seller_id +
-                  ' makes them work again.',
-              ].join('\n')
-            : `The ${who} was already disabled (since ${seller.disabled_at}): nothing changed.`
-          : changed
-            ? `Enabled ${who}: its API keys and trip tokens work again on every server within 10 seconds (those that have not expired or been revoked meanwhile).`
-            : `The ${who} is not disabled: nothing changed.`,
-      )
-    }
-  } else if (command === 'rotate-key') {
-    const v = values as { 'grace-hours'?: string }
-    const sellerId = sellerIdOf(command, positionals)
-    const given = v['grace-hours']
-    if (given !== undefined && !/^\d+(\.\d+)?$/.test(given.trim()))
-      throw new UsageError(
-        `--grace-hours ${JSON.stringify(given)} is not a number of hours (e.g. 24, or 0 to stop the old keys now)`,
-      )
-    const graceHours = given === undefined ? 24 : Number(given)
-    act = async (core) => {
-      const { apiKey, graceUntil, previous } = await core.rotateApiKey(sellerId, graceHours)
-      const old = previous.map((k) => k.prefix).join(', ')
-      console.log(
-        [
-          `New key for seller ${sellerId}`,
-          '',
-          `  API key    ${apiKey}`,
-          '',
-          'Store this key now: it is not kept by the service and cannot be shown again.',
-          previous.length === 0
-            ? 'The seller had no other working key.'
-            : graceHours === 0
-              ? `The previous keys (${old}) stopped working now (on every server within 10 seconds).`
-              : `The previous keys (${old}) keep working until ${graceUntil} (${graceHours} hours), then stop.`,
-        ].join('\n'),
-      )
-    }
-  } else if (command === 'revoke-key') {
-    const v = values as { prefix?: string; 'end-trip-tokens'?: boolean }
-    const sellerId = sellerIdOf(command, positionals)
-    // As list shows it (with its ellipsis) or without.
-    const prefix = v.prefix?.trim().replace(/(…|\.\.\.)$/, '')
-    if (v.prefix !== undefined && !prefix) throw new UsageError('--prefix needs a key prefix, as list shows it')
-    act = async (core) => {
-      const end = v['end-trip-tokens'] === true
-      const { revoked, alreadyExpired, kept } = await core.revokeApiKeys(sellerId, prefix, { endTripTokens: end })
-      const lines = revoked.map(
-        (k) =>
-          `Revoked ${k.prefix}… (created ${k.created_at}): it stops working now, on every server within 10 seconds, and so do the trip creation tokens it issued.`,
-      )
-      lines.push(
-        end
-          ? "Ended every trip access and refresh token of the seller (on every server within 10 seconds): travellers mid-checkout need a new trip session from the seller's backend."
-          : 'Trip access tokens (30 minutes) and refresh tokens (45 minutes) keep working until they expire, each for its one trip; --end-trip-tokens ends them now.',
-      )
-      for (const k of alreadyExpired) lines.push(`${k.prefix}… had already expired (${k.expires_at}).`)
-      if (kept) {
-        const expired = kept.expires_at !== null && kept.expires_at <= new Date().toISOString()
-        lines.push(
-          `Kept the newest key ${kept.prefix}… (created ${kept.created_at})${expired ? `, which has expired too: make a new one with npm run seller -- rotate-key ${sellerId}` : ''}.`,
-        )
-      }
-      if (!revoked.length && !alreadyExpired.length) lines.push('Nothing to revoke: the seller has no other key.')
-      console.log(lines.join('\n'))
-    }
-  } else {
-    const json = (values as { json?: boolean }).json === true
-    act = async (core) => {
-      const sellers = await core.listSellers()
-      if (json) {
-        console.log(JSON.stringify(sellers.map(sellerJson), null, 2))
-        return
-      }
-      if (sellers.length === 0) {
-        console.log('No sellers yet. Create one with: npm run seller -- create --name NAME --origin URL')
-        return
-      }
-      for (const { seller: s, keys } of sellers) {
-        console.log(
-          `${s.seller_id}  ${s.sandbox ? 'sandbox' : 'live   '}  ${s.created_at}  ${s.name}${s.disabled_at === undefined ? '' : `  (DISABLED since ${s.disabled_at})`}`,
-        )
-        console.log(`    supplier: ${supplierLine(s)}`)
-        const kept = keptNames(s)
-        if (kept.length) console.log(`    kept token: ${kept.join(', ')} (of a supplier it sold from before)`)
-        console.log(`    origins: ${s.origins.length ? s.origins.join(', ') : '(none)'}`)
-        for (const key of keys) console.log(`    key: ${keyLine(key)}`)
-      }
-    }
-  }
+  const act = await checkedAction(command, values, positionals)
 
   const { store, core } = await startCore(loadConfig())
   try {
@@ -441,6 +259,243 @@ async function run(argv: string[]): Promise<number> {
     await store.close()
   }
   return 0
+}
+
+/** The command's action, its arguments checked: a wrong one throws a UsageError. */
+async function checkedAction(command: Command, values: object, positionals: string[]): Promise<Action> {
+  switch (command) {
+    case 'create':
+      return createAction(values as CreateValues)
+    case 'update':
+      return updateAction(values as UpdateValues, positionals)
+    case 'show':
+      return showAction(positionals)
+    case 'disable':
+    case 'enable':
+      return switchAction(command, positionals)
+    case 'rotate-key':
+      return rotateKeyAction(values as { 'grace-hours'?: string }, positionals)
+    case 'revoke-key':
+      return revokeKeyAction(values as { prefix?: string; 'end-trip-tokens'?: boolean }, positionals)
+    case 'list':
+      return listAction((values as { json?: boolean }).json === true)
+  }
+}
+
+interface CreateValues {
+  name?: string
+  origin?: string[]
+  sandbox?: boolean
+  supplier?: string
+  'duffel-token'?: string
+}
+
+async function createAction(v: CreateValues): Promise<Action> {
+  const name = v.name?.trim()
+  if (!name) throw new UsageError('create needs --name NAME')
+  if (name.length > 200) throw new UsageError('--name is longer than 200 characters')
+  const supplier = await supplierChoice(v)
+  const input = {
+    name,
+    origins: [...new Set((v.origin ?? []).map((o) => parseOrigin(o)))],
+    sandbox: v.sandbox ?? false,
+    ...(supplier ? { supplier } : {}),
+  }
+  return async (core) => {
+    const { seller, apiKey } = await core.createSeller(input)
+    console.log(
+      [
+        `Created seller "${seller.name}"${seller.sandbox ? ' (sandbox)' : ''}`,
+        `  seller_id  ${seller.seller_id}`,
+        `  origins    ${originsLine(seller)}`,
+        `  supplier   ${supplierLine(seller)}`,
+        '',
+        `  API key    ${apiKey}`,
+        '',
+        'Store this key now: it is not kept by the service and cannot be shown again.',
+        "It is for the seller's backend only (HTTP Basic, key as user name, empty password); never put it in a web page.",
+      ].join('\n'),
+    )
+  }
+}
+
+interface UpdateValues {
+  'add-origin'?: string[]
+  'remove-origin'?: string[]
+  supplier?: string
+  'duffel-token'?: string
+  'remove-token'?: boolean
+  force?: boolean
+}
+
+async function updateAction(v: UpdateValues, positionals: string[]): Promise<Action> {
+  const sellerId = sellerIdOf('update', positionals)
+  const supplier = await supplierChoice(v)
+  const removeToken = v['remove-token'] === true
+  const change = {
+    addOrigins: [...new Set((v['add-origin'] ?? []).map((o) => parseOrigin(o, '--add-origin')))],
+    removeOrigins: [...new Set((v['remove-origin'] ?? []).map((o) => parseOrigin(o, '--remove-origin')))],
+    ...(supplier ? { supplier } : {}),
+    removeToken,
+    force: v.force === true,
+  }
+  if (!change.addOrigins.length && !change.removeOrigins.length && !supplier && !removeToken) {
+    throw new UsageError(
+      'update needs a change: --add-origin, --remove-origin, --supplier, --duffel-token or --remove-token',
+    )
+  }
+  if (change.force && !supplier && !removeToken)
+    throw new UsageError(
+      '--force goes with --supplier, --duffel-token or --remove-token: it lets a change of supplier go ahead although trips are not yet fulfilled',
+    )
+  return async (core) => {
+    console.log(updatedText(await core.updateSeller(sellerId, change)))
+  }
+}
+
+function updatedText({ seller, unfinished }: UpdatedSeller): string {
+  const kept = keptLine(seller)
+  return [
+    `Updated seller "${seller.name}"${seller.sandbox ? ' (sandbox)' : ''}`,
+    `  seller_id   ${seller.seller_id}`,
+    `  origins     ${originsLine(seller)}`,
+    `  supplier    ${supplierLine(seller)}`,
+    ...(kept ? [`  kept token  ${kept}`] : []),
+    '',
+    'Every server applies it within 10 seconds.',
+    ...(unfinished ? [forcedLine(seller, unfinished)] : []),
+  ].join('\n')
+}
+
+/** The trips a forced change went ahead despite, and whether their supplier can still serve them. */
+function forcedLine(seller: SellerRecord, unfinished: UnfinishedTrips): string {
+  return `--force: ${unfinished.count} trip${unfinished.count === 1 ? '' : 's'} not yet fulfilled stay${unfinished.count === 1 ? 's' : ''} on ${unfinished.suppliers.join(' and ')} (${unfinished.tripIds.join(', ')}${unfinished.count > unfinished.tripIds.length ? ', …' : ''})${
+    unfinished.stranded.length
+      ? `; ${unfinished.stranded.join(' and ')} has no token for them any more, so their checks, fulfillment and orders there fail (supplier_not_configured).`
+      : keptNames(seller).some((n) => unfinished.suppliers.includes(n))
+        ? ', served with its kept token.'
+        : '.'
+  }`
+}
+
+function showAction(positionals: string[]): Action {
+  const sellerId = sellerIdOf('show', positionals)
+  return async (core) => {
+    console.log(sellerText(await core.showSeller(sellerId)))
+  }
+}
+
+function switchAction(command: 'disable' | 'enable', positionals: string[]): Action {
+  const sellerId = sellerIdOf(command, positionals)
+  return async (core) => {
+    const result = command === 'disable' ? await core.disableSeller(sellerId) : await core.enableSeller(sellerId)
+    console.log(command === 'disable' ? disabledText(result) : enabledText(result))
+  }
+}
+
+function disabledText({ seller, changed }: SellerSwitch): string {
+  const who = `seller "${seller.name}" (${seller.seller_id})`
+  return changed
+    ? [
+        `Disabled ${who} at ${seller.disabled_at}.`,
+        'On every server within 10 seconds, every request made with its API keys, trip creation tokens or trip access tokens is refused (403 seller_disabled).',
+        'Orders, checks and webhooks already under way go on. Nothing is revoked: npm run seller -- enable ' +
+          seller.seller_id +
+          ' makes them work again.',
+      ].join('\n')
+    : `The ${who} was already disabled (since ${seller.disabled_at}): nothing changed.`
+}
+
+function enabledText({ seller, changed }: SellerSwitch): string {
+  const who = `seller "${seller.name}" (${seller.seller_id})`
+  return changed
+    ? `Enabled ${who}: its API keys and trip tokens work again on every server within 10 seconds (those that have not expired or been revoked meanwhile).`
+    : `The ${who} is not disabled: nothing changed.`
+}
+
+function rotateKeyAction(v: { 'grace-hours'?: string }, positionals: string[]): Action {
+  const sellerId = sellerIdOf('rotate-key', positionals)
+  const given = v['grace-hours']
+  if (given !== undefined && !/^\d+(\.\d+)?$/.test(given.trim()))
+    throw new UsageError(
+      `--grace-hours ${JSON.stringify(given)} is not a number of hours (e.g. 24, or 0 to stop the old keys now)`,
+    )
+  const graceHours = given === undefined ? 24 : Number(given)
+  return async (core) => {
+    const { apiKey, graceUntil, previous } = await core.rotateApiKey(sellerId, graceHours)
+    const old = previous.map((k) => k.prefix).join(', ')
+    console.log(
+      [
+        `New key for seller ${sellerId}`,
+        '',
+        `  API key    ${apiKey}`,
+        '',
+        'Store this key now: it is not kept by the service and cannot be shown again.',
+        previous.length === 0
+          ? 'The seller had no other working key.'
+          : graceHours === 0
+            ? `The previous keys (${old}) stopped working now (on every server within 10 seconds).`
+            : `The previous keys (${old}) keep working until ${graceUntil} (${graceHours} hours), then stop.`,
+      ].join('\n'),
+    )
+  }
+}
+
+function revokeKeyAction(v: { prefix?: string; 'end-trip-tokens'?: boolean }, positionals: string[]): Action {
+  const sellerId = sellerIdOf('revoke-key', positionals)
+  // As list shows it (with its ellipsis) or without.
+  const prefix = v.prefix?.trim().replace(/(…|\.\.\.)$/, '')
+  if (v.prefix !== undefined && !prefix) throw new UsageError('--prefix needs a key prefix, as list shows it')
+  return async (core) => {
+    const end = v['end-trip-tokens'] === true
+    const result = await core.revokeApiKeys(sellerId, prefix, { endTripTokens: end })
+    console.log(revokedText(sellerId, result, end))
+  }
+}
+
+function revokedText(sellerId: string, { revoked, alreadyExpired, kept }: RevokedKeys, end: boolean): string {
+  const lines = revoked.map(
+    (k) =>
+      `Revoked ${k.prefix}… (created ${k.created_at}): it stops working now, on every server within 10 seconds, and so do the trip creation tokens it issued.`,
+  )
+  lines.push(
+    end
+      ? "Ended every trip access and refresh token of the seller (on every server within 10 seconds): travellers mid-checkout need a new trip session from the seller's backend."
+      : 'Trip access tokens (30 minutes) and refresh tokens (45 minutes) keep working until they expire, each for its one trip; --end-trip-tokens ends them now.',
+  )
+  for (const k of alreadyExpired) lines.push(`${k.prefix}… had already expired (${k.expires_at}).`)
+  if (kept) {
+    const expired = kept.expires_at !== null && kept.expires_at <= new Date().toISOString()
+    lines.push(
+      `Kept the newest key ${kept.prefix}… (created ${kept.created_at})${expired ? `, which has expired too: make a new one with npm run seller -- rotate-key ${sellerId}` : ''}.`,
+    )
+  }
+  if (!revoked.length && !alreadyExpired.length) lines.push('Nothing to revoke: the seller has no other key.')
+  return lines.join('\n')
+}
+
+function listAction(json: boolean): Action {
+  return async (core) => {
+    const sellers = await core.listSellers()
+    if (json) {
+      console.log(JSON.stringify(sellers.map(sellerJson), null, 2))
+      return
+    }
+    if (sellers.length === 0) {
+      console.log('No sellers yet. Create one with: npm run seller -- create --name NAME --origin URL')
+      return
+    }
+    for (const { seller: s, keys } of sellers) {
+      console.log(
+        `${s.seller_id}  ${s.sandbox ? 'sandbox' : 'live   '}  ${s.created_at}  ${s.name}${s.disabled_at === undefined ? '' : `  (DISABLED since ${s.disabled_at})`}`,
+      )
+      console.log(`    supplier: ${supplierLine(s)}`)
+      const kept = keptNames(s)
+      if (kept.length) console.log(`    kept token: ${kept.join(', ')} (of a supplier it sold from before)`)
+      console.log(`    origins: ${s.origins.length ? s.origins.join(', ') : '(none)'}`)
+      for (const key of keys) console.log(`    key: ${keyLine(key)}`)
+    }
+  }
 }
 
 run(process.argv.slice(2)).then(
