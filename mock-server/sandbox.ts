@@ -10,7 +10,8 @@ import { createSandboxSupplier } from '../core/adapters/sandbox-airline/adapter.
 import { operations } from '../core/api/operations.ts'
 import type { Clock, Ids } from '../core/ports/clock.ts'
 import type { WebhookSender } from '../core/ports/webhook-sender.ts'
-import { createHost, handlerPattern, uuid } from './host.ts'
+import type { TripCreateRequest } from '../core/schemas/trip.ts'
+import { createHost, handlerPattern, uuid, type Host } from './host.ts'
 import { sandboxTripRequest } from './fixtures.ts'
 import type { Sandbox, SandboxDelivery, SandboxOptions, SandboxTrip } from './types.ts'
 
@@ -74,15 +75,77 @@ export interface SandboxInternals extends Sandbox<HttpHandler> {
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<SandboxInternals> {
   const clock = options.clock ?? systemClock
-  const ids = options.ids ?? randomIds
   const storageKey = options.storageKey
   const storage = storageKey ? (options.storage ?? defaultStorage()) : undefined
   const baseUrl = options.baseUrl?.replace(/\/+$/, '')
 
   const store = new MemoryStore(load(storage, storageKey))
   const deliveries: SandboxDelivery[] = []
-  // The sandbox has no network: webhook deliveries are recorded, and every one "succeeds".
-  const webhooks: WebhookSender = {
+  const core = await startSandboxCore(options, store, clock, deliveries)
+  const save = snapshotSaver(store, storage, storageKey)
+  save()
+
+  const host = createHost({ core, changed: save })
+  const handlers = sandboxHandlers(host, baseUrl)
+  const sandboxFetch = fetchThroughHandlers(handlers)
+  const runJobs = jobRunner(core, save)
+  let timer = (options.autoRunJobs ?? true) ? startJobTimer(runJobs) : undefined
+  const origin = baseUrl ?? INTERNAL_ORIGIN
+
+  return {
+    handlers,
+    fetch: sandboxFetch,
+    core,
+    store,
+    apiKey: SANDBOX_API_KEY,
+    deliveries,
+    runJobs,
+
+    async createTrip(request = {}): Promise<SandboxTrip> {
+      return createTripThroughHost(host, origin, sandboxTripRequest(clock.now(), request))
+    },
+
+    async reset() {
+      removeTrips(store)
+      deliveries.length = 0
+      if (storage && storageKey) storage.removeItem(storageKey)
+    },
+
+    dispose() {
+      if (timer !== undefined) clearInterval(timer)
+      timer = undefined
+      // Streams a page abandoned without cancelling them end here.
+      void core.context.live.close()
+    },
+  }
+}
+
+/** The core over `store`, holding the sandbox seller (a store restored from storage has it already). */
+async function startSandboxCore(
+  options: SandboxOptions,
+  store: MemoryStore,
+  clock: Clock,
+  deliveries: SandboxDelivery[],
+): Promise<Core> {
+  const core = createCore({
+    store,
+    suppliers: [createSandboxSupplier(options.supplier)],
+    clock,
+    ids: options.ids ?? randomIds,
+    webhooks: recordingWebhooks(deliveries, clock),
+    config: options.config,
+  })
+  // Same start-up order as the server (signing key, then seller), so counting ids line up with it in parity tests.
+  await core.ensureSigningKey()
+  if (!(await core.findSellerByApiKey(SANDBOX_API_KEY))) {
+    await core.createSeller({ name: SANDBOX_SELLER_NAME, origins: [], sandbox: true, apiKey: SANDBOX_API_KEY })
+  }
+  return core
+}
+
+/** The sandbox has no network: webhook deliveries are recorded, and every one "succeeds". */
+function recordingWebhooks(deliveries: SandboxDelivery[], clock: Clock): WebhookSender {
+  return {
     async send(target, body, headers) {
       deliveries.push({
         target,
@@ -94,21 +157,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return 200
     },
   }
-  const core = createCore({
-    store,
-    suppliers: [createSandboxSupplier(options.supplier)],
-    clock,
-    ids,
-    webhooks,
-    config: options.config,
-  })
-  // Same start-up order as the server (signing key, then seller), so counting ids line up with it in parity tests.
-  await core.ensureSigningKey()
-  if (!(await core.findSellerByApiKey(SANDBOX_API_KEY))) {
-    await core.createSeller({ name: SANDBOX_SELLER_NAME, origins: [], sandbox: true, apiKey: SANDBOX_API_KEY })
-  }
+}
 
-  const save = () => {
+/** Writes the store to `storage` under `storageKey` (without either, it does nothing). */
+function snapshotSaver(
+  store: MemoryStore,
+  storage: SandboxOptions['storage'],
+  storageKey: string | undefined,
+): () => void {
+  return () => {
     if (!storage || !storageKey) return
     const data: Persisted = { version: STORAGE_VERSION, snapshot: store.snapshot() }
     // A full storage (localStorage holds about 5 MB; a trip with its search is about 10 KB, and each flight's
@@ -125,10 +182,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }
     }
   }
-  save()
+}
 
-  const host = createHost({ core, changed: save })
-  // One handler per operation, `http.<method>(<baseUrl or any origin><op.path>)`, as RegExps (see handlerPattern).
+/** One handler per operation, `http.<method>(<baseUrl or any origin><op.path>)`, as RegExps (see handlerPattern). */
+function sandboxHandlers(host: Host, baseUrl: string | undefined): HttpHandler[] {
   const handlers: HttpHandler[] = []
   for (const op of operations) {
     const resolver = ({ request }: { request: Request }) => host.handle(request, op)
@@ -139,16 +196,23 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   }
   // Everything else under /v2.2/: 404, or 405 with Allow, as the server answers.
   handlers.push(http.all(handlerPattern(baseUrl, '/v2.2/*'), ({ request }) => host.handle(request)))
+  return handlers
+}
 
+/** A `fetch` the handlers answer; what none of them matches goes to the fetch there was when the sandbox began. */
+function fetchThroughHandlers(handlers: HttpHandler[]): typeof fetch {
   const realFetch: typeof fetch = globalThis.fetch.bind(globalThis)
-  const sandboxFetch: typeof fetch = async (input, init) => {
+  return async (input, init) => {
     const request = new Request(input, init)
     const response = await getResponse(handlers, request.clone())
     return response ?? realFetch(request)
   }
+}
 
+/** Runs the due jobs and persists what they changed; a call during a run shares it rather than start another. */
+function jobRunner(core: Core, save: () => void): () => Promise<number> {
   let running: Promise<number> | null = null
-  const runJobs = (): Promise<number> => {
+  return () => {
     running ??= (async () => {
       try {
         const n = await core.drainJobs()
@@ -160,69 +224,48 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     })()
     return running
   }
-  let timer: ReturnType<typeof setInterval> | undefined
-  if (options.autoRunJobs ?? true) {
-    timer = setInterval(() => {
-      runJobs().catch((e: unknown) => console.error('[svc sandbox] job run failed', e))
-    }, JOB_INTERVAL_MS)
-    // In node, a sandbox must not keep the test process alive.
-    ;(timer as { unref?: () => void }).unref?.()
+}
+
+function startJobTimer(runJobs: () => Promise<number>): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => {
+    runJobs().catch((e: unknown) => console.error('[svc sandbox] job run failed', e))
+  }, JOB_INTERVAL_MS)
+  // In node, a sandbox must not keep the test process alive.
+  ;(timer as { unref?: () => void }).unref?.()
+  return timer
+}
+
+/** POST /v2.2/trip with the sandbox seller's key, straight to the host (no handler, no network). */
+async function createTripThroughHost(host: Host, origin: string, trip: TripCreateRequest): Promise<SandboxTrip> {
+  const res = await host.handle(
+    new Request(`${origin}/v2.2/trip`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${btoa(`${SANDBOX_API_KEY}:`)}`, 'content-type': 'application/json' },
+      body: JSON.stringify(trip),
+    }),
+  )
+  const body = (await res!.json()) as {
+    trip_id: string
+    trip_access_token: string
+    refresh_token: string
+    detail?: string
   }
+  if (res!.status !== 201) throw new Error(`The sandbox refused the trip (${res!.status}): ${body.detail ?? ''}`)
+  return { tripId: body.trip_id, tripAccessToken: body.trip_access_token, refreshToken: body.refresh_token }
+}
 
-  const origin = baseUrl ?? INTERNAL_ORIGIN
-  const apiKeyAuth = `Basic ${btoa(`${SANDBOX_API_KEY}:`)}`
-
-  return {
-    handlers,
-    fetch: sandboxFetch,
-    core,
-    store,
-    apiKey: SANDBOX_API_KEY,
-    deliveries,
-    runJobs,
-
-    async createTrip(request = {}): Promise<SandboxTrip> {
-      const res = await host.handle(
-        new Request(`${origin}/v2.2/trip`, {
-          method: 'POST',
-          headers: { authorization: apiKeyAuth, 'content-type': 'application/json' },
-          body: JSON.stringify(sandboxTripRequest(clock.now(), request)),
-        }),
-      )
-      const body = (await res!.json()) as {
-        trip_id: string
-        trip_access_token: string
-        refresh_token: string
-        detail?: string
-      }
-      if (res!.status !== 201) throw new Error(`The sandbox refused the trip (${res!.status}): ${body.detail ?? ''}`)
-      return { tripId: body.trip_id, tripAccessToken: body.trip_access_token, refreshToken: body.refresh_token }
-    },
-
-    async reset() {
-      const s = store.snapshot()
-      // The seller, its key and the signing keys stay (tokens the page holds then fail as unknown trips, not as forged).
-      store.restore({
-        ...s,
-        trips: [],
-        searches: [],
-        seatMaps: [],
-        refreshTokens: [],
-        idempotency: [],
-        jobs: [],
-        orders: [],
-      })
-      deliveries.length = 0
-      if (storage && storageKey) storage.removeItem(storageKey)
-    },
-
-    dispose() {
-      if (timer !== undefined) clearInterval(timer)
-      timer = undefined
-      // Streams a page abandoned without cancelling them end here.
-      void core.context.live.close()
-    },
-  }
+/** The seller, its key and the signing keys stay (tokens the page holds then fail as unknown trips, not as forged). */
+function removeTrips(store: MemoryStore) {
+  store.restore({
+    ...store.snapshot(),
+    trips: [],
+    searches: [],
+    seatMaps: [],
+    refreshTokens: [],
+    idempotency: [],
+    jobs: [],
+    orders: [],
+  })
 }
 
 /** The snapshot with only the `keep` most recently updated trips and what belongs to them. */
