@@ -5,8 +5,8 @@
 //   sdk         → components, client, core (types only); mock-server's types, and mock-server itself
 //                 only from sdk/sandbox-bundle.ts (the entry of svc-sandbox.min.js, which svc.min.js
 //                 loads with a <script> tag in sandbox mode; it never imports it)
-//   components  → client, core (types only)
-//   client      → core (types only)
+//   components  → client, core (types only, but the product-type registry: core/schemas/product-types.ts)
+//   client      → core (types only, but the product-type registry)
 //   server      → core
 //   mock-server → core
 //   core        → nothing of ours outside core, and no metrics library (prom-client is the server's)
@@ -161,7 +161,17 @@ module.exports = {
       comment:
         'core/ is server code (schemas, rules, stores): the browser layers read its types, and its code reaches a page only in the sandbox bundle (through mock-server).',
       from: { path: under('client', 'components', 'sdk') },
-      to: { path: under('core'), dependencyTypesNot: ['type-only'] },
+      // Except the product-type registry: the browser needs its values (the product names, each one's view and
+      // title) and it is data importing nothing, so it adds only itself to svc.min.js (core/schemas/product-types.ts).
+      to: { path: under('core'), pathNot: '^core/schemas/product-types\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'product-type-registry-imports-nothing',
+      severity: 'error',
+      comment:
+        'core/schemas/product-types.ts is the one module of core/ the browser layers take values from: anything it imported would be bundled into svc.min.js with it.',
+      from: { path: '^core/schemas/product-types\\.ts$' },
+      to: { pathNot: '^core/schemas/product-types\\.ts$' },
     },
     {
       name: 'demo-page-is-browser-code',

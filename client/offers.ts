@@ -5,23 +5,18 @@
  */
 import type { Basket, BasketItem, ProductName, Search } from './types.ts'
 import type { PriceAndAvailability, Product } from '../core/schemas/search.ts'
-import type { BasketProductType } from '../core/schemas/basket.ts'
+import { PRODUCT_TYPE_NAMES, PRODUCT_TYPES, type ProductTypeName } from '../core/schemas/product-types.ts'
 
 export type { Product, PriceAndAvailability }
 
 /** The basket / search `product_type` behind each `allowProducts` name. */
-export const PRODUCT_TYPE: Record<ProductName, Exclude<BasketProductType, 'ticket'>> = {
-  bags: 'bag',
-  seats: 'seat',
-  priority_boarding: 'priority_boarding',
-  automatic_check_in: 'automatic_check_in',
-  fare_family_upsell: 'fare_family_upsell',
-}
+export const PRODUCT_TYPE = Object.fromEntries(PRODUCT_TYPE_NAMES.map((t) => [PRODUCT_TYPES[t], t])) as Record<
+  ProductName,
+  ProductTypeName
+>
 
-export function productNameOf(type: string): ProductName | null {
-  const found = (Object.entries(PRODUCT_TYPE) as Array<[ProductName, string]>).find(([, t]) => t === type)
-  return found ? found[0] : null
-}
+export const productNameOf = (type: string): ProductName | null =>
+  Object.hasOwn(PRODUCT_TYPES, type) ? PRODUCT_TYPES[type as ProductTypeName] : null
 
 /** Items the traveller chose here: everything but the flight ticket itself. */
 export const isExtra = (item: BasketItem): boolean => item.product_type !== 'ticket'

@@ -6,7 +6,7 @@
  * announces every basket change once.
  */
 import type { Basket, BasketItem, CallbackBasketItem, Search, TripView } from './types.ts'
-import type { ProductTypeName } from '../core/schemas/trip.ts'
+import { PRODUCT_TYPE_NAMES, type ProductTypeName } from '../core/schemas/product-types.ts'
 import { NoEventStream, type ApiClient, type BasketView } from './api.ts'
 import { SvcError, asSvcError } from './errors.ts'
 
@@ -61,13 +61,7 @@ export interface SessionOptions {
 }
 
 /** In the API's order, so the same set of types is always the same URL (one cache entry, one ETag). */
-const TYPES: readonly ProductTypeName[] = [
-  'bag',
-  'seat',
-  'priority_boarding',
-  'automatic_check_in',
-  'fare_family_upsell',
-]
+const TYPES = PRODUCT_TYPE_NAMES
 /** A search's answer that a type is not sold after booking (Duffel's most airlines): nothing to add, not an error. */
 const NOT_OFFERED = 'not_offered_after_booking'
 /** A search always runs for every type: only what is read of it is narrowed to what a widget shows. */

@@ -6,18 +6,13 @@
 import type { Basket, BasketItem } from '../core/schemas/basket.ts'
 import type { Journey, Passenger, Ticket } from '../core/schemas/trip.ts'
 import type { Search } from '../core/schemas/search.ts'
+import { PRODUCT_NAMES, type ProductName } from '../core/schemas/product-types.ts'
 
 export type { Basket, BasketItem, Journey, Passenger, Ticket, Search }
 
-/** Product names of `allowProducts` / `excludeProducts`. */
-export type ProductName = 'bags' | 'seats' | 'priority_boarding' | 'automatic_check_in' | 'fare_family_upsell'
-export const PRODUCT_NAMES: readonly ProductName[] = [
-  'bags',
-  'seats',
-  'priority_boarding',
-  'automatic_check_in',
-  'fare_family_upsell',
-]
+/** Product names of `allowProducts` / `excludeProducts`, in the registry's order (core/schemas/product-types.ts). */
+export type { ProductName }
+export { PRODUCT_NAMES }
 
 /** Validity as the browser callbacks name it (`state`, where the API says `status`). */
 export type ValidityState = 'valid' | 'checking' | 'price_changed' | 'unavailable' | 'invalid'

@@ -5,6 +5,7 @@
  */
 import type { Locale } from '../i18n/index.ts'
 import type { BasketItem, Journey, TripView } from '../../client/types.ts'
+import { PRODUCT_TYPES } from '../../core/schemas/product-types.ts'
 
 // What is offered and chosen is the client layer's (the SDK reads it too); the views take it from here.
 export {
@@ -149,16 +150,16 @@ export function itemLabel(
       return bagName(l, d as BagDetailsLike)
     case 'seat':
       return l.format('seat_n', { seat: `${str(d['row'])}${str(d['column'])}` })
-    case 'priority_boarding':
-      return l.t.priority_boarding_title
-    case 'automatic_check_in':
-      return l.t.automatic_check_in_title
     case 'fare_family_upsell':
       return typeof d['fare_family'] === 'string'
         ? l.format('fare_family_upgrade_to', { name: d['fare_family'] })
         : item.display_name
+    // Another product type is named by its title text, `<name>_title` (components/i18n), whatever its details; a
+    // ticket, or a type this page does not know yet, is what the API calls it.
     default:
-      return item.display_name
+      return item.product_type !== 'ticket' && Object.hasOwn(PRODUCT_TYPES, item.product_type)
+        ? l.t[`${PRODUCT_TYPES[item.product_type]}_title`]
+        : item.display_name
   }
 }
 

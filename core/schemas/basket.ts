@@ -1,6 +1,7 @@
 /** Basket items, product details per product type, validity, and the basket change requests. */
 import { Type, type Static } from 'typebox'
 import { CurrencyCode, DecimalPlaces, Id, Price, UtcTimestamp, Nullable } from './common.ts'
+import { PRODUCT_TYPE_NAMES, type ProductTypeName } from './product-types.ts'
 
 export const BagDetails = Type.Object({
   checked: Type.Boolean(),
@@ -81,15 +82,11 @@ export const Validity = Type.Object({
 })
 export type Validity = Static<typeof Validity>
 
-export const BasketProductType = Type.Union([
-  Type.Literal('ticket'),
-  Type.Literal('bag'),
-  Type.Literal('seat'),
-  Type.Literal('priority_boarding'),
-  Type.Literal('automatic_check_in'),
-  Type.Literal('fare_family_upsell'),
-])
-export type BasketProductType = Static<typeof BasketProductType>
+/** The ticket and every product type (product-types.ts). */
+export const BasketProductType = Type.Unsafe<'ticket' | ProductTypeName>(
+  Type.Union([Type.Literal('ticket'), ...PRODUCT_TYPE_NAMES.map((t) => Type.Literal(t))]),
+)
+export type BasketProductType = 'ticket' | ProductTypeName
 
 /** `awaiting_ticketing`: ordered on a trip fulfilled with `is_ticketed: false`, held until its tickets are issued. */
 export const ORDER_STATUSES = [

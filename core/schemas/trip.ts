@@ -1,5 +1,5 @@
 /** Trip resources: the create request, passengers, contact details, tickets, journeys and the trip representation. */
-import { Type, type Static } from 'typebox'
+import { Type, type Static, type TOptional, type TSchema } from 'typebox'
 import {
   AirlineCode,
   AirportCode,
@@ -23,6 +23,7 @@ import {
   UtcTimestamp,
 } from './common.ts'
 import { Basket } from './basket.ts'
+import { PRODUCT_TYPE_NAMES, type ProductTypeName as ProductType } from './product-types.ts'
 
 export const PassengerType = Type.Union([Type.Literal('adult'), Type.Literal('child'), Type.Literal('infant')])
 export type PassengerType = Static<typeof PassengerType>
@@ -197,28 +198,20 @@ export const TicketOfferRequest = Type.Object(
 )
 export type TicketOfferRequest = Static<typeof TicketOfferRequest>
 
-/** The product types on sale besides tickets, in the order a search lists them. */
-export const PRODUCT_TYPE_NAMES = [
-  'bag',
-  'seat',
-  'priority_boarding',
-  'automatic_check_in',
-  'fare_family_upsell',
-] as const
-export const ProductTypeName = Type.Unsafe<(typeof PRODUCT_TYPE_NAMES)[number]>(
-  Type.Union(PRODUCT_TYPE_NAMES.map((t) => Type.Literal(t))),
-)
-export type ProductTypeName = (typeof PRODUCT_TYPE_NAMES)[number]
+/** The product types on sale besides tickets, in the order a search lists them (product-types.ts). */
+export { PRODUCT_TYPE_NAMES }
+export const ProductTypeName = Type.Unsafe<ProductType>(Type.Union(PRODUCT_TYPE_NAMES.map((t) => Type.Literal(t))))
+export type ProductTypeName = ProductType
+
+/** An object with one optional property per product type, each its own schema (made by `schema`). */
+const perProductType = <S extends TSchema>(schema: () => S) =>
+  Object.fromEntries(PRODUCT_TYPE_NAMES.map((t) => [t, Type.Optional(schema())])) as {
+    [T in ProductType]: TOptional<S>
+  }
 
 /** `{bag: {search: true}, seat: {search: true}, ...}`: which product types to search. */
 export const SearchSelection = Type.Object(
-  {
-    bag: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-    seat: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-    priority_boarding: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-    automatic_check_in: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-    fare_family_upsell: Type.Optional(Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
-  },
+  perProductType(() => Type.Object({ search: Type.Boolean() }, { additionalProperties: false })),
   { additionalProperties: false },
 )
 export type SearchSelection = Static<typeof SearchSelection>
@@ -236,11 +229,7 @@ export type MarkupRule = Static<typeof MarkupRule>
 export const MarkupConfig = Type.Object(
   {
     default: Type.Optional(MarkupRule),
-    bag: Type.Optional(MarkupRule),
-    seat: Type.Optional(MarkupRule),
-    priority_boarding: Type.Optional(MarkupRule),
-    automatic_check_in: Type.Optional(MarkupRule),
-    fare_family_upsell: Type.Optional(MarkupRule),
+    ...perProductType(() => MarkupRule),
   },
   { additionalProperties: false },
 )
