@@ -34,6 +34,9 @@ import type {
   Versioned,
   KnownVersion,
   PlainWrite,
+  OperatorKeyRecord,
+  SellerOrder,
+  JobCount,
 } from '../ports/records.ts'
 import type { SellerChangeRecord, Store } from '../ports/store.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
@@ -45,7 +48,10 @@ import {
   jobToClaim,
   keyWorksAt,
   lapsed,
+  orderMatches,
   purgeable,
+  retried,
+  tripMatches,
   refreshRefusal,
   searchWritable,
   seatMapTouched,
@@ -74,6 +80,7 @@ export interface MemorySnapshot {
   /** The orders feed's rows, and each seller's last change number (numbers are never given twice). */
   orders: StoredOrder[]
   orderFeeds: Array<{ seller_id: string; seq: number }>
+  operatorKeys: OperatorKeyRecord[]
 }
 
 /**
@@ -84,9 +91,9 @@ export interface MemorySnapshot {
  */
 export type StoredSnapshot = Omit<
   MemorySnapshot,
-  'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'sellers' | 'apiKeys'
+  'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'sellers' | 'apiKeys' | 'operatorKeys'
 > &
-  Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds'>> & {
+  Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'operatorKeys'>> & {
     sellers: Array<Omit<SellerRecord, 'supplier'> & Partial<Pick<SellerRecord, 'supplier'>>>
     apiKeys: Array<Omit<ApiKeyRecord, 'expires_at'> & Partial<Pick<ApiKeyRecord, 'expires_at'>>>
   }
@@ -145,6 +152,11 @@ const job = (j: JobRecord): JobRecord => ({
   created_at: iso(j.created_at),
 })
 const subscription = (x: SubscriptionRecord): SubscriptionRecord => ({ ...copy(x), created_at: iso(x.created_at) })
+const operatorKey = (k: OperatorKeyRecord): OperatorKeyRecord => ({
+  ...copy(k),
+  created_at: iso(k.created_at),
+  revoked_at: isoOrNull(k.revoked_at),
+})
 const feedItem = (o: OrderFeedItem): OrderFeedItem => ({ ...copy(o), updated_at: iso(o.updated_at) })
 
 export class MemoryStore implements Store {
@@ -163,6 +175,7 @@ export class MemoryStore implements Store {
   /** The orders feed: by order_id, with each seller's last change number. */
   private orders = new Map<string, StoredOrder>()
   private orderFeeds = new Map<string, number>()
+  private operatorKeys = new Map<string, OperatorKeyRecord>()
 
   constructor(snapshot?: StoredSnapshot) {
     if (snapshot) this.restore(snapshot)
@@ -183,6 +196,7 @@ export class MemoryStore implements Store {
       subscriptions: [...this.subscriptions.values()],
       orders: [...this.orders.values()],
       orderFeeds: [...this.orderFeeds].map(([seller_id, seq]) => ({ seller_id, seq })),
+      operatorKeys: [...this.operatorKeys.values()],
     })
   }
 
@@ -220,6 +234,7 @@ export class MemoryStore implements Store {
     this.orderFeeds = new Map((s.orderFeeds ?? []).map((f) => [f.seller_id, f.seq]))
     for (const o of this.orders.values())
       this.orderFeeds.set(o.seller_id, Math.max(o.seq, this.orderFeeds.get(o.seller_id) ?? 0))
+    this.operatorKeys = new Map((s.operatorKeys ?? []).map((k) => [k.key_id, k]))
   }
 
   async migrate(): Promise<void> {}
@@ -541,6 +556,90 @@ export class MemoryStore implements Store {
     const n: Record<string, number> = {}
     for (const j of this.jobs.values()) if (j.status === 'pending') n[j.kind] = (n[j.kind] ?? 0) + 1
     return n
+  }
+
+  // ---------------------------------------------------------------- the operator's keys and questions
+
+  async addOperatorKey(k: OperatorKeyRecord): Promise<void> {
+    if (this.operatorKeys.has(k.key_id) || [...this.operatorKeys.values()].some((x) => x.key_hash === k.key_hash))
+      throw new Error(`operator key ${k.key_id} exists`)
+    if (k.seller_id !== null && !this.sellers.has(k.seller_id)) throw new Error(`no seller ${k.seller_id}`)
+    this.operatorKeys.set(k.key_id, operatorKey(k))
+  }
+
+  async findOperatorKey(keyHash: string): Promise<OperatorKeyRecord | undefined> {
+    const k = [...this.operatorKeys.values()].find((x) => x.key_hash === keyHash)
+    return k && copy(k)
+  }
+
+  async listOperatorKeys(): Promise<OperatorKeyRecord[]> {
+    return oldestFirst(this.operatorKeys.values(), 'key_id')
+  }
+
+  async revokeOperatorKey(keyId: string, at: string): Promise<boolean> {
+    const k = this.operatorKeys.get(keyId)
+    if (!k || k.revoked_at !== null) return false
+    k.revoked_at = iso(at)
+    return true
+  }
+
+  async findTrips(q: {
+    sellerId?: string
+    recordLocator?: string
+    after?: string
+    limit: number
+  }): Promise<TripRecord[]> {
+    return copy(
+      [...this.trips.values()]
+        .map((t) => t.value)
+        .filter((t) => tripMatches(t, q))
+        .sort((a, b) => compare(a.trip_id, b.trip_id))
+        .slice(0, Math.max(0, q.limit)),
+    )
+  }
+
+  async findOrders(q: {
+    sellerId?: string
+    status?: string
+    failureReason?: string
+    after?: string
+    limit: number
+  }): Promise<SellerOrder[]> {
+    return copy(
+      [...this.orders.values()]
+        .filter((o) => orderMatches(o.seller_id, o.order, q))
+        .sort((a, b) => compare(a.order.order_id, b.order.order_id))
+        .slice(0, Math.max(0, q.limit))
+        .map((o) => ({ seller_id: o.seller_id, order: o.order })),
+    )
+  }
+
+  async countJobs(): Promise<JobCount[]> {
+    const n = new Map<string, JobCount>()
+    for (const j of this.jobs.values()) {
+      const key = JSON.stringify([j.kind, j.status])
+      const c = n.get(key) ?? { kind: j.kind, status: j.status, count: 0 }
+      c.count++
+      n.set(key, c)
+    }
+    return [...n.values()].sort((a, b) => compare(a.kind, b.kind) || compare(a.status, b.status))
+  }
+
+  async listDeadJobs(page: { after?: string; limit: number }): Promise<JobRecord[]> {
+    return copy(
+      [...this.jobs.values()]
+        .filter((j) => j.status === 'dead' && j.job_id > (page.after ?? ''))
+        .sort((a, b) => compare(a.job_id, b.job_id))
+        .slice(0, Math.max(0, page.limit)),
+    )
+  }
+
+  async retryDeadJob(jobId: string, runAt: string): Promise<boolean> {
+    const j = this.jobs.get(jobId)
+    const next = j && retried(j, iso(runAt))
+    if (!next) return false
+    this.jobs.set(jobId, next)
+    return true
   }
 
   // ---------------------------------------------------------------- retention

@@ -7,6 +7,7 @@
  */
 import type {
   IdempotencyRecord,
+  OrderFeedItem,
   JobRecord,
   OrderFeedQuery,
   PurgeCutoffs,
@@ -114,6 +115,47 @@ export function jobToClaim(
   }
   return due
 }
+
+// ---------------------------------------------------------------- the operator's questions (OperationsStore)
+
+/** What findTrips is asked: one seller's trips, and/or those with a ticket of one record locator. */
+export interface TripQuery {
+  sellerId?: string
+  recordLocator?: string
+  after?: string
+}
+
+/** Whether a trip answers `q` (SQL: findTrips' WHERE; pages go by trip_id). */
+export const tripMatches = (t: TripRecord, q: TripQuery): boolean =>
+  t.trip_id > (q.after ?? '') &&
+  (q.sellerId === undefined || t.seller_id === q.sellerId) &&
+  (q.recordLocator === undefined ||
+    t.tickets.some((ticket) => ticket.access_details.record_locator === q.recordLocator))
+
+/** What findOrders is asked: each filter optional. */
+export interface OrderQuery {
+  sellerId?: string
+  status?: string
+  failureReason?: string
+  after?: string
+}
+
+/** Whether an order of the feed answers `q` (SQL: findOrders' WHERE; pages go by order_id). */
+export const orderMatches = (sellerId: string, o: OrderFeedItem, q: OrderQuery): boolean =>
+  o.order_id > (q.after ?? '') &&
+  (q.sellerId === undefined || sellerId === q.sellerId) &&
+  (q.status === undefined || o.status === q.status) &&
+  (q.failureReason === undefined || o.failure_reason === q.failureReason)
+
+/**
+ * A dead job given one more attempt at `runAt` (SQL: retryDeadJob): pending, unleased, with one attempt left,
+ * so a job that fails again is dead again at once rather than retried with backoff behind the operator's back.
+ * Null when the job is not dead.
+ */
+export const retried = (j: JobRecord, runAt: string): JobRecord | null =>
+  j.status !== 'dead'
+    ? null
+    : { ...j, status: 'pending', run_at: runAt, locked_until: null, max_attempts: j.attempts + 1 }
 
 // ---------------------------------------------------------------- retention
 

@@ -79,6 +79,41 @@ export interface ApiKeyRecord {
   revoked_at?: string
 }
 
+/**
+ * A key of the operator's admin API (`npm run operator -- create`): like a seller's API key, only its SHA-256
+ * is kept; the key itself is shown once. docs/operations.md says what each field lets it do.
+ */
+export interface OperatorKeyRecord {
+  /** What the CLI and lists name it by (revoke takes it, or the prefix). */
+  key_id: string
+  /** SHA-256 hex of the key; the key itself is never stored. */
+  key_hash: string
+  /** Who or what holds it, for people reading a list. */
+  name: string
+  /** First characters of the key (`svc_op_` and a few more), to recognise it. */
+  prefix: string
+  /** The one seller it may see (every other seller's objects are not found to it); null: every seller. */
+  seller_id: string | null
+  /** Reads only: every write of the admin API is refused to it (403). */
+  read_only: boolean
+  created_at: string
+  /** From this moment it is refused (401); null: it works. */
+  revoked_at: string | null
+}
+
+/** An order as the admin API lists it across sellers: the feed's item with the seller it is of. */
+export interface SellerOrder {
+  seller_id: string
+  order: OrderFeedItem
+}
+
+/** How many jobs of one kind are in one state (JobRecord.status). */
+export interface JobCount {
+  kind: string
+  status: JobRecord['status']
+  count: number
+}
+
 export interface SigningKeyRecord {
   kid: string
   alg: 'ES256'

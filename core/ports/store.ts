@@ -28,6 +28,9 @@ import type {
   PurgeCounts,
   TripEffects,
   PlainWrite,
+  OperatorKeyRecord,
+  SellerOrder,
+  JobCount,
 } from './records.ts'
 import type { SupplierSeatMap } from './supplier-answers.ts'
 
@@ -239,6 +242,51 @@ export interface SubscriptionStore {
   deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean>
 }
 
+/** The operator's admin API keys (core/application/operators.ts). */
+export interface OperatorKeyStore {
+  /** Inserts a key; its seller, when it has one, must exist (as a foreign key would have it). */
+  addOperatorKey(key: OperatorKeyRecord): Promise<void>
+  /** The key with this hash, revoked or not (the caller looks at `revoked_at`). */
+  findOperatorKey(keyHash: string): Promise<OperatorKeyRecord | undefined>
+  /** Every key, oldest first. */
+  listOperatorKeys(): Promise<OperatorKeyRecord[]>
+  /** Revokes the key at `at`; false when there is no such key or it was revoked already (nothing changes). */
+  revokeOperatorKey(keyId: string, at: string): Promise<boolean>
+}
+
+/**
+ * What the operator's admin API asks across sellers (core/application/admin.ts), a page at a time by id
+ * (`after`: the last id of the page before). A request of the public API never needs these: they read
+ * without a seller's index where no seller is named, which is the operator's question to pay for.
+ */
+export interface OperationsStore {
+  /**
+   * Trips by id above `after`, at most `limit`, lowest first: of one seller (`sellerId`), and/or those with a
+   * ticket whose record locator is `recordLocator` (store-rules.ts tripMatches).
+   */
+  findTrips(q: { sellerId?: string; recordLocator?: string; after?: string; limit: number }): Promise<TripRecord[]>
+  /**
+   * Orders by order_id above `after`, at most `limit`, lowest first, as the orders feed keeps them: of one seller,
+   * in one status, failed for one reason, each filter optional (store-rules.ts orderMatches).
+   */
+  findOrders(q: {
+    sellerId?: string
+    status?: string
+    failureReason?: string
+    after?: string
+    limit: number
+  }): Promise<SellerOrder[]>
+  /** How many jobs there are of each kind in each state; pairs with none are left out. */
+  countJobs(): Promise<JobCount[]>
+  /** Dead jobs (given up, with their last error) by job_id above `after`, at most `limit`, lowest first. */
+  listDeadJobs(page: { after?: string; limit: number }): Promise<JobRecord[]>
+  /**
+   * Gives a dead job one more attempt (store-rules.ts retried): pending again, due at `runAt`, with one attempt
+   * left (max_attempts = attempts + 1), its last error kept until it runs. False when it is not dead (nothing changes).
+   */
+  retryDeadJob(jobId: string, runAt: string): Promise<boolean>
+}
+
 /**
  * How a store reports outcomes. An outcome the caller must handle is a value, never a thrown error, so
  * every adapter answers it the same way and the contract suite (test/store/) can hold them to it:
@@ -265,7 +313,9 @@ export interface Store
     JobStore,
     RetentionStore,
     RateLimitStore,
-    SubscriptionStore {
+    SubscriptionStore,
+    OperatorKeyStore,
+    OperationsStore {
   migrate(): Promise<void>
   close(): Promise<void>
   /** A cheap round trip, for /readyz. */

@@ -449,6 +449,28 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX trips_seller_trip ON trips (seller_id, trip_id);
     `,
   ),
+  // The operator's admin API (docs/operations.md): its keys, kept as their SHA-256 like sellers' (never the
+  // key), each limited to one seller or to reads when it says so. `orders_status_order` answers "orders in
+  // this status" across sellers a page at a time (orders_status starts with the seller); `jobs_dead` lists
+  // the dead jobs without reading the finished ones (at most RETENTION's week of them).
+  writtenOnce(
+    12,
+    'operator keys for the admin API, orders by status across sellers, dead jobs',
+    ({ type: t }) => `
+      CREATE TABLE operator_keys (
+        key_id     ${t.text} PRIMARY KEY,
+        key_hash   ${t.text} NOT NULL UNIQUE,
+        name       ${t.text} NOT NULL,
+        prefix     ${t.text} NOT NULL,
+        seller_id  ${t.text} REFERENCES sellers (seller_id),
+        read_only  ${t.bool} NOT NULL,
+        created_at ${t.time} NOT NULL,
+        revoked_at ${t.time}
+      );
+      CREATE INDEX orders_status_order ON orders (status, order_id);
+      CREATE INDEX jobs_dead ON jobs (job_id) WHERE status = 'dead';
+    `,
+  ),
 ]
 
 export const schemaMigrationsTable = {

@@ -17,6 +17,7 @@ import { refreshTokensContract } from './roles/refresh-tokens.ts'
 import { idempotencyContract } from './roles/idempotency.ts'
 import { subscriptionsContract } from './roles/subscriptions.ts'
 import { jobsContract } from './roles/jobs.ts'
+import { operatorsContract } from './roles/operators.ts'
 
 export {
   seller,
@@ -57,5 +58,6 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
     idempotencyContract(ctx)
     subscriptionsContract(ctx)
     jobsContract(ctx)
+    operatorsContract(ctx)
   })
 }

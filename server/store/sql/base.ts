@@ -13,6 +13,9 @@
 import type {
   ApiKeyRecord,
   ConsumeResult,
+  JobCount,
+  OperatorKeyRecord,
+  SellerOrder,
   IdempotencyCompletion,
   IdempotencyRecord,
   JobRecord,
@@ -39,6 +42,7 @@ import {
   idempotencyRow,
   keptCredentials,
   mappers,
+  operatorKeyRow,
   refreshTokenRow,
   sellerRow,
   signingKeyRow,
@@ -314,6 +318,62 @@ export abstract class SqlStore {
       }
     }
     return n
+  }
+
+  // ---------------------------------------------------------------- the operator's keys and questions
+
+  async addOperatorKey(k: OperatorKeyRecord): Promise<void> {
+    await this.change(this.S.addOperatorKey, operatorKeyRow(this.d, k))
+  }
+
+  async findOperatorKey(keyHash: string): Promise<OperatorKeyRecord | undefined> {
+    const r = await this.one(this.S.findOperatorKey, [keyHash])
+    return r && this.to.operatorKey(r)
+  }
+
+  async listOperatorKeys(): Promise<OperatorKeyRecord[]> {
+    return (await this.all(this.S.listOperatorKeys)).map(this.to.operatorKey)
+  }
+
+  async revokeOperatorKey(keyId: string, at: string): Promise<boolean> {
+    return (await this.change(this.S.revokeOperatorKey, [keyId, this.d.time(at)])) === 1
+  }
+
+  async findTrips(q: {
+    sellerId?: string
+    recordLocator?: string
+    after?: string
+    limit: number
+  }): Promise<TripRecord[]> {
+    const { statement, params } = this.S.findTrips(q)
+    return (await this.all(statement, params)).map(this.to.trip)
+  }
+
+  async findOrders(q: {
+    sellerId?: string
+    status?: string
+    failureReason?: string
+    after?: string
+    limit: number
+  }): Promise<SellerOrder[]> {
+    const { statement, params } = this.S.findOrders(q)
+    return (await this.all(statement, params)).map(this.to.sellerOrder)
+  }
+
+  async countJobs(): Promise<JobCount[]> {
+    return (await this.all(this.S.countJobs)).map((r) => ({
+      kind: r.kind as string,
+      status: r.status as JobRecord['status'],
+      count: Number(r.n),
+    }))
+  }
+
+  async listDeadJobs(page: { after?: string; limit: number }): Promise<JobRecord[]> {
+    return (await this.all(this.S.listDeadJobs, [page.after ?? '', page.limit])).map(this.to.job)
+  }
+
+  async retryDeadJob(jobId: string, runAt: string): Promise<boolean> {
+    return (await this.change(this.S.retryDeadJob, [jobId, this.d.time(runAt)])) === 1
   }
 
   // ---------------------------------------------------------------- webhook subscriptions

@@ -68,6 +68,13 @@ export interface Dialect {
   rowKey(key: string): string
   /** A time `ms` before the time `expression` (a column or an `excluded.` value), to compare with another. */
   earlier(expression: string, ms: number): string
+  /** A text field of a JSON document column (`doc->>'failure_reason'`), NULL where it is absent. */
+  field(column: string, name: string): string
+  /**
+   * Whether the trip document `column` has a ticket whose record locator is the text `param` (the operator's
+   * question, store-rules.ts tripMatches): walks the document's tickets, so it reads every row it is asked of.
+   */
+  hasRecordLocator(column: string, param: string): string
   /** Column types, for a migration written once (migrations.ts `writtenOnce`). */
   readonly type: ColumnTypes
 }
@@ -115,6 +122,9 @@ export const sqlite: Dialect = {
   rowKey: () => 'rowid',
   // Canonical ISO text again (strftime's %f is seconds with milliseconds), so it compares as text should.
   earlier: (expression, ms) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expression}, '-${ms / 1000} seconds')`,
+  field: (column, name) => `json_extract(${column}, '$.${name}')`,
+  hasRecordLocator: (column, param) =>
+    `EXISTS (SELECT 1 FROM json_each(${column}, '$.tickets') t WHERE json_extract(t.value, '$.access_details.record_locator') = ${param})`,
   type: {
     text: 'TEXT',
     integer: 'INTEGER',
@@ -144,6 +154,9 @@ export const postgres: Dialect = {
   lock: (of) => `FOR UPDATE${of ? ` OF ${of}` : ''} SKIP LOCKED`,
   rowKey: (key) => key,
   earlier: (expression, ms) => `(${expression} - interval '${ms} milliseconds')`,
+  field: (column, name) => `(${column}->>'${name}')`,
+  hasRecordLocator: (column, param) =>
+    `EXISTS (SELECT 1 FROM json_array_elements(${column}->'tickets') t WHERE t->'access_details'->>'record_locator' = ${param})`,
   type: {
     text: 'text',
     integer: 'integer',

@@ -8,10 +8,12 @@ import type {
   ApiKeyRecord,
   IdempotencyRecord,
   JobRecord,
+  OperatorKeyRecord,
   OrderFeedItem,
   RefreshTokenRecord,
   SealedSecret,
   SearchRecord,
+  SellerOrder,
   SellerRecord,
   SigningKeyRecord,
   SubscriptionRecord,
@@ -44,6 +46,20 @@ export function mappers(d: Dialect) {
       ...(r.kept_credentials
         ? { kept_credentials: JSON.parse(r.kept_credentials as string) as Record<string, SealedSecret> }
         : {}),
+    }),
+    operatorKey: (r: Row): OperatorKeyRecord => ({
+      key_id: r.key_id as string,
+      key_hash: r.key_hash as string,
+      name: r.name as string,
+      prefix: r.prefix as string,
+      seller_id: r.seller_id as string | null,
+      read_only: d.readBool(r.read_only),
+      created_at: d.readTime(r.created_at),
+      revoked_at: d.readTimeOrNull(r.revoked_at),
+    }),
+    sellerOrder: (r: Row): SellerOrder => ({
+      seller_id: r.seller_id as string,
+      order: d.readJson<OrderFeedItem>(r.doc),
     }),
     apiKey: (r: Row): ApiKeyRecord => ({
       key_hash: r.key_hash as string,
@@ -133,6 +149,16 @@ export const sellerRow = (d: Dialect, s: SellerRecord): unknown[] => [
 /** Kept credentials as stored: JSON, or NULL for none. */
 export const keptCredentials = (kept: SellerRecord['kept_credentials']): string | null =>
   kept && Object.keys(kept).length ? json(kept) : null
+export const operatorKeyRow = (d: Dialect, k: OperatorKeyRecord): unknown[] => [
+  k.key_id,
+  k.key_hash,
+  k.name,
+  k.prefix,
+  k.seller_id,
+  d.bool(k.read_only),
+  d.time(k.created_at),
+  d.timeOrNull(k.revoked_at),
+]
 export const apiKeyRow = (d: Dialect, k: ApiKeyRecord): unknown[] => [
   k.key_hash,
   k.seller_id,

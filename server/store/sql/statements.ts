@@ -209,6 +209,45 @@ export function statements(d: Dialect) {
     ),
 
     listOrders: ordersFeed(d),
+
+    addOperatorKey: s(
+      'addOperatorKey',
+      `INSERT INTO operator_keys (key_id, key_hash, name, prefix, seller_id, read_only, created_at, revoked_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    ),
+    findOperatorKey: s('findOperatorKey', 'SELECT * FROM operator_keys WHERE key_hash = $1'),
+    listOperatorKeys: s('listOperatorKeys', 'SELECT * FROM operator_keys ORDER BY created_at, key_id'),
+    // Once: a revoked key keeps its first revocation.
+    revokeOperatorKey: s(
+      'revokeOperatorKey',
+      'UPDATE operator_keys SET revoked_at = $2 WHERE key_id = $1 AND revoked_at IS NULL',
+    ),
+    // store-rules.ts tripMatches: by trip_id (the primary key, or trips_seller_trip with a seller).
+    findTrips: filteredPage(d, 'findTrips', 'SELECT doc, search_id FROM trips', 'trip_id', {
+      sellerId: (p) => `seller_id = ${p}`,
+      recordLocator: (p) => d.hasRecordLocator('doc', p),
+    }),
+    // store-rules.ts orderMatches: by order_id (orders_status_order with a status).
+    findOrders: filteredPage(d, 'findOrders', 'SELECT seller_id, doc FROM orders', 'order_id', {
+      sellerId: (p) => `seller_id = ${p}`,
+      status: (p) => `status = ${p}`,
+      failureReason: (p) => `${d.field('doc', 'failure_reason')} = ${p}`,
+    }),
+    countJobs: s(
+      'countJobs',
+      'SELECT kind, status, count(*)::int AS n FROM jobs GROUP BY kind, status ORDER BY kind, status',
+    ),
+    // jobs_dead (migration 12) answers it.
+    listDeadJobs: s(
+      'listDeadJobs',
+      "SELECT * FROM jobs WHERE status = 'dead' AND job_id > $1 ORDER BY job_id LIMIT $2",
+    ),
+    // store-rules.ts retried: one more attempt, unleased, due at $2; a job that is not dead is left as it is.
+    retryDeadJob: s(
+      'retryDeadJob',
+      `UPDATE jobs SET status = 'pending', run_at = $2, locked_until = NULL, max_attempts = attempts + 1
+      WHERE job_id = $1 AND status = 'dead'`,
+    ),
   }
 }
 export type Statements = ReturnType<typeof statements>
@@ -245,6 +284,35 @@ function ordersFeed(d: Dialect): (q: OrderFeedQuery) => Statement {
       made.set(name, statement)
     }
     return statement
+  }
+}
+
+/**
+ * A page by `key` of a table filtered by the conditions a query gives (each optional): a statement per
+ * combination given, each made once, because one statement testing `$n IS NULL OR …` would be planned once
+ * for every combination and use no index. Its parameters: the values given, in the order of `conditions`,
+ * then `after` and `limit`.
+ */
+function filteredPage<K extends string>(
+  d: Dialect,
+  name: string,
+  select: string,
+  key: string,
+  conditions: Record<K, (param: string) => string>,
+): (q: Partial<Record<K, string>> & { after?: string; limit: number }) => { statement: Statement; params: unknown[] } {
+  const made = new Map<string, Statement>()
+  const names = Object.keys(conditions) as K[]
+  return (q) => {
+    const given = names.filter((n) => q[n] !== undefined)
+    const id = `${name}${given.map((n) => names.indexOf(n)).join('')}`
+    let statement = made.get(id)
+    if (!statement) {
+      const where = given.map((n, i) => conditions[n](`$${i + 1}`))
+      where.push(`${key} > $${given.length + 1}`)
+      statement = d.statement(id, `${select} WHERE ${where.join(' AND ')} ORDER BY ${key} LIMIT $${given.length + 2}`)
+      made.set(id, statement)
+    }
+    return { statement, params: [...given.map((n) => q[n]), q.after ?? '', q.limit] }
   }
 }
 
