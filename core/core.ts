@@ -22,6 +22,13 @@ import type {
   UpdatedSeller,
 } from './application/sellers.ts'
 import { authenticate, type Principal } from './application/auth.ts'
+import {
+  createOperatorKey,
+  listOperatorKeys,
+  revokeOperatorKey,
+  type ListedOperatorKey,
+  type NewOperatorKey,
+} from './application/operators.ts'
 import { purgeExpired } from './application/retention.ts'
 import { drainJobs, processNextJob, type JobReport } from './application/jobs/runner.ts'
 import { JOB_KINDS, type JobKind } from './application/jobs/job.ts'
@@ -45,6 +52,7 @@ export type {
 } from './application/sellers.ts'
 export { NOT_YET_FULFILLED, notYetFulfilled } from './application/sellers.ts'
 export type { AuthRule, Principal } from './application/auth.ts'
+export type { ListedOperatorKey, NewOperatorKey, Operator } from './application/operators.ts'
 export type { Answer } from './application/idempotency.ts'
 export type { Context } from './application/context.ts'
 export { JOB_KINDS, OTHER_KINDS, SEARCH_KINDS, type Job, type JobKind } from './application/jobs/job.ts'
@@ -122,6 +130,20 @@ export class Core {
   }
   authenticate(authorization: string | undefined): Promise<Principal | null> {
     return authenticate(this.context, authorization)
+  }
+
+  // ------------------------------------------------------------ the operator's admin API keys
+
+  /** A new operator key: the key (to be shown once; only its hash is kept) and the key as listed. */
+  createOperatorKey(input: NewOperatorKey): Promise<{ key: string; listed: ListedOperatorKey }> {
+    return createOperatorKey(this.context, input)
+  }
+  listOperatorKeys(): Promise<ListedOperatorKey[]> {
+    return listOperatorKeys(this.context)
+  }
+  /** Revokes the operator key its id, prefix or whole key names: refused from now on, on every instance. */
+  revokeOperatorKey(idOrPrefix: string): Promise<ListedOperatorKey> {
+    return revokeOperatorKey(this.context, idOrPrefix)
   }
 
   // ------------------------------------------------------------ retention and jobs

@@ -24,6 +24,7 @@ import { compressionPlugin } from './plugins/compression.ts'
 import { healthRoutes } from './routes/health.ts'
 import { Metrics, metricsPlugin, UNMATCHED_ROUTE } from './metrics.ts'
 import { v22Routes } from './routes/v2.2.ts'
+import { adminRoutes } from './admin/routes.ts'
 
 export interface BuildAppOptions {
   core: Core
@@ -134,6 +135,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(healthRoutes, { store: opts.store })
   await app.register(sdkStaticPlugin, opts.sdkDistDir ? { distDir: opts.sdkDistDir } : {})
   await app.register(v22Routes, { core: opts.core })
+  await app.register(adminRoutes, { core: opts.core })
   return app
 }
 

@@ -1,0 +1,201 @@
+/**
+ * The operator's admin API (docs/operations.md), as a table of operations like the public one
+ * (core/api/operations.ts): method, path, schemas, whether it writes, and the application function it calls
+ * (core/application/admin.ts).
+ *
+ * Why here, in server/, and not in core/api/: the public table is what both hosts serve (the server and the
+ * offline sandbox, held to parity), and the sandbox has no operator and must not carry the admin API in its
+ * browser bundle. Only the Fastify host serves this, so it sits with the host and imports the core, as the
+ * layer rules let server/ do; every rule it applies (who sees what, what a write does) is the core's.
+ */
+import { Type, type TSchema } from 'typebox'
+import * as S from '../../core/schemas/index.ts'
+import * as admin from '../../core/application/admin.ts'
+import type { Context } from '../../core/application/context.ts'
+import type { Operator } from '../../core/application/operators.ts'
+
+/** The most items a page holds, and how many when the client does not say. */
+export const ADMIN_PAGE_MAX = 200
+export const ADMIN_PAGE_DEFAULT = 50
+
+const Limit = Type.String({
+  pattern: '^([1-9]|[1-9][0-9]|1[0-9][0-9]|200)$',
+  description: `how many at most, 1–${ADMIN_PAGE_MAX} (${ADMIN_PAGE_DEFAULT} when absent)`,
+})
+const After = Type.String({
+  pattern: '^[A-Za-z0-9._:-]{1,128}$',
+  description: 'the `next_after` of the page before',
+})
+const PageQuery = Type.Object(
+  { after: Type.Optional(After), limit: Type.Optional(Limit) },
+  { additionalProperties: false },
+)
+const SellerParams = Type.Object({ seller_id: S.Id })
+
+/** A validated request of an admin operation. */
+export interface AdminInput {
+  params: Record<string, string>
+  query: Record<string, string | undefined>
+  body: Record<string, unknown>
+}
+
+export interface AdminOperation {
+  id: string
+  method: 'GET' | 'POST'
+  path: string
+  summary: string
+  /** Refused to read-only keys (403). */
+  write: boolean
+  params?: TSchema
+  query?: TSchema
+  body?: TSchema
+  handler(ctx: Context, operator: Operator, input: AdminInput): Promise<unknown>
+}
+
+/** The page a query asks for. */
+const pageOf = (q: AdminInput['query']) => ({
+  ...(q.after === undefined ? {} : { after: q.after }),
+  limit: q.limit === undefined ? ADMIN_PAGE_DEFAULT : Number(q.limit),
+})
+const given = <K extends string>(q: AdminInput['query'], ...names: K[]) =>
+  Object.fromEntries(names.flatMap((n) => (q[n] === undefined ? [] : [[n, q[n]]]))) as Partial<Record<K, string>>
+
+export const adminOperations: AdminOperation[] = [
+  {
+    id: 'listSellers',
+    method: 'GET',
+    path: '/admin/v1/sellers',
+    summary: 'Sellers, by seller_id (a key of one seller: that one)',
+    write: false,
+    query: PageQuery,
+    handler: (ctx, op, i) => admin.listSellers(ctx, op, pageOf(i.query)),
+  },
+  {
+    id: 'showSeller',
+    method: 'GET',
+    path: '/admin/v1/sellers/:seller_id',
+    summary: 'One seller: its supplier (whether it has credentials), origins, and keys by prefix with their state',
+    write: false,
+    params: SellerParams,
+    handler: (ctx, op, i) => admin.showSeller(ctx, op, i.params.seller_id!),
+  },
+  {
+    id: 'rotateSellerKey',
+    method: 'POST',
+    path: '/admin/v1/sellers/:seller_id/rotate-key',
+    summary: 'A new API key for the seller (in this answer once); its keys that work keep working grace_hours more',
+    write: true,
+    params: SellerParams,
+    body: Type.Object(
+      { grace_hours: Type.Optional(Type.Number({ minimum: 0, maximum: 24 * 365, description: 'default 24' })) },
+      { additionalProperties: false },
+    ),
+    handler: (ctx, op, i) => admin.rotateKey(ctx, op, i.params.seller_id!, i.body.grace_hours as number | undefined),
+  },
+  {
+    id: 'revokeSellerKey',
+    method: 'POST',
+    path: '/admin/v1/sellers/:seller_id/revoke-key',
+    summary: "Stops the key `prefix` names now (without it, every key but the newest), as the seller CLI's revoke-key",
+    write: true,
+    params: SellerParams,
+    body: Type.Object(
+      {
+        prefix: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        end_trip_tokens: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    handler: (ctx, op, i) => admin.revokeKeys(ctx, op, i.params.seller_id!, i.body),
+  },
+  {
+    id: 'disableSeller',
+    method: 'POST',
+    path: '/admin/v1/sellers/:seller_id/disable',
+    summary: "Refuses the seller's keys and tokens (403 seller_disabled) until it is enabled",
+    write: true,
+    params: SellerParams,
+    handler: (ctx, op, i) => admin.setDisabled(ctx, op, i.params.seller_id!, true),
+  },
+  {
+    id: 'enableSeller',
+    method: 'POST',
+    path: '/admin/v1/sellers/:seller_id/enable',
+    summary: "Lets a disabled seller's keys and tokens work again",
+    write: true,
+    params: SellerParams,
+    handler: (ctx, op, i) => admin.setDisabled(ctx, op, i.params.seller_id!, false),
+  },
+  {
+    id: 'findTrips',
+    method: 'GET',
+    path: '/admin/v1/trips',
+    summary: 'Trips by trip_id, of one seller and/or with a ticket of one record locator',
+    write: false,
+    query: Type.Object(
+      {
+        seller_id: Type.Optional(S.Id),
+        record_locator: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{1,16}$' })),
+        after: Type.Optional(After),
+        limit: Type.Optional(Limit),
+      },
+      { additionalProperties: false },
+    ),
+    handler: (ctx, op, i) =>
+      admin.findTrips(ctx, op, { ...pageOf(i.query), ...given(i.query, 'seller_id', 'record_locator') }),
+  },
+  {
+    id: 'showTrip',
+    method: 'GET',
+    path: '/admin/v1/trips/:trip_id',
+    summary: 'One trip: its record as stored, and its orders with the supplier references',
+    write: false,
+    params: Type.Object({ trip_id: S.Id }),
+    handler: (ctx, op, i) => admin.showTrip(ctx, op, i.params.trip_id!),
+  },
+  {
+    id: 'findOrders',
+    method: 'GET',
+    path: '/admin/v1/orders',
+    summary: 'Orders by order_id, filtered by seller, status and failure reason',
+    write: false,
+    query: Type.Object(
+      {
+        seller_id: Type.Optional(S.Id),
+        status: Type.Optional(Type.Union(S.ORDER_STATUSES.map((s) => Type.Literal(s)))),
+        failure_reason: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,64}$' })),
+        after: Type.Optional(After),
+        limit: Type.Optional(Limit),
+      },
+      { additionalProperties: false },
+    ),
+    handler: (ctx, op, i) =>
+      admin.findOrders(ctx, op, { ...pageOf(i.query), ...given(i.query, 'seller_id', 'status', 'failure_reason') }),
+  },
+  {
+    id: 'jobCounts',
+    method: 'GET',
+    path: '/admin/v1/jobs',
+    summary: 'How many jobs of each kind are in each state',
+    write: false,
+    handler: (ctx, op) => admin.jobCounts(ctx, op),
+  },
+  {
+    id: 'deadJobs',
+    method: 'GET',
+    path: '/admin/v1/jobs/dead',
+    summary: 'Dead jobs (given up) by job_id, with their last error',
+    write: false,
+    query: PageQuery,
+    handler: (ctx, op, i) => admin.deadJobs(ctx, op, pageOf(i.query)),
+  },
+  {
+    id: 'retryJob',
+    method: 'POST',
+    path: '/admin/v1/jobs/:job_id/retry',
+    summary: 'Runs a dead job once more, now (failing again, it is dead again)',
+    write: true,
+    params: Type.Object({ job_id: S.Id }),
+    handler: (ctx, op, i) => admin.retryJob(ctx, op, i.params.job_id!),
+  },
+]
