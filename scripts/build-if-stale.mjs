@@ -79,6 +79,7 @@ const targets = {
       'dist/node/server/main.js',
       'dist/node/server/worker-main.js',
       'dist/node/server/cli/seller.js',
+      'dist/node/server/cli/operator.js',
       'dist/node/examples/seller-checkout/main.js',
     ],
     sources: [
