@@ -76,7 +76,8 @@ export default tseslint.config(
             },
             {
               group: ['node:*', 'fastify', '**/server/*', '**/core/*', '**/mock-server/*', '../*.ts'],
-              message: 'Browser code: nothing of the server, the backend (examples/seller-checkout/backend.ts) or Node.',
+              message:
+                'Browser code: nothing of the server, the backend (examples/seller-checkout/backend.ts) or Node.',
             },
           ],
         },
