@@ -30,6 +30,12 @@ if (files.length === 0) {
 // The PostgreSQL store contract needs a server: use DATABASE_URL_PG when given, else start a throwaway
 // cluster when PostgreSQL is installed (the suite reports itself skipped when neither is possible).
 const env = { ...process.env }
+// tsx transforms with esbuild's transformSync, which esbuild runs on a worker thread of its own that waits in
+// Atomics.wait for its answer; on a loaded machine that wait can last forever (a suite started, used no CPU
+// and never ran a test: a clean-clone CI hung 13 minutes in test/client/session.test.ts, with esbuild 0.28.2
+// and tsx 4.23.15 asleep). ESBUILD_WORKER_THREADS=0 is esbuild's own switch to its per-call path
+// (node_modules/esbuild/lib/main.js); every suite and every process a suite starts inherits it.
+env.ESBUILD_WORKER_THREADS = '0'
 let pgDir: string | undefined
 // A suite that reads DATABASE_URL_PG needs it, whatever its name.
 if (!env.DATABASE_URL_PG && files.some((f) => readFileSync(join(root, f), 'utf8').includes('DATABASE_URL_PG'))) {
@@ -58,6 +64,9 @@ const coverage =
 // (sockets, child processes, PostgreSQL, timers), so three files at once took the whole run from 243 s to
 // 170 s on two cores, all passing (four: 163 s).
 const concurrency = Math.max(3, availableParallelism() - 1)
+// Whatever else goes wrong, a file that runs longer than this is stopped and fails, naming itself, instead of
+// holding the run until CI's own limit (the slowest file takes about 2 minutes on two busy cores).
+const FILE_LIMIT_MS = 20 * 60_000
 // Under CI=true a skipped test fails the run (test/ci-skips.mjs): a check that did not run is not green.
 const r = spawnSync(
   process.execPath,
@@ -66,6 +75,7 @@ const r = spawnSync(
     'tsx',
     '--test',
     `--test-concurrency=${concurrency}`,
+    `--test-timeout=${FILE_LIMIT_MS}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     '--test-reporter=./test/ci-skips.mjs',
