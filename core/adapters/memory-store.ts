@@ -37,6 +37,10 @@ import type {
   OperatorKeyRecord,
   SellerOrder,
   JobCount,
+  WebhookAttemptRecord,
+  WebhookDeliveryCount,
+  WebhookDeliveryRecord,
+  WebhookDeliveryState,
 } from '../ports/records.ts'
 import type { SellerChangeRecord, Store } from '../ports/store.ts'
 import type { SupplierSeatMap } from '../ports/supplier-answers.ts'
@@ -53,6 +57,9 @@ import {
   retried,
   tripMatches,
   refreshRefusal,
+  deliveryGivenUp,
+  deliveryMatches,
+  withAttempt,
   searchWritable,
   seatMapTouched,
 } from './store-rules.ts'
@@ -81,6 +88,7 @@ export interface MemorySnapshot {
   orders: StoredOrder[]
   orderFeeds: Array<{ seller_id: string; seq: number }>
   operatorKeys: OperatorKeyRecord[]
+  webhookDeliveries: WebhookDeliveryRecord[]
 }
 
 /**
@@ -91,9 +99,11 @@ export interface MemorySnapshot {
  */
 export type StoredSnapshot = Omit<
   MemorySnapshot,
-  'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'sellers' | 'apiKeys' | 'operatorKeys'
+  'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'sellers' | 'apiKeys' | 'operatorKeys' | 'webhookDeliveries'
 > &
-  Partial<Pick<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'operatorKeys'>> & {
+  Partial<
+    Pick<MemorySnapshot, 'subscriptions' | 'seatMaps' | 'orders' | 'orderFeeds' | 'operatorKeys' | 'webhookDeliveries'>
+  > & {
     sellers: Array<Omit<SellerRecord, 'supplier'> & Partial<Pick<SellerRecord, 'supplier'>>>
     apiKeys: Array<Omit<ApiKeyRecord, 'expires_at'> & Partial<Pick<ApiKeyRecord, 'expires_at'>>>
   }
@@ -157,6 +167,13 @@ const operatorKey = (k: OperatorKeyRecord): OperatorKeyRecord => ({
   created_at: iso(k.created_at),
   revoked_at: isoOrNull(k.revoked_at),
 })
+const attempt = (a: WebhookAttemptRecord): WebhookAttemptRecord => ({ ...copy(a), at: iso(a.at) })
+const delivery = (d: WebhookDeliveryRecord): WebhookDeliveryRecord => ({
+  ...copy(d),
+  created_at: iso(d.created_at),
+  updated_at: iso(d.updated_at),
+  attempts: d.attempts.map(attempt),
+})
 const feedItem = (o: OrderFeedItem): OrderFeedItem => ({ ...copy(o), updated_at: iso(o.updated_at) })
 
 export class MemoryStore implements Store {
@@ -176,6 +193,7 @@ export class MemoryStore implements Store {
   private orders = new Map<string, StoredOrder>()
   private orderFeeds = new Map<string, number>()
   private operatorKeys = new Map<string, OperatorKeyRecord>()
+  private webhookDeliveries = new Map<string, WebhookDeliveryRecord>()
 
   constructor(snapshot?: StoredSnapshot) {
     if (snapshot) this.restore(snapshot)
@@ -197,6 +215,7 @@ export class MemoryStore implements Store {
       orders: [...this.orders.values()],
       orderFeeds: [...this.orderFeeds].map(([seller_id, seq]) => ({ seller_id, seq })),
       operatorKeys: [...this.operatorKeys.values()],
+      webhookDeliveries: [...this.webhookDeliveries.values()],
     })
   }
 
@@ -235,6 +254,7 @@ export class MemoryStore implements Store {
     for (const o of this.orders.values())
       this.orderFeeds.set(o.seller_id, Math.max(o.seq, this.orderFeeds.get(o.seller_id) ?? 0))
     this.operatorKeys = new Map((s.operatorKeys ?? []).map((k) => [k.key_id, k]))
+    this.webhookDeliveries = new Map((s.webhookDeliveries ?? []).map((d) => [d.delivery_id, d]))
   }
 
   async migrate(): Promise<void> {}
@@ -687,6 +707,7 @@ export class MemoryStore implements Store {
       idempotency_keys: drop(this.idempotency, (r) => purgeable.idempotency(r, c)),
       jobs: drop(this.jobs, (j) => purgeable.job(j, c)),
       signing_keys: drop(this.signingKeys, (k) => purgeable.signingKey(k, c)),
+      webhook_deliveries: drop(this.webhookDeliveries, (d) => purgeable.delivery(d, c)),
     }
   }
 
@@ -707,6 +728,62 @@ export class MemoryStore implements Store {
     if (!x || x.seller_id !== sellerId) return false
     this.subscriptions.delete(subscriptionId)
     return true
+  }
+
+  // ---------------------------------------------------------------- webhook deliveries
+
+  async addWebhookDelivery(d: WebhookDeliveryRecord): Promise<boolean> {
+    if (this.webhookDeliveries.has(d.delivery_id)) return false
+    this.requireSeller(d.seller_id)
+    this.webhookDeliveries.set(d.delivery_id, delivery(d))
+    return true
+  }
+
+  async recordWebhookAttempt(d: Omit<WebhookDeliveryRecord, 'attempts'>, a: WebhookAttemptRecord): Promise<void> {
+    const stored = this.webhookDeliveries.get(d.delivery_id)
+    if (!stored) this.requireSeller(d.seller_id)
+    this.webhookDeliveries.set(d.delivery_id, delivery(withAttempt(stored, d, a)))
+  }
+
+  async giveUpWebhookDelivery(deliveryId: string, at: string): Promise<boolean> {
+    const stored = this.webhookDeliveries.get(deliveryId)
+    const next = stored && deliveryGivenUp(stored, iso(at))
+    if (!next) return false
+    this.webhookDeliveries.set(deliveryId, next)
+    return true
+  }
+
+  async getWebhookDelivery(deliveryId: string): Promise<WebhookDeliveryRecord | undefined> {
+    return copy(this.webhookDeliveries.get(deliveryId))
+  }
+
+  async findWebhookDeliveries(q: {
+    sellerId?: string
+    state?: WebhookDeliveryState
+    subscriptionId?: string
+    after?: string
+    limit: number
+  }): Promise<WebhookDeliveryRecord[]> {
+    return copy(
+      [...this.webhookDeliveries.values()]
+        .filter((d) => deliveryMatches(d, q))
+        .sort((a, b) => compare(a.delivery_id, b.delivery_id))
+        .slice(0, q.limit),
+    )
+  }
+
+  async countWebhookDeliveries(sellerId: string): Promise<WebhookDeliveryCount[]> {
+    const counts = new Map<string, WebhookDeliveryCount>()
+    for (const d of this.webhookDeliveries.values()) {
+      if (d.seller_id !== sellerId) continue
+      const key = JSON.stringify([d.subscription_id, d.state])
+      const c = counts.get(key) ?? { subscription_id: d.subscription_id, state: d.state, count: 0 }
+      c.count++
+      counts.set(key, c)
+    }
+    return [...counts.values()].sort(
+      (a, b) => compare(a.subscription_id, b.subscription_id) || compare(a.state, b.state),
+    )
   }
 
   // ---------------------------------------------------------------- private

@@ -14,6 +14,9 @@ import type {
   RefreshTokenRecord,
   SearchRecord,
   TripRecord,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookDeliveryState,
 } from '../ports/records.ts'
 import { isFulfilled } from '../domain/fulfillment.ts'
 import { leaseIso } from './store-times.ts'
@@ -157,6 +160,40 @@ export const retried = (j: JobRecord, runAt: string): JobRecord | null =>
     ? null
     : { ...j, status: 'pending', run_at: runAt, locked_until: null, max_attempts: j.attempts + 1 }
 
+// ---------------------------------------------------------------- webhook deliveries (WebhookDeliveryStore)
+
+/** What findWebhookDeliveries is asked: each filter optional. */
+export interface DeliveryQuery {
+  sellerId?: string
+  state?: WebhookDeliveryState
+  subscriptionId?: string
+  after?: string
+}
+
+/** Whether a delivery answers `q` (SQL: findWebhookDeliveries' WHERE; pages go by delivery_id). */
+export const deliveryMatches = (d: WebhookDeliveryRecord, q: DeliveryQuery): boolean =>
+  d.delivery_id > (q.after ?? '') &&
+  (q.sellerId === undefined || d.seller_id === q.sellerId) &&
+  (q.state === undefined || d.state === q.state) &&
+  (q.subscriptionId === undefined || d.subscription_id === q.subscriptionId)
+
+/**
+ * A delivery with one more attempt (SQL: recordWebhookAttempt's upsert): the stored one, when there is one,
+ * keeps what it is (its event, its link to what it resends, its creation) and takes the new state.
+ */
+export const withAttempt = (
+  stored: WebhookDeliveryRecord | undefined,
+  d: Omit<WebhookDeliveryRecord, 'attempts'>,
+  a: WebhookAttemptRecord,
+): WebhookDeliveryRecord =>
+  stored
+    ? { ...stored, state: d.state, updated_at: d.updated_at, attempts: [...stored.attempts, a] }
+    : { ...d, attempts: [a] }
+
+/** A delivery whose job died, given up at `at` (SQL: giveUpWebhookDelivery); null when it had ended. */
+export const deliveryGivenUp = (d: WebhookDeliveryRecord, at: string): WebhookDeliveryRecord | null =>
+  d.state === 'pending' || d.state === 'failed' ? { ...d, state: 'given_up', updated_at: at } : null
+
 // ---------------------------------------------------------------- retention
 
 /**
@@ -173,6 +210,9 @@ export const purgeable = {
   idempotency: (r: IdempotencyRecord, c: PurgeCutoffs): boolean => before(r.created_at, c.idempotencyBefore),
   /** A finished job (done or dead); pending ones always stay. */
   job: (j: JobRecord, c: PurgeCutoffs): boolean => j.status !== 'pending' && before(j.created_at, c.jobsBefore),
+  /** An ended delivery (succeeded or given up); one still being tried stays. */
+  delivery: (d: WebhookDeliveryRecord, c: PurgeCutoffs): boolean =>
+    (d.state === 'succeeded' || d.state === 'given_up') && before(d.created_at, c.deliveriesBefore),
   signingKey: (k: { retire_at: string | null }, c: PurgeCutoffs): boolean =>
     k.retire_at !== null && before(k.retire_at, c.signingKeysBefore),
 }

@@ -21,6 +21,8 @@ export async function purgeExpired(ctx: Context): Promise<PurgeCounts> {
     tokensBefore: ago(0),
     idempotencyBefore: ago(r.idempotencyHours * HOUR),
     jobsBefore: ago(r.jobDays * 24 * HOUR),
+    // A delivery's history is kept as long as the job that made it (RETENTION_JOB_DAYS).
+    deliveriesBefore: ago(r.jobDays * 24 * HOUR),
     // A retired key is published until its tokens expire (core/application/jwt.ts jwks), and then some.
     signingKeysBefore: ago(Math.max(ctx.config.accessTokenTtl, ctx.config.creationTokenTtl) * 1000 + 2 * HOUR),
   })

@@ -411,6 +411,56 @@ export interface SubscriptionRecord {
   created_at: string
 }
 
+/** Where a webhook delivery is: not tried yet, delivered (a 2xx), failed and to be retried, or given up. */
+export type WebhookDeliveryState = 'pending' | 'succeeded' | 'failed' | 'given_up'
+
+/** One try of a webhook delivery: what the receiver answered (or why nothing came back), never its headers. */
+export interface WebhookAttemptRecord {
+  /** The job's attempt number (1 for the first try). */
+  attempt: number
+  at: string
+  /** The receiver's HTTP status; null when no answer came (`error` says why). */
+  status: number | null
+  /** Why the attempt failed without an answer (network, time-out, a refused address); null otherwise. */
+  error: string | null
+  duration_ms: number
+  /** The first 1 KB (WEBHOOK_BODY_KEPT bytes) of the answer's body, as text; null without an answer. */
+  response_body: string | null
+}
+
+/** The most of a receiver's answer an attempt keeps: enough to read an error page's first lines. */
+export const WEBHOOK_BODY_KEPT = 1024
+
+/**
+ * One webhook delivery: an event sent to one subscription, by the job whose id is its `delivery_id`
+ * (core/application/jobs/webhook.ts records each attempt as it runs). A resend is a delivery of its own,
+ * `resend_of` the one it repeats. Attempts are at most the job's max attempts (plus one per operator retry).
+ */
+export interface WebhookDeliveryRecord {
+  delivery_id: string
+  event_id: string
+  event_name: string
+  subscription_id: string
+  seller_id: string
+  /** What the event is about, where it names them (a test event names none). */
+  trip_id: string | null
+  order_id: string | null
+  resend_of: string | null
+  state: WebhookDeliveryState
+  created_at: string
+  updated_at: string
+  /** The body sent (without signature: each attempt signs it anew), so an operator may send it again. */
+  event: Record<string, unknown>
+  attempts: WebhookAttemptRecord[]
+}
+
+/** How many deliveries of one subscription are in one state. */
+export interface WebhookDeliveryCount {
+  subscription_id: string
+  state: WebhookDeliveryState
+  count: number
+}
+
 /** What the retention job may delete: rows older than these moments (docs/decisions.md "Retention"). */
 export interface PurgeCutoffs {
   /** Open (unfulfilled) trips created before this go, with their searches and refresh tokens. */
@@ -426,6 +476,8 @@ export interface PurgeCutoffs {
   jobsBefore: Date
   /** Signing keys retired before this go (every token they signed has expired). */
   signingKeysBefore: Date
+  /** Webhook deliveries created before this go once they have ended (succeeded or given up). */
+  deliveriesBefore: Date
 }
 
 export interface PurgeCounts {
@@ -436,6 +488,7 @@ export interface PurgeCounts {
   idempotency_keys: number
   jobs: number
   signing_keys: number
+  webhook_deliveries: number
 }
 
 /**

@@ -31,6 +31,10 @@ import type {
   OperatorKeyRecord,
   SellerOrder,
   JobCount,
+  WebhookAttemptRecord,
+  WebhookDeliveryCount,
+  WebhookDeliveryRecord,
+  WebhookDeliveryState,
 } from './records.ts'
 import type { SupplierSeatMap } from './supplier-answers.ts'
 
@@ -242,6 +246,37 @@ export interface SubscriptionStore {
   deleteSubscription(sellerId: string, subscriptionId: string): Promise<boolean>
 }
 
+/**
+ * Webhook deliveries and their attempts (core/application/jobs/webhook.ts writes them, the admin API reads
+ * them). Each write is one statement: an attempt and the delivery's new state never part.
+ */
+export interface WebhookDeliveryStore {
+  /** Inserts a delivery not tried yet (a resend, a test event); false when its id exists (nothing changes). */
+  addWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<boolean>
+  /**
+   * Records one attempt: the delivery is inserted with it when it is not stored yet (its job's first try),
+   * otherwise the attempt is appended and the delivery takes `delivery.state` and `updated_at`; the rest of
+   * a stored delivery stays as it is (store-rules.ts withAttempt).
+   */
+  recordWebhookAttempt(delivery: Omit<WebhookDeliveryRecord, 'attempts'>, attempt: WebhookAttemptRecord): Promise<void>
+  /** A delivery still pending or failed becomes given_up at `at` (its job died); false otherwise. */
+  giveUpWebhookDelivery(deliveryId: string, at: string): Promise<boolean>
+  getWebhookDelivery(deliveryId: string): Promise<WebhookDeliveryRecord | undefined>
+  /**
+   * Deliveries by delivery_id above `after`, at most `limit`, lowest first, each filter optional
+   * (store-rules.ts deliveryMatches), with their attempts.
+   */
+  findWebhookDeliveries(q: {
+    sellerId?: string
+    state?: WebhookDeliveryState
+    subscriptionId?: string
+    after?: string
+    limit: number
+  }): Promise<WebhookDeliveryRecord[]>
+  /** How many deliveries of the seller's subscriptions are in each state; pairs with none are left out. */
+  countWebhookDeliveries(sellerId: string): Promise<WebhookDeliveryCount[]>
+}
+
 /** The operator's admin API keys (core/application/operators.ts). */
 export interface OperatorKeyStore {
   /** Inserts a key; its seller, when it has one, must exist (as a foreign key would have it). */
@@ -314,6 +349,7 @@ export interface Store
     RetentionStore,
     RateLimitStore,
     SubscriptionStore,
+    WebhookDeliveryStore,
     OperatorKeyStore,
     OperationsStore {
   migrate(): Promise<void>

@@ -471,6 +471,35 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX jobs_dead ON jobs (job_id) WHERE status = 'dead';
     `,
   ),
+  // 13 is another change's. Webhook deliveries (core/ports/records.ts WebhookDeliveryRecord): one row per
+  // delivery, its attempts a JSON array in the row (at most the job's max attempts, each with at most 1 KB
+  // of the receiver's answer), so an attempt and the delivery's state are one upsert. No foreign key to the
+  // subscription: a deleted subscription keeps its history. `_seller` answers a seller's pages and counts,
+  // `_subscription` the counts per subscription, `_ended` retention's batches without reading live ones.
+  writtenOnce(
+    14,
+    'webhook deliveries and their attempts',
+    ({ type: t }) => `
+      CREATE TABLE webhook_deliveries (
+        delivery_id     ${t.text} PRIMARY KEY,
+        seller_id       ${t.text} NOT NULL REFERENCES sellers (seller_id),
+        subscription_id ${t.text} NOT NULL,
+        event_id        ${t.text} NOT NULL,
+        event_name      ${t.text} NOT NULL,
+        trip_id         ${t.text},
+        order_id        ${t.text},
+        resend_of       ${t.text},
+        state           ${t.text} NOT NULL,
+        created_at      ${t.time} NOT NULL,
+        updated_at      ${t.time} NOT NULL,
+        event           ${t.doc} NOT NULL,
+        attempts        ${t.doc} NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_seller ON webhook_deliveries (seller_id, delivery_id);
+      CREATE INDEX webhook_deliveries_subscription ON webhook_deliveries (subscription_id, state);
+      CREATE INDEX webhook_deliveries_ended ON webhook_deliveries (created_at) WHERE state IN ('succeeded', 'given_up');
+    `,
+  ),
 ]
 
 export const schemaMigrationsTable = {

@@ -18,6 +18,7 @@ import { idempotencyContract } from './roles/idempotency.ts'
 import { subscriptionsContract } from './roles/subscriptions.ts'
 import { jobsContract } from './roles/jobs.ts'
 import { operatorsContract } from './roles/operators.ts'
+import { webhookDeliveriesContract } from './roles/webhook-deliveries.ts'
 
 export {
   seller,
@@ -59,5 +60,6 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
     subscriptionsContract(ctx)
     jobsContract(ctx)
     operatorsContract(ctx)
+    webhookDeliveriesContract(ctx)
   })
 }

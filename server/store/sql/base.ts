@@ -30,6 +30,10 @@ import type {
   SubscriptionRecord,
   TripRecord,
   Versioned,
+  WebhookAttemptRecord,
+  WebhookDeliveryCount,
+  WebhookDeliveryRecord,
+  WebhookDeliveryState,
 } from '../../../core/ports/records.ts'
 import type { SellerChangeRecord } from '../../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../../core/ports/supplier-answers.ts'
@@ -39,6 +43,7 @@ import { json, type Dialect, type Row, type Statement } from './dialect.ts'
 import { retention, type PurgeStep } from './retention.ts'
 import {
   apiKeyRow,
+  deliveryRow,
   idempotencyRow,
   keptCredentials,
   mappers,
@@ -308,6 +313,7 @@ export abstract class SqlStore {
       idempotency_keys: 0,
       jobs: 0,
       signing_keys: 0,
+      webhook_deliveries: 0,
     }
     for (const step of this.#purge) {
       const params = [c[step.cutoff].toISOString(), batch]
@@ -374,6 +380,44 @@ export abstract class SqlStore {
 
   async retryDeadJob(jobId: string, runAt: string): Promise<boolean> {
     return (await this.change(this.S.retryDeadJob, [jobId, this.d.time(runAt)])) === 1
+  }
+
+  // ---------------------------------------------------------------- webhook deliveries
+
+  async addWebhookDelivery(x: WebhookDeliveryRecord): Promise<boolean> {
+    return (await this.change(this.S.addWebhookDelivery, deliveryRow(this.d, x))) === 1
+  }
+
+  async recordWebhookAttempt(x: Omit<WebhookDeliveryRecord, 'attempts'>, a: WebhookAttemptRecord): Promise<void> {
+    await this.change(this.S.recordWebhookAttempt, deliveryRow(this.d, { ...x, attempts: [a] }))
+  }
+
+  async giveUpWebhookDelivery(deliveryId: string, at: string): Promise<boolean> {
+    return (await this.change(this.S.giveUpWebhookDelivery, [deliveryId, this.d.time(at)])) === 1
+  }
+
+  async getWebhookDelivery(deliveryId: string): Promise<WebhookDeliveryRecord | undefined> {
+    const r = await this.one(this.S.getWebhookDelivery, [deliveryId])
+    return r && this.to.delivery(r)
+  }
+
+  async findWebhookDeliveries(q: {
+    sellerId?: string
+    state?: WebhookDeliveryState
+    subscriptionId?: string
+    after?: string
+    limit: number
+  }): Promise<WebhookDeliveryRecord[]> {
+    const { statement, params } = this.S.findWebhookDeliveries(q)
+    return (await this.all(statement, params)).map(this.to.delivery)
+  }
+
+  async countWebhookDeliveries(sellerId: string): Promise<WebhookDeliveryCount[]> {
+    return (await this.all(this.S.countWebhookDeliveries, [sellerId])).map((r) => ({
+      subscription_id: r.subscription_id as string,
+      state: r.state as WebhookDeliveryState,
+      count: Number(r.n),
+    }))
   }
 
   // ---------------------------------------------------------------- webhook subscriptions

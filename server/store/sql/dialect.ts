@@ -75,6 +75,8 @@ export interface Dialect {
    * question, store-rules.ts tripMatches): walks the document's tickets, so it reads every row it is asked of.
    */
   hasRecordLocator(column: string, param: string): string
+  /** The JSON array `column` with the one element of the JSON array `one` appended (an upsert's `excluded.` value). */
+  appendOne(column: string, one: string): string
   /** Column types, for a migration written once (migrations.ts `writtenOnce`). */
   readonly type: ColumnTypes
 }
@@ -125,6 +127,7 @@ export const sqlite: Dialect = {
   field: (column, name) => `json_extract(${column}, '$.${name}')`,
   hasRecordLocator: (column, param) =>
     `EXISTS (SELECT 1 FROM json_each(${column}, '$.tickets') t WHERE json_extract(t.value, '$.access_details.record_locator') = ${param})`,
+  appendOne: (column, one) => `json_insert(${column}, '$[#]', json(json_extract(${one}, '$[0]')))`,
   type: {
     text: 'TEXT',
     integer: 'INTEGER',
@@ -157,6 +160,7 @@ export const postgres: Dialect = {
   field: (column, name) => `(${column}->>'${name}')`,
   hasRecordLocator: (column, param) =>
     `EXISTS (SELECT 1 FROM json_array_elements(${column}->'tickets') t WHERE t->'access_details'->>'record_locator' = ${param})`,
+  appendOne: (column, one) => `(${column}::jsonb || ${one}::jsonb)::json`,
   type: {
     text: 'text',
     integer: 'integer',

@@ -145,6 +145,15 @@ export function retention(d: Dialect): PurgeStep[] {
       'idempotency_keys',
     ),
     del('purgeJobs', 'jobsBefore', 'jobs', 'job_id', `created_at < $1::timestamptz AND status <> 'pending'`, 'jobs'),
+    // purgeable.delivery: ended deliveries only (webhook_deliveries_ended); one still being tried stays.
+    del(
+      'purgeWebhookDeliveries',
+      'deliveriesBefore',
+      'webhook_deliveries',
+      'delivery_id',
+      `created_at < $1::timestamptz AND state IN ('succeeded', 'given_up')`,
+      'webhook_deliveries',
+    ),
     del('purgeSigningKeys', 'signingKeysBefore', 'signing_keys', 'kid', 'retire_at < $1::timestamptz', 'signing_keys'),
   ]
 }

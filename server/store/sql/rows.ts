@@ -17,6 +17,8 @@ import type {
   SellerRecord,
   SigningKeyRecord,
   SubscriptionRecord,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
   TripEffects,
   TripRecord,
 } from '../../../core/ports/records.ts'
@@ -126,6 +128,21 @@ export function mappers(d: Dialect) {
       secret: r.secret as string,
       created_at: d.readTime(r.created_at),
     }),
+    delivery: (r: Row): WebhookDeliveryRecord => ({
+      delivery_id: r.delivery_id as string,
+      event_id: r.event_id as string,
+      event_name: r.event_name as string,
+      subscription_id: r.subscription_id as string,
+      seller_id: r.seller_id as string,
+      trip_id: r.trip_id as string | null,
+      order_id: r.order_id as string | null,
+      resend_of: r.resend_of as string | null,
+      state: r.state as WebhookDeliveryRecord['state'],
+      created_at: d.readTime(r.created_at),
+      updated_at: d.readTime(r.updated_at),
+      event: d.readJson<Record<string, unknown>>(r.event),
+      attempts: d.readJson<WebhookAttemptRecord[]>(r.attempts),
+    }),
     /** An order of the feed: the seq and doc columns (bigint comes back from pg as a string). */
     feedEntry: (r: Row) => ({ seq: Number(r.seq), order: d.readJson<OrderFeedItem>(r.doc) }),
   }
@@ -214,6 +231,23 @@ export const subscriptionRow = (d: Dialect, x: SubscriptionRecord): unknown[] =>
   x.target,
   x.secret,
   d.time(x.created_at),
+]
+
+/** A delivery's row; its attempts' times in canonical form, as every time the stores give back. */
+export const deliveryRow = (d: Dialect, x: WebhookDeliveryRecord): unknown[] => [
+  x.delivery_id,
+  x.seller_id,
+  x.subscription_id,
+  x.event_id,
+  x.event_name,
+  x.trip_id,
+  x.order_id,
+  x.resend_of,
+  x.state,
+  d.time(x.created_at),
+  d.time(x.updated_at),
+  json(x.event),
+  json(x.attempts.map((a) => ({ ...a, at: new Date(a.at).toISOString() }))),
 ]
 
 /** The trip's document: everything but what has a column of its own (search_id). */

@@ -248,8 +248,43 @@ export function statements(d: Dialect) {
       `UPDATE jobs SET status = 'pending', run_at = $2, locked_until = NULL, max_attempts = attempts + 1
       WHERE job_id = $1 AND status = 'dead'`,
     ),
+
+    addWebhookDelivery: s(
+      'addWebhookDelivery',
+      `INSERT INTO webhook_deliveries (${DELIVERIES}) VALUES (${params(13)}) ON CONFLICT (delivery_id) DO NOTHING`,
+    ),
+    // store-rules.ts withAttempt: inserted with its first attempt, or the attempt appended and the state taken.
+    recordWebhookAttempt: s(
+      'recordWebhookAttempt',
+      `INSERT INTO webhook_deliveries (${DELIVERIES}) VALUES (${params(13)}) ON CONFLICT (delivery_id) DO UPDATE
+      SET state = excluded.state, updated_at = excluded.updated_at,
+      attempts = ${d.appendOne('webhook_deliveries.attempts', 'excluded.attempts')}`,
+    ),
+    // store-rules.ts deliveryGivenUp.
+    giveUpWebhookDelivery: s(
+      'giveUpWebhookDelivery',
+      `UPDATE webhook_deliveries SET state = 'given_up', updated_at = $2
+      WHERE delivery_id = $1 AND state IN ('pending', 'failed')`,
+    ),
+    getWebhookDelivery: s('getWebhookDelivery', 'SELECT * FROM webhook_deliveries WHERE delivery_id = $1'),
+    // store-rules.ts deliveryMatches: by delivery_id (webhook_deliveries_seller with a seller).
+    findWebhookDeliveries: filteredPage(d, 'findWebhookDeliveries', 'SELECT * FROM webhook_deliveries', 'delivery_id', {
+      sellerId: (p) => `seller_id = ${p}`,
+      state: (p) => `state = ${p}`,
+      subscriptionId: (p) => `subscription_id = ${p}`,
+    }),
+    countWebhookDeliveries: s(
+      'countWebhookDeliveries',
+      `SELECT subscription_id, state, count(*)::int AS n FROM webhook_deliveries WHERE seller_id = $1
+      GROUP BY subscription_id, state ORDER BY subscription_id, state`,
+    ),
   }
 }
+
+/** webhook_deliveries' columns, in rows.ts deliveryRow's order. */
+const DELIVERIES =
+  'delivery_id, seller_id, subscription_id, event_id, event_name, trip_id, order_id, resend_of, state, created_at, updated_at, event, attempts'
+const params = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')
 export type Statements = ReturnType<typeof statements>
 
 /**

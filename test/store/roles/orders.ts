@@ -190,6 +190,7 @@ export function ordersContract({ it, make, opts }: ContractContext): void {
       idempotencyBefore: later,
       jobsBefore: later,
       signingKeysBefore: later,
+      deliveriesBefore: later,
     })
     assert.equal(await s.getTrip('tO'), undefined)
     assert.deepEqual(await s.listOrders('s1', all), [{ seq: 1, order: kept }])

@@ -85,6 +85,7 @@ export function retentionContract({ it }: ContractContext): void {
         idempotencyBefore: cut,
         jobsBefore: cut,
         signingKeysBefore: cut,
+        deliveriesBefore: cut,
       },
       batch,
     )
@@ -96,6 +97,7 @@ export function retentionContract({ it }: ContractContext): void {
       idempotency_keys: 1,
       jobs: 2,
       signing_keys: 1,
+      webhook_deliveries: 0,
     })
     assert.deepEqual((await s.listSigningKeys()).map((k) => k.kid).sort(), ['key-active', 'key-retired-lately'])
 
@@ -145,10 +147,20 @@ export function retentionContract({ it }: ContractContext): void {
           idempotencyBefore: at(0),
           jobsBefore: cut,
           signingKeysBefore: cut,
+          deliveriesBefore: cut,
         },
         batch,
       ),
-      { trips: 0, searches: 0, seat_maps: 0, refresh_tokens: 0, idempotency_keys: 0, jobs: 0, signing_keys: 0 },
+      {
+        trips: 0,
+        searches: 0,
+        seat_maps: 0,
+        refresh_tokens: 0,
+        idempotency_keys: 0,
+        jobs: 0,
+        signing_keys: 0,
+        webhook_deliveries: 0,
+      },
     )
   }
 
@@ -167,6 +179,7 @@ export function retentionContract({ it }: ContractContext): void {
       idempotencyBefore: cut,
       jobsBefore: cut,
       signingKeysBefore: cut,
+      deliveriesBefore: cut,
     }
     const none = {
       trips: 0,
@@ -176,6 +189,7 @@ export function retentionContract({ it }: ContractContext): void {
       idempotency_keys: 0,
       jobs: 0,
       signing_keys: 0,
+      webhook_deliveries: 0,
     }
     await s.createSeller(seller('s1'))
     for (const [rows, batch] of [
