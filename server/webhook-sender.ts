@@ -8,13 +8,14 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import type { LookupFunction } from 'node:net'
-import type { WebhookSender } from '../core/ports/webhook-sender.ts'
+import type { WebhookAnswer, WebhookSender } from '../core/ports/webhook-sender.ts'
+import { WEBHOOK_BODY_KEPT } from '../core/ports/records.ts'
 import { addressAllowed, targetRefusal, type TargetPolicy } from '../core/shared/network.ts'
 
 export function webhookSender(timeoutMs = 10_000): WebhookSender {
   return {
     send(target, body, headers, policy) {
-      return new Promise<number>((resolve, reject) => {
+      return new Promise<WebhookAnswer>((resolve, reject) => {
         const url = new URL(target)
         const refused = targetRefusal(url, policy)
         if (refused) return reject(new Error(`webhook target refused: ${refused}`))
@@ -27,8 +28,24 @@ export function webhookSender(timeoutMs = 10_000): WebhookSender {
             timeout: timeoutMs,
           },
           (res) => {
-            res.resume() // the receiver's body is not read; the status is the answer
-            resolve(res.statusCode ?? 0)
+            // The first KB of the body is kept for the delivery's history (an error page's first lines); the
+            // rest is not read, and the connection is dropped rather than drained from a receiver that talks on.
+            const chunks: Buffer[] = []
+            let kept = 0
+            const done = () => {
+              const body = Buffer.concat(chunks).subarray(0, WEBHOOK_BODY_KEPT)
+              resolve({ status: res.statusCode ?? 0, body: new TextDecoder().decode(body) })
+            }
+            res.on('data', (chunk: Buffer) => {
+              chunks.push(chunk)
+              kept += chunk.length
+              if (kept >= WEBHOOK_BODY_KEPT) {
+                done()
+                res.destroy()
+              }
+            })
+            res.on('end', done)
+            res.on('error', done)
           },
         )
         req.on('timeout', () => req.destroy(new Error(`the receiver did not answer within ${timeoutMs} ms`)))

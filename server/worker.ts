@@ -150,5 +150,8 @@ const MESSAGES: Record<JobReport['outcome'], string> = {
 /** Routine outcomes at debug, the ones an operator should see at warn. */
 function logReport(log: WorkerLog, r: JobReport) {
   const level = r.outcome === 'done' || r.outcome === 'waiting' ? 'debug' : 'warn'
-  log[level]({ ...r }, MESSAGES[r.outcome])
+  // A webhook's line names what an operator looks for (seller, subscription, delivery, event, trip, order,
+  // status, duration) beside the job's id, flat so a log query filters on them.
+  const { about, ...rest } = r
+  log[level]({ ...rest, ...about }, MESSAGES[r.outcome])
 }

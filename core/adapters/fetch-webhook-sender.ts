@@ -1,5 +1,6 @@
 import type { WebhookSender } from '../ports/webhook-sender.ts'
 import { targetRefusal } from '../shared/network.ts'
+import { WEBHOOK_BODY_KEPT } from '../ports/records.ts'
 
 /**
  * Delivery over `fetch`, which Node 20 and browsers both have; a slow receiver counts as a failed attempt.
@@ -17,7 +18,23 @@ export const fetchSender = (timeoutMs = 10_000): WebhookSender => ({
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     })
-    await res.body?.cancel()
-    return res.status
+    // The first KB of the answer, for the delivery's history; the rest is not read.
+    const reader = res.body?.getReader()
+    const chunks: Uint8Array[] = []
+    let kept = 0
+    while (reader && kept < WEBHOOK_BODY_KEPT) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      kept += value.length
+    }
+    await reader?.cancel()
+    const bytes = new Uint8Array(kept)
+    let at = 0
+    for (const c of chunks) {
+      bytes.set(c, at)
+      at += c.length
+    }
+    return { status: res.status, body: new TextDecoder().decode(bytes.subarray(0, WEBHOOK_BODY_KEPT)) }
   },
 })

@@ -297,3 +297,19 @@ export const WebhookEvent = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown()),
 })
 export type WebhookEvent = Static<typeof WebhookEvent>
+
+/**
+ * The body of a test delivery, which an operator sends to check a receiver (POST
+ * /admin/v1/sellers/{seller_id}/webhooks/test): about no trip, signed as every delivery. Not an event a
+ * seller subscribes to: it goes to every subscription it is sent to, whatever their event_name.
+ */
+export const TestPingEvent = Type.Object(
+  {
+    event_id: Id,
+    event_name: Type.Literal('test_ping'),
+    created_at: UtcTimestamp,
+    data: Type.Object({ message: Type.String() }),
+  },
+  { description: 'A test delivery an operator sent: check its signature as any other, and answer 2xx.' },
+)
+export type TestPingEvent = Static<typeof TestPingEvent>

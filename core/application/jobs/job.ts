@@ -6,7 +6,7 @@
 import { Type, type Static } from 'typebox'
 import type { Clock, Ids } from '../../ports/clock.ts'
 import type { JobRecord } from '../../ports/records.ts'
-import { WebhookEvent } from '../../schemas/fulfillment.ts'
+import { TestPingEvent, WebhookEvent } from '../../schemas/fulfillment.ts'
 import { validate } from '../../shared/validate.ts'
 
 const JobSchema = Type.Union([
@@ -28,7 +28,13 @@ const JobSchema = Type.Union([
   }),
   Type.Object({
     kind: Type.Literal('webhook'),
-    payload: Type.Object({ seller_id: Type.String(), subscription_id: Type.String(), event: WebhookEvent }),
+    payload: Type.Object({
+      seller_id: Type.String(),
+      subscription_id: Type.String(),
+      event: Type.Union([WebhookEvent, TestPingEvent]),
+      /** The delivery this one sends again (an operator's resend). */
+      resend_of: Type.Optional(Type.String()),
+    }),
   }),
   Type.Object({
     kind: Type.Literal('supplier_search'),
@@ -57,6 +63,8 @@ export interface JobReport {
   outcome: 'done' | 'waiting' | 'retry' | 'dead' | 'lease_lost'
   error?: string
   retry_at?: string
+  /** What the run was about, for the log line (a webhook: its seller, subscription, delivery, event, status, duration). */
+  about?: Record<string, string | number | null>
 }
 
 /** What making a job needs of the core's ports (named here, not imported, so config.ts may name JobKind). */

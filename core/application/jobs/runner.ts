@@ -4,6 +4,7 @@
  * every handler is safe to repeat (orders move only forward; the supplier books once per order).
  */
 import type { Context } from '../context.ts'
+import type { JobRecord } from '../../ports/records.ts'
 import { isSupplierError } from '../../ports/supplier-errors.ts'
 import { JobLease, LeaseLost } from './lease.ts'
 import { JOB_KINDS, parseJob, type Job, type JobKind, type JobReport } from './job.ts'
@@ -37,6 +38,8 @@ async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: numb
   // A claim always sets the lease; without one no outcome could be recorded, so the job is left to lapse.
   const lease = record.locked_until
   if (lease === null) throw new Error(`job ${record.job_id} was claimed without a lease`)
+  // What the handler says the run is about (a webhook's ids, status and duration), for the log line.
+  const about: Record<string, string | number | null> = {}
   const report = (
     outcome: JobReport['outcome'],
     kept: boolean,
@@ -50,6 +53,7 @@ async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: numb
     outcome: kept ? outcome : 'lease_lost',
     ...(extra.error ? { error: extra.error } : {}),
     ...(extra.retry_at ? { retry_at: extra.retry_at.toISOString() } : {}),
+    ...(Object.keys(about).length ? { about } : {}),
   })
   let job: Job | undefined
   // Held for as long as the run goes on (renewed), so a slow supplier call is not the next worker's job too.
@@ -60,10 +64,10 @@ async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: numb
     if (record.attempts > record.max_attempts) {
       // A previous run gave up but died before recording it.
       const error = record.last_error ?? 'gave up'
-      await giveUp(ctx, job, new Error(error))
+      await giveUp(ctx, job, new Error(error), record.job_id)
       return report('dead', await store.failJob(record.job_id, await held.release(), error, null), { error })
     }
-    const retryAt = await run(ctx, job, held)
+    const retryAt = await run(ctx, job, held, record, about)
     // Not an attempt that failed: the answer is not ready (a hold order not paid yet, a lost answer being
     // looked for); each kind bounds its own wait.
     if (retryAt)
@@ -102,7 +106,13 @@ export async function drainJobs(ctx: Context, kinds: JobKind[] = JOB_KINDS, limi
 }
 
 /** Runs a job; returns when to come back if the answer is not ready yet. */
-function run(ctx: Context, job: Job, lease: JobLease): Promise<Date | undefined> {
+function run(
+  ctx: Context,
+  job: Job,
+  lease: JobLease,
+  record: JobRecord,
+  about: Record<string, string | number | null>,
+): Promise<Date | undefined> {
   switch (job.kind) {
     case 'basket_check':
       return basketCheck.run(ctx, job.payload)
@@ -113,19 +123,31 @@ function run(ctx: Context, job: Job, lease: JobLease): Promise<Date | undefined>
     case 'ticketing_timeout':
       return ticketingTimeout.run(ctx, job.payload)
     case 'webhook':
-      return webhook.run(ctx, job.payload)
+      return webhook.run(
+        ctx,
+        job.payload,
+        {
+          job_id: record.job_id,
+          attempt: record.attempts,
+          max_attempts: record.max_attempts,
+          created_at: record.created_at,
+        },
+        about,
+      )
     case 'supplier_search':
       return supplierSearch.run(ctx, job.payload)
   }
 }
 
 /** What giving up on a job means for the trip: an order fails, a check leaves its items `invalid`, a search fails with the last reason. */
-async function giveUp(ctx: Context, job: Job, error: unknown): Promise<void> {
+async function giveUp(ctx: Context, job: Job, error: unknown, jobId?: string): Promise<void> {
   if (job.kind === 'fulfill_order') await fulfillOrder.giveUp(ctx, job.payload)
   else if (job.kind === 'cancel_order') await cancelOrder.giveUp(ctx, job.payload)
   else if (job.kind === 'basket_check') await basketCheck.giveUp(ctx, job.payload)
   else if (job.kind === 'ticketing_timeout') await ticketingTimeout.giveUp(ctx, job.payload)
   else if (job.kind === 'supplier_search') await supplierSearch.giveUp(ctx, job.payload, error)
+  // A failed last attempt records its delivery given up itself; a job that died before it did is given up here.
+  else if (job.kind === 'webhook' && jobId) await webhook.giveUp(ctx, jobId)
 }
 
 /** Exponential backoff: base, 2×base, 4×base, ... capped. */
