@@ -90,6 +90,7 @@ export const COMPONENTS: Record<string, TSchema> = {
   OrderStatusChangedEvent,
   FulfillmentCompletedEvent,
   CancellationCompletedEvent,
+  TestPingEvent: S.TestPingEvent,
   // Tokens
   AuthorizeResponse: S.AuthorizeResponse,
   RefreshRequest: S.RefreshRequest,

@@ -5,14 +5,17 @@
  * deliveries against this).
  */
 import type { TSchema } from 'typebox'
-import type { EventName } from '../schemas/fulfillment.ts'
+import { TestPingEvent, type EventName } from '../schemas/fulfillment.ts'
 import { CancellationCompletedEvent, FulfillmentCompletedEvent, OrderStatusChangedEvent } from '../schemas/webhooks.ts'
 import { defaultConfig } from '../application/config.ts'
 
 export interface Webhook {
-  event: EventName
+  /** An event a seller subscribes to, or the test event an operator sends to any subscription. */
+  event: EventName | 'test_ping'
   summary: string
   body: TSchema
+  /** Who gets it, when not the subscriptions to `event`. */
+  sentTo?: string
 }
 
 export const WEBHOOKS: Webhook[] = [
@@ -30,6 +33,13 @@ export const WEBHOOKS: Webhook[] = [
     event: 'cancellation_completed',
     body: CancellationCompletedEvent,
     summary: 'Every order of a confirmed cancellation has ended',
+  },
+  {
+    event: 'test_ping',
+    body: TestPingEvent,
+    summary: 'A test delivery an operator sent to check the receiver (no trip): verify and answer it as any other',
+    sentTo:
+      'POSTed to the target of a subscription, whatever its event, when an operator sends a test event (the admin API; docs/webhooks.md).',
   },
 ]
 

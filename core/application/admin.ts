@@ -8,7 +8,17 @@
  * every write (403). Nothing here returns a supplier token or a key's hash, nor a key, but the one a
  * rotation makes, once, as `npm run seller -- rotate-key` prints it.
  */
-import type { JobCount, JobRecord, Order, TripRecord } from '../ports/records.ts'
+import type {
+  JobCount,
+  JobRecord,
+  Order,
+  TripRecord,
+  WebhookDeliveryRecord,
+  WebhookDeliveryState,
+} from '../ports/records.ts'
+import type { TestPingEvent } from '../schemas/fulfillment.ts'
+import { newJob, parseJob, type Job } from './jobs/job.ts'
+import { deliveryOf } from './jobs/webhook.ts'
 import { ProblemError } from '../shared/errors.ts'
 import type { Context } from './context.ts'
 import type { Operator } from './operators.ts'
@@ -255,4 +265,140 @@ export async function retryJob(ctx: Context, op: Operator, jobId: string): Promi
   if (!(await ctx.store.retryDeadJob(jobId, ctx.clock.now().toISOString())))
     throw new ProblemError('not_found', `There is no dead job ${jobId}.`)
   return jobView((await ctx.store.getJob(jobId))!)
+}
+
+// ---------------------------------------------------------------- webhooks
+
+/** The seller, or not found (a key of another seller finds no seller either). */
+async function seenSeller(ctx: Context, op: Operator, sellerId: string) {
+  assertSees(op, sellerId, `Seller ${sellerId}`)
+  const seller = await ctx.store.getSeller(sellerId)
+  if (!seller) throw new ProblemError('not_found', `Seller ${sellerId} does not exist.`)
+  return seller
+}
+
+const noDeliveries = (): Record<WebhookDeliveryState, number> => ({ pending: 0, succeeded: 0, failed: 0, given_up: 0 })
+
+/** The seller's subscriptions (never their secrets), each with how many of its deliveries are in each state. */
+export async function sellerWebhooks(ctx: Context, op: Operator, sellerId: string) {
+  await seenSeller(ctx, op, sellerId)
+  const [subs, counts] = await Promise.all([
+    ctx.store.listSubscriptions(sellerId),
+    ctx.store.countWebhookDeliveries(sellerId),
+  ])
+  return {
+    subscriptions: subs.map((s) => {
+      const deliveries = noDeliveries()
+      for (const c of counts) if (c.subscription_id === s.subscription_id) deliveries[c.state] = c.count
+      return {
+        subscription_id: s.subscription_id,
+        event_name: s.event_name,
+        delivery_method: s.delivery_method,
+        target: s.target,
+        created_at: s.created_at,
+        deliveries,
+      }
+    }),
+  }
+}
+
+/** A delivery in a list: what it is about and where it is, its attempts counted and the last one shown. */
+const deliverySummary = ({ attempts, event: _event, ...d }: WebhookDeliveryRecord) => ({
+  ...d,
+  attempt_count: attempts.length,
+  last_attempt: attempts.at(-1) ?? null,
+})
+
+export async function findDeliveries(
+  ctx: Context,
+  op: Operator,
+  q: PageQuery & { seller_id?: string; state?: WebhookDeliveryState; subscription_id?: string },
+) {
+  if (q.seller_id !== undefined) assertSees(op, q.seller_id, `Seller ${q.seller_id}`)
+  const sellerId = op.seller_id ?? q.seller_id
+  const found = await ctx.store.findWebhookDeliveries({
+    ...(sellerId === undefined ? {} : { sellerId }),
+    ...(q.state === undefined ? {} : { state: q.state }),
+    ...(q.subscription_id === undefined ? {} : { subscriptionId: q.subscription_id }),
+    ...(q.after === undefined ? {} : { after: q.after }),
+    limit: q.limit,
+  })
+  return page(found.map(deliverySummary), q.limit, (d) => d.delivery_id)
+}
+
+async function seenDelivery(ctx: Context, op: Operator, deliveryId: string): Promise<WebhookDeliveryRecord> {
+  const d = await ctx.store.getWebhookDelivery(deliveryId)
+  if (!d) throw new ProblemError('not_found', `Delivery ${deliveryId} does not exist.`)
+  assertSees(op, d.seller_id, `Delivery ${deliveryId}`)
+  return d
+}
+
+/** One delivery with its attempts and the event it sends (the subscription's secret is never shown). */
+export async function showDelivery(ctx: Context, op: Operator, deliveryId: string): Promise<WebhookDeliveryRecord> {
+  return seenDelivery(ctx, op, deliveryId)
+}
+
+/**
+ * A new delivery (a job of its own) of the same event to the same subscription: signed anew when it is sent,
+ * with a fresh timestamp, its own attempts, and `resend_of` naming this one. Any delivery may be resent, a
+ * given-up one included; the event_id stays, so a receiver that dedupes on it takes it once.
+ */
+export async function resendDelivery(ctx: Context, op: Operator, deliveryId: string) {
+  const d = await seenDelivery(ctx, op, deliveryId)
+  assertWrites(op)
+  const sub = (await ctx.store.listSubscriptions(d.seller_id)).find((s) => s.subscription_id === d.subscription_id)
+  if (!sub)
+    throw new ProblemError('not_found', `Subscription ${d.subscription_id} of delivery ${deliveryId} does not exist.`)
+  // The stored event read back as a job reads its payload: checked, not trusted.
+  const job = parseJob({
+    kind: 'webhook',
+    payload: { seller_id: d.seller_id, subscription_id: d.subscription_id, event: d.event, resend_of: deliveryId },
+  } as JobRecord)
+  if (job.kind !== 'webhook') throw new Error('a webhook job parsed as another kind')
+  return enqueueDelivery(ctx, job)
+}
+
+/** A test_ping event to each of the seller's subscriptions (or the one named), each a delivery of its own. */
+export async function sendTestEvent(ctx: Context, op: Operator, sellerId: string, subscriptionId?: string) {
+  await seenSeller(ctx, op, sellerId)
+  assertWrites(op)
+  const subs = (await ctx.store.listSubscriptions(sellerId)).filter(
+    (s) => subscriptionId === undefined || s.subscription_id === subscriptionId,
+  )
+  if (subs.length === 0)
+    throw new ProblemError(
+      'not_found',
+      subscriptionId === undefined
+        ? `Seller ${sellerId} has no webhook subscription.`
+        : `Subscription ${subscriptionId} of seller ${sellerId} does not exist.`,
+    )
+  const created_at = ctx.clock.now().toISOString()
+  const deliveries = []
+  for (const s of subs) {
+    const event: TestPingEvent = {
+      event_id: ctx.ids.uuid(),
+      event_name: 'test_ping',
+      created_at,
+      data: { message: 'A test delivery sent by an operator of the service.' },
+    }
+    deliveries.push(
+      await enqueueDelivery(ctx, {
+        kind: 'webhook',
+        payload: { seller_id: sellerId, subscription_id: s.subscription_id, event },
+      }),
+    )
+  }
+  return { deliveries }
+}
+
+/**
+ * Queues the delivery's job, then records the delivery pending (its id is the job's). Not one write: were
+ * the second lost, the job records the delivery at its first attempt all the same.
+ */
+async function enqueueDelivery(ctx: Context, job: Extract<Job, { kind: 'webhook' }>) {
+  const record = newJob(ctx, job)
+  await ctx.store.enqueueJob(record)
+  const delivery = { ...deliveryOf(job.payload, record, 'pending', record.created_at), attempts: [] }
+  await ctx.store.addWebhookDelivery(delivery)
+  return deliverySummary(delivery)
 }

@@ -13,6 +13,7 @@ import * as S from '../../core/schemas/index.ts'
 import * as admin from '../../core/application/admin.ts'
 import type { Context } from '../../core/application/context.ts'
 import type { Operator } from '../../core/application/operators.ts'
+import type { WebhookDeliveryState } from '../../core/ports/records.ts'
 
 /** The most items a page holds, and how many when the client does not say. */
 export const ADMIN_PAGE_MAX = 200
@@ -31,6 +32,8 @@ const PageQuery = Type.Object(
   { additionalProperties: false },
 )
 const SellerParams = Type.Object({ seller_id: S.Id })
+const DeliveryParams = Type.Object({ delivery_id: S.Id })
+const DELIVERY_STATES: WebhookDeliveryState[] = ['pending', 'succeeded', 'failed', 'given_up']
 
 /** A validated request of an admin operation. */
 export interface AdminInput {
@@ -197,5 +200,66 @@ export const adminOperations: AdminOperation[] = [
     write: true,
     params: Type.Object({ job_id: S.Id }),
     handler: (ctx, op, i) => admin.retryJob(ctx, op, i.params.job_id!),
+  },
+  {
+    id: 'sellerWebhooks',
+    method: 'GET',
+    path: '/admin/v1/sellers/:seller_id/webhooks',
+    summary: "The seller's webhook subscriptions (without secrets), with how many deliveries of each are in each state",
+    write: false,
+    params: SellerParams,
+    handler: (ctx, op, i) => admin.sellerWebhooks(ctx, op, i.params.seller_id!),
+  },
+  {
+    id: 'findDeliveries',
+    method: 'GET',
+    path: '/admin/v1/webhooks/deliveries',
+    summary: 'Webhook deliveries by delivery_id, filtered by seller, state and subscription, with their last attempt',
+    write: false,
+    query: Type.Object(
+      {
+        seller_id: Type.Optional(S.Id),
+        state: Type.Optional(Type.Union(DELIVERY_STATES.map((s) => Type.Literal(s)))),
+        subscription_id: Type.Optional(S.Id),
+        after: Type.Optional(After),
+        limit: Type.Optional(Limit),
+      },
+      { additionalProperties: false },
+    ),
+    handler: (ctx, op, i) =>
+      admin.findDeliveries(ctx, op, {
+        ...pageOf(i.query),
+        ...given(i.query, 'seller_id', 'subscription_id'),
+        ...(i.query.state === undefined ? {} : { state: i.query.state as WebhookDeliveryState }),
+      }),
+  },
+  {
+    id: 'showDelivery',
+    method: 'GET',
+    path: '/admin/v1/webhooks/deliveries/:delivery_id',
+    summary: "One delivery: its event and every attempt (status or error, duration, the answer's first 1 KB)",
+    write: false,
+    params: DeliveryParams,
+    handler: (ctx, op, i) => admin.showDelivery(ctx, op, i.params.delivery_id!),
+  },
+  {
+    id: 'resendDelivery',
+    method: 'POST',
+    path: '/admin/v1/webhooks/deliveries/:delivery_id/resend',
+    summary: 'Sends the event again as a new delivery (resend_of this one), signed anew; a given-up one too',
+    write: true,
+    params: DeliveryParams,
+    handler: (ctx, op, i) => admin.resendDelivery(ctx, op, i.params.delivery_id!),
+  },
+  {
+    id: 'sendTestWebhook',
+    method: 'POST',
+    path: '/admin/v1/sellers/:seller_id/webhooks/test',
+    summary: "A test_ping event to each of the seller's subscriptions (or the one named), each a delivery",
+    write: true,
+    params: SellerParams,
+    body: Type.Object({ subscription_id: Type.Optional(S.Id) }, { additionalProperties: false }),
+    handler: (ctx, op, i) =>
+      admin.sendTestEvent(ctx, op, i.params.seller_id!, i.body.subscription_id as string | undefined),
   },
 ]

@@ -203,7 +203,7 @@ export function webhooksObject(): Record<string, unknown> {
         post: {
           operationId: `${w.event.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
           summary: w.summary,
-          description: `POSTed to the target of each subscription to \`${w.event}\` (POST /v2.2/callback_subscription). ${WEBHOOK_DELIVERY}`,
+          description: `${w.sentTo ?? `POSTed to the target of each subscription to \`${w.event}\` (POST /v2.2/callback_subscription).`} ${WEBHOOK_DELIVERY}`,
           tags: ['webhooks'],
           parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({
             in: 'header',

@@ -251,8 +251,9 @@ describe('the OpenAPI document', () => {
       assertProblem(await send('POST', `/v2.2/trip/${trip.trip_id}/to_cancel`, value), 404, 'not_found')
   })
 
-  test('webhooks: one per event a seller subscribes to, with its body and the headers that sign it', () => {
-    const events = EventName.anyOf.map((e) => e.const)
+  test('webhooks: one per event a seller subscribes to, and the test event, with its body and the headers that sign it', () => {
+    // test_ping: what an operator's test sends (the admin API), to a subscription of any event.
+    const events = [...EventName.anyOf.map((e) => e.const), 'test_ping']
     assert.deepEqual(Object.keys(doc.webhooks).sort(), [...events].sort())
     for (const event of events) {
       const post = doc.webhooks[event].post
