@@ -471,13 +471,13 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX jobs_dead ON jobs (job_id) WHERE status = 'dead';
     `,
   ),
-  // 13 is another change's. Webhook deliveries (core/ports/records.ts WebhookDeliveryRecord): one row per
+  // Webhook deliveries (core/ports/records.ts WebhookDeliveryRecord): one row per
   // delivery, its attempts a JSON array in the row (at most the job's max attempts, each with at most 1 KB
   // of the receiver's answer), so an attempt and the delivery's state are one upsert. No foreign key to the
   // subscription: a deleted subscription keeps its history. `_seller` answers a seller's pages and counts,
   // `_subscription` the counts per subscription, `_ended` retention's batches without reading live ones.
   writtenOnce(
-    14,
+    13,
     'webhook deliveries and their attempts',
     ({ type: t }) => `
       CREATE TABLE webhook_deliveries (
