@@ -35,6 +35,7 @@ import type {
   KnownVersion,
   PlainWrite,
   OperatorKeyRecord,
+  ConsoleSessionRecord,
   SellerOrder,
   JobCount,
   WebhookAttemptRecord,
@@ -194,6 +195,8 @@ export class MemoryStore implements Store {
   private orderFeeds = new Map<string, number>()
   private operatorKeys = new Map<string, OperatorKeyRecord>()
   private webhookDeliveries = new Map<string, WebhookDeliveryRecord>()
+  /** The console's sessions, by their hash: not in a snapshot (a restart of the sandbox signs everyone out). */
+  private consoleSessions = new Map<string, ConsoleSessionRecord>()
 
   constructor(snapshot?: StoredSnapshot) {
     if (snapshot) this.restore(snapshot)
@@ -601,6 +604,34 @@ export class MemoryStore implements Store {
     if (!k || k.revoked_at !== null) return false
     k.revoked_at = iso(at)
     return true
+  }
+
+  async addConsoleSession(c: ConsoleSessionRecord): Promise<void> {
+    if (this.consoleSessions.has(c.session_hash)) throw new Error('console session exists')
+    if (!this.operatorKeys.has(c.key_id)) throw new Error(`no operator key ${c.key_id}`)
+    this.consoleSessions.set(c.session_hash, { ...c, created_at: iso(c.created_at), expires_at: iso(c.expires_at) })
+  }
+
+  async findConsoleSession(
+    sessionHash: string,
+  ): Promise<{ session: ConsoleSessionRecord; key: OperatorKeyRecord } | undefined> {
+    const session = this.consoleSessions.get(sessionHash)
+    const key = session && this.operatorKeys.get(session.key_id)
+    return session && key ? copy({ session, key }) : undefined
+  }
+
+  async endConsoleSession(sessionHash: string): Promise<boolean> {
+    return this.consoleSessions.delete(sessionHash)
+  }
+
+  async purgeConsoleSessions(at: string): Promise<number> {
+    let n = 0
+    for (const [hash, c] of this.consoleSessions)
+      if (c.expires_at <= iso(at)) {
+        this.consoleSessions.delete(hash)
+        n++
+      }
+    return n
   }
 
   async findTrips(q: {

@@ -101,6 +101,21 @@ export interface OperatorKeyRecord {
   revoked_at: string | null
 }
 
+/**
+ * A signed-in session of the operator console (`/console`): made by signing in with an operator key, it
+ * acts with that key's limits. Only the SHA-256 of the session's secret (the HttpOnly cookie's value) is
+ * kept, as keys are; never the operator key itself.
+ */
+export interface ConsoleSessionRecord {
+  /** SHA-256 hex of the session secret the cookie carries. */
+  session_hash: string
+  /** The operator key it was opened with: revoking the key ends the session too. */
+  key_id: string
+  created_at: string
+  /** From this moment it is refused (8 hours after sign-in). */
+  expires_at: string
+}
+
 /** An order as the admin API lists it across sellers: the feed's item with the seller it is of. */
 export interface SellerOrder {
   seller_id: string

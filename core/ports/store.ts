@@ -29,6 +29,7 @@ import type {
   TripEffects,
   PlainWrite,
   OperatorKeyRecord,
+  ConsoleSessionRecord,
   SellerOrder,
   JobCount,
   WebhookAttemptRecord,
@@ -290,6 +291,23 @@ export interface OperatorKeyStore {
 }
 
 /**
+ * The operator console's sessions (server/plugins/console.ts): kept by the hash of their secret, so a
+ * sign-out or an expiry holds on every instance of one database.
+ */
+export interface ConsoleSessionStore {
+  /** Inserts a session; its operator key must exist. */
+  addConsoleSession(session: ConsoleSessionRecord): Promise<void>
+  /** The session with this hash and the operator key it acts with (revoked or not: the caller looks), or undefined. */
+  findConsoleSession(
+    sessionHash: string,
+  ): Promise<{ session: ConsoleSessionRecord; key: OperatorKeyRecord } | undefined>
+  /** Ends the session (sign-out); false when there was none. */
+  endConsoleSession(sessionHash: string): Promise<boolean>
+  /** Deletes the sessions that expired at or before `at`; how many. */
+  purgeConsoleSessions(at: string): Promise<number>
+}
+
+/**
  * What the operator's admin API asks across sellers (core/application/admin.ts), a page at a time by id
  * (`after`: the last id of the page before). A request of the public API never needs these: they read
  * without a seller's index where no seller is named, which is the operator's question to pay for.
@@ -351,7 +369,8 @@ export interface Store
     SubscriptionStore,
     WebhookDeliveryStore,
     OperatorKeyStore,
-    OperationsStore {
+    OperationsStore,
+    ConsoleSessionStore {
   migrate(): Promise<void>
   close(): Promise<void>
   /** A cheap round trip, for /readyz. */

@@ -500,6 +500,21 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_ended ON webhook_deliveries (created_at) WHERE state IN ('succeeded', 'given_up');
     `,
   ),
+  // The operator console's sessions (server/plugins/console.ts): the hash of each session's secret, never the
+  // secret or the operator key; deleting an operator key is not a thing (keys are revoked), so the reference holds.
+  writtenOnce(
+    14,
+    'operator console sessions',
+    ({ type: t }) => `
+      CREATE TABLE console_sessions (
+        session_hash ${t.text} PRIMARY KEY,
+        key_id       ${t.text} NOT NULL REFERENCES operator_keys (key_id),
+        created_at   ${t.time} NOT NULL,
+        expires_at   ${t.time} NOT NULL
+      );
+      CREATE INDEX console_sessions_expiry ON console_sessions (expires_at);
+    `,
+  ),
 ]
 
 export const schemaMigrationsTable = {

@@ -19,6 +19,7 @@ import { subscriptionsContract } from './roles/subscriptions.ts'
 import { jobsContract } from './roles/jobs.ts'
 import { operatorsContract } from './roles/operators.ts'
 import { webhookDeliveriesContract } from './roles/webhook-deliveries.ts'
+import { consoleSessionsContract } from './roles/console-sessions.ts'
 
 export {
   seller,
@@ -61,5 +62,6 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
     jobsContract(ctx)
     operatorsContract(ctx)
     webhookDeliveriesContract(ctx)
+    consoleSessionsContract(ctx)
   })
 }

@@ -15,6 +15,7 @@ import type {
   ConsumeResult,
   JobCount,
   OperatorKeyRecord,
+  ConsoleSessionRecord,
   SellerOrder,
   IdempotencyCompletion,
   IdempotencyRecord,
@@ -343,6 +344,39 @@ export abstract class SqlStore {
 
   async revokeOperatorKey(keyId: string, at: string): Promise<boolean> {
     return (await this.change(this.S.revokeOperatorKey, [keyId, this.d.time(at)])) === 1
+  }
+
+  async addConsoleSession(c: ConsoleSessionRecord): Promise<void> {
+    await this.change(this.S.addConsoleSession, [
+      c.session_hash,
+      c.key_id,
+      this.d.time(c.created_at),
+      this.d.time(c.expires_at),
+    ])
+  }
+
+  async findConsoleSession(
+    sessionHash: string,
+  ): Promise<{ session: ConsoleSessionRecord; key: OperatorKeyRecord } | undefined> {
+    const r = await this.one(this.S.findConsoleSession, [sessionHash])
+    if (!r) return undefined
+    return {
+      session: {
+        session_hash: r.session_hash as string,
+        key_id: r.key_id as string,
+        created_at: this.d.readTime(r.session_created_at),
+        expires_at: this.d.readTime(r.session_expires_at),
+      },
+      key: this.to.operatorKey(r),
+    }
+  }
+
+  async endConsoleSession(sessionHash: string): Promise<boolean> {
+    return (await this.change(this.S.endConsoleSession, [sessionHash])) === 1
+  }
+
+  async purgeConsoleSessions(at: string): Promise<number> {
+    return await this.change(this.S.purgeConsoleSessions, [this.d.time(at)])
   }
 
   async findTrips(q: {

@@ -222,6 +222,18 @@ export function statements(d: Dialect) {
       'revokeOperatorKey',
       'UPDATE operator_keys SET revoked_at = $2 WHERE key_id = $1 AND revoked_at IS NULL',
     ),
+    addConsoleSession: s(
+      'addConsoleSession',
+      'INSERT INTO console_sessions (session_hash, key_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+    ),
+    // The session with the key it acts with: one round trip per console request, and the key's revocation holds.
+    findConsoleSession: s(
+      'findConsoleSession',
+      `SELECT k.*, c.session_hash, c.created_at AS session_created_at, c.expires_at AS session_expires_at
+      FROM console_sessions c JOIN operator_keys k ON k.key_id = c.key_id WHERE c.session_hash = $1`,
+    ),
+    endConsoleSession: s('endConsoleSession', 'DELETE FROM console_sessions WHERE session_hash = $1'),
+    purgeConsoleSessions: s('purgeConsoleSessions', 'DELETE FROM console_sessions WHERE expires_at <= $1'),
     // store-rules.ts tripMatches: by trip_id (the primary key, or trips_seller_trip with a seller).
     findTrips: filteredPage(d, 'findTrips', 'SELECT doc, search_id FROM trips', 'trip_id', {
       sellerId: (p) => `seller_id = ${p}`,
