@@ -25,6 +25,7 @@ import { healthRoutes } from './routes/health.ts'
 import { Metrics, metricsPlugin, UNMATCHED_ROUTE } from './metrics.ts'
 import { v22Routes } from './routes/v2.2.ts'
 import { adminRoutes } from './admin/routes.ts'
+import { consolePlugin } from './plugins/console.ts'
 
 export interface BuildAppOptions {
   core: Core
@@ -38,7 +39,7 @@ export interface BuildAppOptions {
   trustProxy?: FastifyServerOptions['trustProxy']
   /** Largest accepted request body in bytes (default 256 KiB). Trip payloads are a few KiB; anything near the limit is abuse. */
   bodyLimit?: number
-  /** Where the built browser SDK is (default `<repo>/dist`); tests point it elsewhere. */
+  /** Where the built browser SDK and operator console are (default `<repo>/dist`); tests point it elsewhere. */
   sdkDistDir?: string
   /**
    * What GET /metrics shows. Give the one whose `countStoreErrors` wraps the store the core was built on, so
@@ -136,6 +137,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(sdkStaticPlugin, opts.sdkDistDir ? { distDir: opts.sdkDistDir } : {})
   await app.register(v22Routes, { core: opts.core })
   await app.register(adminRoutes, { core: opts.core })
+  await app.register(consolePlugin, { core: opts.core, ...(opts.sdkDistDir ? { distDir: opts.sdkDistDir } : {}) })
   return app
 }
 

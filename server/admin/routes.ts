@@ -16,6 +16,8 @@ import { ProblemError } from '../../core/shared/errors.ts'
 import { validate } from '../../core/shared/validate.ts'
 import { Problem } from '../../core/schemas/problem.ts'
 import { adminOperations, type AdminInput, type AdminOperation } from './operations.ts'
+import { assertCsrf } from '../../core/application/console-sessions.ts'
+import { CONSOLE_COOKIE, CSRF_HEADER, readCookie, sessionOf } from '../plugins/console.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,7 +42,7 @@ export async function adminRoutes(app: FastifyInstance, { core }: { core: Core }
       // Validated below, with the core's validation, so a bad request reads as the public API's do.
       validatorCompiler: () => () => true,
       preParsing: async (req) => {
-        req.operator = await authenticateOperator(core.context, req.headers.authorization)
+        req.operator = await operatorOf(core, req, op.write)
         if (op.write && req.operator.read_only)
           throw new ProblemError(
             'forbidden',
@@ -53,6 +55,19 @@ export async function adminRoutes(app: FastifyInstance, { core }: { core: Core }
       },
     })
   }
+}
+
+/**
+ * Who is calling: an operator key (`Authorization: Bearer`), or else the operator console's session cookie
+ * (server/plugins/console.ts), whose writes need the session's CSRF token as well (403 without it). A request
+ * with an Authorization header is judged by it alone, so a bad key is never rescued by a cookie.
+ */
+async function operatorOf(core: Core, req: FastifyRequest, write: boolean): Promise<Operator> {
+  if (req.headers.authorization !== undefined || !readCookie(req.headers.cookie, CONSOLE_COOKIE))
+    return authenticateOperator(core.context, req.headers.authorization)
+  const session = await sessionOf(core, req)
+  if (write) assertCsrf(session, req.headers[CSRF_HEADER] as string | undefined)
+  return session.operator
 }
 
 function inputOf(op: AdminOperation, req: FastifyRequest): AdminInput {

@@ -58,7 +58,7 @@ interface Asset {
 }
 
 /** The package's dist/: found from here upwards, as this file runs from server/plugins (tsx) or dist/node/server/plugins (compiled). */
-function packageDist(): string {
+export function packageDist(): string {
   for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist')
     if (dirname(dir) === dir) return join(import.meta.dirname, '..', '..', 'dist')
