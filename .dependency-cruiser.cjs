@@ -7,6 +7,7 @@
 //                 loads with a <script> tag in sandbox mode; it never imports it)
 //   components  → client, core (types only, but the product-type registry: core/schemas/product-types.ts)
 //   client      → core (types only, but the product-type registry)
+//   console     → components/theme.ts (its tokens), core (types only): the operator console's page
 //   server      → core
 //   mock-server → core
 //   core        → nothing of ours outside core, and no metrics library (prom-client is the server's)
@@ -25,6 +26,7 @@
 const OURS = [
   'core',
   'server',
+  'console',
   'mock-server',
   'client',
   'sdk',
@@ -188,6 +190,22 @@ module.exports = {
         'The page has the SDK from its own <script> tag (window.Svc): a value import would bundle a second SDK, with its own elements and Svc, into the page.',
       from: { path: '^examples/seller-checkout/app/' },
       to: { path: '^sdk/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'console-is-browser-code',
+      severity: 'error',
+      comment:
+        "The operator console (console/, bundled into /console/assets/console.js) runs in the browser: it imports itself, the widgets' theme tokens and core's types, nothing server-side. It talks to the server over HTTP only.",
+      from: { path: under('console') },
+      to: { path: except('console', 'core'), pathNot: '^components/theme(-props)?\\.ts$' },
+    },
+    {
+      name: 'console-takes-only-types-from-core',
+      severity: 'error',
+      comment:
+        "core/ is server code: the console reads the admin API's shapes from it (admin.ts, records.ts), never its code, which would bundle the service into the page.",
+      from: { path: under('console') },
+      to: { path: under('core'), dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'not-to-unresolvable',

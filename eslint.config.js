@@ -85,6 +85,47 @@ export default tseslint.config(
     },
   },
   {
+    // The operator console (console/, bundled into /console/assets/console.js): Lit elements in the browser, held
+    // to lit's and wc's rules as the widgets are; it imports the widgets' theme tokens and core's types only (a
+    // value import of core/ would bundle the service into the page), nothing of the server or Node. `npm run
+    // lint:deps` checks the same of the whole import graph.
+    files: ['console/**/*.ts'],
+    ...lit.configs['flat/recommended'],
+    ...wc.configs['flat/recommended'],
+    languageOptions: { globals: globals.browser },
+    plugins: { ...lit.configs['flat/recommended'].plugins, ...wc.configs['flat/recommended'].plugins },
+    rules: {
+      ...lit.configs['flat/recommended'].rules,
+      ...wc.configs['flat/recommended'].rules,
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/core/*', '**/core/**'],
+              allowTypeImports: true,
+              message: "The console reads core's types only: its code is the server's.",
+            },
+            {
+              group: [
+                'node:*',
+                'fastify',
+                '**/server/*',
+                '**/server/**',
+                '**/mock-server/*',
+                '**/client/*',
+                '**/sdk/*',
+              ],
+              message:
+                "Browser code: the widgets' theme tokens (components/theme.ts) and core's types, nothing else of ours.",
+            },
+          ],
+        },
+      ],
+    },
+    settings: { wc: { elementBaseClasses: ['LitElement', 'ConsolePage', 'TripSection'] } },
+  },
+  {
     // Tests read the API's JSON answers as `any` to assert on their shape (the code under test is typed
     // strictly, and tsc checks the tests' calls into it).
     files: ['test/**/*.ts'],

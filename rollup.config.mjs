@@ -29,6 +29,9 @@
 // and, with `--configDemo` alone (npm run build:demo, which `npm run build` and `npm start` run too):
 //   dist/seller-checkout/app.js (+ .map)      the demo checkout's page script (examples/seller-checkout/app/), an
 //                                             IIFE its backend serves as /demo/app.js beside svc.min.js's <script>
+// and, with `--configConsole` alone (npm run build:console, which `npm run build` and `npm start` run too):
+//   dist/console/assets/console.js (+ .map)   the operator console (console/): one ES module, Lit bundled, minified,
+//                                             which the server serves at /console/assets/ (server/plugins/console.ts)
 import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import esbuild from 'rollup-plugin-esbuild'
@@ -114,8 +117,30 @@ const demoCheckout = {
   },
 }
 
-/** `rollup -c` (npm run build:sdk): the SDK's builds; `rollup -c --configDemo` (npm run build:demo): the demo's page. */
-export default (args) => (args.configDemo ? [demoCheckout] : sdkBuilds)
+/**
+ * The operator console's page (console/): its own Lit, bundled (the page loads nothing else, from no CDN),
+ * minified. An ES module (the page loads it with type="module", under a CSP of its own origin only).
+ */
+const operatorConsole = {
+  input: 'console/main.ts',
+  output: {
+    file: 'dist/console/assets/console.js',
+    format: 'es',
+    sourcemap: true,
+    sourcemapPathTransform: (p) => p.replace(/^(\.\.\/)+/, ''),
+  },
+  plugins: [
+    nodeResolve({ browser: true, exportConditions: ['browser', 'production'] }),
+    tsPlugin(false),
+    terser({ ecma: 2022, module: true, format: { comments: false } }),
+  ],
+}
+
+/**
+ * `rollup -c` (npm run build:sdk): the SDK's builds; `rollup -c --configDemo` (npm run build:demo): the demo's
+ * page; `rollup -c --configConsole` (npm run build:console): the operator console.
+ */
+export default (args) => (args.configConsole ? [operatorConsole] : args.configDemo ? [demoCheckout] : sdkBuilds)
 
 const sdkBuilds = [
   {

@@ -3,8 +3,9 @@
 // - `sdk`: the browser SDK the server serves from dist/javascript (rollup, a few seconds);
 // - `demo`: the demo checkout's page script (examples/seller-checkout/app, rollup, a second or two), which
 //   its backend serves as /demo/app.js;
+// - `console`: the operator console's page (console/, rollup, a second or two), served at /console;
 // - `server`: the server compiled to dist/node (tsc, about 15 s), which `npm start` runs without a loader.
-// Arguments name the targets (default all three). The SDK's size budget only warns here: it fails `npm run build`
+// Arguments name the targets (default all four). The SDK's size budget only warns here: it fails `npm run build`
 // and CI, never a local start. Without devDependencies (npm ci --omit=dev) nothing can be built: a missing
 // SDK answers 503 naming `npm run build`, and a missing server says to run `npm run build` first.
 import { existsSync, readdirSync, statSync } from 'node:fs'
@@ -74,6 +75,17 @@ const targets = {
     missing:
       "The demo checkout's page script is not built and rollup is not installed (devDependencies); /demo/app.js will answer 503 until `npm run build` runs.",
   },
+  console: {
+    outputs: ['dist/console/assets/console.js', 'dist/console/assets/console.js.map'],
+    sources: ['console', 'components/theme.ts', 'components/theme-props.ts', 'rollup.config.mjs', 'package-lock.json'],
+    tool: 'rollup',
+    what: 'the operator console',
+    build() {
+      return spawnSync(npm, ['run', '--silent', 'build:console'], { cwd: root, stdio: 'inherit' }).status ?? 1
+    },
+    missing:
+      'The operator console is not built and rollup is not installed (devDependencies); /console will answer 503 until `npm run build` runs.',
+  },
   server: {
     outputs: [
       'dist/node/server/main.js',
@@ -116,7 +128,7 @@ const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object
 for (const name of wanted) {
   const t = targets[name]
   if (!t) {
-    console.error(`unknown target ${name} (sdk, demo, server)`)
+    console.error(`unknown target ${name} (sdk, demo, console, server)`)
     process.exit(2)
   }
   const built = Math.min(...t.outputs.map((f) => (existsSync(join(root, f)) ? statSync(join(root, f)).mtimeMs : 0)))
