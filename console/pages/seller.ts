@@ -17,8 +17,8 @@ const ACTIONS: Record<Action, { title: string; says: string; button: string }> =
     button: 'Rotate key',
   },
   revoke: {
-    title: 'Revoke keys',
-    says: 'Every key but the newest stops working now, on every server within 10 seconds.',
+    title: 'Revoke a key',
+    says: 'This key stops working now, on every server within 10 seconds.',
     button: 'Revoke',
   },
   disable: {
@@ -36,9 +36,12 @@ export class ConsoleSeller extends ConsolePage {
     action: { state: true },
     newKey: { state: true },
     outcome: { state: true },
+    keyPrefix: { state: true },
   }
   seller: SellerView | null = null
   action: Action | null = null
+  /** The key a revocation names, by its prefix. */
+  keyPrefix = ''
   /** The key a rotation made: shown once, in the dialog, and dropped when it closes. */
   newKey = ''
   outcome = ''
@@ -57,8 +60,9 @@ export class ConsoleSeller extends ConsolePage {
     return this.renderRoot.querySelector('dialog')!
   }
 
-  private async ask(action: Action) {
+  private async ask(action: Action, prefix = '') {
     this.action = action
+    this.keyPrefix = prefix
     this.newKey = ''
     await this.updateComplete
     this.dialog.showModal()
@@ -85,9 +89,14 @@ export class ConsoleSeller extends ConsolePage {
         })
         this.newKey = r.api_key
         this.outcome = `A new key ${r.prefix}… was made.`
+        await this.updateComplete
+        // The button that was pressed is gone: focus goes to the one way out, beside the key.
+        this.renderRoot.querySelector<HTMLButtonElement>('#done')?.focus()
       } else if (action === 'revoke') {
-        const r = await this.api.post<{ revoked: unknown[] }>(`/sellers/${id}/revoke-key`, {})
-        this.outcome = `${r.revoked.length} key(s) revoked.`
+        const r = await this.api.post<{ revoked: unknown[] }>(`/sellers/${id}/revoke-key`, { prefix: this.keyPrefix })
+        this.outcome = r.revoked.length
+          ? `Key ${this.keyPrefix}… is revoked.`
+          : `Key ${this.keyPrefix}… was not working.`
       } else {
         await this.api.post(`/sellers/${id}/${action}`)
         this.outcome = action === 'disable' ? 'The seller is disabled.' : 'The seller is enabled.'
@@ -109,8 +118,9 @@ export class ConsoleSeller extends ConsolePage {
               this.newKey
                 ? html`<p>The new API key, shown this once: copy it to the seller now.</p>
                   <code class="secret" aria-label="New API key">${this.newKey}</code>
-                  <div class="actions"><button class="primary" autofocus @click=${this.close}>Done</button></div>`
+                  <div class="actions"><button id="done" class="primary" @click=${this.close}>Done</button></div>`
                 : html`<form @submit=${this.confirm}>
+                  ${this.keyPrefix ? html`<p>Key <code>${this.keyPrefix}…</code></p>` : nothing}
                   <p>${a.says}</p>
                   ${
                     this.action === 'rotate'
@@ -170,6 +180,15 @@ export class ConsoleSeller extends ConsolePage {
                       ${k.expires_at ? html`<dt>Works until</dt><dd>${when(k.expires_at)}</dd>` : nothing}
                       ${k.revoked_at ? html`<dt>Revoked</dt><dd>${when(k.revoked_at)}</dd>` : nothing}
                     </dl>
+                    ${
+                      readOnly || k.state === 'revoked' || k.state === 'expired'
+                        ? nothing
+                        : html`<div class="actions">
+                          <button class="danger" aria-label="Revoke key ${k.prefix}…" @click=${() => this.ask('revoke', k.prefix)}>
+                            Revoke
+                          </button>
+                        </div>`
+                    }
                   </li>`,
               )}
             </ul>
@@ -179,7 +198,6 @@ export class ConsoleSeller extends ConsolePage {
                 : html`<h2>Actions</h2>
                   <div class="actions">
                     <button @click=${() => this.ask('rotate')}>Rotate key</button>
-                    <button class="danger" @click=${() => this.ask('revoke')}>Revoke</button>
                     ${
                       s.disabled
                         ? html`<button @click=${() => this.ask('enable')}>Enable</button>`

@@ -172,8 +172,10 @@ test(
       await page.goto(`${server.base}/console`)
       await heading(page, 'Sign in to the operator console').waitFor()
       await checkPage(page, 'sign-in')
-      await page.getByLabel('Operator key').fill(operatorKey)
-      await page.getByRole('button', { name: 'Sign in' }).click()
+      // By keyboard: the key typed into its labelled field, Enter submits.
+      await page.getByLabel('Operator key').focus()
+      await page.keyboard.type(operatorKey)
+      await page.keyboard.press('Enter')
       await heading(page, 'Sellers').waitFor()
       assert.equal(await page.getByLabel('Operator key').count(), 0)
       await expectText(page.locator('header'), new RegExp(`Ops ${HOSTILE.replace(/[()]/g, '\\$&')}`))
@@ -223,10 +225,18 @@ test(
       assert.match(newKey, /^svc_test_/)
       assert.deepEqual(await axeViolations(page), [], 'no serious accessibility violations in the dialog')
       await page.screenshot({ path: join(shots, 'console-rotate-dialog-1200.png') })
-      await dialog.getByRole('button', { name: 'Done' }).click()
+      // Focus is on Done, beside the key: Enter closes the dialog.
+      await page.keyboard.press('Enter')
       await dialog.waitFor({ state: 'hidden' })
       assert.equal(await page.getByLabel('New API key').count(), 0, 'the new key is gone once the dialog closes')
       await expectText(page.getByRole('list', { name: 'API keys' }), /grace/)
+      // The old key, revoked now from its own card.
+      await page.getByRole('button', { name: `Revoke key ${SELLER_KEY.slice(0, 12)}…` }).click()
+      const revoke = page.getByRole('dialog', { name: 'Revoke a key' })
+      await revoke.getByRole('button', { name: 'Revoke' }).click()
+      await revoke.waitFor({ state: 'hidden' })
+      await expectText(page.getByRole('list', { name: 'API keys' }), /revoked/)
+      await expectText(page.getByRole('status').filter({ hasText: 'is revoked' }), /is revoked/)
       const works = await fetch(`${server.base}/v2.2/authorize`, {
         method: 'POST',
         headers: { authorization: basic(newKey) },
