@@ -178,7 +178,10 @@ export class SvcConsole extends LitElement {
           this.session
             ? html`<nav aria-label="Console">
                 <ul>
-                  ${NAV.map(
+                  ${NAV.filter(
+                    // The job queue is every seller's: a key of one seller is refused it (403), so no link.
+                    ([href]) => href !== '/console/jobs' || this.session!.operator.seller_id === null,
+                  ).map(
                     ([href, label]) =>
                       html`<li>
                         <a href=${href} aria-current=${href === section ? 'page' : nothing}

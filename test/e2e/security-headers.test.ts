@@ -1,5 +1,6 @@
 /**
- * Every HTML page the server serves (the API docs at /docs, the demo checkout at /) has a Content-Security-
+ * Every HTML page the server serves (the API docs at /docs, the demo checkout at /, the operator console at
+ * /console) has a Content-Security-
  * Policy that its own page keeps (no violation reported in Chromium), and the headers that stop sniffing,
  * framing and referrer leaks.
  */
@@ -40,6 +41,7 @@ after(async () => {
 for (const [path, ready] of [
   ['/docs', '.swagger-ui .opblock'],
   ['/', 'main'],
+  ['/console', 'svc-console-sign-in h1'],
 ] as const) {
   test(`${path}: security headers, and a page that breaks none of its own CSP`, async () => {
     const res = await fetch(`${server.base}${path}`)
