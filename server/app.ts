@@ -56,7 +56,16 @@ export interface BuildAppOptions {
  * Paths are spelled out, not wildcards: a wildcard path costs ~10 µs on every log line (measured), more
  * than the rest of a request's logging, so the fence names the places a secret can be put.
  */
-const SECRET_KEYS = ['refresh_token', 'trip_access_token', 'trip_creation_token', 'apiKey', 'api_key', 'authorization']
+const SECRET_KEYS = [
+  'refresh_token',
+  'trip_access_token',
+  'trip_creation_token',
+  'apiKey',
+  'api_key',
+  'authorization',
+  // The operator console's sign-in body (server/plugins/console.ts).
+  'operator_key',
+]
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',

@@ -135,6 +135,11 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsolePluginOpt
   })
 
   app.post('/console/session', route, async (req, reply) => {
+    // Signing in is for the console's own page: a browser sends Origin with a POST, and another site's page
+    // signing a visitor in with a key of its choosing (login CSRF) is refused here.
+    const origin = req.headers.origin
+    if (origin !== undefined && origin !== `${req.protocol}://${req.host}`)
+      throw new ProblemError('forbidden', 'Sign in from the console itself (/console).')
     const body = req.body as { operator_key?: unknown } | undefined
     if (typeof body?.operator_key !== 'string' || body.operator_key.length === 0 || body.operator_key.length > 200)
       throw new ProblemError('validation_error', 'Send {"operator_key": "svc_op_…"} as JSON.')

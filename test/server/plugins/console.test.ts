@@ -163,6 +163,10 @@ test("the keys never cross: an operator key is no credential on /v2.2, a seller'
   try {
     assertProblem(await signIn(t, t.apiKey), 401, 'unauthorized')
     assertProblem(await signIn(t, 'svc_op_unknown'), 401, 'unauthorized')
+    assertProblem(await signIn(t, full, { origin: 'https://shop.example' }), 403, 'forbidden')
+    assertProblem(await signIn(t, full, { origin: 'http://localhost:8080' }), 403, 'forbidden')
+    // app.inject sends Host: localhost:80, so this is the request's own origin.
+    assert.equal((await signIn(t, full, { origin: 'http://localhost:80' })).statusCode, 201)
     assertProblem(await t.app.inject({ method: 'POST', url: '/console/session', payload: {} }), 400, 'validation_error')
     for (const authorization of [bearer(full), basic(full)])
       assert.equal(
