@@ -42,7 +42,7 @@ export class TripRecordSection extends TripSection {
       <h2 id="record">Record</h2>
       <dl class="card">
         <dt>Seller</dt>
-        <dd class="id">${t.seller_id}</dd>
+        <dd><a class="id" href="/console/sellers/${encodeURIComponent(t.seller_id)}">${t.seller_id}</a></dd>
         <dt>Created</dt>
         <dd>${when(t.created_at)}</dd>
         <dt>Updated</dt>

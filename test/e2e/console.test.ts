@@ -204,11 +204,18 @@ test(
       assert.equal(new URL(page.url()).pathname, `/console/trips/${booked.trip_id}`)
       await checkPage(page, 'trip')
 
-      // A deep link to a trip whose passenger's name is markup: shown as text, never run.
-      await page.goto(`${server.base}/console/trips/${hostile.tripId}`)
+      // Found by its id: a trip whose passenger's name is markup, shown as text, never run; then the same
+      // page from a deep link (the server answers the page for any /console/… path).
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trips' }).click()
+      await page.getByLabel('Search by').selectOption('trip')
+      await page.getByLabel('Record locator or trip id').fill(hostile.tripId)
+      await page.keyboard.press('Enter')
       await heading(page, new RegExp(hostile.tripId)).waitFor()
       assert.equal(await page.locator('.passenger').first().innerText(), `${HOSTILE} Lovelace`)
       assert.equal(await page.locator('svc-console img').count(), 0, 'no element made from data')
+      await page.goto(`${server.base}/console/trips/${hostile.tripId}`)
+      await heading(page, new RegExp(hostile.tripId)).waitFor()
+      assert.equal(await page.locator('.passenger').first().innerText(), `${HOSTILE} Lovelace`)
 
       // A seller: rotate its key, the new one shown once.
       await page.getByRole('link', { name: 'Sellers' }).click()
@@ -228,7 +235,10 @@ test(
       // Focus is on Done, beside the key: Enter closes the dialog.
       await page.keyboard.press('Enter')
       await dialog.waitFor({ state: 'hidden' })
-      assert.equal(await page.getByLabel('New API key').count(), 0, 'the new key is gone once the dialog closes')
+      await eventually(
+        'the new key is gone once the dialog closes',
+        async () => (await page.getByLabel('New API key').count()) === 0,
+      )
       await expectText(page.getByRole('list', { name: 'API keys' }), /grace/)
       // The old key, revoked now from its own card.
       await page.getByRole('button', { name: `Revoke key ${SELLER_KEY.slice(0, 12)}…` }).click()
