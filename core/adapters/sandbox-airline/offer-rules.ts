@@ -3,7 +3,6 @@
  * the context built from them, the passengers' ages and lap infants, the airline and fare family that apply
  * to a journey, prices with their taxes, and the segments an item concerns.
  */
-import type { LRUCache } from 'lru-cache'
 import type { SupplierTrip } from '../../ports/supplier.ts'
 import type { SupplierPassengerOffer, SupplierSeatMap, SupplierTax } from '../../ports/supplier-answers.ts'
 import { table } from '../../shared/safe-maps.ts'
@@ -36,8 +35,11 @@ export interface SandboxSupplierOptions {
 }
 
 export interface Context {
-  /** Seat maps by key: a flight's map is built once. */
-  maps: LRUCache<string, SupplierSeatMap>
+  /**
+   * Seat maps by key: a flight's map is built once (an LRUCache, adapter.ts). Typed by what the products use,
+   * not by lru-cache: this interface is in the package's declarations, and its consumers do not have lru-cache.
+   */
+  maps: { get(key: string): SupplierSeatMap | undefined; set(key: string, map: SupplierSeatMap): unknown }
   airlines: Readonly<Record<string, AirlinePolicy>>
   generic: AirlinePolicy
   aircraft: Readonly<Record<string, AircraftLayout>>
