@@ -53,6 +53,8 @@ export type {
 export { NOT_YET_FULFILLED, notYetFulfilled } from './application/sellers.ts'
 export type { AuthRule, Principal } from './application/auth.ts'
 export type { ListedOperatorKey, NewOperatorKey, Operator } from './application/operators.ts'
+// What `npm run seller -- list --json` prints and the admin API answers for a seller: one view.
+export { sellerView, type SellerView } from './application/admin.ts'
 export type { Answer } from './application/idempotency.ts'
 export type { Context } from './application/context.ts'
 export { JOB_KINDS, OTHER_KINDS, SEARCH_KINDS, type Job, type JobKind } from './application/jobs/job.ts'

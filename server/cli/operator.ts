@@ -9,9 +9,9 @@
  * Exit codes as the seller CLI's: 0 done, 2 a usage error (with the usage), 1 a refusal (one line).
  */
 import { parseArgs } from 'node:util'
-import { loadConfig, ConfigError } from '../config.ts'
+import { loadConfig } from '../config.ts'
+import { runCommand, UsageError } from './exit.ts'
 import { startCore } from '../bootstrap.ts'
-import { isProblemError } from '../../core/shared/errors.ts'
 import type { Core, ListedOperatorKey } from '../../core/core.ts'
 
 const USAGE = `Usage:
@@ -28,8 +28,6 @@ const USAGE = `Usage:
   revoke   the key stops working now, on every server: by its id, or its prefix as list shows it
 
 The database is DATABASE_URL (default sqlite:./data/svc.db), as for npm start.`
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   create: { name: { type: 'string' }, seller: { type: 'string' }, 'read-only': { type: 'boolean', default: false } },
@@ -116,25 +114,4 @@ async function run(argv: string[]): Promise<number> {
   return 0
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (
-      err instanceof UsageError ||
-      (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
-    ) {
-      console.error(`error: ${err.message}\n\n${USAGE}`)
-      process.exit(2)
-    }
-    if (err instanceof ConfigError) {
-      console.error(err.message)
-      process.exit(2)
-    }
-    if (isProblemError(err) && err.status < 500) {
-      console.error(`error: ${err.message}`)
-      process.exit(1)
-    }
-    console.error('error:', err instanceof Error ? err.message : err)
-    process.exit(1)
-  },
-)
+runCommand(() => run(process.argv.slice(2)), USAGE)

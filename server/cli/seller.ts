@@ -15,9 +15,9 @@
  * refusal (one line).
  */
 import { parseArgs } from 'node:util'
-import { loadConfig, ConfigError } from '../config.ts'
+import { loadConfig } from '../config.ts'
+import { runCommand, UsageError } from './exit.ts'
 import { startCore } from '../bootstrap.ts'
-import { isProblemError } from '../../core/shared/errors.ts'
 import type {
   Core,
   ListedKey,
@@ -28,6 +28,7 @@ import type {
   UnfinishedTrips,
   UpdatedSeller,
 } from '../../core/core.ts'
+import { sellerView } from '../../core/core.ts'
 import type { SellerRecord } from '../../core/ports/records.ts'
 
 const USAGE = `Usage:
@@ -80,8 +81,6 @@ const USAGE = `Usage:
                --json          as JSON (an array, one object per seller; never a key or a token)
 
 The database is DATABASE_URL (default sqlite:./data/svc.db), and SIGNING_KEY_SECRET the server's, as for npm start.`
-
-class UsageError extends Error {}
 
 const COMMANDS = ['create', 'update', 'show', 'rotate-key', 'revoke-key', 'disable', 'enable', 'list'] as const
 type Command = (typeof COMMANDS)[number]
@@ -191,29 +190,6 @@ function sellerText({ seller: s, keys }: SellerListing): string {
     ...keys.map((k) => `    ${keyLine(k)}`),
     ...liveNeedsSupplier(s),
   ].join('\n')
-}
-
-/** A seller as `list --json` prints it: what show says, as data; never a key, a key's hash or a credential. */
-function sellerJson({ seller: s, keys }: SellerListing) {
-  return {
-    seller_id: s.seller_id,
-    name: s.name,
-    sandbox: s.sandbox,
-    created_at: s.created_at,
-    disabled: s.disabled_at !== undefined,
-    disabled_at: s.disabled_at ?? null,
-    supplier: { name: s.supplier.name, credentials_set: s.supplier.credentials !== null },
-    kept_tokens: keptNames(s),
-    origins: s.origins,
-    trip_tokens_after: s.trip_tokens_after ?? null,
-    keys: keys.map((k) => ({
-      prefix: k.prefix,
-      state: k.state,
-      created_at: k.created_at,
-      expires_at: k.expires_at,
-      revoked_at: k.revoked_at,
-    })),
-  }
 }
 
 /** An origin is scheme://host[:port] and nothing else; browsers send exactly that in the Origin header. */
@@ -478,7 +454,7 @@ function listAction(json: boolean): Action {
   return async (core) => {
     const sellers = await core.listSellers()
     if (json) {
-      console.log(JSON.stringify(sellers.map(sellerJson), null, 2))
+      console.log(JSON.stringify(sellers.map(sellerView), null, 2))
       return
     }
     if (sellers.length === 0) {
@@ -498,26 +474,4 @@ function listAction(json: boolean): Action {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (
-      err instanceof UsageError ||
-      (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
-    ) {
-      console.error(`error: ${err.message}\n\n${USAGE}`)
-      process.exit(2)
-    }
-    if (err instanceof ConfigError) {
-      console.error(err.message)
-      process.exit(2)
-    }
-    // A refusal of the service (an unknown seller, a token that does not fit, no SIGNING_KEY_SECRET): one line.
-    if (isProblemError(err) && err.status < 500) {
-      console.error(`error: ${err.message}`)
-      process.exit(1)
-    }
-    console.error('error:', err instanceof Error ? err.message : err)
-    process.exit(1)
-  },
-)
+runCommand(() => run(process.argv.slice(2)), USAGE)
