@@ -8,7 +8,7 @@
 import { buildApp } from './app.ts'
 import { loadConfigOrExit, type ServerConfig } from './config.ts'
 import { startCore } from './bootstrap.ts'
-import { startWorker, type Worker } from './worker.ts'
+import { logSupplierCalls, startWorker, type Worker } from './worker.ts'
 import { Metrics } from './metrics.ts'
 import type { FastifyInstance } from 'fastify'
 import type { Core } from '../core/core.ts'
@@ -163,6 +163,8 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   ]
   const demo = await ensureDemoSeller(core, config, ownOrigins)
   await hooks.listening?.({ core, store, demo, ownOrigins, loopbackBase: loopbackBase(config) })
+  // Its requests' supplier calls and its worker's, one line each (a worker run apart logs its own).
+  logSupplierCalls(core, app.log.child({ component: 'supplier' }))
   // After listen: a server that cannot bind has no business taking jobs.
   const worker: Worker | null = config.worker
     ? startWorker({

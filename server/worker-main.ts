@@ -7,7 +7,7 @@
 import { loadConfigOrExit } from './config.ts'
 import { startCore } from './bootstrap.ts'
 import pino from 'pino'
-import { startWorker } from './worker.ts'
+import { logSupplierCalls, startWorker } from './worker.ts'
 import { buildWorkerApp } from './app.ts'
 import { Metrics } from './metrics.ts'
 
@@ -41,6 +41,7 @@ async function main() {
       'metrics and probes listening',
     )
   }
+  logSupplierCalls(core, log)
   const worker = startWorker({ core, log, searchConcurrency: config.supplierSearchConcurrency })
 
   let stopping = false

@@ -147,11 +147,25 @@ const MESSAGES: Record<JobReport['outcome'], string> = {
   lease_lost: 'job finished after its lease lapsed; another worker owns it now',
 }
 
-/** Routine outcomes at debug, the ones an operator should see at warn. */
-function logReport(log: WorkerLog, r: JobReport) {
-  const level = r.outcome === 'done' || r.outcome === 'waiting' ? 'debug' : 'warn'
-  // A webhook's line names what an operator looks for (seller, subscription, delivery, event, trip, order,
-  // status, duration) beside the job's id, flat so a log query filters on them.
+/**
+ * Every supplier call of the core as one log line (info; warn when it failed) with its seller, trip and
+ * order: method, path without its query, status, time, the supplier's request id, outcome. No token or
+ * body is ever in a report (core/application/supplier-calls.ts). Returns the way to stop.
+ */
+export function logSupplierCalls(core: Pick<Core, 'observe'>, log: WorkerLog): () => void {
+  return core.observe({
+    supplierCalled: (r) => (r.outcome === 'ok' ? log.info : log.warn).call(log, { ...r }, 'supplier call'),
+  })
+}
+
+/**
+ * Every outcome one line, with the job's seller, trip and order or subscription (JobReport.about): routine ones
+ * at info, the ones an operator should act on at warn.
+ */
+export function logReport(log: WorkerLog, r: JobReport) {
+  const level = r.outcome === 'done' || r.outcome === 'waiting' ? 'info' : 'warn'
+  // What the run was about (whose job, a webhook's delivery, event, status, duration) flat beside the job's
+  // id, so a log query filters on them.
   const { about, ...rest } = r
   log[level]({ ...rest, ...about }, MESSAGES[r.outcome])
 }

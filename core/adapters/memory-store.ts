@@ -13,7 +13,11 @@
  * sellers and trips checked like foreign keys, and a write that fails changing nothing. Each method runs
  * to completion without awaiting, so each is atomic (and a purge needs no batches: no lock is held).
  */
+import { MAX_SUPPLIER_CALLS } from '../ports/records.ts'
 import type {
+  TripEventInput,
+  TripEventKind,
+  TripEventRecord,
   ApiKeyRecord,
   ConsumeResult,
   IdempotencyCompletion,
@@ -63,6 +67,7 @@ import {
   withAttempt,
   searchWritable,
   seatMapTouched,
+  keptEvents,
 } from './store-rules.ts'
 import { iso, isoOrNull } from './store-times.ts'
 
@@ -197,6 +202,9 @@ export class MemoryStore implements Store {
   private webhookDeliveries = new Map<string, WebhookDeliveryRecord>()
   /** The console's sessions, by their hash: not in a snapshot (a restart of the sandbox signs everyone out). */
   private consoleSessions = new Map<string, ConsoleSessionRecord>()
+  /** Each trip's timeline, oldest first; `eventSeq` numbers every entry of the store. */
+  private events = new Map<string, TripEventRecord[]>()
+  private eventSeq = 0
 
   constructor(snapshot?: StoredSnapshot) {
     if (snapshot) this.restore(snapshot)
@@ -388,7 +396,7 @@ export class MemoryStore implements Store {
   }
 
   async updateTrips(writes: ReadonlyArray<PlainWrite>): Promise<Array<number | null>> {
-    return writes.map((w) => this.#update(w.trip, w.expectedVersion))
+    return writes.map((w) => this.#update(w.trip, w.expectedVersion, w.events ? { events: w.events } : undefined))
   }
 
   #update(trip: TripRecord, expectedVersion: number, effects?: TripEffects): number | null {
@@ -414,9 +422,47 @@ export class MemoryStore implements Store {
     }
   }
 
-  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
+  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = [], events: TripEventInput[] = []): Promise<void> {
     this.requireTrip(s.trip_id)
-    this.checkEffects(this.trips.get(s.trip_id)!.value, { search: s, seatMaps }, false)()
+    this.checkEffects(this.trips.get(s.trip_id)!.value, { search: s, seatMaps, events }, false)()
+  }
+
+  // ---------------------------------------------------------------- trip timelines
+
+  async appendTripEvents(events: TripEventInput[]): Promise<void> {
+    this.#append(events.filter((e) => this.trips.has(e.trip_id)))
+  }
+
+  async listTripEvents(
+    tripId: string,
+    page: { after?: number; limit: number; kind?: TripEventKind },
+  ): Promise<TripEventRecord[]> {
+    return (this.events.get(tripId) ?? [])
+      .filter((e) => e.seq > (page.after ?? 0) && (!page.kind || e.kind === page.kind))
+      .slice(0, page.limit)
+      .map(copy)
+  }
+
+  async listSupplierCallsSince(sellerId: string, since: string, limit: number): Promise<TripEventRecord[]> {
+    const at = iso(since)
+    return [...this.events.values()]
+      .flat()
+      .filter((e) => e.seller_id === sellerId && e.kind === 'supplier_call' && e.at >= at)
+      .sort((x, y) => x.seq - y.seq)
+      .slice(0, limit)
+      .map(copy)
+  }
+
+  /** Appends in the order given, each trip kept to MAX_SUPPLIER_CALLS supplier calls (store-rules.ts keptEvents). */
+  #append(events: TripEventInput[]): void {
+    const touched = new Set<string>()
+    for (const e of events) {
+      const list = this.events.get(e.trip_id) ?? []
+      list.push({ ...copy(e), at: iso(e.at), seq: ++this.eventSeq })
+      this.events.set(e.trip_id, list)
+      touched.add(e.trip_id)
+    }
+    for (const id of touched) this.events.set(id, keptEvents(this.events.get(id)!, MAX_SUPPLIER_CALLS))
   }
 
   async getSearch(searchId: string): Promise<SearchRecord | undefined> {
@@ -730,6 +776,7 @@ export class MemoryStore implements Store {
       (_, key) => this.seatMaps.delete(key),
     )
     drop(this.orders, (o) => gone.has(o.order.trip_id))
+    for (const id of gone) this.events.delete(id)
     return {
       trips,
       searches,
@@ -855,6 +902,8 @@ export class MemoryStore implements Store {
       if (this.refreshTokens.has(t.token_hash)) throw new Error('refresh token already exists')
     }
     if (!newTrip) this.requireTrip(tripId)
+    for (const e of effects.events ?? [])
+      if (e.trip_id !== tripId) throw new Error(`an event of trip ${e.trip_id} written with trip ${tripId}`)
     return () => {
       for (const j of jobs) this.jobs.set(j.job_id, j)
       if (writeSearch) this.searches.set(s.search_id, search(s))
@@ -869,6 +918,7 @@ export class MemoryStore implements Store {
       let seq = this.orderFeeds.get(trip.seller_id) ?? 0
       for (const order of orders) this.orders.set(order.order_id, { seller_id: trip.seller_id, seq: ++seq, order })
       if (orders.length) this.orderFeeds.set(trip.seller_id, seq)
+      this.#append(effects.events ?? [])
     }
   }
 

@@ -216,3 +216,14 @@ export const purgeable = {
   signingKey: (k: { retire_at: string | null }, c: PurgeCutoffs): boolean =>
     k.retire_at !== null && before(k.retire_at, c.signingKeysBefore),
 }
+
+/**
+ * A trip's timeline after entries are appended: every entry but the `supplier_call`s beyond the trip's
+ * MAX_SUPPLIER_CALLS latest (ordered by seq), which go. The SQL stores delete the same rows after an append.
+ */
+export function keptEvents<E extends { seq: number; kind: string }>(events: E[], max: number): E[] {
+  const calls = events.filter((e) => e.kind === 'supplier_call')
+  if (calls.length <= max) return events
+  const firstKept = calls[calls.length - max]?.seq ?? Infinity
+  return events.filter((e) => e.kind !== 'supplier_call' || e.seq >= firstKept)
+}

@@ -12,6 +12,9 @@ import type {
   JobCount,
   JobRecord,
   Order,
+  SupplierCallDetail,
+  TripEventKind,
+  TripEventRecord,
   TripRecord,
   WebhookDeliveryRecord,
   WebhookDeliveryState,
@@ -401,4 +404,81 @@ async function enqueueDelivery(ctx: Context, job: Extract<Job, { kind: 'webhook'
   const delivery = { ...deliveryOf(job.payload, record, 'pending', record.created_at), attempts: [] }
   await ctx.store.addWebhookDelivery(delivery)
   return deliverySummary(delivery)
+}
+
+/** A timeline entry as the admin API shows it: as stored (its detail holds no token, card field or document). */
+export type EventView = TripEventRecord
+
+/** A trip the operator may see: its seller, or not found. */
+async function seenTrip(ctx: Context, op: Operator, tripId: string): Promise<void> {
+  const found = await ctx.store.getTrip(tripId)
+  if (!found) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
+  assertSees(op, found.value.seller_id, `Trip ${tripId}`)
+}
+
+/**
+ * A trip's timeline, oldest first, a page at a time by `seq` (core/domain/trip-events.ts): its changes and
+ * its supplier calls; `kind` keeps one kind of entry (the supplier calls: `supplier_call`).
+ */
+export async function tripEvents(
+  ctx: Context,
+  op: Operator,
+  tripId: string,
+  q: PageQuery & { kind?: TripEventKind },
+): Promise<Page<EventView>> {
+  await seenTrip(ctx, op, tripId)
+  const events = await ctx.store.listTripEvents(tripId, {
+    ...(q.after === undefined ? {} : { after: Number(q.after) }),
+    limit: q.limit,
+    ...(q.kind ? { kind: q.kind } : {}),
+  })
+  return page(events, q.limit, (e) => String(e.seq))
+}
+
+/** How far back the supplier health of a seller looks, and the most calls it reads. */
+export const HEALTH_WINDOW_MS = 60 * 60 * 1000
+export const HEALTH_MAX_CALLS = 10_000
+
+export interface SupplierHealth {
+  seller_id: string
+  since: string
+  calls: number
+  errors: number
+  /** Failed calls by their reason (`supplier_timeout`, `supplier_unavailable`, …). */
+  errors_by_reason: Record<string, number>
+  /** Milliseconds; null without calls. */
+  p50_ms: number | null
+  p95_ms: number | null
+  /** More calls were made than were read (HEALTH_MAX_CALLS, the oldest first): the figures are of those read. */
+  truncated: boolean
+}
+
+/** The nearest-rank percentile `p` (0–100) of sorted values. */
+const percentile = (sorted: number[], p: number): number | null =>
+  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+
+/** A seller's supplier calls over the last hour: how many, the failures by reason, the median and 95th percentile time. */
+export async function supplierHealth(ctx: Context, op: Operator, sellerId: string): Promise<SupplierHealth> {
+  assertSees(op, sellerId, `Seller ${sellerId}`)
+  if (!(await ctx.store.getSeller(sellerId))) throw new ProblemError('not_found', `Seller ${sellerId} does not exist.`)
+  const since = new Date(ctx.clock.now().getTime() - HEALTH_WINDOW_MS).toISOString()
+  const calls = await ctx.store.listSupplierCallsSince(sellerId, since, HEALTH_MAX_CALLS)
+  const errors_by_reason: Record<string, number> = Object.create(null) as Record<string, number>
+  const times: number[] = []
+  for (const c of calls) {
+    const d = c.detail as Partial<SupplierCallDetail>
+    if (typeof d.duration_ms === 'number') times.push(d.duration_ms)
+    if (d.outcome && d.outcome !== 'ok') errors_by_reason[d.outcome] = (errors_by_reason[d.outcome] ?? 0) + 1
+  }
+  times.sort((a, b) => a - b)
+  return {
+    seller_id: sellerId,
+    since,
+    calls: calls.length,
+    errors: Object.values(errors_by_reason).reduce((a, b) => a + b, 0),
+    errors_by_reason: { ...errors_by_reason },
+    p50_ms: percentile(times, 50),
+    p95_ms: percentile(times, 95),
+    truncated: calls.length === HEALTH_MAX_CALLS,
+  }
 }

@@ -8,6 +8,7 @@ import { SearchCache } from './search-cache.ts'
 import { TripCache } from './trip-cache.ts'
 import { LiveTrips } from './live.ts'
 import { Observers } from './observe.ts'
+import { SupplierCalls } from './supplier-calls.ts'
 
 export interface Context extends Ports {
   readonly sellers: Sellers
@@ -16,6 +17,8 @@ export interface Context extends Ports {
   readonly live: LiveTrips
   /** Who the host has asked to be told of the core's work (job outcomes). */
   readonly observers: Observers
+  /** The supplier calls of trips not stored yet (every supplier of `suppliers` records its calls there). */
+  readonly supplierCalls: SupplierCalls
   /** This process (this core), as it names itself where it holds something others may take over. */
   readonly instance: string
 }
@@ -29,17 +32,19 @@ export function createContext(deps: CoreDeps & { webhooks: WebhookSender }): Con
     rotationDays: config.signingKeyRotationDays,
     maxTokenTtl: Math.max(config.accessTokenTtl, config.creationTokenTtl),
   })
+  const observers = new Observers()
+  const supplierCalls = new SupplierCalls({ store: deps.store, clock: deps.clock }, observers)
   const ports: Ports = {
     config,
     store: deps.store,
-    suppliers: new Map(deps.suppliers.map((x) => [x.name, x])),
+    suppliers: new Map(deps.suppliers.map((x) => [x.name, supplierCalls.recorded(x)])),
     clock: deps.clock,
     ids: deps.ids,
     webhooks: deps.webhooks,
     tokens,
   }
   const searches = new SearchCache(ports)
-  const trips = new TripCache(ports, searches)
+  const trips = new TripCache(ports, searches, supplierCalls)
   const live = new LiveTrips(ports, trips, config.live.pollMs)
   // A write here wakes this process's streams on the trip at once; other processes learn it from the store.
   trips.onWrite((tripId) => live.changed(tripId))
@@ -49,7 +54,8 @@ export function createContext(deps: CoreDeps & { webhooks: WebhookSender }): Con
     searches,
     trips,
     live,
-    observers: new Observers(),
+    observers,
+    supplierCalls,
     instance: deps.ids.uuid(),
   }
 }

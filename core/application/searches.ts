@@ -1,6 +1,7 @@
 /** Product searches of a trip. */
 import { ProblemError } from '../shared/errors.ts'
 import { sha256Hex } from '../shared/crypto.ts'
+import { searchOutcome } from '../domain/trip-events.ts'
 import type { ProductTypeName, SearchSelection } from '../schemas/trip.ts'
 import {
   adoptSearch,
@@ -101,7 +102,12 @@ async function startOnce(ctx: Context, p: Principal, tripId: string, types: Prod
   } else {
     // A failed one is only kept to be read.
     if (p.kind === 'access_token') await ctx.trips.mutate(p, tripId, counted)
-    await ctx.store.putSearch(found.search)
+    // Its end is on the trip's timeline, with the calls it made, though the trip does not change.
+    const ended = { trip_id: tripId, seller_id: p.seller.seller_id, at: ctx.clock.now().toISOString() }
+    await ctx.store.putSearch(found.search, undefined, [
+      ...ctx.supplierCalls.take(tripId),
+      { ...ended, kind: 'search_ended', detail: searchOutcome(found.search) },
+    ])
   }
   return { search_id: found.search.search_id, status: found.search.status }
 }

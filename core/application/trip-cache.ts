@@ -19,6 +19,8 @@ import type { Ports } from './dependencies.ts'
 import type { Principal } from './principal.ts'
 import type { SearchCache } from './search-cache.ts'
 import { eventJobs } from './jobs/webhook-events.ts'
+import { tripEvents } from '../domain/trip-events.ts'
+import type { SupplierCalls } from './supplier-calls.ts'
 
 /** What a change to a trip produces: the new trip, the events it raises (stored with it as webhook jobs), and what else it stores with it. */
 export type Change =
@@ -54,6 +56,7 @@ const nextTurn: (f: () => void) => void = immediate
 export class TripCache {
   readonly #ports: Ports
   readonly #searches: SearchCache
+  readonly #calls: SupplierCalls
   /** Trips by id at their last known version (see read). */
   #trips = new LRUCache<string, Versioned<TripRecord>>({ max: 5_000 })
   #written: ((tripId: string) => void)[] = []
@@ -62,9 +65,10 @@ export class TripCache {
   /** The writes of this turn of the event loop, made together when it ends (see #write). */
   #writes: Turn | null = null
 
-  constructor(ports: Ports, searches: SearchCache) {
+  constructor(ports: Ports, searches: SearchCache, calls: SupplierCalls) {
     this.#ports = ports
     this.#searches = searches
+    this.#calls = calls
   }
 
   /**
@@ -130,6 +134,11 @@ export class TripCache {
     }
     asking.ids.add(tripId)
     return asking.answer.then((found) => found.get(tripId))
+  }
+
+  /** The seller of a trip this process keeps (a job just read it), without asking the store; undefined if not kept. */
+  sellerOf(tripId: string): string | undefined {
+    return this.#trips.get(tripId)?.value.seller_id
   }
 
   /** Calls `f` after each write this cache makes (the trip's event streams follow it). */
@@ -201,16 +210,28 @@ export class TripCache {
       }
       const all = [...jobs, ...(await eventJobs(this.#ports, trip, events))]
       // The state hash is worked out once here, for every read until an item's validity window passes.
-      const stored = withStateHash(trip, this.#ports.clock.now())
+      const at = this.#ports.clock.now()
+      const stored = withStateHash(trip, at)
       // The orders it created or moved go to the seller's orders feed in the same transaction (core/domain/order-feed.ts).
       const orders = changedOrders(loaded.value, trip)
+      // The timeline: the supplier calls made for the trip since its last write, then what this write changed.
+      const calls = this.#calls.take(tripId)
+      const timeline = [...calls, ...tripEvents(loaded.value, stored, at.toISOString(), effects.search)]
       const written: TripEffects = {
         ...effects,
         ...(all.length ? { jobs: all } : {}),
         ...(orders.length ? { orders } : {}),
+        ...(timeline.length ? { events: timeline } : {}),
       }
-      const version = await this.#write(stored, loaded.version, written)
-      if (version !== null) {
+      let version: number | null
+      try {
+        version = await this.#write(stored, loaded.version, written)
+      } catch (e) {
+        this.#calls.giveBack(tripId, calls)
+        throw e
+      }
+      if (version === null) this.#calls.giveBack(tripId, calls)
+      else {
         this.#searches.stored(written)
         const kept = this.keep({ value: stored, version })
         for (const f of this.#written) f(tripId)
@@ -239,7 +260,11 @@ export class TripCache {
     const { plain, alone } = turn
     return new Promise((resolve, reject) => {
       if (!bringsAlong(effects) && !plain.has(trip.trip_id))
-        plain.set(trip.trip_id, { write: { trip, expectedVersion }, resolve, reject })
+        plain.set(trip.trip_id, {
+          write: { trip, expectedVersion, ...(effects.events ? { events: effects.events } : {}) },
+          resolve,
+          reject,
+        })
       else
         alone.push(() => {
           attempt(() => this.#ports.store.updateTrip(trip, expectedVersion, effects)).then(resolve, reject)
@@ -260,7 +285,10 @@ export class TripCache {
         if (plain.length === 1) plain[0]!.reject(e)
         else
           for (const p of plain)
-            attempt(() => store.updateTrip(p.write.trip, p.write.expectedVersion)).then(p.resolve, p.reject)
+            attempt(() => store.updateTrip(p.write.trip, p.write.expectedVersion, { events: p.write.events })).then(
+              p.resolve,
+              p.reject,
+            )
       },
     )
   }

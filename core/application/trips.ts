@@ -15,6 +15,7 @@ import type { IdempotencyClaim } from './idempotency.ts'
 import { sellerSupplier, tripSupplier } from './suppliers.ts'
 import { searchFor } from './searches.ts'
 import { versionEtag } from './baskets.ts'
+import { tripEvents } from '../domain/trip-events.ts'
 
 export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequest, claim?: IdempotencyClaim) {
   const now = ctx.clock.now()
@@ -40,6 +41,11 @@ export async function createTrip(ctx: Context, p: Principal, req: TripCreateRequ
     ...(searched?.jobs.length ? { jobs: searched.jobs } : {}),
     refreshToken: session.record,
     idempotency: claim?.completion(created),
+    // Its timeline starts here: created, its search started (and answered, from an in-process supplier), and the calls that search made.
+    events: [
+      ...ctx.supplierCalls.take(trip.trip_id),
+      ...tripEvents(null, stored, now.toISOString(), searched?.found.search),
+    ],
   }
   await ctx.store.insertTrip(stored, effects)
   ctx.searches.stored(effects)

@@ -526,15 +526,87 @@ export interface TripEffects {
    * its key): a crash after the commit leaves a key that replays the answer, never one that runs it again.
    */
   idempotency?: IdempotencyCompletion
+  /**
+   * The trip's timeline entries this write records (core/domain/trip-events.ts), appended in the same
+   * transaction: a write refused (a version conflict) or failed records none. Not a reason on its own to
+   * leave the plain path (bringsAlong): a basket edit carries its event and stays one statement on PostgreSQL.
+   */
+  events?: TripEventInput[]
 }
 
 /** Whether a write brings anything along (a plain one, such as a basket edit, is the trip's row alone). */
 export function bringsAlong(e: TripEffects = {}): boolean {
-  return !!(e.search || e.seatMaps?.length || e.refreshToken || e.jobs?.length || e.orders?.length || e.idempotency)
+  return !!(
+    e.search ||
+    e.seatMaps?.length ||
+    e.refreshToken ||
+    e.jobs?.length ||
+    e.orders?.length ||
+    e.idempotency ||
+    // Supplier calls keep their trip within MAX_SUPPLIER_CALLS, which a plain write does not do.
+    e.events?.some((x) => x.kind === 'supplier_call')
+  )
 }
 
 /** A trip write that brings nothing along, conditional on the version it was made from (TripStore.updateTrips). */
 export interface PlainWrite {
   trip: TripRecord
   expectedVersion: number
+  /** Its timeline entries (TripEffects.events), stored only if the write is. */
+  events?: TripEventInput[]
 }
+
+/**
+ * What a trip's timeline records (core/domain/trip-events.ts says when each is written and what its detail
+ * holds). `supplier_call` is one call to the trip's supplier (SupplierCallDetail), kept at most
+ * MAX_SUPPLIER_CALLS per trip; `webhook_attempt` is left for webhook deliveries.
+ */
+export type TripEventKind =
+  | 'trip_created'
+  | 'search_started'
+  | 'search_ended'
+  | 'basket_changed'
+  | 'validity_checked'
+  | 'fulfill_accepted'
+  | 'order_status'
+  | 'cancellation'
+  | 'supplier_call'
+  | 'webhook_attempt'
+
+/**
+ * One entry of a trip's timeline as a write appends it. `detail` is small JSON of ids, amounts, statuses
+ * and reasons: never a token, a card field or a passenger's document (the builders in trip-events.ts copy
+ * named fields only, never a whole record).
+ */
+export interface TripEventInput {
+  trip_id: string
+  seller_id: string
+  at: string
+  kind: TripEventKind
+  detail: Record<string, unknown>
+}
+
+/** A stored entry: `seq` orders every entry of the store (so a trip's too), and pages them. */
+export interface TripEventRecord extends TripEventInput {
+  seq: number
+}
+
+/** A supplier call's detail (kind `supplier_call`): never a token, a body or a query string. */
+export interface SupplierCallDetail {
+  /** The HTTP method, or the port method for an in-process supplier (the sandbox airline). */
+  method: string
+  /** The path without its query, or the supplier's name for an in-process one. */
+  path: string
+  /** The HTTP status; null when none came (a time-out, an unreachable host, an in-process call). */
+  status: number | null
+  duration_ms: number
+  /** The supplier's id of the request, for its support. */
+  request_id?: string
+  /** `ok`, or the reason it failed (core/ports/supplier-errors.ts reasons, `http_<status>`). */
+  outcome: string
+  /** Which operation of the supplier port it was part of (search, recheck, fulfill, …). */
+  operation: string
+}
+
+/** The most supplier calls a trip keeps: older ones are dropped as new ones are written. */
+export const MAX_SUPPLIER_CALLS = 200

@@ -36,6 +36,8 @@ import type {
   WebhookDeliveryCount,
   WebhookDeliveryRecord,
   WebhookDeliveryState,
+  TripEventInput,
+  TripEventRecord,
 } from './records.ts'
 import type { SupplierSeatMap } from './supplier-answers.ts'
 
@@ -134,11 +136,31 @@ export interface TripStore {
    */
   watchTrips?(onChange: (tripId: string | null) => void): Promise<() => Promise<void>>
 
-  /** Stores a search that changes no trip (a failed one), with the seat maps it names. */
-  putSearch(search: SearchRecord, seatMaps?: SupplierSeatMap[]): Promise<void>
+  /** Stores a search that changes no trip (a failed one), with the seat maps it names and the events it records. */
+  putSearch(search: SearchRecord, seatMaps?: SupplierSeatMap[], events?: TripEventInput[]): Promise<void>
   getSearch(searchId: string): Promise<SearchRecord | undefined>
   /** The seat maps stored under these keys (the ones not stored are left out). */
   getSeatMaps(keys: string[]): Promise<SupplierSeatMap[]>
+}
+
+/**
+ * A trip's timeline (core/domain/trip-events.ts): entries appended by the trip writes they record
+ * (TripEffects.events, PlainWrite.events, putSearch), never changed, and deleted with their trip.
+ */
+export interface TripEventStore {
+  /**
+   * Appends entries that come with no trip write (supplier calls a failed job made): each trip keeps its
+   * MAX_SUPPLIER_CALLS latest `supplier_call` entries, older ones go. Entries of a trip that does not
+   * exist are not stored.
+   */
+  appendTripEvents(events: TripEventInput[]): Promise<void>
+  /** A trip's entries with `seq` above `after`, oldest first, at most `limit`; of one kind when `kind` is given. */
+  listTripEvents(
+    tripId: string,
+    page: { after?: number; limit: number; kind?: TripEventInput['kind'] },
+  ): Promise<TripEventRecord[]>
+  /** A seller's `supplier_call` entries at or after `since`, oldest first, at most `limit` (the operator's health view). */
+  listSupplierCallsSince(sellerId: string, since: string, limit: number): Promise<TripEventRecord[]>
 }
 
 /** The orders feed (core/domain/order-feed.ts), written by trip writes (TripEffects.orders). */
@@ -370,7 +392,8 @@ export interface Store
     WebhookDeliveryStore,
     OperatorKeyStore,
     OperationsStore,
-    ConsoleSessionStore {
+    ConsoleSessionStore,
+    TripEventStore {
   migrate(): Promise<void>
   close(): Promise<void>
   /** A cheap round trip, for /readyz. */

@@ -38,6 +38,23 @@ export interface SupplierContext {
   sandbox: boolean
   /** The seller's credentials for this supplier, unsealed for this call; null when it needs none. */
   credentials: string | null
+  /**
+   * Told of each request an adapter sends its supplier (the core records it on the trip's timeline and
+   * logs it): method, path without its query, status, time taken, the supplier's request id, and `ok` or
+   * the failure's reason. Never a token or a body. An adapter that calls nothing remote leaves it unused.
+   */
+  observe?: (call: SupplierRequest) => void
+}
+
+/** One request an adapter sent its supplier (SupplierContext.observe). */
+export interface SupplierRequest {
+  method: string
+  /** Without its query string, which may carry what a log should not. */
+  path: string
+  status: number | null
+  duration_ms: number
+  request_id?: string
+  outcome: string
 }
 
 /**

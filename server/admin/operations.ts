@@ -13,7 +13,7 @@ import * as S from '../../core/schemas/index.ts'
 import * as admin from '../../core/application/admin.ts'
 import type { Context } from '../../core/application/context.ts'
 import type { Operator } from '../../core/application/operators.ts'
-import type { WebhookDeliveryState } from '../../core/ports/records.ts'
+import type { TripEventKind, WebhookDeliveryState } from '../../core/ports/records.ts'
 
 /** The most items a page holds, and how many when the client does not say. */
 export const ADMIN_PAGE_MAX = 200
@@ -34,6 +34,21 @@ const PageQuery = Type.Object(
 const SellerParams = Type.Object({ seller_id: S.Id })
 const DeliveryParams = Type.Object({ delivery_id: S.Id })
 const DELIVERY_STATES: WebhookDeliveryState[] = ['pending', 'succeeded', 'failed', 'given_up']
+/** A timeline page's `after`: the `next_after` (a seq) of the page before. */
+const Seq = Type.String({ pattern: '^[0-9]{1,15}$', description: 'the `next_after` of the page before' })
+/** Every kind of timeline entry (core/ports/records.ts TripEventKind), to filter by. */
+const TRIP_EVENT_KINDS: TripEventKind[] = [
+  'trip_created',
+  'search_started',
+  'search_ended',
+  'basket_changed',
+  'validity_checked',
+  'fulfill_accepted',
+  'order_status',
+  'cancellation',
+  'supplier_call',
+  'webhook_attempt',
+]
 
 /** A validated request of an admin operation. */
 export interface AdminInput {
@@ -155,6 +170,47 @@ export const adminOperations: AdminOperation[] = [
     write: false,
     params: Type.Object({ trip_id: S.Id }),
     handler: (ctx, op, i) => admin.showTrip(ctx, op, i.params.trip_id!),
+  },
+  {
+    id: 'tripEvents',
+    method: 'GET',
+    path: '/admin/v1/trips/:trip_id/events',
+    summary: "A trip's timeline, oldest first: its changes and its supplier calls, paged by seq",
+    write: false,
+    params: Type.Object({ trip_id: S.Id }),
+    query: Type.Object(
+      {
+        kind: Type.Optional(Type.Union(TRIP_EVENT_KINDS.map((k) => Type.Literal(k)))),
+        after: Type.Optional(Seq),
+        limit: Type.Optional(Limit),
+      },
+      { additionalProperties: false },
+    ),
+    handler: (ctx, op, i) =>
+      admin.tripEvents(ctx, op, i.params.trip_id!, {
+        ...pageOf(i.query),
+        ...(i.query.kind ? { kind: i.query.kind as TripEventKind } : {}),
+      }),
+  },
+  {
+    id: 'tripSupplierCalls',
+    method: 'GET',
+    path: '/admin/v1/trips/:trip_id/supplier-calls',
+    summary: "A trip's supplier calls (its latest 200), oldest first, paged by seq",
+    write: false,
+    params: Type.Object({ trip_id: S.Id }),
+    query: Type.Object({ after: Type.Optional(Seq), limit: Type.Optional(Limit) }, { additionalProperties: false }),
+    handler: (ctx, op, i) =>
+      admin.tripEvents(ctx, op, i.params.trip_id!, { ...pageOf(i.query), kind: 'supplier_call' }),
+  },
+  {
+    id: 'supplierHealth',
+    method: 'GET',
+    path: '/admin/v1/sellers/:seller_id/supplier-health',
+    summary: "A seller's supplier calls over the last hour: count, errors by reason, p50 and p95 time",
+    write: false,
+    params: SellerParams,
+    handler: (ctx, op, i) => admin.supplierHealth(ctx, op, i.params.seller_id!),
   },
   {
     id: 'findOrders',

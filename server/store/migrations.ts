@@ -38,6 +38,56 @@ const postgresOnly = (version: number, name: string, sql: string): Migration => 
   postgres: sql,
 })
 
+/** Migration 14's table, the same on both dialects. */
+const tripEventsTable = ({ type: t }: Dialect) => `
+  CREATE TABLE trip_events (
+    seq       ${t.serialKey},
+    trip_id   ${t.text} NOT NULL,
+    seller_id ${t.text} NOT NULL,
+    at        ${t.time} NOT NULL,
+    kind      ${t.text} NOT NULL,
+    detail    ${t.doc} NOT NULL
+  );
+  CREATE INDEX trip_events_trip ON trip_events (trip_id, seq);
+  CREATE INDEX trip_events_calls ON trip_events (seller_id, at) WHERE kind = 'supplier_call';
+`
+
+/**
+ * SQLite: a trip write carries its timeline entries in the row it writes, `pending_events`
+ * (sql/trip-writes.ts pendingEvents: `{"events": [{at, kind, detail}, …], "keep": n}`, `keep` only when
+ * supplier calls are among them), and these triggers append them to trip_events as part of that very
+ * statement. So a basket change is one UPDATE again, atomic with its entry without BEGIN and COMMIT around
+ * a second statement (which cost PUT basket about a quarter of its throughput). Only a write that names
+ * the column fires them (UPDATE OF): one without entries leaves it out, and the row keeps the last small
+ * array it was given. With calls, the trip's calls but the latest `keep` go after the new ones are in.
+ * The two UPDATE triggers' WHEN clauses exclude each other, so which fires first never matters.
+ */
+const appendPending = `INSERT INTO trip_events (trip_id, seller_id, at, kind, detail)
+      SELECT new.trip_id, new.seller_id, json_extract(value, '$.at'), json_extract(value, '$.kind'),
+        json_extract(value, '$.detail')
+      FROM json_each(new.pending_events, '$.events') ORDER BY key;`
+const tripEventTriggers = `
+  ALTER TABLE trips ADD COLUMN pending_events TEXT;
+  CREATE TRIGGER trips_pending_events_insert AFTER INSERT ON trips
+    WHEN new.pending_events IS NOT NULL
+    BEGIN
+      ${appendPending}
+    END;
+  CREATE TRIGGER trips_pending_events_update AFTER UPDATE OF pending_events ON trips
+    WHEN new.pending_events IS NOT NULL AND json_extract(new.pending_events, '$.keep') IS NULL
+    BEGIN
+      ${appendPending}
+    END;
+  CREATE TRIGGER trips_pending_calls_update AFTER UPDATE OF pending_events ON trips
+    WHEN json_extract(new.pending_events, '$.keep') IS NOT NULL
+    BEGIN
+      ${appendPending}
+      DELETE FROM trip_events WHERE trip_id = new.trip_id AND kind = 'supplier_call' AND seq <= (
+        SELECT seq FROM trip_events WHERE trip_id = new.trip_id AND kind = 'supplier_call'
+        ORDER BY seq DESC LIMIT 1 OFFSET json_extract(new.pending_events, '$.keep'));
+    END;
+`
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -515,6 +565,18 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX console_sessions_expiry ON console_sessions (expires_at);
     `,
   ),
+  // A trip's timeline (core/domain/trip-events.ts): appended by the writes it records, deleted with its trip
+  // (retention), `seq` numbering every entry. `trip_events_trip` reads one trip's in order; `trip_events_calls`
+  // a seller's supplier calls of the last hour (the admin API's supplier health), and holds calls alone.
+  // No foreign key to trips: an append is then one index insert more, not a lookup of the trip too.
+  // SQLite also gets trips.pending_events and the triggers that append it (tripEventTriggers): written for
+  // SQLite alone, so the table is the same on both and the rest differs.
+  {
+    version: 15,
+    name: "a trip's timeline: its changes and its supplier calls",
+    sqlite: tripEventsTable(sqlite) + tripEventTriggers,
+    postgres: tripEventsTable(postgres),
+  },
 ]
 
 export const schemaMigrationsTable = {

@@ -24,6 +24,8 @@
 import pg from 'pg'
 import {
   bringsAlong,
+  MAX_SUPPLIER_CALLS,
+  type TripEventInput,
   type JobRecord,
   type PlainWrite,
   type PurgeCounts,
@@ -37,10 +39,10 @@ import type { RateLimitCount, RateLimitHits, Store } from '../../core/ports/stor
 import type { SupplierSeatMap } from '../../core/ports/supplier-answers.ts'
 import { migrations, schemaMigrationsTable } from './migrations.ts'
 import { SqlStore } from './sql/base.ts'
-import { postgres, type Row, type Statement } from './sql/dialect.ts'
+import { json, postgres, type Row, type Statement } from './sql/dialect.ts'
 import type { PurgeStep } from './sql/retention.ts'
 import { jobRow, tripRow } from './sql/rows.ts'
-import { effectParams, postgresTripWrites, updateTripsText } from './sql/trip-writes.ts'
+import { effectParams, eventRows, postgresTripWrites, updateTripsText } from './sql/trip-writes.ts'
 
 /**
  * Connections per instance. Measured (bench/api-load.ts with DATABASE_POOL_SIZE, 16 clients, GET and PUT
@@ -168,7 +170,7 @@ export class PostgresStore extends SqlStore implements Store {
     await this.write(effects, this.#writes.insertTripWith, [
       ...tripRow(this.d, trip, 1),
       this.d.time(trip.created_at),
-      ...effectParams(trip.trip_id, effects),
+      ...effectParams(trip.trip_id, effects, false),
     ])
   }
 
@@ -193,8 +195,22 @@ export class PostgresStore extends SqlStore implements Store {
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
     const row = tripRow(this.d, trip, expectedVersion)
-    // The common change (a basket edit) brings nothing along: one conditional UPDATE, no transaction.
-    if (!bringsAlong(effects)) return (await this.change(this.W.updateTrip, row)) === 1 ? expectedVersion + 1 : null
+    // The common change (a basket edit) brings nothing along but its timeline entry: one conditional UPDATE
+    // (with the entry's INSERT as a CTE of it), no transaction.
+    if (!bringsAlong(effects)) {
+      if (!effects?.events?.length)
+        return (await this.change(this.W.updateTrip, row)) === 1 ? expectedVersion + 1 : null
+      const [one, ...more] = effects.events
+      const w = more.length ? this.#writes.updateTripEvents : this.#writes.updateTripEvent
+      const found = await this.run(
+        w.name,
+        w.text,
+        more.length
+          ? [...row, eventRows(effects.events)]
+          : [...row, this.d.time(one!.at), one!.kind, json(one!.detail)],
+      )
+      return found.rows.length === 1 ? expectedVersion + 1 : null
+    }
     const {
       rows: [r],
     } = await this.write(effects, this.#writes.updateTripWith, [...row, ...effectParams(trip.trip_id, effects)])
@@ -203,7 +219,10 @@ export class PostgresStore extends SqlStore implements Store {
 
   async updateTrips(writes: ReadonlyArray<PlainWrite>): Promise<Array<number | null>> {
     if (writes.length === 0) return []
-    if (writes.length === 1) return [await this.updateTrip(writes[0]!.trip, writes[0]!.expectedVersion)]
+    if (writes.length === 1) {
+      const [w] = writes
+      return [await this.updateTrip(w!.trip, w!.expectedVersion, w!.events ? { events: w!.events } : undefined)]
+    }
     // One UPDATE of every row named, locked in trip_id order as every instance's batches lock them, so two
     // batches never wait on each other in a cycle.
     const sorted = [...writes].sort((x, y) => (x.trip.trip_id < y.trip.trip_id ? -1 : 1))
@@ -213,20 +232,33 @@ export class PostgresStore extends SqlStore implements Store {
     const { rows } = await this.pool.query({
       ...(sorted.length <= PREPARED_BATCH ? { name: `updateTrips${sorted.length}` } : {}),
       text: updateTripsText(sorted.length),
-      values: sorted.flatMap(({ trip, expectedVersion }) => tripRow(this.d, trip, expectedVersion)),
+      values: [
+        ...sorted.flatMap(({ trip, expectedVersion }) => tripRow(this.d, trip, expectedVersion)),
+        eventRows(sorted.flatMap((w) => w.events ?? [])),
+      ],
     })
     const written = new Map(rows.map((r) => [r.trip_id as string, r.version as number]))
     return writes.map((w) => written.get(w.trip.trip_id) ?? null)
   }
 
-  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
+  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = [], events: TripEventInput[] = []): Promise<void> {
     const {
       rows: [r],
     } = await this.run(this.#writes.putSearch.name, this.#writes.putSearch.text, [
       s.trip_id,
-      ...effectParams(s.trip_id, { search: s, seatMaps }),
+      ...effectParams(s.trip_id, { search: s, seatMaps, events }),
     ])
     if (Number(r!.found) === 0) throw new Error(`unknown trip ${s.trip_id}`)
+  }
+
+  async appendTripEvents(events: TripEventInput[]): Promise<void> {
+    if (events.length === 0) return
+    await this.tx(async (c) => {
+      const q = (st: Statement, values: unknown[]) => c.query({ name: st.name, text: st.text, values })
+      await q(this.S.appendTripEvents, [eventRows(events)])
+      for (const tripId of new Set(events.map((e) => e.trip_id)))
+        await q(this.W.trimCalls, [tripId, MAX_SUPPLIER_CALLS])
+    })
   }
 
   // ---------------------------------------------------------------- jobs

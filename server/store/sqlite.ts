@@ -21,6 +21,8 @@ import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import {
   bringsAlong,
+  MAX_SUPPLIER_CALLS,
+  type TripEventInput,
   type JobRecord,
   type KnownVersion,
   type PlainWrite,
@@ -36,6 +38,7 @@ import { SqlStore } from './sql/base.ts'
 import { json, sqlite, type Row, type Statement } from './sql/dialect.ts'
 import type { PurgeStep } from './sql/retention.ts'
 import { checkedOrders, jobRow, orderRow, refreshTokenRow, searchRow, seatMapRow, tripRow } from './sql/rows.ts'
+import { callsKept, eventRows, pendingEvents, sqliteTripWrites } from './sql/trip-writes.ts'
 import { CheckpointThread, type CheckpointOptions } from './sqlite-checkpoints.ts'
 
 export class SqliteStore extends SqlStore implements Store {
@@ -43,6 +46,8 @@ export class SqliteStore extends SqlStore implements Store {
   private prepared = new Map<string, Database.Statement>()
   /** The WAL's checkpoints off the event loop, when asked for (./sqlite-checkpoints.ts; openStore asks for a file). */
   readonly #checkpoints: CheckpointThread | null
+  /** The trip writes that carry their timeline entries in the row (migration 15's triggers append them). */
+  readonly #events = sqliteTripWrites(sqlite)
 
   /**
    * `path` is a file (its directory is created if missing) or `:memory:`. `onStatement` is told the SQL of
@@ -93,8 +98,12 @@ export class SqliteStore extends SqlStore implements Store {
 
   async insertTrip(trip: TripRecord, effects?: TripEffects): Promise<void> {
     this.write(effects, () => {
-      this.change(this.W.insertTrip, [...tripRow(this.d, trip, 1), this.d.time(trip.created_at)])
-      this.storeEffects(trip, effects)
+      const row = [...tripRow(this.d, trip, 1), this.d.time(trip.created_at)]
+      // Its timeline entries ride in the row (migration 15's trigger appends them): no statement of their own.
+      const events = effects?.events
+      if (events?.length) this.change(this.#events.insertTripEvents, [...row, pendingEvents(events)])
+      else this.change(this.W.insertTrip, row)
+      this.storeEffects(trip, effects && { ...effects, events: [] })
     })
   }
 
@@ -121,25 +130,45 @@ export class SqliteStore extends SqlStore implements Store {
 
   async updateTrip(trip: TripRecord, expectedVersion: number, effects?: TripEffects): Promise<number | null> {
     return this.write(effects, () => {
-      const version = this.#update(trip, expectedVersion)
-      if (version !== null) this.storeEffects(trip, effects)
+      const version = this.#update(trip, expectedVersion, effects?.events)
+      if (version !== null) this.storeEffects(trip, effects && { ...effects, events: [] })
       return version
     })
   }
 
   async updateTrips(writes: ReadonlyArray<PlainWrite>): Promise<Array<number | null>> {
-    const each = () => writes.map((w) => this.#update(w.trip, w.expectedVersion))
+    // Each with its timeline entries in its row (#update): one statement each.
+    const each = () => writes.map((w) => this.#update(w.trip, w.expectedVersion, w.events))
     // Several in one IMMEDIATE transaction: one commit (one append to the WAL) for all of them.
     return writes.length > 1 ? this.db.transaction(each).immediate() : each()
   }
 
-  /** The trip's row, if still at `expectedVersion`: its new version, or null. */
-  #update(trip: TripRecord, expectedVersion: number): number | null {
-    return this.change(this.W.updateTrip, tripRow(this.d, trip, expectedVersion)) === 0 ? null : expectedVersion + 1
+  /**
+   * The trip's row, if still at `expectedVersion`: its new version, or null. Its timeline entries ride in
+   * the row (`pending_events`), appended by migration 15's triggers within this one statement, and only
+   * when it changed the row: a conflict appends none.
+   */
+  #update(trip: TripRecord, expectedVersion: number, events?: readonly TripEventInput[]): number | null {
+    const row = tripRow(this.d, trip, expectedVersion)
+    const changed = events?.length
+      ? this.change(this.#events.updateTripEvents, [...row, pendingEvents(events)])
+      : this.change(this.W.updateTrip, row)
+    return changed === 0 ? null : expectedVersion + 1
   }
 
-  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = []): Promise<void> {
-    this.write({ search: s, seatMaps }, () => this.storeEffects(s, { search: s, seatMaps }))
+  async putSearch(s: SearchRecord, seatMaps: SupplierSeatMap[] = [], events: TripEventInput[] = []): Promise<void> {
+    this.write({ search: s, seatMaps, events }, () => this.storeEffects(s, { search: s, seatMaps, events }))
+  }
+
+  async appendTripEvents(events: TripEventInput[]): Promise<void> {
+    if (events.length === 0) return
+    this.db
+      .transaction(() => {
+        this.change(this.S.appendTripEvents, [eventRows(events)])
+        for (const tripId of new Set(events.map((e) => e.trip_id)))
+          this.change(this.W.trimCalls, [tripId, MAX_SUPPLIER_CALLS])
+      })
+      .immediate()
   }
 
   // ---------------------------------------------------------------- jobs
@@ -199,6 +228,8 @@ export class SqliteStore extends SqlStore implements Store {
    * at its commit (see the header).
    */
   private write<T>(effects: TripEffects | undefined, run: () => T): T {
+    // Timeline entries alone need no transaction: they ride in the trip's row (#update), or, without one
+    // (putSearch), come with a search, which brings the transaction along.
     if (!bringsAlong(effects)) return run()
     const jobs = (effects?.jobs?.length ?? 0) > 0
     if (!jobs) return this.db.transaction(run).immediate()
@@ -216,6 +247,11 @@ export class SqliteStore extends SqlStore implements Store {
    * putSearch, whose effects bring no orders).
    */
   private storeEffects(at: { trip_id: string; seller_id?: string }, effects: TripEffects = {}): void {
+    // Timeline entries no trip row carries (putSearch's): a write that fails below rolls them back with the rest.
+    if (effects.events?.length) {
+      this.change(this.W.events, [eventRows(effects.events)])
+      if (callsKept(effects.events) !== null) this.change(this.W.trimCalls, [at.trip_id, MAX_SUPPLIER_CALLS])
+    }
     this.insertJobs(effects.jobs ?? [])
     // Seat maps come with the search that names them, at its time (the core's clock).
     const usedAt = effects.search?.created_at ?? new Date().toISOString()

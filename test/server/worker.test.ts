@@ -19,7 +19,7 @@ import { startReceiver, deadTarget, type Receiver } from '../helpers/webhooks.ts
 import { root } from '../helpers/process.ts'
 import { until } from '../helpers/wait.ts'
 import { openDatabase } from '../../server/bootstrap.ts'
-import { startWorker, type WorkerLog } from '../../server/worker.ts'
+import { logSupplierCalls, startWorker, type WorkerLog } from '../../server/worker.ts'
 import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import type { Store } from '../../core/ports/store.ts'
 import { loadConfig } from '../../server/config.ts'
@@ -338,6 +338,7 @@ test(
         202,
       )
 
+      const unlog = logSupplierCalls(api.core, log)
       const worker = startWorker({ core: api.core, log, pollMs: 10, idleMs: 20 })
       await inCall
       let stopped = false
@@ -355,7 +356,36 @@ test(
       )
 
       const [job] = await api.store.listJobs(['fulfill_order'])
-      assert.ok(logs.some((l) => l.level === 'debug' && l.msg === 'job done' && l.obj.job_id === job!.job_id))
+      // One line per outcome, with whose job it was and what about.
+      const done = logs.find((l) => l.msg === 'job done' && l.obj.job_id === job!.job_id)
+      assert.equal(done?.level, 'info')
+      const order = Object.keys((await api.store.getTrip(trip.trip_id))!.value.orders)[0]
+      assert.deepEqual(
+        [done!.obj.seller_id, done!.obj.trip_id, done!.obj.order_id],
+        [api.seller.seller_id, trip.trip_id, order],
+      )
+      // And one per supplier call, with the same fields, and no token or body.
+      const called = logs.find((l) => l.msg === 'supplier call' && l.obj.operation === 'fulfill')
+      assert.ok(called, 'the booking call is logged')
+      assert.equal(called.level, 'info')
+      assert.deepEqual(
+        [called.obj.seller_id, called.obj.trip_id, called.obj.order_id, called.obj.outcome, called.obj.supplier],
+        [api.seller.seller_id, trip.trip_id, order, 'ok', 'sandbox'],
+      )
+      assert.equal(typeof called.obj.duration_ms, 'number')
+      assert.deepEqual(Object.keys(called.obj).sort(), [
+        'duration_ms',
+        'method',
+        'operation',
+        'order_id',
+        'outcome',
+        'path',
+        'seller_id',
+        'status',
+        'supplier',
+        'trip_id',
+      ])
+      unlog()
       const [hook] = await api.store.listJobs(['webhook'])
       // The worker may have stopped before the delivery job's turn; run it once to see its failure logged.
       if (hook!.attempts === 0) {

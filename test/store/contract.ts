@@ -20,6 +20,7 @@ import { jobsContract } from './roles/jobs.ts'
 import { operatorsContract } from './roles/operators.ts'
 import { webhookDeliveriesContract } from './roles/webhook-deliveries.ts'
 import { consoleSessionsContract } from './roles/console-sessions.ts'
+import { eventsContract } from './roles/events.ts'
 
 export {
   seller,
@@ -63,5 +64,6 @@ export function storeContract(name: string, make: () => Promise<MigratableStore>
     operatorsContract(ctx)
     webhookDeliveriesContract(ctx)
     consoleSessionsContract(ctx)
+    eventsContract(ctx)
   })
 }

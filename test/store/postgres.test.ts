@@ -345,7 +345,8 @@ if (!url) {
         assert.equal(statements.length, 1)
         assert.match(
           statements[0]!.text,
-          /^UPDATE trips t .* FROM \(VALUES \(\$1::text, .*\(\$15::text, .*\$21::boolean\)\) AS u/s,
+          // The UPDATE, then its rows' timeline entries (the last parameter) as a CTE of the same statement.
+          /^WITH w AS \(UPDATE trips t .* FROM \(VALUES \(\$1::text, .*\(\$15::text, .*\$21::boolean\)\) AS u.*ev AS \(INSERT INTO trip_events .*\$22::json/s,
         )
         assert.deepEqual(await s.getTrip('t2'), { value: t2, version: 2 })
         await assert.rejects(

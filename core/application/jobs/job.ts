@@ -63,9 +63,16 @@ export interface JobReport {
   outcome: 'done' | 'waiting' | 'retry' | 'dead' | 'lease_lost'
   error?: string
   retry_at?: string
-  /** What the run was about, for the log line (a webhook: its seller, subscription, delivery, event, status, duration). */
-  about?: Record<string, string | number | null>
+  /**
+   * What the run was about, for the log line (flat fields there): the runner puts in whose job it was from
+   * its payload (seller_id, trip_id, order_id, subscription_id), the kind's handler adds what it knows (a
+   * webhook: its delivery, event, status, duration). One bag for both, so a line never names a field twice.
+   */
+  about?: JobAbout
 }
+
+/** A job report's log fields (JobReport.about). */
+export type JobAbout = Record<string, string | number | null>
 
 /** What making a job needs of the core's ports (named here, not imported, so config.ts may name JobKind). */
 interface JobPorts {

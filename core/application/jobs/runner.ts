@@ -7,7 +7,7 @@ import type { Context } from '../context.ts'
 import type { JobRecord } from '../../ports/records.ts'
 import { isSupplierError } from '../../ports/supplier-errors.ts'
 import { JobLease, LeaseLost } from './lease.ts'
-import { JOB_KINDS, parseJob, type Job, type JobKind, type JobReport } from './job.ts'
+import { JOB_KINDS, parseJob, type Job, type JobAbout, type JobKind, type JobReport } from './job.ts'
 import * as basketCheck from './basket-check.ts'
 import * as fulfillOrder from './fulfill-order.ts'
 import * as cancelOrder from './cancel-order.ts'
@@ -27,8 +27,28 @@ export async function processNextJob(
   opts: { perLane?: number } = {},
 ): Promise<JobReport | null> {
   const report = await runNextJob(ctx, kinds, opts)
-  if (report) ctx.observers.jobFinished(report)
+  if (report) {
+    // The supplier calls a run made that no write of its trip took along (it failed first) are written now.
+    const tripId = report.about?.trip_id
+    if (typeof tripId === 'string') await ctx.supplierCalls.flush(tripId).catch(() => {})
+    ctx.observers.jobFinished(report)
+  }
   return report
+}
+
+/** The ids a job's payload names, and its seller (the payload's, the lane's, or its trip's as this process keeps it). */
+function subjectOf(ctx: Context, payload: unknown, lane: string | undefined): JobAbout {
+  const p = (payload ?? {}) as Record<string, unknown>
+  const text = (k: string) => (typeof p[k] === 'string' ? { [k]: p[k] } : {})
+  const tripId = typeof p.trip_id === 'string' ? p.trip_id : undefined
+  const sellerId =
+    (typeof p.seller_id === 'string' ? p.seller_id : undefined) ?? lane ?? (tripId && ctx.trips.sellerOf(tripId))
+  return {
+    ...(sellerId ? { seller_id: sellerId } : {}),
+    ...text('trip_id'),
+    ...text('order_id'),
+    ...text('subscription_id'),
+  }
 }
 
 async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: number }): Promise<JobReport | null> {
@@ -38,8 +58,9 @@ async function runNextJob(ctx: Context, kinds: JobKind[], opts: { perLane?: numb
   // A claim always sets the lease; without one no outcome could be recorded, so the job is left to lapse.
   const lease = record.locked_until
   if (lease === null) throw new Error(`job ${record.job_id} was claimed without a lease`)
-  // What the handler says the run is about (a webhook's ids, status and duration), for the log line.
-  const about: Record<string, string | number | null> = {}
+  // Whose job it was (its payload's ids), then what the handler says the run is about (a webhook's ids,
+  // status and duration), for the log line.
+  const about: JobAbout = subjectOf(ctx, record.payload, record.lane)
   const report = (
     outcome: JobReport['outcome'],
     kept: boolean,
@@ -106,13 +127,7 @@ export async function drainJobs(ctx: Context, kinds: JobKind[] = JOB_KINDS, limi
 }
 
 /** Runs a job; returns when to come back if the answer is not ready yet. */
-function run(
-  ctx: Context,
-  job: Job,
-  lease: JobLease,
-  record: JobRecord,
-  about: Record<string, string | number | null>,
-): Promise<Date | undefined> {
+function run(ctx: Context, job: Job, lease: JobLease, record: JobRecord, about: JobAbout): Promise<Date | undefined> {
   switch (job.kind) {
     case 'basket_check':
       return basketCheck.run(ctx, job.payload)

@@ -9,7 +9,7 @@ import { targetPolicy } from '../../shared/network.ts'
 import type { WebhookAttemptRecord, WebhookDeliveryRecord } from '../../ports/records.ts'
 import { WEBHOOK_BODY_KEPT } from '../../ports/records.ts'
 import type { Context } from '../context.ts'
-import type { Job } from './job.ts'
+import type { Job, JobAbout } from './job.ts'
 
 type Payload = Extract<Job, { kind: 'webhook' }>['payload']
 
@@ -50,12 +50,7 @@ export function deliveryOf(
  * Sends the event. `about` is filled with what the worker's log line names (ids, status, duration), and
  * keeps what it got when the delivery fails.
  */
-export async function run(
-  ctx: Context,
-  payload: Payload,
-  job: WebhookRun,
-  about: Record<string, string | number | null> = {},
-): Promise<undefined> {
+export async function run(ctx: Context, payload: Payload, job: WebhookRun, about: JobAbout = {}): Promise<undefined> {
   const { seller_id, subscription_id, event } = payload
   const now = ctx.clock.now()
   const delivery = deliveryOf(payload, job, 'pending', now.toISOString())

@@ -35,6 +35,8 @@ import type {
   WebhookDeliveryCount,
   WebhookDeliveryRecord,
   WebhookDeliveryState,
+  TripEventKind,
+  TripEventRecord,
 } from '../../../core/ports/records.ts'
 import type { SellerChangeRecord } from '../../../core/ports/store.ts'
 import type { SupplierSeatMap } from '../../../core/ports/supplier-answers.ts'
@@ -452,6 +454,23 @@ export abstract class SqlStore {
       state: r.state as WebhookDeliveryState,
       count: Number(r.n),
     }))
+  }
+
+  // ---------------------------------------------------------------- trip timelines
+
+  async listTripEvents(
+    tripId: string,
+    page: { after?: number; limit: number; kind?: TripEventKind },
+  ): Promise<TripEventRecord[]> {
+    const params = [tripId, page.after ?? 0, page.limit]
+    const rows = page.kind
+      ? await this.all(this.S.listTripEventsOfKind, [...params, page.kind])
+      : await this.all(this.S.listTripEvents, params)
+    return rows.map(this.to.event)
+  }
+
+  async listSupplierCallsSince(sellerId: string, since: string, limit: number): Promise<TripEventRecord[]> {
+    return (await this.all(this.S.listSupplierCallsSince, [sellerId, this.d.time(since), limit])).map(this.to.event)
   }
 
   // ---------------------------------------------------------------- webhook subscriptions

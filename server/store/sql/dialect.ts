@@ -77,6 +77,12 @@ export interface Dialect {
   hasRecordLocator(column: string, param: string): string
   /** The JSON array `column` with the one element of the JSON array `one` appended (an upsert's `excluded.` value). */
   appendOne(column: string, one: string): string
+  /**
+   * The rows of JSON parameter `param` (an array of objects keyed by column name) as a relation `x` with
+   * those columns and `x.i`, each row's place in the array (what keeps their order when inserted): PostgreSQL
+   * json_to_recordset (the objects carry `i`), SQLite json_each (its `key` is the place).
+   */
+  jsonRows(param: number, columns: ReadonlyArray<readonly [name: string, type: string]>): string
   /** Column types, for a migration written once (migrations.ts `writtenOnce`). */
   readonly type: ColumnTypes
 }
@@ -94,6 +100,8 @@ export interface ColumnTypes {
   readonly jsonb: string
   /** SQLite keeps 0 or 1 (a CHECK may say so), PostgreSQL boolean. */
   readonly bool: string
+  /** A key the database numbers, ascending: SQLite's rowid, PostgreSQL an identity column. */
+  readonly serialKey: string
 }
 
 /** SQLite (better-sqlite3). */
@@ -128,6 +136,8 @@ export const sqlite: Dialect = {
   hasRecordLocator: (column, param) =>
     `EXISTS (SELECT 1 FROM json_each(${column}, '$.tickets') t WHERE json_extract(t.value, '$.access_details.record_locator') = ${param})`,
   appendOne: (column, one) => `json_insert(${column}, '$[#]', json(json_extract(${one}, '$[0]')))`,
+  jsonRows: (param, columns) =>
+    `(SELECT ${columns.map(([c]) => `json_extract(value, '$.${c}') AS ${c}`).join(', ')}, key AS i FROM json_each($${param})) AS x`,
   type: {
     text: 'TEXT',
     integer: 'INTEGER',
@@ -136,6 +146,7 @@ export const sqlite: Dialect = {
     doc: 'TEXT',
     jsonb: 'TEXT',
     bool: 'INTEGER',
+    serialKey: 'INTEGER PRIMARY KEY',
   },
 }
 
@@ -161,6 +172,8 @@ export const postgres: Dialect = {
   hasRecordLocator: (column, param) =>
     `EXISTS (SELECT 1 FROM json_array_elements(${column}->'tickets') t WHERE t->'access_details'->>'record_locator' = ${param})`,
   appendOne: (column, one) => `(${column}::jsonb || ${one}::jsonb)::json`,
+  jsonRows: (param, columns) =>
+    `json_to_recordset($${param}::json) AS x(${columns.map(([c, type]) => `${c} ${type}`).join(', ')}, i integer)`,
   type: {
     text: 'text',
     integer: 'integer',
@@ -169,6 +182,7 @@ export const postgres: Dialect = {
     doc: 'json',
     jsonb: 'jsonb',
     bool: 'boolean',
+    serialKey: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
   },
 }
 

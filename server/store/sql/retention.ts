@@ -105,6 +105,8 @@ export function retention(d: Dialect): PurgeStep[] {
         byTrip('searches', 'searches'),
         byTrip('refresh_tokens', 'refresh_tokens'),
         byTrip('orders'),
+        // Its timeline: kept as long as the trip, not a day more.
+        byTrip('trip_events'),
         byTrip('trips', 'trips'),
       ],
     ),

@@ -5,6 +5,8 @@
  * table and in a migration.
  */
 import type {
+  TripEventKind,
+  TripEventRecord,
   ApiKeyRecord,
   IdempotencyRecord,
   JobRecord,
@@ -30,6 +32,14 @@ import { json, type Dialect, type Row } from './dialect.ts'
 /** Every mapper of one dialect. */
 export function mappers(d: Dialect) {
   return {
+    event: (r: Row): TripEventRecord => ({
+      seq: Number(r.seq),
+      trip_id: r.trip_id as string,
+      seller_id: r.seller_id as string,
+      at: d.readTime(r.at),
+      kind: r.kind as TripEventKind,
+      detail: d.readJson<Record<string, unknown>>(r.detail),
+    }),
     seller: (r: Row): SellerRecord => ({
       seller_id: r.seller_id as string,
       name: r.name as string,

@@ -11,7 +11,7 @@
  */
 import type { OrderFeedQuery } from '../../../core/ports/records.ts'
 import type { Dialect, Statement } from './dialect.ts'
-import { held, insertRow, JOBS, REFRESH_TOKENS } from './trip-writes.ts'
+import { EVENT_COLUMNS, held, insertRow, JOBS, REFRESH_TOKENS } from './trip-writes.ts'
 
 export function statements(d: Dialect) {
   const s = (name: string, text: string) => d.statement(name, text)
@@ -253,6 +253,28 @@ export function statements(d: Dialect) {
     listDeadJobs: s(
       'listDeadJobs',
       "SELECT * FROM jobs WHERE status = 'dead' AND job_id > $1 ORDER BY job_id LIMIT $2",
+    ),
+    // A trip's timeline, a page at a time by seq (trip_events_trip), all of it or one kind of entry.
+    listTripEvents: s(
+      'listTripEvents',
+      'SELECT * FROM trip_events WHERE trip_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+    ),
+    listTripEventsOfKind: s(
+      'listTripEventsOfKind',
+      'SELECT * FROM trip_events WHERE trip_id = $1 AND seq > $2 AND kind = $4 ORDER BY seq LIMIT $3',
+    ),
+    // A seller's supplier calls since $2 (trip_events_calls, which holds the calls alone).
+    listSupplierCallsSince: s(
+      'listSupplierCallsSince',
+      `SELECT * FROM trip_events WHERE seller_id = $1 AND kind = 'supplier_call' AND at >= $2::timestamptz
+      ORDER BY seq LIMIT $3`,
+    ),
+    // Entries no trip write brings (TripEventStore.appendTripEvents): of trips that exist only.
+    appendTripEvents: s(
+      'appendTripEvents',
+      `INSERT INTO trip_events (trip_id, seller_id, at, kind, detail)
+      SELECT x.trip_id, x.seller_id, x.at, x.kind, x.detail FROM ${d.jsonRows(1, EVENT_COLUMNS)}
+      WHERE EXISTS (SELECT 1 FROM trips WHERE trips.trip_id = x.trip_id) ORDER BY x.i`,
     ),
     // store-rules.ts retried: one more attempt, unleased, due at $2; a job that is not dead is left as it is.
     retryDeadJob: s(

@@ -14,6 +14,7 @@
  * no time-out of its own, where every call here is one seller's with a bound on how long it may take.
  */
 import { SupplierError } from '../../../core/ports/supplier-errors.ts'
+import type { SupplierRequest } from '../../../core/ports/supplier.ts'
 
 export const DUFFEL_API_VERSION = 'v2'
 
@@ -85,8 +86,18 @@ export class DuffelNoAnswer extends Error {
 }
 
 export interface DuffelClient {
-  get(token: string, path: string): Promise<unknown>
-  post(token: string, path: string, data: unknown): Promise<unknown>
+  /** `observe` is told of the request once it ended (core/ports/supplier.ts SupplierContext.observe). */
+  get(token: string, path: string, observe?: (r: SupplierRequest) => void): Promise<unknown>
+  post(token: string, path: string, data: unknown, observe?: (r: SupplierRequest) => void): Promise<unknown>
+}
+
+/** `client`, telling `observe` of each request it sends (none told without it). */
+export function observed(client: DuffelClient, observe: ((r: SupplierRequest) => void) | undefined): DuffelClient {
+  if (!observe) return client
+  return {
+    get: (token, path) => client.get(token, path, observe),
+    post: (token, path, data) => client.post(token, path, data, observe),
+  }
 }
 
 /** What Duffel's text may say in a log line or a stored error: bounded, and nothing shaped like a token or a key. */
@@ -111,7 +122,51 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
   const base = opts.baseUrl.replace(/\/+$/, '')
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
-  async function call(token: string, method: 'GET' | 'POST', path: string, data?: unknown): Promise<unknown> {
+  /**
+   * A request, and what observe is told of it: its path without the query (an id Duffel may read is fine
+   * in a log; a query is the caller's), its status, its time, Duffel's request id, and `ok` or the reason.
+   */
+  async function call(
+    token: string,
+    method: 'GET' | 'POST',
+    path: string,
+    data: unknown,
+    observe: ((r: SupplierRequest) => void) | undefined,
+  ): Promise<unknown> {
+    if (!observe) return send(token, method, path, data, () => {})
+    const started = performance.now()
+    let status: number | null = null
+    let requestId: string | undefined
+    const seen = (res: Response) => {
+      status = res.status
+      requestId = res.headers.get('x-request-id')?.slice(0, 64) ?? undefined
+    }
+    const tell = (outcome: string) =>
+      observe({
+        method,
+        path: path.split('?')[0]!,
+        status,
+        duration_ms: performance.now() - started,
+        ...(requestId ? { request_id: redact(requestId) } : {}),
+        outcome,
+      })
+    try {
+      const answer = await send(token, method, path, data, seen)
+      tell('ok')
+      return answer
+    } catch (e) {
+      if (e instanceof DuffelError && e.requestId) requestId = e.requestId
+      tell(supplierErrorOf(e).reason)
+      throw e
+    }
+  }
+  async function send(
+    token: string,
+    method: 'GET' | 'POST',
+    path: string,
+    data: unknown,
+    seen: (res: Response) => void,
+  ): Promise<unknown> {
     let res: Response
     try {
       res = await fetch(`${base}${path}`, {
@@ -127,6 +182,7 @@ export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
         redirect: 'manual',
         signal: AbortSignal.timeout(opts.timeoutMs),
       })
+      seen(res)
     } catch (e) {
       const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
       throw new DuffelNoAnswer(
@@ -183,8 +239,8 @@ export function createDuffelClient(opts: DuffelClientOptions): DuffelClient {
     )
   }
   return {
-    get: (token, path) => call(token, 'GET', path),
-    post: (token, path, data) => call(token, 'POST', path, data),
+    get: (token, path, observe) => call(token, 'GET', path, undefined, observe),
+    post: (token, path, data, observe) => call(token, 'POST', path, data, observe),
   }
 }
 

@@ -40,6 +40,7 @@ import type { OriginalMoney } from '../../../core/schemas/common.ts'
 import { SupplierError } from '../../../core/ports/supplier-errors.ts'
 import {
   createDuffelClient,
+  observed,
   DuffelError,
   DuffelNoAnswer,
   supplierErrorOf,
@@ -136,7 +137,7 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
 
     async search(call, trip, types) {
       try {
-        return await search(duffel, tokenOf(call), trip, types)
+        return await search(observed(duffel, call.observe), tokenOf(call), trip, types)
       } catch (e) {
         throw supplierErrorOf(e)
       }
@@ -148,7 +149,7 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
         const wanted: ProductTypeName[] = items.some(({ item }) => item.product_type === 'seat')
           ? ['bag', 'seat']
           : ['bag']
-        current = await search(duffel, tokenOf(call), trip, wanted)
+        current = await search(observed(duffel, call.observe), tokenOf(call), trip, wanted)
       } catch (e) {
         const error = supplierErrorOf(e)
         // What the trip names is gone at Duffel (the offer expired or was booked): so is every item of it.
@@ -167,7 +168,7 @@ export function createDuffelSupplier(opts: DuffelSupplierOptions): Supplier {
 
     async fulfill(call, trip, _order, item) {
       try {
-        return await fulfill(duffel, tokenOf(call), trip, item)
+        return await fulfill(observed(duffel, call.observe), tokenOf(call), trip, item)
       } catch (e) {
         // The core stopped the purchase (its run no longer owns the order): its error is its own.
         if (e instanceof BeforePurchaseFailed) throw e.error
