@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
+import { PATIENCE } from './helpers/patience.ts'
 
 const root = join(import.meta.dirname, '..')
 const walk = (dir: string): string[] =>
@@ -52,6 +53,10 @@ if (!env.DATABASE_URL_PG && files.some((f) => readFileSync(join(root, f), 'utf8'
     )
   }
 }
+// Every wait of every suite is scaled by one factor (test/helpers/patience.ts), measured here once, before the
+// suites load the machine themselves, so that every file and every process it starts agrees on it.
+env.TEST_PATIENCE = String(PATIENCE)
+console.log(`# patience: waits ×${PATIENCE.toFixed(2)} (TEST_PATIENCE sets it)`)
 const coverage =
   process.env.COVERAGE !== '0'
     ? [
@@ -66,7 +71,7 @@ const coverage =
 const concurrency = Math.max(3, availableParallelism() - 1)
 // Whatever else goes wrong, a file that runs longer than this is stopped and fails, naming itself, instead of
 // holding the run until CI's own limit (the slowest file takes about 2 minutes on two busy cores).
-const FILE_LIMIT_MS = 20 * 60_000
+const FILE_LIMIT_MS = Math.round(20 * 60_000 * PATIENCE)
 // Under CI=true a skipped test fails the run (test/ci-skips.mjs): a check that did not run is not green.
 const r = spawnSync(
   process.execPath,

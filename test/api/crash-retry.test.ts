@@ -14,6 +14,7 @@ import pg from 'pg'
 import { startServer, type RunningServer } from '../helpers/process.ts'
 import { fulfillRequest } from '../helpers/flows.ts'
 import { tripPayload, type CreatedTrip } from '../helpers/build.ts'
+import { patience } from '../helpers/patience.ts'
 
 const TRIPS = 60
 const API_KEY = 'svc_test_crash_retry_0123456789'
@@ -156,7 +157,7 @@ async function crashAndRetry(databaseUrl: string) {
 }
 
 describe('a fulfill retried after the server was SIGKILLed mid-fulfill runs once', () => {
-  test('SQLite', { timeout: 120_000 }, async (t) => {
+  test('SQLite', { timeout: patience(120_000) }, async (t) => {
     t.diagnostic(JSON.stringify(await crashAndRetry(`sqlite:${join(dir, 'svc.db')}`)))
   })
 
@@ -164,7 +165,7 @@ describe('a fulfill retried after the server was SIGKILLed mid-fulfill runs once
   test(
     'PostgreSQL',
     {
-      timeout: 120_000,
+      timeout: patience(120_000),
       skip: pgUrl ? false : 'DATABASE_URL_PG not set (npm run test:node starts PostgreSQL when it is installed)',
     },
     async (t) => {

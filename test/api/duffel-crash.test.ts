@@ -20,6 +20,7 @@ import { createDuffelSupplier } from '../../server/suppliers/duffel/supplier.ts'
 import { startFakeDuffel, type FakeDuffel } from '../fakes/duffel/server.ts'
 import { duffelOfferFor } from '../helpers/duffel.ts'
 import type { Store } from '../../core/ports/store.ts'
+import { patience } from '../helpers/patience.ts'
 
 const SECRET = 'a-signing-key-secret-of-32-chars-or-more'
 const dir = mkdtempSync(join(tmpdir(), 'svc-duffel-crash-'))
@@ -54,7 +55,7 @@ function startWorker(env: Record<string, string>) {
 
 test(
   'a worker SIGKILLed after Duffel recorded the purchase: the next worker finds it, and Duffel holds one bag, paid once',
-  { timeout: 90_000 },
+  { timeout: patience(90_000) },
   async () => {
     fake = await startFakeDuffel()
     const dbUrl = `sqlite:${join(dir, 'svc.db')}`

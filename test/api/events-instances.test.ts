@@ -15,6 +15,7 @@ import { SqliteStore } from '../../server/store/sqlite.ts'
 import { build, createTrip, bearer, basic, type Built } from '../helpers/build.ts'
 import { checkedBag, readSearch, changeBasket } from '../helpers/flows.ts'
 import { openEvents, type EventReader } from '../helpers/sse.ts'
+import { until } from '../helpers/wait.ts'
 import { defaultConfig, type CoreConfig } from '../../core/core.ts'
 import type { Store } from '../../core/ports/store.ts'
 
@@ -80,10 +81,7 @@ function suite(
   })
 }
 
-async function waitFor(ok: () => boolean, what: string) {
-  for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 20))
-  assert.ok(ok(), what)
-}
+const waitFor = (ok: () => boolean, what: string) => until(what, 2_000, () => (ok() ? true : undefined))
 
 const url = process.env.DATABASE_URL_PG
 if (!url) {

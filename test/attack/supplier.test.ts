@@ -52,10 +52,11 @@ import { createCore, type Core, type CoreConfig } from '../../core/core.ts'
 import type { Store } from '../../core/ports/store.ts'
 import type { Supplier } from '../../core/ports/supplier.ts'
 import type { TripCreateRequest } from '../../core/schemas/trip.ts'
+import { patience } from '../helpers/patience.ts'
 
 const SECRET = 'a-signing-key-secret-of-32-chars-or-more'
 const PG_URL = process.env.DATABASE_URL_PG
-const WAIT = 30_000
+const WAIT = patience(30_000)
 /** How many times each race of case 2 is run, each on a fresh trip. */
 const RACES = 20
 

@@ -11,8 +11,9 @@ import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } fr
 import type { RunningServer } from '../helpers/process.ts'
 import { axeViolations, eventually, expectText, watchPage } from './support/browser.ts'
 import { startDemo, type Demo } from './support/demo.ts'
+import { patience } from '../helpers/patience.ts'
 
-const TEST_TIMEOUT = 150_000
+const TEST_TIMEOUT = patience(150_000)
 // A traveller in the UK, as the shop (and its en-GB trip) expects.
 const UK: BrowserContextOptions = { locale: 'en-GB', timezoneId: 'Europe/London' }
 const PHONE: BrowserContextOptions = {
@@ -172,7 +173,7 @@ async function pay(s: Session) {
 /** The confirmation, once every order has ended: the per-order statuses and the closing summary. */
 async function confirmation(s: Session, outcome: RegExp) {
   const section = s.page.getByRole('region', { name: /Thank you, your flights are booked/ })
-  await section.waitFor({ timeout: 30_000 })
+  await section.waitFor({ timeout: patience(30_000) })
   await expectText(s.page.locator('#orders-outcome'), outcome, 60_000)
   return section
 }
@@ -480,7 +481,7 @@ test(
       await pay(s)
 
       const review = page.getByRole('region', { name: /extras need your attention/ })
-      await review.waitFor({ timeout: 30_000 })
+      await review.waitFor({ timeout: patience(30_000) })
       await expectText(
         review,
         /Price changed The price went from £71\.50 to £85\.80\..*Price changed The price went from £71\.50 to £85\.80\./,
@@ -530,7 +531,7 @@ test(
       await pay(s)
 
       const review = page.getByRole('region', { name: 'Sorry, this flight can no longer be booked' })
-      await review.waitFor({ timeout: 30_000 })
+      await review.waitFor({ timeout: patience(30_000) })
       await expectText(
         review,
         /Nothing has been charged.*Checked bag 23 kg.*Ada Lovelace.*Unavailable The airline no longer sells it/,
@@ -572,7 +573,7 @@ test(
       await pay(s)
 
       const review = page.getByRole('region', { name: 'One extra needs your attention' })
-      await review.waitFor({ timeout: 30_000 })
+      await review.waitFor({ timeout: patience(30_000) })
       await expectText(
         review,
         new RegExp(`Seat ${seat}.*Ada Byron.*Unavailable Exit-row seats are for passengers aged 16 or over`),

@@ -23,8 +23,9 @@ import { addItems, checkedBag, createTripOnFlight, fulfill, fulfillRequest, read
 import { SqliteStore } from '../../server/store/sqlite.ts'
 import { job, trip } from '../store/fixtures.ts'
 import { axeViolations, eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
+import { patience } from '../helpers/patience.ts'
 
-const TEST_TIMEOUT = 180_000
+const TEST_TIMEOUT = patience(180_000)
 const SELLER_KEY = 'svc_test_console_e2e_key_000001'
 const HOSTILE = '<img src=x onerror=alert(1)>'
 

@@ -17,6 +17,7 @@ import {
   recordLocator,
   ticketNumber,
 } from '../../examples/seller-checkout/backend.ts'
+import { patience } from '../helpers/patience.ts'
 
 const trip = {
   passengers: [
@@ -177,7 +178,7 @@ function shopper(base: string) {
 
 test(
   'the shop backend: the page and its files, checkouts bound to their browser, tokens without refresh tokens, form checks, pay, and API refusals passed through',
-  { timeout: 120_000 },
+  { timeout: patience(120_000) },
   async () => {
     const server = await startServer({ DATABASE_URL: 'memory:', SVC_DEMO_API_KEY: KEY })
     try {
@@ -346,7 +347,7 @@ test(
 
 test(
   'the shop backend after booking: quotes a cancellation, confirms only the quote the traveller saw (a retry answers the same), and charges and orders a bag added later',
-  { timeout: 120_000 },
+  { timeout: patience(120_000) },
   async () => {
     const server = await startServer({ DATABASE_URL: 'memory:', SVC_DEMO_API_KEY: KEY })
     try {
@@ -553,7 +554,7 @@ test(
 
 test(
   'npm start on a database that already has sellers: the demo checkout gets a key of its own that is never printed',
-  { timeout: 120_000 },
+  { timeout: patience(120_000) },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-demo-key-'))
     const env = { DATABASE_URL: `sqlite:${join(dir, 'svc.db')}` }

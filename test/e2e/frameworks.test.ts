@@ -36,6 +36,7 @@ import { root, startServer, type RunningServer } from '../helpers/process.ts'
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts'
 import { defaultTripRequest } from '../../mock-server/fixtures.ts'
 import { eventually, expectText, launchChromium, screenshotDir } from './support/browser.ts'
+import { patience } from '../helpers/patience.ts'
 
 const run = promisify(execFile)
 const repoModules = realpathSync(join(root, 'node_modules'))
@@ -150,7 +151,7 @@ before(
     browser = await launchChromium()
     shots = screenshotDir('frameworks')
   },
-  { timeout: 180_000 },
+  { timeout: patience(180_000) },
 )
 
 after(async () => {
@@ -306,7 +307,7 @@ for (const framework of FRAMEWORKS) {
     for (const build of BUILDS) {
       test(
         `${build} build: offers at the API's prices, a bag in the component's state and the API's basket, one stream, and "Leave checkout" closes it`,
-        { timeout: 60_000 },
+        { timeout: patience(60_000) },
         async () => {
           const trip = await newTrip()
           const { page, logged, close } = await open(framework, build, trip)
@@ -378,14 +379,18 @@ for (const framework of FRAMEWORKS) {
       )
     }
 
-    test('a token the API refuses: the component shows the code svc-fail gives it', { timeout: 60_000 }, async () => {
-      const { trip_id } = await newTrip()
-      const { page, close } = await open(framework, 'production', { trip_id, trip_access_token: 'not-a-token' })
-      try {
-        await page.getByText('Something went wrong with the extras (unauthorized).').waitFor()
-      } finally {
-        await close()
-      }
-    })
+    test(
+      'a token the API refuses: the component shows the code svc-fail gives it',
+      { timeout: patience(60_000) },
+      async () => {
+        const { trip_id } = await newTrip()
+        const { page, close } = await open(framework, 'production', { trip_id, trip_access_token: 'not-a-token' })
+        try {
+          await page.getByText('Something went wrong with the extras (unauthorized).').waitFor()
+        } finally {
+          await close()
+        }
+      },
+    )
   })
 }

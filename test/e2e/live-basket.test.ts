@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core'
 import { root, startServer, type RunningServer } from '../helpers/process.ts'
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts'
 import { eventually, expectText, launchChromium, watchPage } from './support/browser.ts'
+import { patience } from '../helpers/patience.ts'
 
 const API_KEY = 'svc_test_live_basket_e2e_key_0001'
 const SECONDS = 5_000
@@ -57,7 +58,7 @@ const stillMarked = (page: Page, selector: string) =>
 
 test(
   "server: a basket check by the seller's backend shows in the open demo checkout within seconds, no re-init",
-  { timeout: 120_000 },
+  { timeout: patience(120_000) },
   async () => {
     const context = await browser.newContext({
       locale: 'en-GB',
@@ -73,7 +74,7 @@ test(
         .first()
         .getByRole('button', { name: /^Add one (Checked|Hold) bag\W+23 kg for Passenger 1$/ })
     // The page starts a normal checkout by itself; a scenario chosen before it has loaded would be replaced by it.
-    await firstBag().waitFor({ timeout: 20_000 })
+    await firstBag().waitFor({ timeout: patience(20_000) })
     // The price-change flight: its next check prices bags 20 % higher.
     await page.getByText('Demo: sandbox scenario').click()
     await page.getByRole('radio', { name: /^Price change/ }).check()
@@ -103,7 +104,7 @@ test(
 
     // The widget shows the new price with its action, and the page's onBasketChange saw it.
     const accept = page.locator('#bags').getByRole('button', { name: /Accept new price/ })
-    await accept.waitFor({ timeout: 3 * SECONDS })
+    await accept.waitFor({ timeout: patience(3 * SECONDS) })
     await expectText(summary, /Price changed/, 3 * SECONDS)
     const took = Date.now() - started
     assert.ok(await stillMarked(page, '#bags svc-upsell'), 'the same widget element: no new Svc.init')
@@ -122,7 +123,7 @@ test(
 
 test(
   'sandbox: a basket check by the "backend" (the sandbox API with its key) shows in the open widget, no re-init',
-  { timeout: 120_000 },
+  { timeout: patience(120_000) },
   async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     const page = await context.newPage()
@@ -159,11 +160,13 @@ test(
       return res.status
     })
     assert.equal(status, 202)
-    await page.waitForSelector('#basket-list li[data-type="bag"][data-state="price_changed"]', { timeout: 3 * SECONDS })
+    await page.waitForSelector('#basket-list li[data-type="bag"][data-state="price_changed"]', {
+      timeout: patience(3 * SECONDS),
+    })
     await page
       .locator('#bags')
       .getByRole('button', { name: /Accept new price/ })
-      .waitFor({ timeout: 3 * SECONDS })
+      .waitFor({ timeout: patience(3 * SECONDS) })
     console.log(`[live] sandbox: backend check → widget shows the price change in ${Date.now() - started} ms`)
     assert.ok(await stillMarked(page, '#bags svc-upsell'), 'the same widget element: no new Svc.init')
     assert.deepEqual(problems, [], 'no page errors')

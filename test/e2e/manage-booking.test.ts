@@ -16,8 +16,9 @@ import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-c
 import type { RunningServer } from '../helpers/process.ts'
 import { axeViolations, eventually, expectText, watchPage } from './support/browser.ts'
 import { startDemo, type Demo } from './support/demo.ts'
+import { patience } from '../helpers/patience.ts'
 
-const TEST_TIMEOUT = 180_000
+const TEST_TIMEOUT = patience(180_000)
 const DESKTOP: BrowserContextOptions = {
   locale: 'en-GB',
   timezoneId: 'Europe/London',
@@ -112,7 +113,7 @@ async function book(page: Page, extras: number) {
   const pay = page.getByRole('button', { name: /^Pay £[\d,]+\.\d\d$/ })
   await eventually('the Pay button is enabled', () => pay.isEnabled())
   await pay.click()
-  await page.getByRole('region', { name: /Thank you, your flights are booked/ }).waitFor({ timeout: 30_000 })
+  await page.getByRole('region', { name: /Thank you, your flights are booked/ }).waitFor({ timeout: patience(30_000) })
   await expectText(
     page.locator('#orders-outcome'),
     new RegExp(`All ${extras} extras? confirmed by the airline`),

@@ -57,6 +57,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
+import { patience } from '../helpers/patience.ts'
 
 const run = promisify(execFile)
 const root = join(import.meta.dirname, '..', '..')
@@ -148,7 +149,7 @@ before(
       .flatMap((d) => (d.tagName ? [d.tagName] : []))
       .sort()
   },
-  { timeout: 120_000 },
+  { timeout: patience(120_000) },
 )
 
 after(() => {
@@ -571,12 +572,12 @@ describe('installed without msw, type-checked with skipLibCheck: false', () => {
       bare = join(tmp, 'consumer-without-msw')
       await install(bare)
     },
-    { timeout: 120_000 },
+    { timeout: patience(120_000) },
   )
 
   test(
     '`.`, `./elements`, one element and a locale check under Bundler and Node16 resolution',
-    { timeout: 180_000 },
+    { timeout: patience(180_000) },
     async () => {
       // The project must really be without msw: not installed, and not reachable from the package's folder
       // (the tmp dir has no node_modules above it; the dependencies are links into the repo's, which TypeScript
@@ -677,7 +678,7 @@ document.body.append(Object.assign(document.createElement('svc-bag-upsell'), { s
 
   test(
     'a Session and <svc-bag-upsell> alone add at most 20.5 KB gzip to the first load, its prices included; the seat map is not in it',
-    { timeout: 120_000 },
+    { timeout: patience(120_000) },
     async () => {
       // A checkout page as apps are built: a route loaded when first opened (so the page already carries
       // Vite's preload helper, which the widget's own lazy import, the card and modal frames, also needs).

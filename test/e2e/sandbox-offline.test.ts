@@ -19,10 +19,11 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { serveStatic, type StaticServer } from '../../scripts/static-server.ts'
+import { patience } from '../helpers/patience.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 const PAGE = 'examples/sandbox/index.html'
-const TIMEOUT = 30_000
+const TIMEOUT = patience(30_000)
 
 let browser: Browser
 
@@ -139,7 +140,7 @@ async function addBagAndSeeIt(page: Page) {
   assert.match(totalAfter ?? '', /€\s?\d/)
 }
 
-describe('the offline sandbox example', { timeout: 180_000 }, () => {
+describe('the offline sandbox example', { timeout: patience(180_000) }, () => {
   test('from disk (file://), offline: widget, a bag, the 9001 price change, and a reload that keeps the basket', async () => {
     const { page, outside, errors } = await openPage((url) => url.startsWith('file://'))
     await page.setOfflineMode(true)

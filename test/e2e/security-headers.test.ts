@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { startServer, type RunningServer } from '../helpers/process.ts'
+import { patience } from '../helpers/patience.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 let server: RunningServer
@@ -68,7 +69,7 @@ for (const [path, ready] of [
         })
       })
       await page.goto(`${server.base}${path}`)
-      await page.waitForSelector(ready, { timeout: 20_000 })
+      await page.waitForSelector(ready, { timeout: patience(20_000) })
       await page.waitForTimeout(500)
       assert.deepEqual(violations, [])
     } finally {

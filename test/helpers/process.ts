@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { patience } from './patience.ts'
 
 export const root = join(import.meta.dirname, '..', '..')
 
@@ -46,7 +47,7 @@ export async function startServer(env: Record<string, string>, opts: StartOption
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const gone = new Promise<void>((resolve) => child.on('exit', () => resolve()))
   const ready = /API\s+http:\/\/127\.0\.0\.1:(\d+)\/v2\.2/
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + patience(30_000)
   while (!ready.test(out)) {
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL')

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { request, type IncomingMessage } from 'node:http'
+import { patience } from './patience.ts'
 
 export interface SseEvent {
   event: string
@@ -49,10 +50,10 @@ export async function openEvents(url: string, headers: Record<string, string>): 
     response,
     comments: 0,
     async next(ms = 5_000) {
-      const deadline = Date.now() + ms
+      const deadline = Date.now() + patience(ms)
       while (queue.length === 0) {
         if (done) assert.fail('the stream ended before the next event')
-        if (Date.now() > deadline) assert.fail(`no event within ${ms} ms`)
+        if (Date.now() > deadline) assert.fail(`no event within ${patience(ms)} ms`)
         await new Promise<void>((r) => {
           waiter.wake = r
           setTimeout(r, Math.max(1, deadline - Date.now()))
@@ -61,7 +62,7 @@ export async function openEvents(url: string, headers: Record<string, string>): 
       return queue.shift()!
     },
     async ended(ms = 5_000) {
-      const deadline = Date.now() + ms
+      const deadline = Date.now() + patience(ms)
       while (!done && Date.now() < deadline)
         await new Promise<void>((r) => {
           waiter.wake = r

@@ -1,9 +1,10 @@
 /** Waiting in node tests for what another process, thread or timer does. */
 import assert from 'node:assert/strict'
+import { patience } from './patience.ts'
 
 /**
  * The first value `probe` gives that is not undefined, asked again every `everyMs`; fails the test, naming
- * `what`, once `timeoutMs` has passed without one.
+ * `what`, once `timeoutMs` (a quiet machine's limit, scaled by patience()) has passed without one.
  */
 export async function until<T>(
   what: string,
@@ -11,11 +12,12 @@ export async function until<T>(
   probe: () => Promise<T | undefined> | T | undefined,
   everyMs = 20,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs
+  const limit = patience(timeoutMs)
+  const deadline = Date.now() + limit
   for (;;) {
     const v = await probe()
     if (v !== undefined) return v
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    if (Date.now() > deadline) assert.fail(`timed out after ${limit} ms waiting for ${what}`)
     await new Promise((r) => setTimeout(r, everyMs))
   }
 }

@@ -48,6 +48,7 @@ import { supplierContract } from '../helpers/supplier-contract.ts'
 import { testClock, testIds } from '../helpers/build.ts'
 import { startRecorder } from './recorder.ts'
 import { tripRequestFromOffer, type DuffelOfferLike } from './trip-from-offer.ts'
+import { patience } from '../helpers/patience.ts'
 
 const token = process.env.DUFFEL_TEST_TOKEN
 if (!token) {
@@ -68,7 +69,7 @@ after(async () => {
   if (values.record) console.log(`recorded ${JSON.stringify(recorder.recorded)} in ${values.record}`)
 })
 /** Duffel's own calls can be slow in test mode (an airline's sandbox behind it). */
-const TIMEOUT_MS = 60_000
+const TIMEOUT_MS = patience(60_000)
 const supplier = createDuffelSupplier({ baseUrl: recorder.url, timeoutMs: TIMEOUT_MS })
 
 type Offer = DuffelOfferLike & {

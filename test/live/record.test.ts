@@ -17,10 +17,11 @@ import { startFakeDuffel } from '../fakes/duffel/server.ts'
 import { signature } from '../fakes/duffel/shapes.ts'
 import { root } from '../helpers/process.ts'
 import { redacted, routeOf } from './recorder.ts'
+import { patience } from '../helpers/patience.ts'
 
 test(
   'the live run passes against the fake, and --record writes each answer by route, redacted, in the form shapes.test reads',
-  { timeout: 300_000 },
+  { timeout: patience(300_000) },
   async () => {
     const fake = await startFakeDuffel()
     const dir = mkdtempSync(join(tmpdir(), 'svc-record-'))

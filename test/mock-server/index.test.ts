@@ -13,6 +13,7 @@ import { setupServer } from 'msw/node'
 import { sandboxHandlers, sandbox, defaultTripRequest } from '../../mock-server/index.ts'
 import { verifySignature } from '../../core/shared/webhook-signature.ts'
 import { CONTACT, FULFILL_PASSENGERS } from '../helpers/flows.ts'
+import { patience } from '../helpers/patience.ts'
 
 const msw = setupServer(...sandboxHandlers)
 before(() => msw.listen({ onUnhandledRequest: 'error' }))
@@ -144,7 +145,7 @@ test("the docs/sandbox.md snippet runs as a seller's test file", () => {
     const { NODE_TEST_CONTEXT: _, ...env } = process.env
     const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], {
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: patience(60_000),
       env,
     })
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`)

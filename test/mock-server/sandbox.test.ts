@@ -13,6 +13,7 @@ import { defaultTripRequest } from '../../mock-server/fixtures.ts'
 import { operations } from '../../core/api/operations.ts'
 import { testClock, testIds } from '../helpers/build.ts'
 import type { Sandbox } from '../../mock-server/types.ts'
+import { patience } from '../helpers/patience.ts'
 
 const auth = { authorization: `Basic ${btoa(`${SANDBOX_API_KEY}:`)}` }
 
@@ -110,7 +111,7 @@ test('jobs: on the timer by default; by hand with autoRunJobs false; the injecte
   try {
     const t = await timed.createTrip()
     await timed.fetch(`http://x.test/v2.2/trip/${t.tripId}/basket/check`, { method: 'POST', headers: auth })
-    const deadline = Date.now() + 5_000
+    const deadline = Date.now() + patience(5_000)
     for (;;) {
       const b = (await (await timed.fetch(`http://x.test/v2.2/trip/${t.tripId}/basket`, { headers: auth })).json()) as {
         basket: Record<string, { validity: { status: string } }>

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { root, startServer } from '../helpers/process.ts'
+import { patience } from '../helpers/patience.ts'
 
 test('the docs/api.md walk-through runs against npm start', async (t) => {
   if (spawnSync('curl', ['--version']).status !== 0) return t.skip('curl is not installed')
@@ -21,7 +22,7 @@ test('the docs/api.md walk-through runs against npm start', async (t) => {
     const run = spawnSync('bash', ['-c', block], {
       env: { ...process.env, BASE: server.base, KEY: key },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: patience(60_000),
     })
     assert.equal(run.status, 0, `walk-through failed:\n${run.stdout}\n${run.stderr}\nserver:\n${server.output()}`)
     assert.match(run.stdout, /^trip [0-9a-f-]+, search [0-9a-f-]+$/m)

@@ -10,13 +10,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 import { root, startServer } from '../helpers/process.ts'
+import { patience } from '../helpers/patience.ts'
 
 const tsx = (script: string, args: string[], env: Record<string, string>) =>
   spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: patience(60_000),
   })
 
 test('npm start: serves on the configured port, keeps the demo key, and stops cleanly on SIGTERM', async () => {

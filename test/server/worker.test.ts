@@ -23,6 +23,7 @@ import { logSupplierCalls, startWorker, type WorkerLog } from '../../server/work
 import { createSandboxSupplier } from '../../core/adapters/sandbox-airline/adapter.ts'
 import type { Store } from '../../core/ports/store.ts'
 import { loadConfig } from '../../server/config.ts'
+import { patience } from '../helpers/patience.ts'
 
 const LEASE_MS = 1500
 const FULFILL_DELAY_MS = 2000
@@ -67,7 +68,7 @@ function startWorkerProcess(env: Record<string, string>): {
 
 test(
   'a worker SIGKILLed in the middle of a booking, then restarted, completes every order exactly once (ledger once per order, the killed call repeated, one webhook per order move, no job left)',
-  { timeout: 90_000 },
+  { timeout: patience(90_000) },
   async () => {
     const dbUrl = `sqlite:${join(dir, 'svc.db')}`
     const callsFile = join(dir, 'calls.txt')
@@ -195,7 +196,7 @@ test(
 
 test(
   'npm run worker (server/worker-main.ts) runs the jobs the API queued in a shared database, shows its own job runs at METRICS_PORT, and exits 0 on SIGTERM',
-  { timeout: 60_000 },
+  { timeout: patience(60_000) },
   async () => {
     const dbUrl = `sqlite:${join(dir, 'worker-main.db')}`
     const db = await openDatabase(dbUrl)
@@ -290,7 +291,7 @@ test(
 
 test(
   'startWorker: stop() lets the job in hand finish before it resolves; outcomes are logged with the job id, failures at warn',
-  { timeout: 30_000 },
+  { timeout: patience(30_000) },
   async () => {
     let entered!: () => void
     let release!: () => void

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { patience } from '../../helpers/patience.ts'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -21,9 +22,20 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ]
 
-export function launchChromium(): Promise<Browser> {
+/**
+ * Chromium, whose every context (and so every page: newPage makes one) waits patience(30 s) for an action or
+ * a selector instead of Playwright's fixed 30 s, the limit a busy machine reaches first.
+ */
+export async function launchChromium(): Promise<Browser> {
   assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 })
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: patience(30_000) })
+  const newContext = browser.newContext.bind(browser)
+  browser.newContext = async (options) => {
+    const context = await newContext(options)
+    context.setDefaultTimeout(patience(30_000))
+    return context
+  }
+  return browser
 }
 
 /**
@@ -50,7 +62,8 @@ export function watchPage(page: Page): { problems: string[] } {
 
 /** Waits until `check` returns a truthy value (polling), or fails with `what` and the last value seen. */
 export async function eventually<T>(what: string, check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
+  const limit = patience(timeoutMs)
+  const deadline = Date.now() + limit
   let last: unknown
   for (;;) {
     try {
@@ -61,7 +74,7 @@ export async function eventually<T>(what: string, check: () => Promise<T>, timeo
     }
     if (Date.now() > deadline)
       assert.fail(
-        `${what}: not so after ${timeoutMs} ms (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
+        `${what}: not so after ${limit} ms (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
       )
     await new Promise((r) => setTimeout(r, 150))
   }
@@ -73,7 +86,7 @@ export async function expectText(locator: Locator, pattern: RegExp, timeoutMs = 
   await eventually(
     `text of ${locator} matches ${pattern}`,
     async () => {
-      seen = (await locator.innerText({ timeout: 2000 })).replace(/\s+/g, ' ')
+      seen = (await locator.innerText({ timeout: patience(2000) })).replace(/\s+/g, ' ')
       return pattern.test(seen)
     },
     timeoutMs,

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { root } from '../../helpers/process.ts'
 import { SqliteStore } from '../../../server/store/sqlite.ts'
 import { seller } from '../../store/fixtures.ts'
+import { patience } from '../../helpers/patience.ts'
 
 function workspace() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-operator-cli-'))
@@ -25,7 +26,7 @@ function workspace() {
           cwd: root,
           env: { ...process.env, DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'warn' },
           encoding: 'utf8',
-          timeout: 60_000,
+          timeout: patience(60_000),
         },
         (err, stdout, stderr) =>
           resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),

@@ -17,6 +17,7 @@ import { createSandboxSupplier } from '../../../core/adapters/sandbox-airline/ad
 import { testClock, testIds } from '../../helpers/build.ts'
 import { trip as storeTrip } from '../../store/fixtures.ts'
 import type { SellerRecord, TripRecord } from '../../../core/ports/records.ts'
+import { patience } from '../../helpers/patience.ts'
 
 const SECRET = 'seller-cli test secret, 32 characters at least'
 const TEST_TOKEN = 'duffel_test_CLI0123456789secretTOKEN'
@@ -35,7 +36,7 @@ function workspace() {
       const child = execFile(
         process.execPath,
         ['--import', 'tsx', 'server/cli/seller.ts', ...args],
-        { cwd: root, env: merged as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 60_000 },
+        { cwd: root, env: merged as NodeJS.ProcessEnv, encoding: 'utf8', timeout: patience(60_000) },
         (err, stdout, stderr) =>
           resolve({
             status: err ? (typeof err.code === 'number' ? err.code : null) : 0,
