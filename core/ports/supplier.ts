@@ -5,7 +5,7 @@
 import type { BasketItem } from '../schemas/basket.ts'
 import type { Journey, Passenger, ProductTypeName, Ticket } from '../schemas/trip.ts'
 import type { Money, OriginalMoney } from '../schemas/common.ts'
-import type { Order } from './records.ts'
+import type { Order, SupplierCallDetail } from './records.ts'
 import type {
   OrderSupplierRefs,
   PartialFailure,
@@ -46,16 +46,11 @@ export interface SupplierContext {
   observe?: (call: SupplierRequest) => void
 }
 
-/** One request an adapter sent its supplier (SupplierContext.observe). */
-export interface SupplierRequest {
-  method: string
-  /** Without its query string, which may carry what a log should not. */
-  path: string
-  status: number | null
-  duration_ms: number
-  request_id?: string
-  outcome: string
-}
+/**
+ * One request an adapter sent its supplier (SupplierContext.observe): what the trip's timeline keeps of a call
+ * (records.ts SupplierCallDetail), less the port operation, which the core knows and the adapter need not.
+ */
+export type SupplierRequest = Omit<SupplierCallDetail, 'operation'>
 
 /**
  * What a supplier can do, declared by the adapter (the contract suite, test/helpers/supplier-contract.ts, holds each
