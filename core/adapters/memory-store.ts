@@ -41,6 +41,7 @@ import type {
   OperatorKeyRecord,
   ConsoleSessionRecord,
   SellerOrder,
+  OrderChange,
   JobCount,
   WebhookAttemptRecord,
   WebhookDeliveryCount,
@@ -709,6 +710,15 @@ export class MemoryStore implements Store {
         .slice(0, Math.max(0, q.limit))
         .map((o) => ({ seller_id: o.seller_id, order: o.order })),
     )
+  }
+
+  async listOrderChanges(q: { sellerId?: string; since: string; limit: number }): Promise<OrderChange[]> {
+    const since = iso(q.since)
+    return [...this.orders.values()]
+      .filter((o) => (q.sellerId === undefined || o.seller_id === q.sellerId) && iso(o.order.updated_at) >= since)
+      .map((o) => ({ status: o.order.status, updated_at: iso(o.order.updated_at) }))
+      .sort((a, b) => compare(b.updated_at, a.updated_at))
+      .slice(0, Math.max(0, q.limit))
   }
 
   async countJobs(): Promise<JobCount[]> {

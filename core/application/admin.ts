@@ -23,6 +23,8 @@ import type { TestPingEvent } from '../schemas/fulfillment.ts'
 import { newJob, parseJob, type Job } from './jobs/job.ts'
 import { deliveryOf } from './jobs/webhook.ts'
 import { ProblemError } from '../shared/errors.ts'
+import { bucketed, percentile, windowEndingAt } from '../domain/time-series.ts'
+import { ORDER_STATUSES, type OrderStatus } from '../schemas/basket.ts'
 import type { Context } from './context.ts'
 import type { Operator } from './operators.ts'
 import type { ListedKey, SellerListing } from './sellers.ts'
@@ -435,50 +437,112 @@ export async function tripEvents(
   return page(events, q.limit, (e) => String(e.seq))
 }
 
-/** How far back the supplier health of a seller looks, and the most calls it reads. */
+/** How far back the supplier health of a seller looks, in how many buckets, and the most calls it reads. */
 export const HEALTH_WINDOW_MS = 60 * 60 * 1000
+export const HEALTH_BUCKETS = 12
 export const HEALTH_MAX_CALLS = 10_000
 
-export interface SupplierHealth {
-  seller_id: string
-  since: string
+/** Calls, failures and times (ms; null without calls) of a set of supplier calls. */
+export interface CallFigures {
   calls: number
   errors: number
-  /** Failed calls by their reason (`supplier_timeout`, `supplier_unavailable`, …). */
-  errors_by_reason: Record<string, number>
-  /** Milliseconds; null without calls. */
   p50_ms: number | null
   p95_ms: number | null
-  /** More calls were made than were read (HEALTH_MAX_CALLS, the oldest first): the figures are of those read. */
-  truncated: boolean
 }
 
-/** The nearest-rank percentile `p` (0–100) of sorted values. */
-const percentile = (sorted: number[], p: number): number | null =>
-  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+export interface SupplierHealth extends CallFigures {
+  seller_id: string
+  since: string
+  /** Failed calls by their reason (`supplier_timeout`, `supplier_unavailable`, …). */
+  errors_by_reason: Record<string, number>
+  /** More calls were made than were read (HEALTH_MAX_CALLS, the oldest first): the figures are of those read. */
+  truncated: boolean
+  bucket_minutes: number
+  /** The hour in HEALTH_BUCKETS buckets from `since`, oldest first: the same calls as the totals. */
+  buckets: Array<CallFigures & { start: string }>
+}
 
-/** A seller's supplier calls over the last hour: how many, the failures by reason, the median and 95th percentile time. */
-export async function supplierHealth(ctx: Context, op: Operator, sellerId: string): Promise<SupplierHealth> {
-  assertSees(op, sellerId, `Seller ${sellerId}`)
-  if (!(await ctx.store.getSeller(sellerId))) throw new ProblemError('not_found', `Seller ${sellerId} does not exist.`)
-  const since = new Date(ctx.clock.now().getTime() - HEALTH_WINDOW_MS).toISOString()
-  const calls = await ctx.store.listSupplierCallsSince(sellerId, since, HEALTH_MAX_CALLS)
-  const errors_by_reason: Record<string, number> = Object.create(null) as Record<string, number>
-  const times: number[] = []
-  for (const c of calls) {
-    const d = c.detail as Partial<SupplierCallDetail>
-    if (typeof d.duration_ms === 'number') times.push(d.duration_ms)
-    if (d.outcome && d.outcome !== 'ok') errors_by_reason[d.outcome] = (errors_by_reason[d.outcome] ?? 0) + 1
-  }
-  times.sort((a, b) => a - b)
+type CallDetail = Partial<SupplierCallDetail>
+
+function callFigures(details: CallDetail[]): CallFigures {
+  const times = details.flatMap((d) => (typeof d.duration_ms === 'number' ? [d.duration_ms] : [])).sort((a, b) => a - b)
   return {
-    seller_id: sellerId,
-    since,
-    calls: calls.length,
-    errors: Object.values(errors_by_reason).reduce((a, b) => a + b, 0),
-    errors_by_reason: { ...errors_by_reason },
+    calls: details.length,
+    errors: details.filter((d) => d.outcome && d.outcome !== 'ok').length,
     p50_ms: percentile(times, 50),
     p95_ms: percentile(times, 95),
+  }
+}
+
+/**
+ * A seller's supplier calls over the last hour: how many, the failures by reason, the median and 95th
+ * percentile time, and the same in 5-minute buckets.
+ */
+export async function supplierHealth(ctx: Context, op: Operator, sellerId: string): Promise<SupplierHealth> {
+  await seenSeller(ctx, op, sellerId)
+  const w = windowEndingAt(ctx.clock.now(), HEALTH_WINDOW_MS / HEALTH_BUCKETS, HEALTH_BUCKETS)
+  const calls = await ctx.store.listSupplierCallsSince(sellerId, w.since, HEALTH_MAX_CALLS)
+  const errors_by_reason: Record<string, number> = Object.create(null) as Record<string, number>
+  for (const c of calls) {
+    const outcome = (c.detail as CallDetail).outcome
+    if (outcome && outcome !== 'ok') errors_by_reason[outcome] = (errors_by_reason[outcome] ?? 0) + 1
+  }
+  return {
+    seller_id: sellerId,
+    since: w.since,
+    ...callFigures(calls.map((c) => c.detail as CallDetail)),
+    errors_by_reason: { ...errors_by_reason },
     truncated: calls.length === HEALTH_MAX_CALLS,
+    bucket_minutes: w.widthMs / 60_000,
+    buckets: bucketed(w, calls, (c) => c.at).map((b) => ({
+      start: b.start,
+      ...callFigures(b.items.map((c) => c.detail as CallDetail)),
+    })),
+  }
+}
+
+/** How far back orders by hour look, in how many buckets, and the most orders it reads. */
+export const ORDER_HOURS = 24
+export const ORDER_HOURS_MAX_ORDERS = 20_000
+
+export interface OrdersByHour {
+  /** The seller asked of (or the one a key of one seller sees); null: every seller. */
+  seller_id: string | null
+  since: string
+  bucket_minutes: number
+  orders: number
+  /** More orders changed than were read (ORDER_HOURS_MAX_ORDERS, the latest changes first): the counts are of those read. */
+  truncated: boolean
+  /** Each hour from `since`, oldest first: the orders whose last change was in it, counted by their status now. */
+  buckets: Array<{ start: string; counts: Record<OrderStatus, number> }>
+}
+
+const noOrders = (): Record<OrderStatus, number> =>
+  Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>
+
+/**
+ * Orders by status over the last 24 hours: each order counted once, in the hour of its last change
+ * (`updated_at`, what the orders table keeps and indexes), by the status it is in now.
+ */
+export async function ordersByHour(ctx: Context, op: Operator, q: { seller_id?: string }): Promise<OrdersByHour> {
+  if (q.seller_id !== undefined) await seenSeller(ctx, op, q.seller_id)
+  const sellerId = op.seller_id ?? q.seller_id ?? null
+  const w = windowEndingAt(ctx.clock.now(), 60 * 60 * 1000, ORDER_HOURS)
+  const changes = await ctx.store.listOrderChanges({
+    ...(sellerId === null ? {} : { sellerId }),
+    since: w.since,
+    limit: ORDER_HOURS_MAX_ORDERS,
+  })
+  return {
+    seller_id: sellerId,
+    since: w.since,
+    bucket_minutes: w.widthMs / 60_000,
+    orders: changes.length,
+    truncated: changes.length === ORDER_HOURS_MAX_ORDERS,
+    buckets: bucketed(w, changes, (c) => c.updated_at).map((b) => {
+      const counts = noOrders()
+      for (const c of b.items) if (c.status in counts) counts[c.status as OrderStatus]++
+      return { start: b.start, counts }
+    }),
   }
 }

@@ -122,6 +122,12 @@ export interface SellerOrder {
   order: OrderFeedItem
 }
 
+/** An order's status and the time of its last change, as the orders table keeps them (the operator's orders by hour). */
+export interface OrderChange {
+  status: OrderStatus
+  updated_at: string
+}
+
 /** How many jobs of one kind are in one state (JobRecord.status). */
 export interface JobCount {
   kind: string

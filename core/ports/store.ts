@@ -31,6 +31,7 @@ import type {
   OperatorKeyRecord,
   ConsoleSessionRecord,
   SellerOrder,
+  OrderChange,
   JobCount,
   WebhookAttemptRecord,
   WebhookDeliveryCount,
@@ -351,6 +352,11 @@ export interface OperationsStore {
     after?: string
     limit: number
   }): Promise<SellerOrder[]>
+  /**
+   * The orders whose last change (`updated_at`) is at or after `since`, of one seller when `sellerId` is
+   * given: each one's status and that time, latest change first, at most `limit` (the operator's orders by hour).
+   */
+  listOrderChanges(q: { sellerId?: string; since: string; limit: number }): Promise<OrderChange[]>
   /** How many jobs there are of each kind in each state; pairs with none are left out. */
   countJobs(): Promise<JobCount[]>
   /** Dead jobs (given up, with their last error) by job_id above `after`, at most `limit`, lowest first. */

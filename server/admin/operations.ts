@@ -207,10 +207,20 @@ export const adminOperations: AdminOperation[] = [
     id: 'supplierHealth',
     method: 'GET',
     path: '/admin/v1/sellers/:seller_id/supplier-health',
-    summary: "A seller's supplier calls over the last hour: count, errors by reason, p50 and p95 time",
+    summary:
+      "A seller's supplier calls over the last hour: count, errors by reason, p50 and p95 time; the same in 5-minute buckets",
     write: false,
     params: SellerParams,
     handler: (ctx, op, i) => admin.supplierHealth(ctx, op, i.params.seller_id!),
+  },
+  {
+    id: 'ordersByHour',
+    method: 'GET',
+    path: '/admin/v1/orders/by-hour',
+    summary: 'Orders by status over the last 24 hours, an hour a bucket, of every seller or one',
+    write: false,
+    query: Type.Object({ seller_id: Type.Optional(S.Id) }, { additionalProperties: false }),
+    handler: (ctx, op, i) => admin.ordersByHour(ctx, op, given(i.query, 'seller_id')),
   },
   {
     id: 'findOrders',

@@ -17,6 +17,7 @@ import type {
   OperatorKeyRecord,
   ConsoleSessionRecord,
   SellerOrder,
+  OrderChange,
   IdempotencyCompletion,
   IdempotencyRecord,
   JobRecord,
@@ -400,6 +401,15 @@ export abstract class SqlStore {
   }): Promise<SellerOrder[]> {
     const { statement, params } = this.S.findOrders(q)
     return (await this.all(statement, params)).map(this.to.sellerOrder)
+  }
+
+  async listOrderChanges(q: { sellerId?: string; since: string; limit: number }): Promise<OrderChange[]> {
+    const since = this.d.time(q.since)
+    const rows =
+      q.sellerId === undefined
+        ? await this.all(this.S.listOrderChanges, [since, q.limit])
+        : await this.all(this.S.listSellerOrderChanges, [q.sellerId, since, q.limit])
+    return rows.map((r) => ({ status: r.status as OrderChange['status'], updated_at: this.d.readTime(r.updated_at) }))
   }
 
   async countJobs(): Promise<JobCount[]> {

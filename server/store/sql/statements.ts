@@ -245,6 +245,17 @@ export function statements(d: Dialect) {
       status: (p) => `status = ${p}`,
       failureReason: (p) => `${d.field('doc', 'failure_reason')} = ${p}`,
     }),
+    // The operator's orders by hour, latest change first: orders_updated answers a seller's, and
+    // orders_changed (migration 16) every seller's, each from its index and only as far back as $since.
+    listSellerOrderChanges: s(
+      'listSellerOrderChanges',
+      `SELECT status, updated_at FROM orders WHERE seller_id = $1 AND updated_at >= $2::timestamptz
+      ORDER BY updated_at DESC LIMIT $3`,
+    ),
+    listOrderChanges: s(
+      'listOrderChanges',
+      'SELECT status, updated_at FROM orders WHERE updated_at >= $1::timestamptz ORDER BY updated_at DESC LIMIT $2',
+    ),
     countJobs: s(
       'countJobs',
       'SELECT kind, status, count(*)::int AS n FROM jobs GROUP BY kind, status ORDER BY kind, status',
