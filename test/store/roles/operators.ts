@@ -112,6 +112,37 @@ export function operatorsContract({ it }: ContractContext): void {
     ])
   })
 
+  it("orders' last changes since a time, latest first, of one seller or every one, at most a limit", async (s) => {
+    await s.createSeller(seller('s1'))
+    await s.createSeller(seller('s2'))
+    const a = feedOrder('t1', 'o1', { status: 'failed', updated_at: iso(100) })
+    const b = feedOrder('t1', 'o2', { status: 'succeeded', updated_at: iso(300) })
+    const c = feedOrder('t2', 'o3', { status: 'queued', updated_at: iso(200) })
+    const old = feedOrder('t2', 'o4', { status: 'succeeded', updated_at: iso(10) })
+    await s.insertTrip(tripWithOrders('t1', 's1', [a, b]), { orders: [a, b] })
+    await s.insertTrip(tripWithOrders('t2', 's2', [c, old]), { orders: [c, old] })
+    assert.deepEqual(await s.listOrderChanges({ since: iso(100), limit: 10 }), [
+      { status: 'succeeded', updated_at: iso(300) },
+      { status: 'queued', updated_at: iso(200) },
+      { status: 'failed', updated_at: iso(100) },
+    ])
+    assert.deepEqual(await s.listOrderChanges({ sellerId: 's1', since: iso(0), limit: 10 }), [
+      { status: 'succeeded', updated_at: iso(300) },
+      { status: 'failed', updated_at: iso(100) },
+    ])
+    assert.deepEqual(await s.listOrderChanges({ since: iso(0), limit: 2 }), [
+      { status: 'succeeded', updated_at: iso(300) },
+      { status: 'queued', updated_at: iso(200) },
+    ])
+    // An order that changes again is listed once, at its latest change and status; a time in another zone is the same instant.
+    const b2 = { ...b, status: 'cancelled' as const, updated_at: iso(400) }
+    await s.updateTrip(tripWithOrders('t1', 's1', [a, b2]), 1, { orders: [b2] })
+    assert.deepEqual(await s.listOrderChanges({ sellerId: 's1', since: '2030-01-01T01:04:10+01:00', limit: 10 }), [
+      { status: 'cancelled', updated_at: iso(400) },
+    ])
+    assert.deepEqual(await s.listOrderChanges({ sellerId: 'ghost', since: iso(0), limit: 10 }), [])
+  })
+
   it('jobs are counted by kind and state; dead ones list by id and are given one more attempt', async (s) => {
     await s.enqueueJob(job('j1', { kind: 'webhook' }))
     await s.enqueueJob(job('j2', { kind: 'webhook', status: 'dead', attempts: 5, last_error: 'HTTP 500' }))
