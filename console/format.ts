@@ -7,3 +7,6 @@ export function money(m: { amount: number; currency: string; decimal_places: num
 /** An ISO time, shortened to the minute in UTC (operators across zones compare the same clock). */
 export const when = (iso: string | null | undefined): string =>
   iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—'
+
+/** An ISO time's hour and minute in UTC, as a chart labels its bars. */
+export const clock = (iso: string): string => iso.slice(11, 16)

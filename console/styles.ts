@@ -44,6 +44,7 @@ export const pageStyles = [
       max-width: min(32rem, calc(100vw - 2rem)); padding: calc(var(--_space) * 2);
     }
     dialog::backdrop { background: rgb(0 0 0 / 40%); }
+    .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); gap: calc(var(--_space) * 2); }
     .secret { display: block; padding: var(--_space); background: var(--_surface); border-radius: var(--_radius); user-select: all; }
   `,
 ]

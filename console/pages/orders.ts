@@ -1,10 +1,15 @@
-/** Orders across sellers, filtered by status and failure reason, a page at a time. */
+/**
+ * Orders across sellers: a chart of the last 24 hours by status, then the orders filtered by status and
+ * failure reason, a page at a time.
+ */
 import { html, nothing } from 'lit'
-import type { Page } from '../../core/application/admin.ts'
+import type { OrdersByHour, Page } from '../../core/application/admin.ts'
 import type { OrderFeedItem } from '../../core/ports/records.ts'
 import type { OrderStatus } from '../../core/schemas/basket.ts'
 import { ConsolePage } from '../page.ts'
-import { money, when } from '../format.ts'
+import { clock, money, when } from '../format.ts'
+import type { ChartSeries, Tone } from '../chart.ts'
+import '../chart.ts'
 
 /** Every status an order may be in (a Record, so tsc fails here when the contract adds one). */
 const STATUSES: Record<OrderStatus, string> = {
@@ -17,17 +22,51 @@ const STATUSES: Record<OrderStatus, string> = {
   cancelled: 'Cancelled',
 }
 
+/** Each status's tone: failed red, succeeded green, the ones on their way in colours of their own. */
+const TONES: Record<OrderStatus, Tone> = {
+  awaiting_ticketing: 'warning',
+  queued: 'muted',
+  in_progress: 'primary',
+  succeeded: 'success',
+  failed: 'danger',
+  cancelling: 'hatched',
+  cancelled: 'strong',
+}
+
 type ListedOrder = OrderFeedItem & { seller_id: string }
 
+/** The chart's series: the statuses with orders in the day (every status when none has). */
+function statusSeries(byHour: OrdersByHour): ChartSeries[] {
+  const all = Object.keys(STATUSES) as OrderStatus[]
+  const seen = all.filter((s) => byHour.buckets.some((b) => b.counts[s] > 0))
+  return (seen.length ? seen : all).map((s) => ({ key: s, label: STATUSES[s], tone: TONES[s] }))
+}
+
 export class ConsoleOrders extends ConsolePage {
-  static override properties = { ...ConsolePage.properties, orders: { state: true }, next: { state: true } }
+  static override properties = {
+    ...ConsolePage.properties,
+    orders: { state: true },
+    next: { state: true },
+    byHour: { state: true },
+  }
   orders: ListedOrder[] | null = null
+  byHour: OrdersByHour | null = null
   next: string | null = null
   private filters: { status?: string; failure_reason?: string } = {}
 
   override connectedCallback() {
     super.connectedCallback()
     void this.load()
+    void this.run(async () => {
+      this.byHour = await this.api.get<OrdersByHour>('/orders/by-hour')
+    })
+  }
+
+  private renderChart(h: OrdersByHour) {
+    return html`<svc-console-chart heading="Orders by status, last 24 hours, by the hour of their last change (UTC)"
+        unit="orders" .series=${statusSeries(h)} empty="No order changed in the last 24 hours."
+        .buckets=${h.buckets.map((b) => ({ label: clock(b.start), values: b.counts }))}></svc-console-chart>
+      ${h.truncated ? html`<p class="muted">Of the latest ${h.orders} changes only.</p>` : nothing}`
   }
 
   private async load(after?: string) {
@@ -47,6 +86,7 @@ export class ConsoleOrders extends ConsolePage {
 
   override render() {
     return html`<h1 tabindex="-1">Orders</h1>
+      ${this.byHour ? this.renderChart(this.byHour) : nothing}
       <form class="filters" @submit=${this.filter} aria-label="Filter orders">
         <label
           >Status

@@ -1,12 +1,24 @@
 /**
  * One seller: its keys (by prefix, with their states), origins, supplier and whether it has credentials
- * (never the credentials), and the seller CLI's writes, each behind a confirmation dialog. A rotation's new
- * key is shown once, in that dialog, and forgotten when it closes.
+ * (never the credentials), its supplier's calls and times over the last hour as charts, and the seller CLI's
+ * writes, each behind a confirmation dialog. A rotation's new key is shown once, in that dialog, and
+ * forgotten when it closes.
  */
 import { html, nothing } from 'lit'
-import type { SellerView } from '../../core/application/admin.ts'
+import type { SellerView, SupplierHealth } from '../../core/application/admin.ts'
 import { ConsolePage } from '../page.ts'
-import { when } from '../format.ts'
+import { clock, when } from '../format.ts'
+import type { ChartSeries } from '../chart.ts'
+import '../chart.ts'
+
+const CALLS: ChartSeries[] = [
+  { key: 'ok', label: 'OK', tone: 'primary' },
+  { key: 'errors', label: 'Failed', tone: 'danger' },
+]
+const TIMES: ChartSeries[] = [
+  { key: 'p50', label: 'Median (p50)', tone: 'primary' },
+  { key: 'p95', label: '95th percentile (p95)', tone: 'strong' },
+]
 
 type Action = 'rotate' | 'revoke' | 'disable' | 'enable'
 
@@ -37,8 +49,10 @@ export class ConsoleSeller extends ConsolePage {
     newKey: { state: true },
     outcome: { state: true },
     keyPrefix: { state: true },
+    health: { state: true },
   }
   seller: SellerView | null = null
+  health: SupplierHealth | null = null
   action: Action | null = null
   /** The key a revocation names, by its prefix. */
   keyPrefix = ''
@@ -52,8 +66,34 @@ export class ConsoleSeller extends ConsolePage {
   }
 
   private async load() {
-    const s = await this.run(() => this.api.get<SellerView>(`/sellers/${encodeURIComponent(this.params.id!)}`))
-    if (s) this.seller = s
+    const id = encodeURIComponent(this.params.id!)
+    const got = await this.run(() =>
+      Promise.all([
+        this.api.get<SellerView>(`/sellers/${id}`),
+        this.api.get<SupplierHealth>(`/sellers/${id}/supplier-health`),
+      ]),
+    )
+    if (got) [this.seller, this.health] = got
+  }
+
+  private renderHealth(h: SupplierHealth) {
+    const buckets = h.buckets.map((b) => ({
+      label: clock(b.start),
+      values: { ok: b.calls - b.errors, errors: b.errors, p50: b.p50_ms, p95: b.p95_ms },
+    }))
+    const reasons = Object.entries(h.errors_by_reason).map(([r, n]) => `${r} ${n}`)
+    return html`<h2>Supplier, last hour</h2>
+      <p>
+        ${h.calls} calls, ${h.errors} failed${reasons.length ? ` (${reasons.join(', ')})` : ''}${
+          h.p50_ms === null ? '' : `; median ${Math.round(h.p50_ms)} ms, p95 ${Math.round(h.p95_ms!)} ms`
+        }.${h.truncated ? ' Of the first 10,000 calls only.' : ''}
+      </p>
+      <div class="charts">
+        <svc-console-chart heading="Supplier calls per ${h.bucket_minutes} minutes (UTC)" unit="calls"
+          .series=${CALLS} .buckets=${buckets} empty="No supplier calls in the last hour."></svc-console-chart>
+        <svc-console-chart heading="Supplier time per ${h.bucket_minutes} minutes (UTC)" unit="ms" mode="group"
+          .series=${TIMES} .buckets=${buckets} empty="No calls, so no times."></svc-console-chart>
+      </div>`
   }
 
   private get dialog() {
@@ -165,6 +205,7 @@ export class ConsoleSeller extends ConsolePage {
               <dt>Created</dt>
               <dd>${when(s.created_at)}</dd>
             </dl>
+            ${this.health ? this.renderHealth(this.health) : nothing}
             <h2>Keys</h2>
             <ul class="cards" aria-label="API keys">
               ${s.keys.map(
