@@ -20,8 +20,9 @@ import { SqliteStore } from '../../server/store/sqlite.ts'
 import { feedOrder, tripWithOrders } from '../store/fixtures.ts'
 import { eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
 import { checkPage, createOperatorKey, heading, overHttp, signIn } from './support/console.ts'
+import { patience } from '../helpers/patience.ts'
 
-const TEST_TIMEOUT = 180_000
+const TEST_TIMEOUT = patience(180_000)
 const SELLER_KEY = 'svc_test_console_charts_key_01'
 
 let server: RunningServer
