@@ -849,6 +849,7 @@ export class MemoryStore implements Store {
     sellerId?: string
     state?: WebhookDeliveryState
     subscriptionId?: string
+    tripId?: string
     after?: string
     limit: number
   }): Promise<WebhookDeliveryRecord[]> {

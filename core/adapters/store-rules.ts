@@ -167,6 +167,7 @@ export interface DeliveryQuery {
   sellerId?: string
   state?: WebhookDeliveryState
   subscriptionId?: string
+  tripId?: string
   after?: string
 }
 
@@ -175,7 +176,8 @@ export const deliveryMatches = (d: WebhookDeliveryRecord, q: DeliveryQuery): boo
   d.delivery_id > (q.after ?? '') &&
   (q.sellerId === undefined || d.seller_id === q.sellerId) &&
   (q.state === undefined || d.state === q.state) &&
-  (q.subscriptionId === undefined || d.subscription_id === q.subscriptionId)
+  (q.subscriptionId === undefined || d.subscription_id === q.subscriptionId) &&
+  (q.tripId === undefined || d.trip_id === q.tripId)
 
 /**
  * A delivery with one more attempt (SQL: recordWebhookAttempt's upsert): the stored one, when there is one,

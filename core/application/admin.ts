@@ -317,14 +317,19 @@ const deliverySummary = ({ attempts, event: _event, ...d }: WebhookDeliveryRecor
 export async function findDeliveries(
   ctx: Context,
   op: Operator,
-  q: PageQuery & { seller_id?: string; state?: WebhookDeliveryState; subscription_id?: string },
+  q: PageQuery & { seller_id?: string; state?: WebhookDeliveryState; subscription_id?: string; trip_id?: string },
 ) {
   if (q.seller_id !== undefined) assertSees(op, q.seller_id, `Seller ${q.seller_id}`)
-  const sellerId = op.seller_id ?? q.seller_id
+  // A trip's deliveries are read by its seller's index (server/store/sql/statements.ts): the trip names it.
+  const tripSeller = q.trip_id === undefined ? undefined : await seenTrip(ctx, op, q.trip_id)
+  if (tripSeller !== undefined && q.seller_id !== undefined && tripSeller !== q.seller_id)
+    return page([], q.limit, () => '')
+  const sellerId = op.seller_id ?? q.seller_id ?? tripSeller
   const found = await ctx.store.findWebhookDeliveries({
     ...(sellerId === undefined ? {} : { sellerId }),
     ...(q.state === undefined ? {} : { state: q.state }),
     ...(q.subscription_id === undefined ? {} : { subscriptionId: q.subscription_id }),
+    ...(q.trip_id === undefined ? {} : { tripId: q.trip_id }),
     ...(q.after === undefined ? {} : { after: q.after }),
     limit: q.limit,
   })
@@ -411,11 +416,12 @@ async function enqueueDelivery(ctx: Context, job: Extract<Job, { kind: 'webhook'
 /** A timeline entry as the admin API shows it: as stored (its detail holds no token, card field or document). */
 export type EventView = TripEventRecord
 
-/** A trip the operator may see: its seller, or not found. */
-async function seenTrip(ctx: Context, op: Operator, tripId: string): Promise<void> {
+/** A trip the operator may see: its seller's id, or not found. */
+async function seenTrip(ctx: Context, op: Operator, tripId: string): Promise<string> {
   const found = await ctx.store.getTrip(tripId)
   if (!found) throw new ProblemError('not_found', `Trip ${tripId} does not exist.`)
   assertSees(op, found.value.seller_id, `Trip ${tripId}`)
+  return found.value.seller_id
 }
 
 /**

@@ -294,6 +294,7 @@ export interface WebhookDeliveryStore {
     sellerId?: string
     state?: WebhookDeliveryState
     subscriptionId?: string
+    tripId?: string
     after?: string
     limit: number
   }): Promise<WebhookDeliveryRecord[]>

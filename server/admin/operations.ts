@@ -280,13 +280,15 @@ export const adminOperations: AdminOperation[] = [
     id: 'findDeliveries',
     method: 'GET',
     path: '/admin/v1/webhooks/deliveries',
-    summary: 'Webhook deliveries by delivery_id, filtered by seller, state and subscription, with their last attempt',
+    summary:
+      'Webhook deliveries by delivery_id, filtered by seller, state, subscription and trip, with their last attempt',
     write: false,
     query: Type.Object(
       {
         seller_id: Type.Optional(S.Id),
         state: Type.Optional(Type.Union(DELIVERY_STATES.map((s) => Type.Literal(s)))),
         subscription_id: Type.Optional(S.Id),
+        trip_id: Type.Optional(S.Id),
         after: Type.Optional(After),
         limit: Type.Optional(Limit),
       },
@@ -295,7 +297,7 @@ export const adminOperations: AdminOperation[] = [
     handler: (ctx, op, i) =>
       admin.findDeliveries(ctx, op, {
         ...pageOf(i.query),
-        ...given(i.query, 'seller_id', 'subscription_id'),
+        ...given(i.query, 'seller_id', 'subscription_id', 'trip_id'),
         ...(i.query.state === undefined ? {} : { state: i.query.state as WebhookDeliveryState }),
       }),
   },

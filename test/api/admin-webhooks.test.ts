@@ -100,8 +100,8 @@ for (const [name, open] of stores) {
       return { t, r, other, full, reader, theirs, sub }
     }
 
-    test('a failing receiver: attempts with status and 1 KB, given up, counted; a resend succeeds', async () => {
-      const { t, r, full, reader, theirs, sub } = await setup()
+    test('a failing receiver: attempts with status and 1 KB, given up, counted, found by trip; a resend succeeds', async () => {
+      const { t, r, full, reader, theirs, sub, other: theirsSeller } = await setup()
       try {
         const sellerId = t.seller.seller_id
         r.answer(500, 500)
@@ -127,6 +127,33 @@ for (const [name, open] of stores) {
         assert.equal(d.last_attempt.status, 500)
         assert.equal(list.next_after, null)
         assert.deepEqual(ok(await get(t, '/admin/v1/webhooks/deliveries?state=succeeded', full)).data, [])
+        // By trip: the trip's seller's deliveries of that trip; a trip not seen is not found.
+        const byTrip = ok(await get(t, `/admin/v1/webhooks/deliveries?trip_id=${trip.trip_id}`, full))
+        assert.deepEqual(
+          byTrip.data.map((x: any) => x.delivery_id),
+          [d.delivery_id],
+        )
+        const other = await createTripOnFlight(t, '117')
+        assert.deepEqual(ok(await get(t, `/admin/v1/webhooks/deliveries?trip_id=${other.trip_id}`, full)).data, [])
+        assert.deepEqual(
+          ok(
+            await get(
+              t,
+              `/admin/v1/webhooks/deliveries?trip_id=${trip.trip_id}&seller_id=${theirsSeller.seller.seller_id}`,
+              full,
+            ),
+          ).data,
+          [],
+          'a trip of another seller than the one named has none',
+        )
+        assertProblem(await get(t, '/admin/v1/webhooks/deliveries?trip_id=nope', full), 404, 'not_found')
+        assertProblem(await get(t, `/admin/v1/webhooks/deliveries?trip_id=${trip.trip_id}`, theirs), 404, 'not_found')
+        const bad = assertProblem(
+          await get(t, `/admin/v1/webhooks/deliveries?trip_id=${'t'.repeat(129)}&state=late`, full),
+          400,
+          'validation_error',
+        )
+        assert.deepEqual(bad.errors!.map((e) => e.path).sort(), ['/state', '/trip_id'])
 
         const shown = ok(await get(t, `/admin/v1/webhooks/deliveries/${d.delivery_id}`, full))
         assert.deepEqual(

@@ -451,6 +451,7 @@ export abstract class SqlStore {
     sellerId?: string
     state?: WebhookDeliveryState
     subscriptionId?: string
+    tripId?: string
     after?: string
     limit: number
   }): Promise<WebhookDeliveryRecord[]> {

@@ -312,11 +312,15 @@ export function statements(d: Dialect) {
       WHERE delivery_id = $1 AND state IN ('pending', 'failed')`,
     ),
     getWebhookDelivery: s('getWebhookDelivery', 'SELECT * FROM webhook_deliveries WHERE delivery_id = $1'),
-    // store-rules.ts deliveryMatches: by delivery_id (webhook_deliveries_seller with a seller).
+    // store-rules.ts deliveryMatches: by delivery_id (webhook_deliveries_seller with a seller). A trip's
+    // deliveries are asked with its seller (core/application/admin.ts findDeliveries) and read through that
+    // index, trip_id checked row by row: a seller's rows are bounded by retention (ended ones go after
+    // RETENTION_JOB_DAYS) and an operator asks this rarely, so no index on trip_id costs every delivery's write.
     findWebhookDeliveries: filteredPage(d, 'findWebhookDeliveries', 'SELECT * FROM webhook_deliveries', 'delivery_id', {
       sellerId: (p) => `seller_id = ${p}`,
       state: (p) => `state = ${p}`,
       subscriptionId: (p) => `subscription_id = ${p}`,
+      tripId: (p) => `trip_id = ${p}`,
     }),
     countWebhookDeliveries: s(
       'countWebhookDeliveries',

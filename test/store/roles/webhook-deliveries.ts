@@ -91,7 +91,7 @@ export function webhookDeliveriesContract({ it }: ContractContext): void {
     assert.equal(await s.giveUpWebhookDelivery('d2', iso(10)), false, 'a delivery that succeeded is not given up')
   })
 
-  it('deliveries: paged by id, filtered by seller, state and subscription; counted per subscription and state', async (s) => {
+  it('deliveries: paged by id, filtered by seller, state, subscription and trip; counted per subscription and state', async (s) => {
     await s.createSeller(seller('s1'))
     await s.createSeller(seller('s2'))
     const rows = [
@@ -99,7 +99,7 @@ export function webhookDeliveriesContract({ it }: ContractContext): void {
       delivery('d2', { state: 'given_up' }),
       delivery('d3', { state: 'succeeded', subscription_id: 'w2' }),
       delivery('d4', { seller_id: 's2', subscription_id: 'v1', state: 'succeeded' }),
-      delivery('d5', { state: 'succeeded' }),
+      delivery('d5', { state: 'succeeded', trip_id: 't2' }),
     ]
     for (const d of rows) assert.equal(await s.addWebhookDelivery(d), true)
     const ids = (l: WebhookDeliveryRecord[]) => l.map((d) => d.delivery_id)
@@ -125,6 +125,17 @@ export function webhookDeliveriesContract({ it }: ContractContext): void {
       ['d5'],
     )
     assert.deepEqual(ids(await s.findWebhookDeliveries({ subscriptionId: 'v1', limit: 10 })), ['d4'])
+    assert.deepEqual(ids(await s.findWebhookDeliveries({ sellerId: 's1', tripId: 't1', limit: 10 })), [
+      'd1',
+      'd2',
+      'd3',
+    ])
+    assert.deepEqual(ids(await s.findWebhookDeliveries({ sellerId: 's1', tripId: 't1', after: 'd1', limit: 1 })), [
+      'd2',
+    ])
+    assert.deepEqual(ids(await s.findWebhookDeliveries({ sellerId: 's1', tripId: 't2', limit: 10 })), ['d5'])
+    assert.deepEqual(ids(await s.findWebhookDeliveries({ sellerId: 's2', tripId: 't2', limit: 10 })), [])
+    assert.deepEqual(ids(await s.findWebhookDeliveries({ tripId: 't1', state: 'given_up', limit: 10 })), ['d2'])
     assert.deepEqual(ids(await s.findWebhookDeliveries({ state: 'failed', limit: 10 })), [])
     assert.deepEqual(await s.findWebhookDeliveries({ sellerId: 's2', limit: 10 }), [rows[3]])
 
