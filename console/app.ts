@@ -15,6 +15,7 @@ import './pages/trips.ts'
 import './pages/trip.ts'
 import './pages/orders.ts'
 import './pages/jobs.ts'
+import './pages/webhooks.ts'
 
 interface Route {
   tag: string
@@ -30,6 +31,7 @@ const ROUTES: Array<[RegExp, string, string]> = [
   [/^\/console\/trips\/(?<id>[^/]+)$/, 'svc-console-trip', 'Trip'],
   [/^\/console\/orders\/?$/, 'svc-console-orders', 'Orders'],
   [/^\/console\/jobs\/?$/, 'svc-console-jobs', 'Jobs'],
+  [/^\/console\/webhooks\/?$/, 'svc-console-webhooks', 'Webhooks'],
 ]
 
 function route(path: string): Route | null {
@@ -50,6 +52,7 @@ const NAV = [
   ['/console/trips', 'Trips'],
   ['/console/orders', 'Orders'],
   ['/console/jobs', 'Jobs'],
+  ['/console/webhooks', 'Webhooks'],
 ] as const
 
 export class SvcConsole extends LitElement {

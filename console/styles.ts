@@ -45,6 +45,16 @@ export const pageStyles = [
     }
     dialog::backdrop { background: rgb(0 0 0 / 40%); }
     .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); gap: calc(var(--_space) * 2); }
+    ol.timeline { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; }
+    ol.timeline > li { border-inline-start: 3px solid var(--_border); padding: 4px var(--_space); min-width: 0; overflow-wrap: anywhere; }
+    ol.timeline > li.failed { border-inline-start-color: var(--_danger); }
+    .time { color: var(--_text-2); font-variant-numeric: tabular-nums; margin-inline-end: var(--_space); }
+    pre.body {
+      margin: 4px 0 0; padding: var(--_space); background: var(--_bg); border: 1px solid var(--_border);
+      border-radius: var(--_radius); white-space: pre-wrap; overflow-wrap: anywhere; word-break: break-word;
+      font-size: 0.85rem;
+    }
+    .ok { color: var(--_success); }
     .secret { display: block; padding: var(--_space); background: var(--_surface); border-radius: var(--_radius); user-select: all; }
   `,
 ]

@@ -1,35 +1,19 @@
 /**
  * One trip, as the admin API shows it (GET /admin/v1/trips/:trip_id): a heading, then one element per
- * section, each given the trip's answer. A new section (the trip's timeline, its supplier calls, its webhook
- * deliveries, once the admin API serves them) is one more element in TRIP_SECTIONS: it may read `detail`
- * or fetch its own endpoint through `api` with `tripId`.
+ * section, each given the trip's answer (pages/trip-section.ts): its record, its orders, its timeline
+ * (pages/trip-timeline.ts) and its webhook deliveries (pages/trip-webhooks.ts). A new section is one more
+ * element in TRIP_SECTIONS: it may read `detail` or fetch its own endpoint through `api` with `tripId`.
  */
-import { LitElement, html, nothing, type TemplateResult } from 'lit'
-import type { Order, TripRecord } from '../../core/ports/records.ts'
-import type { ConsoleApi } from '../api.ts'
+import { html, nothing, type TemplateResult } from 'lit'
+import type { TripRecord } from '../../core/ports/records.ts'
+import type { ConsoleApi, ConsoleSessionInfo } from '../api.ts'
 import { ConsolePage } from '../page.ts'
-import { pageStyles } from '../styles.ts'
 import { money, when } from '../format.ts'
+import { TripSection, type TripDetail } from './trip-section.ts'
+import './trip-timeline.ts'
+import './trip-webhooks.ts'
 
-/** The admin API's answer for one trip. */
-export interface TripDetail {
-  version: number
-  trip: TripRecord
-  orders: Order[]
-}
-
-/** What a section of the trip page is given. */
-export class TripSection extends LitElement {
-  static override styles = pageStyles
-  static override properties = {
-    api: { attribute: false },
-    tripId: { attribute: false },
-    detail: { attribute: false },
-  }
-  api!: ConsoleApi
-  tripId = ''
-  detail: TripDetail | null = null
-}
+export type { TripDetail }
 
 /** Its journeys and segments, the passengers' names, and the basket. No contact, document or card field. */
 export class TripRecordSection extends TripSection {
@@ -126,10 +110,20 @@ export class TripOrdersSection extends TripSection {
 }
 customElements.define('svc-console-trip-orders', TripOrdersSection)
 
+type Section = (
+  api: ConsoleApi,
+  tripId: string,
+  detail: TripDetail,
+  session: ConsoleSessionInfo | null,
+) => TemplateResult
+
 /** The sections of the trip page, in order: add one here to add it to the page. */
-export const TRIP_SECTIONS: Array<(api: ConsoleApi, tripId: string, detail: TripDetail) => TemplateResult> = [
+export const TRIP_SECTIONS: Section[] = [
   (api, id, d) => html`<svc-console-trip-record .api=${api} .tripId=${id} .detail=${d}></svc-console-trip-record>`,
   (api, id, d) => html`<svc-console-trip-orders .api=${api} .tripId=${id} .detail=${d}></svc-console-trip-orders>`,
+  (api, id, d) => html`<svc-console-trip-timeline .api=${api} .tripId=${id} .detail=${d}></svc-console-trip-timeline>`,
+  (api, id, d, s) =>
+    html`<svc-console-trip-webhooks .api=${api} .tripId=${id} .detail=${d} .session=${s}></svc-console-trip-webhooks>`,
 ]
 
 export class ConsoleTrip extends ConsolePage {
@@ -149,7 +143,7 @@ export class ConsoleTrip extends ConsolePage {
   override render() {
     const id = this.params.id ?? ''
     return html`<h1 tabindex="-1">Trip <span class="id">${id}</span></h1>
-      ${this.renderStatus()} ${this.detail ? TRIP_SECTIONS.map((s) => s(this.api, id, this.detail!)) : nothing}`
+      ${this.renderStatus()} ${this.detail ? TRIP_SECTIONS.map((s) => s(this.api, id, this.detail!, this.session)) : nothing}`
   }
 }
 customElements.define('svc-console-trip', ConsoleTrip)
