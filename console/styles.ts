@@ -35,7 +35,8 @@ export const pageStyles = [
     button.danger { color: var(--_danger); border-color: var(--_danger); }
     button:disabled { opacity: 0.6; cursor: not-allowed; }
     form.filters, .actions { display: flex; flex-wrap: wrap; gap: var(--_space); align-items: flex-end; margin-bottom: calc(var(--_space) * 2); }
-    label { display: grid; gap: 4px; min-width: 0; max-width: 100%; }
+    /* One column that may shrink: a select's long option (a seller's name and id) would hold it wider than 320 px. */
+    label { display: grid; grid-template-columns: minmax(0, 1fr); gap: 4px; min-width: 0; max-width: 100%; }
     .error { color: var(--_danger); }
     .muted { color: var(--_text-2); }
     .state { font-weight: 600; }

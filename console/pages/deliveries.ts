@@ -122,14 +122,14 @@ export class ConsoleDeliveries extends ConsolePage {
 
   private renderAttempts(id: string, list: WebhookAttemptRecord[]) {
     if (list.length === 0) return html`<p class="muted">Not tried yet.</p>`
-    return html`<ol class="cards" aria-label="Attempts of delivery ${id}">
+    return html`<ol class="timeline" aria-label="Attempts of delivery ${id}">
       ${list.map(
         (a) =>
           html`<li>
             <strong>Attempt ${a.attempt}</strong> <span class="time">${stamp(a.at)}</span>
             <span class=${a.status !== null && a.status < 300 ? 'state ok' : 'state error'}>${outcome(a)}</span>
             · ${a.duration_ms} ms
-            ${a.response_body ? html`<pre class="body" aria-label="Answer of attempt ${a.attempt}">${a.response_body}</pre>` : nothing}
+            ${a.response_body ? html`<pre class="body">${a.response_body}</pre>` : nothing}
           </li>`,
       )}
     </ol>`
