@@ -113,6 +113,8 @@ export class ConsoleDeliveries extends ConsolePage {
       if (d.attempts.length > 0) {
         const last = d.attempts.at(-1)!
         this.outcome = `Resent delivery ${id}: ${d.state} (${outcome(last)}).`
+        // The page around the list may count deliveries by state (the Webhooks page's subscriptions).
+        this.dispatchEvent(new CustomEvent('deliveries-changed', { bubbles: true, composed: true }))
         return this.load()
       }
       await new Promise((r) => setTimeout(r, POLL_MS))
@@ -199,7 +201,8 @@ export class ConsoleDeliveries extends ConsolePage {
       <p role="status">${this.outcome || nothing}</p>
       ${
         this.resent
-          ? html`<ul class="cards" aria-label="Resent delivery">${this.renderDelivery(this.resent, readOnly)}</ul>`
+          ? html`<p class="muted" id="resent">Just resent:</p>
+            <ul class="cards" aria-label="Resent delivery">${this.renderDelivery(this.resent, readOnly)}</ul>`
           : nothing
       }
       ${

@@ -72,6 +72,9 @@ interface Detail {
   request_id?: string
 }
 
+/** `n` things, in the singular or plural. */
+const count = (n: number | undefined, one: string, many = `${one}s`) => `${n ?? 0} ${n === 1 ? one : many}`
+
 const lines = (l: Line[] | undefined) =>
   (l ?? []).map((i) => `${i.quantity} × ${i.product_type} ${minorMoney(i.price)}`).join(', ')
 
@@ -80,7 +83,7 @@ function facts(kind: string, d: Detail): string[] {
   switch (kind) {
     case 'trip_created':
       return [
-        `${d.journeys} journeys, ${d.passengers} passengers, ${d.tickets} tickets`,
+        `${count(d.journeys, 'journey')}, ${count(d.passengers, 'passenger')}, ${count(d.tickets, 'ticket')}`,
         `currency ${d.currency}`,
         `supplier ${d.supplier}`,
       ]
@@ -95,14 +98,14 @@ function facts(kind: string, d: Detail): string[] {
       return [
         ...(d.added?.length ? [`added ${lines(d.added)}`] : []),
         ...(d.removed?.length ? [`removed ${lines(d.removed)}`] : []),
-        `${d.items} items, total ${minorMoney(d.total)}`,
+        `${count(typeof d.items === 'number' ? d.items : undefined, 'item')}, total ${minorMoney(d.total)}`,
       ]
     case 'validity_checked':
       return (Array.isArray(d.items) ? d.items : []).map(
         (i) => `item ${i.basket_item_id}: ${i.status}${i.reason ? ` (${i.reason})` : ''}, ${minorMoney(i.price)}`,
       )
     case 'fulfill_accepted':
-      return [`fulfillment ${d.fulfillment_id}`, `${d.order_ids?.length ?? 0} orders`, `payment ${d.payment_type}`]
+      return [`fulfillment ${d.fulfillment_id}`, count(d.order_ids?.length, 'order'), `payment ${d.payment_type}`]
     case 'order_status':
       return [
         `order ${d.order_id}: ${d.from ? `${d.from} → ` : ''}${d.status}${d.failure_reason ? ` (${d.failure_reason})` : ''}`,

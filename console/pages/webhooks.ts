@@ -53,12 +53,12 @@ export class ConsoleWebhooks extends ConsolePage {
     const value = (n: string) => (form.elements.namedItem(n) as HTMLSelectElement).value || undefined
     this.filters = { seller_id: value('seller_id'), state: value('state') }
     this.outcome = ''
+    this.subscriptions = null
     void this.loadSubscriptions()
   }
 
   private async loadSubscriptions() {
     const id = this.filters.seller_id
-    this.subscriptions = null
     if (!id) return
     const r = await this.run(() =>
       this.api.get<{ subscriptions: Subscription[] }>(`/sellers/${encodeURIComponent(id)}/webhooks`),
@@ -140,7 +140,12 @@ export class ConsoleWebhooks extends ConsolePage {
       <p role="status">${this.outcome || nothing}</p>
       ${this.renderSubscriptions(readOnly)}
       <h2>Deliveries</h2>
-      <svc-console-deliveries .api=${this.api} .session=${this.session} .query=${this.filters}></svc-console-deliveries>
+      <svc-console-deliveries
+        .api=${this.api}
+        .session=${this.session}
+        .query=${this.filters}
+        @deliveries-changed=${() => this.loadSubscriptions()}
+      ></svc-console-deliveries>
       <dialog aria-labelledby="test-title">
         <h2 id="test-title">Send a test event</h2>
         <form @submit=${this.sendTest}>

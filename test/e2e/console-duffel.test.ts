@@ -228,7 +228,10 @@ test(
 
       // Its timeline, through the purchase at Duffel.
       const timeline = page.getByRole('list', { name: 'Timeline' })
-      await expectText(timeline, /Trip created .*supplier duffel/)
+      await expectText(
+        timeline,
+        /Trip created 2 journeys, 3 passengers, 1 ticket · currency [A-Z]{3} · supplier duffel/,
+      )
       await expectText(timeline, /Search ended .*bag: ok/)
       await expectText(timeline, /Basket changed .*added 1 × bag \d+\.\d{2} [A-Z]{3}/)
       await expectText(timeline, /Fulfillment accepted .*payment service_settlement/)
@@ -280,6 +283,8 @@ test(
       const seen = await expectText(resent, /State succeeded.*Attempt 1 .*HTTP 200/)
       assert.match(seen, new RegExp(`Resend of ${deliveryId}`))
       await expectText(page.getByRole('status').filter({ hasText: 'Resent delivery' }), /succeeded \(HTTP 200\)/)
+      // Counted again: the resend, and the first delivery's own retry when it came after the receiver was back.
+      await expectText(page.getByRole('list', { name: 'Subscriptions' }), /succeeded [12]/)
       const sent = hooks.got.filter((e) => e.event_name === 'fulfillment_completed')
       assert.equal(new Set(sent.map((e) => e.event_id)).size, 1, 'the same event each time')
       await checkPage(page, 'webhooks-resent')
