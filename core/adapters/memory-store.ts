@@ -671,16 +671,6 @@ export class MemoryStore implements Store {
     return this.consoleSessions.delete(sessionHash)
   }
 
-  async purgeConsoleSessions(at: string): Promise<number> {
-    let n = 0
-    for (const [hash, c] of this.consoleSessions)
-      if (c.expires_at <= iso(at)) {
-        this.consoleSessions.delete(hash)
-        n++
-      }
-    return n
-  }
-
   async findTrips(q: {
     sellerId?: string
     recordLocator?: string
@@ -796,6 +786,7 @@ export class MemoryStore implements Store {
       jobs: drop(this.jobs, (j) => purgeable.job(j, c)),
       signing_keys: drop(this.signingKeys, (k) => purgeable.signingKey(k, c)),
       webhook_deliveries: drop(this.webhookDeliveries, (d) => purgeable.delivery(d, c)),
+      console_sessions: drop(this.consoleSessions, (x) => purgeable.consoleSession(x, c)),
     }
   }
 

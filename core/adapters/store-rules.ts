@@ -6,6 +6,7 @@
  * A rule changed here is changed in those statements in the same commit.
  */
 import type {
+  ConsoleSessionRecord,
   IdempotencyRecord,
   OrderFeedItem,
   JobRecord,
@@ -209,6 +210,7 @@ export const purgeable = {
     before(s.created_at, c.searchesBefore) && !(trip !== undefined && isOpen(trip) && trip.search_id === s.search_id),
   seatMap: (usedAt: string, c: PurgeCutoffs): boolean => before(usedAt, c.seatMapsBefore),
   refreshToken: (t: RefreshTokenRecord, c: PurgeCutoffs): boolean => before(t.expires_at, c.tokensBefore),
+  consoleSession: (x: ConsoleSessionRecord, c: PurgeCutoffs): boolean => before(x.expires_at, c.tokensBefore),
   idempotency: (r: IdempotencyRecord, c: PurgeCutoffs): boolean => before(r.created_at, c.idempotencyBefore),
   /** A finished job (done or dead); pending ones always stay. */
   job: (j: JobRecord, c: PurgeCutoffs): boolean => j.status !== 'pending' && before(j.created_at, c.jobsBefore),

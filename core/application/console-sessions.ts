@@ -36,8 +36,6 @@ export async function openConsoleSession(
 ): Promise<{ secret: string; session: ConsoleSession }> {
   const operator = await authenticateOperator(ports, `Bearer ${operatorKey}`)
   const now = ports.clock.now()
-  // Expired sessions are few (one per sign-in) and purged here, where a row is written anyway.
-  await ports.store.purgeConsoleSessions(now.toISOString())
   const secret = ports.ids.secret(32)
   const expires_at = new Date(now.getTime() + CONSOLE_SESSION_MS).toISOString()
   await ports.store.addConsoleSession({

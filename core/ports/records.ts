@@ -490,7 +490,10 @@ export interface PurgeCutoffs {
   searchesBefore: Date
   /** Seat maps no search has stored since this go (searches live at most as long as their trip). */
   seatMapsBefore: Date
-  /** Refresh tokens that expired before this go (used or not: past expiry a token proves nothing). */
+  /**
+   * Refresh tokens and operator console sessions that expired before this go (used or not: past expiry a
+   * token proves nothing, and a session is refused).
+   */
   tokensBefore: Date
   idempotencyBefore: Date
   /** Finished jobs (done or dead) created before this go; pending ones always stay. */
@@ -510,6 +513,7 @@ export interface PurgeCounts {
   jobs: number
   signing_keys: number
   webhook_deliveries: number
+  console_sessions: number
 }
 
 /**

@@ -327,8 +327,6 @@ export interface ConsoleSessionStore {
   ): Promise<{ session: ConsoleSessionRecord; key: OperatorKeyRecord } | undefined>
   /** Ends the session (sign-out); false when there was none. */
   endConsoleSession(sessionHash: string): Promise<boolean>
-  /** Deletes the sessions that expired at or before `at`; how many. */
-  purgeConsoleSessions(at: string): Promise<number>
 }
 
 /**

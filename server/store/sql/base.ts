@@ -318,6 +318,7 @@ export abstract class SqlStore {
       jobs: 0,
       signing_keys: 0,
       webhook_deliveries: 0,
+      console_sessions: 0,
     }
     for (const step of this.#purge) {
       const params = [c[step.cutoff].toISOString(), batch]
@@ -376,10 +377,6 @@ export abstract class SqlStore {
 
   async endConsoleSession(sessionHash: string): Promise<boolean> {
     return (await this.change(this.S.endConsoleSession, [sessionHash])) === 1
-  }
-
-  async purgeConsoleSessions(at: string): Promise<number> {
-    return await this.change(this.S.purgeConsoleSessions, [this.d.time(at)])
   }
 
   async findTrips(q: {

@@ -138,6 +138,15 @@ export function retention(d: Dialect): PurgeStep[] {
       'expires_at < $1::timestamptz',
       'refresh_tokens',
     ),
+    // purgeable.consoleSession: an expired session is refused (core/application/console-sessions.ts) and goes.
+    del(
+      'purgeConsoleSessions',
+      'tokensBefore',
+      'console_sessions',
+      'session_hash',
+      'expires_at < $1::timestamptz',
+      'console_sessions',
+    ),
     del(
       'purgeIdempotency',
       'idempotencyBefore',

@@ -233,7 +233,6 @@ export function statements(d: Dialect) {
       FROM console_sessions c JOIN operator_keys k ON k.key_id = c.key_id WHERE c.session_hash = $1`,
     ),
     endConsoleSession: s('endConsoleSession', 'DELETE FROM console_sessions WHERE session_hash = $1'),
-    purgeConsoleSessions: s('purgeConsoleSessions', 'DELETE FROM console_sessions WHERE expires_at <= $1'),
     // store-rules.ts tripMatches: by trip_id (the primary key, or trips_seller_trip with a seller).
     findTrips: filteredPage(d, 'findTrips', 'SELECT doc, search_id FROM trips', 'trip_id', {
       sellerId: (p) => `seller_id = ${p}`,

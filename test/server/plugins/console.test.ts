@@ -1,8 +1,9 @@
 /**
  * The operator console's sessions and page (server/plugins/console.ts) over app.inject: the cookie's
- * attributes (and Secure behind a proxy the server trusts), 8 hours with a fixed clock, sign-out, the CSRF
- * token on every write through the cookie, the key's limits carried by its session, the keys never crossing
- * (an operator key on /v2.2, a seller key on /console/session), and the page's headers.
+ * attributes (and Secure behind a proxy the server trusts), 8 hours with a fixed clock, sign-out, retention of
+ * expired sessions, the CSRF token on every write through the cookie, the key's limits carried by its
+ * session, the keys never crossing (an operator key on /v2.2, a seller key on /console/session), and the
+ * page's headers.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -111,6 +112,27 @@ test('a session ends 8 hours after sign-in, at sign-out, and when its key is rev
       401,
       'unauthorized',
     )
+  } finally {
+    await t.close()
+  }
+})
+
+test("retention (the worker's purge) deletes the sessions that expired, and keeps the live ones", async () => {
+  const { t, full } = await setup()
+  try {
+    await signIn(t, full)
+    t.clock.advance(4 * 3600_000)
+    const later = cookieOf(await signIn(t, full))
+    assert.equal((await t.core.purgeExpired()).console_sessions, 0, 'both still live')
+    t.clock.advance(4 * 3600_000 + 1000)
+    assert.equal((await t.core.purgeExpired()).console_sessions, 1, 'the first ended 8 hours after its sign-in')
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/admin/v1/sellers', headers: { cookie: later } })).statusCode,
+      200,
+    )
+    t.clock.advance(4 * 3600_000)
+    assert.equal((await t.core.purgeExpired()).console_sessions, 1)
+    assert.equal((await t.core.purgeExpired()).console_sessions, 0)
   } finally {
     await t.close()
   }

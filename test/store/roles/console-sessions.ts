@@ -1,10 +1,10 @@
 /**
  * The store contract of ConsoleSessionStore (the operator console's sessions): kept by the hash of their
- * secret with the operator key they act with, ended at sign-out, purged once expired.
+ * secret with the operator key they act with, ended at sign-out, purged by retention once expired.
  */
 import assert from 'node:assert/strict'
-import type { ConsoleSessionRecord, OperatorKeyRecord } from '../../../core/ports/records.ts'
-import { iso, seller, type ContractContext } from '../fixtures.ts'
+import type { ConsoleSessionRecord, OperatorKeyRecord, PurgeCutoffs } from '../../../core/ports/records.ts'
+import { at, iso, seller, type ContractContext } from '../fixtures.ts'
 
 const key = (key_id: string, over: Partial<OperatorKeyRecord> = {}): OperatorKeyRecord => ({
   key_id,
@@ -49,13 +49,38 @@ export function consoleSessionsContract({ it }: ContractContext): void {
     assert.equal((await s.findConsoleSession('h1'))?.key.revoked_at, iso(60))
   })
 
-  it('a session needs its operator key, and expired sessions are purged', async (s) => {
+  it('a session needs its operator key', async (s) => {
     await assert.rejects(s.addConsoleSession(session('h0', 'ghost')))
+  })
+
+  it('retention purges the sessions expired before its cutoff, batch by batch, and keeps the live ones', async (s) => {
     await s.addOperatorKey(key('k1'))
-    await s.addConsoleSession(session('h1', 'k1', { expires_at: iso(100) }))
-    await s.addConsoleSession(session('h2', 'k1', { expires_at: iso(200) }))
-    assert.equal(await s.purgeConsoleSessions(iso(100)), 1)
-    assert.equal(await s.findConsoleSession('h1'), undefined)
-    assert.ok(await s.findConsoleSession('h2'))
+    for (const [hash, expires] of [
+      ['h1', 10],
+      ['h2', 20],
+      ['h3', 30],
+      ['h4', 50],
+      ['h5', 100],
+    ] as const)
+      await s.addConsoleSession(session(hash, 'k1', { expires_at: iso(expires) }))
+    const never = at(-1_000_000)
+    const cutoffs: PurgeCutoffs = {
+      tripsBefore: never,
+      searchesBefore: never,
+      seatMapsBefore: never,
+      tokensBefore: at(50),
+      idempotencyBefore: never,
+      jobsBefore: never,
+      signingKeysBefore: never,
+      deliveriesBefore: never,
+    }
+    // Batches of two: full, full (one row), then an empty one ends it.
+    assert.equal((await s.purge(cutoffs, 2)).console_sessions, 3)
+    for (const gone of ['h1', 'h2', 'h3']) assert.equal(await s.findConsoleSession(gone), undefined, gone)
+    assert.ok(await s.findConsoleSession('h4'), 'a session expiring at the cutoff itself stays until the next run')
+    assert.ok(await s.findConsoleSession('h5'))
+    assert.equal((await s.purge(cutoffs, 2)).console_sessions, 0)
+    assert.equal((await s.purge({ ...cutoffs, tokensBefore: at(101) })).console_sessions, 2)
+    assert.equal(await s.findConsoleSession('h5'), undefined)
   })
 }

@@ -98,6 +98,7 @@ export function retentionContract({ it }: ContractContext): void {
       jobs: 2,
       signing_keys: 1,
       webhook_deliveries: 0,
+      console_sessions: 0,
     })
     assert.deepEqual((await s.listSigningKeys()).map((k) => k.kid).sort(), ['key-active', 'key-retired-lately'])
 
@@ -160,6 +161,7 @@ export function retentionContract({ it }: ContractContext): void {
         jobs: 0,
         signing_keys: 0,
         webhook_deliveries: 0,
+        console_sessions: 0,
       },
     )
   }
@@ -190,6 +192,7 @@ export function retentionContract({ it }: ContractContext): void {
       jobs: 0,
       signing_keys: 0,
       webhook_deliveries: 0,
+      console_sessions: 0,
     }
     await s.createSeller(seller('s1'))
     for (const [rows, batch] of [
