@@ -75,6 +75,32 @@ test('Secure when the request came over https through a proxy the server trusts,
   }
 })
 
+test('behind a TLS-terminating proxy, a sign-in from the https page needs TRUST_PROXY (docs/operations.md "Behind a proxy")', async () => {
+  const { t, full } = await setup()
+  const trusting = await buildApp({ core: t.core, store: t.store, trustProxy: true })
+  const proxied = { origin: 'https://ops.example', host: 'ops.example', 'x-forwarded-proto': 'https' }
+  try {
+    const res = await trusting.inject({
+      method: 'POST',
+      url: '/console/session',
+      headers: proxied,
+      payload: { operator_key: full },
+    })
+    assert.equal(res.statusCode, 201, res.body)
+    const forwardedHost = await trusting.inject({
+      method: 'POST',
+      url: '/console/session',
+      headers: { ...proxied, host: '10.0.0.5:3000', 'x-forwarded-host': 'ops.example' },
+      payload: { operator_key: full },
+    })
+    assert.equal(forwardedHost.statusCode, 201, 'or the host as X-Forwarded-Host')
+    assertProblem(await signIn(t, full, proxied), 403, 'forbidden')
+  } finally {
+    await trusting.close()
+    await t.close()
+  }
+})
+
 test('a session ends 8 hours after sign-in, at sign-out, and when its key is revoked', async () => {
   const { t, full } = await setup()
   try {
