@@ -24,6 +24,10 @@
  * on the raw path and with dot segments resolved alike (a request that routes to no operation, or to two,
  * is the router's answer: 404, 405, a preflight).
  *
+ * The admin API (/admin/v1, the Fastify server only) is fuzzed the same way with a valid operator key, every
+ * operation its own OpenAPI document serves aimed at real objects (a seller, a booked trip, a webhook
+ * delivery, a dead job): no 5xx, every refusal a problem with its request id, and none changes the store.
+ *
  * Failures are collected and reported together per host (the first 20), and each host prints its counts.
  * Deterministic: counting ids, a fixed clock, a fixed fast-check seed and a fixed order of cases.
  */
@@ -34,7 +38,7 @@ import fc from 'fast-check'
 import { setupServer } from 'msw/node'
 import { operations, type Operation } from '../../core/api/operations.ts'
 import * as S from '../../core/schemas/index.ts'
-import type { MemorySnapshot } from '../../core/adapters/memory-store.ts'
+import type { MemoryStore, MemorySnapshot } from '../../core/adapters/memory-store.ts'
 import { build, testIds, tripPayload, SHOP_ORIGIN } from '../helpers/build.ts'
 import { routes } from '../../mock-server/host.ts'
 import { CONTACT, FULFILL_PASSENGERS } from '../helpers/flows.ts'
@@ -44,6 +48,7 @@ import {
   bearerAuth,
   bodyText,
   hostsUnderTest,
+  injectSend,
   json,
   makeTarget,
   problemViolations,
@@ -1071,7 +1076,11 @@ const excerpt = (res: Res) => {
 
 async function fuzz(host: HostUnderTest) {
   const target = await makeTarget(host.send, host.apiKey, host.otherApiKey, host.now, host.drain)
-  const cases = casesFor(target, host.otherApiKey, host.now)
+  return run(host, casesFor(target, host.otherApiKey, host.now), `${operations.length} operations`)
+}
+
+/** Sends every case in turn, checking each answer (no 5xx, a refusal a proper problem that changed nothing). */
+async function run(host: Pick<HostUnderTest, 'name' | 'send' | 'store'>, cases: Case[], over: string) {
   const writes = watchWrites(host.store)
   // The store every case meets: after each case that wrote, the store is put back to it.
   const baseline: MemorySnapshot = host.store.snapshot()
@@ -1173,7 +1182,7 @@ async function fuzz(host: HostUnderTest) {
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   console.log(
     `[fuzz] ${host.name}: ${counts.tried} requests tried, ${counts['5xx']} 5xx, ${counts.violations} problem violations, ` +
-      `${counts.changes} state changes, ${counts.skipped} skipped (${counts.cases} cases over ${operations.length} operations, ` +
+      `${counts.changes} state changes, ${counts.skipped} skipped (${counts.cases} cases over ${over}, ` +
       `${counts.succeeded} answered < 400, ${counts.threw} threw, ${seconds} s)`,
   )
   return { counts, failures, refusals }
@@ -1187,23 +1196,28 @@ test('counting test ids never repeat a secret (secret 69, `s1x`, padded with x, 
 
 let declared: Promise<Map<string, Set<string>>> | undefined
 
+/** The failures of a run, the first 20 shown. */
+function assertNoFailures(failures: Failure[], where: string) {
+  const shown = failures
+    .slice(0, 20)
+    .map(
+      (f, i) =>
+        `${i + 1}. [${f.what}] ${f.method} ${f.url} → ${f.status}: ${f.why}${f.body ? `\n     ${f.body.replace(/\s+/g, ' ')}` : ''}`,
+    )
+  assert.equal(
+    failures.length,
+    0,
+    `${failures.length} failures on ${where}, the first ${shown.length}:\n${shown.join('\n')}`,
+  )
+}
+
 for (const make of [serverHost, sandboxHost]) {
   test(`fuzz: every operation on the ${make === serverHost ? 'Fastify server' : 'MSW sandbox'}: no 5xx, refusals are problems the OpenAPI document declares and change nothing`, async () => {
     const host = await make()
     try {
       const { counts, failures, refusals } = await fuzz(host)
       assert.ok(counts.tried > 3_000, `only ${counts.tried} requests were tried`)
-      const shown = failures
-        .slice(0, 20)
-        .map(
-          (f, i) =>
-            `${i + 1}. [${f.what}] ${f.method} ${f.url} → ${f.status}: ${f.why}${f.body ? `\n     ${f.body.replace(/\s+/g, ' ')}` : ''}`,
-        )
-      assert.equal(
-        failures.length,
-        0,
-        `${failures.length} failures on the ${host.name}, the first ${shown.length}:\n${shown.join('\n')}`,
-      )
+      assertNoFailures(failures, `the ${host.name}`)
 
       // The refusals were told apart by operation (every operation that takes credentials refused a case without them).
       for (const op of operations.filter((o) => o.auth !== 'public'))
@@ -1224,3 +1238,157 @@ for (const make of [serverHost, sandboxHost]) {
     }
   })
 }
+
+// ---------------------------------------------------------------- the admin API
+
+/**
+ * Every operation of the admin API (as its OpenAPI document, /admin/v1/openapi.json, serves them), with a
+ * valid operator key: each aimed at real objects (a seller, its booked trip, a webhook delivery, a dead job),
+ * then changed one thing at a time, as the public operations are: a field of its body, the body as a whole and
+ * its content type, one path parameter, the query string and each declared query parameter, the method.
+ */
+function adminCasesFor(doc: any, ids: Record<string, string>, others: string[], key: string): Case[] {
+  drawn = 0
+  taken = 0
+  const cases: Case[] = []
+  for (const [template, item] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      const add = (what: string, req: Req, valid?: boolean) =>
+        cases.push({ what: `admin ${op.operationId}: ${what}`, req, ...(valid ? { valid } : {}) })
+      const schema = op.requestBody?.content?.['application/json']?.schema as Record<string, any> | undefined
+      const at = (params: Record<string, string>, raw = false) =>
+        template.replace(/\{(\w+)\}/g, (_, n: string) => (raw ? params[n]! : encodeURIComponent(params[n]!)))
+      const params = Object.fromEntries(
+        [...template.matchAll(/\{(\w+)\}/g)].map(([, n]) => {
+          assert.ok(ids[n!], `${op.operationId}: no object for {${n}}`)
+          return [n!, ids[n!]!]
+        }),
+      )
+      const valid: Json = schema ? {} : undefined
+      const req = (
+        change: {
+          method?: string
+          path?: string
+          query?: string
+          body?: Uint8Array | null
+          headers?: Record<string, string | undefined>
+        } = {},
+      ) => {
+        const headers: Record<string, string> = { authorization: bearerAuth(key) }
+        const body =
+          change.body !== undefined
+            ? (change.body ?? undefined)
+            : valid === undefined
+              ? undefined
+              : utf8(JSON.stringify(valid))
+        if (body !== undefined) headers['content-type'] = 'application/json'
+        for (const [k, v] of Object.entries(change.headers ?? {}))
+          if (v === undefined) delete headers[k]
+          else headers[k] = v
+        return {
+          method: change.method ?? method.toUpperCase(),
+          url: `${change.path ?? at(params)}${change.query ?? ''}`,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+        }
+      }
+      add('the valid request', req(), true)
+
+      if (schema)
+        for (const field of fieldsOf(schema, valid))
+          for (const edit of editsFor(field))
+            add(`body /${field.path.join('/')} ← ${edit.label}`, req({ body: edited(valid, field.path, edit) }))
+      const bytes = utf8('{}')
+      const bodies: Array<[string, Uint8Array | null]> = [
+        ['empty body', new Uint8Array(0)],
+        ['whitespace', utf8(' \n\t ')],
+        ['BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes])],
+        ['UTF-16LE with BOM', Buffer.from('\ufeff{}', 'utf16le')],
+        ['truncated to 1 byte', bytes.slice(0, 1)],
+        ['trailing garbage', utf8('{}x')],
+        ['bad UTF-8 up front', Buffer.concat([Buffer.from([0xff, 0xfe, 0xfd]), bytes])],
+        ['null', utf8('null')],
+        ['a string', utf8('"str"')],
+        ['[]', utf8('[]')],
+        ['objects nested 10,000 deep', utf8(deepObject(10_000))],
+        ['too large (300 KB)', utf8(`{"pad":"${'x'.repeat(300_000)}"}`)],
+      ]
+      for (const [label, body] of bodies) add(`body: ${label}`, req({ body }))
+      for (const type of CONTENT_TYPES)
+        add(`content-type ${show(type)}`, req({ body: bytes, headers: { 'content-type': type } }))
+
+      for (const name of Object.keys(params)) {
+        const real = params[name]!
+        const values = [
+          ...PATH_EXTRAS,
+          ...others.filter((id) => id !== real),
+          real.toUpperCase(),
+          `${real} `,
+          `${real}\u0000`,
+          `${real}/`,
+          `${real}%`,
+        ]
+        for (const value of values) add(`{${name}} = ${show(value)}`, req({ path: at({ ...params, [name]: value }) }))
+        for (const seg of RAW_SEGMENTS)
+          add(`{${name}} raw ${show(seg)}`, req({ path: at({ ...params, [name]: seg }, true) }))
+      }
+
+      for (const q of QUERIES) add(`query ${show(q)}`, req({ query: q }))
+      for (const p of (op.parameters as Array<{ name: string; in: string }>).filter((x) => x.in === 'query'))
+        for (const v of QUERY_VALUES) add(`${p.name}=${show(v)}`, req({ query: `?${p.name}=${v}` }))
+
+      for (const other of METHODS.filter((m) => m !== method.toUpperCase() && !(m === 'HEAD' && method === 'get')))
+        add(`method ${other}`, req({ method: other }))
+    }
+  }
+  return cases
+}
+
+test('fuzz: every admin operation with a valid operator key: no 5xx, refusals are problems and change nothing', async () => {
+  const t = await build({ ids: 'counting' })
+  try {
+    const other = await t.otherSeller()
+    const send = injectSend(t.app)
+    const target = await makeTarget(send, t.apiKey, other.apiKey, t.clock.now(), () => t.core.drainJobs())
+    const key = (await t.core.createOperatorKey({ name: 'fuzz' })).key
+    const get = async (url: string, method = 'GET') => {
+      const res = await send({ method, url, headers: { authorization: bearerAuth(key) } })
+      assert.ok(res && res.status === 200, `${method} ${url}: ${res && bodyText(res)}`)
+      return json(res)
+    }
+    const delivery = (await get(`/admin/v1/sellers/${t.seller.seller_id}/webhooks/test`, 'POST')).deliveries[0]
+    await t.store.enqueueJob({
+      job_id: 'fuzz-dead',
+      kind: 'fuzz_probe',
+      payload: {},
+      run_at: t.clock.now().toISOString(),
+      attempts: 1,
+      max_attempts: 1,
+      locked_until: null,
+      last_error: 'HTTP 503',
+      status: 'dead',
+      created_at: t.clock.now().toISOString(),
+    })
+    const ids = {
+      seller_id: t.seller.seller_id,
+      trip_id: target.booked.trip_id,
+      delivery_id: delivery.delivery_id as string,
+      job_id: 'fuzz-dead',
+    }
+    // Objects of other kinds, and of the other seller, in every slot.
+    const others = [...Object.values(ids), other.seller.seller_id, target.foreign.trip_id, target.subscriptionId]
+    const doc = await get('/admin/v1/openapi.json')
+    const operationsServed = Object.values<Record<string, unknown>>(doc.paths).flatMap((i) => Object.keys(i)).length
+    const cases = adminCasesFor(doc, ids, others, key)
+    const { counts, failures } = await run(
+      { name: 'server', send, store: t.store as MemoryStore },
+      cases,
+      `${operationsServed} admin operations`,
+    )
+    assert.ok(operationsServed >= 20, `only ${operationsServed} admin operations in the document`)
+    assert.ok(counts.tried > 2_000, `only ${counts.tried} requests were tried`)
+    assertNoFailures(failures, 'the admin API')
+  } finally {
+    await t.close()
+  }
+})
