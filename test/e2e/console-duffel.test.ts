@@ -29,8 +29,9 @@ import { fulfillRequest } from '../helpers/flows.ts'
 import { duffelOfferFor } from '../helpers/duffel.ts'
 import { startFakeDuffel, type FakeDuffel } from '../fakes/duffel/server.ts'
 import { axeViolations, eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
+import { patience } from '../helpers/patience.ts'
 
-const TEST_TIMEOUT = 240_000
+const TEST_TIMEOUT = patience(240_000)
 const HOSTILE = '<img src=x onerror=alert(1)>'
 const SECRET = 'a-signing-key-secret-of-32-chars-or-more'
 

@@ -21,6 +21,7 @@ import { addItems, checkedBag, createTripOnFlight, fulfill, fulfillRequest, read
 import { until } from '../helpers/wait.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
 import { job } from '../store/fixtures.ts'
+import { patience } from '../helpers/patience.ts'
 
 const SELLER_KEY = 'svc_test_ops_examples_key_0001'
 const JOB_ID = 'job_docs_dead'
@@ -272,7 +273,7 @@ test("docs/operations.md's examples run as written with curl, each answering wha
     const run = spawnSync('bash', ['-c', `${command} -w '\\n%{http_code}'`], {
       env: { ...process.env, ...vars },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: patience(30_000),
     })
     const lines = run.stdout.split('\n')
     const status = Number(lines.pop())
