@@ -6,6 +6,9 @@
  * and a real POST's, taken from the service first.
  *
  *   npm run bench -- floor     BENCH_SECONDS=5 BENCH_CONNECTIONS=16 BENCH_ROUNDS=3 as for `api`
+ *
+ * BENCH_BEFORE=<another checkout> adds that checkout's service, each round, on a database of its own (its
+ * own migrations), so a change is measured before and after in one run. The floor's samples are this one's.
  */
 import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -28,24 +31,31 @@ export async function floor(): Promise<void> {
   try {
     writeFileSync(samplesFile, JSON.stringify(await takeSamples(serviceUrl, serviceFile)))
     const { results, record } = roundResults()
-    for (let round = 1; round <= rounds; round++) {
-      const bare = await serve('bare')
-      const baseline = await load(bare.url, {})
-      await bare.stop()
-      record('bare Fastify hello-world', baseline, baseline.rps)
-      const service = await serve('service', { env: { DATABASE_URL: serviceUrl } })
-      let trips: Awaited<ReturnType<typeof seedTrips>>
+    const before = process.env.BENCH_BEFORE
+    /** The service (of `root`, this checkout if absent) under each scenario; the trips it was measured on. */
+    const measureService = async (label: string, databaseUrl: string, root?: string) => {
+      const service = await serve('service', { env: { DATABASE_URL: databaseUrl, BENCH_ROOT: root } })
       try {
-        trips = await seedTrips(service)
+        const trips = await seedTrips(service)
         for (const sc of scenarios)
           record(
-            `service · ${sc.name} (SQLite)`,
+            `${label}service · ${sc.name} (SQLite)`,
             await load(service.url, sc.options(service, trips), service),
             baseline.rps,
           )
+        return trips
       } finally {
         await service.stop()
       }
+    }
+    let baseline: Awaited<ReturnType<typeof load>>
+    for (let round = 1; round <= rounds; round++) {
+      const bare = await serve('bare')
+      baseline = await load(bare.url, {})
+      await bare.stop()
+      record('bare Fastify hello-world', baseline, baseline.rps)
+      if (before) await measureService(`before · `, `sqlite:${join(dir, 'before.db')}`, before)
+      const trips = await measureService('', serviceUrl)
       // The floor writes to a copy of the service's database as it is now (its WAL too, should one be left).
       const floorFile = join(dir, `floor-${round}.db`)
       copyFileSync(serviceFile, floorFile)
