@@ -25,7 +25,7 @@ import { accepts } from '../shared/validate.ts'
 import { atAirport, lookupAirport } from './airports.ts'
 import { isSupportedCurrency, SUPPORTED_CURRENCIES } from './money.ts'
 import { ticketPrice } from './pricing.ts'
-import { Canonical, canonicalJson, sha256Hex } from '../shared/crypto.ts'
+import { canonicalJson, sha256Hex } from '../shared/crypto.ts'
 
 const fail = (errors: FieldError[]) => {
   const first = errors[0]!
@@ -604,52 +604,64 @@ function ticketJourneys(trip: TripRecord, ticketId: string): Journey[] {
 }
 
 /**
- * SHA-256 over the canonical form of what a charge depends on: passengers, contact, tickets, and each
- * basket item's product, quantity, price and effective validity. Any change of these yields a new hash.
- * The parts a new version shares with the trip it came from (see `unchanged`) are not written out again.
+ * SHA-256 over what a charge depends on: passengers, contact, tickets, and each basket item's product,
+ * quantity, price and effective validity. Any change of these yields a new hash, and the same state the
+ * same hash, whatever order a store hands keys and items back in.
+ *
+ * Taken over the hashes of the parts rather than their text: the passengers, the contact and each item
+ * (but its effective status, which moves with time) are hashed once while frozen (see `partHash`), so a
+ * basket change hashes the items it made and ~70 bytes a line, not the whole trip again.
  */
 export function computeStateHash(trip: TripRecord, now: Date): string {
+  const tickets = trip.tickets.map((t) => ({
+    ticket_id: t.ticket_id,
+    status: t.status,
+    basket_item_ids: t.basket_item_ids,
+  }))
+  const items = Object.values(trip.basket)
+    .sort((a, b) => (a.basket_item_id < b.basket_item_id ? -1 : 1))
+    .map((i) => `${partHash(i, itemPart)} ${effectiveStatus(trip, i, now)}`)
   return sha256Hex(
-    canonicalJson({
-      trip_id: trip.trip_id,
-      passengers: unchanged(trip.passengers),
-      contact_details: trip.contact_details && unchanged(trip.contact_details),
-      tickets: trip.tickets.map((t) => ({
-        ticket_id: t.ticket_id,
-        status: t.status,
-        basket_item_ids: t.basket_item_ids,
-      })),
-      basket: Object.values(trip.basket).map((i) => ({
-        id: i.basket_item_id,
-        product: i.product_id,
-        details: unchanged(i.product_details),
-        quantity: i.quantity,
-        total: i.price.total.amount,
-        currency: i.price.total.currency,
-        status: effectiveStatus(trip, i, now),
-        ...(i.order_id === undefined ? {} : { order: i.order_id }),
-        // A mark-up of 0 set or removed leaves the total as it was, but is a change the seller made.
-        ...(i.markup ? { markup: i.markup.amount } : {}),
-      })),
-    }),
+    [
+      'v2',
+      JSON.stringify(trip.trip_id),
+      partHash(trip.passengers, canonicalJson),
+      trip.contact_details ? partHash(trip.contact_details, canonicalJson) : '-',
+      sha256Hex(canonicalJson(tickets)),
+      ...items,
+    ].join('\n'),
   )
 }
 
-/** Canonical forms of frozen parts of trips, by the part itself: gone with it. */
-const canonicalParts = new WeakMap<object, Canonical>()
+/** What of a basket item the state hash covers, but its effective status (computeStateHash adds it). */
+const itemPart = (i: BasketItem): string =>
+  canonicalJson({
+    id: i.basket_item_id,
+    product: i.product_id,
+    details: i.product_details,
+    quantity: i.quantity,
+    total: i.price.total.amount,
+    currency: i.price.total.currency,
+    ...(i.order_id === undefined ? {} : { order: i.order_id }),
+    // A mark-up of 0 set or removed leaves the total as it was, but is a change the seller made.
+    ...(i.markup ? { markup: i.markup.amount } : {}),
+  })
+
+/** Hashes of frozen parts of trips, by the part itself: gone with it. */
+const partHashes = new WeakMap<object, string>()
 
 /**
- * A part of the trip in canonical form, worked out once if it is frozen. Trips the core keeps are frozen
- * whole (core/application/trip-cache.ts), and a rule makes a new version by copying and replacing what it
- * changes, so the passengers, contact and items it did not touch are the very objects hashed before: a
- * basket change puts only its new items through canonicalJson. A frozen object never changes (so neither
- * does its form); one that is not frozen is written out every time.
+ * The hash of a part of the trip (`form` its canonical text), worked out once if it is frozen. Trips the
+ * core keeps are frozen whole (core/application/trip-cache.ts), and a rule makes a new version by copying
+ * and replacing what it changes, so the passengers, contact and items it did not touch are the very objects
+ * hashed before. A frozen object never changes (so neither does its hash); one that is not frozen is
+ * hashed every time.
  */
-function unchanged(part: object): object {
-  if (!Object.isFrozen(part)) return part
-  let form = canonicalParts.get(part)
-  if (!form) canonicalParts.set(part, (form = new Canonical(canonicalJson(part))))
-  return form
+function partHash<T extends object>(part: T, form: (part: T) => string): string {
+  if (!Object.isFrozen(part)) return sha256Hex(form(part))
+  let h = partHashes.get(part)
+  if (h === undefined) partHashes.set(part, (h = sha256Hex(form(part))))
+  return h
 }
 
 /**

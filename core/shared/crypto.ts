@@ -31,11 +31,6 @@ export function uuidFromHash(text: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
 }
 
-/** A part already in canonical form (canonicalJson's own output), written into a larger value as it is. */
-export class Canonical {
-  constructor(readonly json: string) {}
-}
-
 /**
  * JSON with object keys sorted at every level: the canonical form that state hashes are taken over
  * (a document may come back from a store with its keys in another order). Written with an explicit stack,
@@ -54,10 +49,6 @@ export function canonicalJson(value: unknown): string {
     const v = next.value
     if (v === null || typeof v !== 'object') {
       out += JSON.stringify(v) ?? 'null'
-      continue
-    }
-    if (v instanceof Canonical) {
-      out += v.json
       continue
     }
     const parts: Array<{ text: string } | { value: unknown }> = []

@@ -5,7 +5,8 @@ import { call } from '../../helpers/operations.ts'
 import { ProblemError } from '../../../core/shared/errors.ts'
 import { basketView, computeStateHash, tripRepresentation, tripStateHash } from '../../../core/domain/trip.ts'
 import { readBasket, replaceBasket, versionEtag } from '../../../core/application/baskets.ts'
-import { canonicalJson } from '../../../core/shared/crypto.ts'
+import { canonicalJson, useSha256 } from '../../../core/shared/crypto.ts'
+import { hash } from 'node:crypto'
 
 const rejects = async (p: Promise<unknown>, code: string, path?: string) => {
   await assert.rejects(p, (e: unknown) => {
@@ -132,6 +133,42 @@ test('the state hash of a kept (frozen) trip is the one worked out from scratch,
   const before = computeStateHash(plain, f.clock.now())
   plain.passengers[0]!.first_names = 'Zed'
   assert.notEqual(computeStateHash(plain, f.clock.now()), before)
+})
+
+test('a basket change hashes the items it made, not the trip again: bytes hashed for the next version of a kept trip', async () => {
+  const f = await coreFixture()
+  const created = await f.api('createTrip', { body: tripRequest(f.clock.now()) })
+  const search = await f.api('getSearch', { params: { trip_id: created.trip_id, search_id: created.search_id! } })
+  const bags = Object.values(search.results.products.bag ?? {}).filter((b) => b.price_and_availability.p1?.available)
+  await f.api('addToBasket', {
+    params: { trip_id: created.trip_id },
+    body: [{ product_id: bags[0]!.product_id, passenger_id: 'p1', quantity: 1 }],
+  })
+  const kept = (await f.core.context.trips.read(created.trip_id))!.value
+  const item = Object.values(kept.basket).find((i) => i.product_type === 'bag')!
+  const next = {
+    ...kept,
+    basket: { ...kept.basket, [item.basket_item_id]: { ...item, quantity: 2 } },
+  } as typeof kept
+  const hashed: string[] = []
+  useSha256((text) => {
+    hashed.push(text)
+    return hash('sha256', text, 'hex')
+  })
+  try {
+    computeStateHash(kept, f.clock.now())
+    hashed.length = 0
+    computeStateHash(next, f.clock.now())
+  } finally {
+    useSha256((text) => hash('sha256', text, 'hex'))
+  }
+  const bytes = hashed.reduce((n, t) => n + t.length, 0)
+  const whole = canonicalJson({ passengers: next.passengers, basket: next.basket }).length
+  // The new item's form, the tickets' (a few ids) and the list of the parts' hashes: the passengers and the
+  // other items are not written out or hashed again.
+  assert.ok(bytes < 1_000, `${bytes} bytes hashed`)
+  assert.ok(bytes * 2 < whole, `${bytes} bytes hashed of a trip whose passengers and basket are ${whole}`)
+  assert.ok(!hashed.includes(canonicalJson(next.passengers)), 'the passengers are not hashed again')
 })
 
 test('the state hash is stored by every write and read back until an item passes its valid_to, then worked out again', async () => {
