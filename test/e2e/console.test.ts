@@ -257,7 +257,7 @@ test(
       // Orders, filtered.
       await page.getByRole('link', { name: 'Orders' }).click()
       await heading(page, 'Orders').waitFor()
-      await page.getByLabel('Status').selectOption('succeeded')
+      await page.getByRole('combobox', { name: 'Status' }).selectOption('succeeded')
       await page.getByRole('button', { name: 'Filter' }).click()
       await expectText(page.getByRole('list', { name: 'Orders' }), new RegExp(booked.trip_id))
       await checkPage(page, 'orders')
