@@ -39,16 +39,15 @@ const postgresOnly = (version: number, name: string, sql: string): Migration => 
 })
 
 /** Migration 14's table, the same on both dialects. */
-const tripEventsTable = ({ type: t }: Dialect) => `
+const tripEventsTable = ({ type: t }: Dialect, seq: string, key: string) => `
   CREATE TABLE trip_events (
-    seq       ${t.serialKey},
+    seq       ${seq},
     trip_id   ${t.text} NOT NULL,
     seller_id ${t.text} NOT NULL,
     at        ${t.time} NOT NULL,
     kind      ${t.text} NOT NULL,
-    detail    ${t.doc} NOT NULL
+    detail    ${t.doc} NOT NULL${key}
   );
-  CREATE INDEX trip_events_trip ON trip_events (trip_id, seq);
   CREATE INDEX trip_events_calls ON trip_events (seller_id, at) WHERE kind = 'supplier_call';
 `
 
@@ -566,16 +565,23 @@ export const migrations: readonly Migration[] = [
     `,
   ),
   // A trip's timeline (core/domain/trip-events.ts): appended by the writes it records, deleted with its trip
-  // (retention), `seq` numbering every entry. `trip_events_trip` reads one trip's in order; `trip_events_calls`
-  // a seller's supplier calls of the last hour (the admin API's supplier health), and holds calls alone.
-  // No foreign key to trips: an append is then one index insert more, not a lookup of the trip too.
-  // SQLite also gets trips.pending_events and the triggers that append it (tripEventTriggers): written for
-  // SQLite alone, so the table is the same on both and the rest differs.
+  // (retention), `seq` numbering every entry. One trip's are read in order by (trip_id, seq): on SQLite the
+  // index trip_events_trip beside the rowid `seq`; on PostgreSQL the primary key itself, so an append updates
+  // one B-tree there rather than two (the key on `seq` alone, which nothing reads by, would be the second;
+  // PUT basket and POST trip lost a fifth of their throughput to the timeline before, docs/performance.md).
+  // `trip_events_calls` answers a seller's supplier calls of the last hour (the admin API's supplier health),
+  // and holds calls alone. No foreign key to trips: an append is then one index insert more, not a lookup of
+  // the trip too.
+  // SQLite also gets trips.pending_events and the triggers that append it (tripEventTriggers), written for
+  // SQLite alone.
   {
     version: 15,
     name: "a trip's timeline: its changes and its supplier calls",
-    sqlite: tripEventsTable(sqlite) + tripEventTriggers,
-    postgres: tripEventsTable(postgres),
+    sqlite:
+      tripEventsTable(sqlite, sqlite.type.serialKey, '') +
+      'CREATE INDEX trip_events_trip ON trip_events (trip_id, seq);' +
+      tripEventTriggers,
+    postgres: tripEventsTable(postgres, 'bigint GENERATED ALWAYS AS IDENTITY', ',\n    PRIMARY KEY (trip_id, seq)'),
   },
   // The operator's orders by hour (the admin API's GET /admin/v1/orders/by-hour): every seller's orders changed
   // since a time, latest first, read from this index alone (it holds the status); one seller's go by orders_updated.

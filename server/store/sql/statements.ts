@@ -264,7 +264,7 @@ export function statements(d: Dialect) {
       'listDeadJobs',
       "SELECT * FROM jobs WHERE status = 'dead' AND job_id > $1 ORDER BY job_id LIMIT $2",
     ),
-    // A trip's timeline, a page at a time by seq (trip_events_trip), all of it or one kind of entry.
+    // A trip's timeline, a page at a time by seq (trip_events_trip on SQLite, the primary key on PostgreSQL), all of it or one kind of entry.
     listTripEvents: s(
       'listTripEvents',
       'SELECT * FROM trip_events WHERE trip_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
