@@ -5,7 +5,9 @@
 //                                             (sdk/chunk-loader.ts), so that:
 //   dist/javascript/v2.2/chunks/<name>-<sha256>.js (+ <name>-<hash>.js.map)
 //                                             the seat map, the option cards and the card/modal displays (the
-//                                             dynamic imports of components/), each fetched by svc.min.js with a
+//                                             dynamic imports of components/), and the trip's event stream
+//                                             follower (client/follow.ts, once init follows the trip), each
+//                                             fetched by svc.min.js with a
 //                                             <script> tag beside it the first time a widget shows it, importing
 //                                             svc.min.js's own Lit, classes and context keys (one copy per page);
 //                                             named by the SHA-256 of their bytes, which the loader checks as

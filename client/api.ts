@@ -161,42 +161,8 @@ export class ApiClient {
     })
     if (!res.body || !/^text\/event-stream/.test(res.headers.get('content-type') ?? ''))
       throw new NoEventStream('The response is not an event stream.')
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
-    const onAbort = () => {
-      void reader.cancel().catch(() => {})
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-    try {
-      let buffer = ''
-      let fields: { event?: string; data?: string; id?: string } = {}
-      for (;;) {
-        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }))
-        if (done || signal.aborted) return
-        buffer += value
-        const lines = buffer.split(/\r\n|\r|\n/)
-        buffer = lines.pop()!
-        for (const line of lines) {
-          if (line === '') {
-            // A blank line ends an event (SSE): dispatched when it has data, of the two kinds this SDK knows.
-            if (fields.data !== undefined && (fields.event === 'basket' || fields.event === 'search')) {
-              yield { event: fields.event, id: fields.id, data: JSON.parse(fields.data) } as TripEvent
-            }
-            fields = {}
-            continue
-          }
-          const colon = line.indexOf(':')
-          if (colon === 0) continue // a comment (the heartbeat)
-          const name = colon < 0 ? line : line.slice(0, colon)
-          const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
-          if (name === 'data') fields.data = fields.data === undefined ? text : `${fields.data}\n${text}`
-          else if (name === 'event' || name === 'id') fields[name] = text
-          else if (name === 'retry' && /^\d+$/.test(text)) onRetry?.(Number(text))
-        }
-      }
-    } finally {
-      signal.removeEventListener('abort', onAbort)
-      void reader.cancel().catch(() => {})
-    }
+    // The reading comes with the following (./follow.ts), which a page loads only once it follows.
+    yield* (await import('./follow.ts')).readEvents(res.body, signal, onRetry)
   }
 
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -7,7 +7,7 @@
  */
 import type { Basket, BasketItem, CallbackBasketItem, Search, TripView } from './types.ts'
 import { PRODUCT_TYPE_NAMES, type ProductTypeName } from '../core/schemas/product-types.ts'
-import { NoEventStream, type ApiClient, type BasketView } from './api.ts'
+import type { ApiClient, BasketView } from './api.ts'
 import { SvcError, asSvcError } from './errors.ts'
 
 export type { ProductTypeName }
@@ -80,23 +80,6 @@ export function toCallbackBasket(basket: Basket): Record<string, CallbackBasketI
   )
 }
 
-/** Whether the page is in a hidden tab (never outside a browser). */
-const isHidden = () => globalThis.document?.visibilityState === 'hidden'
-
-/** Resolves when the page is shown again, or `signal` aborts. */
-function untilShown(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      if (isHidden() && !signal.aborted) return
-      globalThis.document?.removeEventListener('visibilitychange', done)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    globalThis.document?.addEventListener('visibilitychange', done)
-    signal.addEventListener('abort', done)
-  })
-}
-
 /** What changes for the seller: the set of items and each one's quantity, price and validity. */
 const fingerprint = (b: Basket) =>
   JSON.stringify(
@@ -132,10 +115,9 @@ export class Session extends EventTarget {
   /** Changes (PATCH, DELETE, accept, check) still waiting for their answer. */
   #inFlight = 0
   #rereadFailures = 0
-  /** Following the trip's event stream: how to stop, whether it is connected, where it resumes. */
+  /** Following the trip's event stream (./follow.ts): how to stop, whether it is connected. */
   #following: AbortController | null = null
   #streaming = false
-  #lastEventId: string | undefined
   /** A stream event was set aside while a change was on its way: the basket is read again after it. */
   #missed = false
   #followRetryMs: number
@@ -245,72 +227,26 @@ export class Session extends EventTarget {
    */
   follow(): void {
     if (this.#following || this.#disposed) return
-    const abort = (this.#following = new AbortController())
-    const { signal } = abort
-    let retryMs = this.#followRetryMs
-    const pause = (ms: number) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms)
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer)
-            resolve()
+    const { signal } = (this.#following = new AbortController())
+    import('./follow.ts')
+      .then(({ follow }) =>
+        follow(
+          {
+            client: this.client,
+            retryMs: this.#followRetryMs,
+            pollMs: this.#followPollMs,
+            refresh: () => this.refresh(),
+            reload: () => this.reload(),
+            streaming: (on) => this.#setStreaming(on),
+            search: (id) => this.#replaceSearch(id),
+            basket: (view) => this.#applyEvent(view),
           },
-          { once: true },
-        )
-      })
-    void (async () => {
-      let failures = 0
-      while (!signal.aborted) {
-        // A hidden tab holds no stream: over HTTP/1.1 a browser opens at most six connections to the API's
-        // origin for all its tabs, and a few checkout tabs left open would stall every call. Back in view,
-        // the basket is read once and the stream resumes from its last event.
-        if (isHidden()) {
-          await untilShown(signal)
-          if (signal.aborted) break
-          await this.refresh().catch(() => {})
-        }
-        const connection = new AbortController()
-        const hang = () => connection.abort()
-        const onHide = () => {
-          if (isHidden()) hang()
-        }
-        signal.addEventListener('abort', hang)
-        globalThis.document?.addEventListener('visibilitychange', onHide)
-        try {
-          for await (const e of this.client.events(this.#lastEventId, connection.signal, (ms) => {
-            retryMs = ms
-          })) {
-            failures = 0
-            this.#setStreaming(true)
-            if (e.id !== undefined) this.#lastEventId = e.id
-            if (e.event === 'search') this.#replaceSearch(e.data.search_id)
-            else this.#applyEvent(e.data)
-          }
-        } catch (e) {
-          if (connection.signal.aborted) continue
-          this.#setStreaming(false)
-          if (e instanceof NoEventStream) {
-            // No stream to be had: poll the basket for as long as the session lives.
-            while (!signal.aborted) {
-              await pause(this.#followPollMs)
-              if (!signal.aborted && !isHidden()) await this.reload().catch(() => {})
-            }
-            break
-          }
-          failures++
-        } finally {
-          signal.removeEventListener('abort', hang)
-          globalThis.document?.removeEventListener('visibilitychange', onHide)
-          this.#setStreaming(false)
-        }
-        if (signal.aborted || connection.signal.aborted) continue
-        // Reconnects come slower after failures (up to 16 × the delay); what changed meanwhile is read now.
-        await pause(retryMs * 2 ** Math.min(failures, 4))
-        if (failures > 0 && !signal.aborted) await this.refresh().catch(() => {})
-      }
-    })()
+          signal,
+        ),
+      )
+      .catch((e: unknown) =>
+        console.warn(`Svc: the trip's live updates did not load (${e}); changes made elsewhere show on the next read.`),
+      )
   }
 
   /** A basket the stream sent: shown as a read (a change on its way wins; the basket is read again after it). */

@@ -1,7 +1,8 @@
 // The SDK's size budget (run by `npm run build`, so CI fails on a regression): the gzipped script that a
 // seller's page downloads, svc.min.js, must stay within 26 KB. Exits 1 over budget, or when the bundle is
 // missing. The files it fetches later, each only when a widget first needs it (its chunks: the seat map,
-// the option cards, the card and modal displays; and one locale's texts), are listed with no budget.
+// the option cards, the card and modal displays, the trip's event stream follower; and one locale's texts),
+// are listed with no budget.
 import { readFileSync, existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib'

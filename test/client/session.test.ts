@@ -480,6 +480,8 @@ async function following(opts: { noStream?: boolean } = {}) {
   await l
   changes.length = 0
   s.follow()
+  // follow() loads its loop first (client/follow.ts: svc.min.js fetches it as a chunk): connected once it has.
+  await import('../../client/follow.ts')
   await tick()
   return { ...f, s, changes }
 }

@@ -1,7 +1,8 @@
 /**
  * svc.min.js's chunks as a seller's page meets them: the BUILT bundle (`npm run build`) loaded by a script
  * tag, against the real API. The seat map, the option cards and the card/modal displays are files of their
- * own (dist/javascript/v2.2/chunks/), fetched the first time a widget shows them, and they run on the
+ * own (dist/javascript/v2.2/chunks/), fetched the first time a widget shows them (and the trip's event
+ * stream follower, once `init` follows the trip), and they run on the
  * bundle's own Lit. (A failed fetch: test/components/internal/lazy.browser.test.ts, in a page of its own.)
  */
 import { expect } from '@esm-bundle/chai'
@@ -47,7 +48,7 @@ describe('svc.min.js and its chunks', () => {
     expect(chunkFetches()).to.deep.equal([])
   })
 
-  it('bags only, embedded: the first bag control comes with no chunk fetched', async () => {
+  it("bags only, embedded: the first bag control comes with no chunk fetched but the trip's event stream follower", async () => {
     const f = await trip()
     await Svc.init({ tripId: f.tripId, tripAccessToken: f.accessToken, baseUrl: f.baseUrl, onBasketChange: () => {} })
     container('bags-only')
@@ -61,7 +62,16 @@ describe('svc.min.js and its chunks', () => {
     expect(customElements.get('svc-seat-map')).to.equal(undefined)
     expect(customElements.get('svc-option-card')).to.equal(undefined)
     expect(customElements.get('svc-modal')).to.equal(undefined)
-    expect(chunkFetches()).to.deep.equal([])
+    // Following the trip's changes (client/follow.ts) is no part of the first render: init fetches it beside.
+    await waitFor(() => chunkFetches('follow').length > 0 || null, "the event stream's follower")
+    expect(
+      chunkFetches().map((p) =>
+        p
+          .split('/')
+          .pop()!
+          .replace(/-[\w-]{43}\.js$/, ''),
+      ),
+    ).to.deep.equal(['follow'])
   })
 
   it("seats: the seat map is fetched once, on the bundle's Lit, and a seat can be chosen", async () => {
@@ -152,7 +162,7 @@ describe('svc.min.js and its chunks', () => {
             .replace(/-[\w-]{43}\.js$/, ''),
         )
         .sort(),
-    ).to.deep.equal(['dialog-frames', 'option-card', 'seat-map'])
+    ).to.deep.equal(['dialog-frames', 'follow', 'option-card', 'seat-map'])
     for (const s of scripts) {
       const digest = /-([\w-]{43})\.js$/.exec(s.src)![1]!
       const bytes = await (await fetch(s.src)).arrayBuffer()
