@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
 const PEER_GZIP = 120_000 // bytes: a peer's single web-component bundle, gzipped
-const BUDGET_GZIP = 26_000 // scripts/check-bundle-size.mjs
+const BUDGET_GZIP = 25_600 // scripts/check-bundle-size.mjs
 
 const dir = join(import.meta.dirname, '..', 'dist', 'javascript', 'v2.2')
 const file = join(dir, 'svc.min.js')

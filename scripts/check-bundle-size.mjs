@@ -1,5 +1,5 @@
 // The SDK's size budget (run by `npm run build`, so CI fails on a regression): the gzipped script that a
-// seller's page downloads, svc.min.js, must stay within 26 KB. Exits 1 over budget, or when the bundle is
+// seller's page downloads, svc.min.js, must stay within 25.6 KB. Exits 1 over budget, or when the bundle is
 // missing. The files it fetches later, each only when a widget first needs it (its chunks: the seat map,
 // the option cards, the card and modal displays, the trip's event stream follower; and one locale's texts),
 // are listed with no budget.
@@ -7,7 +7,7 @@ import { readFileSync, existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib'
 
-const BUDGET_GZIP = 26_000 // bytes (26 KB)
+const BUDGET_GZIP = 25_600 // bytes (25.6 KB; the goal is 25 KB)
 const dir = join(import.meta.dirname, '..', 'dist', 'javascript', 'v2.2')
 const file = join(dir, 'svc.min.js')
 
