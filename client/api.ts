@@ -4,22 +4,12 @@
  */
 import type { BasketChangeRequest } from '../core/schemas/basket.ts'
 import type { ProductTypeName, SearchSelection } from '../core/schemas/trip.ts'
-import type { Basket, Journey, Search, TripView } from './types.ts'
-import { SvcError } from './errors.ts'
+import type { BasketView, Search, TripEvent, TripView } from './types.ts'
+import { NoEventStream, SvcError } from './errors.ts'
 
-export interface BasketView {
-  trip_state_hash: string
-  basket: Basket
-  journeys: Journey[]
-}
-
-/** One event of the trip's stream (GET .../events), its data parsed. */
-export type TripEvent =
-  | { event: 'basket'; id: string | undefined; data: BasketView }
-  | { event: 'search'; id: string | undefined; data: { search_id: string } }
-
-/** The stream could not be had at all (no streaming body, or the service has no event stream): poll instead. */
-export class NoEventStream extends Error {}
+// Declared where the lazily loaded follower (./follow.ts) reads them too, so it never imports this module back.
+export type { BasketView, TripEvent } from './types.ts'
+export { NoEventStream } from './errors.ts'
 
 export interface ClientOptions {
   baseUrl: string

@@ -30,3 +30,6 @@ export class SvcError extends Error {
 export function asSvcError(e: unknown): SvcError {
   return e instanceof SvcError ? e : new SvcError('internal', e instanceof Error ? e.message : String(e), { cause: e })
 }
+
+/** The stream could not be had at all (no streaming body, or the service has no event stream): poll instead. */
+export class NoEventStream extends Error {}

@@ -3,8 +3,8 @@
  * render needs, so a bundle loads it only when a session starts following (svc.min.js fetches it as a
  * chunk beside itself; a Vite app that builds a Session and never follows, never loads it).
  */
-import { NoEventStream, type BasketView, type TripEvent } from './api.ts'
-import type { ApiClient } from './api.ts'
+import { NoEventStream } from './errors.ts'
+import type { BasketView, TripEvent } from './types.ts'
 
 /** Whether the page is in a hidden tab (never outside a browser). */
 const isHidden = () => globalThis.document?.visibilityState === 'hidden'
@@ -25,7 +25,14 @@ function untilShown(signal: AbortSignal): Promise<void> {
 
 /** What the follower needs of the session it follows for. */
 export interface Followed {
-  client: ApiClient
+  /** ApiClient's stream (declared here, not imported: ./api.ts loads this module, never the other way). */
+  client: {
+    events(
+      lastEventId: string | undefined,
+      signal: AbortSignal,
+      onRetry: (ms: number) => void,
+    ): AsyncIterable<TripEvent>
+  }
   /** The reconnect delay until the service names one, and how often to poll where there is no stream. */
   retryMs: number
   pollMs: number

@@ -64,3 +64,15 @@ export interface TripView {
   passengers: Passenger[]
   tickets: Ticket[]
 }
+
+/** The basket as GET …/basket answers it: what the widgets render and the state hash to send back. */
+export interface BasketView {
+  trip_state_hash: string
+  basket: Basket
+  journeys: Journey[]
+}
+
+/** One event of the trip's stream (GET .../events), its data parsed. */
+export type TripEvent =
+  | { event: 'basket'; id: string | undefined; data: BasketView }
+  | { event: 'search'; id: string | undefined; data: { search_id: string } }

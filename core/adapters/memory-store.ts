@@ -449,7 +449,7 @@ export class MemoryStore implements Store {
     return [...this.events.values()]
       .flat()
       .filter((e) => e.seller_id === sellerId && e.kind === 'supplier_call' && e.at >= at)
-      .sort((x, y) => x.seq - y.seq)
+      .sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : x.seq - y.seq))
       .slice(0, limit)
       .map(copy)
   }

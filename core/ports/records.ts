@@ -596,7 +596,7 @@ export interface TripEventInput {
   detail: Record<string, unknown>
 }
 
-/** A stored entry: `seq` orders every entry of the store (so a trip's too), and pages them. */
+/** A stored entry: `seq` orders its trip's entries (the stores number them on from the trip's last, or from one count for all) and pages them. */
 export interface TripEventRecord extends TripEventInput {
   seq: number
 }

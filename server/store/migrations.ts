@@ -39,17 +39,26 @@ const postgresOnly = (version: number, name: string, sql: string): Migration => 
 })
 
 /** Migration 14's table, the same on both dialects. */
-const tripEventsTable = ({ type: t }: Dialect, seq: string, key: string) => `
+const tripEventsTable = ({ type: t }: Dialect, seq: string, options: string) => `
   CREATE TABLE trip_events (
-    seq       ${seq},
     trip_id   ${t.text} NOT NULL,
+    seq       ${seq},
     seller_id ${t.text} NOT NULL,
     at        ${t.time} NOT NULL,
     kind      ${t.text} NOT NULL,
-    detail    ${t.doc} NOT NULL${key}
-  );
+    detail    ${t.doc} NOT NULL,
+    PRIMARY KEY (trip_id, seq)
+  )${options};
   CREATE INDEX trip_events_calls ON trip_events (seller_id, at) WHERE kind = 'supplier_call';
 `
+
+/**
+ * SQLite numbers a trip's entries itself, on from the trip's last (an INSERT … SELECT that reads its own
+ * table computes every row before it inserts one, so the entries of one statement count on from one figure;
+ * and SQLite has one writer, so two writes of one trip never count at once).
+ */
+export const nextTripSeq = (trip: string): string =>
+  `(SELECT coalesce(max(seq), 0) FROM trip_events WHERE trip_id = ${trip})`
 
 /**
  * SQLite: a trip write carries its timeline entries in the row it writes, `pending_events`
@@ -61,9 +70,9 @@ const tripEventsTable = ({ type: t }: Dialect, seq: string, key: string) => `
  * array it was given. With calls, the trip's calls but the latest `keep` go after the new ones are in.
  * The two UPDATE triggers' WHEN clauses exclude each other, so which fires first never matters.
  */
-const appendPending = `INSERT INTO trip_events (trip_id, seller_id, at, kind, detail)
-      SELECT new.trip_id, new.seller_id, json_extract(value, '$.at'), json_extract(value, '$.kind'),
-        json_extract(value, '$.detail')
+const appendPending = `INSERT INTO trip_events (trip_id, seq, seller_id, at, kind, detail)
+      SELECT new.trip_id, ${nextTripSeq('new.trip_id')} + key + 1, new.seller_id, json_extract(value, '$.at'),
+        json_extract(value, '$.kind'), json_extract(value, '$.detail')
       FROM json_each(new.pending_events, '$.events') ORDER BY key;`
 const tripEventTriggers = `
   ALTER TABLE trips ADD COLUMN pending_events TEXT;
@@ -565,23 +574,20 @@ export const migrations: readonly Migration[] = [
     `,
   ),
   // A trip's timeline (core/domain/trip-events.ts): appended by the writes it records, deleted with its trip
-  // (retention), `seq` numbering every entry. One trip's are read in order by (trip_id, seq): on SQLite the
-  // index trip_events_trip beside the rowid `seq`; on PostgreSQL the primary key itself, so an append updates
-  // one B-tree there rather than two (the key on `seq` alone, which nothing reads by, would be the second;
-  // PUT basket and POST trip lost a fifth of their throughput to the timeline before, docs/performance.md).
-  // `trip_events_calls` answers a seller's supplier calls of the last hour (the admin API's supplier health),
-  // and holds calls alone. No foreign key to trips: an append is then one index insert more, not a lookup of
-  // the trip too.
+  // (retention). Kept in order by its key (trip_id, seq), which one trip's are read by, so an append updates
+  // one B-tree besides the calls' index: SQLite's table is that key itself (WITHOUT ROWID), numbering each
+  // trip's entries from 1 (nextTripSeq); PostgreSQL's heap has the key as its one index, `seq` from one
+  // identity for all. A key on `seq` alone beside an index on (trip_id, seq) cost PUT basket and POST trip
+  // about a tenth of their throughput more (docs/performance.md). `trip_events_calls` answers a seller's
+  // supplier calls of the last hour (the admin API's supplier health) and holds calls alone. No foreign key
+  // to trips: an append would look the trip up too.
   // SQLite also gets trips.pending_events and the triggers that append it (tripEventTriggers), written for
   // SQLite alone.
   {
     version: 15,
     name: "a trip's timeline: its changes and its supplier calls",
-    sqlite:
-      tripEventsTable(sqlite, sqlite.type.serialKey, '') +
-      'CREATE INDEX trip_events_trip ON trip_events (trip_id, seq);' +
-      tripEventTriggers,
-    postgres: tripEventsTable(postgres, 'bigint GENERATED ALWAYS AS IDENTITY', ',\n    PRIMARY KEY (trip_id, seq)'),
+    sqlite: tripEventsTable(sqlite, 'INTEGER NOT NULL', ' WITHOUT ROWID') + tripEventTriggers,
+    postgres: tripEventsTable(postgres, 'bigint GENERATED ALWAYS AS IDENTITY', ''),
   },
   // The operator's orders by hour (the admin API's GET /admin/v1/orders/by-hour): every seller's orders changed
   // since a time, latest first, read from this index alone (it holds the status); one seller's go by orders_updated.

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict'
 import { Session } from '../../client/session.ts'
 import type { ApiClient, BasketView } from '../../client/api.ts'
 import { SvcError } from '../../client/errors.ts'
+import { until } from '../helpers/wait.ts'
 import type { Basket, BasketItem, Search } from '../../client/types.ts'
 
 const FAR = new Date(Date.now() + 3600_000).toISOString()
@@ -536,8 +537,9 @@ test('follow: a search event loads the offers shown from the new search', async 
 })
 
 test('follow: where there is no event stream, the basket is polled instead', async () => {
-  const { s, take } = await following({ noStream: true })
-  await new Promise((r) => setTimeout(r, 20))
+  const { s, take, pending } = await following({ noStream: true })
+  // The poll comes after the failed stream's retry: on a loaded machine, later than any fixed sleep.
+  await until('the basket polled', 2_000, () => (pending.some((p) => p.what === 'get') ? true : undefined), 5)
   take('get').resolve(view('ticket', 'bag'))
   await tick()
   await tick()

@@ -11,7 +11,7 @@
  */
 import type { OrderFeedQuery } from '../../../core/ports/records.ts'
 import type { Dialect, Statement } from './dialect.ts'
-import { EVENT_COLUMNS, held, insertRow, JOBS, REFRESH_TOKENS } from './trip-writes.ts'
+import { held, insertEvents, insertRow, JOBS, REFRESH_TOKENS } from './trip-writes.ts'
 
 export function statements(d: Dialect) {
   const s = (name: string, text: string) => d.statement(name, text)
@@ -264,7 +264,7 @@ export function statements(d: Dialect) {
       'listDeadJobs',
       "SELECT * FROM jobs WHERE status = 'dead' AND job_id > $1 ORDER BY job_id LIMIT $2",
     ),
-    // A trip's timeline, a page at a time by seq (trip_events_trip on SQLite, the primary key on PostgreSQL), all of it or one kind of entry.
+    // A trip's timeline, a page at a time by seq (its primary key), all of it or one kind of entry.
     listTripEvents: s(
       'listTripEvents',
       'SELECT * FROM trip_events WHERE trip_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
@@ -277,14 +277,12 @@ export function statements(d: Dialect) {
     listSupplierCallsSince: s(
       'listSupplierCallsSince',
       `SELECT * FROM trip_events WHERE seller_id = $1 AND kind = 'supplier_call' AND at >= $2::timestamptz
-      ORDER BY seq LIMIT $3`,
+      ORDER BY at, trip_id, seq LIMIT $3`,
     ),
     // Entries no trip write brings (TripEventStore.appendTripEvents): of trips that exist only.
     appendTripEvents: s(
       'appendTripEvents',
-      `INSERT INTO trip_events (trip_id, seller_id, at, kind, detail)
-      SELECT x.trip_id, x.seller_id, x.at, x.kind, x.detail FROM ${d.jsonRows(1, EVENT_COLUMNS)}
-      WHERE EXISTS (SELECT 1 FROM trips WHERE trips.trip_id = x.trip_id) ORDER BY x.i`,
+      insertEvents(d, 1, '', '', ' WHERE EXISTS (SELECT 1 FROM trips WHERE trips.trip_id = x.trip_id)'),
     ),
     // store-rules.ts retried: one more attempt, unleased, due at $2; a job that is not dead is left as it is.
     retryDeadJob: s(

@@ -25,6 +25,7 @@ import { iso } from '../../../core/adapters/store-times.ts'
 import { SEAT_MAP_TOUCH_MS } from '../../../core/adapters/store-rules.ts'
 import { json, postgres, type Dialect } from './dialect.ts'
 import { checkedOrders } from './rows.ts'
+import { nextTripSeq } from '../migrations.ts'
 
 /** A column as a write names it, with its PostgreSQL type (json_to_recordset and VALUES lists need it). */
 type Column = readonly [name: string, type: string]
@@ -180,9 +181,19 @@ export const EVENT_COLUMNS: readonly Column[] = [
   ['detail', 'json'],
 ]
 /** The entries of JSON parameter `param`, from `from` (PostgreSQL: the write's CTE, so a refused write appends none). */
-const insertEvents = (d: Dialect, param: number, from = '', on = ''): string =>
-  `INSERT INTO trip_events (${names(EVENT_COLUMNS)}) SELECT ${EVENT_COLUMNS.map(([c]) => `x.${c}`).join(', ')}
-    FROM ${from}${d.jsonRows(param, EVENT_COLUMNS)}${on} ORDER BY x.i`
+export function insertEvents(d: Dialect, param: number, from = '', on = '', where = ''): string {
+  // SQLite numbers each trip's entries on from its last (migrations.ts nextTripSeq); PostgreSQL's identity does.
+  const seq =
+    d.name === 'sqlite'
+      ? {
+          name: 'seq, ',
+          value: `${nextTripSeq('x.trip_id')} + row_number() OVER (PARTITION BY x.trip_id ORDER BY x.i), `,
+        }
+      : { name: '', value: '' }
+  return `INSERT INTO trip_events (${seq.name}${names(EVENT_COLUMNS)})
+    SELECT ${seq.value}${EVENT_COLUMNS.map(([c]) => `x.${c}`).join(', ')}
+    FROM ${from}${d.jsonRows(param, EVENT_COLUMNS)}${on}${where} ORDER BY x.i`
+}
 
 /**
  * The trip's supplier calls but the latest `keep` (store-rules.ts keptEvents), `trip` its id: the newest
