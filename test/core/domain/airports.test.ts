@@ -4,7 +4,13 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { lookupAirport, isKnownAirport, withAirportOffset } from '../../../core/domain/airports.ts'
+import {
+  lookupAirport,
+  isKnownAirport,
+  offsetAt,
+  OFFSETS_KEPT,
+  withAirportOffset,
+} from '../../../core/domain/airports.ts'
 import data from '../../../core/domain/data/airports.json' with { type: 'json' }
 
 const root = join(import.meta.dirname, '..', '..', '..')
@@ -323,4 +329,18 @@ test('core/domain/data/airports.json is exactly what scripts/gen-airports.mjs ge
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+test('offsetAt: the offset on each side of a change of time, the same when asked again, from a bounded cache', () => {
+  // Los Angeles springs forward at 2027-03-14 10:00 UTC (02:00 PST becomes 03:00 PDT).
+  const change = Date.UTC(2027, 2, 14, 10, 0, 0)
+  for (let round = 0; round < 2; round++) {
+    assert.equal(offsetAt('America/Los_Angeles', change - 1), -480, 'a millisecond before: PST')
+    assert.equal(offsetAt('America/Los_Angeles', change), -420, 'at the change: PDT')
+    assert.equal(offsetAt('Asia/Kolkata', change), 330)
+  }
+  // More distinct minutes than the cache keeps: still right after it was cleared.
+  for (let m = 0; m <= OFFSETS_KEPT; m++) offsetAt('Europe/London', Date.UTC(2027, 0, 1) + m * 60_000)
+  assert.equal(offsetAt('America/Los_Angeles', change - 1), -480)
+  assert.equal(offsetAt('Europe/London', Date.UTC(2027, 6, 1)), 60)
 })
