@@ -5,37 +5,15 @@
  * sees its own only and finds another seller not found; bad input names every bad field; the OpenAPI
  * document lists the new endpoint.
  */
-import { describe, test, after } from 'node:test'
+import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, bearer, body, assertProblem, type Built } from '../helpers/build.ts'
-import { SqliteStore } from '../../server/store/sqlite.ts'
-import { pgSchemas } from '../helpers/pg-schemas.ts'
-import type { Store } from '../../core/ports/store.ts'
+import { sqlStores } from '../helpers/sql-stores.ts'
 import type { OrderFeedItem, TripEventInput } from '../../core/ports/records.ts'
 import { feedOrder, trip, tripWithOrders } from '../store/fixtures.ts'
 
-const stores: Array<[string, () => Promise<Store>]> = [
-  [
-    'SQLite',
-    async () => {
-      const store = new SqliteStore(':memory:')
-      await store.migrate()
-      return store
-    },
-  ],
-]
-const pgUrl = process.env.DATABASE_URL_PG
-const schemas = pgUrl ? pgSchemas(pgUrl, 'svc_admin_charts') : undefined
-if (schemas)
-  stores.push([
-    'PostgreSQL',
-    async () => {
-      const store = schemas.store(await schemas.fresh())
-      await store.migrate()
-      return store
-    },
-  ])
-after(() => schemas?.drop())
+// DATABASE_URL_PG: the runner starts PostgreSQL for this file (test/run-node.ts).
+const stores = sqlStores('svc_admin_charts')
 
 const NOW = '2030-06-01T12:00:00.000Z'
 const minutesAgo = (m: number) => new Date(Date.parse(NOW) - m * 60_000).toISOString()

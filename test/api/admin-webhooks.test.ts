@@ -3,40 +3,18 @@
  * that fails until the delivery is given up, each attempt visible with its status and the first 1 KB of the
  * answer, a resend that succeeds; a test event that arrives signed; and the security rules.
  */
-import { describe, test, after } from 'node:test'
+import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { build, basic, bearer, body, assertProblem, type Built } from '../helpers/build.ts'
 import { readSearch, checkedBag, addItems, fulfill, fulfillRequest, createTripOnFlight } from '../helpers/flows.ts'
 import { verifyWebhook } from '../helpers/webhooks.ts'
-import { SqliteStore } from '../../server/store/sqlite.ts'
-import { pgSchemas } from '../helpers/pg-schemas.ts'
-import type { Store } from '../../core/ports/store.ts'
+import { sqlStores } from '../helpers/sql-stores.ts'
 import { defaultConfig } from '../../core/core.ts'
 
-const stores: Array<[string, () => Promise<Store>]> = [
-  [
-    'SQLite',
-    async () => {
-      const store = new SqliteStore(':memory:')
-      await store.migrate()
-      return store
-    },
-  ],
-]
-const pgUrl = process.env.DATABASE_URL_PG
-const schemas = pgUrl ? pgSchemas(pgUrl, 'svc_admin_webhooks') : undefined
-if (schemas)
-  stores.push([
-    'PostgreSQL',
-    async () => {
-      const store = schemas.store(await schemas.fresh())
-      await store.migrate()
-      return store
-    },
-  ])
-after(() => schemas?.drop())
+// DATABASE_URL_PG: the runner starts PostgreSQL for this file (test/run-node.ts).
+const stores = sqlStores('svc_admin_webhooks')
 
 /** A receiver answering the statuses queued (then 200), each with a long body: only its first KB is kept. */
 async function receiver() {

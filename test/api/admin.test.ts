@@ -5,37 +5,15 @@
  * nothing shows a key but a rotation's new one, a supplier token, or a card field), and bad input naming
  * each bad field.
  */
-import { describe, test, after } from 'node:test'
+import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, basic, bearer, body, assertProblem, type Built } from '../helpers/build.ts'
 import { readSearch, checkedBag, addItems, fulfill, fulfillRequest, createTripOnFlight } from '../helpers/flows.ts'
-import { SqliteStore } from '../../server/store/sqlite.ts'
-import { pgSchemas } from '../helpers/pg-schemas.ts'
-import type { Store } from '../../core/ports/store.ts'
+import { sqlStores } from '../helpers/sql-stores.ts'
 import { job } from '../store/contract.ts'
 
-const stores: Array<[string, () => Promise<Store>]> = [
-  [
-    'SQLite',
-    async () => {
-      const store = new SqliteStore(':memory:')
-      await store.migrate()
-      return store
-    },
-  ],
-]
-const pgUrl = process.env.DATABASE_URL_PG
-const schemas = pgUrl ? pgSchemas(pgUrl, 'svc_admin') : undefined
-if (schemas)
-  stores.push([
-    'PostgreSQL',
-    async () => {
-      const store = schemas.store(await schemas.fresh())
-      await store.migrate()
-      return store
-    },
-  ])
-after(() => schemas?.drop())
+// DATABASE_URL_PG: the runner starts PostgreSQL for this file (test/run-node.ts).
+const stores = sqlStores('svc_admin')
 
 const get = (t: Built, url: string, key?: string) =>
   t.app.inject({ method: 'GET', url, headers: key ? { authorization: bearer(key) } : {} })

@@ -5,7 +5,7 @@
  * the seller's supplier health counts them, a key of another seller finds none of it, and no entry holds a
  * token, a card field or a passenger's document.
  */
-import { describe, test, after } from 'node:test'
+import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { build, bearer, body, type Built } from '../helpers/build.ts'
 import {
@@ -18,32 +18,10 @@ import {
   pollUntilChecked,
 } from '../helpers/flows.ts'
 import { createTrip } from '../helpers/build.ts'
-import { SqliteStore } from '../../server/store/sqlite.ts'
-import { pgSchemas } from '../helpers/pg-schemas.ts'
-import type { Store } from '../../core/ports/store.ts'
+import { sqlStores } from '../helpers/sql-stores.ts'
 
-const stores: Array<[string, () => Promise<Store>]> = [
-  [
-    'SQLite',
-    async () => {
-      const store = new SqliteStore(':memory:')
-      await store.migrate()
-      return store
-    },
-  ],
-]
-const pgUrl = process.env.DATABASE_URL_PG
-const schemas = pgUrl ? pgSchemas(pgUrl, 'svc_timeline') : undefined
-if (schemas)
-  stores.push([
-    'PostgreSQL',
-    async () => {
-      const store = schemas.store(await schemas.fresh())
-      await store.migrate()
-      return store
-    },
-  ])
-after(() => schemas?.drop())
+// DATABASE_URL_PG: the runner starts PostgreSQL for this file (test/run-node.ts).
+const stores = sqlStores('svc_timeline')
 
 const get = (t: Built, url: string, key: string) =>
   t.app.inject({ method: 'GET', url, headers: { authorization: bearer(key) } })
