@@ -12,17 +12,17 @@
  */
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { root, startServer, type RunningServer } from '../helpers/process.ts'
-import { basic, type Built, type CreatedTrip } from '../helpers/build.ts'
+import type { Browser } from 'playwright-core'
+import { root, startServer, type RunningServer, overHttp } from '../helpers/process.ts'
+import { basic, type CreatedTrip } from '../helpers/build.ts'
 import { addItems, checkedBag, createTripOnFlight, fulfill, fulfillRequest, readSearch } from '../helpers/flows.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
 import { job, trip } from '../store/fixtures.ts'
 import { axeViolations, eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
+import { checkPage, createOperatorKey, heading } from './support/console.ts'
 import { patience } from '../helpers/patience.ts'
 
 const TEST_TIMEOUT = patience(180_000)
@@ -35,20 +35,6 @@ let shots: string
 let dbDir: string
 let operatorKey: string
 
-/** What the flows of test/helpers/flows.ts need of a `Built`, over HTTP to the running server. */
-function overHttp(): Built {
-  const inject = async (o: { method: string; url: string; headers?: Record<string, string>; payload?: unknown }) => {
-    const res = await fetch(server.base + o.url, {
-      method: o.method,
-      headers: { ...(o.payload === undefined ? {} : { 'content-type': 'application/json' }), ...o.headers },
-      ...(o.payload === undefined ? {} : { body: JSON.stringify(o.payload) }),
-    })
-    const body = await res.text()
-    return { statusCode: res.status, body, headers: Object.fromEntries(res.headers), json: () => JSON.parse(body) }
-  }
-  return { app: { inject }, apiKey: SELLER_KEY, clock: { now: () => new Date() } } as unknown as Built
-}
-
 const admin = async (path: string) => {
   const res = await fetch(`${server.base}/admin/v1${path}`, { headers: { authorization: `Bearer ${operatorKey}` } })
   assert.equal(res.status, 200, await res.clone().text())
@@ -60,13 +46,7 @@ before(async () => {
   dbDir = mkdtempSync(join(tmpdir(), 'svc-e2e-console-'))
   const DATABASE_URL = `sqlite:${join(dbDir, 'svc.db')}`
   server = await startServer({ DATABASE_URL, SVC_DEMO_API_KEY: SELLER_KEY }, { compiled: true })
-  const made = spawnSync(process.execPath, ['dist/node/server/cli/operator.js', 'create', '--name', `Ops ${HOSTILE}`], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL },
-    encoding: 'utf8',
-  })
-  assert.equal(made.status, 0, made.stderr)
-  operatorKey = /^\s+key\s+(svc_op_\S+)$/m.exec(made.stdout)![1]!
+  operatorKey = createOperatorKey(DATABASE_URL, `Ops ${HOSTILE}`)
   browser = await launchChromium()
   shots = screenshotDir('console')
 })
@@ -79,7 +59,7 @@ after(async () => {
 
 /** A fulfilled trip of the demo seller (one checked bag), once its order has settled; the trip. */
 async function bookedTrip(): Promise<CreatedTrip> {
-  const t = overHttp()
+  const t = overHttp(server.base, SELLER_KEY)
   const created = await createTripOnFlight(t, '117')
   // The sandbox airline answers a search at once; a worker may still be writing it when the trip is created.
   const search = await eventually('the search has products', async () => {
@@ -134,25 +114,6 @@ async function hostileRecords(sellerId: string): Promise<{ tripId: string; jobId
   }
 }
 
-/** The page as it is now: no serious axe violation, screenshots at 1200 and 320 px, no sideways scroll at 320. */
-async function checkPage(page: Page, name: string) {
-  await page.setViewportSize({ width: 1200, height: 900 })
-  assert.deepEqual(await axeViolations(page), [], `no serious accessibility violations on ${name}`)
-  await page.screenshot({ path: join(shots, `console-${name}-1200.png`), fullPage: true })
-  await page.setViewportSize({ width: 320, height: 800 })
-  await eventually(`${name} fits 320 px`, () =>
-    page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
-  ).catch(async (e: Error) => {
-    const w = await page.evaluate(() => document.documentElement.scrollWidth)
-    assert.fail(`${e.message} (scrollWidth ${w})`)
-  })
-  assert.deepEqual(await axeViolations(page), [], `no serious accessibility violations on ${name} at 320 px`)
-  await page.screenshot({ path: join(shots, `console-${name}-320.png`), fullPage: true })
-  await page.setViewportSize({ width: 1200, height: 900 })
-}
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name })
-
 test(
   'an operator signs in, finds a trip, rotates a key, retries a dead job and signs out',
   { timeout: TEST_TIMEOUT },
@@ -172,7 +133,7 @@ test(
       // Sign in.
       await page.goto(`${server.base}/console`)
       await heading(page, 'Sign in to the operator console').waitFor()
-      await checkPage(page, 'sign-in')
+      await checkPage(page, shots, 'sign-in')
       // By keyboard: the key typed into its labelled field, Enter submits.
       await page.getByLabel('Operator key').focus()
       await page.keyboard.type(operatorKey)
@@ -187,7 +148,7 @@ test(
         [['svc_console', true, 'Strict']],
       )
       await page.getByRole('link', { name: 'Demo seller' }).or(page.locator('ul.cards a').first()).first().waitFor()
-      await checkPage(page, 'sellers')
+      await checkPage(page, shots, 'sellers')
 
       // Find the trip by its record locator, and read its page.
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trips' }).click()
@@ -195,7 +156,7 @@ test(
       await page.getByLabel('Record locator or trip id').fill('ABC120')
       await page.getByRole('button', { name: 'Find' }).click()
       await page.getByRole('link', { name: booked.trip_id }).waitFor()
-      await checkPage(page, 'trip-search')
+      await checkPage(page, shots, 'trip-search')
       await page.getByRole('link', { name: booked.trip_id }).click()
       await heading(page, new RegExp(booked.trip_id)).waitFor()
       await expectText(page.getByRole('list', { name: 'Passengers' }), /Ada Lovelace.*Charles Babbage/)
@@ -203,7 +164,7 @@ test(
       await expectText(page.getByRole('list', { name: 'Basket' }), /bag/i)
       await expectText(page.getByRole('list', { name: 'Orders' }), /succeeded|failed/)
       assert.equal(new URL(page.url()).pathname, `/console/trips/${booked.trip_id}`)
-      await checkPage(page, 'trip')
+      await checkPage(page, shots, 'trip')
 
       // Found by its id: a trip whose passenger's name is markup, shown as text, never run; then the same
       // page from a deep link (the server answers the page for any /console/… path).
@@ -223,7 +184,7 @@ test(
       await page.locator(`a[href="/console/sellers/${sellerId}"]`).click()
       await page.getByRole('button', { name: 'Rotate key' }).waitFor()
       await expectText(page.getByRole('list', { name: 'API keys' }), /active/)
-      await checkPage(page, 'seller')
+      await checkPage(page, shots, 'seller')
       await page.getByRole('button', { name: 'Rotate key' }).click()
       const dialog = page.getByRole('dialog', { name: 'Rotate the API key' })
       await dialog.getByLabel('Grace period, hours').fill('1')
@@ -260,7 +221,7 @@ test(
       await page.getByRole('combobox', { name: 'Status' }).selectOption('succeeded')
       await page.getByRole('button', { name: 'Filter' }).click()
       await expectText(page.getByRole('list', { name: 'Orders' }), new RegExp(booked.trip_id))
-      await checkPage(page, 'orders')
+      await checkPage(page, shots, 'orders')
 
       // Jobs: the dead one, retried.
       await page.getByRole('link', { name: 'Jobs' }).click()
@@ -268,7 +229,7 @@ test(
       const dead = page.getByRole('list', { name: 'Dead jobs' })
       await expectText(dead, new RegExp(hostile.jobId))
       assert.ok((await dead.innerText()).includes(HOSTILE), "the job's error as text")
-      await checkPage(page, 'jobs')
+      await checkPage(page, shots, 'jobs')
       await page.getByRole('button', { name: `Retry job ${hostile.jobId}` }).click()
       await expectText(
         page.getByRole('status').filter({ hasText: 'again' }),

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { patience } from './patience.ts'
+import type { Built } from './build.ts'
 
 export const root = join(import.meta.dirname, '..', '..')
 
@@ -69,4 +70,18 @@ export async function startServer(env: Record<string, string>, opts: StartOption
       return gone
     },
   }
+}
+
+/** What the flows of test/helpers/flows.ts need of a `Built`, over HTTP to a running server, as `apiKey`'s seller. */
+export function overHttp(base: string, apiKey: string): Built {
+  const inject = async (o: { method: string; url: string; headers?: Record<string, string>; payload?: unknown }) => {
+    const res = await fetch(base + o.url, {
+      method: o.method,
+      headers: { ...(o.payload === undefined ? {} : { 'content-type': 'application/json' }), ...o.headers },
+      ...(o.payload === undefined ? {} : { body: JSON.stringify(o.payload) }),
+    })
+    const body = await res.text()
+    return { statusCode: res.status, body, headers: Object.fromEntries(res.headers), json: () => JSON.parse(body) }
+  }
+  return { app: { inject }, apiKey, clock: { now: () => new Date() } } as unknown as Built
 }

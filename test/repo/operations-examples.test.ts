@@ -15,8 +15,8 @@ import type { AddressInfo } from 'node:net'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { root, startServer, type RunningServer } from '../helpers/process.ts'
-import { basic, type Built, type CreatedTrip } from '../helpers/build.ts'
+import { root, startServer, type RunningServer, overHttp } from '../helpers/process.ts'
+import { basic, type CreatedTrip } from '../helpers/build.ts'
 import { addItems, checkedBag, createTripOnFlight, fulfill, fulfillRequest, readSearch } from '../helpers/flows.ts'
 import { until } from '../helpers/wait.ts'
 import { SqliteStore } from '../../server/store/sqlite.ts'
@@ -52,20 +52,6 @@ let receiver: Server
 const received: any[] = []
 const vars: Record<string, string> = {}
 
-/** What test/helpers/flows.ts needs of a `Built`, over HTTP to the running server as the demo seller. */
-function overHttp(): Built {
-  const inject = async (o: { method: string; url: string; headers?: Record<string, string>; payload?: unknown }) => {
-    const res = await fetch(server.base + o.url, {
-      method: o.method,
-      headers: { ...(o.payload === undefined ? {} : { 'content-type': 'application/json' }), ...o.headers },
-      ...(o.payload === undefined ? {} : { body: JSON.stringify(o.payload) }),
-    })
-    const body = await res.text()
-    return { statusCode: res.status, body, headers: Object.fromEntries(res.headers), json: () => JSON.parse(body) }
-  }
-  return { app: { inject }, apiKey: SELLER_KEY, clock: { now: () => new Date() } } as unknown as Built
-}
-
 async function admin(path: string): Promise<any> {
   const res = await fetch(`${server.base}/admin/v1${path}`, { headers: { authorization: `Bearer ${vars.KEY}` } })
   assert.equal(res.status, 200, await res.clone().text())
@@ -74,7 +60,7 @@ async function admin(path: string): Promise<any> {
 
 /** A fulfilled trip of the demo seller (one checked bag), once its order has settled. */
 async function bookedTrip(): Promise<CreatedTrip> {
-  const t = overHttp()
+  const t = overHttp(server.base, SELLER_KEY)
   const created = await createTripOnFlight(t, '117')
   // The sandbox airline answers a search at once; the worker may still be writing it when the trip is created.
   const search = await until('the search has products', 10_000, async () => {
@@ -111,7 +97,7 @@ before(async () => {
   vars.SELLER_ID = (await admin('/sellers')).data.find((s: any) =>
     s.keys.some((k: any) => k.prefix === SELLER_KEY.slice(0, 12)),
   ).seller_id
-  const hook = await overHttp().app.inject({
+  const hook = await overHttp(server.base, SELLER_KEY).app.inject({
     method: 'POST',
     url: '/v2.2/callback_subscription',
     headers: { authorization: basic(SELLER_KEY) },

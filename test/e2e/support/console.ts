@@ -1,6 +1,5 @@
 /**
- * What the console's end-to-end suites share: the compiled server's seller API as the flows of
- * test/helpers/flows.ts call it, an operator key made by the operator CLI, signing in, and a page checked as
+ * What the console's end-to-end suites share: an operator key made by the operator CLI, signing in, and a page checked as
  * a person meets it (axe, no sideways scroll at 320 px, screenshots at 1200 and 320 px).
  */
 import assert from 'node:assert/strict'
@@ -8,22 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { root } from '../../helpers/process.ts'
-import type { Built } from '../../helpers/build.ts'
 import { axeViolations, eventually } from './browser.ts'
-
-/** What the flows of test/helpers/flows.ts need of a `Built`, over HTTP to a running server, as `apiKey`'s seller. */
-export function overHttp(base: string, apiKey: string): Built {
-  const inject = async (o: { method: string; url: string; headers?: Record<string, string>; payload?: unknown }) => {
-    const res = await fetch(base + o.url, {
-      method: o.method,
-      headers: { ...(o.payload === undefined ? {} : { 'content-type': 'application/json' }), ...o.headers },
-      ...(o.payload === undefined ? {} : { body: JSON.stringify(o.payload) }),
-    })
-    const body = await res.text()
-    return { statusCode: res.status, body, headers: Object.fromEntries(res.headers), json: () => JSON.parse(body) }
-  }
-  return { app: { inject }, apiKey, clock: { now: () => new Date() } } as unknown as Built
-}
 
 /** A new operator key of every seller, made with `npm run operator -- create` on the database at `databaseUrl`. */
 export function createOperatorKey(databaseUrl: string, name: string): string {
