@@ -109,13 +109,16 @@ describe('sandbox mode', () => {
       Svc.formatPrice(bag!.price.total.amount, bag!.price.total.decimal_places, bag!.price.total.currency),
     ).to.match(/\d/)
 
-    // Nothing left the page: the sandbox bundle came from beside svc.min.js, and the only other request
-    // asked this origin whether it has MSW's worker (it has not: a 404, so the SDK is answered in the
-    // page). No locale file either: the sandbox brings every table.
+    // Nothing left the page: the sandbox bundle and the live follower's chunk (client/follow.ts, loaded once
+    // the session follows) came from beside svc.min.js, and the only other request asked this origin whether
+    // it has MSW's worker (it has not: a 404, so the SDK is answered in the page). No locale file either:
+    // the sandbox brings every table.
     const loaded = network.slice(seen)
     expect(apiRequests(loaded)).to.deep.equal([])
     expect(apiRequests(fetched)).to.deep.equal([])
-    expect(loaded.map((u) => new URL(u).pathname).sort()).to.deep.equal([SANDBOX_BUNDLE, '/mockServiceWorker.js'])
+    expect(
+      loaded.map((u) => new URL(u).pathname.replace(/\/chunks\/follow-[\w-]+\.js$/, '/chunks/follow.js')).sort(),
+    ).to.deep.equal(['/dist/javascript/v2.2/chunks/follow.js', SANDBOX_BUNDLE, '/mockServiceWorker.js'])
     expect(window.SvcSandbox?.worker).to.equal(false)
   })
 
