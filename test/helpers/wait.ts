@@ -7,7 +7,7 @@ import { patience } from './patience.ts'
  * `what`, once `timeoutMs` (a quiet machine's limit, scaled by patience()) has passed without one.
  */
 export async function until<T>(
-  what: string,
+  what: string | (() => string),
   timeoutMs: number,
   probe: () => Promise<T | undefined> | T | undefined,
   everyMs = 20,
@@ -17,7 +17,8 @@ export async function until<T>(
   for (;;) {
     const v = await probe()
     if (v !== undefined) return v
-    if (Date.now() > deadline) assert.fail(`timed out after ${limit} ms waiting for ${what}`)
+    if (Date.now() > deadline)
+      assert.fail(`timed out after ${limit} ms waiting for ${typeof what === 'string' ? what : what()}`)
     await new Promise((r) => setTimeout(r, everyMs))
   }
 }

@@ -102,6 +102,25 @@ export function jobsContract({ it }: ContractContext): void {
     )
   })
 
+  it('claims at once never take a lane past its share (PostgreSQL: several connections at a time)', async (s) => {
+    for (let round = 0; round < 10; round++) {
+      for (let i = 0; i < 6; i++)
+        await s.enqueueJob(job(`r${round}-${i}`, { kind: 'supplier_search', run_at: iso(0), lane: `L${round}` }))
+      const claimed = await Promise.all(
+        Array.from({ length: 6 }, () => s.claimJob(['supplier_search'], at(10), 30_000, { perLane: 2 })),
+      )
+      const mine = claimed.filter((j) => j?.lane === `L${round}`)
+      assert.equal(mine.length, 2, `round ${round}: ${mine.length} of lane L${round}'s jobs claimed at once`)
+      // Finished, so the next round's lane is the only one with jobs to claim.
+      for (const j of mine) assert.equal(await s.completeJob(j!.job_id, j!.locked_until!), true)
+      for (const j of await s.listJobs(['supplier_search']))
+        if (j.status === 'pending' && j.lane === `L${round}`) {
+          const held = await s.claimJob(['supplier_search'], at(10), 30_000)
+          if (held) await s.completeJob(held.job_id, held.locked_until!)
+        }
+    }
+  })
+
   it('renewJob extends a held lease, which the job is then named by; a lapsed or stale lease renews nothing', async (s) => {
     await s.enqueueJob(job('j1'))
     const claimed = await s.claimJob(['fulfillment'], at(0), 30_000)
