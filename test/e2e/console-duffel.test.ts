@@ -22,7 +22,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { root, startServer, type RunningServer } from '../helpers/process.ts'
 import { basic, tripPayload } from '../helpers/build.ts'
 import { fulfillRequest } from '../helpers/flows.ts'
@@ -30,6 +30,7 @@ import { duffelOfferFor } from '../helpers/duffel.ts'
 import { startFakeDuffel, type FakeDuffel } from '../fakes/duffel/server.ts'
 import { axeViolations, eventually, expectText, launchChromium, screenshotDir, watchPage } from './support/browser.ts'
 import { patience } from '../helpers/patience.ts'
+import { checkPage, heading, signIn } from './support/console.ts'
 
 const TEST_TIMEOUT = patience(240_000)
 const HOSTILE = '<img src=x onerror=alert(1)>'
@@ -172,32 +173,6 @@ async function duffelTrip(apiKey: string, operatorKey: string) {
   return { tripId: t.trip_id, order, deliveryId: delivery.delivery_id as string }
 }
 
-/** The page as it is now: no serious axe violation, screenshots at 1200 and 320 px, no sideways scroll at 320. */
-async function checkPage(page: Page, name: string) {
-  await page.setViewportSize({ width: 1200, height: 900 })
-  assert.deepEqual(await axeViolations(page), [], `no serious accessibility violations on ${name}`)
-  await page.screenshot({ path: join(shots, `console-${name}-1200.png`), fullPage: true })
-  await page.setViewportSize({ width: 320, height: 800 })
-  await eventually(`${name} fits 320 px`, () =>
-    page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
-  ).catch(async (e: Error) => {
-    const w = await page.evaluate(() => document.documentElement.scrollWidth)
-    assert.fail(`${e.message} (scrollWidth ${w})`)
-  })
-  assert.deepEqual(await axeViolations(page), [], `no serious accessibility violations on ${name} at 320 px`)
-  await page.screenshot({ path: join(shots, `console-${name}-320.png`), fullPage: true })
-  await page.setViewportSize({ width: 1200, height: 900 })
-}
-
-const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name })
-
-async function signIn(page: Page, key: string) {
-  await page.goto(`${server.base}/console`)
-  await page.getByLabel('Operator key').fill(key)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await heading(page, 'Sellers').waitFor()
-}
-
 test(
   "an operator reads a Duffel trip's timeline, resends its failed webhook, rotates a key and signs out",
   { timeout: TEST_TIMEOUT },
@@ -218,7 +193,7 @@ test(
       void d.dismiss()
     })
     try {
-      await signIn(page, operatorKey)
+      await signIn(page, server.base, operatorKey)
 
       // The trip, found by Duffel's booking reference.
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Trips' }).click()
@@ -255,7 +230,7 @@ test(
       assert.equal(await answer.innerText(), `Receiver down: ${HOSTILE}`)
       assert.equal(await page.locator('svc-console img').count(), 0, 'no element made from data')
       await page.getByRole('button', { name: `Resend delivery ${deliveryId}` }).waitFor()
-      await checkPage(page, 'trip-duffel')
+      await checkPage(page, shots, 'trip-duffel')
 
       // The Webhooks page: the seller's failed deliveries, resent once the receiver is back.
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click()
@@ -270,7 +245,7 @@ test(
       const first = page.getByRole('list', { name: `Attempts of delivery ${deliveryId}` })
       await expectText(first, /Attempt 1 .*HTTP 500 · \d+ ms/)
       assert.equal(await first.locator('pre').first().innerText(), `Receiver down: ${HOSTILE}`)
-      await checkPage(page, 'webhooks')
+      await checkPage(page, shots, 'webhooks')
 
       hooks.failing = false
       await page.getByRole('button', { name: `Resend delivery ${deliveryId}` }).click()
@@ -288,7 +263,7 @@ test(
       await expectText(page.getByRole('list', { name: 'Subscriptions' }), /succeeded [12]/)
       const sent = hooks.got.filter((e) => e.event_name === 'fulfillment_completed')
       assert.equal(new Set(sent.map((e) => e.event_id)).size, 1, 'the same event each time')
-      await checkPage(page, 'webhooks-resent')
+      await checkPage(page, shots, 'webhooks-resent')
 
       // A test event to the seller's subscription.
       await page.getByRole('button', { name: 'Send test event' }).click()
@@ -312,7 +287,7 @@ test(
       assert.equal(await page.evaluate(async () => (await fetch('/console/session')).status), 401)
 
       // A read-only operator: the same deliveries, and no Resend.
-      await signIn(page, readerKey)
+      await signIn(page, server.base, readerKey)
       await page.goto(`${server.base}/console/trips/${tripId}`)
       await expectText(page.getByRole('list', { name: 'Deliveries' }), new RegExp(deliveryId))
       assert.equal(await page.getByRole('button', { name: /Resend/ }).count(), 0)
